@@ -1,0 +1,29 @@
+import { parseArgs } from 'node:util';
+import { signHmacToken } from '@meals/adapters-http';
+import { ConfigError, loadConfig } from '../config.js';
+
+const usage = 'usage: pnpm token <sub> [--scope "meals:write"] [--expires-in-hours 1]';
+
+try {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { scope: { type: 'string' }, 'expires-in-hours': { type: 'string', default: '1' } },
+  });
+  const [sub] = positionals;
+  const hours = Number(values['expires-in-hours']);
+  if (sub === undefined || positionals.length > 1 || !(hours > 0)) throw new ConfigError(usage);
+  const config = loadConfig(process.env);
+  if (config.jwtSecretIsDevelopmentDefault) console.error('token: signed with the development secret (JWT_SECRET is not set)');
+  console.log(
+    signHmacToken(config.jwtSecret, {
+      sub,
+      scope: values.scope,
+      issuer: config.jwtIssuer,
+      audience: config.jwtAudience,
+      expiresInMs: hours * 60 * 60 * 1000,
+    }),
+  );
+} catch (error) {
+  console.error(`token: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}

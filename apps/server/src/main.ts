@@ -1,0 +1,74 @@
+import { signHmacToken } from '@meals/adapters-http';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { buildServer } from './composition-root.js';
+import { demoMenu } from './demo-menu.js';
+import type { Persistence } from './persistence.js';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const { app, persistence } = await buildServer(config);
+  const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence);
+
+  let closing = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  console.log(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  if (config.jwtSecretIsDevelopmentDefault) {
+    console.log('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
+  }
+  if (!config.production) printTryIt(address, config, seeded);
+}
+
+function loadConfigOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`meals: invalid configuration: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+async function seedDemoMenuIfEmpty(persistence: Persistence): Promise<boolean> {
+  if ((await persistence.meals.count()) > 0) return false;
+  await persistence.meals.upsertMany(demoMenu(new Date()));
+  return true;
+}
+
+function describeDatabase(config: Config): string {
+  return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
+}
+
+function printTryIt(address: string, config: Config, seeded: boolean): void {
+  const token = signHmacToken(config.jwtSecret, {
+    sub: 'demo-user',
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+    expiresInMs: 24 * 60 * 60 * 1000,
+  });
+  if (seeded) console.log('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
+  console.log('meals: try it (the token is valid for 24 hours):');
+  console.log(
+    `curl -s -X POST ${address}/api/v1/rate-meal -H 'authorization: Bearer ${token}' ` +
+      `-H 'content-type: application/json' -d '{"meal_id":1,"rating":5}'`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error('meals: failed to start:', error);
+  process.exit(1);
+});

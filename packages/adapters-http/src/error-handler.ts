@@ -1,0 +1,41 @@
+import { isDomainError } from '@meals/domain';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodeOfDomain, errorCodeOfFastify, httpStatusOf, type ErrorCode } from './error-mapping.js';
+import { HttpError } from './http-error.js';
+
+interface WireError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Classifies anything thrown while serving a request; what it does not recognise is an internal error. */
+export function wireErrorOf(error: unknown): WireError {
+  if (error instanceof HttpError) return error;
+  if (isDomainError(error)) return { code: errorCodeOfDomain[error.code], message: error.message };
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.validation !== undefined) return { code: 'invalid_request', message: fastifyError.message ?? '' };
+  const known = fastifyError.code === undefined ? undefined : errorCodeOfFastify[fastifyError.code];
+  if (known !== undefined) return { code: known, message: fastifyError.message ?? '' };
+  // secure-json-parse rejects __proto__ and constructor keys with a SyntaxError that Fastify marks 400.
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return { code: 'invalid_json', message: 'The body is not valid JSON.' };
+  }
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) {
+    return { code: 'invalid_request', message: fastifyError.message ?? 'The request is not valid.' };
+  }
+  return { code: 'internal_error', message: 'Internal server error.' };
+}
+
+export function errorEnvelope(code: ErrorCode, message: string) {
+  return { status: 'error' as const, error: { code, message } };
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const { code, message, headers } = wireErrorOf(error);
+  const status = httpStatusOf[code];
+  // 5xx details go to the log with the request id, never to the client.
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (headers !== undefined) reply.headers(headers);
+  return reply.code(status).send(errorEnvelope(code, message));
+}

@@ -1,0 +1,15 @@
+export { adminScope, type Principal } from './auth/principal.js';
+export { signHmacToken, type TokenClaims } from './auth/token-signer.js';
+export {
+  createHmacTokenVerifier,
+  maxSubjectLength,
+  minSecretBytes,
+  type HmacTokenOptions,
+  type TokenVerifier,
+} from './auth/token-verifier.js';
+export { apiPrefix, buildHttpApp, type HttpAppOptions } from './build-http-app.js';
+export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
+export { HttpError } from './http-error.js';
+export type { MealRoutesOptions } from './routes/meal-routes.js';
+export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
+export { UpsertMealsBody } from './schemas/meal-schemas.js';

@@ -1,0 +1,96 @@
+import type { MarkMeal, RateMeal, UpsertMeals } from '@meals/domain';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
+import { HttpError } from '../http-error.js';
+import { mealsFromUpsertBody } from '../schema-validation.js';
+import { ErrorEnvelope, successEnvelope } from '../schemas/envelope.js';
+import {
+  MarkMealBody,
+  MarkMealData,
+  RateMealBody,
+  RateMealData,
+  UpsertMealsBody,
+  UpsertMealsData,
+} from '../schemas/meal-schemas.js';
+
+export interface MealRoutesOptions {
+  readonly markMeal: MarkMeal;
+  readonly rateMeal: RateMeal;
+  readonly upsertMeals: UpsertMeals;
+}
+
+/** A rating or marking body is a few dozen bytes; anything near this limit is not a client of ours. */
+export const smallBodyLimit = 1024;
+export const adminBodyLimit = 1024 * 1024;
+
+const errorResponses = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+
+export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals }) => {
+  // A request with no body at all carries no content type for Fastify to parse: it is still an empty JSON body.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined) throw new HttpError('invalid_json', 'A JSON body is required.');
+  });
+
+  app.post(
+    '/mark-meal',
+    {
+      bodyLimit: smallBodyLimit,
+      schema: {
+        summary: 'Mark or unmark a meal as a favourite',
+        body: MarkMealBody,
+        response: { 200: successEnvelope(MarkMealData), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = authenticatedPrincipal(request);
+      const result = await markMeal.execute({ userId, mealId: request.body.meal_id, marked: request.body.marked });
+      return { status: 'success' as const, data: { marked: result.marked } };
+    },
+  );
+
+  app.post(
+    '/rate-meal',
+    {
+      bodyLimit: smallBodyLimit,
+      schema: {
+        summary: 'Rate a meal 1 to 5, or delete the rating with null',
+        body: RateMealBody,
+        response: { 200: successEnvelope(RateMealData), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = authenticatedPrincipal(request);
+      const result = await rateMeal.execute({
+        userId,
+        mealId: request.body.meal_id,
+        rating: request.body.rating as 1 | 2 | 3 | 4 | 5 | null,
+      });
+      return {
+        status: 'success' as const,
+        data: {
+          rating_count: result.count,
+          rating_average: result.average,
+          rating_median: result.median,
+          rating_personal: result.personal,
+        },
+      };
+    },
+  );
+
+  app.put(
+    '/admin/meals',
+    {
+      bodyLimit: adminBodyLimit,
+      onRequest: requireAdminScope,
+      schema: {
+        summary: 'Insert or update meals, all or nothing (needs the meals:write scope)',
+        body: UpsertMealsBody,
+        response: { 200: successEnvelope(UpsertMealsData), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const result = await upsertMeals.execute(mealsFromUpsertBody(request.body));
+      return { status: 'success' as const, data: { upserted: result.upserted } };
+    },
+  );
+};

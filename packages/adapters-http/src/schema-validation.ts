@@ -1,0 +1,35 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Meal } from '@meals/domain';
+import { UpsertMealsBody } from './schemas/meal-schemas.js';
+
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** One validator configuration for every request body and for file imports: strict, no coercion, no stripping. */
+export function createSchemaValidator(): Ajv {
+  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+let upsertValidator: ValidateFunction<UpsertMealsBody> | undefined;
+
+/** Validates an admin-upsert document (as in `PUT /admin/meals` or a JSON import file) and turns it into meals. */
+export function mealsFromUpsertDocument(document: unknown): Meal[] {
+  upsertValidator ??= createSchemaValidator().compile<UpsertMealsBody>(UpsertMealsBody);
+  if (!upsertValidator(document)) {
+    const [first] = upsertValidator.errors ?? [];
+    throw new TypeError(`invalid meals document: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim());
+  }
+  return mealsFromUpsertBody(document);
+}
+
+export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {
+  return body.meals.map((meal) => ({
+    id: meal.meal_id,
+    name: meal.name,
+    servedAt: new Date(meal.served_at),
+    rateable: meal.rateable,
+  }));
+}

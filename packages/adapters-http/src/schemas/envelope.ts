@@ -1,0 +1,17 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { errorCodes } from '../error-mapping.js';
+
+export const ErrorEnvelope = Type.Object(
+  {
+    status: Type.Literal('error'),
+    error: Type.Object({
+      code: Type.Union(errorCodes.map((code) => Type.Literal(code))),
+      message: Type.String(),
+    }),
+  },
+  { $id: 'ErrorEnvelope' },
+);
+
+export function successEnvelope<T extends TSchema>(data: T) {
+  return Type.Object({ status: Type.Literal('success'), data });
+}

@@ -1,0 +1,21 @@
+import type { MarkingRepository, MealId, UserId } from '@meals/domain';
+import { InMemoryDatabase } from './in-memory-database.js';
+
+export class InMemoryMarkingRepository implements MarkingRepository {
+  constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
+
+  async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<void> {
+    if (!this.db.meals.has(mealId)) throw new Error(`meal ${mealId} does not exist`);
+    let marks = this.db.markings.get(userId);
+    if (marked) {
+      if (marks === undefined) this.db.markings.set(userId, (marks = new Set()));
+      marks.add(mealId);
+    } else {
+      marks?.delete(mealId);
+    }
+  }
+
+  async isMarked(userId: UserId, mealId: MealId): Promise<boolean> {
+    return this.db.markings.get(userId)?.has(mealId) ?? false;
+  }
+}

@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const migrationsFolder = new URL('../migrations/', import.meta.url);
+
+/** The SQL files `NNN-name.sql` beside the package, in version order. */
+export function loadMigrations(folder: URL = migrationsFolder): Migration[] {
+  return readdirSync(folder)
+    .filter((file) => /^\d{3}-[\w-]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 3)),
+      name: file.slice(4, -4),
+      sql: readFileSync(new URL(file, folder), 'utf8'),
+    }));
+}
+
+/**
+ * Applies every migration the database lacks, each in its own IMMEDIATE transaction, so that several processes
+ * starting on one file at once apply each migration exactly once.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = loadMigrations()): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  const isApplied = db.prepare<[number], { version: number }>('SELECT version FROM schema_migrations WHERE version = ?');
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    db.transaction(() => {
+      if (isApplied.get(migration.version) !== undefined) return;
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+      applied.push(migration.version);
+    }).immediate();
+  }
+  return applied;
+}

@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { migrate } from './migrations.js';
+
+export type SqliteSynchronous = 'normal' | 'full';
+
+export interface SqliteOptions {
+  /** `normal` (default) keeps every commit across a process crash; `full` also across a power loss. */
+  readonly synchronous?: SqliteSynchronous;
+  /** How long a writer waits for another process's lock before failing. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Opens (creating the folder and file if needed) and migrates a database; `:memory:` gives a private one. */
+export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new BetterSqlite3(path);
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

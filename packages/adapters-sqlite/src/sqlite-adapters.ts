@@ -1,0 +1,13 @@
+import type { Database } from 'better-sqlite3';
+import { SqliteMarkingRepository } from './sqlite-marking-repository.js';
+import { SqliteMealCatalog } from './sqlite-meal-catalog.js';
+import { SqliteRatingRepository } from './sqlite-rating-repository.js';
+
+/** All three repositories over one open database. */
+export function createSqliteAdapters(db: Database) {
+  return {
+    meals: new SqliteMealCatalog(db),
+    markings: new SqliteMarkingRepository(db),
+    ratings: new SqliteRatingRepository(db),
+  };
+}

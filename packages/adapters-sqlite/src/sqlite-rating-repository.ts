@@ -1,0 +1,76 @@
+import {
+  changesAnything,
+  emptyHistogram,
+  type MealId,
+  type RatingChange,
+  type RatingDecision,
+  type RatingHistogram,
+  type RatingRepository,
+  type RatingValue,
+  type UserId,
+} from '@meals/domain';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-catalog.js';
+
+interface HistogramRow {
+  rated_1: number;
+  rated_2: number;
+  rated_3: number;
+  rated_4: number;
+  rated_5: number;
+}
+
+const histogramColumns = 'rated_1, rated_2, rated_3, rated_4, rated_5';
+
+function histogramFromRow(row: HistogramRow): RatingHistogram {
+  return [row.rated_1, row.rated_2, row.rated_3, row.rated_4, row.rated_5];
+}
+
+export class SqliteRatingRepository implements RatingRepository {
+  private readonly selectMeal: Statement<[MealId], MealRow & HistogramRow>;
+  private readonly selectRating: Statement<[MealId, UserId], { rating: RatingValue }>;
+  private readonly selectHistogram: Statement<[MealId], HistogramRow>;
+  private readonly upsertRating: Statement<[MealId, UserId, RatingValue]>;
+  private readonly deleteRating: Statement<[MealId, UserId]>;
+  private readonly updateHistogram: Statement<[number, number, number, number, number, MealId]>;
+  private readonly changeInTransaction: Transaction<(userId: UserId, mealId: MealId, decide: RatingDecision) => RatingChange>;
+
+  constructor(db: Database) {
+    this.selectMeal = db.prepare(`SELECT ${mealColumns}, ${histogramColumns} FROM meals WHERE meal_id = ?`);
+    this.selectRating = db.prepare('SELECT rating FROM ratings WHERE meal_id = ? AND user_id = ?');
+    this.selectHistogram = db.prepare(`SELECT ${histogramColumns} FROM meals WHERE meal_id = ?`);
+    this.upsertRating = db.prepare(`INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?)
+      ON CONFLICT (meal_id, user_id) DO UPDATE SET rating = excluded.rating`);
+    this.deleteRating = db.prepare('DELETE FROM ratings WHERE meal_id = ? AND user_id = ?');
+    this.updateHistogram = db.prepare(
+      'UPDATE meals SET rated_1 = ?, rated_2 = ?, rated_3 = ?, rated_4 = ?, rated_5 = ? WHERE meal_id = ?',
+    );
+    this.changeInTransaction = db.transaction((userId: UserId, mealId: MealId, decide: RatingDecision) => {
+      const row = this.selectMeal.get(mealId);
+      const change = decide({
+        meal: row === undefined ? undefined : mealFromRow(row),
+        current: this.selectRating.get(mealId, userId)?.rating ?? null,
+        histogram: row === undefined ? emptyHistogram : histogramFromRow(row),
+      });
+      if (!changesAnything(change)) return change;
+      if (change.next === null) this.deleteRating.run(mealId, userId);
+      else this.upsertRating.run(mealId, userId, change.next);
+      this.updateHistogram.run(...change.histogram, mealId);
+      return change;
+    });
+  }
+
+  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
+    // IMMEDIATE takes the write lock before reading, so two processes cannot both read the same old histogram.
+    return this.changeInTransaction.immediate(userId, mealId, decide);
+  }
+
+  async findRating(userId: UserId, mealId: MealId): Promise<RatingValue | null> {
+    return this.selectRating.get(mealId, userId)?.rating ?? null;
+  }
+
+  async histogram(mealId: MealId): Promise<RatingHistogram> {
+    const row = this.selectHistogram.get(mealId);
+    return row === undefined ? emptyHistogram : histogramFromRow(row);
+  }
+}

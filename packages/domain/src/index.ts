@@ -1,0 +1,27 @@
+// The one public entry point of the domain: ports, pure transitions, use cases.
+export { isMealId, type Meal, type MealId } from './meal/meal.js';
+export type { MealCatalog } from './meal/meal-catalog.js';
+export { assertValidMeals, mealNameMaxLength } from './meal/meal-validation.js';
+export type { MarkingRepository } from './marking/marking-repository.js';
+export { isRatingValue, ratingValues, type RatingValue } from './rating/rating.js';
+export {
+  applyRatingChange,
+  emptyHistogram,
+  histogramOf,
+  type RatingHistogram,
+} from './rating/rating-histogram.js';
+export { ratingStatistics, type RatingStatistics } from './rating/rating-statistics.js';
+export { ratingPeriodMs, ratingRefusal, type RatingRefusal } from './rating/rating-rules.js';
+export {
+  changesAnything,
+  decideRatingChange,
+  type RatingChange,
+  type RatingSnapshot,
+} from './rating/rating-transition.js';
+export type { RatingDecision, RatingRepository } from './rating/rating-repository.js';
+export { systemClock, type Clock } from './shared/clock.js';
+export { DomainError, domainErrorCodes, isDomainError, type DomainErrorCode } from './shared/domain-error.js';
+export type { UserId } from './shared/user-id.js';
+export { MarkMeal, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
+export { RateMeal, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
+export { UpsertMeals } from './use-cases/upsert-meals.js';

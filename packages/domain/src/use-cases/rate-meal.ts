@@ -1,0 +1,31 @@
+import type { MealId } from '../meal/meal.js';
+import type { RatingRepository } from '../rating/rating-repository.js';
+import { ratingStatistics, type RatingStatistics } from '../rating/rating-statistics.js';
+import { decideRatingChange } from '../rating/rating-transition.js';
+import type { RatingValue } from '../rating/rating.js';
+import type { Clock } from '../shared/clock.js';
+import type { UserId } from '../shared/user-id.js';
+
+export interface RateMealCommand {
+  readonly userId: UserId;
+  readonly mealId: MealId;
+  /** null deletes the user's rating. */
+  readonly rating: RatingValue | null;
+}
+
+export interface RateMealResult extends RatingStatistics {
+  readonly personal: RatingValue | null;
+}
+
+/** Sets, replaces or deletes one user's rating while the meal's rating period is open. */
+export class RateMeal {
+  constructor(private readonly deps: { readonly ratings: RatingRepository; readonly clock: Clock }) {}
+
+  async execute({ userId, mealId, rating }: RateMealCommand): Promise<RateMealResult> {
+    const now = this.deps.clock.now();
+    const change = await this.deps.ratings.change(userId, mealId, (snapshot) =>
+      decideRatingChange(snapshot, rating, now),
+    );
+    return { ...ratingStatistics(change.histogram), personal: change.next };
+  }
+}
