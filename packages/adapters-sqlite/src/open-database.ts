@@ -12,6 +12,9 @@ export interface SqliteOptions {
   readonly busyTimeoutMs?: number;
 }
 
+/** WAL pages between two automatic checkpoints (SQLite's default is 1000). */
+export const walAutocheckpointPages = 10_000;
+
 /** Opens (creating the folder and file if needed) and migrates a database; `:memory:` gives a private one. */
 export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -20,6 +23,9 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    // A checkpoint blocks the event loop on two fsyncs whatever its size; at SQLite's default (every 1000 pages) that
+    // was half the time of a rating under load. Every 10 000 pages (~40 MB of WAL) costs a tenth of it.
+    db.pragma(`wal_autocheckpoint = ${walAutocheckpointPages}`);
     db.pragma('foreign_keys = ON');
     migrate(db);
     return db;

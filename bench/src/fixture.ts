@@ -1,0 +1,104 @@
+import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
+import { seededRandom } from './random.js';
+
+/** What the bench seeds into the server's database before the server starts. */
+export interface BenchFixture {
+  readonly userIds: readonly string[];
+  /** A few open meals that every user rates and marks. */
+  readonly openMealIds: readonly number[];
+  /** An open meal that already holds `heavyRatings` ratings, and one that holds `lightRatings`. */
+  readonly heavyMealId: number;
+  readonly lightMealId: number;
+  /** The day (YYYY-MM-DD) whose menu the batch read asks for, and its meals. */
+  readonly menuDay: string;
+  readonly menuMealIds: readonly number[];
+}
+
+export const heavyRatings = 100_000;
+export const lightRatings = 10;
+export const menuSize = 50;
+
+const hour = 60 * 60 * 1000;
+
+/** Seeds meals, ratings and markings straight into the SQLite file, with every histogram equal to its ratings. */
+export async function seedDatabase(path: string, options: { users: number; now: Date }): Promise<BenchFixture> {
+  const random = seededRandom(20_240_611);
+  const userIds = Array.from({ length: options.users }, (_, i) => `bench-user-${String(i + 1).padStart(5, '0')}`);
+  const openMealIds = [1, 2, 3, 4, 5];
+  const heavyMealId = 100;
+  const lightMealId = 101;
+  const menuMealIds = Array.from({ length: menuSize }, (_, i) => 1001 + i);
+  // Noon UTC two days ago: the same calendar day in every European time zone, and still open for rating.
+  const menuNoon = new Date(options.now.getTime() - 2 * 24 * hour);
+  menuNoon.setUTCHours(12, 0, 0, 0);
+  const servedAnHourAgo = new Date(options.now.getTime() - hour);
+
+  const db = openSqliteDatabase(path);
+  try {
+    const meals = createSqliteAdapters(db).meals;
+    await meals.upsertMany([
+      ...openMealIds.map((id) => ({ id, name: `Open meal ${id}`, servedAt: servedAnHourAgo, rateable: true })),
+      { id: heavyMealId, name: 'Meal with many ratings', servedAt: servedAnHourAgo, rateable: true },
+      { id: lightMealId, name: 'Meal with few ratings', servedAt: servedAnHourAgo, rateable: true },
+      ...menuMealIds.map((id, i) => ({
+        id,
+        name: `Menu dish ${i + 1} with a name as long as a real one`,
+        servedAt: menuNoon,
+        rateable: i % 10 !== 9,
+      })),
+    ]);
+
+    const insertRating = db.prepare('INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    const insertMarking = db.prepare('INSERT INTO markings (user_id, meal_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
+    const value = () => 1 + Math.floor(random() * 5);
+    db.transaction(() => {
+      for (let i = 1; i <= heavyRatings; i++) insertRating.run(heavyMealId, `seed-user-${i}`, value());
+      for (let i = 1; i <= lightRatings; i++) insertRating.run(lightMealId, `seed-user-${i}`, value());
+      // Each user has rated and marked a few dishes of the menu, so the batch read has personal state to join.
+      for (const userId of userIds) {
+        for (let k = 0; k < 5; k++) {
+          const mealId = menuMealIds[Math.floor(random() * menuSize)]!;
+          insertRating.run(mealId, userId, value());
+          insertMarking.run(userId, mealId);
+        }
+      }
+      db.exec(`UPDATE meals SET
+        rated_1 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 1),
+        rated_2 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 2),
+        rated_3 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 3),
+        rated_4 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 4),
+        rated_5 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 5)`);
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return {
+    userIds,
+    openMealIds,
+    heavyMealId,
+    lightMealId,
+    menuDay: menuNoon.toISOString().slice(0, 10),
+    menuMealIds,
+  };
+}
+
+/** Meals whose stored histogram differs from the counts of their ratings rows: after a correct run, none. */
+export function mealsWithDriftedHistograms(path: string): number[] {
+  const db = openSqliteDatabase(path);
+  try {
+    return db
+      .prepare<[], { meal_id: number }>(
+        `SELECT m.meal_id FROM meals m LEFT JOIN (
+           SELECT meal_id, sum(rating = 1) AS c1, sum(rating = 2) AS c2, sum(rating = 3) AS c3,
+                  sum(rating = 4) AS c4, sum(rating = 5) AS c5
+           FROM ratings GROUP BY meal_id) r ON r.meal_id = m.meal_id
+         WHERE m.rated_1 != coalesce(r.c1, 0) OR m.rated_2 != coalesce(r.c2, 0) OR m.rated_3 != coalesce(r.c3, 0)
+            OR m.rated_4 != coalesce(r.c4, 0) OR m.rated_5 != coalesce(r.c5, 0)`,
+      )
+      .all()
+      .map((row) => row.meal_id);
+  } finally {
+    db.close();
+  }
+}
