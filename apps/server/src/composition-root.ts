@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import { buildHttpApp, createHmacTokenVerifier, type TokenVerifier } from '@meals/adapters-http';
+import {
+  buildHttpApp,
+  createHmacTokenVerifier,
+  createJwksTokenVerifier,
+  createPublicKeyTokenVerifier,
+  type TokenVerifier,
+} from '@meals/adapters-http';
 import { MarkMeal, RateMeal, systemClock, UpsertMeals, type Clock } from '@meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
@@ -31,14 +37,7 @@ export function createContainer(config: Config, overrides: Overrides = {}): Depe
     useFactory: instanceCachingFactory(() => overrides.persistence ?? openPersistence(config)),
   });
   c.register(tokens.verifyToken, {
-    useFactory: instanceCachingFactory<TokenVerifier>(() =>
-      createHmacTokenVerifier({
-        secret: config.jwtSecret,
-        issuer: config.jwtIssuer,
-        audience: config.jwtAudience,
-        clockToleranceMs: config.jwtClockToleranceMs,
-      }),
-    ),
+    useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
   c.register(tokens.markMeal, {
     useFactory: instanceCachingFactory((d) => new MarkMeal(d.resolve<Persistence>(tokens.persistence))),
@@ -64,9 +63,31 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       upsertMeals: c.resolve(tokens.upsertMeals),
     },
     verifyToken: c.resolve(tokens.verifyToken),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    // buildHttpApp redacts credentials (authorization, cookies) from every log line.
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
+    timeouts: config.httpTimeouts,
   });
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', () => persistence.close());
   return { app, persistence, container: c };
+}
+
+/** The verifier for the one configured key source. */
+function createTokenVerifier(config: Config): TokenVerifier {
+  const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience, clockToleranceMs: config.jwtClockToleranceMs };
+  switch (config.jwtKey.kind) {
+    case 'secret':
+      return createHmacTokenVerifier({ ...claims, secret: config.jwtSecret });
+    case 'public-key':
+      return createPublicKeyTokenVerifier({ ...claims, publicKeyPem: config.jwtKey.pem });
+    case 'jwks':
+      return createJwksTokenVerifier({
+        ...claims,
+        issuer: config.jwtKey.issuer,
+        jwksUrl: config.jwtKey.url,
+        cooldownMs: config.jwtKey.cooldownMs,
+      });
+  }
 }

@@ -1,0 +1,41 @@
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { HttpError } from '../http-error.js';
+
+/** Requests per minute; 0 turns that limit off. */
+export interface RateLimits {
+  /** Per verified user (the token's sub), on every request that carries a valid token. */
+  readonly userPerMinute: number;
+  /** Per client address, on every other request: no token, a refused token, an unknown route. */
+  readonly ipPerMinute: number;
+}
+
+const oneMinuteMs = 60_000;
+const userKeyPrefix = 'user:';
+
+/**
+ * Adds the rate limiter as an onRequest hook. It must come after `identifyCaller`, so that it keys on the verified
+ * sub; whoever is not identified is counted by address (as Fastify's trustProxy setting determines it), so a caller
+ * cannot escape the address limit with a made-up token.
+ */
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
+  if (limits.userPerMinute === 0 && limits.ipPerMinute === 0) return;
+  await app.register(fastifyRateLimit, {
+    global: false,
+    // Only the limiter below: a cache of 10 000 callers per minute, the least recently seen forgotten first.
+    cache: 10_000,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError('rate_limited', `Too many requests: retry in ${context.after}.`),
+  });
+  const limitOf = (key: string) => (key.startsWith(userKeyPrefix) ? limits.userPerMinute : limits.ipPerMinute);
+  const limiter = app.rateLimit({
+    timeWindow: oneMinuteMs,
+    keyGenerator: (request: FastifyRequest) =>
+      request.principal === null
+        ? `ip:${normalizeIP(request.ip)}`
+        : `${userKeyPrefix}${request.principal.userId}`,
+    max: (_request, key) => limitOf(key),
+    allowList: (_request, key) => limitOf(key) === 0,
+  });
+  app.addHook('onRequest', limiter as unknown as onRequestAsyncHookHandler);
+}
