@@ -3,7 +3,8 @@ import { HttpError } from '../http-error.js';
 import { adminScope, type Principal } from './principal.js';
 import type { TokenVerifier } from './token-verifier.js';
 
-const bearerPrefix = /^Bearer +/i;
+// "Bearer" with nothing after it is a bearer request with an empty token: invalid_token, not unauthenticated.
+const bearerPrefix = /^Bearer(?: +|$)/i;
 
 /**
  * An onRequest hook for every request, before the rate limiter and before the body is read: verifies a bearer token

@@ -33,8 +33,8 @@ const jwksAlgorithms: readonly AsymmetricAlgorithm[] = ['RS256', 'ES256'];
 
 /**
  * jose's remote key set caches the whole set, so one fetch learns every key (a rotated-in key included), and after
- * a fetch an unknown kid waits out a cooldown instead of causing another. It retries a failed fetch at once, though:
- * here a failure also starts a cooldown, during which only kids of the last good set are served.
+ * a fetch an unknown kid waits out a cooldown instead of causing another. It would retry a failed fetch at once,
+ * though: here a failure also starts a cooldown, during which the last good set (even a stale one) answers.
  */
 export function createJwksKeyResolver(options: JwksKeyResolverOptions): JwksKeyResolver {
   const cooldownMs = options.cooldownMs ?? 30_000;
@@ -56,28 +56,36 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions): JwksKeyR
     return lastGoodSet?.resolve;
   };
 
+  const fromLastGoodSet = async (header: JWSHeaderParameters, cause?: unknown) => {
+    const resolve = lastGoodSetResolver();
+    if (resolve === undefined) throw new KeyNotResolved('the key set could not be fetched', true, { cause });
+    return resolve(header);
+  };
+
+  const keyFor = async (header: JWSHeaderParameters) => {
+    if (Date.now() - failedAt < cooldownMs) return fromLastGoodSet(header);
+    try {
+      return await remote(header);
+    } catch (error) {
+      if (isNoSuchKey(error)) throw error;
+      failedAt = Date.now();
+      return fromLastGoodSet(header, error);
+    }
+  };
+
   return async (header) => {
     const { alg, kid } = header;
     if (!jwksAlgorithms.includes(alg as AsymmetricAlgorithm)) {
       throw new KeyNotResolved(`the token's alg must be one of ${jwksAlgorithms.join(', ')}`);
     }
     if (typeof kid !== 'string' || kid.length === 0) throw new KeyNotResolved('the token names no kid');
-    const joseHeader: JWSHeaderParameters = { alg: alg as AsymmetricAlgorithm, kid };
-
     let key: Awaited<ReturnType<typeof remote>>;
     try {
-      if (Date.now() - failedAt < cooldownMs) {
-        const resolve = lastGoodSetResolver();
-        if (resolve === undefined) throw new KeyNotResolved('the key set is unavailable', true);
-        key = await resolve(joseHeader);
-      } else {
-        key = await remote(joseHeader);
-      }
+      key = await keyFor({ alg: alg as AsymmetricAlgorithm, kid });
     } catch (error) {
       if (error instanceof KeyNotResolved) throw error;
       if (isNoSuchKey(error)) throw new KeyNotResolved(`no key ${kid} for ${alg} in the key set`);
-      failedAt = Date.now();
-      throw new KeyNotResolved('the key set could not be fetched', true, { cause: error });
+      throw new KeyNotResolved('the key set is not usable', true, { cause: error });
     }
     return pemOfKey(key, alg as AsymmetricAlgorithm, pemOf);
   };
