@@ -1,4 +1,5 @@
 import { signHmacToken } from '@meals/adapters-http';
+import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildServer } from './composition-root.js';
 import { demoMenu } from './demo-menu.js';
@@ -6,7 +7,7 @@ import type { Persistence } from './persistence.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const { app, persistence } = await buildServer(config);
+  const { app, metricsApp, persistence } = await buildServer(config);
   const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence);
 
   let closing = false;
@@ -26,7 +27,12 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
 
   const address = await app.listen({ port: config.port, host: config.host });
+  const metricsAddress =
+    metricsApp === undefined || config.metricsPort === undefined
+      ? address
+      : await metricsApp.listen({ port: config.metricsPort, host: config.host });
   console.log(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  printOperations(app, address, config.metricsEnabled ? metricsAddress : undefined);
   if (config.jwtSecretIsDevelopmentDefault) {
     console.log('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
@@ -38,7 +44,7 @@ function loadConfigOrExit(): Config {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`meals: invalid configuration: ${error.message}`);
+    for (const problem of error.message.split('\n')) console.error(`meals: invalid configuration: ${problem}`);
     process.exit(1);
   }
 }
@@ -51,6 +57,14 @@ async function seedDemoMenuIfEmpty(persistence: Persistence): Promise<boolean> {
 
 function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
+}
+
+function printOperations(app: FastifyInstance, address: string, metricsAddress: string | undefined): void {
+  // The docs are registered by the OpenAPI plugin; print the link only where the route exists.
+  if (app.hasRoute({ method: 'GET', url: '/docs' })) console.log(`meals: API docs      ${address}/docs`);
+  console.log(`meals: health       ${address}/healthz`);
+  console.log(`meals: readiness    ${address}/readyz`);
+  console.log(`meals: metrics      ${metricsAddress === undefined ? 'disabled (METRICS_ENABLED=false)' : `${metricsAddress}/metrics`}`);
 }
 
 function printTryIt(address: string, config: Config, seeded: boolean): void {
