@@ -12,9 +12,10 @@ export function renderEnvExample(): string {
     '# Every setting of the meals server, with its default.',
     '# Generated from apps/server/src/config.ts by `pnpm env:example`; a test fails when this file is out of date.',
     '# The server reads its environment only: export these, or start it with `node --env-file=.env apps/server/dist/main.js`.',
+    '# A commented-out variable is unset by default.',
   ];
   for (const [name, setting] of entries()) {
-    lines.push('', `# ${setting.description}${setting.default === undefined ? ' (unset by default)' : ''}`);
+    lines.push('', `# ${setting.description}`);
     lines.push(setting.default === undefined ? `# ${name}=` : `${name}=${setting.default}`);
   }
   return `${lines.join('\n')}\n`;

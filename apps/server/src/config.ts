@@ -41,16 +41,16 @@ const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug
 export const developmentJwtSecret = 'development-only-secret-never-use-in-production!';
 
 export const settings = {
-  NODE_ENV: { description: '`production` refuses a missing or short secret and never seeds demo data', default: 'development', parse: (raw) => raw },
-  PORT: { description: 'TCP port to listen on (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
+  NODE_ENV: { description: '`production` refuses a missing or short `JWT_SECRET` and never seeds demo data', default: 'development', parse: (raw) => raw },
+  PORT: { description: 'TCP port (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
   HOST: { description: 'Address to listen on', default: '127.0.0.1', parse: nonEmpty },
   DATABASE_URL: { description: '`sqlite:<path>` (folder created if missing) or `memory:` (lost on exit)', default: 'sqlite:./data/meals.db', parse: databaseUrl },
-  SQLITE_SYNCHRONOUS: { description: '`normal`: commits survive a process crash; `full`: they also survive a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
-  JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; required in production', default: undefined, parse: secret },
+  SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
+  JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; required in production (unset elsewhere: a public development secret)', default: undefined, parse: secret },
   JWT_ISSUER: { description: 'When set, tokens must carry exactly this `iss`', default: undefined, parse: nonEmpty },
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
-  LOG_LEVEL: { description: 'pino log level (JSON lines on stdout; each request is logged at `debug`)', default: 'info', parse: oneOf(logLevels) },
+  LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
   METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics', default: 'true', parse: boolean },
   METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
 } satisfies Record<string, Setting<unknown>>;

@@ -31,12 +31,16 @@ async function main(): Promise<void> {
     metricsApp === undefined || config.metricsPort === undefined
       ? address
       : await metricsApp.listen({ port: config.metricsPort, host: config.host });
-  console.log(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
-  printOperations(app, address, config.metricsEnabled ? metricsAddress : undefined);
+  const notes: string[] = [];
   if (config.jwtSecretIsDevelopmentDefault) {
-    console.log('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
+    notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
-  if (!config.production) printTryIt(address, config, seeded);
+  if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
+  if (!config.production) notes.push(...tryItLines(address, config));
+  notes.push(...operationsLines(app, address, config.metricsEnabled ? metricsAddress : undefined));
+  // The "listening" line comes last: whoever waits for it has everything else already.
+  notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  console.log(notes.join('\n'));
 }
 
 function loadConfigOrExit(): Config {
@@ -59,27 +63,28 @@ function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
 }
 
-function printOperations(app: FastifyInstance, address: string, metricsAddress: string | undefined): void {
-  // The docs are registered by the OpenAPI plugin; print the link only where the route exists.
-  if (app.hasRoute({ method: 'GET', url: '/docs' })) console.log(`meals: API docs      ${address}/docs`);
-  console.log(`meals: health       ${address}/healthz`);
-  console.log(`meals: readiness    ${address}/readyz`);
-  console.log(`meals: metrics      ${metricsAddress === undefined ? 'disabled (METRICS_ENABLED=false)' : `${metricsAddress}/metrics`}`);
+function operationsLines(app: FastifyInstance, address: string, metricsAddress: string | undefined): string[] {
+  return [
+    // The docs are registered by the OpenAPI plugin; the link is printed only where the route exists.
+    ...(app.hasRoute({ method: 'GET', url: '/docs' }) ? [`meals: API docs   ${address}/docs`] : []),
+    `meals: health     ${address}/healthz`,
+    `meals: readiness  ${address}/readyz`,
+    `meals: metrics    ${metricsAddress === undefined ? 'disabled (METRICS_ENABLED=false)' : `${metricsAddress}/metrics`}`,
+  ];
 }
 
-function printTryIt(address: string, config: Config, seeded: boolean): void {
+function tryItLines(address: string, config: Config): string[] {
   const token = signHmacToken(config.jwtSecret, {
     sub: 'demo-user',
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
     expiresInMs: 24 * 60 * 60 * 1000,
   });
-  if (seeded) console.log('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
-  console.log('meals: try it (the token is valid for 24 hours):');
-  console.log(
+  return [
+    'meals: try it (the token is valid for 24 hours):',
     `curl -s -X POST ${address}/api/v1/rate-meal -H 'authorization: Bearer ${token}' ` +
       `-H 'content-type: application/json' -d '{"meal_id":1,"rating":5}'`,
-  );
+  ];
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, settings } from '../src/config.js';
-
-const mainScript = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+import { runServerToExit } from './support/server-process.js';
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -71,15 +68,13 @@ describe('loadConfig', () => {
 });
 
 describe('starting with an invalid configuration', () => {
-  it('exits with code 1 and a message naming the variable and what is allowed', () => {
-    const result = spawnSync(process.execPath, [mainScript], {
-      env: { PATH: process.env.PATH, DATABASE_URL: 'memory:', METRICS_PORT: 'ninety', LOG_LEVEL: 'chatty' },
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain('meals: invalid configuration: METRICS_PORT must be an integer from 0 to 65535, not "ninety".');
-    expect(result.stderr).toContain('meals: invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "chatty".');
-    expect(result.stdout).not.toContain('listening');
+  it('exits with code 1 and a message naming each variable and what it allows', async () => {
+    const { code, output } = await runServerToExit({ DATABASE_URL: 'memory:', METRICS_PORT: 'ninety', LOG_LEVEL: 'chatty' });
+    expect(code).toBe(1);
+    expect(output).toContain('meals: invalid configuration: METRICS_PORT must be an integer from 0 to 65535, not "ninety".');
+    expect(output).toContain(
+      'meals: invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "chatty".',
+    );
+    expect(output).not.toContain('listening');
   });
 });
