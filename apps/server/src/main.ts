@@ -1,5 +1,4 @@
 import { signHmacToken } from '@meals/adapters-http';
-import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildServer } from './composition-root.js';
 import { demoMenu } from './demo-menu.js';
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
   }
   if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
   if (!config.production) notes.push(...tryItLines(address, config));
-  notes.push(...operationsLines(app, address, config.metricsEnabled ? metricsAddress : undefined));
+  notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined));
   // The "listening" line comes last: whoever waits for it has everything else already.
   notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
   console.log(notes.join('\n'));
@@ -63,10 +62,8 @@ function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
 }
 
-function operationsLines(app: FastifyInstance, address: string, metricsAddress: string | undefined): string[] {
+function operationsLines(address: string, metricsAddress: string | undefined): string[] {
   return [
-    // The docs are registered by the OpenAPI plugin; the link is printed only where the route exists.
-    ...(app.hasRoute({ method: 'GET', url: '/docs' }) ? [`meals: API docs   ${address}/docs`] : []),
     `meals: health     ${address}/healthz`,
     `meals: readiness  ${address}/readyz`,
     `meals: metrics    ${metricsAddress === undefined ? 'disabled (METRICS_ENABLED=false)' : `${metricsAddress}/metrics`}`,

@@ -105,8 +105,14 @@ describe('GET /metrics', () => {
 describe('request ids', () => {
   it('keeps a valid incoming X-Request-Id and echoes it, on success and on failure', async () => {
     const app = await build();
-    for (const url of ['/healthz', '/api/v1/mark-meal', '/nowhere']) {
-      const response = await app.inject({ method: 'GET', url, headers: { 'x-request-id': 'trace-42:abc/DEF' } });
+    const requests = [
+      { method: 'GET', url: '/healthz', status: 200 },
+      { method: 'GET', url: '/nowhere', status: 404 },
+      { method: 'POST', url: '/api/v1/mark-meal', status: 401 },
+    ] as const;
+    for (const { method, url, status } of requests) {
+      const response = await app.inject({ method, url, headers: { 'x-request-id': 'trace-42:abc/DEF' } });
+      expect(response.statusCode).toBe(status);
       expect(response.headers['x-request-id']).toBe('trace-42:abc/DEF');
     }
     const longest = 'x'.repeat(128);
