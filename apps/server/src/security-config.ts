@@ -12,7 +12,8 @@ export type JwtKeySource =
 
 export interface KeySettings {
   readonly production: boolean;
-  readonly givenSecret: string | undefined;
+  /** Which key variables are set at all (a value that failed to parse is already a problem of its own). */
+  readonly present: { readonly secret: boolean; readonly publicKeyFile: boolean; readonly jwksUrl: boolean };
   readonly jwtIssuer: string | undefined;
   readonly publicKeyFile: string | undefined;
   readonly jwksUrl: URL | undefined;
@@ -22,9 +23,9 @@ export interface KeySettings {
 /** Exactly one key verifies tokens: two would leave it unclear which one an attacker has to forge. */
 export function jwtKeySource(given: KeySettings): JwtKeySource {
   const named = [
-    given.givenSecret === undefined ? [] : ['JWT_SECRET'],
-    given.publicKeyFile === undefined ? [] : ['JWT_PUBLIC_KEY_FILE'],
-    given.jwksUrl === undefined ? [] : ['JWT_JWKS_URL'],
+    given.present.secret ? ['JWT_SECRET'] : [],
+    given.present.publicKeyFile ? ['JWT_PUBLIC_KEY_FILE'] : [],
+    given.present.jwksUrl ? ['JWT_JWKS_URL'] : [],
   ].flat();
   if (named.length > 1) {
     throw new ConfigError(`Configure exactly one token key, not ${named.join(' and ')}: JWT_SECRET, JWT_PUBLIC_KEY_FILE or JWT_JWKS_URL.`);
@@ -39,7 +40,7 @@ export function jwtKeySource(given: KeySettings): JwtKeySource {
     }
     return { kind: 'jwks', url: given.jwksUrl, issuer: given.jwtIssuer, cooldownMs: given.jwksCooldownS * 1000 };
   }
-  if (given.production && given.givenSecret === undefined) {
+  if (given.production && !given.present.secret && !given.present.jwksUrl) {
     throw new ConfigError(
       `JWT_SECRET is required when NODE_ENV=production (at least ${minSecretBytes} bytes), unless JWT_PUBLIC_KEY_FILE or JWT_JWKS_URL names the token keys.`,
     );

@@ -19,7 +19,7 @@ export function loggerWithRedaction(
   const options = logger === true ? {} : logger;
   return {
     ...options,
-    redact: { paths: [...redactedLogPaths, ...redactPathsOf(options.redact)], censor: '[redacted]' },
+    redact: { paths: [...new Set([...redactedLogPaths, ...redactPathsOf(options.redact)])], censor: '[redacted]' },
     serializers: { req: serializeRequest, ...options.serializers },
   };
 }

@@ -72,6 +72,12 @@ describe('rate limits', () => {
     expect(await statuses(3, () => markMealRequest(null))).toEqual([401, 401, 429]);
   });
 
+  it('leaves the operational routes (probes) alone: health checks share an address with anonymous traffic', async () => {
+    await appWith({ rateLimits: { userPerMinute: 1, ipPerMinute: 1 } });
+    expect(await statuses(2, () => markMealRequest(null))).toEqual([401, 429]);
+    expect(new Set(await statuses(5, () => ({ method: 'GET', url: '/healthz' })))).toEqual(new Set([200]));
+  });
+
   it('limits nothing when no limits are given', async () => {
     await appWith();
     expect(new Set(await statuses(30, () => markMealRequest(null)))).toEqual(new Set([401]));

@@ -13,12 +13,18 @@ export interface RateLimits {
 const oneMinuteMs = 60_000;
 const userKeyPrefix = 'user:';
 
+export interface RateLimitScope {
+  /** Routes under this prefix are limited, and so are unknown routes; other routes (probes, metrics) are not. */
+  readonly limitedPrefix: string;
+}
+
 /**
  * Adds the rate limiter as an onRequest hook. It must come after `identifyCaller`, so that it keys on the verified
  * sub; whoever is not identified is counted by address (as Fastify's trustProxy setting determines it), so a caller
- * cannot escape the address limit with a made-up token.
+ * cannot escape the address limit with a made-up token. Operational routes are exempt: a load balancer's health
+ * checks must not be refused because anonymous traffic from the same address used up its quota.
  */
-export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, scope: RateLimitScope): Promise<void> {
   if (limits.userPerMinute === 0 && limits.ipPerMinute === 0) return;
   await app.register(fastifyRateLimit, {
     global: false,
@@ -28,6 +34,10 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
       new HttpError('rate_limited', `Too many requests: retry in ${context.after}.`),
   });
   const limitOf = (key: string) => (key.startsWith(userKeyPrefix) ? limits.userPerMinute : limits.ipPerMinute);
+  const exempt = (request: FastifyRequest) => {
+    const route = request.routeOptions.url;
+    return route !== undefined && route !== scope.limitedPrefix && !route.startsWith(`${scope.limitedPrefix}/`);
+  };
   const limiter = app.rateLimit({
     timeWindow: oneMinuteMs,
     keyGenerator: (request: FastifyRequest) =>
@@ -35,7 +45,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
         ? `ip:${normalizeIP(request.ip)}`
         : `${userKeyPrefix}${request.principal.userId}`,
     max: (_request, key) => limitOf(key),
-    allowList: (_request, key) => limitOf(key) === 0,
+    allowList: (request, key) => limitOf(key) === 0 || exempt(request),
   });
   app.addHook('onRequest', limiter as unknown as onRequestAsyncHookHandler);
 }
