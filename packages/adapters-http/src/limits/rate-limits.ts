@@ -28,7 +28,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
   if (limits.userPerMinute === 0 && limits.ipPerMinute === 0) return;
   await app.register(fastifyRateLimit, {
     global: false,
-    // Only the limiter below: a cache of 10 000 callers per minute, the least recently seen forgotten first.
+    // Counts for up to 10 000 callers at once; past that, the least recently seen are forgotten.
     cache: 10_000,
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate_limited', `Too many requests: retry in ${context.after}.`),
