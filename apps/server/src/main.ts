@@ -6,7 +6,7 @@ import type { Persistence } from './persistence.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const { app, persistence } = await buildServer(config);
+  const { app, metricsApp, persistence } = await buildServer(config);
   const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence);
 
   let closing = false;
@@ -26,11 +26,21 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
 
   const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  const metricsAddress =
+    metricsApp === undefined || config.metricsPort === undefined
+      ? address
+      : await metricsApp.listen({ port: config.metricsPort, host: config.host });
+  const notes: string[] = [];
   if (config.jwtSecretIsDevelopmentDefault) {
-    console.log('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
+    notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
-  if (!config.production) printTryIt(address, config, seeded);
+  if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
+  // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer.
+  if (!config.production && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
+  notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined));
+  // The "listening" line comes last: whoever waits for it has everything else already.
+  notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  console.log(notes.join('\n'));
 }
 
 function loadConfigOrExit(): Config {
@@ -38,7 +48,7 @@ function loadConfigOrExit(): Config {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`meals: invalid configuration: ${error.message}`);
+    for (const problem of error.message.split('\n')) console.error(`meals: invalid configuration: ${problem}`);
     process.exit(1);
   }
 }
@@ -53,19 +63,26 @@ function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
 }
 
-function printTryIt(address: string, config: Config, seeded: boolean): void {
+function operationsLines(address: string, metricsAddress: string | undefined): string[] {
+  return [
+    `meals: health     ${address}/healthz`,
+    `meals: readiness  ${address}/readyz`,
+    `meals: metrics    ${metricsAddress === undefined ? 'disabled (METRICS_ENABLED=false)' : `${metricsAddress}/metrics`}`,
+  ];
+}
+
+function tryItLines(address: string, config: Config): string[] {
   const token = signHmacToken(config.jwtSecret, {
     sub: 'demo-user',
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
     expiresInMs: 24 * 60 * 60 * 1000,
   });
-  if (seeded) console.log('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
-  console.log('meals: try it (the token is valid for 24 hours):');
-  console.log(
+  return [
+    'meals: try it (the token is valid for 24 hours):',
     `curl -s -X POST ${address}/api/v1/rate-meal -H 'authorization: Bearer ${token}' ` +
       `-H 'content-type: application/json' -d '{"meal_id":1,"rating":5}'`,
-  );
+  ];
 }
 
 main().catch((error: unknown) => {
