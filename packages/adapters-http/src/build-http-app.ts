@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import fastifyHelmet from '@fastify/helmet';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { errorEnvelope, handleError } from './error-handler.js';
@@ -8,6 +7,7 @@ import { HttpError } from './http-error.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
 import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeouts.js';
 import { loggerWithRedaction } from './logging.js';
+import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
@@ -89,8 +89,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
-  // Security headers for every answer; no Content-Security-Policy: the API serves JSON, not documents.
-  await app.register(fastifyHelmet, { contentSecurityPolicy: false });
+  // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON).
+  const headers = securityHeaders();
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, { limitedPrefix: apiPrefix });

@@ -1,6 +1,7 @@
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
 /** What every verifier checks besides the signature. */
 export interface ClaimOptions {
@@ -31,15 +32,29 @@ export function createHmacTokenVerifier(options: HmacTokenOptions): SyncTokenVer
   if (Buffer.byteLength(options.secret) < minSecretBytes) {
     throw new Error(`the JWT secret must have at least ${minSecretBytes} bytes`);
   }
-  const verify = createVerifier({ ...claimVerifierOptions(options), key: options.secret, algorithms: ['HS256'] });
+  const verify = createVerifier({ ...claimVerifierOptions(options), cache: false, key: options.secret, algorithms: ['HS256'] });
+  return rememberingVerifiedTokens(verify, options);
+}
+
+/**
+ * A fixed-key verifier over fast-jwt (whose own cache is off): a token accepted once answers from a
+ * VerifiedTokenCache until it expires; any other token is verified in full.
+ */
+export function rememberingVerifiedTokens(verify: (token: string) => unknown, options: ClaimOptions): SyncTokenVerifier {
+  const remembered = new VerifiedTokenCache({ clockToleranceMs: options.clockToleranceMs });
   return (token) => {
+    const known = remembered.get(token);
+    if (known !== undefined) return known;
     let decoded: DecodedToken;
     try {
       decoded = verify(token) as DecodedToken;
     } catch {
       throw invalidToken('The token is not valid.');
     }
-    return principalOf(decoded.header, decoded.payload);
+    const principal = principalOf(decoded.header, decoded.payload);
+    // principalOf has checked that exp is a number.
+    remembered.remember(token, principal, decoded.payload.exp as number);
+    return principal;
   };
 }
 
