@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { authenticateWith } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
+import { registerApiDocs } from './docs/api-docs.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
@@ -12,6 +13,8 @@ export interface HttpAppOptions {
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
+  readonly docs?: boolean;
 }
 
 export const apiPrefix = '/api/v1';
@@ -36,6 +39,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
+
+  // Before every route: the document lists the routes registered after it.
+  if (options.docs ?? true) await registerApiDocs(app, { apiPrefix });
 
   await app.register(
     async (api) => {

@@ -8,8 +8,19 @@ export {
   type TokenVerifier,
 } from './auth/token-verifier.js';
 export { apiPrefix, buildHttpApp, type HttpAppOptions } from './build-http-app.js';
+export { docsPath, openApiPath } from './docs/api-docs.js';
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
-export { UpsertMealsBody } from './schemas/meal-schemas.js';
+export { ErrorEnvelope, successEnvelope } from './schemas/envelope.js';
+export { authenticatedRouteErrors, errorResponses, jsonBodyErrors } from './schemas/error-responses.js';
+// The wire schemas, also for typed clients: `Static<typeof RateMealBody>` is what the server validates.
+export {
+  MarkMealBody,
+  MarkMealData,
+  RateMealBody,
+  RateMealData,
+  UpsertMealsBody,
+  UpsertMealsData,
+} from './schemas/meal-schemas.js';

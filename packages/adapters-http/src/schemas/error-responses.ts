@@ -1,0 +1,69 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { httpStatusOf, type ErrorCode } from '../error-mapping.js';
+
+/** A message a client may see for each code: the examples of the API documentation. */
+export const exampleMessageOf = {
+  invalid_request: 'body/rating must be <= 5',
+  invalid_json: 'The body is not valid JSON.',
+  unauthenticated: 'An Authorization: Bearer token is required.',
+  invalid_token: 'The token is not valid.',
+  forbidden: 'This route needs a token with the meals:write scope.',
+  meal_not_found: 'The meal does not exist.',
+  not_found: 'No route GET /api/v1/nothing-here.',
+  payload_too_large: 'Request body is too large',
+  unsupported_media_type: 'Unsupported Media Type',
+  meal_not_rateable: 'This meal cannot be rated.',
+  meal_not_yet_served: 'This meal has not been served yet.',
+  rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
+  internal_error: 'Internal server error.',
+} as const satisfies Record<ErrorCode, string>;
+
+/** What every route behind the bearer token can answer, whatever it does. */
+export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', 'internal_error'] as const;
+
+/** What a route with a JSON body can answer before its handler runs. */
+export const jsonBodyErrors = ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
+
+/** The error envelope restricted to some codes, as a response schema with one example per code. */
+export function errorEnvelopeOf<const C extends ErrorCode>(codes: readonly C[], description: string) {
+  return Type.Object(
+    {
+      status: Type.Literal('error'),
+      error: Type.Object({
+        code: Type.Unsafe<C>({ type: 'string', enum: [...codes] }),
+        message: Type.String({ description: 'For people, not programs: branch on `code`.' }),
+      }),
+    },
+    {
+      description,
+      // @fastify/swagger turns this into the media type's named examples.
+      'x-examples': Object.fromEntries(
+        codes.map((code) => [code, { value: { status: 'error', error: { code, message: exampleMessageOf[code] } } }]),
+      ),
+    },
+  );
+}
+
+/**
+ * The error responses of a route, one schema per HTTP status, from the one table of error codes:
+ * `errorResponses(['meal_not_found', ...authenticatedRouteErrors])` gives 401, 404 and 500.
+ */
+export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = httpStatusOf[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, TSchema> = {};
+  for (const [status, sameStatus] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const schema = errorEnvelopeOf(sameStatus, `Error: ${sameStatus.join(', ')}`);
+    responses[status] = status === 401 ? { ...schema, headers: wwwAuthenticateHeader } : schema;
+  }
+  return responses;
+}
+
+const wwwAuthenticateHeader = {
+  'www-authenticate': Type.String({
+    description: 'RFC 6750 challenge: `Bearer`, or `Bearer error="invalid_token"`',
+  }),
+};
