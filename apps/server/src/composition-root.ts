@@ -65,6 +65,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     },
     verifyToken: c.resolve(tokens.verifyToken),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    docs: config.docsEnabled,
   });
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', () => persistence.close());

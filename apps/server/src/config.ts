@@ -19,6 +19,7 @@ export interface Config {
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
   readonly logLevel: LogLevel;
+  readonly docsEnabled: boolean;
 }
 
 export class ConfigError extends Error {
@@ -48,6 +49,7 @@ export const settings = {
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
   LOG_LEVEL: { description: 'pino log level', default: 'info', parse: oneOf(logLevels) },
+  DOCS_ENABLED: { description: '`true`: serve the OpenAPI document at /openapi.json and Swagger UI at /docs', default: 'true', parse: booleanFlag },
 } satisfies Record<string, Setting<unknown>>;
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
@@ -72,6 +74,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
+    docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
   };
 }
 
@@ -96,6 +99,10 @@ function oneOf<const T extends string>(allowed: readonly T[]) {
     if (!allowed.includes(value)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, not "${raw}".`);
     return value;
   };
+}
+
+function booleanFlag(raw: string, name: string): boolean {
+  return oneOf(['true', 'false'] as const)(raw, name) === 'true';
 }
 
 function secret(raw: string, name: string): string {

@@ -1,4 +1,4 @@
-import { signHmacToken } from '@meals/adapters-http';
+import { docsPath, openApiPath, signHmacToken } from '@meals/adapters-http';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildServer } from './composition-root.js';
 import { demoMenu } from './demo-menu.js';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ port: config.port, host: config.host });
   console.log(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  if (config.docsEnabled) console.log(`meals: API docs at ${address}${docsPath}, OpenAPI document at ${address}${openApiPath}`);
   if (config.jwtSecretIsDevelopmentDefault) {
     console.log('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
