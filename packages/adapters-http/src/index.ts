@@ -14,7 +14,7 @@ export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from './schemas/envelope.js';
-export { authenticatedRouteErrors, errorResponses, jsonBodyErrors } from './schemas/error-responses.js';
+export { authenticatedRouteErrors, errorResponses, everyRouteErrors, jsonBodyErrors } from './schemas/error-responses.js';
 // The wire schemas, also for typed clients: `Static<typeof RateMealBody>` is what the server validates.
 export {
   MarkMealBody,

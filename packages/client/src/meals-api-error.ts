@@ -40,6 +40,7 @@ const knownCodes = {
   meal_not_yet_served: true,
   rating_period_over: true,
   internal_error: true,
+  service_unavailable: true,
 } as const satisfies Record<MealsErrorCode, true>;
 
 export function isMealsErrorCode(value: unknown): value is MealsErrorCode {

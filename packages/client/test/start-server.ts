@@ -1,55 +1,33 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const serverMain = fileURLToPath(new URL('../../../apps/server/dist/main.js', import.meta.url));
+import { startServer as startServerProcess } from '../../../apps/server/test/support/server-process.js';
 
 export interface RunningServer {
   readonly baseUrl: string;
   stop(): Promise<void>;
 }
 
-/** Starts the built server (apps/server/dist/main.js) on a free port with a new SQLite file; `pnpm test` builds it. */
+/** The real server process (apps/server/dist/main.js, built by `pnpm test`) on a free port with a new SQLite file. */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: run \`pnpm build\` first`);
   const dataDir = mkdtempSync(join(tmpdir(), 'meals-client-test-'));
-  const child = spawn(process.execPath, [serverMain], {
-    env: {
-      PATH: process.env.PATH ?? '',
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  try {
+    const server = await startServerProcess({
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
-      PORT: '0',
       DATABASE_URL: `sqlite:${join(dataDir, 'meals.db')}`,
-      LOG_LEVEL: 'warn',
       ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  try {
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      const collect = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]!);
-      };
-      child.stdout!.on('data', collect);
-      child.stderr!.on('data', collect);
-      void exited.then((code) => reject(new Error(`the server exited with ${code} before listening:\n${output}`)));
     });
-    return { baseUrl, stop: () => stop(child, exited).finally(() => rmSync(dataDir, { recursive: true, force: true })) };
+    return {
+      baseUrl: server.url,
+      stop: async () => {
+        const code = await server.stop().finally(removeData);
+        if (code !== 0) throw new Error(`the server stopped with exit code ${code}:\n${server.output()}`);
+      },
+    };
   } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeData();
     throw error;
   }
-}
-
-async function stop(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode === null) child.kill('SIGTERM');
-  const code = await exited;
-  if (code !== 0) throw new Error(`the server stopped with exit code ${code}`);
 }

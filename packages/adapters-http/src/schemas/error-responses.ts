@@ -16,10 +16,14 @@ export const exampleMessageOf = {
   meal_not_yet_served: 'This meal has not been served yet.',
   rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
   internal_error: 'Internal server error.',
+  service_unavailable: 'The server is shutting down; retry on another connection.',
 } as const satisfies Record<ErrorCode, string>;
 
+/** What any route can answer, whatever it does: a failure, or a refusal while the server shuts down. */
+export const everyRouteErrors = ['internal_error', 'service_unavailable'] as const;
+
 /** What every route behind the bearer token can answer, whatever it does. */
-export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', 'internal_error'] as const;
+export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', ...everyRouteErrors] as const;
 
 /** What a route with a JSON body can answer before its handler runs. */
 export const jsonBodyErrors = ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;

@@ -9,7 +9,7 @@ import {
   type OpenApiDocument,
   type RegisteredRoute,
 } from './schema-coverage.js';
-import { bearer, buildTestApp } from './test-app.js';
+import { buildTestApp } from '../app-fixture.js';
 
 // Every route any plugin registers, with the schema it was given, collected by an onRoute hook on each new app.
 const registered = vi.hoisted(() => new Map<object, RegisteredRoute[]>());
@@ -108,7 +108,7 @@ describe('GET /openapi.json', () => {
   it('lists exactly the codes each route can answer, with an example of each', async () => {
     const document = await openApiDocument(await app());
     const rateMeal = document.paths['/api/v1/rate-meal']!.post!.responses!;
-    expect(Object.keys(rateMeal).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422', '500']);
+    expect(Object.keys(rateMeal).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422', '500', '503']);
     const unprocessable = rateMeal['422']!.content!['application/json'] as any;
     expect(unprocessable.schema.properties.error.properties.code.enum).toEqual([
       'meal_not_rateable',
@@ -169,10 +169,12 @@ describe('the docs leave the API as it was', () => {
   });
 
   it('still validates strictly: "5" is not a rating', async () => {
-    const response = await (await app()).inject({
+    const { app: server, token } = await buildTestApp();
+    apps.push(server);
+    const response = await server.inject({
       method: 'POST',
       url: '/api/v1/rate-meal',
-      headers: bearer(),
+      headers: { authorization: `Bearer ${token()}` },
       payload: { meal_id: 1, rating: '5' },
     });
     expect(response.statusCode).toBe(400);
