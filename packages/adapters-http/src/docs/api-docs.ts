@@ -60,6 +60,16 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
       };
       return { schema: documented, url };
     },
+    // A tag without operations (operators' routes switched off, say) would only be an empty heading.
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      const used = new Set(
+        Object.values(document.paths ?? {}).flatMap((operations) =>
+          Object.values(operations ?? {}).flatMap((operation) => (operation as { tags?: string[] }).tags ?? []),
+        ),
+      );
+      return { ...document, tags: (document.tags ?? []).filter((tag) => used.has(tag.name)) } as typeof document;
+    },
   });
 
   await app.register(fastifySwaggerUi, { routePrefix: docsPath, uiConfig: { deepLinking: true } });

@@ -46,6 +46,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
     {
       bodyLimit: smallBodyLimit,
       schema: {
+        operationId: 'markMeal',
         summary: 'Mark or unmark a meal as a favourite',
         body: MarkMealBody,
         response: {
@@ -69,6 +70,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
     {
       bodyLimit: smallBodyLimit,
       schema: {
+        operationId: 'rateMeal',
         summary: 'Rate a meal 1 to 5, or delete the rating with null',
         body: RateMealBody,
         response: {
@@ -107,6 +109,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
       bodyLimit: adminBodyLimit,
       onRequest: requireAdminScope,
       schema: {
+        operationId: 'upsertMeals',
         summary: 'Insert or update meals, all or nothing (needs the meals:write scope)',
         body: UpsertMealsBody,
         response: {

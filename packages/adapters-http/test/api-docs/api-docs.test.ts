@@ -120,6 +120,15 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/api/v1/mark-meal']!.post!.responses!)).not.toContain('422');
   });
 
+  it('names each operation as the client method that calls it, and declares only the tags in use', async () => {
+    const document = await openApiDocument(await app());
+    expect(document.paths['/api/v1/mark-meal']!.post!.operationId).toBe('markMeal');
+    expect(document.paths['/api/v1/rate-meal']!.post!.operationId).toBe('rateMeal');
+    expect(document.paths['/api/v1/admin/meals']!.put!.operationId).toBe('upsertMeals');
+    const used = Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap((o) => o.tags ?? []));
+    expect(document.tags.map((tag: { name: string }) => tag.name).sort()).toEqual([...new Set(used)].sort());
+  });
+
   it('declares the bearer scheme and requires it on /api/v1 only', async () => {
     const document = await openApiDocument(await app());
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({

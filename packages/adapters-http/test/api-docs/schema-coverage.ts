@@ -1,6 +1,8 @@
 import { apiPrefix, httpStatusOf, type ErrorCode } from '@meals/adapters-http';
 
 interface Operation {
+  readonly operationId?: string;
+  readonly tags?: string[];
   readonly responses?: Record<string, { readonly content?: Record<string, { readonly schema?: ResponseSchema }> }>;
   readonly security?: unknown;
 }
