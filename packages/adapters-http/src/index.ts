@@ -24,3 +24,12 @@ export {
   UpsertMealsBody,
   UpsertMealsData,
 } from './schemas/meal-schemas.js';
+export { buildMetricsApp } from './operations/metrics-app.js';
+export type {
+  MetricsEndpoint,
+  OperationsOptions,
+  ReadinessCheck,
+  RequestObservation,
+  RequestObserver,
+} from './operations/operations-options.js';
+export { maxRequestIdLength, requestIdHeader } from './operations/request-id.js';

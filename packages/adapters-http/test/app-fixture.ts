@@ -1,6 +1,12 @@
 import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
 import { MarkMeal, RateMeal, UpsertMeals, type Meal } from '@meals/domain';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken, type TokenClaims } from '../src/index.js';
+import {
+  buildHttpApp,
+  createHmacTokenVerifier,
+  signHmacToken,
+  type OperationsOptions,
+  type TokenClaims,
+} from '../src/index.js';
 
 export const secret = 'route-test-secret-of-at-least-32-bytes!!';
 export const now = new Date('2026-03-10T12:00:00Z');
@@ -14,7 +20,9 @@ export const menu: Meal[] = [
 ];
 
 /** The real HTTP app over in-memory adapters and a fixed clock, with real signed tokens. */
-export async function buildTestApp(options: { issuer?: string; audience?: string; docs?: boolean } = {}) {
+export async function buildTestApp(
+  options: { issuer?: string; audience?: string; docs?: boolean; operations?: OperationsOptions } = {},
+) {
   const adapters = createInMemoryAdapters();
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
@@ -26,6 +34,7 @@ export async function buildTestApp(options: { issuer?: string; audience?: string
     },
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
     ...(options.docs === undefined ? {} : { docs: options.docs }),
+    ...(options.operations === undefined ? {} : { operations: options.operations }),
   });
   const { issuer, audience } = options;
   const token = (claims: Partial<TokenClaims> = {}) => signHmacToken(secret, { sub: 'alice', issuer, audience, ...claims });

@@ -41,6 +41,7 @@ const knownCodes = {
   rating_period_over: true,
   internal_error: true,
   service_unavailable: true,
+  not_ready: true,
 } as const satisfies Record<MealsErrorCode, true>;
 
 export function isMealsErrorCode(value: unknown): value is MealsErrorCode {

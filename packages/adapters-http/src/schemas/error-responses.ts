@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TLiteral, type TObject, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
 import { httpStatusOf, type ErrorCode } from '../error-mapping.js';
 
 /** A message a client may see for each code: the examples of the API documentation. */
@@ -17,6 +17,7 @@ export const exampleMessageOf = {
   rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
   internal_error: 'Internal server error.',
   service_unavailable: 'The server is shutting down; retry on another connection.',
+  not_ready: 'The database does not answer.',
 } as const satisfies Record<ErrorCode, string>;
 
 /** What any route can answer, whatever it does: a failure, or a refusal while the server shuts down. */
@@ -28,8 +29,21 @@ export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', ...
 /** What a route with a JSON body can answer before its handler runs. */
 export const jsonBodyErrors = ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
 
+export type ErrorEnvelopeSchema<C extends ErrorCode> = TObject<{
+  status: TLiteral<'error'>;
+  error: TObject<{ code: TUnsafe<C>; message: TString }>;
+}>;
+
+type StatusOf<C extends ErrorCode> = (typeof httpStatusOf)[C];
+type CodesWithStatus<S extends number> = { [K in ErrorCode]: StatusOf<K> extends S ? K : never }[ErrorCode];
+
+/** One response schema per status of the given codes, each listing the given codes of that status. */
+export type ErrorResponses<C extends ErrorCode> = {
+  [S in StatusOf<C>]: ErrorEnvelopeSchema<Extract<C, CodesWithStatus<S>>>;
+};
+
 /** The error envelope restricted to some codes, as a response schema with one example per code. */
-export function errorEnvelopeOf<const C extends ErrorCode>(codes: readonly C[], description: string) {
+export function errorEnvelopeOf<const C extends ErrorCode>(codes: readonly C[], description: string): ErrorEnvelopeSchema<C> {
   return Type.Object(
     {
       status: Type.Literal('error'),
@@ -52,8 +66,8 @@ export function errorEnvelopeOf<const C extends ErrorCode>(codes: readonly C[], 
  * The error responses of a route, one schema per HTTP status, from the one table of error codes:
  * `errorResponses(['meal_not_found', ...authenticatedRouteErrors])` gives 401, 404 and 500.
  */
-export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
-  const byStatus = new Map<number, ErrorCode[]>();
+export function errorResponses<const C extends ErrorCode>(codes: readonly C[]): ErrorResponses<C> {
+  const byStatus = new Map<number, C[]>();
   for (const code of new Set(codes)) {
     const status = httpStatusOf[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -63,7 +77,7 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSch
     const schema = errorEnvelopeOf(sameStatus, `Error: ${sameStatus.join(', ')}`);
     responses[status] = status === 401 ? { ...schema, headers: wwwAuthenticateHeader } : schema;
   }
-  return responses;
+  return responses as ErrorResponses<C>;
 }
 
 const wwwAuthenticateHeader = {

@@ -129,6 +129,22 @@ describe('GET /openapi.json', () => {
     expect(document.tags.map((tag: { name: string }) => tag.name).sort()).toEqual([...new Set(used)].sort());
   });
 
+  it("documents the operators' routes, registered after it, without a security requirement", async () => {
+    const metrics = { contentType: 'text/plain; version=0.0.4', render: async () => 'up 1\n' };
+    const server = await app({ operations: { metrics } });
+    const document = await openApiDocument(server);
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      expect(document.paths[path]?.get).toMatchObject({ tags: ['operations'] });
+      expect(document.paths[path]?.get?.security).toBeUndefined();
+    }
+    expect(Object.keys(document.paths['/readyz']!.get!.responses!['503']!.content!['application/json']!.examples!)).toEqual([
+      'not_ready',
+      'service_unavailable',
+    ]);
+    expect(undeclaredSchemas(routesOf(server))).toEqual([]);
+    expect(documentProblems(document)).toEqual([]);
+  });
+
   it('declares the bearer scheme and requires it on /api/v1 only', async () => {
     const document = await openApiDocument(await app());
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({

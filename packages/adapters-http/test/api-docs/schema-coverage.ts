@@ -3,7 +3,10 @@ import { apiPrefix, httpStatusOf, type ErrorCode } from '@meals/adapters-http';
 interface Operation {
   readonly operationId?: string;
   readonly tags?: string[];
-  readonly responses?: Record<string, { readonly content?: Record<string, { readonly schema?: ResponseSchema }> }>;
+  readonly responses?: Record<
+    string,
+    { readonly content?: Record<string, { readonly schema?: ResponseSchema; readonly examples?: Record<string, unknown> }> }
+  >;
   readonly security?: unknown;
 }
 
