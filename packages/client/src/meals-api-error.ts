@@ -36,6 +36,7 @@ const knownCodes = {
   not_found: true,
   payload_too_large: true,
   unsupported_media_type: true,
+  rate_limited: true,
   meal_not_rateable: true,
   meal_not_yet_served: true,
   rating_period_over: true,

@@ -11,9 +11,10 @@ const description = `Mark canteen meals as favourites and rate them 1 to 5.
 
 Every answer is an envelope: \`{"status":"success","data":...}\` or
 \`{"status":"error","error":{"code":"...","message":"..."}}\`. Branch on \`code\` (listed per route and status), never on
-\`message\`. Routes under /api/v1 need \`Authorization: Bearer <JWT>\` (HS256, a \`sub\` claim; admin routes also need
-\`meals:write\` in the space-separated \`scope\` claim). Request bodies are validated strictly: no type coercion and
-no unknown fields.
+\`message\`. Routes under /api/v1 need \`Authorization: Bearer <JWT>\` (a \`sub\` claim, signed as the server is
+configured: an HS256 shared secret, an RS256/ES256 public key or a JWKS; admin routes also need \`meals:write\` in the
+space-separated \`scope\` claim) and are rate limited. Request bodies are validated strictly: no type coercion and no
+unknown fields.
 
 Every error code, with its HTTP status (each operation lists the ones it can answer):
 
@@ -40,7 +41,7 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
-            description: 'An HS256 JWT with a `sub` claim; `pnpm token <sub>` signs one for local use.',
+            description: 'A JWT with a `sub` claim; with a shared secret, `pnpm token <sub>` signs one for local use.',
           },
         },
       },

@@ -12,6 +12,7 @@ export const exampleMessageOf = {
   not_found: 'No route GET /api/v1/nothing-here.',
   payload_too_large: 'Request body is too large',
   unsupported_media_type: 'Unsupported Media Type',
+  rate_limited: 'Too many requests: retry in 1 minute.',
   meal_not_rateable: 'This meal cannot be rated.',
   meal_not_yet_served: 'This meal has not been served yet.',
   rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
@@ -23,8 +24,8 @@ export const exampleMessageOf = {
 /** What any route can answer, whatever it does: a failure, or a refusal while the server shuts down. */
 export const everyRouteErrors = ['internal_error', 'service_unavailable'] as const;
 
-/** What every route behind the bearer token can answer, whatever it does. */
-export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', ...everyRouteErrors] as const;
+/** What every route under /api/v1 can answer, whatever it does: it needs a token and is rate limited. */
+export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', 'rate_limited', ...everyRouteErrors] as const;
 
 /** What a route with a JSON body can answer before its handler runs. */
 export const jsonBodyErrors = ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
@@ -75,13 +76,15 @@ export function errorResponses<const C extends ErrorCode>(codes: readonly C[]): 
   const responses: Record<number, TSchema> = {};
   for (const [status, sameStatus] of [...byStatus].sort(([a], [b]) => a - b)) {
     const schema = errorEnvelopeOf(sameStatus, `Error: ${sameStatus.join(', ')}`);
-    responses[status] = status === 401 ? { ...schema, headers: wwwAuthenticateHeader } : schema;
+    const headers = headersOfStatus[status];
+    responses[status] = headers === undefined ? schema : { ...schema, headers };
   }
   return responses as ErrorResponses<C>;
 }
 
-const wwwAuthenticateHeader = {
-  'www-authenticate': Type.String({
-    description: 'RFC 6750 challenge: `Bearer`, or `Bearer error="invalid_token"`',
-  }),
+const headersOfStatus: Readonly<Record<number, Record<string, TSchema>>> = {
+  401: {
+    'www-authenticate': Type.String({ description: 'RFC 6750 challenge: `Bearer`, or `Bearer error="invalid_token"`' }),
+  },
+  429: { 'retry-after': Type.Integer({ minimum: 0, description: 'Seconds to wait before the next request' }) },
 };

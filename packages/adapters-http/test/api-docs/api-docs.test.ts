@@ -109,7 +109,7 @@ describe('GET /openapi.json', () => {
   it('lists exactly the codes each route can answer, with an example of each', async () => {
     const document = await openApiDocument(await app());
     const rateMeal = document.paths['/api/v1/rate-meal']!.post!.responses!;
-    expect(Object.keys(rateMeal).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422', '500', '503']);
+    expect(Object.keys(rateMeal).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422', '429', '500', '503']);
     const unprocessable = rateMeal['422']!.content!['application/json'] as any;
     expect(unprocessable.schema.properties.error.properties.code.enum).toEqual([
       'meal_not_rateable',
