@@ -21,6 +21,7 @@ Every error code, with its HTTP status (each operation lists the ones it can ans
 | HTTP | code |
 |---|---|
 ${Object.entries(httpStatusOf)
+  .sort(([, a], [, b]) => a - b)
   .map(([code, status]) => `| ${status} | \`${code}\` |`)
   .join('\n')}`;
 
