@@ -1,3 +1,5 @@
+import { isKnownTimeZone } from '@meals/domain';
+
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
 export type DatabaseConfig =
@@ -19,6 +21,8 @@ export interface Config {
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
   readonly logLevel: LogLevel;
+  /** IANA time zone whose calendar days `GET /meals?date=` means. */
+  readonly timeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -48,6 +52,7 @@ export const settings = {
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
   LOG_LEVEL: { description: 'pino log level', default: 'info', parse: oneOf(logLevels) },
+  TZ_NAME: { description: 'IANA time zone of the canteen: the calendar day of `GET /api/v1/meals?date=`', default: 'Europe/Berlin', parse: timeZone },
 } satisfies Record<string, Setting<unknown>>;
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
@@ -72,6 +77,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
+    timeZone: read('TZ_NAME', settings.TZ_NAME)!,
   };
 }
 
@@ -102,6 +108,11 @@ function secret(raw: string, name: string): string {
   if (Buffer.byteLength(raw) < minSecretBytes) {
     throw new ConfigError(`${name} must have at least ${minSecretBytes} bytes (it has ${Buffer.byteLength(raw)}).`);
   }
+  return raw;
+}
+
+function timeZone(raw: string, name: string): string {
+  if (!isKnownTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
   return raw;
 }
 

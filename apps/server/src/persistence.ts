@@ -1,6 +1,6 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { MarkingRepository, MealCatalog, RatingRepository } from '@meals/domain';
+import type { MarkingRepository, MealCatalog, MealQueries, RatingRepository, UserDataRepository } from '@meals/domain';
 import type { Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -8,6 +8,8 @@ export interface Persistence {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  readonly queries: MealQueries;
+  readonly userData: UserDataRepository;
   close(): Promise<void>;
 }
 

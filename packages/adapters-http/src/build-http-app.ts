@@ -6,9 +6,11 @@ import type { TokenVerifier } from './auth/token-verifier.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
+import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
+import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
 
 export interface HttpAppOptions {
-  readonly useCases: MealRoutesOptions;
+  readonly useCases: MealRoutesOptions & ReadRoutesOptions & UserDataRoutesOptions;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
@@ -41,6 +43,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     async (api) => {
       api.addHook('onRequest', authenticateWith(options.verifyToken));
       await api.register(mealRoutes, options.useCases);
+      // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
+      await api.register(readRoutes, options.useCases);
+      await api.register(userDataRoutes, options.useCases);
     },
     { prefix: apiPrefix },
   );

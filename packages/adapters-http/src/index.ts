@@ -11,5 +11,7 @@ export { apiPrefix, buildHttpApp, type HttpAppOptions } from './build-http-app.j
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
+export type { ReadRoutesOptions } from './routes/read-routes.js';
+export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { UpsertMealsBody } from './schemas/meal-schemas.js';

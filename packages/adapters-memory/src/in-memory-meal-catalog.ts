@@ -20,6 +20,6 @@ export class InMemoryMealCatalog implements MealCatalog {
   }
 }
 
-function copyMeal(meal: Meal): Meal {
+export function copyMeal(meal: Meal): Meal {
   return { id: meal.id, name: meal.name, servedAt: new Date(meal.servedAt.getTime()), rateable: meal.rateable };
 }

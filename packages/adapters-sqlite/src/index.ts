@@ -5,3 +5,5 @@ export { createSqliteAdapters } from './sqlite-adapters.js';
 export { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 export { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 export { SqliteRatingRepository } from './sqlite-rating-repository.js';
+export { SqliteMealQueries } from './sqlite-meal-queries.js';
+export { SqliteUserDataRepository } from './sqlite-user-data-repository.js';

@@ -1,13 +1,17 @@
 import type { Database } from 'better-sqlite3';
 import { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 import { SqliteMealCatalog } from './sqlite-meal-catalog.js';
+import { SqliteMealQueries } from './sqlite-meal-queries.js';
 import { SqliteRatingRepository } from './sqlite-rating-repository.js';
+import { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
 
-/** All three repositories over one open database. */
+/** Every repository over one open database. */
 export function createSqliteAdapters(db: Database) {
   return {
     meals: new SqliteMealCatalog(db),
     markings: new SqliteMarkingRepository(db),
     ratings: new SqliteRatingRepository(db),
+    queries: new SqliteMealQueries(db),
+    userData: new SqliteUserDataRepository(db),
   };
 }

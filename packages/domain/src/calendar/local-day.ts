@@ -1,0 +1,92 @@
+import { nextLocalDate, type LocalDate } from './local-date.js';
+
+/** The instants of one local calendar day: `from` inclusive, `until` exclusive. */
+export interface InstantRange {
+  readonly from: Date;
+  readonly until: Date;
+}
+
+/**
+ * The instants at which the wall clocks of `timeZone` (an IANA name such as `Europe/Berlin`) show `date`.
+ * A day is 23 or 25 hours long when daylight saving time begins or ends in it; where a change skips or repeats
+ * midnight itself, the day starts at the first instant that shows the date.
+ */
+export function localDayRange(date: LocalDate, timeZone: string): InstantRange {
+  const wallClock = wallClockOf(timeZone);
+  return { from: startOfLocalDay(date, wallClock), until: startOfLocalDay(nextLocalDate(date), wallClock) };
+}
+
+/** Whether the runtime knows `timeZone` as an IANA zone name. */
+export function isKnownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const hourMs = 60 * 60 * 1000;
+
+/** Wall clock time of an instant in one zone, as milliseconds of a UTC date with the same fields. */
+type WallClock = (instant: number) => number;
+
+function startOfLocalDay(date: LocalDate, wallClock: WallClock): Date {
+  const midnight = utcMsOf(date);
+  // The usual case: the offset near midnight, corrected once, turns the wall time into the one instant showing it.
+  const estimate = midnight - (wallClock(midnight) - midnight);
+  const instant = midnight - (wallClock(estimate) - estimate);
+  if (wallClock(instant) === midnight && wallClock(instant - 1) < midnight) return new Date(instant);
+  return new Date(firstInstantOnOrAfter(midnight, wallClock));
+}
+
+/**
+ * The first instant whose local date is on or after the day that starts at wall time `midnight`: offsets lie
+ * within ±18 hours, so the answer lies in a window of 36 hours around it, and dates only move forward in it.
+ */
+function firstInstantOnOrAfter(midnight: number, wallClock: WallClock): number {
+  let low = midnight - 18 * hourMs; // the local date here is before the day
+  let high = midnight + 18 * hourMs; // and here on or after it
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (wallClock(middle) >= midnight) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
+function utcMsOf({ year, month, day }: LocalDate): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime();
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockOf(timeZone: string): WallClock {
+  let formatter = formatters.get(timeZone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  const format = formatter;
+  return (instant) => {
+    const fields: Record<string, number> = {};
+    for (const part of format.formatToParts(instant)) {
+      if (part.type !== 'literal') fields[part.type] = Number(part.value);
+    }
+    const wall = new Date(0);
+    wall.setUTCFullYear(fields.year!, fields.month! - 1, fields.day!);
+    wall.setUTCHours(fields.hour!, fields.minute!, fields.second!, new Date(instant).getUTCMilliseconds());
+    return wall.getTime();
+  };
+}
