@@ -1,9 +1,21 @@
 import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { MarkMeal, RateMeal, UpsertMeals, type Meal } from '@meals/domain';
+import {
+  EraseUserData,
+  ExportUserData,
+  GetMeal,
+  GetMeals,
+  ListMarkedMeals,
+  ListRatedMeals,
+  MarkMeal,
+  RateMeal,
+  UpsertMeals,
+  type Meal,
+} from '@meals/domain';
 import { buildHttpApp, createHmacTokenVerifier, signHmacToken, type TokenClaims } from '../src/index.js';
 
 export const secret = 'route-test-secret-of-at-least-32-bytes!!';
 export const now = new Date('2026-03-10T12:00:00Z');
+export const timeZone = 'Europe/Berlin';
 const hour = 3_600_000;
 
 export const menu: Meal[] = [
@@ -23,6 +35,12 @@ export async function buildTestApp(options: { issuer?: string; audience?: string
       markMeal: new MarkMeal(adapters),
       rateMeal: new RateMeal({ ratings: adapters.ratings, clock }),
       upsertMeals: new UpsertMeals(adapters),
+      getMeal: new GetMeal({ queries: adapters.queries, clock }),
+      getMeals: new GetMeals({ queries: adapters.queries, clock, timeZone }),
+      listMarkedMeals: new ListMarkedMeals({ queries: adapters.queries, clock }),
+      listRatedMeals: new ListRatedMeals({ queries: adapters.queries, clock }),
+      exportUserData: new ExportUserData({ userData: adapters.userData, clock }),
+      eraseUserData: new EraseUserData(adapters),
     },
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
   });
