@@ -1,4 +1,4 @@
-import { isKnownTimeZone } from '@meals/domain';
+import { isTimeZone } from '@meals/domain';
 
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
@@ -112,7 +112,7 @@ function secret(raw: string, name: string): string {
 }
 
 function timeZone(raw: string, name: string): string {
-  if (!isKnownTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
+  if (!isTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
   return raw;
 }
 

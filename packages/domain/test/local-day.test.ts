@@ -1,75 +1,83 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatLocalDate, localDayRange, nextLocalDate, parseLocalDate, type LocalDate } from '../src/index.js';
+import { isLocalDate, isTimeZone, localDayRange } from '../src/index.js';
 
-const day = (text: string): LocalDate => parseLocalDate(text)!;
 const hours = (range: { from: Date; until: Date }) => (range.until.getTime() - range.from.getTime()) / 3_600_000;
 
-describe('parseLocalDate', () => {
-  it('reads a calendar day and writes it back', () => {
-    expect(parseLocalDate('2026-03-29')).toEqual({ year: 2026, month: 3, day: 29 });
-    expect(formatLocalDate(day('2028-02-29'))).toBe('2028-02-29');
+describe('isLocalDate', () => {
+  it.each(['2026-03-29', '2028-02-29', '2000-02-29', '2026-12-31', '2026-01-01'])('takes %s', (text) => {
+    expect(isLocalDate(text)).toBe(true);
   });
 
   it.each(['2026-02-29', '2026-02-30', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '1900-02-29'])(
     'refuses %s, a day no calendar has',
-    (text) => expect(parseLocalDate(text)).toBeUndefined(),
+    (text) => expect(isLocalDate(text)).toBe(false),
   );
 
-  it.each(['2026-3-29', '26-03-29', '2026-03-29T00:00', ' 2026-03-29', '2026/03/29', '0999-12-31', ''])(
-    'refuses %j, which is not YYYY-MM-DD in four-digit years',
-    (text) => expect(parseLocalDate(text)).toBeUndefined(),
+  it.each(['2026-3-29', '26-03-29', '2026-03-29T00:00', ' 2026-03-29', '2026/03/29', '20260329', ''])(
+    'refuses %j, which is not YYYY-MM-DD',
+    (text) => expect(isLocalDate(text)).toBe(false),
   );
+});
 
-  it('steps over month and year ends and leap days', () => {
-    expect(nextLocalDate(day('2026-02-28'))).toEqual(day('2026-03-01'));
-    expect(nextLocalDate(day('2028-02-28'))).toEqual(day('2028-02-29'));
-    expect(nextLocalDate(day('2026-12-31'))).toEqual(day('2027-01-01'));
+describe('isTimeZone', () => {
+  it('knows IANA zones and refuses anything else', () => {
+    expect(['Europe/Berlin', 'UTC', 'America/Havana'].map(isTimeZone)).toEqual([true, true, true]);
+    expect(['Mars/Olympus', '', ' ', 'Berlin'].map(isTimeZone)).toEqual([false, false, false, false]);
   });
 });
 
 describe('localDayRange', () => {
   it('gives an ordinary Berlin winter day 24 hours from 23:00 UTC', () => {
-    const range = localDayRange(day('2026-03-10'), 'Europe/Berlin');
+    const range = localDayRange('2026-03-10', 'Europe/Berlin');
     expect(range).toEqual({ from: new Date('2026-03-09T23:00:00Z'), until: new Date('2026-03-10T23:00:00Z') });
   });
 
   it('gives the Berlin day on which summer time begins 23 hours', () => {
-    const range = localDayRange(day('2026-03-29'), 'Europe/Berlin');
+    const range = localDayRange('2026-03-29', 'Europe/Berlin');
     expect(range).toEqual({ from: new Date('2026-03-28T23:00:00Z'), until: new Date('2026-03-29T22:00:00Z') });
     expect(hours(range)).toBe(23);
   });
 
   it('gives the Berlin day on which summer time ends 25 hours', () => {
-    const range = localDayRange(day('2026-10-25'), 'Europe/Berlin');
+    const range = localDayRange('2026-10-25', 'Europe/Berlin');
     expect(range).toEqual({ from: new Date('2026-10-24T22:00:00Z'), until: new Date('2026-10-25T23:00:00Z') });
     expect(hours(range)).toBe(25);
   });
 
+  it('rolls over month and year ends', () => {
+    expect(localDayRange('2026-12-31', 'Europe/Berlin').until).toEqual(new Date('2026-12-31T23:00:00Z'));
+    expect(localDayRange('2028-02-28', 'UTC').until).toEqual(new Date('2028-02-29T00:00:00Z'));
+  });
+
   it('starts a day whose midnight is skipped at the first instant that shows it (Havana, 00:00 -> 01:00)', () => {
-    const range = localDayRange(day('2026-03-08'), 'America/Havana');
+    const range = localDayRange('2026-03-08', 'America/Havana');
     expect(range).toEqual({ from: new Date('2026-03-08T05:00:00Z'), until: new Date('2026-03-09T04:00:00Z') });
   });
 
   it('starts a day whose midnight happens twice at the first of them (Havana, 01:00 -> 00:00)', () => {
-    const range = localDayRange(day('2026-11-01'), 'America/Havana');
+    const range = localDayRange('2026-11-01', 'America/Havana');
     expect(range).toEqual({ from: new Date('2026-11-01T04:00:00Z'), until: new Date('2026-11-02T05:00:00Z') });
     expect(hours(range)).toBe(25);
   });
 
   it('handles a change at the end of a day (Santiago, 24:00 -> 23:00)', () => {
-    const range = localDayRange(day('2026-04-04'), 'America/Santiago');
+    const range = localDayRange('2026-04-04', 'America/Santiago');
     expect(range).toEqual({ from: new Date('2026-04-04T03:00:00Z'), until: new Date('2026-04-05T04:00:00Z') });
   });
 
   it('handles offsets that are not whole hours and the extremes of the offset range', () => {
-    expect(localDayRange(day('2026-06-01'), 'Asia/Kolkata').from).toEqual(new Date('2026-05-31T18:30:00Z'));
-    expect(localDayRange(day('2026-06-01'), 'Pacific/Kiritimati').from).toEqual(new Date('2026-05-31T10:00:00Z'));
-    expect(localDayRange(day('2026-06-01'), 'Pacific/Pago_Pago').from).toEqual(new Date('2026-06-01T11:00:00Z'));
-    expect(localDayRange(day('2026-06-01'), 'UTC')).toEqual({
+    expect(localDayRange('2026-06-01', 'Asia/Kolkata').from).toEqual(new Date('2026-05-31T18:30:00Z'));
+    expect(localDayRange('2026-06-01', 'Pacific/Kiritimati').from).toEqual(new Date('2026-05-31T10:00:00Z'));
+    expect(localDayRange('2026-06-01', 'Pacific/Pago_Pago').from).toEqual(new Date('2026-06-01T11:00:00Z'));
+    expect(localDayRange('2026-06-01', 'UTC')).toEqual({
       from: new Date('2026-06-01T00:00:00Z'),
       until: new Date('2026-06-02T00:00:00Z'),
     });
+  });
+
+  it('refuses a day no calendar has', () => {
+    expect(() => localDayRange('2026-02-30', 'UTC')).toThrow(RangeError);
   });
 
   it('covers exactly the instants whose local date is the day, in any zone and on any day', () => {
@@ -78,19 +86,19 @@ describe('localDayRange', () => {
       const format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
       return (instant: number) => format.format(instant);
     };
+    const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     fc.assert(
       fc.property(
         fc.constantFrom(...zones),
         fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true }),
         (zone, someDay) => {
-          const date = day(someDay.toISOString().slice(0, 10));
+          const date = someDay.toISOString().slice(0, 10);
           const { from, until } = localDayRange(date, zone);
           const dateAt = localDateIn(zone);
-          const text = formatLocalDate(date);
-          expect(dateAt(from.getTime())).toBe(text);
-          expect(dateAt(from.getTime() - 1)).not.toBe(text);
-          expect(dateAt(until.getTime() - 1)).toBe(text);
-          expect(dateAt(until.getTime())).toBe(formatLocalDate(nextLocalDate(date)));
+          expect(dateAt(from.getTime())).toBe(date);
+          expect(dateAt(from.getTime() - 1)).not.toBe(date);
+          expect(dateAt(until.getTime() - 1)).toBe(date);
+          expect(dateAt(until.getTime())).toBe(dayAfter(date));
         },
       ),
       { numRuns: 300 },

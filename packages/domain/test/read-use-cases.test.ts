@@ -6,7 +6,6 @@ import {
   GetMeals,
   ListMarkedMeals,
   maxMealIdsPerRead,
-  parseLocalDate,
   ratingPeriodMs,
   type Clock,
   type Meal,
@@ -107,7 +106,7 @@ describe('GetMeals', () => {
     const { queries, calls } = fakeQueries(menu.map((m) => view(m)));
     const result = await new GetMeals({ queries, clock, timeZone: 'Europe/Berlin' }).execute({
       userId: 'alice',
-      servedOn: parseLocalDate('2026-03-10')!,
+      servedOn: '2026-03-10',
     });
     expect(calls).toEqual([{ from: new Date('2026-03-09T23:00:00Z'), until: new Date('2026-03-10T23:00:00Z') }]);
     expect(result.meals.map((d) => d.meal.id)).toEqual([1, 2, 3]);

@@ -1,8 +1,8 @@
-import type { MealDetails } from '@meals/domain';
+import type { MealOverview } from '@meals/domain';
 import type { MealData } from '../schemas/read-schemas.js';
 
 /** A meal as the read endpoints answer it: domain names become wire names here and nowhere else. */
-export function mealDataOf(details: MealDetails): MealData {
+export function mealDataOf(details: MealOverview): MealData {
   const { meal, statistics, distribution } = details;
   return {
     meal_id: meal.id,

@@ -1,11 +1,12 @@
 import {
   defaultPageSize,
   isMealId,
-  parseLocalDate,
+  isLocalDate,
   type GetMeal,
   type GetMeals,
   type ListMarkedMeals,
   type ListRatedMeals,
+  type LocalDate,
   type MealId,
   type MealPage,
 } from '@meals/domain';
@@ -116,10 +117,9 @@ function mealIdOf(text: string): MealId {
   return id;
 }
 
-function localDateOf(text: string) {
-  const date = parseLocalDate(text);
-  if (date === undefined) throw new HttpError('invalid_request', `"${text}" is not a calendar day (YYYY-MM-DD).`);
-  return date;
+function localDateOf(text: string): LocalDate {
+  if (!isLocalDate(text)) throw new HttpError('invalid_request', `"${text}" is not a calendar day (YYYY-MM-DD).`);
+  return text;
 }
 
 function pageDataOf(list: CursorList, page: MealPage) {

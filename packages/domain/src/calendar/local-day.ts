@@ -1,4 +1,4 @@
-import { nextLocalDate, type LocalDate } from './local-date.js';
+import { isLocalDate, type LocalDate } from './local-date.js';
 
 /** The instants of one local calendar day: `from` inclusive, `until` exclusive. */
 export interface InstantRange {
@@ -12,15 +12,20 @@ export interface InstantRange {
  * midnight itself, the day starts at the first instant that shows the date.
  */
 export function localDayRange(date: LocalDate, timeZone: string): InstantRange {
+  if (!isLocalDate(date)) throw new RangeError(`not a calendar day: "${date}"`);
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const wallClock = wallClockOf(timeZone);
-  return { from: startOfLocalDay(date, wallClock), until: startOfLocalDay(nextLocalDate(date), wallClock) };
+  return {
+    from: startOfLocalDay(utcMsOf(year, month, day), wallClock),
+    until: startOfLocalDay(utcMsOf(year, month, day + 1), wallClock),
+  };
 }
 
 /** Whether the runtime knows `timeZone` as an IANA zone name. */
-export function isKnownTimeZone(timeZone: string): boolean {
+export function isTimeZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
+    return timeZone.trim() !== '';
   } catch {
     return false;
   }
@@ -31,8 +36,8 @@ const hourMs = 60 * 60 * 1000;
 /** Wall clock time of an instant in one zone, as milliseconds of a UTC date with the same fields. */
 type WallClock = (instant: number) => number;
 
-function startOfLocalDay(date: LocalDate, wallClock: WallClock): Date {
-  const midnight = utcMsOf(date);
+/** The first instant of the day whose midnight, read as if it were UTC, is `midnight`. */
+function startOfLocalDay(midnight: number, wallClock: WallClock): Date {
   // The usual case: the offset near midnight, corrected once, turns the wall time into the one instant showing it.
   const estimate = midnight - (wallClock(midnight) - midnight);
   const instant = midnight - (wallClock(estimate) - estimate);
@@ -55,7 +60,8 @@ function firstInstantOnOrAfter(midnight: number, wallClock: WallClock): number {
   return high;
 }
 
-function utcMsOf({ year, month, day }: LocalDate): number {
+/** Date.UTC without its quirk of reading the years 0 to 99 as 1900 to 1999; a day past the month's end rolls over. */
+function utcMsOf(year: number, month: number, day: number): number {
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   return date.getTime();

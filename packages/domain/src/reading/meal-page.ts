@@ -1,11 +1,11 @@
-import { mealDetailsOf, type MealDetails } from './meal-details.js';
+import { mealOverviewOf, type MealOverview } from './meal-overview.js';
 import { servedPositionOf, type MealView, type PageRequest, type ServedPosition } from './meal-view.js';
 
 export const defaultPageSize = 20;
 export const maxPageSize = 100;
 
 export interface MealPage {
-  readonly meals: readonly MealDetails[];
+  readonly meals: readonly MealOverview[];
   /** Where the next page starts; null when this page is the last. */
   readonly next: ServedPosition | null;
 }
@@ -26,7 +26,7 @@ export async function readMealPage(
   const page = views.slice(0, limit);
   const last = page.at(-1);
   return {
-    meals: page.map((view) => mealDetailsOf(view, now)),
+    meals: page.map((view) => mealOverviewOf(view, now)),
     next: views.length > limit && last !== undefined ? servedPositionOf(last.meal) : null,
   };
 }

@@ -1,5 +1,5 @@
 import type { MealId } from '../meal/meal.js';
-import { mealDetailsOf, type MealDetails } from '../reading/meal-details.js';
+import { mealOverviewOf, type MealOverview } from '../reading/meal-overview.js';
 import type { MealQueries } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError } from '../shared/domain-error.js';
@@ -9,9 +9,9 @@ import type { UserId } from '../shared/user-id.js';
 export class GetMeal {
   constructor(private readonly deps: { readonly queries: MealQueries; readonly clock: Clock }) {}
 
-  async execute({ userId, mealId }: { readonly userId: UserId; readonly mealId: MealId }): Promise<MealDetails> {
+  async execute({ userId, mealId }: { readonly userId: UserId; readonly mealId: MealId }): Promise<MealOverview> {
     const [view] = await this.deps.queries.viewsByIds(userId, [mealId]);
     if (view === undefined) throw new DomainError('meal_not_found');
-    return mealDetailsOf(view, this.deps.clock.now());
+    return mealOverviewOf(view, this.deps.clock.now());
   }
 }

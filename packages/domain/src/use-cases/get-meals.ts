@@ -1,7 +1,7 @@
 import { localDayRange } from '../calendar/local-day.js';
 import type { LocalDate } from '../calendar/local-date.js';
 import type { MealId } from '../meal/meal.js';
-import { mealDetailsOf, type MealDetails } from '../reading/meal-details.js';
+import { mealOverviewOf, type MealOverview } from '../reading/meal-overview.js';
 import type { MealQueries } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
 import type { UserId } from '../shared/user-id.js';
@@ -15,7 +15,7 @@ export type GetMealsQuery =
 
 export interface GetMealsResult {
   /** By ids: in the order of the ids, each meal once. By day: by serving time, then id. */
-  readonly meals: readonly MealDetails[];
+  readonly meals: readonly MealOverview[];
   /** Requested ids that name no meal, each once, in request order; always empty for a day. */
   readonly unknownIds: readonly MealId[];
 }
@@ -40,7 +40,7 @@ export class GetMeals {
     return {
       meals: ids.flatMap((id) => {
         const view = views.get(id);
-        return view === undefined ? [] : [mealDetailsOf(view, now)];
+        return view === undefined ? [] : [mealOverviewOf(view, now)];
       }),
       unknownIds: ids.filter((id) => !views.has(id)),
     };
@@ -50,6 +50,6 @@ export class GetMeals {
     const { from, until } = localDayRange(date, this.deps.timeZone);
     const views = await this.deps.queries.viewsServedBetween(userId, from, until);
     const now = this.deps.clock.now();
-    return { meals: views.map((view) => mealDetailsOf(view, now)), unknownIds: [] };
+    return { meals: views.map((view) => mealOverviewOf(view, now)), unknownIds: [] };
   }
 }

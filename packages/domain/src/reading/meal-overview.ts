@@ -6,7 +6,7 @@ import type { RatingValue } from '../rating/rating.js';
 import type { MealView } from './meal-view.js';
 
 /** Everything a reader learns about one meal at one instant. */
-export interface MealDetails {
+export interface MealOverview {
   readonly meal: Meal;
   /** Whether a rating of this meal could be set or deleted right now. */
   readonly ratingOpen: boolean;
@@ -17,7 +17,7 @@ export interface MealDetails {
   readonly personalRating: RatingValue | null;
 }
 
-export function mealDetailsOf(view: MealView, now: Date): MealDetails {
+export function mealOverviewOf(view: MealView, now: Date): MealOverview {
   return {
     meal: view.meal,
     ratingOpen: ratingRefusal(view.meal, now) === null,
