@@ -36,7 +36,7 @@ describe('the wired server on SQLite', () => {
 
   beforeAll(async () => {
     const config = loadConfig({ JWT_SECRET: secret, DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', TZ_NAME: 'Asia/Tokyo' });
-    const persistence = { ...createSqliteAdapters(db), close: async () => void db.close() };
+    const persistence = { ...createSqliteAdapters(db), ping: async () => {}, close: async () => void db.close() };
     server = await buildServer(config, { clock: new FixedClock(now), persistence });
     await persistence.meals.upsertMany(menu);
     for (const meal of menu) await persistence.markings.setMarked('alice', meal.id, true);

@@ -15,3 +15,12 @@ export type { ReadRoutesOptions } from './routes/read-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { UpsertMealsBody } from './schemas/meal-schemas.js';
+export { buildMetricsApp } from './operations/metrics-app.js';
+export type {
+  MetricsEndpoint,
+  OperationsOptions,
+  ReadinessCheck,
+  RequestObservation,
+  RequestObserver,
+} from './operations/operations-options.js';
+export { maxRequestIdLength, requestIdHeader } from './operations/request-id.js';

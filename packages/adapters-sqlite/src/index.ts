@@ -7,3 +7,4 @@ export { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 export { SqliteRatingRepository } from './sqlite-rating-repository.js';
 export { SqliteMealQueries } from './sqlite-meal-queries.js';
 export { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
+export { backupSqliteDatabase, type BackupReport } from './backup-database.js';
