@@ -1,3 +1,5 @@
+import { isLocalTime, isTimeZone } from '@meals/domain';
+
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
 export type DatabaseConfig =
@@ -19,6 +21,10 @@ export interface Config {
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
   readonly logLevel: LogLevel;
+  /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
+  readonly serviceStart: string;
+  /** The canteen's IANA time zone: the days of menus are days on its clocks. */
+  readonly timeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -48,6 +54,8 @@ export const settings = {
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
   LOG_LEVEL: { description: 'pino log level', default: 'info', parse: oneOf(logLevels) },
+  SERVICE_START: { description: 'Time of day (`HH:MM`) at which an imported menu day is served', default: '11:00', parse: timeOfDay },
+  TZ_NAME: { description: 'IANA time zone of the canteen: days of menus and of `?date=`', default: 'Europe/Berlin', parse: timeZone },
 } satisfies Record<string, Setting<unknown>>;
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
@@ -72,6 +80,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
+    serviceStart: read('SERVICE_START', settings.SERVICE_START)!,
+    timeZone: read('TZ_NAME', settings.TZ_NAME)!,
   };
 }
 
@@ -102,6 +112,16 @@ function secret(raw: string, name: string): string {
   if (Buffer.byteLength(raw) < minSecretBytes) {
     throw new ConfigError(`${name} must have at least ${minSecretBytes} bytes (it has ${Buffer.byteLength(raw)}).`);
   }
+  return raw;
+}
+
+function timeOfDay(raw: string, name: string): string {
+  if (!isLocalTime(raw)) throw new ConfigError(`${name} must be a time of day HH:MM (00:00 to 23:59), not "${raw}".`);
+  return raw;
+}
+
+function timeZone(raw: string, name: string): string {
+  if (!isTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
   return raw;
 }
 

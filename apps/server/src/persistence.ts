@@ -1,6 +1,6 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { MarkingRepository, MealCatalog, RatingRepository } from '@meals/domain';
+import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@meals/domain';
 import type { Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -8,6 +8,7 @@ export interface Persistence {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  readonly mealSources: MealSourceRepository;
   close(): Promise<void>;
 }
 
