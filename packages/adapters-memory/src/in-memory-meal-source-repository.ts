@@ -26,6 +26,14 @@ export class InMemoryMealSourceRepository implements MealSourceRepository {
     for (const id of this.db.meals.keys()) highestId = Math.max(highestId, id);
     const plan = decide({ known, nextMealId: highestId + 1 });
 
+    // As a database's plain INSERT would: a new meal never replaces a meal or a key that exists.
+    for (const { key, meal } of plan.added) {
+      if (this.db.meals.has(meal.id)) throw new Error(`meal ${meal.id} exists already`);
+      if (this.db.mealSources.has(key)) throw new Error(`source key ${key} is taken already`);
+    }
+    for (const meal of plan.updated) {
+      if (!this.db.meals.has(meal.id)) throw new Error(`meal ${meal.id} does not exist`);
+    }
     const written = [...plan.added.map(({ meal }) => meal), ...plan.updated].map(withMealDetails);
     for (const meal of written) this.db.meals.set(meal.id, meal);
     for (const { key, servedOn, meal } of plan.added) {

@@ -15,7 +15,7 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
   private readonly selectKnown: Statement<[string, string], MealRow & { source_key: MealSourceKey }>;
   private readonly selectNextId: Statement<[], { next: number }>;
   private readonly insertMeal: Statement<MealParams>;
-  private readonly updateMeal: Statement<MealParams>;
+  private readonly updateMeal: Statement<unknown[]>;
   private readonly insertSource: Statement<[MealSourceKey, MealId, string, LocalDate]>;
   private readonly importInTransaction: Transaction<(scope: MenuImportScope, decide: MenuImportDecision) => MenuImportPlan>;
 
@@ -26,7 +26,11 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
     this.selectNextId = db.prepare('SELECT coalesce(max(meal_id), 0) + 1 AS next FROM meals');
     // A plain INSERT: a new meal can never replace one that exists.
     this.insertMeal = db.prepare(`INSERT INTO meals (${mealColumns}) VALUES (${mealPlaceholders})`);
-    this.updateMeal = db.prepare(`UPDATE meals SET (${mealColumns}) = (${mealPlaceholders}) WHERE meal_id = ?1`);
+    const assignments = mealColumns
+      .split(', ')
+      .slice(1)
+      .map((column) => `${column} = ?`);
+    this.updateMeal = db.prepare(`UPDATE meals SET ${assignments.join(', ')} WHERE meal_id = ?`);
     this.insertSource = db.prepare('INSERT INTO meal_sources (source_key, meal_id, source, served_on) VALUES (?, ?, ?, ?)');
     this.importInTransaction = db.transaction((scope: MenuImportScope, decide: MenuImportDecision) => {
       const known = new Map<MealSourceKey, Meal>();
@@ -38,7 +42,10 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
         this.insertMeal.run(...mealParams(meal));
         this.insertSource.run(key, meal.id, scope.source, servedOn);
       }
-      for (const meal of plan.updated) this.updateMeal.run(...mealParams(meal));
+      for (const meal of plan.updated) {
+        const [id, ...fields] = mealParams(meal);
+        this.updateMeal.run(...fields, id);
+      }
       return plan;
     });
   }
