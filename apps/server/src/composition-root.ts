@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { buildHttpApp, buildMetricsApp, createHmacTokenVerifier, type TokenVerifier } from '@meals/adapters-http';
+import {
+  buildHttpApp,
+  buildMetricsApp,
+  createHmacTokenVerifier,
+  createJwksTokenVerifier,
+  createPublicKeyTokenVerifier,
+  type TokenVerifier,
+} from '@meals/adapters-http';
 import {
   EraseUserData,
   ExportUserData,
@@ -55,14 +62,7 @@ export function createContainer(config: Config, overrides: Overrides = {}): Depe
     useFactory: instanceCachingFactory(() => overrides.persistence ?? openPersistence(config)),
   });
   c.register(tokens.verifyToken, {
-    useFactory: instanceCachingFactory<TokenVerifier>(() =>
-      createHmacTokenVerifier({
-        secret: config.jwtSecret,
-        issuer: config.jwtIssuer,
-        audience: config.jwtAudience,
-        clockToleranceMs: config.jwtClockToleranceMs,
-      }),
-    ),
+    useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
   // Disabled metrics are null: nothing is counted, and /metrics does not exist.
   c.register(tokens.metrics, {
@@ -132,6 +132,9 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),
       ...(metrics === null || metricsOnOwnPort ? {} : { metrics: metrics.endpoint }),
     },
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
+    timeouts: config.httpTimeouts,
   });
   // Served on METRICS_PORT by main.ts; closed with the app.
   const metricsApp = metricsOnOwnPort ? await buildMetricsApp({ metrics: metrics.endpoint, logger }) : undefined;
@@ -141,4 +144,22 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     await persistence.close();
   });
   return { app, metricsApp, persistence, container: c };
+}
+
+/** The verifier for the one configured key source. */
+function createTokenVerifier(config: Config): TokenVerifier {
+  const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience, clockToleranceMs: config.jwtClockToleranceMs };
+  switch (config.jwtKey.kind) {
+    case 'secret':
+      return createHmacTokenVerifier({ ...claims, secret: config.jwtSecret });
+    case 'public-key':
+      return createPublicKeyTokenVerifier({ ...claims, publicKeyPem: config.jwtKey.pem });
+    case 'jwks':
+      return createJwksTokenVerifier({
+        ...claims,
+        issuer: config.jwtKey.issuer,
+        jwksUrl: config.jwtKey.url,
+        cooldownMs: config.jwtKey.cooldownMs,
+      });
+  }
 }

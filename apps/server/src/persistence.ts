@@ -1,6 +1,13 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { MarkingRepository, MealCatalog, MealQueries, RatingRepository, UserDataRepository } from '@meals/domain';
+import type {
+  MarkingRepository,
+  MealCatalog,
+  MealQueries,
+  MealSourceRepository,
+  RatingRepository,
+  UserDataRepository,
+} from '@meals/domain';
 import type { Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -10,6 +17,7 @@ export interface Persistence {
   readonly ratings: RatingRepository;
   readonly queries: MealQueries;
   readonly userData: UserDataRepository;
+  readonly mealSources: MealSourceRepository;
   /** Resolves when the database answers a query (the readiness probe); rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -70,6 +70,9 @@ describe('GET /api/v1/meals/{meal_id}', () => {
       data: {
         meal_id: 1,
         name: 'Open meal',
+        category: null,
+        notes: [],
+        prices: {},
         served_at: '2026-03-10T11:00:00.000Z',
         rateable: true,
         rating_open: true,
@@ -81,6 +84,28 @@ describe('GET /api/v1/meals/{meal_id}', () => {
         rating_personal: 4,
       },
     });
+  });
+
+  it("answers the menu's details: category, notes in order, and the prices that are given", async () => {
+    await fixture.adapters.meals.upsertMany([
+      {
+        id: 20,
+        name: 'Linseneintopf',
+        servedAt: new Date('2026-03-10T10:30:00Z'),
+        rateable: true,
+        category: 'Hauptgericht',
+        notes: ['vegan', 'enthält Sellerie'],
+        prices: { student: '2.60', other: '5.125' },
+      },
+    ]);
+    const data = (await get('/api/v1/meals/20')).json().data;
+    expect(data).toMatchObject({
+      category: 'Hauptgericht',
+      notes: ['vegan', 'enthält Sellerie'],
+      prices: { student: '2.60', other: '5.125' },
+    });
+    expect(Object.keys(data.prices)).toEqual(['student', 'other']);
+    expect((await get('/api/v1/meals?ids=20')).json().data.meals[0]).toEqual(data);
   });
 
   it("answers each caller their own marking and rating", async () => {

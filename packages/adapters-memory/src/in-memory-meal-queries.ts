@@ -1,5 +1,7 @@
 import {
+  withMealDetails,
   emptyHistogram,
+  type DetailedMeal,
   type Meal,
   type MealId,
   type MealQueries,
@@ -7,7 +9,6 @@ import {
   type PageRequest,
   type UserId,
 } from '@meals/domain';
-import { copyMeal } from './in-memory-meal-catalog.js';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealQueries implements MealQueries {
@@ -40,16 +41,16 @@ export class InMemoryMealQueries implements MealQueries {
   private pageOf(userId: UserId, ids: readonly MealId[], { after, limit }: PageRequest): MealView[] {
     return ids
       .map((id) => this.db.meals.get(id))
-      .filter((meal): meal is Meal => meal !== undefined)
+      .filter((meal): meal is DetailedMeal => meal !== undefined)
       .filter((meal) => after === null || mostRecentFirst(meal, { id: after.mealId, servedAt: after.servedAt }) > 0)
       .sort(mostRecentFirst)
       .slice(0, limit)
       .map((meal) => this.viewOf(userId, meal));
   }
 
-  private viewOf(userId: UserId, meal: Meal): MealView {
+  private viewOf(userId: UserId, meal: DetailedMeal): MealView {
     return {
-      meal: copyMeal(meal),
+      meal: withMealDetails(meal),
       histogram: this.db.histograms.get(meal.id) ?? emptyHistogram,
       marked: this.db.markings.get(userId)?.has(meal.id) ?? false,
       personalRating: this.db.ratings.get(meal.id)?.get(userId) ?? null,

@@ -1,20 +1,20 @@
 import {
+  withMealDetails,
   applyRatingChange,
   emptyHistogram,
   type ErasedUserData,
-  type Meal,
+  type DetailedMeal,
   type UserData,
   type UserDataRepository,
   type UserId,
 } from '@meals/domain';
-import { copyMeal } from './in-memory-meal-catalog.js';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryUserDataRepository implements UserDataRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
   async exportAll(userId: UserId): Promise<UserData> {
-    const mealOf = (id: number): Meal => copyMeal(this.db.meals.get(id)!);
+    const mealOf = (id: number): DetailedMeal => withMealDetails(this.db.meals.get(id)!);
     const markedIds = [...(this.db.markings.get(userId) ?? [])].sort((a, b) => a - b);
     const ratings = [...this.db.ratings]
       .flatMap(([mealId, byUser]) => {

@@ -1,6 +1,6 @@
 import type { MealId, MealQueries, MealView, PageRequest, RatingValue, UserId } from '@meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
-import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-catalog.js';
+import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';
 
 type ViewRow = MealRow & HistogramRow & { marked: 0 | 1; personal_rating: RatingValue | null };

@@ -1,6 +1,6 @@
 import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-catalog.js';
+import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 
 export class SqliteUserDataRepository implements UserDataRepository {
   private readonly markedMeals: Statement<{ user: UserId }, MealRow>;

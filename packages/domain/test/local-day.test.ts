@@ -1,31 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isLocalDate, isTimeZone, localDayRange } from '../src/index.js';
+import { localDayRange } from '../src/index.js';
 
 const hours = (range: { from: Date; until: Date }) => (range.until.getTime() - range.from.getTime()) / 3_600_000;
-
-describe('isLocalDate', () => {
-  it.each(['2026-03-29', '2028-02-29', '2000-02-29', '2026-12-31', '2026-01-01'])('takes %s', (text) => {
-    expect(isLocalDate(text)).toBe(true);
-  });
-
-  it.each(['2026-02-29', '2026-02-30', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '1900-02-29'])(
-    'refuses %s, a day no calendar has',
-    (text) => expect(isLocalDate(text)).toBe(false),
-  );
-
-  it.each(['2026-3-29', '26-03-29', '2026-03-29T00:00', ' 2026-03-29', '2026/03/29', '20260329', ''])(
-    'refuses %j, which is not YYYY-MM-DD',
-    (text) => expect(isLocalDate(text)).toBe(false),
-  );
-});
-
-describe('isTimeZone', () => {
-  it('knows IANA zones and refuses anything else', () => {
-    expect(['Europe/Berlin', 'UTC', 'America/Havana'].map(isTimeZone)).toEqual([true, true, true]);
-    expect(['Mars/Olympus', '', ' ', 'Berlin'].map(isTimeZone)).toEqual([false, false, false, false]);
-  });
-});
 
 describe('localDayRange', () => {
   it('gives an ordinary Berlin winter day 24 hours from 23:00 UTC', () => {

@@ -7,8 +7,9 @@ import {
   ListMarkedMeals,
   maxMealIdsPerRead,
   ratingPeriodMs,
+  withMealDetails,
   type Clock,
-  type Meal,
+  type DetailedMeal,
   type MealQueries,
   type MealView,
   type PageRequest,
@@ -16,8 +17,9 @@ import {
 
 const now = new Date('2026-03-10T12:00:00Z');
 const clock: Clock = { now: () => now };
-const meal = (id: number, servedAt: string, rateable = true): Meal => ({ id, name: `Meal ${id}`, servedAt: new Date(servedAt), rateable });
-const view = (m: Meal, extra: Partial<MealView> = {}): MealView => ({
+const meal = (id: number, servedAt: string, rateable = true): DetailedMeal =>
+  withMealDetails({ id, name: `Meal ${id}`, servedAt: new Date(servedAt), rateable });
+const view = (m: DetailedMeal, extra: Partial<MealView> = {}): MealView => ({
   meal: m,
   histogram: emptyHistogram,
   marked: false,

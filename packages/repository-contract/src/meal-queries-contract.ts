@@ -66,6 +66,25 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         ]);
       });
 
+      it("answers the meal's details as stored, on every read", async () => {
+        const { queries, meals, markings, ratings } = await withWeek();
+        const detailed = sampleMeal(7, {
+          servedAt: at('2025-03-08T11:00:00.000Z'),
+          category: 'Aktionsteller',
+          notes: ['vegetarisch', 'enthält Gluten'],
+          prices: { student: '2.60', employee: '4.10', pupil: '3.00', other: '5.125' },
+        });
+        await meals.upsertMany([detailed]);
+        await markings.setMarked('alice', 7, true);
+        await rateInPeriod(ratings, 'alice', detailed, 2);
+        const expected = { meal: detailed, histogram: [0, 1, 0, 0, 0], marked: true, personalRating: 2 };
+
+        expect(await queries.viewsByIds('alice', [7])).toEqual([expected]);
+        expect(await queries.viewsServedBetween('alice', detailed.servedAt, at('2025-03-09T00:00:00.000Z'))).toEqual([expected]);
+        expect((await queries.markedMeals('alice', { after: null, limit: 1 }))[0]).toEqual(expected);
+        expect((await queries.ratedMeals('alice', { after: null, limit: 1 }))[0]).toEqual(expected);
+      });
+
       it('leaves out ids that name no meal and answers a repeated id once', async () => {
         const { queries } = await withWeek();
         const views = await queries.viewsByIds('alice', [5, 99, 2, 5, 5, 1000]);

@@ -7,6 +7,9 @@ export function mealDataOf(details: MealOverview): MealData {
   return {
     meal_id: meal.id,
     name: meal.name,
+    category: meal.category,
+    notes: [...meal.notes],
+    prices: { ...meal.prices },
     served_at: meal.servedAt.toISOString(),
     rateable: meal.rateable,
     rating_open: details.ratingOpen,

@@ -1,6 +1,6 @@
 import { maxMealIdsPerRead, maxPageSize } from '@meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import { MealId } from './meal-schemas.js';
+import { MealId, PriceAmount } from './meal-schemas.js';
 
 /** Query strings arrive as text and are never coerced: each value is matched as a string, then parsed. */
 const mealIdText = '[1-9][0-9]{0,15}';
@@ -55,9 +55,22 @@ export const RatingDistribution = Type.Object(
   { description: 'How many ratings of each value 1..5 the meal holds' },
 );
 
+const MealPrices = Type.Object(
+  {
+    student: Type.Optional(PriceAmount),
+    employee: Type.Optional(PriceAmount),
+    pupil: Type.Optional(PriceAmount),
+    other: Type.Optional(PriceAmount),
+  },
+  { description: 'Euro amounts as decimal strings per OpenMensa role; a role without a price is left out' },
+);
+
 export const MealData = Type.Object({
   meal_id: MealId,
   name: Type.String(),
+  category: Type.Union([Type.String(), Type.Null()], { description: 'Menu line or counter; null when none' }),
+  notes: Type.Array(Type.String(), { description: 'Ingredients, allergens, labels, in menu order' }),
+  prices: MealPrices,
   served_at: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
   rateable: Type.Boolean(),
   rating_open: Type.Boolean({ description: 'Whether POST /rate-meal would accept a rating of this meal right now' }),

@@ -1,4 +1,4 @@
-import { isLocalDate, type LocalDate } from './local-date.js';
+import { isLocalDate, utcOffsetMs, type LocalDate } from '../menu/local-time.js';
 
 /** The instants of one local calendar day: `from` inclusive, `until` exclusive. */
 export interface InstantRange {
@@ -19,16 +19,6 @@ export function localDayRange(date: LocalDate, timeZone: string): InstantRange {
     from: startOfLocalDay(utcMsOf(year, month, day), wallClock),
     until: startOfLocalDay(utcMsOf(year, month, day + 1), wallClock),
   };
-}
-
-/** Whether the runtime knows `timeZone` as an IANA zone name. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return timeZone.trim() !== '';
-  } catch {
-    return false;
-  }
 }
 
 const hourMs = 60 * 60 * 1000;
@@ -67,32 +57,6 @@ function utcMsOf(year: number, month: number, day: number): number {
   return date.getTime();
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function wallClockOf(timeZone: string): WallClock {
-  let formatter = formatters.get(timeZone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  const format = formatter;
-  return (instant) => {
-    const fields: Record<string, number> = {};
-    for (const part of format.formatToParts(instant)) {
-      if (part.type !== 'literal') fields[part.type] = Number(part.value);
-    }
-    const wall = new Date(0);
-    wall.setUTCFullYear(fields.year!, fields.month! - 1, fields.day!);
-    wall.setUTCHours(fields.hour!, fields.minute!, fields.second!, new Date(instant).getUTCMilliseconds());
-    return wall.getTime();
-  };
+  return (instant) => instant + utcOffsetMs(instant, timeZone);
 }

@@ -1,4 +1,4 @@
-import type { Meal } from '../meal/meal.js';
+import type { DetailedMeal } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
 import { ratingRefusal } from '../rating/rating-rules.js';
 import { ratingStatistics, type RatingStatistics } from '../rating/rating-statistics.js';
@@ -7,7 +7,7 @@ import type { MealView } from './meal-view.js';
 
 /** Everything a reader learns about one meal at one instant. */
 export interface MealOverview {
-  readonly meal: Meal;
+  readonly meal: DetailedMeal;
   /** Whether a rating of this meal could be set or deleted right now. */
   readonly ratingOpen: boolean;
   readonly statistics: RatingStatistics;

@@ -1,10 +1,10 @@
-import type { Meal, MealId } from '../meal/meal.js';
+import type { DetailedMeal, Meal, MealId } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
 import type { RatingValue } from '../rating/rating.js';
 
 /** A meal as one user sees it: the meal, its histogram, and that user's own marking and rating. */
 export interface MealView {
-  readonly meal: Meal;
+  readonly meal: DetailedMeal;
   readonly histogram: RatingHistogram;
   readonly marked: boolean;
   readonly personalRating: RatingValue | null;

@@ -1,5 +1,5 @@
 import { localDayRange } from '../calendar/local-day.js';
-import type { LocalDate } from '../calendar/local-date.js';
+import type { LocalDate } from '../menu/local-time.js';
 import type { MealId } from '../meal/meal.js';
 import { mealOverviewOf, type MealOverview } from '../reading/meal-overview.js';
 import type { MealQueries } from '../reading/meal-queries.js';

@@ -1,13 +1,13 @@
-import type { Meal } from '../meal/meal.js';
+import type { DetailedMeal } from '../meal/meal.js';
 import type { RatingValue } from '../rating/rating.js';
 import type { UserId } from '../shared/user-id.js';
 
 /** Every marking and rating the service holds for one user (GDPR art. 15), each with the meal it concerns. */
 export interface UserData {
   /** The marked meals, by meal id ascending. */
-  readonly markings: readonly Meal[];
+  readonly markings: readonly DetailedMeal[];
   /** The rated meals with the user's rating, by meal id ascending. */
-  readonly ratings: readonly { readonly meal: Meal; readonly rating: RatingValue }[];
+  readonly ratings: readonly { readonly meal: DetailedMeal; readonly rating: RatingValue }[];
 }
 
 /** How many markings and ratings an erasure removed. */

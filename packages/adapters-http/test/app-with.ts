@@ -1,0 +1,33 @@
+import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
+import type { InjectOptions } from 'fastify';
+import { buildHttpApp, type HttpAppOptions } from '../src/index.js';
+import { menu, now, useCasesOver } from './app-fixture.js';
+
+/** The real HTTP app over in-memory adapters, with whatever verifier, limits, logger and use cases a test needs. */
+export async function buildAppWith(
+  options: Omit<HttpAppOptions, 'useCases'> & { readonly useCases?: Partial<HttpAppOptions['useCases']> },
+) {
+  const adapters = createInMemoryAdapters();
+  await adapters.meals.upsertMany(menu);
+  const clock = new FixedClock(now);
+  const app = await buildHttpApp({
+    ...options,
+    useCases: { ...useCasesOver(adapters, clock), ...options.useCases },
+  });
+  return { app, adapters };
+}
+
+/** A mark-meal request with this Authorization header (or none). */
+export function markMealRequest(authorization: string | null, extra: InjectOptions = {}): InjectOptions {
+  return {
+    method: 'POST',
+    url: '/api/v1/mark-meal',
+    ...extra,
+    headers: {
+      'content-type': 'application/json',
+      ...(authorization === null ? {} : { authorization }),
+      ...extra.headers,
+    },
+    payload: JSON.stringify({ meal_id: 1, marked: true }),
+  };
+}
