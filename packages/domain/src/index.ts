@@ -73,10 +73,10 @@ export { MarkMeal, type MarkMealCommand, type MarkMealResult } from './use-cases
 export { RateMeal, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
 export { UpsertMeals } from './use-cases/upsert-meals.js';
 export { localDayRange, type InstantRange } from './calendar/local-day.js';
-export { mealOverviewOf, type MealOverview } from './reading/meal-overview.js';
-export { defaultPageSize, maxPageSize, readMealPage, type MealPage } from './reading/meal-page.js';
+export type { MealOverview } from './reading/meal-overview.js';
+export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
 export type { MealQueries } from './reading/meal-queries.js';
-export { servedPositionOf, type MealView, type PageRequest, type ServedPosition } from './reading/meal-view.js';
+export type { MealView, PageRequest, ServedPosition } from './reading/meal-view.js';
 export type { ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';
 export { ExportUserData, type UserDataExport } from './use-cases/export-user-data.js';
