@@ -119,6 +119,9 @@ describe('GET /openapi.json', () => {
     expect(unprocessable.examples.rating_period_over.value.error.code).toBe('rating_period_over');
     expect(Object.keys(document.paths['/api/v1/admin/meals']!.put!.responses!)).toContain('403');
     expect(Object.keys(document.paths['/api/v1/mark-meal']!.post!.responses!)).not.toContain('422');
+    expect(Object.keys(document.paths['/api/v1/meals/{meal_id}']!.get!.responses!).sort()).toEqual([
+      '200', '400', '401', '404', '429', '500', '503',
+    ]);
   });
 
   it('names each operation as the client method that calls it, and declares only the tags in use', async () => {
@@ -126,6 +129,12 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/api/v1/mark-meal']!.post!.operationId).toBe('markMeal');
     expect(document.paths['/api/v1/rate-meal']!.post!.operationId).toBe('rateMeal');
     expect(document.paths['/api/v1/admin/meals']!.put!.operationId).toBe('upsertMeals');
+    expect(document.paths['/api/v1/meals/{meal_id}']!.get!.operationId).toBe('getMeal');
+    expect(document.paths['/api/v1/meals']!.get!.operationId).toBe('getMeals');
+    expect(document.paths['/api/v1/marked-meals']!.get!.operationId).toBe('listMarkedMeals');
+    expect(document.paths['/api/v1/rated-meals']!.get!.operationId).toBe('listRatedMeals');
+    expect(document.paths['/api/v1/me/data']!.get!.operationId).toBe('exportMyData');
+    expect(document.paths['/api/v1/me/data']!.delete!.operationId).toBe('eraseMyData');
     const used = Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap((o) => o.tags ?? []));
     expect(document.tags.map((tag: { name: string }) => tag.name).sort()).toEqual([...new Set(used)].sort());
   });
