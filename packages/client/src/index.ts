@@ -9,9 +9,16 @@ export {
 export type {
   MarkMealRequest,
   MarkMealResult,
+  MealPage,
   MealsErrorCode,
+  MealsQuery,
+  MealsResult,
+  MealView,
+  PageRequest,
   RateMealRequest,
   RatingStatistics,
   UpsertMealsRequest,
   UpsertMealsResult,
+  UserDataErasure,
+  UserDataExport,
 } from './wire-types.js';

@@ -2,10 +2,17 @@ import { isMealsErrorCode, MealsApiError } from './meals-api-error.js';
 import type {
   MarkMealRequest,
   MarkMealResult,
+  MealPage,
+  MealsQuery,
+  MealsResult,
+  MealView,
+  PageRequest,
   RateMealRequest,
   RatingStatistics,
   UpsertMealsRequest,
   UpsertMealsResult,
+  UserDataErasure,
+  UserDataExport,
 } from './wire-types.js';
 
 type TokenSource =
@@ -31,6 +38,18 @@ export interface MealsClient {
   rateMeal(request: RateMealRequest, options?: CallOptions): Promise<RatingStatistics>;
   /** Inserts or updates meals, all or nothing; the token needs the `meals:write` scope. */
   upsertMeals(request: UpsertMealsRequest, options?: CallOptions): Promise<UpsertMealsResult>;
+  /** One meal with its statistics and the caller's marking and rating. */
+  getMeal(mealId: number, options?: CallOptions): Promise<MealView>;
+  /** Many meals by id (unknown ids come back in `unknown_ids`), or the meals served on one day. */
+  getMeals(query: MealsQuery, options?: CallOptions): Promise<MealsResult>;
+  /** The caller's marked meals, most recently served first, a page at a time. */
+  listMarkedMeals(page?: PageRequest, options?: CallOptions): Promise<MealPage>;
+  /** The meals the caller has rated, most recently served first, a page at a time. */
+  listRatedMeals(page?: PageRequest, options?: CallOptions): Promise<MealPage>;
+  /** Every marking and rating the service holds for the caller. */
+  exportMyData(options?: CallOptions): Promise<UserDataExport>;
+  /** Erases every marking and rating of the caller; idempotent. */
+  eraseMyData(options?: CallOptions): Promise<UserDataErasure>;
 }
 
 export const apiPrefix = '/api/v1';
@@ -64,7 +83,29 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     markMeal: (request, callOptions) => call('POST', '/mark-meal', request, callOptions),
     rateMeal: (request, callOptions) => call('POST', '/rate-meal', request, callOptions),
     upsertMeals: (request, callOptions) => call('PUT', '/admin/meals', request, callOptions),
+    getMeal: (mealId, callOptions) => call('GET', `/meals/${encodeURIComponent(mealId)}`, undefined, callOptions),
+    getMeals: (query, callOptions) => call('GET', `/meals${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
+    listMarkedMeals: (page, callOptions) => call('GET', `/marked-meals${pageQuery(page)}`, undefined, callOptions),
+    listRatedMeals: (page, callOptions) => call('GET', `/rated-meals${pageQuery(page)}`, undefined, callOptions),
+    exportMyData: (callOptions) => call('GET', '/me/data', undefined, callOptions),
+    eraseMyData: (callOptions) => call('DELETE', '/me/data', undefined, callOptions),
   };
+}
+
+function mealsQueryParameters(query: MealsQuery): Record<string, string> {
+  return query.ids === undefined ? { date: query.date } : { ids: query.ids.join(',') };
+}
+
+function pageQuery(page: PageRequest = {}): string {
+  return queryString({
+    ...(page.limit === undefined ? {} : { limit: String(page.limit) }),
+    ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+  });
+}
+
+function queryString(parameters: Record<string, string>): string {
+  const query = new URLSearchParams(parameters).toString();
+  return query === '' ? '' : `?${query}`;
 }
 
 /** The envelope's data, or the envelope's error thrown; anything else is an unexpected response. */

@@ -7,6 +7,8 @@ const secret = 'client-test-secret-of-at-least-32-bytes';
 const hour = 60 * 60 * 1000;
 const day = 24 * hour;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+// Meal 6 is served on this UTC day (the server runs with TZ_NAME=UTC), and no other meal is.
+const mealSixServedAt = new Date(Date.UTC(2030, 0, 15, 11, 30)).toISOString();
 
 let server: RunningServer;
 let admin: MealsClient;
@@ -27,7 +29,7 @@ async function failure(promise: Promise<unknown>): Promise<MealsApiError> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ JWT_SECRET: secret });
+  server = await startServer({ JWT_SECRET: secret, TZ_NAME: 'UTC' });
   admin = clientFor('menu-admin', 'meals:write');
   alice = clientFor('alice');
   bob = clientFor('bob');
@@ -37,6 +39,7 @@ beforeAll(async () => {
       { meal_id: 2, name: 'Schnitzel', served_at: at(day), rateable: true },
       { meal_id: 3, name: 'Chili sin carne', served_at: at(-8 * day), rateable: true },
       { meal_id: 4, name: 'Salad bar', served_at: at(-hour), rateable: false },
+      { meal_id: 6, name: 'Risotto', served_at: mealSixServedAt, rateable: true },
     ],
   });
 });
@@ -113,6 +116,65 @@ describe('the client against the real server', () => {
     const error = await failure(call());
     expect(error).toMatchObject({ code, status, source: 'envelope', name: 'MealsApiError' });
     expect(error.message.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the read endpoints against the real server', () => {
+  let dave: MealsClient;
+  beforeAll(async () => {
+    dave = clientFor('dave');
+    await dave.markMeal({ meal_id: 1, marked: true });
+    await dave.markMeal({ meal_id: 4, marked: true });
+    await dave.rateMeal({ meal_id: 1, rating: 4 });
+  });
+
+  it("gets one meal with its statistics and the caller's own state", async () => {
+    const meal = await dave.getMeal(1);
+    expect(meal).toMatchObject({ meal_id: 1, name: 'Lentil soup', marked: true, rating_personal: 4, rating_open: true });
+    expect(meal.rating_distribution['4']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('gets many meals by id, naming the unknown ones', async () => {
+    const { meals, unknown_ids } = await dave.getMeals({ ids: [4, 1, 999] });
+    expect(meals.map((meal) => meal.meal_id).sort()).toEqual([1, 4]);
+    expect(unknown_ids).toEqual([999]);
+  });
+
+  it('gets the meals of one day', async () => {
+    const { meals } = await dave.getMeals({ date: mealSixServedAt.slice(0, 10) });
+    expect(meals.map((meal) => meal.meal_id)).toEqual([6]);
+  });
+
+  it('lists the marked meals a page at a time', async () => {
+    const first = await dave.listMarkedMeals({ limit: 1 });
+    expect(first.meals).toHaveLength(1);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await dave.listMarkedMeals({ limit: 1, cursor: first.next_cursor! });
+    expect([...first.meals, ...second.meals].map((meal) => meal.meal_id).sort()).toEqual([1, 4]);
+    expect((await dave.listMarkedMeals()).meals).toHaveLength(2);
+  });
+
+  it('lists the rated meals', async () => {
+    const page = await dave.listRatedMeals();
+    expect(page).toMatchObject({ next_cursor: null, meals: [{ meal_id: 1, rating_personal: 4 }] });
+  });
+
+  it('exports and then erases the caller’s own data', async () => {
+    const exported = await dave.exportMyData();
+    expect(exported.user_id).toBe('dave');
+    expect(exported.markings.map((marking) => marking.meal_id).sort()).toEqual([1, 4]);
+    expect(exported.ratings).toMatchObject([{ meal_id: 1, rating: 4 }]);
+    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 2, ratings_erased: 1 });
+    await expect(dave.exportMyData()).resolves.toMatchObject({ markings: [], ratings: [] });
+    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 0, ratings_erased: 0 });
+  });
+
+  it.each([
+    ['meal_not_found', 404, () => dave.getMeal(999)],
+    ['invalid_request', 400, () => dave.listRatedMeals({ cursor: 'not-a-cursor-we-handed-out' })],
+    ['invalid_request', 400, () => dave.listMarkedMeals({ limit: 101 })],
+  ] as const)('throws %s (%i) from a read', async (code, status, call) => {
+    expect(await failure(call())).toMatchObject({ code, status, source: 'envelope' });
   });
 });
 
