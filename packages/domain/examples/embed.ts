@@ -1,5 +1,5 @@
 import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { DomainError, MarkMeal, RateMeal, ratingStatistics, UpsertMeals } from '@meals/domain';
+import { DomainError, GetMeal, MarkMeal, RateMeal, ratingStatistics, UpsertMeals } from '@meals/domain';
 
 // 1. Adapters: the in-memory repositories share one database; the clock stands still until told to move.
 const repositories = createInMemoryAdapters();
@@ -9,6 +9,7 @@ const clock = new FixedClock('2025-03-14T12:30:00Z');
 const upsertMeals = new UpsertMeals(repositories);
 const markMeal = new MarkMeal(repositories);
 const rateMeal = new RateMeal({ ratings: repositories.ratings, clock });
+const getMeal = new GetMeal({ queries: repositories.queries, clock });
 
 // 3. A menu: one meal served an hour ago.
 await upsertMeals.execute([
@@ -24,7 +25,11 @@ console.log('bob rates meal 1 with 4:', statistics);
 // 5. Statistics without changing anything: they follow from the meal's histogram of the five values.
 console.log('statistics of meal 1:', ratingStatistics(await repositories.ratings.histogram(1)));
 
-// 6. A week and a day later the rating period is over: the use case refuses with a DomainError and its code.
+// 6. The read side: the meal as alice sees it, with her own marking and rating.
+const { marked, personalRating, ratingOpen } = await getMeal.execute({ userId: 'alice', mealId: 1 });
+console.log('alice reads meal 1:', { marked, personalRating, ratingOpen });
+
+// 7. A week and a day later the rating period is over: the use case refuses with a DomainError and its code.
 clock.advance(8 * 24 * 60 * 60 * 1000);
 try {
   await rateMeal.execute({ userId: 'alice', mealId: 1, rating: null });

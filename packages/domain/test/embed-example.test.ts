@@ -16,6 +16,7 @@ it('runs the embedding example of the README: marks, rates and prints statistics
     ['alice marks meal 1:', { marked: true }],
     ['bob rates meal 1 with 4:', { count: 2, average: 4.5, median: 4.5, personal: 4 }],
     ['statistics of meal 1:', { count: 2, average: 4.5, median: 4.5 }],
+    ['alice reads meal 1:', { marked: true, personalRating: 5, ratingOpen: true }],
     ['alice deletes her rating a week later:', 'rating_period_over'],
   ]);
 });
