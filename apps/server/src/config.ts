@@ -1,6 +1,7 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
 import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@meals/adapters-http';
+import { isLocalTime, isTimeZone } from '@meals/domain';
 import { ConfigError } from './config-error.js';
 import { httpTimeouts, httpUrl, jwtKeySource, trustProxy, type JwtKeySource } from './security-config.js';
 
@@ -25,12 +26,17 @@ export interface Config {
   /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
+  readonly docsEnabled: boolean;
   readonly metricsEnabled: boolean;
   /** Serve /metrics on this port instead of PORT; undefined: on PORT. */
   readonly metricsPort: number | undefined;
   readonly rateLimits: RateLimits;
   readonly trustProxy: TrustProxy;
   readonly httpTimeouts: HttpTimeouts;
+  /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
+  readonly serviceStart: string;
+  /** The canteen's IANA time zone: the days of menus are days on its clocks. */
+  readonly timeZone: string;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -61,6 +67,7 @@ export const settings = {
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
+  DOCS_ENABLED: { description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)', default: 'true', parse: boolean },
   METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics', default: 'true', parse: boolean },
   RATE_LIMIT_USER_PER_MIN: { description: 'Requests per minute per user (the verified `sub`) on /api/v1; 0 turns the limit off', default: '120', parse: integerIn(0, 1_000_000) },
   RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
@@ -70,6 +77,8 @@ export const settings = {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this', default: String(defaultHttpTimeouts.keepAliveMs), parse: integerIn(1, 600_000) },
   HTTP_CONNECTION_TIMEOUT_MS: { description: 'A socket without any traffic is closed after this (0: never; else longer than the keep-alive timeout)', default: String(defaultHttpTimeouts.connectionIdleMs), parse: integerIn(0, 3_600_000) },
   METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
+  SERVICE_START: { description: 'Time of day (`HH:MM`) at which an imported menu day is served', default: '11:00', parse: timeOfDay },
+  TZ_NAME: { description: 'IANA time zone of the canteen: the days of imported menus and of `GET /api/v1/meals?date=` are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -134,6 +143,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
+    docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
     metricsEnabled: read('METRICS_ENABLED', settings.METRICS_ENABLED)!,
     metricsPort,
     rateLimits: {
@@ -149,6 +159,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
         connectionIdleMs: read('HTTP_CONNECTION_TIMEOUT_MS', settings.HTTP_CONNECTION_TIMEOUT_MS)!,
       }),
     )!,
+    serviceStart: read('SERVICE_START', settings.SERVICE_START)!,
+    timeZone: read('TZ_NAME', settings.TZ_NAME)!,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;
@@ -187,6 +199,16 @@ function secret(raw: string, name: string): string {
   if (Buffer.byteLength(raw) < minSecretBytes) {
     throw new ConfigError(`${name} must have at least ${minSecretBytes} bytes (it has ${Buffer.byteLength(raw)}).`);
   }
+  return raw;
+}
+
+function timeOfDay(raw: string, name: string): string {
+  if (!isLocalTime(raw)) throw new ConfigError(`${name} must be a time of day HH:MM (00:00 to 23:59), not "${raw}".`);
+  return raw;
+}
+
+function timeZone(raw: string, name: string): string {
+  if (!isTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
   return raw;
 }
 

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
+import { registerApiDocs } from './docs/api-docs.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
@@ -10,6 +11,8 @@ import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
+import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
+import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
 import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
@@ -17,10 +20,12 @@ import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
 
 export interface HttpAppOptions {
-  readonly useCases: MealRoutesOptions;
+  readonly useCases: MealRoutesOptions & ReadRoutesOptions & UserDataRoutesOptions;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
+  readonly docs?: boolean;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -99,12 +104,18 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, { limitedPrefix: apiPrefix });
 
+  // Before every route: the document lists the routes registered after it.
+  if (options.docs ?? true) await registerApiDocs(app, { apiPrefix });
+
   await app.register(probeRoutes, { readiness });
   if (metrics !== undefined) await app.register(metricsRoute, { metrics });
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireAuthentication);
       await api.register(mealRoutes, options.useCases);
+      // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
+      await api.register(readRoutes, options.useCases);
+      await api.register(userDataRoutes, options.useCases);
     },
     { prefix: apiPrefix },
   );

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { MarkingRepository, MealCatalog, RatingRepository } from '@meals/domain';
+import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@meals/domain';
 
 /** Fresh repositories over one fresh, empty store, as one adapter builds them for one test. */
 export interface RepositoryFixture {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  readonly mealSources: MealSourceRepository;
   /** Runs after the test: close connections, delete temporary files. */
   readonly cleanup?: () => void | Promise<void>;
 }
@@ -13,8 +14,10 @@ export interface RepositoryFixture {
 export type CreateRepositoryFixture = () => RepositoryFixture | Promise<RepositoryFixture>;
 
 /** Registers hooks that build a fresh fixture before each test and clean it up after; returns its accessor. */
-export function freshFixturePerTest(createFixture: CreateRepositoryFixture): () => RepositoryFixture {
-  let fixture: RepositoryFixture | undefined;
+export function freshFixturePerTest<F extends RepositoryFixture = RepositoryFixture>(
+  createFixture: () => F | Promise<F>,
+): () => F {
+  let fixture: F | undefined;
   beforeEach(async () => {
     fixture = await createFixture();
   });

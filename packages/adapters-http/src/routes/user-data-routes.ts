@@ -1,0 +1,78 @@
+import type { EraseUserData, ExportUserData } from '@meals/domain';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authenticatedPrincipal } from '../auth/authenticate.js';
+import { successEnvelope } from '../schemas/envelope.js';
+import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
+import { exampleUserDataErasure, exampleUserDataExport, successExample } from '../schemas/read-examples.js';
+import { UserDataErasureData, UserDataExportData } from '../schemas/user-data-schemas.js';
+
+export interface UserDataRoutesOptions {
+  readonly exportUserData: ExportUserData;
+  readonly eraseUserData: EraseUserData;
+}
+
+const exportErrors = errorResponses(authenticatedRouteErrors);
+// Fastify reads a DELETE's body when one is sent: it needs none, but a broken one is still refused.
+const eraseErrors = errorResponses([...authenticatedRouteErrors, 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
+
+/** The caller's own data (GDPR art. 15 and 17): always the token's subject, never anyone else's. */
+export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {
+  const { exportUserData, eraseUserData } = options;
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+  });
+
+  app.get(
+    '/me/data',
+    {
+      schema: {
+        operationId: 'exportMyData',
+        summary: 'Every marking and rating the service holds for the caller',
+        response: {
+          200: successEnvelope(UserDataExportData, successExample(exampleUserDataExport)),
+          ...exportErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { userId } = authenticatedPrincipal(request);
+      const data = await exportUserData.execute({ userId });
+      const mealFields = ({ id, name, servedAt }: { id: number; name: string; servedAt: Date }) => ({
+        meal_id: id,
+        name,
+        served_at: servedAt.toISOString(),
+      });
+      return {
+        status: 'success' as const,
+        data: {
+          user_id: data.userId,
+          exported_at: data.exportedAt.toISOString(),
+          markings: data.markings.map(mealFields),
+          ratings: data.ratings.map(({ meal, rating }) => ({ ...mealFields(meal), rating })),
+        },
+      };
+    },
+  );
+
+  app.delete(
+    '/me/data',
+    {
+      schema: {
+        operationId: 'eraseMyData',
+        summary: "Erase every marking and rating of the caller; the meals' statistics follow. Idempotent",
+        response: {
+          200: successEnvelope(UserDataErasureData, successExample(exampleUserDataErasure)),
+          ...eraseErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { userId } = authenticatedPrincipal(request);
+      const erased = await eraseUserData.execute({ userId });
+      return {
+        status: 'success' as const,
+        data: { markings_erased: erased.markings, ratings_erased: erased.ratings },
+      };
+    },
+  );
+};
