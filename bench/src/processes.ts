@@ -17,7 +17,7 @@ export interface Target {
 }
 
 export interface ProbeRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT';
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | undefined;

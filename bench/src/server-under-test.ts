@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startProcess, type ProbeRequest, type Target } from './processes.js';
+
+export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const serverScript = join(repositoryRoot, 'apps/server/dist/main.js');
+const referenceScript = fileURLToPath(new URL('./reference-server.js', import.meta.url));
+
+/** Starts the real server (apps/server/dist/main.js) as production runs it, on the given database. */
+export async function startServer(options: {
+  name: string;
+  databaseUrl: string;
+  jwtSecret: string;
+  probe: ProbeRequest;
+}): Promise<Target> {
+  const port = await freePort();
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  return startProcess({
+    name: options.name,
+    script: serverScript,
+    nodeArgs,
+    port,
+    probe: options.probe,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: options.databaseUrl,
+      JWT_SECRET: options.jwtSecret,
+      LOG_LEVEL: 'warn',
+      TZ_NAME: 'Europe/Berlin',
+      // One load generator speaks for many users from one address: per-user and per-address limits would answer 429.
+      RATE_LIMIT_USER_PER_MIN: '0',
+      RATE_LIMIT_IP_PER_MIN: '0',
+    },
+  });
+}
+
+/** Starts the reference app, answering each route with its constant body. */
+export async function startReference(bodiesFile: string, probe: ProbeRequest): Promise<Target> {
+  const port = await freePort();
+  return startProcess({
+    name: 'reference',
+    script: referenceScript,
+    port,
+    probe,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), REFERENCE_BODIES_FILE: bodiesFile },
+  });
+}
