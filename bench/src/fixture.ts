@@ -21,7 +21,10 @@ export const menuSize = 50;
 const hour = 60 * 60 * 1000;
 
 /** Seeds meals, ratings and markings straight into the SQLite file, with every histogram equal to its ratings. */
-export async function seedDatabase(path: string, options: { users: number; now: Date }): Promise<BenchFixture> {
+export async function seedDatabase(
+  path: string,
+  options: { users: number; now: Date; heavyRatings?: number },
+): Promise<BenchFixture> {
   const random = seededRandom(20_240_611);
   const userIds = Array.from({ length: options.users }, (_, i) => `bench-user-${String(i + 1).padStart(5, '0')}`);
   const openMealIds = [1, 2, 3, 4, 5];
@@ -52,7 +55,7 @@ export async function seedDatabase(path: string, options: { users: number; now: 
     const insertMarking = db.prepare('INSERT INTO markings (user_id, meal_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
     const value = () => 1 + Math.floor(random() * 5);
     db.transaction(() => {
-      for (let i = 1; i <= heavyRatings; i++) insertRating.run(heavyMealId, `seed-user-${i}`, value());
+      for (let i = 1; i <= (options.heavyRatings ?? heavyRatings); i++) insertRating.run(heavyMealId, `seed-user-${i}`, value());
       for (let i = 1; i <= lightRatings; i++) insertRating.run(lightMealId, `seed-user-${i}`, value());
       // Each user has rated and marked a few dishes of the menu, so the batch read has personal state to join.
       for (const userId of userIds) {

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteDatabase } from '@meals/adapters-sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mealsWithDriftedHistograms, seedDatabase } from '../src/fixture.js';
+import { buildReferenceApp } from '../src/reference-app.js';
+import { withResults } from '../src/report.js';
+
+// The harness only: no load, no timing. The benchmark itself runs with `pnpm bench`, never in `pnpm test`.
+
+describe('the reference app', () => {
+  it('answers its route with the constant body, as JSON, and nothing else', async () => {
+    const body = '{"status":"success","data":{"marked":true}}';
+    const app = buildReferenceApp({ 'POST /api/v1/mark-meal': body });
+    const answer = await app.inject({ method: 'POST', url: '/api/v1/mark-meal', payload: { meal_id: 1, marked: false } });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.body).toBe(body);
+    expect((await app.inject({ method: 'POST', url: '/api/v1/rate-meal', payload: {} })).statusCode).toBe(404);
+    await app.close();
+  });
+});
+
+describe('the seeded database', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-harness-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('holds histograms equal to its ratings rows, and the drift check notices a histogram that is not', async () => {
+    const path = join(folder, 'meals.db');
+    const fixture = await seedDatabase(path, { users: 20, now: new Date(), heavyRatings: 500 });
+    expect(mealsWithDriftedHistograms(path)).toEqual([]);
+    const db = openSqliteDatabase(path);
+    const { n } = db.prepare('SELECT rated_1 + rated_2 + rated_3 + rated_4 + rated_5 AS n FROM meals WHERE meal_id = ?').get(fixture.heavyMealId) as { n: number };
+    expect(n).toBe(500);
+    db.prepare('UPDATE meals SET rated_3 = rated_3 + 1 WHERE meal_id = ?').run(fixture.lightMealId);
+    db.close();
+    expect(mealsWithDriftedHistograms(path)).toEqual([fixture.lightMealId]);
+  });
+});
+
+describe('docs/benchmarks.md', () => {
+  it('gets the new results between its markers and keeps the hand-written text around them', () => {
+    const first = withResults(undefined, 'run one');
+    const edited = `${first.replace('# Benchmarks', '# Benchmarks\n\nA note before.')}\n## Where the time goes\n\nA note after.\n`;
+    const second = withResults(edited, 'run two');
+    expect(second).toContain('A note before.');
+    expect(second).toContain('A note after.');
+    expect(second).toContain('run two');
+    expect(second).not.toContain('run one');
+  });
+});
