@@ -26,11 +26,15 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
 
   const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  const notes: string[] = [];
   if (config.jwtSecretIsDevelopmentDefault) {
-    console.log('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
+    notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
-  if (!config.production) printTryIt(address, config, seeded);
+  if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
+  if (!config.production) notes.push(...tryItLines(address, config));
+  // The "listening" line comes last: whoever waits for it has everything else already.
+  notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
+  console.log(notes.join('\n'));
 }
 
 function loadConfigOrExit(): Config {
@@ -53,19 +57,18 @@ function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
 }
 
-function printTryIt(address: string, config: Config, seeded: boolean): void {
+function tryItLines(address: string, config: Config): string[] {
   const token = signHmacToken(config.jwtSecret, {
     sub: 'demo-user',
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
     expiresInMs: 24 * 60 * 60 * 1000,
   });
-  if (seeded) console.log('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
-  console.log('meals: try it (the token is valid for 24 hours):');
-  console.log(
+  return [
+    'meals: try it (the token is valid for 24 hours):',
     `curl -s -X POST ${address}/api/v1/rate-meal -H 'authorization: Bearer ${token}' ` +
       `-H 'content-type: application/json' -d '{"meal_id":1,"rating":5}'`,
-  );
+  ];
 }
 
 main().catch((error: unknown) => {

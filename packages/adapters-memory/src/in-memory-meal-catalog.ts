@@ -10,8 +10,10 @@ export class InMemoryMealCatalog implements MealCatalog {
   }
 
   async upsertMany(meals: readonly Meal[]): Promise<number> {
-    // Nothing awaits between the first and the last write, so the batch is atomic.
-    for (const meal of meals) this.db.meals.set(meal.id, copyMeal(meal));
+    // Copy the whole batch before the first write, so a meal that fails leaves the store untouched; nothing awaits
+    // between the first and the last write, so no other operation sees half a batch.
+    const copies = meals.map(copyMeal);
+    for (const meal of copies) this.db.meals.set(meal.id, meal);
     return meals.length;
   }
 

@@ -25,7 +25,13 @@ export function createHmacTokenVerifier(options: HmacTokenOptions): TokenVerifie
     key: options.secret,
     algorithms: ['HS256'],
     complete: true,
-    requiredClaims: ['exp', 'sub'],
+    // fast-jwt checks iss and aud only when present: a configured one must also be required.
+    requiredClaims: [
+      'exp',
+      'sub',
+      ...(options.issuer === undefined ? [] : ['iss']),
+      ...(options.audience === undefined ? [] : ['aud']),
+    ],
     clockTolerance: options.clockToleranceMs ?? 0,
     cache: true,
     ...(options.issuer === undefined ? {} : { allowedIss: options.issuer }),

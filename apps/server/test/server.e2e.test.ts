@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signHmacToken } from '@meals/adapters-http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runServerToExit, startServer, type ServerProcess } from './support/server-process.js';
+
+const secret = 'e2e-secret-that-is-at-least-32-bytes-long';
+const folder = mkdtempSync(join(tmpdir(), 'meals-e2e-'));
+const running: ServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((server) => server.stop('SIGKILL')));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string>) {
+  const server = await startServer(env);
+  running.push(server);
+  return server;
+}
+
+async function call(server: ServerProcess, method: string, path: string, token: string | null, body?: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+}
+
+describe('the real server process on SQLite', () => {
+  const database = `sqlite:${join(folder, 'nested', 'meals.db')}`;
+  const production = { NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: database };
+  const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
+  const alice = signHmacToken(secret, { sub: 'alice' });
+  const bob = signHmacToken(secret, { sub: 'bob' });
+
+  it('serves the whole contract over real HTTP and keeps it across a restart', async () => {
+    const server = await start(production);
+    expect(server.output()).not.toContain('curl');
+
+    const servedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    const upsert = await call(server, 'PUT', '/api/v1/admin/meals', admin, {
+      meals: [{ meal_id: 7, name: 'Ramen', served_at: servedAt, rateable: true }],
+    });
+    expect(upsert).toMatchObject({ status: 200, body: { status: 'success', data: { upserted: 1 } } });
+
+    expect((await call(server, 'POST', '/api/v1/rate-meal', alice, { meal_id: 7, rating: 5 })).body.data).toEqual({
+      rating_count: 1,
+      rating_average: 5,
+      rating_median: 5,
+      rating_personal: 5,
+    });
+    const second = await call(server, 'POST', '/api/v1/rate-meal', bob, { meal_id: 7, rating: 2 });
+    expect(second.body.data).toEqual({ rating_count: 2, rating_average: 3.5, rating_median: 3.5, rating_personal: 2 });
+    expect((await call(server, 'POST', '/api/v1/mark-meal', alice, { meal_id: 7, marked: true })).body).toEqual({
+      status: 'success',
+      data: { marked: true },
+    });
+
+    const anonymous = await call(server, 'POST', '/api/v1/rate-meal', null, { meal_id: 7, rating: 1 });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    expect(anonymous.body.error.code).toBe('unauthenticated');
+
+    expect(await server.stop('SIGTERM')).toBe(0);
+
+    const restarted = await start(production);
+    const after = await call(restarted, 'POST', '/api/v1/rate-meal', alice, { meal_id: 7, rating: 5 });
+    expect(after.body.data).toEqual({ rating_count: 2, rating_average: 3.5, rating_median: 3.5, rating_personal: 5 });
+    expect(await restarted.stop('SIGINT')).toBe(0);
+  });
+
+  it('seeds a demo menu outside production and prints a curl line that works', async () => {
+    const server = await start({ DATABASE_URL: `sqlite:${join(folder, 'demo.db')}` });
+    expect(server.output()).toContain('seeded a demo menu');
+    const token = /Bearer ([\w.-]+)/.exec(server.output())?.[1];
+    expect(token).toBeDefined();
+    const rated = await call(server, 'POST', '/api/v1/rate-meal', token!, { meal_id: 1, rating: 5 });
+    expect(rated.body.data.rating_personal).toBe(5);
+    const refused = await Promise.all(
+      [5, 6, 7].map(async (mealId) => (await call(server, 'POST', '/api/v1/rate-meal', token!, { meal_id: mealId, rating: 3 })).body.error.code),
+    );
+    expect(refused).toEqual(['meal_not_rateable', 'meal_not_yet_served', 'rating_period_over']);
+    expect(await server.stop()).toBe(0);
+
+    const again = await start({ DATABASE_URL: `sqlite:${join(folder, 'demo.db')}` });
+    expect(again.output()).not.toContain('seeded a demo menu');
+    await again.stop();
+  });
+
+  it.each([
+    ['a missing secret', { NODE_ENV: 'production', DATABASE_URL: database }, 'JWT_SECRET is required'],
+    ['a short secret', { NODE_ENV: 'production', JWT_SECRET: 'short', DATABASE_URL: database }, 'JWT_SECRET must have at least 32 bytes'],
+    ['a bad port', { PORT: 'eighty', DATABASE_URL: database }, 'PORT must be an integer'],
+    ['a bad database url', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be'],
+  ])('refuses to start with %s, saying why', async (_, env, message) => {
+    const { code, output } = await runServerToExit(env);
+    expect(code).toBe(1);
+    expect(output).toContain(message);
+  });
+});

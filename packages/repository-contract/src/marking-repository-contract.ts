@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
+import { sampleMeal } from './sample-meals.js';
+
+/** What every MarkingRepository adapter must do, whatever stores the markings. */
+export function describeMarkingRepositoryContract(
+  adapterName: string,
+  createFixture: CreateRepositoryFixture,
+): void {
+  describe(`MarkingRepository contract: ${adapterName}`, () => {
+    const store = freshFixturePerTest(createFixture);
+    const withMeals = async () => {
+      const fixture = store();
+      await fixture.meals.upsertMany([sampleMeal(1), sampleMeal(2)]);
+      return fixture.markings;
+    };
+
+    it('starts unmarked', async () => {
+      const markings = await withMeals();
+      expect(await markings.isMarked('alice', 1)).toBe(false);
+    });
+
+    it('marks and unmarks', async () => {
+      const markings = await withMeals();
+      await markings.setMarked('alice', 1, true);
+      expect(await markings.isMarked('alice', 1)).toBe(true);
+      await markings.setMarked('alice', 1, false);
+      expect(await markings.isMarked('alice', 1)).toBe(false);
+    });
+
+    it('marking a marked meal succeeds and changes nothing', async () => {
+      const markings = await withMeals();
+      await markings.setMarked('alice', 1, true);
+      await expect(markings.setMarked('alice', 1, true)).resolves.toBeUndefined();
+      expect(await markings.isMarked('alice', 1)).toBe(true);
+      // One unmark undoes any number of marks: the repeats stored nothing extra.
+      await markings.setMarked('alice', 1, false);
+      expect(await markings.isMarked('alice', 1)).toBe(false);
+    });
+
+    it('unmarking an unmarked meal succeeds and changes nothing', async () => {
+      const markings = await withMeals();
+      await expect(markings.setMarked('alice', 1, false)).resolves.toBeUndefined();
+      await markings.setMarked('alice', 1, false);
+      expect(await markings.isMarked('alice', 1)).toBe(false);
+      await markings.setMarked('alice', 1, true);
+      expect(await markings.isMarked('alice', 1)).toBe(true);
+    });
+
+    it("keeps each user's markings apart", async () => {
+      const markings = await withMeals();
+      await markings.setMarked('alice', 1, true);
+      await markings.setMarked('bob', 2, true);
+
+      expect(await markings.isMarked('bob', 1)).toBe(false);
+      expect(await markings.isMarked('alice', 2)).toBe(false);
+
+      await markings.setMarked('bob', 1, true);
+      await markings.setMarked('bob', 1, false);
+      expect(await markings.isMarked('alice', 1)).toBe(true);
+    });
+
+    it('keeps each meal apart', async () => {
+      const markings = await withMeals();
+      await markings.setMarked('alice', 1, true);
+      expect(await markings.isMarked('alice', 2)).toBe(false);
+      await markings.setMarked('alice', 2, true);
+      await markings.setMarked('alice', 1, false);
+      expect(await markings.isMarked('alice', 2)).toBe(true);
+    });
+
+    it('refuses to mark a meal that does not exist, and stores nothing', async () => {
+      const markings = await withMeals();
+      await expect(markings.setMarked('alice', 99, true)).rejects.toThrow();
+      expect(await markings.isMarked('alice', 99)).toBe(false);
+    });
+
+    it('ends marked after concurrent repeats of one mark', async () => {
+      const markings = await withMeals();
+      await Promise.all(Array.from({ length: 10 }, () => markings.setMarked('alice', 1, true)));
+      expect(await markings.isMarked('alice', 1)).toBe(true);
+    });
+  });
+}

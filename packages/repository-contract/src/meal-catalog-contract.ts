@@ -1,0 +1,99 @@
+import { decideRatingChange, type Meal } from '@meals/domain';
+import { describe, expect, it } from 'vitest';
+import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
+import { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';
+
+/** What every MealCatalog adapter must do, whatever stores the meals. */
+export function describeMealCatalogContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
+  describe(`MealCatalog contract: ${adapterName}`, () => {
+    const store = freshFixturePerTest(createFixture);
+
+    it('finds nothing and counts zero in an empty store', async () => {
+      const { meals } = store();
+      expect(await meals.findById(1)).toBeUndefined();
+      expect(await meals.count()).toBe(0);
+    });
+
+    it('inserts a batch, answers its size and reads every field back exactly', async () => {
+      const { meals } = store();
+      const batch = [
+        sampleMeal(1),
+        sampleMeal(2, { name: 'Gemüseeintopf mit Brot', rateable: false }),
+        sampleMeal(3, { servedAt: new Date('2025-12-31T23:59:59.999Z') }),
+      ];
+
+      expect(await meals.upsertMany(batch)).toBe(3);
+
+      for (const meal of batch) expect(await meals.findById(meal.id)).toEqual(meal);
+      expect(await meals.count()).toBe(3);
+    });
+
+    it('finds no meal under an id that was never stored', async () => {
+      const { meals } = store();
+      await meals.upsertMany([sampleMeal(1), sampleMeal(3)]);
+      expect(await meals.findById(2)).toBeUndefined();
+      expect(await meals.findById(4)).toBeUndefined();
+    });
+
+    it('updates an existing meal in place: same id, new fields, same count', async () => {
+      const { meals } = store();
+      await meals.upsertMany([sampleMeal(1), sampleMeal(2)]);
+      const updated: Meal = { id: 1, name: 'Renamed', servedAt: new Date('2025-03-11T10:00:00Z'), rateable: false };
+
+      expect(await meals.upsertMany([updated, sampleMeal(5)])).toBe(2);
+
+      expect(await meals.findById(1)).toEqual(updated);
+      expect(await meals.findById(2)).toEqual(sampleMeal(2));
+      expect(await meals.count()).toBe(3);
+    });
+
+    it('keeps the ratings and markings of a meal it updates', async () => {
+      const { meals, ratings, markings } = store();
+      await meals.upsertMany([sampleMeal(1)]);
+      await ratings.change('alice', 1, (snapshot) => decideRatingChange(snapshot, 4, ratingOpenAt));
+      await ratings.change('bob', 1, (snapshot) => decideRatingChange(snapshot, 2, ratingOpenAt));
+      await markings.setMarked('alice', 1, true);
+
+      await meals.upsertMany([sampleMeal(1, { name: 'Renamed', rateable: false })]);
+
+      expect(await ratings.findRating('alice', 1)).toBe(4);
+      expect(await ratings.findRating('bob', 1)).toBe(2);
+      expect(await ratings.histogram(1)).toEqual([0, 1, 0, 1, 0]);
+      expect(await markings.isMarked('alice', 1)).toBe(true);
+      expect(await markings.isMarked('bob', 1)).toBe(false);
+    });
+
+    it('accepts an empty batch and changes nothing', async () => {
+      const { meals } = store();
+      await meals.upsertMany([sampleMeal(1)]);
+      expect(await meals.upsertMany([])).toBe(0);
+      expect(await meals.count()).toBe(1);
+    });
+
+    it('stores all of a batch or none: a meal that fails midway leaves the earlier ones unwritten', async () => {
+      const { meals } = store();
+      await meals.upsertMany([sampleMeal(1)]);
+      // No store can hold an instant that is not a Date; the failure comes after two good meals.
+      const broken = { ...sampleMeal(3), servedAt: 'not an instant' } as unknown as Meal;
+      const batch = [sampleMeal(1, { name: 'Renamed' }), sampleMeal(2), broken, sampleMeal(4)];
+
+      await expect(meals.upsertMany(batch)).rejects.toThrow();
+
+      expect(await meals.findById(1)).toEqual(sampleMeal(1));
+      expect(await meals.findById(2)).toBeUndefined();
+      expect(await meals.findById(4)).toBeUndefined();
+      expect(await meals.count()).toBe(1);
+    });
+
+    it('hands out copies: changing a stored or returned meal object does not change the store', async () => {
+      const { meals } = store();
+      const input = sampleMeal(1, { servedAt: new Date(servedAt.getTime()) });
+      await meals.upsertMany([input]);
+      input.servedAt.setTime(0);
+      const found = await meals.findById(1);
+      found?.servedAt.setTime(0);
+
+      expect(await meals.findById(1)).toEqual(sampleMeal(1));
+    });
+  });
+}

@@ -1,0 +1,30 @@
+import { afterEach, beforeEach } from 'vitest';
+import type { MarkingRepository, MealCatalog, RatingRepository } from '@meals/domain';
+
+/** Fresh repositories over one fresh, empty store, as one adapter builds them for one test. */
+export interface RepositoryFixture {
+  readonly meals: MealCatalog;
+  readonly markings: MarkingRepository;
+  readonly ratings: RatingRepository;
+  /** Runs after the test: close connections, delete temporary files. */
+  readonly cleanup?: () => void | Promise<void>;
+}
+
+export type CreateRepositoryFixture = () => RepositoryFixture | Promise<RepositoryFixture>;
+
+/** Registers hooks that build a fresh fixture before each test and clean it up after; returns its accessor. */
+export function freshFixturePerTest(createFixture: CreateRepositoryFixture): () => RepositoryFixture {
+  let fixture: RepositoryFixture | undefined;
+  beforeEach(async () => {
+    fixture = await createFixture();
+  });
+  afterEach(async () => {
+    const done = fixture;
+    fixture = undefined;
+    await done?.cleanup?.();
+  });
+  return () => {
+    if (fixture === undefined) throw new Error('the repository fixture exists only while a test runs');
+    return fixture;
+  };
+}
