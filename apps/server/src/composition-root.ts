@@ -4,7 +4,7 @@ import { MarkMeal, RateMeal, systemClock, UpsertMeals, type Clock } from '@meals
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
-import { openPersistence, type Persistence } from './persistence.js';
+import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 
 /** Explicit tokens: no decorators, so the wiring works whatever compiler builds the code. */
 export const tokens = {
@@ -22,14 +22,18 @@ export interface Overrides {
   readonly persistence?: Persistence;
 }
 
-/** The only place that knows every package. A test can swap the clock or the database. */
-export function createContainer(config: Config, overrides: Overrides = {}): DependencyContainer {
+/**
+ * The only place that knows every package. A test can swap the clock; the database is opened beforehand (opening
+ * PostgreSQL is asynchronous, a tsyringe factory is not).
+ */
+export function createContainer(
+  config: Config,
+  overrides: Overrides & { readonly persistence: Persistence },
+): DependencyContainer {
   const c = rootContainer.createChildContainer();
   c.register(tokens.config, { useValue: config });
   c.register(tokens.clock, { useValue: overrides.clock ?? systemClock });
-  c.register(tokens.persistence, {
-    useFactory: instanceCachingFactory(() => overrides.persistence ?? openPersistence(config)),
-  });
+  c.register(tokens.persistence, { useValue: overrides.persistence });
   c.register(tokens.verifyToken, {
     useFactory: instanceCachingFactory<TokenVerifier>(() =>
       createHmacTokenVerifier({
@@ -55,8 +59,10 @@ export function createContainer(config: Config, overrides: Overrides = {}): Depe
 }
 
 export async function buildServer(config: Config, overrides: Overrides = {}) {
-  const c = createContainer(config, overrides);
-  const persistence = c.resolve<Persistence>(tokens.persistence);
+  // The database may warn before the app (and its logger) exists: such warnings go to stderr until then.
+  let warn: PersistenceWarning = warnOnStderr;
+  const persistence = overrides.persistence ?? (await openPersistence(config, (details, message) => warn(details, message)));
+  const c = createContainer(config, { ...overrides, persistence });
   const app: FastifyInstance = await buildHttpApp({
     useCases: {
       markMeal: c.resolve(tokens.markMeal),
@@ -66,6 +72,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     verifyToken: c.resolve(tokens.verifyToken),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
   });
+  warn = (details, message) => app.log.warn(details, message);
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', () => persistence.close());
   return { app, persistence, container: c };

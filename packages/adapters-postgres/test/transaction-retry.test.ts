@@ -89,8 +89,10 @@ describe('TransactionRunner', () => {
 
     await Promise.all([crosswise(1, 2), crosswise(2, 1)]);
 
-    expect(events.map((event) => event.code)).toEqual(['40P01']);
-    expect(runner.retryCount).toBe(1);
+    // The victim's retry may meet the other transaction again before it committed: one deadlock or a few, each retried.
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(events.map((event) => event.code))).toEqual(new Set(['40P01']));
+    expect(runner.retryCount).toBe(events.length);
     const after = (await pool.query<{ n: number }>('SELECT sum(n)::int AS n FROM counters')).rows[0]!.n;
     expect(after - before).toBe(4);
   });

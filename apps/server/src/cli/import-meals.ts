@@ -16,7 +16,7 @@ async function importMeals(file: string | undefined): Promise<void> {
     throw new Error(`cannot read ${path} as JSON: ${(error as Error).message}`);
   }
   const meals = mealsFromUpsertDocument(document);
-  const persistence = openPersistence(loadConfig(process.env));
+  const persistence = await openPersistence(loadConfig(process.env));
   try {
     const { upserted } = await new UpsertMeals(persistence).execute(meals);
     console.log(`meals:import: upserted ${upserted} meals from ${path}`);
