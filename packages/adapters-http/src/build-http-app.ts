@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { authenticateWith } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { errorEnvelope, handleError } from './error-handler.js';
+import { HttpError } from './http-error.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 
@@ -23,6 +24,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // Fastify's own 503 while closing is not in our envelope; the onRequest hook below answers instead.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped.
@@ -32,6 +35,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // Only JSON is accepted: every other media type (text/plain included) answers 415.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', null);
+
+  // While closing, requests in flight finish; a new one on a kept-alive connection is refused in the envelope.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new HttpError('service_unavailable', 'The server is shutting down; retry on another connection.');
+  });
+  // A kept-alive connection would hold the close open until its timeout: the last answer on it closes it.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),

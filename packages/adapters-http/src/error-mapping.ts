@@ -15,6 +15,7 @@ export const httpStatusOf = {
   meal_not_yet_served: 422,
   rating_period_over: 422,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof httpStatusOf;

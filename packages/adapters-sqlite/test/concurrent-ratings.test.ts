@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createSqliteAdapters,
+  openSqliteDatabase,
+  SqliteRatingRepository,
+  type SqliteDatabase,
+} from '@meals/adapters-sqlite';
+import { decideRatingChange, histogramOf, type RatingValue } from '@meals/domain';
+import { ratingOpenAt, sampleMeal } from '@meals/repository-contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const mealIds = [1, 2, 3];
+const changesPerProcess = 1500;
+
+/** The histogram counted again from the ratings table, next to the one the meals row carries. */
+function storedAndRecounted(db: SqliteDatabase, mealId: number) {
+  const row = db
+    .prepare<[number], Record<string, number>>('SELECT rated_1, rated_2, rated_3, rated_4, rated_5 FROM meals WHERE meal_id = ?')
+    .get(mealId)!;
+  const stored = [row.rated_1, row.rated_2, row.rated_3, row.rated_4, row.rated_5];
+  const values = db
+    .prepare<[number], { rating: RatingValue }>('SELECT rating FROM ratings WHERE meal_id = ?')
+    .all(mealId)
+    .map((row) => row.rating);
+  return { stored, recounted: [...histogramOf(values)] };
+}
+
+function ratingsTable(db: SqliteDatabase): Record<string, RatingValue> {
+  const rows = db
+    .prepare<[], { meal_id: number; user_id: string; rating: RatingValue }>('SELECT meal_id, user_id, rating FROM ratings')
+    .all();
+  return Object.fromEntries(rows.map((row) => [`${row.meal_id}/${row.user_id}`, row.rating]));
+}
+
+interface RaterReport {
+  readonly finalRatings: Record<string, RatingValue | null>;
+  readonly foreignChangesSeen: number;
+}
+
+/** A worker process that opens the file, says ready, waits for `go`, rates, and reports. */
+function startRater(path: string, prefix: string, seed: number, env: NodeJS.ProcessEnv) {
+  const script = fileURLToPath(new URL('./fixtures/concurrent-rater.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, path, prefix, String(changesPerProcess), String(seed)], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`rater ${prefix} exited ${code}: ${stderr}`))));
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => stdout.startsWith('ready\n') && resolve());
+    exited.then(() => reject(new Error(`rater ${prefix} ended before it was ready`)), reject);
+  });
+  return {
+    ready,
+    go: () => child.stdin.end('go\n'),
+    report: () => exited.then(() => JSON.parse(stdout.slice('ready\n'.length)) as RaterReport),
+  };
+}
+
+describe('SqliteRatingRepository under concurrent writers on one file', () => {
+  let folder: string;
+  let path: string;
+  let setup: SqliteDatabase;
+
+  beforeEach(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'meals-concurrent-'));
+    path = join(folder, 'meals.db');
+    setup = openSqliteDatabase(path);
+    await createSqliteAdapters(setup).meals.upsertMany(mealIds.map((id) => sampleMeal(id)));
+  });
+  afterEach(() => {
+    setup.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('two connections in one process, changes interleaved: each histogram equals its recount', async () => {
+    const other = openSqliteDatabase(path);
+    try {
+      const connections = [new SqliteRatingRepository(setup), new SqliteRatingRepository(other)];
+      const expected: Record<string, RatingValue | null> = {};
+      const values = [1, 2, 3, 4, 5, null] as const;
+      const pending: Promise<unknown>[] = [];
+      for (let step = 0; step < 300; step++) {
+        const userId = `user-${(step * 7) % 13}`;
+        const mealId = mealIds[step % mealIds.length]!;
+        const requested = values[(step * 11) % values.length]!;
+        // Alternate connections and leave the changes in flight together, as two requests would be.
+        pending.push(
+          connections[step % 2]!.change(userId, mealId, (snapshot) =>
+            decideRatingChange(snapshot, requested, ratingOpenAt),
+          ),
+        );
+        expected[`${mealId}/${userId}`] = requested;
+      }
+      await Promise.all(pending);
+
+      for (const mealId of mealIds) {
+        const { stored, recounted } = storedAndRecounted(setup, mealId);
+        expect(stored).toEqual(recounted);
+        expect([...(await connections[1]!.histogram(mealId))]).toEqual(stored);
+      }
+      expect(ratingsTable(setup)).toEqual(
+        Object.fromEntries(Object.entries(expected).filter(([, value]) => value !== null)),
+      );
+    } finally {
+      other.close();
+    }
+  });
+
+  it('two processes rating at once lose no update: each histogram equals its recount', async () => {
+    const compiled = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+    expect(existsSync(compiled), 'the worker processes load the compiled package: run `tsc -b` first').toBe(true);
+    const env = { ...process.env, RATING_NOW: ratingOpenAt.toISOString(), MEAL_IDS: JSON.stringify(mealIds) };
+    const workers = [startRater(path, 'left', 1, env), startRater(path, 'right', 2, env)];
+
+    await Promise.all(workers.map((worker) => worker.ready));
+    for (const worker of workers) worker.go();
+    const reports = await Promise.all(workers.map((worker) => worker.report()));
+
+    // The two processes really did interleave: each change reads a histogram the other may just have moved.
+    expect(reports.reduce((total, report) => total + report.foreignChangesSeen, 0)).toBeGreaterThan(0);
+    // Disjoint users: each process knows its own final ratings exactly; the histograms are shared.
+    const finalRatings = Object.assign({}, ...reports.map((report) => report.finalRatings)) as RaterReport['finalRatings'];
+    expect(ratingsTable(setup)).toEqual(
+      Object.fromEntries(Object.entries(finalRatings).filter(([, value]) => value !== null)),
+    );
+    for (const mealId of mealIds) {
+      const { stored, recounted } = storedAndRecounted(setup, mealId);
+      expect(stored).toEqual(recounted);
+    }
+  });
+});

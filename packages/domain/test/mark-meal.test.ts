@@ -1,0 +1,55 @@
+import { createInMemoryAdapters } from '@meals/adapters-memory';
+import { DomainError, MarkMeal, type Meal } from '@meals/domain';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+const longAgo: Meal = { id: 1, name: 'Last year', servedAt: new Date('2024-01-01T12:00:00Z'), rateable: true };
+const notRateable: Meal = { id: 2, name: 'Water', servedAt: new Date('2025-03-10T12:00:00Z'), rateable: false };
+const future: Meal = { id: 3, name: 'Next year', servedAt: new Date('2030-01-01T12:00:00Z'), rateable: true };
+
+describe('MarkMeal', () => {
+  let adapters: ReturnType<typeof createInMemoryAdapters>;
+  let markMeal: MarkMeal;
+
+  beforeEach(async () => {
+    adapters = createInMemoryAdapters();
+    await adapters.meals.upsertMany([longAgo, notRateable, future]);
+    markMeal = new MarkMeal({ meals: adapters.meals, markings: adapters.markings });
+  });
+
+  it('marks and unmarks, answering the new state', async () => {
+    expect(await markMeal.execute({ userId: 'alice', mealId: 1, marked: true })).toEqual({ marked: true });
+    expect(await adapters.markings.isMarked('alice', 1)).toBe(true);
+    expect(await markMeal.execute({ userId: 'alice', mealId: 1, marked: false })).toEqual({ marked: false });
+    expect(await adapters.markings.isMarked('alice', 1)).toBe(false);
+  });
+
+  it('succeeds on repeats and changes nothing', async () => {
+    await markMeal.execute({ userId: 'alice', mealId: 1, marked: true });
+    expect(await markMeal.execute({ userId: 'alice', mealId: 1, marked: true })).toEqual({ marked: true });
+    expect(await adapters.markings.isMarked('alice', 1)).toBe(true);
+
+    expect(await markMeal.execute({ userId: 'bob', mealId: 1, marked: false })).toEqual({ marked: false });
+    expect(await adapters.markings.isMarked('bob', 1)).toBe(false);
+  });
+
+  it('marks any existing meal at any time: old, not rateable, not yet served', async () => {
+    for (const meal of [longAgo, notRateable, future]) {
+      await markMeal.execute({ userId: 'alice', mealId: meal.id, marked: true });
+      expect(await adapters.markings.isMarked('alice', meal.id)).toBe(true);
+    }
+  });
+
+  it.each([true, false])('refuses a meal that does not exist (marked: %s) and stores nothing', async (marked) => {
+    const error = await markMeal.execute({ userId: 'alice', mealId: 99, marked }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'meal_not_found' });
+    expect(await adapters.markings.isMarked('alice', 99)).toBe(false);
+  });
+
+  it("leaves other users' markings alone", async () => {
+    await markMeal.execute({ userId: 'alice', mealId: 1, marked: true });
+    await markMeal.execute({ userId: 'bob', mealId: 1, marked: true });
+    await markMeal.execute({ userId: 'bob', mealId: 1, marked: false });
+    expect(await adapters.markings.isMarked('alice', 1)).toBe(true);
+  });
+});

@@ -1,0 +1,73 @@
+import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
+import { DomainError, RateMeal, UpsertMeals, type Meal } from '@meals/domain';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+const servedAt = new Date('2025-03-10T11:30:00.000Z');
+const meal = (id: number, overrides: Partial<Meal> = {}): Meal => ({
+  id,
+  name: `Meal ${id}`,
+  servedAt,
+  rateable: true,
+  ...overrides,
+});
+
+describe('UpsertMeals', () => {
+  let adapters: ReturnType<typeof createInMemoryAdapters>;
+  let upsertMeals: UpsertMeals;
+
+  beforeEach(() => {
+    adapters = createInMemoryAdapters();
+    upsertMeals = new UpsertMeals({ meals: adapters.meals });
+  });
+
+  it('inserts and updates, answering how many meals it upserted', async () => {
+    expect(await upsertMeals.execute([meal(1), meal(2)])).toEqual({ upserted: 2 });
+    expect(await upsertMeals.execute([meal(2, { name: 'Renamed', rateable: false }), meal(3)])).toEqual({
+      upserted: 2,
+    });
+    expect(await adapters.meals.count()).toBe(3);
+    expect(await adapters.meals.findById(2)).toEqual(meal(2, { name: 'Renamed', rateable: false }));
+  });
+
+  it('keeps the ratings and markings of a meal it updates', async () => {
+    await upsertMeals.execute([meal(1)]);
+    await new RateMeal({ ratings: adapters.ratings, clock: new FixedClock(servedAt) }).execute({
+      userId: 'alice',
+      mealId: 1,
+      rating: 5,
+    });
+    await adapters.markings.setMarked('alice', 1, true);
+
+    await upsertMeals.execute([meal(1, { name: 'Renamed' })]);
+
+    expect(await adapters.ratings.findRating('alice', 1)).toBe(5);
+    expect(await adapters.ratings.histogram(1)).toEqual([0, 0, 0, 0, 1]);
+    expect(await adapters.markings.isMarked('alice', 1)).toBe(true);
+  });
+
+  it.each([
+    ['a meal id of 0', meal(0)],
+    ['a negative meal id', meal(-3)],
+    ['a fractional meal id', meal(2.5)],
+    ['an empty name', meal(3, { name: '' })],
+    ['a blank name', meal(3, { name: '   ' })],
+    ['a name of 201 characters', meal(3, { name: 'x'.repeat(201) })],
+    ['an invalid instant', meal(3, { servedAt: new Date(Number.NaN) })],
+    ['a meal id twice in one batch', meal(1, { name: 'Twice' })],
+  ])('refuses a batch with %s, naming the meal, and stores none of it', async (_, offending) => {
+    await upsertMeals.execute([meal(1), meal(9)]);
+    const batch = [meal(1, { name: 'Renamed' }), meal(2), offending, meal(4)];
+
+    const error = await upsertMeals.execute(batch).catch((reason: unknown) => reason);
+
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'invalid_meal', message: expect.stringContaining('meals[2]') });
+    expect(await adapters.meals.count()).toBe(2);
+    expect(await adapters.meals.findById(1)).toEqual(meal(1));
+    expect(await adapters.meals.findById(2)).toBeUndefined();
+  });
+
+  it('accepts a name of exactly 200 characters', async () => {
+    await expect(upsertMeals.execute([meal(1, { name: 'x'.repeat(200) })])).resolves.toEqual({ upserted: 1 });
+  });
+});
