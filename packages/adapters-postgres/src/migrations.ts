@@ -33,20 +33,16 @@ export function loadMigrations(folder: URL = migrationsFolder): Migration[] {
  */
 export async function migrate(pool: Pool, migrations: readonly Migration[] = loadMigrations()): Promise<number[]> {
   const client = await pool.connect();
-  let broken: Error | undefined;
   try {
+    // Waiting for another instance's migrations may take longer than any statement timeout the pool sets.
+    await client.query('SET statement_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey.toString()]);
-    try {
-      return await applyMissing(client, migrations);
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey.toString()]);
-    }
-  } catch (error) {
-    broken = error as Error;
-    throw error;
+    const applied = await applyMissing(client, migrations);
+    await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey.toString()]);
+    return applied;
   } finally {
-    // A connection that failed mid-way may still hold the lock or a transaction: close it rather than reuse it.
-    client.release(broken);
+    // Closed rather than pooled: its session settings go with it, and so would the lock if anything failed above.
+    client.release(true);
   }
 }
 
