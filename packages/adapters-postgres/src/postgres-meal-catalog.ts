@@ -21,14 +21,16 @@ export class PostgresMealCatalog implements MealCatalog {
     const byId = new Map(meals.map((meal) => [meal.id, meal]));
     const ordered = [...byId.values()].sort((a, b) => a.id - b.id);
     await this.pool.query(
+      // Instants travel as epoch milliseconds: exact, and unlike ISO text they include the year 0000 (1 BC).
       `INSERT INTO meals (meal_id, name, served_at, rateable)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::boolean[])
+       SELECT meal_id, name, timestamptz 'epoch' + served_ms * interval '1 millisecond', rateable
+       FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::boolean[]) AS batch (meal_id, name, served_ms, rateable)
        ON CONFLICT (meal_id) DO UPDATE
          SET name = excluded.name, served_at = excluded.served_at, rateable = excluded.rateable`,
       [
         ordered.map((meal) => meal.id),
         ordered.map((meal) => meal.name),
-        ordered.map((meal) => meal.servedAt.toISOString()),
+        ordered.map((meal) => meal.servedAt.getTime()),
         ordered.map((meal) => meal.rateable),
       ],
     );
