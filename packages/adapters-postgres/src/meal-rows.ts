@@ -19,6 +19,14 @@ export interface HistogramRow {
 export const mealColumns = 'meal_id, name, served_at, rateable';
 export const histogramColumns = 'rated_1, rated_2, rated_3, rated_4, rated_5';
 
+/**
+ * SQL for the instant `parameter` holds as epoch milliseconds: exact, and unlike ISO text it also takes the year 0000
+ * (1 BC to PostgreSQL), which RFC 3339 allows.
+ */
+export function fromEpochMs(parameter: string): string {
+  return `(timestamptz 'epoch' + ${parameter}::bigint * interval '1 millisecond')`;
+}
+
 export function mealFromRow(row: MealRow): Meal {
   return { id: Number(row.meal_id), name: row.name, servedAt: row.served_at, rateable: row.rateable };
 }

@@ -1,6 +1,6 @@
 import type { Meal, MealCatalog, MealId } from '@meals/domain';
 import type { Pool } from 'pg';
-import { mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
+import { fromEpochMs, mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
 
 export class PostgresMealCatalog implements MealCatalog {
   constructor(private readonly pool: Pool) {}
@@ -21,9 +21,8 @@ export class PostgresMealCatalog implements MealCatalog {
     const byId = new Map(meals.map((meal) => [meal.id, meal]));
     const ordered = [...byId.values()].sort((a, b) => a.id - b.id);
     await this.pool.query(
-      // Instants travel as epoch milliseconds: exact, and unlike ISO text they include the year 0000 (1 BC).
       `INSERT INTO meals (meal_id, name, served_at, rateable)
-       SELECT meal_id, name, timestamptz 'epoch' + served_ms * interval '1 millisecond', rateable
+       SELECT meal_id, name, ${fromEpochMs('served_ms')}, rateable
        FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::boolean[]) AS batch (meal_id, name, served_ms, rateable)
        ON CONFLICT (meal_id) DO UPDATE
          SET name = excluded.name, served_at = excluded.served_at, rateable = excluded.rateable`,
