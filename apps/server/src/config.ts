@@ -21,13 +21,16 @@ export interface Config {
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
   readonly logLevel: LogLevel;
+  readonly metricsEnabled: boolean;
+  /** Serve /metrics on this port instead of PORT; undefined: on PORT. */
+  readonly metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-interface Setting<T> {
+export interface Setting<T> {
   readonly description: string;
   /** The default as it would be written in the environment; undefined: unset. */
   readonly default: string | undefined;
@@ -40,32 +43,50 @@ const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug
 export const developmentJwtSecret = 'development-only-secret-never-use-in-production!';
 
 export const settings = {
-  NODE_ENV: { description: '`production` refuses a missing or short secret and never seeds demo data', default: 'development', parse: (raw) => raw },
-  PORT: { description: 'TCP port to listen on (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
+  NODE_ENV: { description: '`production` refuses a missing or short `JWT_SECRET` and never seeds demo data', default: 'development', parse: (raw) => raw },
+  PORT: { description: 'TCP port (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
   HOST: { description: 'Address to listen on', default: '127.0.0.1', parse: nonEmpty },
   DATABASE_URL: { description: '`sqlite:<path>` (folder created if missing), `postgres://user:password@host:port/database` (or `postgresql://`; shared by many instances) or `memory:` (lost on exit)', default: 'sqlite:./data/meals.db', parse: databaseUrl },
-  SQLITE_SYNCHRONOUS: { description: '`normal`: commits survive a process crash; `full`: they also survive a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
+  SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
   POSTGRES_POOL_SIZE: { description: 'PostgreSQL connections per instance (1 to 100); N instances hold up to N times as many', default: '10', parse: integerIn(1, 100) },
-  JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; required in production', default: undefined, parse: secret },
+  JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; required in production (unset elsewhere: a public development secret)', default: undefined, parse: secret },
   JWT_ISSUER: { description: 'When set, tokens must carry exactly this `iss`', default: undefined, parse: nonEmpty },
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
-  LOG_LEVEL: { description: 'pino log level', default: 'info', parse: oneOf(logLevels) },
+  LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
+  METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics', default: 'true', parse: boolean },
+  METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
 } satisfies Record<string, Setting<unknown>>;
 
+/** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const problems: string[] = [];
   const read = <T>(name: keyof typeof settings, setting: Setting<T>): T | undefined => {
-    const raw = env[name] === '' ? undefined : (env[name] ?? setting.default);
-    return raw === undefined ? undefined : setting.parse(raw, name);
+    // An empty variable counts as unset, so `PORT=` means the default and not an error or NaN.
+    const given = env[name];
+    const raw = given === undefined || given === '' ? setting.default : given;
+    try {
+      return raw === undefined ? undefined : setting.parse(raw, name);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined;
+    }
   };
+
   const production = read('NODE_ENV', settings.NODE_ENV) === 'production';
   const givenSecret = read('JWT_SECRET', settings.JWT_SECRET);
-  if (production && givenSecret === undefined) {
-    throw new ConfigError(`JWT_SECRET is required when NODE_ENV=production (at least ${minSecretBytes} bytes).`);
+  if (production && (env.JWT_SECRET ?? '') === '') {
+    problems.push(`JWT_SECRET is required when NODE_ENV=production (at least ${minSecretBytes} bytes).`);
   }
-  return {
+  const port = read('PORT', settings.PORT);
+  const metricsPort = read('METRICS_PORT', settings.METRICS_PORT);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (both are ${port}); leave it unset to serve /metrics on PORT.`);
+  }
+  const config: Config = {
     production,
-    port: read('PORT', settings.PORT)!,
+    port: port!,
     host: read('HOST', settings.HOST)!,
     database: read('DATABASE_URL', settings.DATABASE_URL)!,
     sqliteSynchronous: read('SQLITE_SYNCHRONOUS', settings.SQLITE_SYNCHRONOUS)!,
@@ -76,7 +97,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
+    metricsEnabled: read('METRICS_ENABLED', settings.METRICS_ENABLED)!,
+    metricsPort,
   };
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+  return config;
 }
 
 function nonEmpty(raw: string, name: string): string {
@@ -100,6 +125,12 @@ function oneOf<const T extends string>(allowed: readonly T[]) {
     if (!allowed.includes(value)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, not "${raw}".`);
     return value;
   };
+}
+
+function boolean(raw: string, name: string): boolean {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, not "${raw}".`);
 }
 
 function secret(raw: string, name: string): string {

@@ -9,6 +9,8 @@ export interface Persistence {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  /** Resolves when the database answers a query (the readiness probe); rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,18 +25,20 @@ export async function openPersistence(
 ): Promise<Persistence> {
   switch (config.database.kind) {
     case 'memory':
-      return { ...createInMemoryAdapters(), close: async () => {} };
+      return { ...createInMemoryAdapters(), ping: async () => {}, close: async () => {} };
     case 'sqlite': {
       const db = openSqliteDatabase(config.database.path, { synchronous: config.sqliteSynchronous });
-      return { ...createSqliteAdapters(db), close: async () => void db.close() };
+      // Unlike SELECT 1, this reads a page of the file; it throws once the connection is closed.
+      const probe = db.prepare('SELECT max(version) FROM schema_migrations');
+      return { ...createSqliteAdapters(db), ping: async () => void probe.get(), close: async () => void db.close() };
     }
     case 'postgres': {
-      const { adapters, close } = await openPostgres(config.database.url, {
+      const { adapters, ping, close } = await openPostgres(config.database.url, {
         poolSize: config.postgresPoolSize,
         onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
         onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
       });
-      return { ...adapters, close };
+      return { ...adapters, ping, close };
     }
   }
 }

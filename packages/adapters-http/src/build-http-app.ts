@@ -1,18 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { authenticateWith } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
+import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
+import type { OperationsOptions } from './operations/operations-options.js';
+import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
+import { requestIdOf } from './operations/request-id.js';
+import { DebugRequestLogController } from './operations/request-logging.js';
 
 export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Health, readiness and metrics: see operations/operations-options.ts. */
+  readonly operations?: OperationsOptions;
 }
 
 export const apiPrefix = '/api/v1';
@@ -20,13 +26,16 @@ export const apiPrefix = '/api/v1';
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
-    // One line per request at info is too costly at lunchtime; errors and 5xx are still logged.
-    logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    logController: new DebugRequestLogController(),
+    // The caller's X-Request-Id is validated before it reaches a log line, so Fastify must not take it as it is.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Fastify's own 503 while closing is not in our envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  echoRequestId(app);
+  const { readiness = async () => {}, metrics, observeRequest } = options.operations ?? {};
+  if (observeRequest !== undefined) observeRequests(app, observeRequest);
 
   // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped.
   const ajv = createSchemaValidator();
@@ -55,6 +64,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
+  await app.register(probeRoutes, { readiness });
+  if (metrics !== undefined) await app.register(metricsRoute, { metrics });
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticateWith(options.verifyToken));

@@ -13,3 +13,12 @@ export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { UpsertMealsBody } from './schemas/meal-schemas.js';
+export { buildMetricsApp } from './operations/metrics-app.js';
+export type {
+  MetricsEndpoint,
+  OperationsOptions,
+  ReadinessCheck,
+  RequestObservation,
+  RequestObserver,
+} from './operations/operations-options.js';
+export { maxRequestIdLength, requestIdHeader } from './operations/request-id.js';

@@ -5,3 +5,4 @@ export { createSqliteAdapters } from './sqlite-adapters.js';
 export { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 export { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 export { SqliteRatingRepository } from './sqlite-rating-repository.js';
+export { backupSqliteDatabase, type BackupReport } from './backup-database.js';
