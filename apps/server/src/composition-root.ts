@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { buildHttpApp, buildMetricsApp, createHmacTokenVerifier, type TokenVerifier } from '@meals/adapters-http';
+import {
+  buildHttpApp,
+  buildMetricsApp,
+  createHmacTokenVerifier,
+  createJwksTokenVerifier,
+  createPublicKeyTokenVerifier,
+  type TokenVerifier,
+} from '@meals/adapters-http';
 import { MarkMeal, RateMeal, systemClock, UpsertMeals, type Clock } from '@meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
@@ -41,14 +48,7 @@ export function createContainer(
   c.register(tokens.clock, { useValue: overrides.clock ?? systemClock });
   c.register(tokens.persistence, { useValue: overrides.persistence });
   c.register(tokens.verifyToken, {
-    useFactory: instanceCachingFactory<TokenVerifier>(() =>
-      createHmacTokenVerifier({
-        secret: config.jwtSecret,
-        issuer: config.jwtIssuer,
-        audience: config.jwtAudience,
-        clockToleranceMs: config.jwtClockToleranceMs,
-      }),
-    ),
+    useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
   // Disabled metrics are null: nothing is counted, and /metrics does not exist.
   c.register(tokens.metrics, {
@@ -93,6 +93,9 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),
       ...(metrics === null || metricsOnOwnPort ? {} : { metrics: metrics.endpoint }),
     },
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
+    timeouts: config.httpTimeouts,
   });
   warn = (details, message) => app.log.warn(details, message);
   // Served on METRICS_PORT by main.ts; closed with the app.
@@ -103,4 +106,22 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     await persistence.close();
   });
   return { app, metricsApp, persistence, container: c };
+}
+
+/** The verifier for the one configured key source. */
+function createTokenVerifier(config: Config): TokenVerifier {
+  const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience, clockToleranceMs: config.jwtClockToleranceMs };
+  switch (config.jwtKey.kind) {
+    case 'secret':
+      return createHmacTokenVerifier({ ...claims, secret: config.jwtSecret });
+    case 'public-key':
+      return createPublicKeyTokenVerifier({ ...claims, publicKeyPem: config.jwtKey.pem });
+    case 'jwks':
+      return createJwksTokenVerifier({
+        ...claims,
+        issuer: config.jwtKey.issuer,
+        jwksUrl: config.jwtKey.url,
+        cooldownMs: config.jwtKey.cooldownMs,
+      });
+  }
 }

@@ -35,7 +35,8 @@ async function main(): Promise<void> {
     notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
   if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
-  if (!config.production) notes.push(...tryItLines(address, config));
+  // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer.
+  if (!config.production && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
   notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined));
   // The "listening" line comes last: whoever waits for it has everything else already.
   notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);

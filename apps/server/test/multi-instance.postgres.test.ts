@@ -10,7 +10,15 @@ const databaseUrl = databasePerFile();
 const instances: ServerProcess[] = [];
 
 beforeAll(async () => {
-  const env = { NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: databaseUrl(), POSTGRES_POOL_SIZE: '5' };
+  // Rate limits off: this test is about consistency under load, not about who may send it.
+  const env = {
+    NODE_ENV: 'production',
+    JWT_SECRET: secret,
+    DATABASE_URL: databaseUrl(),
+    POSTGRES_POOL_SIZE: '5',
+    RATE_LIMIT_USER_PER_MIN: '0',
+    RATE_LIMIT_IP_PER_MIN: '0',
+  };
   // Started together: both migrate the empty database at once, under the advisory lock.
   instances.push(...(await Promise.all([startServer(env), startServer(env)])));
 });

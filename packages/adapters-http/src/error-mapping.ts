@@ -11,6 +11,7 @@ export const httpStatusOf = {
   not_found: 404,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   meal_not_rateable: 422,
   meal_not_yet_served: 422,
   rating_period_over: 422,

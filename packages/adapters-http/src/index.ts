@@ -4,10 +4,29 @@ export {
   createHmacTokenVerifier,
   maxSubjectLength,
   minSecretBytes,
+  type ClaimOptions,
   type HmacTokenOptions,
+  type SyncTokenVerifier,
   type TokenVerifier,
 } from './auth/token-verifier.js';
-export { apiPrefix, buildHttpApp, type HttpAppOptions } from './build-http-app.js';
+export {
+  createPublicKeyTokenVerifier,
+  minRsaModulusBits,
+  publicKeyAlgorithm,
+  type AsymmetricAlgorithm,
+  type PublicKeyTokenOptions,
+} from './auth/public-key-token-verifier.js';
+export { createJwksTokenVerifier, type JwksTokenOptions } from './auth/jwks-token-verifier.js';
+export {
+  apiPrefix,
+  buildHttpApp,
+  defaultHttpTimeouts,
+  type HttpAppOptions,
+  type TrustProxy,
+} from './build-http-app.js';
+export type { RateLimits } from './limits/rate-limits.js';
+export type { HttpTimeouts } from './limits/server-timeouts.js';
+export { redactedLogPaths } from './logging.js';
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
