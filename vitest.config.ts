@@ -16,6 +16,7 @@ export default defineConfig({
       '@meals/adapters-postgres/throwaway-cluster': source('./packages/adapters-postgres/src/throwaway-cluster.ts'),
       '@meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
+      '@meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
       '@meals/repository-contract': source('./packages/repository-contract/src/index.ts'),
     },
   },
@@ -27,6 +28,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'main',
+          sequence: { groupOrder: 0 },
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresTests],
         },
@@ -36,6 +38,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: postgresTests,
+          // After the other project, not beside it: two cores, and a PostgreSQL server plus server processes under load.
+          sequence: { groupOrder: 1 },
           globalSetup: ['packages/adapters-postgres/test/global-setup.ts'],
         },
       },

@@ -1,6 +1,7 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
 import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@meals/adapters-http';
+import { isLocalTime, isTimeZone } from '@meals/domain';
 import { ConfigError } from './config-error.js';
 import { httpTimeouts, httpUrl, jwtKeySource, trustProxy, type JwtKeySource } from './security-config.js';
 
@@ -33,6 +34,10 @@ export interface Config {
   readonly rateLimits: RateLimits;
   readonly trustProxy: TrustProxy;
   readonly httpTimeouts: HttpTimeouts;
+  /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
+  readonly serviceStart: string;
+  /** The canteen's IANA time zone: the days of menus are days on its clocks. */
+  readonly timeZone: string;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -73,6 +78,8 @@ export const settings = {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this', default: String(defaultHttpTimeouts.keepAliveMs), parse: integerIn(1, 600_000) },
   HTTP_CONNECTION_TIMEOUT_MS: { description: 'A socket without any traffic is closed after this (0: never; else longer than the keep-alive timeout)', default: String(defaultHttpTimeouts.connectionIdleMs), parse: integerIn(0, 3_600_000) },
   METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
+  SERVICE_START: { description: 'Time of day (`HH:MM`) at which an imported menu day is served', default: '11:00', parse: timeOfDay },
+  TZ_NAME: { description: 'IANA time zone of the canteen: the days of imported menus are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -153,6 +160,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
         connectionIdleMs: read('HTTP_CONNECTION_TIMEOUT_MS', settings.HTTP_CONNECTION_TIMEOUT_MS)!,
       }),
     )!,
+    serviceStart: read('SERVICE_START', settings.SERVICE_START)!,
+    timeZone: read('TZ_NAME', settings.TZ_NAME)!,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;
@@ -191,6 +200,16 @@ function secret(raw: string, name: string): string {
   if (Buffer.byteLength(raw) < minSecretBytes) {
     throw new ConfigError(`${name} must have at least ${minSecretBytes} bytes (it has ${Buffer.byteLength(raw)}).`);
   }
+  return raw;
+}
+
+function timeOfDay(raw: string, name: string): string {
+  if (!isLocalTime(raw)) throw new ConfigError(`${name} must be a time of day HH:MM (00:00 to 23:59), not "${raw}".`);
+  return raw;
+}
+
+function timeZone(raw: string, name: string): string {
+  if (!isTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
   return raw;
 }
 

@@ -1,7 +1,7 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { openPostgres } from '@meals/adapters-postgres';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { MarkingRepository, MealCatalog, RatingRepository } from '@meals/domain';
+import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@meals/domain';
 import type { Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -9,6 +9,7 @@ export interface Persistence {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  readonly mealSources: MealSourceRepository;
   /** Resolves when the database answers a query (the readiness probe); rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

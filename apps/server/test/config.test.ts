@@ -26,6 +26,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('serves imported menus at 11:00 in Berlin unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ serviceStart: '11:00', timeZone: 'Europe/Berlin' });
+    expect(loadConfig({ SERVICE_START: '11:30', TZ_NAME: 'Europe/Vienna' })).toMatchObject({
+      serviceStart: '11:30',
+      timeZone: 'Europe/Vienna',
+    });
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', METRICS_ENABLED: '', METRICS_PORT: '' })).toMatchObject({
       port: 3000,
@@ -52,6 +60,9 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud".'],
     ['METRICS_ENABLED', 'yes', 'METRICS_ENABLED must be true or false, not "yes".'],
     ['METRICS_PORT', '-1', 'METRICS_PORT must be an integer from 0 to 65535, not "-1".'],
+    ['SERVICE_START', '24:00', 'SERVICE_START must be a time of day HH:MM (00:00 to 23:59), not "24:00".'],
+    ['SERVICE_START', '11', 'SERVICE_START must be a time of day HH:MM (00:00 to 23:59), not "11".'],
+    ['TZ_NAME', 'Europe/Aachen', 'TZ_NAME must be an IANA time zone such as Europe/Berlin, not "Europe/Aachen".'],
   ])('refuses %s=%s, naming the variable and what it allows', (name, value, message) => {
     expect(name in settings).toBe(true);
     expect(problemsOf({ [name]: value })).toBe(message);

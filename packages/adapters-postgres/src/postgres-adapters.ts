@@ -1,16 +1,18 @@
 import type { Pool } from 'pg';
 import { PostgresMarkingRepository } from './postgres-marking-repository.js';
 import { PostgresMealCatalog } from './postgres-meal-catalog.js';
+import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 import { PostgresRatingRepository } from './postgres-rating-repository.js';
 import { TransactionRunner, type TransactionOptions } from './transaction.js';
 
-/** All three repositories over one pool of a migrated database. */
+/** Every repository over one pool of a migrated database. */
 export function createPostgresAdapters(pool: Pool, options: TransactionOptions = {}) {
   const transactions = new TransactionRunner(pool, options);
   return {
     meals: new PostgresMealCatalog(pool),
     markings: new PostgresMarkingRepository(pool),
     ratings: new PostgresRatingRepository(pool, transactions),
+    mealSources: new PostgresMealSourceRepository(transactions),
     /** How many transactions were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount,
   };

@@ -14,6 +14,6 @@ afterAll(async () => {
 
 // One migrated database for the file; each test starts from empty tables, which is what a fresh store means here.
 describeRepositoryContracts('PostgreSQL', async () => {
-  await database.pool.query('TRUNCATE ratings, markings, meals');
+  await database.pool.query('TRUNCATE ratings, markings, meal_sources, meals');
   return database.adapters;
 });

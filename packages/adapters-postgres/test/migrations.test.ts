@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 
 const databaseUrl = databasePerFile();
+const legacyDatabaseUrl = databasePerFile();
 
 describe('PostgreSQL migrations', () => {
   it('finds the versioned SQL files in order', () => {
@@ -61,6 +62,36 @@ describe('PostgreSQL migrations', () => {
       expect(rows[0]).toEqual({ t: null, n: 0 });
     } finally {
       await pool.end();
+    }
+  });
+});
+
+describe('PostgreSQL migration 002 (meal details, meal sources) on a database at version 1', () => {
+  it('upgrades it in place: meals keep their ratings and markings and get the default details', async () => {
+    const pool = new pg.Pool({ connectionString: legacyDatabaseUrl(), max: 1 });
+    try {
+      expect(await migrate(pool, loadMigrations().filter((m) => m.version === 1))).toEqual([1]);
+      await pool.query(`INSERT INTO meals (meal_id, name, served_at, rateable, rated_4) VALUES (7, 'Ramen', now(), true, 1)`);
+      await pool.query(`INSERT INTO ratings VALUES (7, 'alice', 4)`);
+      await pool.query(`INSERT INTO markings VALUES ('bob', 7)`);
+    } finally {
+      await pool.end();
+    }
+
+    const upgraded = await openPostgres(legacyDatabaseUrl(), { poolSize: 1 });
+    try {
+      const { meals, ratings, markings } = upgraded.adapters;
+      expect(await meals.findById(7)).toMatchObject({ name: 'Ramen', category: null, notes: [], prices: {} });
+      expect(await ratings.findRating('alice', 7)).toBe(4);
+      expect(await ratings.histogram(7)).toEqual([0, 0, 0, 1, 0]);
+      expect(await markings.isMarked('bob', 7)).toBe(true);
+      // Names may now have 250 characters, and no more.
+      await meals.upsertMany([{ id: 7, name: 'x'.repeat(250), servedAt: new Date(), rateable: true }]);
+      await expect(meals.upsertMany([{ id: 8, name: 'x'.repeat(251), servedAt: new Date(), rateable: true }])).rejects.toMatchObject({
+        code: '23514',
+      });
+    } finally {
+      await upgraded.close();
     }
   });
 });
