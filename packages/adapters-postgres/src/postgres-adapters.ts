@@ -1,8 +1,10 @@
 import type { Pool } from 'pg';
 import { PostgresMarkingRepository } from './postgres-marking-repository.js';
 import { PostgresMealCatalog } from './postgres-meal-catalog.js';
+import { PostgresMealQueries } from './postgres-meal-queries.js';
 import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 import { PostgresRatingRepository } from './postgres-rating-repository.js';
+import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
 import { TransactionRunner, type TransactionOptions } from './transaction.js';
 
 /** Every repository over one pool of a migrated database. */
@@ -13,6 +15,8 @@ export function createPostgresAdapters(pool: Pool, options: TransactionOptions =
     markings: new PostgresMarkingRepository(pool),
     ratings: new PostgresRatingRepository(pool, transactions),
     mealSources: new PostgresMealSourceRepository(transactions),
+    queries: new PostgresMealQueries(pool),
+    userData: new PostgresUserDataRepository(pool, transactions),
     /** How many transactions were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount,
   };

@@ -1,5 +1,5 @@
 import { openPostgres, type PostgresDatabase } from '@meals/adapters-postgres';
-import { describeRepositoryContracts } from '@meals/repository-contract';
+import { describeReadRepositoryContracts, describeRepositoryContracts } from '@meals/repository-contract';
 import { afterAll, beforeAll } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 
@@ -13,7 +13,9 @@ afterAll(async () => {
 });
 
 // One migrated database for the file; each test starts from empty tables, which is what a fresh store means here.
-describeRepositoryContracts('PostgreSQL', async () => {
+const emptied = async () => {
   await database.pool.query('TRUNCATE ratings, markings, meal_sources, meals');
   return database.adapters;
-});
+};
+describeRepositoryContracts('PostgreSQL', emptied);
+describeReadRepositoryContracts('PostgreSQL', emptied);
