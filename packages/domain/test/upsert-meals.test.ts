@@ -52,6 +52,8 @@ describe('UpsertMeals', () => {
     ['an empty name', meal(3, { name: '' })],
     ['a blank name', meal(3, { name: '   ' })],
     ['a name of 201 characters', meal(3, { name: 'x'.repeat(201) })],
+    ['a name with a NUL', meal(3, { name: '\u0000Soup' })],
+    ['a name with an unpaired surrogate', meal(3, { name: 'Soup \uD83C' })],
     ['an invalid instant', meal(3, { servedAt: new Date(Number.NaN) })],
     ['a meal id twice in one batch', meal(1, { name: 'Twice' })],
   ])('refuses a batch with %s, naming the meal, and stores none of it', async (_, offending) => {
