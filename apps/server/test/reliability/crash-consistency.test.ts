@@ -37,10 +37,12 @@ describe('crash consistency: SIGKILL under concurrent rating load', () => {
     const random = seededRandom(seed);
     /** The last acknowledged state per (meal, user); absent means no rating. */
     const acknowledged = new Map<string, RatingChoice>();
-    const figures = { seed, kills: 0, acknowledgedRequests: 0, inFlightAtKill: 0, inFlightLanded: 0, keysChecked: 0, ratingsPresentChecked: 0 };
+    const figures = { seed, kills: 0, killsWithNormal: 0, killsWithFull: 0, acknowledgedRequests: 0, inFlightAtKill: 0, inFlightLanded: 0, keysChecked: 0, ratingsPresentChecked: 0 };
 
     for (let round = 1; round <= kills; round++) {
-      const server = await startServer(serverEnv(databasePath));
+      // Both durability settings keep every commit across a process crash (docs/reliability.md): alternate them.
+      const synchronous = round % 2 === 1 ? 'normal' : 'full';
+      const server = await startServer(serverEnv(databasePath, { SQLITE_SYNCHRONOUS: synchronous }));
       running.push(server);
       if (round === 1) await seedOpenMeals(server.url, mealIds);
       else await expectServedStateEquals(server, acknowledged);
@@ -84,6 +86,7 @@ describe('crash consistency: SIGKILL under concurrent rating load', () => {
       expect(killed, 'the load reached the kill').toBe(true);
       expect(await server.stop('SIGKILL')).toBeNull(); // killed by the signal, not exited
       figures.kills += 1;
+      figures[synchronous === 'normal' ? 'killsWithNormal' : 'killsWithFull'] += 1;
       figures.inFlightAtKill += inFlight.size;
 
       const snapshot = inspectDatabaseFile(databasePath);

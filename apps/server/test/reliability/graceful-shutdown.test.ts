@@ -72,6 +72,7 @@ describe('graceful shutdown of the real process', () => {
     // New connections are refused once the listener is closed; until then a late request may be served or
     // refused, and it may lose its connection (it was sent after the signal).
     const probes = { served: 0, refusedInEnvelope: 0, connectionLost: 0, connectionRefused: 0 };
+    const servedProbes: string[] = [];
     for (let attempt = 0; attempt < maxProbes && probes.connectionRefused === 0; attempt++) {
       let connection: RawConnection;
       try {
@@ -86,7 +87,10 @@ describe('graceful shutdown of the real process', () => {
       const answer = await connection.next();
       connection.destroy();
       if (answer === undefined) probes.connectionLost += 1;
-      else if (answer.status === 200) probes.served += 1;
+      else if (answer.status === 200) {
+        probes.served += 1;
+        servedProbes.push(`late-${attempt}`);
+      }
       else {
         expectRefusal(answer);
         probes.refusedInEnvelope += 1;
@@ -130,6 +134,7 @@ describe('graceful shutdown of the real process', () => {
     const snapshot = inspectDatabaseFile(databasePath);
     expect(snapshot.integrity).toBe('ok');
     for (const { user, rating } of inFlight) expect(snapshot.ratings.get(ratingKey(mealId, user))).toBe(rating);
+    for (const user of servedProbes) expect(snapshot.ratings.get(ratingKey(mealId, user))).toBe(2);
     for (let index = 0; index < pipelinedCount; index++) {
       expect(snapshot.ratings.has(ratingKey(mealId, `pipelined-${index}`))).toBe(false);
     }

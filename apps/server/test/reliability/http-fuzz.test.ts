@@ -1,12 +1,9 @@
-import { FixedClock } from '@meals/adapters-memory';
 import { errorCodes, httpStatusOf, type ErrorCode } from '@meals/adapters-http';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/composition-root.js';
-import { loadConfig } from '../../src/config.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { expectedAnswer, type FuzzRequest } from './support/contract-oracle.js';
 import { reportFigures } from './support/figures.js';
+import { buildInProcessApp } from './support/in-process-app.js';
 import { fuzzRequest, fuzzSecret, invalidTokens, validTokens } from './support/request-arbitraries.js';
 import { modelState, ServiceModel, storedState } from './support/service-model.js';
 
@@ -19,26 +16,13 @@ const menu = [
   { id: 4, name: 'Last month', servedAt: now - 30 * 24 * hour, rateable: true },
   { id: 5, name: 'Exactly a week ago', servedAt: now - 7 * 24 * hour, rateable: true },
 ];
-const runs = 60;
+const runs = 100;
 const requestsPerRun = { minLength: 30, maxLength: 60 };
 
-/** The real composition (config, container, Fastify, use cases) over a private SQLite database and a fixed clock. */
-async function realApp() {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    JWT_SECRET: fuzzSecret,
-    DATABASE_URL: 'memory:',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_USER_PER_MIN: '0',
-    RATE_LIMIT_IP_PER_MIN: '0',
-  });
-  const db = openSqliteDatabase(':memory:');
-  const persistence = { ...createSqliteAdapters(db), close: async () => void db.close() };
-  const { app } = await buildServer(config, { clock: new FixedClock(now), persistence });
-  await persistence.meals.upsertMany(menu.map((meal) => ({ ...meal, servedAt: new Date(meal.servedAt) })));
+function initialModel(): ServiceModel {
   const model = new ServiceModel(now);
   for (const { id, ...meal } of menu) model.meals.set(id, meal);
-  return { app, db, model };
+  return model;
 }
 
 const tokens = validTokens();
@@ -48,48 +32,51 @@ describe('fuzzing the real app with generated requests', () => {
   it('never answers 5xx, always answers the documented envelope, and changes state only through valid requests', { timeout: 120_000 }, async () => {
     const figures = { runs: 0, requests: 0, successes: 0, errors: 0, distinctCodes: 0 };
     const seen = new Map<string, number>();
+    const { app, db, reset } = await buildInProcessApp({
+      secret: fuzzSecret,
+      now,
+      menu: menu.map((meal) => ({ ...meal, servedAt: new Date(meal.servedAt) })),
+    });
+    onTestFinished(() => app.close());
 
     await fc.assert(
       fc.asyncProperty(fc.array(fuzzRequest(now, [...tokens.keys()], badTokens), requestsPerRun), async (requests) => {
-        const { app, db, model } = await realApp();
+        await reset();
+        const model = initialModel();
         figures.runs += 1;
-        try {
-          for (const request of requests) {
-            const expected = expectedAnswer(request, model, tokens);
-            const response = await app.inject({
-              method: request.method as 'GET',
-              url: request.url,
-              headers: request.headers,
-              ...(request.body === undefined ? {} : { payload: request.body }),
-            });
-            figures.requests += 1;
-            const where = describeRequest(request);
-            expect(response.statusCode, where).toBeLessThan(500);
-            expect(response.headers['content-type'], where).toMatch(/^application\/json; charset=utf-8$/);
-            const body = response.json();
-            if (response.statusCode === 200) {
-              figures.successes += 1;
-              seen.set('200', (seen.get('200') ?? 0) + 1);
-              expect(expected, `${where}\nanswered 200 ${response.body}`).toMatchObject({ kind: 'success' });
-              expect(body, where).toEqual({ status: 'success', data: (expected as { data: unknown }).data });
-              (expected as { apply: () => void }).apply();
-            } else {
-              figures.errors += 1;
-              expect(body, where).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.any(String) } });
-              const code = body.error.code as ErrorCode;
-              seen.set(code, (seen.get(code) ?? 0) + 1);
-              expect(errorCodes, where).toContain(code);
-              expect(response.statusCode, where).toBe(httpStatusOf[code]);
-              const allowed = expected.kind === 'error' ? expected.codes : ['(200)'];
-              expect(allowed, `${where}\nanswered ${response.statusCode} ${response.body}`).toContain(code);
-              if (response.statusCode === 401) expect(response.headers['www-authenticate'], where).toMatch(/^Bearer/);
-            }
+        for (const request of requests) {
+          const expected = expectedAnswer(request, model, tokens);
+          const response = await app.inject({
+            method: request.method as 'GET',
+            url: request.url,
+            headers: request.headers,
+            ...(request.body === undefined ? {} : { payload: request.body }),
+          });
+          figures.requests += 1;
+          const where = describeRequest(request);
+          expect(response.statusCode, where).toBeLessThan(500);
+          expect(response.headers['content-type'], where).toMatch(/^application\/json; charset=utf-8$/);
+          const body = response.json();
+          if (response.statusCode === 200) {
+            figures.successes += 1;
+            seen.set('200', (seen.get('200') ?? 0) + 1);
+            expect(expected, `${where}\nanswered 200 ${response.body}`).toMatchObject({ kind: 'success' });
+            expect(body, where).toEqual({ status: 'success', data: (expected as { data: unknown }).data });
+            (expected as { apply: () => void }).apply();
+          } else {
+            figures.errors += 1;
+            expect(body, where).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.any(String) } });
+            const code = body.error.code as ErrorCode;
+            seen.set(code, (seen.get(code) ?? 0) + 1);
+            expect(errorCodes, where).toContain(code);
+            expect(response.statusCode, where).toBe(httpStatusOf[code]);
+            const allowed = expected.kind === 'error' ? expected.codes : ['(200)'];
+            expect(allowed, `${where}\nanswered ${response.statusCode} ${response.body}`).toContain(code);
+            if (response.statusCode === 401) expect(response.headers['www-authenticate'], where).toMatch(/^Bearer/);
           }
-          // The database holds exactly what the model built from the 200 answers, and nothing else.
-          expect(storedState(db)).toEqual(modelState(model));
-        } finally {
-          await app.close();
         }
+        // The database holds exactly what the model built from the 200 answers, and nothing else.
+        expect(storedState(db)).toEqual(modelState(model));
       }),
       { numRuns: runs },
     );

@@ -37,11 +37,11 @@ export function inspectDatabaseFile(path: string): DatabaseSnapshot {
     const recount = db.prepare<[number], { rating: number; n: number }>(
       'SELECT rating, count(*) AS n FROM ratings WHERE meal_id = ? GROUP BY rating',
     );
-    const histograms = new Map(
+    const histograms = new Map<number, { stored: number[]; recounted: number[] }>(
       stored.map((row) => {
         const recounted = [0, 0, 0, 0, 0];
         for (const { rating, n } of recount.all(row.meal_id)) recounted[rating - 1] = n;
-        return [row.meal_id, { stored: [row.h1, row.h2, row.h3, row.h4, row.h5], recounted }] as const;
+        return [row.meal_id, { stored: [row.h1, row.h2, row.h3, row.h4, row.h5], recounted }];
       }),
     );
     const duplicateRatings = db
