@@ -11,6 +11,7 @@ export default defineConfig({
       '@meals/adapters-memory': source('./packages/adapters-memory/src/index.ts'),
       '@meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
       '@meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
+      '@meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
       '@meals/repository-contract': source('./packages/repository-contract/src/index.ts'),
     },
   },

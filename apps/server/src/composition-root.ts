@@ -1,10 +1,20 @@
 import 'reflect-metadata';
-import { buildHttpApp, createHmacTokenVerifier, type TokenVerifier } from '@meals/adapters-http';
+import {
+  buildHttpApp,
+  buildMetricsApp,
+  createHmacTokenVerifier,
+  createJwksTokenVerifier,
+  createPublicKeyTokenVerifier,
+  type TokenVerifier,
+} from '@meals/adapters-http';
 import { MarkMeal, RateMeal, systemClock, UpsertMeals, type Clock } from '@meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
+import { CountingMarkingRepository, CountingRatingRepository } from './counting-repositories.js';
+import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistence, type Persistence } from './persistence.js';
+import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
 
 /** Explicit tokens: no decorators, so the wiring works whatever compiler builds the code. */
 export const tokens = {
@@ -15,11 +25,14 @@ export const tokens = {
   markMeal: Symbol('MarkMeal'),
   rateMeal: Symbol('RateMeal'),
   upsertMeals: Symbol('UpsertMeals'),
+  metrics: Symbol('ServiceMetrics'),
 } as const;
 
 export interface Overrides {
   readonly clock?: Clock;
   readonly persistence?: Persistence;
+  /** Log lines go here instead of stdout (tests read them). */
+  readonly logDestination?: LogDestination;
 }
 
 /** The only place that knows every package. A test can swap the clock or the database. */
@@ -31,22 +44,23 @@ export function createContainer(config: Config, overrides: Overrides = {}): Depe
     useFactory: instanceCachingFactory(() => overrides.persistence ?? openPersistence(config)),
   });
   c.register(tokens.verifyToken, {
-    useFactory: instanceCachingFactory<TokenVerifier>(() =>
-      createHmacTokenVerifier({
-        secret: config.jwtSecret,
-        issuer: config.jwtIssuer,
-        audience: config.jwtAudience,
-        clockToleranceMs: config.jwtClockToleranceMs,
-      }),
-    ),
+    useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
+  // Disabled metrics are null: nothing is counted, and /metrics does not exist.
+  c.register(tokens.metrics, {
+    useFactory: instanceCachingFactory<ServiceMetrics | null>(() => (config.metricsEnabled ? createServiceMetrics() : null)),
+  });
+  const counted = (d: DependencyContainer) => {
+    const { meals, markings, ratings } = d.resolve<Persistence>(tokens.persistence);
+    const metrics = d.resolve<ServiceMetrics | null>(tokens.metrics);
+    if (metrics === null) return { meals, markings, ratings };
+    return { meals, markings: new CountingMarkingRepository(markings, metrics), ratings: new CountingRatingRepository(ratings, metrics) };
+  };
   c.register(tokens.markMeal, {
-    useFactory: instanceCachingFactory((d) => new MarkMeal(d.resolve<Persistence>(tokens.persistence))),
+    useFactory: instanceCachingFactory((d) => new MarkMeal(counted(d))),
   });
   c.register(tokens.rateMeal, {
-    useFactory: instanceCachingFactory(
-      (d) => new RateMeal({ ratings: d.resolve<Persistence>(tokens.persistence).ratings, clock: d.resolve(tokens.clock) }),
-    ),
+    useFactory: instanceCachingFactory((d) => new RateMeal({ ratings: counted(d).ratings, clock: d.resolve(tokens.clock) })),
   });
   c.register(tokens.upsertMeals, {
     useFactory: instanceCachingFactory((d) => new UpsertMeals(d.resolve<Persistence>(tokens.persistence))),
@@ -57,6 +71,9 @@ export function createContainer(config: Config, overrides: Overrides = {}): Depe
 export async function buildServer(config: Config, overrides: Overrides = {}) {
   const c = createContainer(config, overrides);
   const persistence = c.resolve<Persistence>(tokens.persistence);
+  const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
+  const logger = loggerOptions(config, overrides.logDestination);
+  const metricsOnOwnPort = metrics !== null && config.metricsPort !== undefined;
   const app: FastifyInstance = await buildHttpApp({
     useCases: {
       markMeal: c.resolve(tokens.markMeal),
@@ -64,9 +81,40 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       upsertMeals: c.resolve(tokens.upsertMeals),
     },
     verifyToken: c.resolve(tokens.verifyToken),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger,
+    operations: {
+      readiness: () => persistence.ping(),
+      ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),
+      ...(metrics === null || metricsOnOwnPort ? {} : { metrics: metrics.endpoint }),
+    },
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
+    timeouts: config.httpTimeouts,
   });
+  // Served on METRICS_PORT by main.ts; closed with the app.
+  const metricsApp = metricsOnOwnPort ? await buildMetricsApp({ metrics: metrics.endpoint, logger }) : undefined;
   // The database closes after Fastify has let every in-flight request finish.
-  app.addHook('onClose', () => persistence.close());
-  return { app, persistence, container: c };
+  app.addHook('onClose', async () => {
+    await metricsApp?.close();
+    await persistence.close();
+  });
+  return { app, metricsApp, persistence, container: c };
+}
+
+/** The verifier for the one configured key source. */
+function createTokenVerifier(config: Config): TokenVerifier {
+  const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience, clockToleranceMs: config.jwtClockToleranceMs };
+  switch (config.jwtKey.kind) {
+    case 'secret':
+      return createHmacTokenVerifier({ ...claims, secret: config.jwtSecret });
+    case 'public-key':
+      return createPublicKeyTokenVerifier({ ...claims, publicKeyPem: config.jwtKey.pem });
+    case 'jwks':
+      return createJwksTokenVerifier({
+        ...claims,
+        issuer: config.jwtKey.issuer,
+        jwksUrl: config.jwtKey.url,
+        cooldownMs: config.jwtKey.cooldownMs,
+      });
+  }
 }

@@ -1,5 +1,10 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
+import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@meals/adapters-http';
+import { isLocalTime, isTimeZone } from '@meals/domain';
+import { ConfigError } from './config-error.js';
+import { httpTimeouts, httpUrl, jwtKeySource, trustProxy, type JwtKeySource } from './security-config.js';
+
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   | { readonly kind: 'memory' };
@@ -18,14 +23,24 @@ export interface Config {
   readonly jwtIssuer: string | undefined;
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
+  /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
+  readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
+  readonly metricsEnabled: boolean;
+  /** Serve /metrics on this port instead of PORT; undefined: on PORT. */
+  readonly metricsPort: number | undefined;
+  readonly rateLimits: RateLimits;
+  readonly trustProxy: TrustProxy;
+  readonly httpTimeouts: HttpTimeouts;
+  /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
+  readonly serviceStart: string;
+  /** The canteen's IANA time zone: the days of menus are days on its clocks. */
+  readonly timeZone: string;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError, type JwtKeySource };
 
-interface Setting<T> {
+export interface Setting<T> {
   readonly description: string;
   /** The default as it would be written in the environment; undefined: unset. */
   readonly default: string | undefined;
@@ -38,41 +53,114 @@ const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug
 export const developmentJwtSecret = 'development-only-secret-never-use-in-production!';
 
 export const settings = {
-  NODE_ENV: { description: '`production` refuses a missing or short secret and never seeds demo data', default: 'development', parse: (raw) => raw },
-  PORT: { description: 'TCP port to listen on (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
+  NODE_ENV: { description: '`production` refuses a missing or short `JWT_SECRET` and never seeds demo data', default: 'development', parse: (raw) => raw },
+  PORT: { description: 'TCP port (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
   HOST: { description: 'Address to listen on', default: '127.0.0.1', parse: nonEmpty },
   DATABASE_URL: { description: '`sqlite:<path>` (folder created if missing) or `memory:` (lost on exit)', default: 'sqlite:./data/meals.db', parse: databaseUrl },
-  SQLITE_SYNCHRONOUS: { description: '`normal`: commits survive a process crash; `full`: they also survive a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
-  JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; required in production', default: undefined, parse: secret },
+  SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
+  JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; in production this, `JWT_PUBLIC_KEY_FILE` or `JWT_JWKS_URL` is required (none of them outside production: a public development secret)', default: undefined, parse: secret },
+  JWT_PUBLIC_KEY_FILE: { description: 'PEM public key file instead of a secret: an RSA key (2048 bits or more) verifies RS256 only, an EC P-256 key ES256 only', default: undefined, parse: nonEmpty },
+  JWT_JWKS_URL: { description: 'JWKS endpoint instead of a secret (https in production): RS256/ES256 keys chosen by the token\'s `kid`; needs `JWT_ISSUER`', default: undefined, parse: httpUrl },
+  JWT_JWKS_COOLDOWN_S: { description: 'After a JWKS fetch (or a failed one), seconds before an unknown `kid` may cause another', default: '30', parse: integerIn(1, 3600) },
   JWT_ISSUER: { description: 'When set, tokens must carry exactly this `iss`', default: undefined, parse: nonEmpty },
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
-  LOG_LEVEL: { description: 'pino log level', default: 'info', parse: oneOf(logLevels) },
+  LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
+  METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics', default: 'true', parse: boolean },
+  RATE_LIMIT_USER_PER_MIN: { description: 'Requests per minute per user (the verified `sub`) on /api/v1; 0 turns the limit off', default: '120', parse: integerIn(0, 1_000_000) },
+  RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
+  TRUST_PROXY: { description: 'Who may name the client address in X-Forwarded-For: `false`, `true`, a hop count, or addresses/CIDRs separated by commas', default: 'false', parse: trustProxy },
+  HTTP_REQUEST_TIMEOUT_MS: { description: 'The whole request (headers and body) must arrive within this; 0: no limit', default: String(defaultHttpTimeouts.requestMs), parse: integerIn(0, 600_000) },
+  HTTP_HEADERS_TIMEOUT_MS: { description: 'The request headers must arrive within this (drops slowloris clients); at most `HTTP_REQUEST_TIMEOUT_MS`', default: String(defaultHttpTimeouts.headersMs), parse: integerIn(1, 600_000) },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this', default: String(defaultHttpTimeouts.keepAliveMs), parse: integerIn(1, 600_000) },
+  HTTP_CONNECTION_TIMEOUT_MS: { description: 'A socket without any traffic is closed after this (0: never; else longer than the keep-alive timeout)', default: String(defaultHttpTimeouts.connectionIdleMs), parse: integerIn(0, 3_600_000) },
+  METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
+  SERVICE_START: { description: 'Time of day (`HH:MM`) at which an imported menu day is served', default: '11:00', parse: timeOfDay },
+  TZ_NAME: { description: 'IANA time zone of the canteen: the days of imported menus are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
 } satisfies Record<string, Setting<unknown>>;
 
+/** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const problems: string[] = [];
   const read = <T>(name: keyof typeof settings, setting: Setting<T>): T | undefined => {
-    const raw = env[name] === '' ? undefined : (env[name] ?? setting.default);
-    return raw === undefined ? undefined : setting.parse(raw, name);
+    // An empty variable counts as unset, so `PORT=` means the default and not an error or NaN.
+    const given = env[name];
+    const raw = given === undefined || given === '' ? setting.default : given;
+    try {
+      return raw === undefined ? undefined : setting.parse(raw, name);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined;
+    }
   };
+
+  /** A check across settings: its ConfigError joins the others. */
+  const checked = <T>(check: () => T): T | undefined => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined;
+    }
+  };
+  const given = (name: keyof typeof settings) => (env[name] ?? '') !== '';
+
   const production = read('NODE_ENV', settings.NODE_ENV) === 'production';
   const givenSecret = read('JWT_SECRET', settings.JWT_SECRET);
-  if (production && givenSecret === undefined) {
-    throw new ConfigError(`JWT_SECRET is required when NODE_ENV=production (at least ${minSecretBytes} bytes).`);
+  const jwtIssuer = read('JWT_ISSUER', settings.JWT_ISSUER);
+  const publicKeyFile = read('JWT_PUBLIC_KEY_FILE', settings.JWT_PUBLIC_KEY_FILE);
+  const jwksUrl = read('JWT_JWKS_URL', settings.JWT_JWKS_URL);
+  const jwksCooldownS = read('JWT_JWKS_COOLDOWN_S', settings.JWT_JWKS_COOLDOWN_S);
+  const jwtKey = checked(() =>
+    jwtKeySource({
+      production,
+      present: { secret: given('JWT_SECRET'), publicKeyFile: given('JWT_PUBLIC_KEY_FILE'), jwksUrl: given('JWT_JWKS_URL') },
+      jwtIssuer,
+      publicKeyFile,
+      jwksUrl,
+      jwksCooldownS: jwksCooldownS ?? 30,
+    }),
+  );
+  const port = read('PORT', settings.PORT);
+  const metricsPort = read('METRICS_PORT', settings.METRICS_PORT);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (both are ${port}); leave it unset to serve /metrics on PORT.`);
   }
-  return {
+  const config: Config = {
     production,
-    port: read('PORT', settings.PORT)!,
+    port: port!,
     host: read('HOST', settings.HOST)!,
     database: read('DATABASE_URL', settings.DATABASE_URL)!,
     sqliteSynchronous: read('SQLITE_SYNCHRONOUS', settings.SQLITE_SYNCHRONOUS)!,
     jwtSecret: givenSecret ?? developmentJwtSecret,
-    jwtSecretIsDevelopmentDefault: givenSecret === undefined,
-    jwtIssuer: read('JWT_ISSUER', settings.JWT_ISSUER),
+    jwtSecretIsDevelopmentDefault: givenSecret === undefined && jwtKey?.kind === 'secret',
+    jwtIssuer,
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
+    jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
+    metricsEnabled: read('METRICS_ENABLED', settings.METRICS_ENABLED)!,
+    metricsPort,
+    rateLimits: {
+      userPerMinute: read('RATE_LIMIT_USER_PER_MIN', settings.RATE_LIMIT_USER_PER_MIN)!,
+      ipPerMinute: read('RATE_LIMIT_IP_PER_MIN', settings.RATE_LIMIT_IP_PER_MIN)!,
+    },
+    trustProxy: read('TRUST_PROXY', settings.TRUST_PROXY)!,
+    httpTimeouts: checked(() =>
+      httpTimeouts({
+        requestMs: read('HTTP_REQUEST_TIMEOUT_MS', settings.HTTP_REQUEST_TIMEOUT_MS)!,
+        headersMs: read('HTTP_HEADERS_TIMEOUT_MS', settings.HTTP_HEADERS_TIMEOUT_MS)!,
+        keepAliveMs: read('HTTP_KEEP_ALIVE_TIMEOUT_MS', settings.HTTP_KEEP_ALIVE_TIMEOUT_MS)!,
+        connectionIdleMs: read('HTTP_CONNECTION_TIMEOUT_MS', settings.HTTP_CONNECTION_TIMEOUT_MS)!,
+      }),
+    )!,
+    serviceStart: read('SERVICE_START', settings.SERVICE_START)!,
+    timeZone: read('TZ_NAME', settings.TZ_NAME)!,
   };
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+  return config;
 }
 
 function nonEmpty(raw: string, name: string): string {
@@ -98,10 +186,26 @@ function oneOf<const T extends string>(allowed: readonly T[]) {
   };
 }
 
+function boolean(raw: string, name: string): boolean {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, not "${raw}".`);
+}
+
 function secret(raw: string, name: string): string {
   if (Buffer.byteLength(raw) < minSecretBytes) {
     throw new ConfigError(`${name} must have at least ${minSecretBytes} bytes (it has ${Buffer.byteLength(raw)}).`);
   }
+  return raw;
+}
+
+function timeOfDay(raw: string, name: string): string {
+  if (!isLocalTime(raw)) throw new ConfigError(`${name} must be a time of day HH:MM (00:00 to 23:59), not "${raw}".`);
+  return raw;
+}
+
+function timeZone(raw: string, name: string): string {
+  if (!isTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
   return raw;
 }
 

@@ -6,7 +6,7 @@ import type { Persistence } from './persistence.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const { app, persistence } = await buildServer(config);
+  const { app, metricsApp, persistence } = await buildServer(config);
   const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence);
 
   let closing = false;
@@ -26,12 +26,18 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
 
   const address = await app.listen({ port: config.port, host: config.host });
+  const metricsAddress =
+    metricsApp === undefined || config.metricsPort === undefined
+      ? address
+      : await metricsApp.listen({ port: config.metricsPort, host: config.host });
   const notes: string[] = [];
   if (config.jwtSecretIsDevelopmentDefault) {
     notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
   if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
-  if (!config.production) notes.push(...tryItLines(address, config));
+  // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer.
+  if (!config.production && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
+  notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined));
   // The "listening" line comes last: whoever waits for it has everything else already.
   notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
   console.log(notes.join('\n'));
@@ -42,7 +48,7 @@ function loadConfigOrExit(): Config {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`meals: invalid configuration: ${error.message}`);
+    for (const problem of error.message.split('\n')) console.error(`meals: invalid configuration: ${problem}`);
     process.exit(1);
   }
 }
@@ -55,6 +61,14 @@ async function seedDemoMenuIfEmpty(persistence: Persistence): Promise<boolean> {
 
 function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
+}
+
+function operationsLines(address: string, metricsAddress: string | undefined): string[] {
+  return [
+    `meals: health     ${address}/healthz`,
+    `meals: readiness  ${address}/readyz`,
+    `meals: metrics    ${metricsAddress === undefined ? 'disabled (METRICS_ENABLED=false)' : `${metricsAddress}/metrics`}`,
+  ];
 }
 
 function tryItLines(address: string, config: Config): string[] {

@@ -1,6 +1,6 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { MarkingRepository, MealCatalog, RatingRepository } from '@meals/domain';
+import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@meals/domain';
 import type { Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -8,16 +8,21 @@ export interface Persistence {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  readonly mealSources: MealSourceRepository;
+  /** Resolves when the database answers a query (the readiness probe); rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function openPersistence(config: Pick<Config, 'database' | 'sqliteSynchronous'>): Persistence {
   switch (config.database.kind) {
     case 'memory':
-      return { ...createInMemoryAdapters(), close: async () => {} };
+      return { ...createInMemoryAdapters(), ping: async () => {}, close: async () => {} };
     case 'sqlite': {
       const db = openSqliteDatabase(config.database.path, { synchronous: config.sqliteSynchronous });
-      return { ...createSqliteAdapters(db), close: async () => void db.close() };
+      // Unlike SELECT 1, this reads a page of the file; it throws once the connection is closed.
+      const probe = db.prepare('SELECT max(version) FROM schema_migrations');
+      return { ...createSqliteAdapters(db), ping: async () => void probe.get(), close: async () => void db.close() };
     }
   }
 }

@@ -35,7 +35,12 @@ describe('architecture: dependencies point inwards', () => {
     expect(outside).toEqual([]);
   });
 
-  it.each(['packages/adapters-memory', 'packages/adapters-sqlite', 'packages/adapters-http'])(
+  it.each([
+    'packages/adapters-memory',
+    'packages/adapters-sqlite',
+    'packages/adapters-http',
+    'packages/adapters-openmensa',
+  ])(
     'lets %s depend on the domain but on no other adapter, and never on the DI container',
     (packageDir) => {
       const forbidden = importsOf(packageDir).filter(

@@ -1,32 +1,65 @@
-import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { authenticateWith } from './auth/authenticate.js';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
+import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
+import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeouts.js';
+import { loggerWithRedaction } from './logging.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
+import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
+import type { OperationsOptions } from './operations/operations-options.js';
+import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
+import { requestIdOf } from './operations/request-id.js';
+import { DebugRequestLogController } from './operations/request-logging.js';
 
 export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Health, readiness and metrics: see operations/operations-options.ts. */
+  readonly operations?: OperationsOptions;
+  /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
+  readonly rateLimits?: RateLimits;
+  /**
+   * Which proxies may name the client in X-Forwarded-For (Fastify's trustProxy): false (default) uses the socket's
+   * address; true trusts any; a number trusts that many hops; a list trusts those addresses or CIDR ranges.
+   */
+  readonly trustProxy?: TrustProxy;
+  readonly timeouts?: HttpTimeouts;
 }
+
+export type TrustProxy = boolean | number | readonly string[];
+
+export const defaultHttpTimeouts: HttpTimeouts = {
+  requestMs: 15_000,
+  headersMs: 10_000,
+  // Longer than the 60 s idle timeout of common load balancers, so that they, not we, close idle connections.
+  keepAliveMs: 72_000,
+  connectionIdleMs: 120_000,
+};
 
 export const apiPrefix = '/api/v1';
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
-    // One line per request at info is too costly at lunchtime; errors and 5xx are still logged.
-    logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    logger: loggerWithRedaction(options.logger),
+    logController: new DebugRequestLogController(),
+    // The caller's X-Request-Id is validated before it reaches a log line, so Fastify must not take it as it is.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Fastify's own 503 while closing is not in our envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
+    trustProxy: trustProxyOption(options.trustProxy ?? false),
+    ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  echoRequestId(app);
+  const { readiness = async () => {}, metrics, observeRequest } = options.operations ?? {};
+  if (observeRequest !== undefined) observeRequests(app, observeRequest);
 
   // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped.
   const ajv = createSchemaValidator();
@@ -35,6 +68,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // Only JSON is accepted: every other media type (text/plain included) answers 415.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', null);
+  app.decorateRequest('authenticationFailure', null);
 
   // While closing, requests in flight finish; a new one on a kept-alive connection is refused in the envelope.
   let closing = false;
@@ -55,12 +89,25 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
+  // Security headers for every answer; no Content-Security-Policy: the API serves JSON, not documents.
+  await app.register(fastifyHelmet, { contentSecurityPolicy: false });
+  // In this order: the token is verified before the limiter, so that the limiter counts verified users.
+  app.addHook('onRequest', identifyCallerWith(options.verifyToken));
+  await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, { limitedPrefix: apiPrefix });
+
+  await app.register(probeRoutes, { readiness });
+  if (metrics !== undefined) await app.register(metricsRoute, { metrics });
   await app.register(
     async (api) => {
-      api.addHook('onRequest', authenticateWith(options.verifyToken));
+      api.addHook('onRequest', requireAuthentication);
       await api.register(mealRoutes, options.useCases);
     },
     { prefix: apiPrefix },
   );
   return app;
+}
+
+function trustProxyOption(trustProxy: TrustProxy): Exclude<FastifyServerOptions['trustProxy'], undefined> {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return typeof trustProxy === 'boolean' ? trustProxy : [...trustProxy];
 }

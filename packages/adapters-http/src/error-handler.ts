@@ -34,8 +34,8 @@ export function errorEnvelope(code: ErrorCode, message: string) {
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const { code, message, headers } = wireErrorOf(error);
   const status = httpStatusOf[code];
-  // 5xx details go to the log with the request id, never to the client.
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  // 5xx details go to the log with the request id (and the request, credentials redacted), never to the client.
+  if (status >= 500) request.log.error({ err: error, req: request }, 'request failed');
   if (headers !== undefined) reply.headers(headers);
   return reply.code(status).send(errorEnvelope(code, message));
 }

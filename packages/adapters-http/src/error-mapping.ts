@@ -11,11 +11,13 @@ export const httpStatusOf = {
   not_found: 404,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   meal_not_rateable: 422,
   meal_not_yet_served: 422,
   rating_period_over: 422,
   internal_error: 500,
   service_unavailable: 503,
+  not_ready: 503,
 } as const;
 
 export type ErrorCode = keyof typeof httpStatusOf;

@@ -8,8 +8,9 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 
   get statusCode(): number {

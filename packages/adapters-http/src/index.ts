@@ -4,12 +4,40 @@ export {
   createHmacTokenVerifier,
   maxSubjectLength,
   minSecretBytes,
+  type ClaimOptions,
   type HmacTokenOptions,
+  type SyncTokenVerifier,
   type TokenVerifier,
 } from './auth/token-verifier.js';
-export { apiPrefix, buildHttpApp, type HttpAppOptions } from './build-http-app.js';
+export {
+  createPublicKeyTokenVerifier,
+  minRsaModulusBits,
+  publicKeyAlgorithm,
+  type AsymmetricAlgorithm,
+  type PublicKeyTokenOptions,
+} from './auth/public-key-token-verifier.js';
+export { createJwksTokenVerifier, type JwksTokenOptions } from './auth/jwks-token-verifier.js';
+export {
+  apiPrefix,
+  buildHttpApp,
+  defaultHttpTimeouts,
+  type HttpAppOptions,
+  type TrustProxy,
+} from './build-http-app.js';
+export type { RateLimits } from './limits/rate-limits.js';
+export type { HttpTimeouts } from './limits/server-timeouts.js';
+export { redactedLogPaths } from './logging.js';
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { UpsertMealsBody } from './schemas/meal-schemas.js';
+export { buildMetricsApp } from './operations/metrics-app.js';
+export type {
+  MetricsEndpoint,
+  OperationsOptions,
+  ReadinessCheck,
+  RequestObservation,
+  RequestObserver,
+} from './operations/operations-options.js';
+export { maxRequestIdLength, requestIdHeader } from './operations/request-id.js';

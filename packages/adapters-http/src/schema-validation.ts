@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Meal } from '@meals/domain';
+import { canonicalPrice, type Meal, type MealPrices } from '@meals/domain';
 import { UpsertMealsBody } from './schemas/meal-schemas.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
@@ -31,5 +31,13 @@ export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {
     name: meal.name,
     servedAt: new Date(meal.served_at),
     rateable: meal.rateable,
+    category: meal.category ?? null,
+    notes: meal.notes ?? [],
+    prices: canonicalPrices(meal.prices ?? {}),
   }));
+}
+
+/** The schema's pattern guarantees that every amount has a canonical form. */
+function canonicalPrices(prices: Readonly<Record<string, string>>): MealPrices {
+  return Object.fromEntries(Object.entries(prices).map(([role, amount]) => [role, canonicalPrice(amount) ?? amount]));
 }

@@ -260,6 +260,25 @@ describe('PUT /api/v1/admin/meals', () => {
     expect(await fixture.adapters.ratings.findRating('alice', 1)).toBe(4);
   });
 
+  it('stores the optional category, notes and prices, amounts in canonical form; absent ones as defaults', async () => {
+    const detailed = {
+      ...meal(10),
+      category: 'Vegetarisch',
+      notes: ['vegetarisch', 'Allergene: Milch'],
+      prices: { student: '2.9', employee: '4.40', pupil: '2', other: '5.125' },
+    };
+    const response = await put({ meals: [detailed, { ...meal(11), category: null }, meal(12)] }, fixture.token({ scope: 'meals:write' }));
+    expect(response.statusCode).toBe(200);
+    expect(await fixture.adapters.meals.findById(10)).toMatchObject({
+      category: 'Vegetarisch',
+      notes: ['vegetarisch', 'Allergene: Milch'],
+      prices: { student: '2.90', employee: '4.40', pupil: '2.00', other: '5.125' },
+    });
+    for (const id of [11, 12]) {
+      expect(await fixture.adapters.meals.findById(id)).toMatchObject({ category: null, notes: [], prices: {} });
+    }
+  });
+
   it('answers forbidden without the scope, before looking at the body', async () => {
     expectError(await put({ meals: [meal(10)] }, fixture.token()), 'forbidden');
     expectError(await put('not even an object', fixture.token({ scope: 'meals:read' })), 'forbidden');
@@ -276,6 +295,14 @@ describe('PUT /api/v1/admin/meals', () => {
     ['an unknown field', { meals: [{ ...meal(10), price: 3 }] }],
     ['no meals', { meals: [] }],
     ['a duplicate id', { meals: [meal(10), meal(11), meal(10)] }],
+    ['a price as a number', { meals: [{ ...meal(10), prices: { student: 2.6 } }] }],
+    ['a price with a comma', { meals: [{ ...meal(10), prices: { student: '2,60' } }] }],
+    ['a negative price', { meals: [{ ...meal(10), prices: { student: '-1.00' } }] }],
+    ['an unknown price role', { meals: [{ ...meal(10), prices: { guest: '2.60' } }] }],
+    ['a blank note', { meals: [{ ...meal(10), notes: ['  '] }] }],
+    ['notes as a string', { meals: [{ ...meal(10), notes: 'vegan' }] }],
+    ['an empty category', { meals: [{ ...meal(10), category: '' }] }],
+    ['a category of 251 characters', { meals: [{ ...meal(10), category: 'x'.repeat(251) }] }],
   ])('rejects %s with invalid_request, storing nothing', async (_, body) => {
     expectError(await put(body, fixture.token({ scope: 'meals:write' })), 'invalid_request');
     expect(await fixture.adapters.meals.findById(10)).toBeUndefined();

@@ -1,14 +1,16 @@
 import { InMemoryDatabase } from './in-memory-database.js';
 import { InMemoryMarkingRepository } from './in-memory-marking-repository.js';
 import { InMemoryMealCatalog } from './in-memory-meal-catalog.js';
+import { InMemoryMealSourceRepository } from './in-memory-meal-source-repository.js';
 import { InMemoryRatingRepository } from './in-memory-rating-repository.js';
 
-/** All three repositories over one shared in-memory database. */
+/** Every repository over one shared in-memory database. */
 export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDatabase()) {
   return {
     db,
     meals: new InMemoryMealCatalog(db),
     markings: new InMemoryMarkingRepository(db),
     ratings: new InMemoryRatingRepository(db),
+    mealSources: new InMemoryMealSourceRepository(db),
   };
 }

@@ -1,18 +1,18 @@
-import type { Meal, MealCatalog, MealId } from '@meals/domain';
+import { withMealDetails, type DetailedMeal, type Meal, type MealCatalog, type MealId } from '@meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealCatalog implements MealCatalog {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async findById(id: MealId): Promise<Meal | undefined> {
+  async findById(id: MealId): Promise<DetailedMeal | undefined> {
     const meal = this.db.meals.get(id);
-    return meal === undefined ? undefined : copyMeal(meal);
+    return meal === undefined ? undefined : withMealDetails(meal);
   }
 
   async upsertMany(meals: readonly Meal[]): Promise<number> {
     // Copy the whole batch before the first write, so a meal that fails leaves the store untouched; nothing awaits
     // between the first and the last write, so no other operation sees half a batch.
-    const copies = meals.map(copyMeal);
+    const copies = meals.map(withMealDetails);
     for (const meal of copies) this.db.meals.set(meal.id, meal);
     return meals.length;
   }
@@ -20,8 +20,4 @@ export class InMemoryMealCatalog implements MealCatalog {
   async count(): Promise<number> {
     return this.db.meals.size;
   }
-}
-
-function copyMeal(meal: Meal): Meal {
-  return { id: meal.id, name: meal.name, servedAt: new Date(meal.servedAt.getTime()), rateable: meal.rateable };
 }

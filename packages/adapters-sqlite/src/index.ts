@@ -4,4 +4,6 @@ export { openSqliteDatabase, type SqliteOptions, type SqliteSynchronous } from '
 export { createSqliteAdapters } from './sqlite-adapters.js';
 export { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 export { SqliteMealCatalog } from './sqlite-meal-catalog.js';
+export { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';
 export { SqliteRatingRepository } from './sqlite-rating-repository.js';
+export { backupSqliteDatabase, type BackupReport } from './backup-database.js';

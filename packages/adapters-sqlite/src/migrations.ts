@@ -9,6 +9,9 @@ export interface Migration {
 
 const migrationsFolder = new URL('../migrations/', import.meta.url);
 
+/** A migration that rebuilds a referenced table starts with this line (SQLite's procedure for schema changes). */
+const foreignKeysOffMarker = '-- migrate: foreign keys off';
+
 /** The SQL files `NNN-name.sql` beside the package, in version order. */
 export function loadMigrations(folder: URL = migrationsFolder): Migration[] {
   return readdirSync(folder)
@@ -32,12 +35,28 @@ export function migrate(db: Database, migrations: readonly Migration[] = loadMig
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: number[] = [];
   for (const migration of migrations) {
-    db.transaction(() => {
-      if (isApplied.get(migration.version) !== undefined) return;
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, new Date().toISOString());
-      applied.push(migration.version);
-    }).immediate();
+    const rebuilds = migration.sql.startsWith(foreignKeysOffMarker);
+    // The pragma is a no-op inside a transaction, so it is switched around it, and back on whatever happens.
+    const switchForeignKeys = rebuilds && db.pragma('foreign_keys', { simple: true }) === 1;
+    if (switchForeignKeys) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        if (isApplied.get(migration.version) !== undefined) return;
+        db.exec(migration.sql);
+        if (rebuilds) assertForeignKeysHold(db, migration);
+        record.run(migration.version, migration.name, new Date().toISOString());
+        applied.push(migration.version);
+      }).immediate();
+    } finally {
+      if (switchForeignKeys) db.pragma('foreign_keys = ON');
+    }
   }
   return applied;
+}
+
+function assertForeignKeysHold(db: Database, migration: Migration): void {
+  const violations = db.pragma('foreign_key_check') as unknown[];
+  if (violations.length > 0) {
+    throw new Error(`migration ${migration.version}-${migration.name} breaks ${violations.length} foreign keys`);
+  }
 }

@@ -13,7 +13,7 @@ describe('SQLite constraints behind the meal catalog', () => {
   it.each([
     ['a meal id of 0', sampleMeal(0)],
     ['an empty name', sampleMeal(3, { name: '' })],
-    ['a name of 201 characters', sampleMeal(3, { name: 'x'.repeat(201) })],
+    ['a name of 251 characters', sampleMeal(3, { name: 'x'.repeat(251) })],
   ])('rolls the whole batch back when a meal midway breaks a CHECK: %s', async (_, offending) => {
     const { meals } = createSqliteAdapters(db);
     await meals.upsertMany([sampleMeal(1)]);

@@ -1,7 +1,54 @@
 // The one public entry point of the domain: ports, pure transitions, use cases.
-export { isMealId, type Meal, type MealId } from './meal/meal.js';
+export {
+  isMealId,
+  noMealDetails,
+  withMealDetails,
+  type DetailedMeal,
+  type Meal,
+  type MealDetails,
+  type MealId,
+} from './meal/meal.js';
 export type { MealCatalog } from './meal/meal-catalog.js';
-export { assertValidMeals, mealNameMaxLength } from './meal/meal-validation.js';
+export {
+  canonicalPrice,
+  isCanonicalPrice,
+  isPriceRole,
+  priceRoles,
+  type MealPrices,
+  type PriceRole,
+} from './meal/meal-prices.js';
+export {
+  assertValidMeals,
+  mealFieldProblem,
+  mealNameMaxLength,
+  mealNotesMaxCount,
+  mealTextMaxLength,
+} from './meal/meal-validation.js';
+export {
+  instantOfLocalTime,
+  isLocalDate,
+  isLocalTime,
+  isTimeZone,
+  utcOffsetMs,
+  type LocalDate,
+  type LocalTime,
+} from './menu/local-time.js';
+export {
+  comparable,
+  mealSourceKey,
+  type MealSourceKey,
+  type MenuCandidate,
+  type SourcedMeal,
+} from './menu/meal-source.js';
+export type { MealSourceRepository, MenuImportScope } from './menu/meal-source-repository.js';
+export type { MenuDay, MenuItem, ServiceTime } from './menu/menu.js';
+export {
+  planMenuImport,
+  sameMeal,
+  type MenuImportDecision,
+  type MenuImportPlan,
+  type MenuImportSnapshot,
+} from './menu/menu-import-plan.js';
 export type { MarkingRepository } from './marking/marking-repository.js';
 export { isRatingValue, ratingValues, type RatingValue } from './rating/rating.js';
 export {
@@ -25,3 +72,4 @@ export type { UserId } from './shared/user-id.js';
 export { MarkMeal, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
 export { RateMeal, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
 export { UpsertMeals } from './use-cases/upsert-meals.js';
+export { ImportMenu, type ImportMenuCommand } from './use-cases/import-menu.js';

@@ -1,13 +1,16 @@
 import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { DomainError, RateMeal, UpsertMeals, type Meal } from '@meals/domain';
+import { DomainError, RateMeal, UpsertMeals, type DetailedMeal } from '@meals/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');
-const meal = (id: number, overrides: Partial<Meal> = {}): Meal => ({
+const meal = (id: number, overrides: Partial<DetailedMeal> = {}): DetailedMeal => ({
   id,
   name: `Meal ${id}`,
   servedAt,
   rateable: true,
+  category: null,
+  notes: [],
+  prices: {},
   ...overrides,
 });
 
@@ -51,9 +54,15 @@ describe('UpsertMeals', () => {
     ['a fractional meal id', meal(2.5)],
     ['an empty name', meal(3, { name: '' })],
     ['a blank name', meal(3, { name: '   ' })],
-    ['a name of 201 characters', meal(3, { name: 'x'.repeat(201) })],
+    ['a name of 251 characters', meal(3, { name: 'x'.repeat(251) })],
+    ['a blank category', meal(3, { category: ' ' })],
     ['a name with a NUL', meal(3, { name: '\u0000Soup' })],
     ['a name with an unpaired surrogate', meal(3, { name: 'Soup \uD83C' })],
+    ['a category with a NUL', meal(3, { category: '\u0000Main' })],
+    ['a note with an unpaired surrogate', meal(3, { notes: ['vegan', '\uDC00'] })],
+    ['a note of 251 characters', meal(3, { notes: ['vegan', 'x'.repeat(251)] })],
+    ['a price that is not canonical', meal(3, { prices: { student: '2.6' } })],
+    ['an unknown price role', meal(3, { prices: { guest: '2.60' } as DetailedMeal['prices'] })],
     ['an invalid instant', meal(3, { servedAt: new Date(Number.NaN) })],
     ['a meal id twice in one batch', meal(1, { name: 'Twice' })],
   ])('refuses a batch with %s, naming the meal, and stores none of it', async (_, offending) => {
@@ -69,7 +78,8 @@ describe('UpsertMeals', () => {
     expect(await adapters.meals.findById(2)).toBeUndefined();
   });
 
-  it('accepts a name of exactly 200 characters', async () => {
-    await expect(upsertMeals.execute([meal(1, { name: 'x'.repeat(200) })])).resolves.toEqual({ upserted: 1 });
+  it('accepts a name of exactly 250 characters (as OpenMensa feeds allow), counting code points', async () => {
+    await expect(upsertMeals.execute([meal(1, { name: 'x'.repeat(250) })])).resolves.toEqual({ upserted: 1 });
+    await expect(upsertMeals.execute([meal(2, { name: '🍝'.repeat(250) })])).resolves.toEqual({ upserted: 1 });
   });
 });

@@ -1,6 +1,7 @@
 // Contract suites: each adapter's tests call them with a factory of fresh repositories over one fresh store.
 export { describeMarkingRepositoryContract } from './marking-repository-contract.js';
 export { describeMealCatalogContract } from './meal-catalog-contract.js';
+export { describeMealSourceRepositoryContract } from './meal-source-repository-contract.js';
 export { describeRatingRepositoryContract } from './rating-repository-contract.js';
 export { describeRepositoryContracts } from './repository-contracts.js';
 export { freshFixturePerTest, type CreateRepositoryFixture, type RepositoryFixture } from './repository-fixture.js';

@@ -28,6 +28,35 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
       expect(await meals.count()).toBe(3);
     });
 
+    it('stores category, notes and prices and reads them back exactly', async () => {
+      const { meals } = store();
+      const detailed = sampleMeal(1, {
+        name: `Käsespätzle ${'x'.repeat(238)}`,
+        category: 'Ausgabe A – vegetarisch',
+        notes: ['vegetarisch', 'Allergene: Gluten (Weizen), Milch, Ei', 'vegetarisch'],
+        prices: { student: '2.60', employee: '4.10', pupil: '0.00', other: '5.125' },
+      });
+      const partial = sampleMeal(2, { category: null, notes: [], prices: { other: '12.00' } });
+
+      await meals.upsertMany([detailed, partial]);
+
+      expect(await meals.findById(1)).toEqual(detailed);
+      expect(await meals.findById(2)).toEqual(partial);
+    });
+
+    it('answers the default details for a meal written without them, and replaces details on update', async () => {
+      const { meals } = store();
+      const bare: Meal = { id: 1, name: 'Meal 1', servedAt, rateable: true };
+      await meals.upsertMany([bare]);
+      expect(await meals.findById(1)).toEqual(sampleMeal(1));
+      expect((await meals.findById(1))?.category).toBeNull();
+
+      await meals.upsertMany([sampleMeal(1, { category: 'Dessert', notes: ['vegan'], prices: { student: '1.00' } })]);
+      await meals.upsertMany([bare]);
+
+      expect(await meals.findById(1)).toEqual(sampleMeal(1));
+    });
+
     it('finds no meal under an id that was never stored', async () => {
       const { meals } = store();
       await meals.upsertMany([sampleMeal(1), sampleMeal(3)]);
@@ -38,7 +67,14 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
     it('updates an existing meal in place: same id, new fields, same count', async () => {
       const { meals } = store();
       await meals.upsertMany([sampleMeal(1), sampleMeal(2)]);
-      const updated: Meal = { id: 1, name: 'Renamed', servedAt: new Date('2025-03-11T10:00:00Z'), rateable: false };
+      const updated = sampleMeal(1, {
+        name: 'Renamed',
+        servedAt: new Date('2025-03-11T10:00:00Z'),
+        rateable: false,
+        category: 'Tellergericht',
+        notes: ['vegan'],
+        prices: { student: '2.60' },
+      });
 
       expect(await meals.upsertMany([updated, sampleMeal(5)])).toBe(2);
 
@@ -87,13 +123,18 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
     it('hands out copies: changing a stored or returned meal object does not change the store', async () => {
       const { meals } = store();
-      const input = sampleMeal(1, { servedAt: new Date(servedAt.getTime()) });
+      const details = { notes: ['vegan'], prices: { student: '2.60' } };
+      const input = sampleMeal(1, { servedAt: new Date(servedAt.getTime()), notes: [...details.notes], prices: { ...details.prices } });
       await meals.upsertMany([input]);
       input.servedAt.setTime(0);
+      (input.notes as string[]).push('changed');
+      (input.prices as Record<string, string>).student = '9.99';
       const found = await meals.findById(1);
       found?.servedAt.setTime(0);
+      (found?.notes as string[]).push('changed');
+      (found?.prices as Record<string, string>).other = '9.99';
 
-      expect(await meals.findById(1)).toEqual(sampleMeal(1));
+      expect(await meals.findById(1)).toEqual(sampleMeal(1, details));
     });
   });
 }

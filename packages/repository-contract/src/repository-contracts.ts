@@ -1,11 +1,13 @@
 import { describeMarkingRepositoryContract } from './marking-repository-contract.js';
 import { describeMealCatalogContract } from './meal-catalog-contract.js';
+import { describeMealSourceRepositoryContract } from './meal-source-repository-contract.js';
 import { describeRatingRepositoryContract } from './rating-repository-contract.js';
 import type { CreateRepositoryFixture } from './repository-fixture.js';
 
-/** Every port's contract, for an adapter family that implements all three over one store. */
+/** Every port's contract, for an adapter family that implements all of them over one store. */
 export function describeRepositoryContracts(adapterName: string, createFixture: CreateRepositoryFixture): void {
   describeMealCatalogContract(adapterName, createFixture);
   describeMarkingRepositoryContract(adapterName, createFixture);
   describeRatingRepositoryContract(adapterName, createFixture);
+  describeMealSourceRepositoryContract(adapterName, createFixture);
 }

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { MarkingRepository, MealCatalog, RatingRepository } from '@meals/domain';
+import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@meals/domain';
 
 /** Fresh repositories over one fresh, empty store, as one adapter builds them for one test. */
 export interface RepositoryFixture {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  readonly mealSources: MealSourceRepository;
   /** Runs after the test: close connections, delete temporary files. */
   readonly cleanup?: () => void | Promise<void>;
 }

@@ -1,9 +1,10 @@
-import type { Meal, MealId } from '@meals/domain';
+import type { DetailedMeal, MealId } from '@meals/domain';
 
 /** The instant every sample meal is served at; `ratingOpenAt` lies inside its rating period. */
 export const servedAt = new Date('2025-03-10T11:30:00.123Z');
 export const ratingOpenAt = new Date(servedAt.getTime() + 60 * 60 * 1000);
 
-export function sampleMeal(id: MealId, overrides: Partial<Omit<Meal, 'id'>> = {}): Meal {
-  return { id, name: `Meal ${id}`, servedAt, rateable: true, ...overrides };
+/** A meal as every repository answers it: with its details, here the defaults of a meal that has none. */
+export function sampleMeal(id: MealId, overrides: Partial<Omit<DetailedMeal, 'id'>> = {}): DetailedMeal {
+  return { id, name: `Meal ${id}`, servedAt, rateable: true, category: null, notes: [], prices: {}, ...overrides };
 }

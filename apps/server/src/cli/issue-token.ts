@@ -13,6 +13,9 @@ try {
   const hours = Number(values['expires-in-hours']);
   if (sub === undefined || positionals.length > 1 || !(hours > 0)) throw new ConfigError(usage);
   const config = loadConfig(process.env);
+  if (config.jwtKey.kind !== 'secret') {
+    throw new ConfigError('this command signs HS256 tokens with JWT_SECRET; with a public key or JWKS, the issuer signs them.');
+  }
   if (config.jwtSecretIsDevelopmentDefault) console.error('token: signed with the development secret (JWT_SECRET is not set)');
   console.log(
     signHmacToken(config.jwtSecret, {

@@ -1,29 +1,56 @@
-import { createVerifier } from 'fast-jwt';
+import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
 
-export interface HmacTokenOptions {
-  /** HS256 shared secret, at least 32 bytes. */
-  readonly secret: string;
+/** What every verifier checks besides the signature. */
+export interface ClaimOptions {
   readonly issuer?: string | undefined;
   readonly audience?: string | undefined;
   /** Leeway for exp and nbf, in milliseconds. */
   readonly clockToleranceMs?: number | undefined;
 }
 
-/** Turns a bearer token into a principal, or throws HttpError('invalid_token'). */
-export type TokenVerifier = (token: string) => Principal;
+export interface HmacTokenOptions extends ClaimOptions {
+  /** HS256 shared secret, at least 32 bytes. */
+  readonly secret: string;
+}
+
+/**
+ * Turns a bearer token into a principal, or fails with HttpError('invalid_token'). A verifier with a fixed key
+ * answers synchronously; one that may have to fetch keys (JWKS) answers with a promise.
+ */
+export type TokenVerifier = (token: string) => Principal | Promise<Principal>;
+
+/** A verifier with a fixed key (HS256 secret, public key file): it never waits. */
+export type SyncTokenVerifier = (token: string) => Principal;
 
 export const minSecretBytes = 32;
 export const maxSubjectLength = 255;
 
-export function createHmacTokenVerifier(options: HmacTokenOptions): TokenVerifier {
+export function createHmacTokenVerifier(options: HmacTokenOptions): SyncTokenVerifier {
   if (Buffer.byteLength(options.secret) < minSecretBytes) {
     throw new Error(`the JWT secret must have at least ${minSecretBytes} bytes`);
   }
-  const verify = createVerifier({
-    key: options.secret,
-    algorithms: ['HS256'],
+  const verify = createVerifier({ ...claimVerifierOptions(options), key: options.secret, algorithms: ['HS256'] });
+  return (token) => {
+    let decoded: DecodedToken;
+    try {
+      decoded = verify(token) as DecodedToken;
+    } catch {
+      throw invalidToken('The token is not valid.');
+    }
+    return principalOf(decoded.header, decoded.payload);
+  };
+}
+
+export interface DecodedToken {
+  readonly header: Record<string, unknown>;
+  readonly payload: Record<string, unknown>;
+}
+
+/** The fast-jwt options every verifier shares, whatever its key: required claims, issuer, audience, leeway. */
+export function claimVerifierOptions(options: ClaimOptions) {
+  return {
     complete: true,
     // fast-jwt checks iss and aud only when present: a configured one must also be required.
     requiredClaims: [
@@ -36,16 +63,7 @@ export function createHmacTokenVerifier(options: HmacTokenOptions): TokenVerifie
     cache: true,
     ...(options.issuer === undefined ? {} : { allowedIss: options.issuer }),
     ...(options.audience === undefined ? {} : { allowedAud: options.audience }),
-  });
-  return (token) => {
-    let decoded: { header: Record<string, unknown>; payload: Record<string, unknown> };
-    try {
-      decoded = verify(token);
-    } catch {
-      throw invalidToken('The token is not valid.');
-    }
-    return principalOf(decoded.header, decoded.payload);
-  };
+  } satisfies Partial<VerifierOptions>;
 }
 
 /** Checks the claims every verifier shares, whatever the key: a subject we can store, and no unknown extension. */
@@ -61,8 +79,12 @@ export function principalOf(header: Record<string, unknown>, payload: Record<str
   return { userId: sub, scopes: new Set(scopes) };
 }
 
-export function invalidToken(message: string): HttpError {
-  return new HttpError('invalid_token', message, {
-    'www-authenticate': 'Bearer error="invalid_token"',
-  });
+/** A 401 for a token we do not accept; a cause, when given, is a server-side reason worth logging. */
+export function invalidToken(message: string, cause?: unknown): HttpError {
+  return new HttpError(
+    'invalid_token',
+    message,
+    { 'www-authenticate': 'Bearer error="invalid_token"' },
+    cause === undefined ? undefined : { cause },
+  );
 }

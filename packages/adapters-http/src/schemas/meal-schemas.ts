@@ -1,4 +1,4 @@
-import { mealNameMaxLength } from '@meals/domain';
+import { mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });
@@ -37,12 +37,30 @@ export const DateTimeWithOffset = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$',
 });
 
+const MealText = Type.String({ minLength: 1, maxLength: mealTextMaxLength, pattern: '\\S' });
+
+/** A euro amount as a decimal string ("2.60", "3", "0.5"); stored in canonical form ("2.60", "3.00", "0.50"). */
+export const PriceAmount = Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,6})?$', description: 'Euro amount, e.g. "2.60"' });
+
+export const MealPricesInput = Type.Object(
+  {
+    student: Type.Optional(PriceAmount),
+    employee: Type.Optional(PriceAmount),
+    pupil: Type.Optional(PriceAmount),
+    other: Type.Optional(PriceAmount),
+  },
+  { additionalProperties: false, description: 'Price per OpenMensa role' },
+);
+
 export const MealInput = Type.Object(
   {
     meal_id: MealId,
     name: Type.String({ minLength: 1, maxLength: mealNameMaxLength }),
     served_at: DateTimeWithOffset,
     rateable: Type.Boolean(),
+    category: Type.Optional(Type.Union([MealText, Type.Null()], { description: 'Menu line; absent means null' })),
+    notes: Type.Optional(Type.Array(MealText, { maxItems: mealNotesMaxCount, description: 'Absent means []' })),
+    prices: Type.Optional(MealPricesInput),
   },
   { additionalProperties: false },
 );

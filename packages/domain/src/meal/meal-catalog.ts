@@ -1,7 +1,8 @@
-import type { Meal, MealId } from './meal.js';
+import type { DetailedMeal, Meal, MealId } from './meal.js';
 
 export interface MealCatalog {
-  findById(id: MealId): Promise<Meal | undefined>;
+  /** The meal with every detail filled in (absent ones as their defaults). */
+  findById(id: MealId): Promise<DetailedMeal | undefined>;
   /** Inserts or updates every meal atomically: all of them or none. Ratings and markings stay attached. */
   upsertMany(meals: readonly Meal[]): Promise<number>;
   count(): Promise<number>;

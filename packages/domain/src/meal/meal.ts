@@ -1,11 +1,48 @@
+import type { MealPrices } from './meal-prices.js';
+
 /** A positive integer that identifies a meal across imports. */
 export type MealId = number;
 
-export interface Meal {
+/** What a menu says about a meal beyond its name: all optional, so a bare meal is still a meal. */
+export interface MealDetails {
+  /** The menu line or counter, e.g. "Hauptgericht" or "Ausgabe A"; null when the menu has none. */
+  readonly category: string | null;
+  /** Ingredients, allergens, labels, in the menu's order. */
+  readonly notes: readonly string[];
+  readonly prices: MealPrices;
+}
+
+/**
+ * A meal. The details may be left out when a meal is written (they then mean: no category, no notes, no prices);
+ * every repository answers them filled in.
+ */
+export interface Meal extends Partial<MealDetails> {
   readonly id: MealId;
   readonly name: string;
   readonly servedAt: Date;
   readonly rateable: boolean;
+}
+
+/** A meal with every detail present, as repositories answer it. */
+export type DetailedMeal = Meal & MealDetails;
+
+export const noMealDetails: MealDetails = Object.freeze({
+  category: null,
+  notes: Object.freeze([]) as readonly string[],
+  prices: Object.freeze({}),
+});
+
+/** The meal with its absent details filled in by their defaults; a fresh object with fresh arrays and dates. */
+export function withMealDetails(meal: Meal): DetailedMeal {
+  return {
+    id: meal.id,
+    name: meal.name,
+    servedAt: new Date(meal.servedAt.getTime()),
+    rateable: meal.rateable,
+    category: meal.category ?? null,
+    notes: [...(meal.notes ?? [])],
+    prices: { ...meal.prices },
+  };
 }
 
 export function isMealId(value: unknown): value is MealId {

@@ -1,0 +1,30 @@
+import type { DetailedMeal, MenuImportPlan } from '@meals/domain';
+
+export interface MenuImportContext {
+  readonly path: string;
+  readonly version: string;
+  readonly source: string;
+  readonly days: number;
+  readonly closedDays: number;
+  readonly serviceStart: string;
+  readonly timeZone: string;
+}
+
+/** What `pnpm meals:import <feed.xml>` prints: the counts, then the meals added, updated and kept. */
+export function menuImportReport(plan: MenuImportPlan, context: MenuImportContext): string[] {
+  const { added, updated, unchanged, missing } = plan;
+  const closed = context.closedDays > 0 ? `, ${context.closedDays} closed` : '';
+  return [
+    `meals:import: OpenMensa ${context.version} feed ${context.path}`,
+    `  source "${context.source}", ${context.days} days${closed}, served at ${context.serviceStart} ${context.timeZone}`,
+    `  added ${added.length}, updated ${updated.length}, unchanged ${unchanged.length} (one transaction)`,
+    ...added.map(({ servedOn, meal }) => `  + #${meal.id} ${servedOn} ${describe(meal)}`),
+    ...updated.map((meal) => `  ~ #${meal.id} ${describe(meal)}`),
+    ...(missing.length > 0 ? [`  kept ${missing.length} meals that the feed no longer lists on their day:`] : []),
+    ...missing.map((meal) => `  = #${meal.id} ${describe(meal)}`),
+  ];
+}
+
+function describe(meal: DetailedMeal): string {
+  return meal.category === null ? meal.name : `${meal.category}: ${meal.name}`;
+}

@@ -1,0 +1,52 @@
+import type {
+  MarkingRepository,
+  MealId,
+  RatingChange,
+  RatingDecision,
+  RatingHistogram,
+  RatingRepository,
+  RatingValue,
+  UserId,
+} from '@meals/domain';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/**
+ * Decorators that count what the ports actually wrote, so the domain stays free of metrics. The rating port
+ * reports the previous and next value, so a re-rate to the same value or a delete of nothing is not counted.
+ */
+export class CountingRatingRepository implements RatingRepository {
+  constructor(
+    private readonly inner: RatingRepository,
+    private readonly metrics: Pick<ServiceMetrics, 'ratingChanged'>,
+  ) {}
+
+  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
+    const change = await this.inner.change(userId, mealId, decide);
+    this.metrics.ratingChanged(change);
+    return change;
+  }
+
+  findRating(userId: UserId, mealId: MealId): Promise<RatingValue | null> {
+    return this.inner.findRating(userId, mealId);
+  }
+
+  histogram(mealId: MealId): Promise<RatingHistogram> {
+    return this.inner.histogram(mealId);
+  }
+}
+
+export class CountingMarkingRepository implements MarkingRepository {
+  constructor(
+    private readonly inner: MarkingRepository,
+    private readonly metrics: Pick<ServiceMetrics, 'markingSet'>,
+  ) {}
+
+  async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<void> {
+    await this.inner.setMarked(userId, mealId, marked);
+    this.metrics.markingSet(marked);
+  }
+
+  isMarked(userId: UserId, mealId: MealId): Promise<boolean> {
+    return this.inner.isMarked(userId, mealId);
+  }
+}

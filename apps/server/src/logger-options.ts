@@ -1,0 +1,20 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+
+/** Where log lines go: stdout unless a test captures them. */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+/** Tokens never reach a log line, even when someone logs a request's headers. */
+export const redactedLogPaths = ['req.headers.authorization', 'headers.authorization'];
+
+/** pino, through Fastify: one JSON object per line, each line of a request carrying its `reqId`. */
+export function loggerOptions(config: Pick<Config, 'logLevel'>, destination?: LogDestination): FastifyServerOptions['logger'] {
+  if (config.logLevel === 'silent') return false;
+  return {
+    level: config.logLevel,
+    redact: { paths: redactedLogPaths, censor: '[redacted]' },
+    ...(destination === undefined ? {} : { stream: destination }),
+  };
+}

@@ -1,0 +1,61 @@
+import type { MetricsEndpoint, RequestObserver } from '@meals/adapters-http';
+import type { RatingChange } from '@meals/domain';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
+export interface ServiceMetrics {
+  readonly endpoint: MetricsEndpoint;
+  readonly observeRequest: RequestObserver;
+  ratingChanged(change: RatingChange): void;
+  markingSet(marked: boolean): void;
+}
+
+// From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
+const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export function createServiceMetrics(): ServiceMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+
+  const requestLabels = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code',
+    labelNames: requestLabels,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its response, by method, route pattern and status code',
+    labelNames: requestLabels,
+    buckets: latencyBuckets,
+    registers,
+  });
+  const ratingChanges = new Counter({
+    name: 'meals_ratings_changed_total',
+    help: 'Ratings stored: change="set" (a new or replaced value) or "deleted"; a request that changes nothing is not counted',
+    labelNames: ['change'] as const,
+    registers,
+  });
+  const markings = new Counter({
+    name: 'meals_markings_set_total',
+    help: 'Markings set by mark-meal, by requested state (setting the state a marking already has counts too)',
+    labelNames: ['marked'] as const,
+    registers,
+  });
+
+  return {
+    endpoint: { contentType: registry.contentType, render: () => registry.metrics() },
+    observeRequest: ({ method, route, statusCode, durationSeconds }) => {
+      const labels = { method, route, status_code: statusCode };
+      requests.inc(labels);
+      latency.observe(labels, durationSeconds);
+    },
+    ratingChanged: (change) => {
+      if (change.previous === change.next) return;
+      ratingChanges.inc({ change: change.next === null ? 'deleted' : 'set' });
+    },
+    markingSet: (marked) => markings.inc({ marked: String(marked) }),
+  };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, settings } from '../src/config.js';
+import { runServerToExit } from './support/server-process.js';
+
+function problemsOf(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('loadConfig', () => {
+  it('gives every setting its default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      production: false,
+      port: 3000,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: './data/meals.db' },
+      logLevel: 'info',
+      metricsEnabled: true,
+      metricsPort: undefined,
+    });
+  });
+
+  it('serves imported menus at 11:00 in Berlin unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ serviceStart: '11:00', timeZone: 'Europe/Berlin' });
+    expect(loadConfig({ SERVICE_START: '11:30', TZ_NAME: 'Europe/Vienna' })).toMatchObject({
+      serviceStart: '11:30',
+      timeZone: 'Europe/Vienna',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', METRICS_ENABLED: '', METRICS_PORT: '' })).toMatchObject({
+      port: 3000,
+      metricsEnabled: true,
+      metricsPort: undefined,
+    });
+  });
+
+  it('reads the metrics settings', () => {
+    expect(loadConfig({ METRICS_ENABLED: 'false', METRICS_PORT: '9464' })).toMatchObject({
+      metricsEnabled: false,
+      metricsPort: 9464,
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be an integer from 0 to 65535, not "abc".'],
+    ['PORT', '70000', 'PORT must be an integer from 0 to 65535, not "70000".'],
+    ['HOST', '   ', 'HOST must not be blank.'],
+    ['DATABASE_URL', 'postgres:x', 'DATABASE_URL must be sqlite:<path> or memory:, not "postgres:x".'],
+    ['SQLITE_SYNCHRONOUS', 'off', 'SQLITE_SYNCHRONOUS must be one of normal, full, not "off".'],
+    ['JWT_SECRET', 'short', 'JWT_SECRET must have at least 32 bytes (it has 5).'],
+    ['JWT_CLOCK_TOLERANCE_S', '31', 'JWT_CLOCK_TOLERANCE_S must be an integer from 0 to 30, not "31".'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud".'],
+    ['METRICS_ENABLED', 'yes', 'METRICS_ENABLED must be true or false, not "yes".'],
+    ['METRICS_PORT', '-1', 'METRICS_PORT must be an integer from 0 to 65535, not "-1".'],
+    ['SERVICE_START', '24:00', 'SERVICE_START must be a time of day HH:MM (00:00 to 23:59), not "24:00".'],
+    ['SERVICE_START', '11', 'SERVICE_START must be a time of day HH:MM (00:00 to 23:59), not "11".'],
+    ['TZ_NAME', 'Europe/Aachen', 'TZ_NAME must be an IANA time zone such as Europe/Berlin, not "Europe/Aachen".'],
+  ])('refuses %s=%s, naming the variable and what it allows', (name, value, message) => {
+    expect(name in settings).toBe(true);
+    expect(problemsOf({ [name]: value })).toBe(message);
+  });
+
+  it('names every invalid variable at once, and the rules between variables', () => {
+    expect(problemsOf({ PORT: 'x', LOG_LEVEL: 'loud' }).split('\n')).toEqual([
+      'PORT must be an integer from 0 to 65535, not "x".',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud".',
+    ]);
+    expect(problemsOf({ PORT: '8080', METRICS_PORT: '8080' })).toMatch(/^METRICS_PORT must differ from PORT/);
+    expect(problemsOf({ NODE_ENV: 'production' })).toMatch(/^JWT_SECRET is required when NODE_ENV=production/);
+  });
+});
+
+describe('starting with an invalid configuration', () => {
+  it('exits with code 1 and a message naming each variable and what it allows', async () => {
+    const { code, output } = await runServerToExit({ DATABASE_URL: 'memory:', METRICS_PORT: 'ninety', LOG_LEVEL: 'chatty' });
+    expect(code).toBe(1);
+    expect(output).toContain('meals: invalid configuration: METRICS_PORT must be an integer from 0 to 65535, not "ninety".');
+    expect(output).toContain(
+      'meals: invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "chatty".',
+    );
+    expect(output).not.toContain('listening');
+  });
+});

@@ -1,0 +1,185 @@
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultHttpTimeouts, signHmacToken } from '@meals/adapters-http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../src/composition-root.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'meals-security-config-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const secret = 'security-config-secret-of-32-bytes-or-more';
+const issuer = 'https://id.canteen.test';
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const rsaPublicPem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+function file(name: string, content: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const rsaKeyFile = file('rsa.pem', rsaPublicPem);
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('security settings: defaults', () => {
+  it('limits 120 requests a minute per user and 600 per address, trusts no proxy, sets every timeout', () => {
+    const config = loadConfig({});
+    expect(config.rateLimits).toEqual({ userPerMinute: 120, ipPerMinute: 600 });
+    expect(config.trustProxy).toBe(false);
+    expect(config.httpTimeouts).toEqual(defaultHttpTimeouts);
+    expect(config.jwtKey).toEqual({ kind: 'secret' });
+    expect(config.jwtClockToleranceMs).toBe(5_000);
+  });
+});
+
+describe('token keys: exactly one source', () => {
+  const jwks = 'https://id.canteen.test/.well-known/jwks.json';
+
+  it.each([
+    [{ JWT_SECRET: secret, JWT_PUBLIC_KEY_FILE: rsaKeyFile }, 'JWT_SECRET and JWT_PUBLIC_KEY_FILE'],
+    [{ JWT_SECRET: secret, JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }, 'JWT_SECRET and JWT_JWKS_URL'],
+    [{ JWT_PUBLIC_KEY_FILE: rsaKeyFile, JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }, 'JWT_PUBLIC_KEY_FILE and JWT_JWKS_URL'],
+  ])('refuses two key sources at once (%#)', (env, named) => {
+    expect(configError(env)).toContain(`Configure exactly one token key, not ${named}`);
+  });
+
+  it('needs a key source in production, and any one of the three will do', () => {
+    expect(configError({ NODE_ENV: 'production' })).toContain('JWT_SECRET is required');
+    expect(loadConfig({ NODE_ENV: 'production', JWT_PUBLIC_KEY_FILE: rsaKeyFile }).jwtKey.kind).toBe('public-key');
+    expect(loadConfig({ NODE_ENV: 'production', JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }).jwtKey.kind).toBe('jwks');
+  });
+
+  it('reads and checks the public key file at start', () => {
+    const config = loadConfig({ JWT_PUBLIC_KEY_FILE: rsaKeyFile });
+    expect(config.jwtKey).toEqual({ kind: 'public-key', path: rsaKeyFile, pem: rsaPublicPem });
+    expect(config.jwtSecretIsDevelopmentDefault).toBe(false);
+    expect(configError({ JWT_PUBLIC_KEY_FILE: join(folder, 'missing.pem') })).toContain('JWT_PUBLIC_KEY_FILE cannot be read');
+    const privatePem = rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(configError({ JWT_PUBLIC_KEY_FILE: file('private.pem', privatePem) })).toContain('private key');
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'pem' });
+    expect(configError({ JWT_PUBLIC_KEY_FILE: file('p384.pem', p384.toString()) })).toContain('EC P-256');
+  });
+
+  it('needs JWT_ISSUER with a JWKS URL, and https in production', () => {
+    expect(configError({ JWT_JWKS_URL: jwks })).toContain('JWT_JWKS_URL needs JWT_ISSUER');
+    expect(configError({ JWT_JWKS_URL: 'ftp://id.canteen.test/jwks' })).toContain('http(s) URL');
+    expect(configError({ NODE_ENV: 'production', JWT_JWKS_URL: 'http://id.canteen.test/jwks', JWT_ISSUER: issuer })).toContain(
+      'https',
+    );
+    const config = loadConfig({ JWT_JWKS_URL: jwks, JWT_ISSUER: issuer, JWT_JWKS_COOLDOWN_S: '10' });
+    expect(config.jwtKey).toEqual({ kind: 'jwks', url: new URL(jwks), issuer, cooldownMs: 10_000 });
+  });
+
+  it('keeps the clock tolerance at 30 s at most', () => {
+    expect(loadConfig({ JWT_CLOCK_TOLERANCE_S: '30' }).jwtClockToleranceMs).toBe(30_000);
+    expect(configError({ JWT_CLOCK_TOLERANCE_S: '31' })).toContain('JWT_CLOCK_TOLERANCE_S');
+  });
+});
+
+describe('rate limits, trust proxy and timeouts', () => {
+  it('reads the limits, 0 turning one off', () => {
+    expect(loadConfig({ RATE_LIMIT_USER_PER_MIN: '0', RATE_LIMIT_IP_PER_MIN: '30' }).rateLimits).toEqual({
+      userPerMinute: 0,
+      ipPerMinute: 30,
+    });
+    expect(configError({ RATE_LIMIT_IP_PER_MIN: '-1' })).toContain('RATE_LIMIT_IP_PER_MIN');
+    expect(configError({ RATE_LIMIT_USER_PER_MIN: 'many' })).toContain('RATE_LIMIT_USER_PER_MIN');
+  });
+
+  it.each([
+    ['false', false],
+    ['TRUE', true],
+    ['2', 2],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['loopback,fd00::/8', ['loopback', 'fd00::/8']],
+  ])('reads TRUST_PROXY=%s', (raw, expected) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes', '10.0.0.0/33', '300.1.1.1', 'proxy.internal', '0', '10.0.0.1/8/8'])('refuses TRUST_PROXY=%s', (raw) => {
+    expect(configError({ TRUST_PROXY: raw })).toContain('TRUST_PROXY');
+  });
+
+  it('reads the timeouts and refuses combinations that cannot work', () => {
+    const config = loadConfig({
+      HTTP_REQUEST_TIMEOUT_MS: '3000',
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      HTTP_CONNECTION_TIMEOUT_MS: '0',
+    });
+    expect(config.httpTimeouts).toEqual({ requestMs: 3000, headersMs: 2000, keepAliveMs: 1000, connectionIdleMs: 0 });
+    expect(configError({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '2000' })).toContain(
+      'HTTP_HEADERS_TIMEOUT_MS cannot be longer',
+    );
+    expect(configError({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000', HTTP_CONNECTION_TIMEOUT_MS: '5000' })).toContain(
+      'HTTP_CONNECTION_TIMEOUT_MS',
+    );
+  });
+});
+
+describe('the composition root wires the security settings', () => {
+  const base = { DATABASE_URL: 'memory:', LOG_LEVEL: 'silent' };
+  const rs256 = (payload: Record<string, unknown>, kid?: string) => {
+    const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', ...(kid === undefined ? {} : { kid }) })).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 600, jti: randomUUID(), ...payload })).toString('base64url');
+    return `${header}.${body}.${sign('sha256', Buffer.from(`${header}.${body}`), rsa.privateKey).toString('base64url')}`;
+  };
+
+  async function serverFor(env: Record<string, string>) {
+    const server = await buildServer(loadConfig({ ...base, ...env }));
+    await server.persistence.meals.upsertMany([{ id: 1, name: 'Soup', servedAt: new Date(), rateable: true }]);
+    const mark = (token: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/v1/mark-meal',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: { meal_id: 1, marked: true },
+      });
+    return { ...server, mark };
+  }
+
+  it('verifies with the public key file and limits each user as configured', async () => {
+    const { app, mark } = await serverFor({ JWT_PUBLIC_KEY_FILE: rsaKeyFile, RATE_LIMIT_USER_PER_MIN: '2' });
+    expect((await mark(rs256({ sub: 'alice' }))).statusCode).toBe(200);
+    expect((await mark(signHmacToken(secret, { sub: 'alice' }))).statusCode).toBe(401);
+    expect((await mark(rs256({ sub: 'alice' }))).statusCode).toBe(200);
+    const limited = await mark(rs256({ sub: 'alice' }));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    await app.close();
+  });
+
+  it('verifies with the JWKS endpoint and issuer as configured', async () => {
+    let requests = 0;
+    const jwks = createServer((_request, response) => {
+      requests += 1;
+      const jwk = { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    });
+    jwks.listen(0, '127.0.0.1');
+    await once(jwks, 'listening');
+    const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
+    const { app, mark } = await serverFor({ JWT_JWKS_URL: url, JWT_ISSUER: issuer });
+    expect((await mark(rs256({ sub: 'alice', iss: issuer }, 'k1'))).statusCode).toBe(200);
+    expect((await mark(rs256({ sub: 'alice', iss: 'https://other.test' }, 'k1'))).statusCode).toBe(401);
+    expect((await mark(rs256({ sub: 'alice', iss: issuer }, 'k2'))).statusCode).toBe(401);
+    expect(requests).toBe(1);
+    await app.close();
+    jwks.close();
+  });
+});

@@ -1,0 +1,51 @@
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { HttpError } from '../http-error.js';
+
+/** Requests per minute; 0 turns that limit off. */
+export interface RateLimits {
+  /** Per verified user (the token's sub), on every request that carries a valid token. */
+  readonly userPerMinute: number;
+  /** Per client address, on every other request: no token, a refused token, an unknown route. */
+  readonly ipPerMinute: number;
+}
+
+const oneMinuteMs = 60_000;
+const userKeyPrefix = 'user:';
+
+export interface RateLimitScope {
+  /** Routes under this prefix are limited, and so are unknown routes; other routes (probes, metrics) are not. */
+  readonly limitedPrefix: string;
+}
+
+/**
+ * Adds the rate limiter as an onRequest hook. It must come after `identifyCaller`, so that it keys on the verified
+ * sub; whoever is not identified is counted by address (as Fastify's trustProxy setting determines it), so a caller
+ * cannot escape the address limit with a made-up token. Operational routes are exempt: a load balancer's health
+ * checks must not be refused because anonymous traffic from the same address used up its quota.
+ */
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, scope: RateLimitScope): Promise<void> {
+  if (limits.userPerMinute === 0 && limits.ipPerMinute === 0) return;
+  await app.register(fastifyRateLimit, {
+    global: false,
+    // Counts for up to 10 000 callers at once; past that, the least recently seen are forgotten.
+    cache: 10_000,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError('rate_limited', `Too many requests: retry in ${context.after}.`),
+  });
+  const limitOf = (key: string) => (key.startsWith(userKeyPrefix) ? limits.userPerMinute : limits.ipPerMinute);
+  const exempt = (request: FastifyRequest) => {
+    const route = request.routeOptions.url;
+    return route !== undefined && route !== scope.limitedPrefix && !route.startsWith(`${scope.limitedPrefix}/`);
+  };
+  const limiter = app.rateLimit({
+    timeWindow: oneMinuteMs,
+    keyGenerator: (request: FastifyRequest) =>
+      request.principal === null
+        ? `ip:${normalizeIP(request.ip)}`
+        : `${userKeyPrefix}${request.principal.userId}`,
+    max: (_request, key) => limitOf(key),
+    allowList: (request, key) => limitOf(key) === 0 || exempt(request),
+  });
+  app.addHook('onRequest', limiter as unknown as onRequestAsyncHookHandler);
+}

@@ -1,0 +1,27 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { errorEnvelope, handleError } from '../error-handler.js';
+import type { MetricsEndpoint } from './operations-options.js';
+import { metricsRoute } from './operations-routes.js';
+import { echoRequestId } from './observability-hooks.js';
+import { requestIdOf } from './request-id.js';
+import { DebugRequestLogController } from './request-logging.js';
+
+/** A tiny app that serves only `GET /metrics`, for a port that only the monitoring network can reach. */
+export async function buildMetricsApp(options: {
+  readonly metrics: MetricsEndpoint;
+  readonly logger?: FastifyServerOptions['logger'];
+}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    logController: new DebugRequestLogController(),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+  });
+  echoRequestId(app);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+  await app.register(metricsRoute, { metrics: options.metrics });
+  return app;
+}

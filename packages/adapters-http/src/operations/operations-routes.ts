@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorEnvelope } from '../error-handler.js';
+import { errorCodes, httpStatusOf } from '../error-mapping.js';
+import { successEnvelope } from '../schemas/envelope.js';
+import type { MetricsEndpoint, ReadinessCheck } from './operations-options.js';
+
+const ProbeData = Type.Object({ status: Type.Literal('ok') });
+const ok = { status: 'success' as const, data: { status: 'ok' as const } };
+
+/** A probe can only fail with a 503: not_ready, or service_unavailable while the server shuts down. */
+const UnavailableEnvelope = Type.Object({
+  status: Type.Literal('error'),
+  error: Type.Object({
+    code: Type.Union(errorCodes.filter((code) => httpStatusOf[code] === 503).map((code) => Type.Literal(code))),
+    message: Type.String(),
+  }),
+});
+
+/** Liveness and readiness probes: unauthenticated, outside /api/v1, cheap enough to call every few seconds. */
+export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: ReadinessCheck }> = async (app, { readiness }) => {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        summary: 'Liveness: the process answers HTTP',
+        tags: ['operations'],
+        response: { 200: successEnvelope(ProbeData), 503: UnavailableEnvelope },
+      },
+    },
+    async () => ok,
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Readiness: the database answers',
+        tags: ['operations'],
+        response: { 200: successEnvelope(ProbeData), 503: UnavailableEnvelope },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await readiness();
+        return ok;
+      } catch (error) {
+        // The cause stays in the log, with the request id; the probe only learns that the service is not ready.
+        request.log.error({ err: error }, 'readiness check failed');
+        return reply.code(httpStatusOf.not_ready).send(errorEnvelope('not_ready', 'The database does not answer.'));
+      }
+    },
+  );
+};
+
+/** `GET /metrics` in the exposition format the endpoint renders (Prometheus text). */
+export const metricsRoute: FastifyPluginAsyncTypebox<{ readonly metrics: MetricsEndpoint }> = async (app, { metrics }) => {
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        summary: 'Metrics in the Prometheus text format',
+        tags: ['operations'],
+        response: { 200: Type.String({ description: 'Prometheus text exposition format' }) },
+      },
+    },
+    async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()),
+  );
+};

@@ -1,0 +1,44 @@
+import {
+  withMealDetails,
+  type Meal,
+  type MealSourceKey,
+  type MealSourceRepository,
+  type MenuImportDecision,
+  type MenuImportPlan,
+  type MenuImportScope,
+} from '@meals/domain';
+import { InMemoryDatabase } from './in-memory-database.js';
+
+export class InMemoryMealSourceRepository implements MealSourceRepository {
+  constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
+
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<MenuImportPlan> {
+    // Read, decide and write run without an await in between: no other operation sees half an import.
+    const days = new Set(scope.days);
+    const known = new Map<MealSourceKey, Meal>();
+    for (const [key, entry] of this.db.mealSources) {
+      const meal = this.db.meals.get(entry.mealId);
+      if (entry.source === scope.source && days.has(entry.servedOn) && meal !== undefined) {
+        known.set(key, withMealDetails(meal));
+      }
+    }
+    let highestId = 0;
+    for (const id of this.db.meals.keys()) highestId = Math.max(highestId, id);
+    const plan = decide({ known, nextMealId: highestId + 1 });
+
+    // As a database's plain INSERT would: a new meal never replaces a meal or a key that exists.
+    for (const { key, meal } of plan.added) {
+      if (this.db.meals.has(meal.id)) throw new Error(`meal ${meal.id} exists already`);
+      if (this.db.mealSources.has(key)) throw new Error(`source key ${key} is taken already`);
+    }
+    for (const meal of plan.updated) {
+      if (!this.db.meals.has(meal.id)) throw new Error(`meal ${meal.id} does not exist`);
+    }
+    const written = [...plan.added.map(({ meal }) => meal), ...plan.updated].map(withMealDetails);
+    for (const meal of written) this.db.meals.set(meal.id, meal);
+    for (const { key, servedOn, meal } of plan.added) {
+      this.db.mealSources.set(key, { mealId: meal.id, source: scope.source, servedOn });
+    }
+    return plan;
+  }
+}

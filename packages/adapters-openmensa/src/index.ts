@@ -1,0 +1,5 @@
+// Reads OpenMensa v2 menu feeds (XML) into the domain's menu days.
+export { decodeFeed } from './decode-feed.js';
+export { describeProblem, OpenMensaFeedError, type FeedProblem } from './feed-error.js';
+export { openMensaNamespace } from './openmensa-schema.js';
+export { readOpenMensaFeed, type OpenMensaFeed } from './read-openmensa-feed.js';

@@ -1,0 +1,18 @@
+import type { LocalDate } from './local-time.js';
+import type { MenuImportDecision, MenuImportPlan } from './menu-import-plan.js';
+
+/** The days of one source that an import covers: what it may have added to before. */
+export interface MenuImportScope {
+  readonly source: string;
+  readonly days: readonly LocalDate[];
+}
+
+/**
+ * The meals that came from menus, by their source keys. One unit of work per import, like RatingRepository.change:
+ * read the known meals of the scope and the next free meal id, call `decide`, and write what it returns (new meals
+ * with their keys, updated meals) atomically. Nothing awaits in between, so an embedded database can run it in one
+ * transaction; when `decide` throws, nothing is written.
+ */
+export interface MealSourceRepository {
+  importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<MenuImportPlan>;
+}
