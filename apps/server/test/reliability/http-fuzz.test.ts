@@ -9,12 +9,13 @@ import { modelState, ServiceModel, storedState } from './support/service-model.j
 
 const now = Date.parse('2026-03-10T12:00:00Z');
 const hour = 3_600_000;
+const details = { category: null, notes: [], prices: {} };
 const menu = [
-  { id: 1, name: 'Open meal', servedAt: now - hour, rateable: true },
-  { id: 2, name: 'Salad bar', servedAt: now - hour, rateable: false },
-  { id: 3, name: 'Tomorrow', servedAt: now + 24 * hour, rateable: true },
-  { id: 4, name: 'Last month', servedAt: now - 30 * 24 * hour, rateable: true },
-  { id: 5, name: 'Exactly a week ago', servedAt: now - 7 * 24 * hour, rateable: true },
+  { id: 1, name: 'Open meal', servedAt: now - hour, rateable: true, ...details },
+  { id: 2, name: 'Salad bar', servedAt: now - hour, rateable: false, ...details },
+  { id: 3, name: 'Tomorrow', servedAt: now + 24 * hour, rateable: true, ...details },
+  { id: 4, name: 'Last month', servedAt: now - 30 * 24 * hour, rateable: true, category: 'Hauptgericht', notes: ['vegan'], prices: { student: '2.60' } },
+  { id: 5, name: 'Exactly a week ago', servedAt: now - 7 * 24 * hour, rateable: true, ...details },
 ];
 const runs = 100;
 const requestsPerRun = { minLength: 30, maxLength: 60 };

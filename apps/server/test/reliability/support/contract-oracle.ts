@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@meals/adapters-http';
-import type { Rating, ServiceModel, Statistics } from './service-model.js';
+import type { ModelMeal, PriceRole, Rating, ServiceModel, Statistics } from './service-model.js';
 
 /**
  * What the contract (issue 2) says a request must get, computed from the request alone and the model of the
@@ -38,10 +38,11 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
   // Fastify reads the body of a request before it finds that no route takes it: a bad body may answer first.
   if (route === undefined) return fail('not_found', 'invalid_json', 'unsupported_media_type', 'payload_too_large');
 
-  // Authentication comes before the body: an anonymous bad body gets 401.
+  // Authentication comes before the body: an anonymous bad body gets 401. "Bearer" alone carries an empty token.
   const authorization = request.headers.authorization;
-  if (authorization === undefined || !/^bearer +/i.test(authorization)) return fail('unauthenticated');
-  const principal = tokens.get(authorization.replace(/^bearer +/i, '').trim());
+  const bearer = /^bearer(?: +|$)/i;
+  if (authorization === undefined || !bearer.test(authorization)) return fail('unauthenticated');
+  const principal = tokens.get(authorization.replace(bearer, '').trim());
   if (principal === undefined) return fail('invalid_token');
   if (route.name === 'admin' && !principal.admin) return fail('forbidden');
 
@@ -155,24 +156,57 @@ function isDateTime(value: unknown): value is string {
 
 const codePoints = (text: string) => [...text].length;
 const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const priceRoles: readonly string[] = ['student', 'employee', 'pupil', 'other'];
+
+/** Meal text (name, category, note): 1 to 250 characters, not blank, storable as text: no NUL, no unpaired surrogate. */
+function isMealText(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    codePoints(value) >= 1 &&
+    codePoints(value) <= 250 &&
+    value.trim() !== '' &&
+    !value.includes('\u0000') &&
+    !unpairedSurrogate.test(value)
+  );
+}
+
+/** "02.60" -> "2.60", "3" -> "3.00", "2.6050" -> "2.605": the canonical euro amount the service stores. */
+function canonicalAmount(amount: string): string {
+  const [whole = '', fraction = ''] = amount.split('.');
+  return `${whole.replace(/^0+(?=\d)/, '')}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
+}
+
+function pricesOf(value: unknown): ModelMeal['prices'] | undefined {
+  if (value === undefined) return {};
+  if (!isObject(value)) return undefined;
+  const entries = Object.entries(value);
+  if (!entries.every(([role, amount]) => priceRoles.includes(role) && typeof amount === 'string' && /^\d{1,7}(\.\d{1,6})?$/.test(amount))) {
+    return undefined;
+  }
+  return Object.fromEntries(entries.map(([role, amount]) => [role as PriceRole, canonicalAmount(amount as string)]));
+}
+
+const mealInputKeys = ['meal_id', 'name', 'served_at', 'rateable', 'category', 'notes', 'prices'];
 
 /** The meals of a valid upsert body, or undefined when the schema or the meal rules refuse it. */
-function upsertMeals(value: unknown): ({ id: number } & { name: string; servedAt: number; rateable: boolean })[] | undefined {
+function upsertMeals(value: unknown): ({ id: number } & ModelMeal)[] | undefined {
   if (!isObject(value) || !hasExactly(value, ['meals']) || !Array.isArray(value.meals)) return undefined;
   const { meals } = value;
   if (meals.length < 1 || meals.length > 1000) return undefined;
-  const result: { id: number; name: string; servedAt: number; rateable: boolean }[] = [];
+  const result: ({ id: number } & ModelMeal)[] = [];
   for (const meal of meals) {
-    if (!isObject(meal) || !hasExactly(meal, ['meal_id', 'name', 'served_at', 'rateable'])) return undefined;
-    const { meal_id: id, name, served_at: servedAt, rateable } = meal;
-    if (!isMealId(id) || typeof name !== 'string' || typeof rateable !== 'boolean' || !isDateTime(servedAt)) return undefined;
-    // 1 to 200 characters (and UTF-16 units), not blank, storable as text: no NUL, no unpaired surrogate.
-    if (codePoints(name) < 1 || name.length > 200 || name.trim() === '') return undefined;
-    if (name.includes('\u0000') || unpairedSurrogate.test(name)) return undefined;
+    if (!isObject(meal) || !['meal_id', 'name', 'served_at', 'rateable'].every((key) => Object.hasOwn(meal, key))) return undefined;
+    if (!Object.keys(meal).every((key) => mealInputKeys.includes(key))) return undefined;
+    const { meal_id: id, name, served_at: servedAt, rateable, category = null, notes = [] } = meal;
+    if (!isMealId(id) || !isMealText(name) || typeof rateable !== 'boolean' || !isDateTime(servedAt)) return undefined;
+    if (category !== null && !isMealText(category)) return undefined;
+    if (!Array.isArray(notes) || notes.length > 100 || !notes.every(isMealText)) return undefined;
+    const prices = pricesOf(meal.prices);
+    if (prices === undefined) return undefined;
     if (result.some((earlier) => earlier.id === id)) return undefined;
     const instant = new Date(servedAt).getTime();
     if (Number.isNaN(instant)) return undefined;
-    result.push({ id, name, servedAt: instant, rateable });
+    result.push({ id, name, servedAt: instant, rateable, category, notes, prices });
   }
   return result;
 }

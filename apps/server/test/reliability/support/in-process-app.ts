@@ -20,7 +20,7 @@ export async function buildInProcessApp(options: { secret: string; now: number; 
     RATE_LIMIT_IP_PER_MIN: '0',
   });
   const db = openSqliteDatabase(':memory:');
-  const persistence = { ...createSqliteAdapters(db), close: async () => void db.close() };
+  const persistence = { ...createSqliteAdapters(db), ping: async () => {}, close: async () => void db.close() };
   const { app } = await buildServer(config, { clock: new FixedClock(options.now), persistence });
   const reset = async () => {
     db.exec('DELETE FROM ratings; DELETE FROM markings; DELETE FROM meals;');

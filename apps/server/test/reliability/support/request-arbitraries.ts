@@ -165,16 +165,27 @@ function servedAt(now: number) {
 const mealName = fc.oneof(
   { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
   { weight: 1, arbitrary: unicodeText },
-  { weight: 1, arbitrary: fc.constantFrom('a'.repeat(200), 'a'.repeat(201), '😀'.repeat(100), '😀'.repeat(101), '   ', 'tab\there', 'Fish & chips') },
+  { weight: 1, arbitrary: fc.constantFrom('a'.repeat(250), 'a'.repeat(251), '😀'.repeat(250), '😀'.repeat(251), '   ', 'tab\there', 'Fish & chips') },
 );
 
 function adminBody(now: number): fc.Arbitrary<string | undefined> {
-  const meal = fc.record({
-    meal_id: fc.oneof(fc.constantFrom(1, 2, 3, 4, 5, 6, 7), fc.constant(Number.MAX_SAFE_INTEGER)),
-    name: mealName,
-    served_at: servedAt(now),
-    rateable: fc.boolean(),
-  });
+  const text = fc.oneof({ weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 8 }) }, { weight: 1, arbitrary: unicodeText });
+  const meal = fc.record(
+    {
+      meal_id: fc.oneof(fc.constantFrom(1, 2, 3, 4, 5, 6, 7), fc.constant(Number.MAX_SAFE_INTEGER)),
+      name: mealName,
+      served_at: servedAt(now),
+      rateable: fc.boolean(),
+      category: fc.option(text, { nil: null }),
+      notes: fc.array(text, { maxLength: 3 }),
+      prices: fc.dictionary(
+        fc.constantFrom('student', 'employee', 'pupil', 'other', 'guest'),
+        fc.constantFrom<unknown>('2.60', '0.50', '3', '02.60', '2.6050', '1234567.123456', '12345678', '2.6.0', '-1', '', ' 2.60', 2.6, null),
+        { maxKeys: 2 },
+      ),
+    },
+    { requiredKeys: ['meal_id', 'name', 'served_at', 'rateable'] },
+  );
   const valid = fc.array(meal, { minLength: 1, maxLength: 3 }).map((meals) => JSON.stringify({ meals }));
   return fc.oneof(
     { weight: 6, arbitrary: valid },

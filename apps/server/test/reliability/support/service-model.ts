@@ -9,10 +9,15 @@ import type { ErrorCode } from '@meals/adapters-http';
 export const weekMs = 7 * 24 * 60 * 60 * 1000;
 export type Rating = 1 | 2 | 3 | 4 | 5;
 
+export type PriceRole = 'student' | 'employee' | 'pupil' | 'other';
+
 export interface ModelMeal {
   readonly name: string;
   readonly servedAt: number;
   readonly rateable: boolean;
+  readonly category: string | null;
+  readonly notes: readonly string[];
+  readonly prices: Readonly<Partial<Record<PriceRole, string>>>;
 }
 
 export interface Statistics {
@@ -77,14 +82,27 @@ export class ServiceModel {
 
 /** The three tables, as plain values comparable with the model. */
 export function storedState(db: SqliteDatabase) {
+  type MealRow = { meal_id: number; name: string; served_at: number; rateable: number; category: string | null; notes: string; h: string } & Record<`price_${PriceRole}`, string | null>;
+  const roles: readonly PriceRole[] = ['student', 'employee', 'pupil', 'other'];
   const meals = new Map(
     db
-      .prepare<[], { meal_id: number; name: string; served_at: number; rateable: number; h: string }>(
-        `SELECT meal_id, name, served_at, rateable, rated_1 || ',' || rated_2 || ',' || rated_3 || ',' || rated_4 || ','
-           || rated_5 AS h FROM meals`,
+      .prepare<[], MealRow>(
+        `SELECT meal_id, name, served_at, rateable, category, notes, price_student, price_employee, price_pupil, price_other,
+           rated_1 || ',' || rated_2 || ',' || rated_3 || ',' || rated_4 || ',' || rated_5 AS h FROM meals`,
       )
       .all()
-      .map((row) => [row.meal_id, { name: row.name, servedAt: row.served_at, rateable: row.rateable === 1, histogram: row.h }]),
+      .map((row) => [
+        row.meal_id,
+        {
+          name: row.name,
+          servedAt: row.served_at,
+          rateable: row.rateable === 1,
+          category: row.category,
+          notes: JSON.parse(row.notes) as string[],
+          prices: Object.fromEntries(roles.filter((role) => row[`price_${role}`] !== null).map((role) => [role, row[`price_${role}`]])),
+          histogram: row.h,
+        },
+      ]),
   );
   const ratings = new Map(
     db
