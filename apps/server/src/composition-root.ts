@@ -7,7 +7,19 @@ import {
   createPublicKeyTokenVerifier,
   type TokenVerifier,
 } from '@meals/adapters-http';
-import { MarkMeal, RateMeal, systemClock, UpsertMeals, type Clock } from '@meals/domain';
+import {
+  EraseUserData,
+  ExportUserData,
+  GetMeal,
+  GetMeals,
+  ListMarkedMeals,
+  ListRatedMeals,
+  MarkMeal,
+  RateMeal,
+  systemClock,
+  UpsertMeals,
+  type Clock,
+} from '@meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
@@ -25,6 +37,12 @@ export const tokens = {
   markMeal: Symbol('MarkMeal'),
   rateMeal: Symbol('RateMeal'),
   upsertMeals: Symbol('UpsertMeals'),
+  getMeal: Symbol('GetMeal'),
+  getMeals: Symbol('GetMeals'),
+  listMarkedMeals: Symbol('ListMarkedMeals'),
+  listRatedMeals: Symbol('ListRatedMeals'),
+  exportUserData: Symbol('ExportUserData'),
+  eraseUserData: Symbol('EraseUserData'),
   metrics: Symbol('ServiceMetrics'),
 } as const;
 
@@ -65,7 +83,28 @@ export function createContainer(config: Config, overrides: Overrides = {}): Depe
   c.register(tokens.upsertMeals, {
     useFactory: instanceCachingFactory((d) => new UpsertMeals(d.resolve<Persistence>(tokens.persistence))),
   });
+  registerReadUseCases(c, config);
   return c;
+}
+
+/** The read side and the user's own data: queries over the same persistence, the clock, the canteen's time zone. */
+function registerReadUseCases(c: DependencyContainer, config: Config): void {
+  const reading = (d: DependencyContainer) => ({
+    queries: d.resolve<Persistence>(tokens.persistence).queries,
+    clock: d.resolve<Clock>(tokens.clock),
+  });
+  const userData = (d: DependencyContainer) => ({
+    userData: d.resolve<Persistence>(tokens.persistence).userData,
+    clock: d.resolve<Clock>(tokens.clock),
+  });
+  c.register(tokens.getMeal, { useFactory: instanceCachingFactory((d) => new GetMeal(reading(d))) });
+  c.register(tokens.getMeals, {
+    useFactory: instanceCachingFactory((d) => new GetMeals({ ...reading(d), timeZone: config.timeZone })),
+  });
+  c.register(tokens.listMarkedMeals, { useFactory: instanceCachingFactory((d) => new ListMarkedMeals(reading(d))) });
+  c.register(tokens.listRatedMeals, { useFactory: instanceCachingFactory((d) => new ListRatedMeals(reading(d))) });
+  c.register(tokens.exportUserData, { useFactory: instanceCachingFactory((d) => new ExportUserData(userData(d))) });
+  c.register(tokens.eraseUserData, { useFactory: instanceCachingFactory((d) => new EraseUserData(userData(d))) });
 }
 
 export async function buildServer(config: Config, overrides: Overrides = {}) {
@@ -79,6 +118,12 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       markMeal: c.resolve(tokens.markMeal),
       rateMeal: c.resolve(tokens.rateMeal),
       upsertMeals: c.resolve(tokens.upsertMeals),
+      getMeal: c.resolve(tokens.getMeal),
+      getMeals: c.resolve(tokens.getMeals),
+      listMarkedMeals: c.resolve(tokens.listMarkedMeals),
+      listRatedMeals: c.resolve(tokens.listRatedMeals),
+      exportUserData: c.resolve(tokens.exportUserData),
+      eraseUserData: c.resolve(tokens.eraseUserData),
     },
     verifyToken: c.resolve(tokens.verifyToken),
     logger,

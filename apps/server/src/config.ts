@@ -76,7 +76,7 @@ export const settings = {
   HTTP_CONNECTION_TIMEOUT_MS: { description: 'A socket without any traffic is closed after this (0: never; else longer than the keep-alive timeout)', default: String(defaultHttpTimeouts.connectionIdleMs), parse: integerIn(0, 3_600_000) },
   METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
   SERVICE_START: { description: 'Time of day (`HH:MM`) at which an imported menu day is served', default: '11:00', parse: timeOfDay },
-  TZ_NAME: { description: 'IANA time zone of the canteen: the days of imported menus are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
+  TZ_NAME: { description: 'IANA time zone of the canteen: the days of imported menus and of `GET /api/v1/meals?date=` are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */

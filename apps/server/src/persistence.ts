@@ -1,6 +1,13 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@meals/domain';
+import type {
+  MarkingRepository,
+  MealCatalog,
+  MealQueries,
+  MealSourceRepository,
+  RatingRepository,
+  UserDataRepository,
+} from '@meals/domain';
 import type { Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -8,6 +15,8 @@ export interface Persistence {
   readonly meals: MealCatalog;
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
+  readonly queries: MealQueries;
+  readonly userData: UserDataRepository;
   readonly mealSources: MealSourceRepository;
   /** Resolves when the database answers a query (the readiness probe); rejects otherwise. */
   ping(): Promise<void>;

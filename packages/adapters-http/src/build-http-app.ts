@@ -10,6 +10,8 @@ import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeout
 import { loggerWithRedaction } from './logging.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
+import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
+import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
 import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
@@ -17,7 +19,7 @@ import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
 
 export interface HttpAppOptions {
-  readonly useCases: MealRoutesOptions;
+  readonly useCases: MealRoutesOptions & ReadRoutesOptions & UserDataRoutesOptions;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
@@ -101,6 +103,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     async (api) => {
       api.addHook('onRequest', requireAuthentication);
       await api.register(mealRoutes, options.useCases);
+      // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
+      await api.register(readRoutes, options.useCases);
+      await api.register(userDataRoutes, options.useCases);
     },
     { prefix: apiPrefix },
   );

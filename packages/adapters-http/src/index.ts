@@ -30,6 +30,8 @@ export { redactedLogPaths } from './logging.js';
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
+export type { ReadRoutesOptions } from './routes/read-routes.js';
+export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { UpsertMealsBody } from './schemas/meal-schemas.js';
 export { buildMetricsApp } from './operations/metrics-app.js';

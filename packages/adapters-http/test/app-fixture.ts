@@ -1,9 +1,28 @@
 import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { MarkMeal, RateMeal, UpsertMeals, type Meal } from '@meals/domain';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken, type TokenClaims } from '../src/index.js';
+import {
+  EraseUserData,
+  ExportUserData,
+  GetMeal,
+  GetMeals,
+  ListMarkedMeals,
+  ListRatedMeals,
+  MarkMeal,
+  RateMeal,
+  UpsertMeals,
+  type Clock,
+  type Meal,
+} from '@meals/domain';
+import {
+  buildHttpApp,
+  createHmacTokenVerifier,
+  signHmacToken,
+  type HttpAppOptions,
+  type TokenClaims,
+} from '../src/index.js';
 
 export const secret = 'route-test-secret-of-at-least-32-bytes!!';
 export const now = new Date('2026-03-10T12:00:00Z');
+export const timeZone = 'Europe/Berlin';
 const hour = 3_600_000;
 
 export const menu: Meal[] = [
@@ -13,17 +32,29 @@ export const menu: Meal[] = [
   { id: 4, name: 'Last month', servedAt: new Date(now.getTime() - 30 * 24 * hour), rateable: true },
 ];
 
+/** Every use case the app serves, over one set of in-memory adapters and a clock. */
+export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): HttpAppOptions['useCases'] {
+  const reading = { queries: adapters.queries, clock };
+  return {
+    markMeal: new MarkMeal(adapters),
+    rateMeal: new RateMeal({ ratings: adapters.ratings, clock }),
+    upsertMeals: new UpsertMeals(adapters),
+    getMeal: new GetMeal(reading),
+    getMeals: new GetMeals({ ...reading, timeZone }),
+    listMarkedMeals: new ListMarkedMeals(reading),
+    listRatedMeals: new ListRatedMeals(reading),
+    exportUserData: new ExportUserData({ userData: adapters.userData, clock }),
+    eraseUserData: new EraseUserData(adapters),
+  };
+}
+
 /** The real HTTP app over in-memory adapters and a fixed clock, with real signed tokens. */
 export async function buildTestApp(options: { issuer?: string; audience?: string } = {}) {
   const adapters = createInMemoryAdapters();
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
-    useCases: {
-      markMeal: new MarkMeal(adapters),
-      rateMeal: new RateMeal({ ratings: adapters.ratings, clock }),
-      upsertMeals: new UpsertMeals(adapters),
-    },
+    useCases: useCasesOver(adapters, clock),
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
   });
   const token = (claims: Partial<TokenClaims> = {}) => signHmacToken(secret, { sub: 'alice', ...options, ...claims });

@@ -1,21 +1,18 @@
 import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { MarkMeal, RateMeal, UpsertMeals } from '@meals/domain';
 import type { InjectOptions } from 'fastify';
 import { buildHttpApp, type HttpAppOptions } from '../src/index.js';
-import { menu, now } from './app-fixture.js';
+import { menu, now, useCasesOver } from './app-fixture.js';
 
-/** The real HTTP app over in-memory adapters, with whatever verifier, limits and logger a test needs. */
-export async function buildAppWith(options: Omit<HttpAppOptions, 'useCases'> & Partial<Pick<HttpAppOptions, 'useCases'>>) {
+/** The real HTTP app over in-memory adapters, with whatever verifier, limits, logger and use cases a test needs. */
+export async function buildAppWith(
+  options: Omit<HttpAppOptions, 'useCases'> & { readonly useCases?: Partial<HttpAppOptions['useCases']> },
+) {
   const adapters = createInMemoryAdapters();
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
-    useCases: {
-      markMeal: new MarkMeal(adapters),
-      rateMeal: new RateMeal({ ratings: adapters.ratings, clock }),
-      upsertMeals: new UpsertMeals(adapters),
-    },
     ...options,
+    useCases: { ...useCasesOver(adapters, clock), ...options.useCases },
   });
   return { app, adapters };
 }

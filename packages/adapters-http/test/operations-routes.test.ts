@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { MarkMeal, RateMeal, systemClock, UpsertMeals } from '@meals/domain';
+import { systemClock } from '@meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,7 +11,7 @@ import {
   type OperationsOptions,
   type RequestObservation,
 } from '../src/index.js';
-import { secret } from './app-fixture.js';
+import { secret, useCasesOver } from './app-fixture.js';
 
 let app: FastifyInstance | undefined;
 afterEach(() => app?.close());
@@ -19,11 +19,7 @@ afterEach(() => app?.close());
 async function build(operations?: OperationsOptions, logger?: object) {
   const adapters = createInMemoryAdapters();
   app = await buildHttpApp({
-    useCases: {
-      markMeal: new MarkMeal(adapters),
-      rateMeal: new RateMeal({ ratings: adapters.ratings, clock: systemClock }),
-      upsertMeals: new UpsertMeals(adapters),
-    },
+    useCases: useCasesOver(adapters, systemClock),
     verifyToken: createHmacTokenVerifier({ secret }),
     ...(operations === undefined ? {} : { operations }),
     ...(logger === undefined ? {} : { logger }),

@@ -1,8 +1,10 @@
 import { InMemoryDatabase } from './in-memory-database.js';
 import { InMemoryMarkingRepository } from './in-memory-marking-repository.js';
 import { InMemoryMealCatalog } from './in-memory-meal-catalog.js';
+import { InMemoryMealQueries } from './in-memory-meal-queries.js';
 import { InMemoryMealSourceRepository } from './in-memory-meal-source-repository.js';
 import { InMemoryRatingRepository } from './in-memory-rating-repository.js';
+import { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';
 
 /** Every repository over one shared in-memory database. */
 export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDatabase()) {
@@ -11,6 +13,8 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     meals: new InMemoryMealCatalog(db),
     markings: new InMemoryMarkingRepository(db),
     ratings: new InMemoryRatingRepository(db),
+    queries: new InMemoryMealQueries(db),
+    userData: new InMemoryUserDataRepository(db),
     mealSources: new InMemoryMealSourceRepository(db),
   };
 }

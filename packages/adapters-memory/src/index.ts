@@ -5,3 +5,5 @@ export { InMemoryMarkingRepository } from './in-memory-marking-repository.js';
 export { InMemoryMealCatalog } from './in-memory-meal-catalog.js';
 export { InMemoryMealSourceRepository } from './in-memory-meal-source-repository.js';
 export { InMemoryRatingRepository } from './in-memory-rating-repository.js';
+export { InMemoryMealQueries } from './in-memory-meal-queries.js';
+export { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';

@@ -1,4 +1,6 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { describeRepositoryContracts } from '@meals/repository-contract';
+import { describeReadRepositoryContracts, describeRepositoryContracts } from '@meals/repository-contract';
 
 describeRepositoryContracts('in-memory', () => createInMemoryAdapters());
+
+describeReadRepositoryContracts('in-memory', () => createInMemoryAdapters());

@@ -6,4 +6,6 @@ export { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 export { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 export { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';
 export { SqliteRatingRepository } from './sqlite-rating-repository.js';
+export { SqliteMealQueries } from './sqlite-meal-queries.js';
+export { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
 export { backupSqliteDatabase, type BackupReport } from './backup-database.js';

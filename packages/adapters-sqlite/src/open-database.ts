@@ -10,12 +10,15 @@ export interface SqliteOptions {
   readonly synchronous?: SqliteSynchronous;
   /** How long a writer waits for another process's lock before failing. */
   readonly busyTimeoutMs?: number;
+  /** Called with every SQL statement the connection executes (not when one is prepared): for tracing and tests. */
+  readonly onStatement?: (sql: string) => void;
 }
 
 /** Opens (creating the folder and file if needed) and migrates a database; `:memory:` gives a private one. */
 export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new BetterSqlite3(path);
+  const onStatement = options.onStatement;
+  const db = new BetterSqlite3(path, onStatement === undefined ? {} : { verbose: (sql) => onStatement(String(sql)) });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     db.pragma('journal_mode = WAL');

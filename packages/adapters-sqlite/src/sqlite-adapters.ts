@@ -1,8 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 import { SqliteMealCatalog } from './sqlite-meal-catalog.js';
+import { SqliteMealQueries } from './sqlite-meal-queries.js';
 import { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';
 import { SqliteRatingRepository } from './sqlite-rating-repository.js';
+import { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
 
 /** Every repository over one open database. */
 export function createSqliteAdapters(db: Database) {
@@ -10,6 +12,8 @@ export function createSqliteAdapters(db: Database) {
     meals: new SqliteMealCatalog(db),
     markings: new SqliteMarkingRepository(db),
     ratings: new SqliteRatingRepository(db),
+    queries: new SqliteMealQueries(db),
+    userData: new SqliteUserDataRepository(db),
     mealSources: new SqliteMealSourceRepository(db),
   };
 }

@@ -12,7 +12,7 @@ import {
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-catalog.js';
 
-interface HistogramRow {
+export interface HistogramRow {
   rated_1: number;
   rated_2: number;
   rated_3: number;
@@ -20,9 +20,9 @@ interface HistogramRow {
   rated_5: number;
 }
 
-const histogramColumns = 'rated_1, rated_2, rated_3, rated_4, rated_5';
+export const histogramColumns = 'rated_1, rated_2, rated_3, rated_4, rated_5';
 
-function histogramFromRow(row: HistogramRow): RatingHistogram {
+export function histogramFromRow(row: HistogramRow): RatingHistogram {
   return [row.rated_1, row.rated_2, row.rated_3, row.rated_4, row.rated_5];
 }
 

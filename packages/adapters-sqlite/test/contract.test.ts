@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import { describeRepositoryContracts } from '@meals/repository-contract';
+import { describeReadRepositoryContracts, describeRepositoryContracts } from '@meals/repository-contract';
 
 // A real file per test, so that the suite runs in WAL mode with foreign keys, as the server does.
-describeRepositoryContracts('SQLite', () => {
+const freshDatabaseFile = () => {
   const folder = mkdtempSync(join(tmpdir(), 'meals-contract-'));
   const db = openSqliteDatabase(join(folder, 'meals.db'));
   return {
@@ -15,4 +15,7 @@ describeRepositoryContracts('SQLite', () => {
       rmSync(folder, { recursive: true, force: true });
     },
   };
-});
+};
+
+describeRepositoryContracts('SQLite', freshDatabaseFile);
+describeReadRepositoryContracts('SQLite', freshDatabaseFile);

@@ -6,3 +6,8 @@ export { describeRatingRepositoryContract } from './rating-repository-contract.j
 export { describeRepositoryContracts } from './repository-contracts.js';
 export { freshFixturePerTest, type CreateRepositoryFixture, type RepositoryFixture } from './repository-fixture.js';
 export { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';
+export { describeMealQueriesContract } from './meal-queries-contract.js';
+export { rateInPeriod } from './rate-in-period.js';
+export { describeReadRepositoryContracts } from './read-repository-contracts.js';
+export type { CreateReadRepositoryFixture, ReadRepositoryFixture } from './read-repository-fixture.js';
+export { describeUserDataRepositoryContract } from './user-data-repository-contract.js';

@@ -14,8 +14,10 @@ export interface RepositoryFixture {
 export type CreateRepositoryFixture = () => RepositoryFixture | Promise<RepositoryFixture>;
 
 /** Registers hooks that build a fresh fixture before each test and clean it up after; returns its accessor. */
-export function freshFixturePerTest(createFixture: CreateRepositoryFixture): () => RepositoryFixture {
-  let fixture: RepositoryFixture | undefined;
+export function freshFixturePerTest<F extends RepositoryFixture = RepositoryFixture>(
+  createFixture: () => F | Promise<F>,
+): () => F {
+  let fixture: F | undefined;
   beforeEach(async () => {
     fixture = await createFixture();
   });

@@ -1,0 +1,79 @@
+import { signHmacToken } from '@meals/adapters-http';
+import { FixedClock } from '@meals/adapters-memory';
+import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
+import type { Meal } from '@meals/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../src/composition-root.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const secret = 'read-side-secret-of-at-least-32-bytes!!';
+
+describe('TZ_NAME', () => {
+  it('defaults to Europe/Berlin and takes any IANA zone', () => {
+    expect(loadConfig({}).timeZone).toBe('Europe/Berlin');
+    expect(loadConfig({ TZ_NAME: 'America/New_York' }).timeZone).toBe('America/New_York');
+  });
+
+  it('refuses a name that is not a time zone', () => {
+    expect(() => loadConfig({ TZ_NAME: 'Mars/Olympus_Mons' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TZ_NAME: 'Europe/Berlin; drop table' })).toThrow(/TZ_NAME/);
+  });
+});
+
+describe('the wired server on SQLite', () => {
+  const executed: string[] = [];
+  const db = openSqliteDatabase(':memory:', { onStatement: (sql) => executed.push(sql) });
+  const now = new Date('2026-06-15T12:00:00Z');
+  // 100 meals served on 2026-06-15 in Tokyo (UTC+9): from 2026-06-14T15:00Z to 2026-06-15T15:00Z.
+  const menu: Meal[] = Array.from({ length: 100 }, (_, index) => ({
+    id: index + 1,
+    name: `Meal ${index + 1}`,
+    servedAt: new Date(Date.parse('2026-06-14T15:00:00Z') + index * 60_000),
+    rateable: true,
+  }));
+  const token = signHmacToken(secret, { sub: 'alice' });
+  let server: Awaited<ReturnType<typeof buildServer>>;
+
+  beforeAll(async () => {
+    const config = loadConfig({ JWT_SECRET: secret, DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', TZ_NAME: 'Asia/Tokyo' });
+    const persistence = { ...createSqliteAdapters(db), ping: async () => {}, close: async () => void db.close() };
+    server = await buildServer(config, { clock: new FixedClock(now), persistence });
+    await persistence.meals.upsertMany(menu);
+    for (const meal of menu) await persistence.markings.setMarked('alice', meal.id, true);
+  });
+  afterAll(() => server.app.close());
+
+  async function get(url: string) {
+    executed.length = 0;
+    const response = await server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    expect(response.statusCode).toBe(200);
+    return { data: response.json().data, statements: executed.length };
+  }
+
+  it('answers GET /meals?ids= for 1, 10 and 100 meals with the same single database statement', async () => {
+    const counts: number[] = [];
+    for (const size of [1, 10, 100]) {
+      const ids = menu.slice(0, size).map((meal) => meal.id);
+      const { data, statements } = await get(`/api/v1/meals?ids=${ids.join(',')}`);
+      expect(data.meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual(ids);
+      counts.push(statements);
+    }
+    expect(counts).toEqual([1, 1, 1]);
+  });
+
+  it("answers GET /meals?date= with the day of TZ_NAME, in one statement", async () => {
+    const { data, statements } = await get('/api/v1/meals?date=2026-06-15');
+    expect(data.meals).toHaveLength(100);
+    expect(data.meals[0]).toMatchObject({ meal_id: 1, served_at: '2026-06-14T15:00:00.000Z', marked: true, rating_open: true });
+    expect(statements).toBe(1);
+    expect((await get('/api/v1/meals?date=2026-06-14')).data.meals).toEqual([]);
+  });
+
+  it('answers the marked meals page by page, one statement per page', async () => {
+    const first = await get('/api/v1/marked-meals?limit=100');
+    expect(first.data.meals).toHaveLength(100);
+    expect(first.data.meals[0].meal_id).toBe(100);
+    expect(first.data.next_cursor).toBeNull();
+    expect(first.statements).toBe(1);
+  });
+});

@@ -1,0 +1,130 @@
+import {
+  defaultPageSize,
+  isMealId,
+  isLocalDate,
+  type GetMeal,
+  type GetMeals,
+  type ListMarkedMeals,
+  type ListRatedMeals,
+  type LocalDate,
+  type MealId,
+  type MealPage,
+} from '@meals/domain';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authenticatedPrincipal } from '../auth/authenticate.js';
+import { HttpError } from '../http-error.js';
+import { ErrorEnvelope, successEnvelope } from '../schemas/envelope.js';
+import {
+  MealData,
+  MealPageData,
+  MealParams,
+  MealsData,
+  MealsQuery,
+  PageQuery,
+} from '../schemas/read-schemas.js';
+import { mealDataOf } from './meal-data.js';
+import { decodeCursor, encodeCursor, type CursorList } from './page-cursor.js';
+
+export interface ReadRoutesOptions {
+  readonly getMeal: GetMeal;
+  readonly getMeals: GetMeals;
+  readonly listMarkedMeals: ListMarkedMeals;
+  readonly listRatedMeals: ListRatedMeals;
+}
+
+const errorResponses = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+
+/** GET endpoints for meals with their statistics and the caller's own marking and rating. */
+export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, options) => {
+  const { getMeal, getMeals, listMarkedMeals, listRatedMeals } = options;
+  // Every answer holds the caller's own state: no shared cache may keep it.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+  });
+
+  app.get(
+    '/meals/:meal_id',
+    {
+      schema: {
+        summary: "One meal with its statistics and the caller's marking and rating",
+        params: MealParams,
+        response: { 200: successEnvelope(MealData), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = authenticatedPrincipal(request);
+      const details = await getMeal.execute({ userId, mealId: mealIdOf(request.params.meal_id) });
+      return { status: 'success' as const, data: mealDataOf(details) };
+    },
+  );
+
+  app.get(
+    '/meals',
+    {
+      schema: {
+        summary: 'Many meals in one request: ?ids=1,2,3 (up to 100) or ?date=YYYY-MM-DD, exactly one of them',
+        querystring: MealsQuery,
+        response: { 200: successEnvelope(MealsData), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = authenticatedPrincipal(request);
+      const { ids, date } = request.query;
+      if ((ids === undefined) === (date === undefined)) {
+        throw new HttpError('invalid_request', 'Give exactly one of the query parameters ids and date.');
+      }
+      const result =
+        ids !== undefined
+          ? await getMeals.execute({ userId, mealIds: ids.split(',').map(mealIdOf) })
+          : await getMeals.execute({ userId, servedOn: localDateOf(date!) });
+      return {
+        status: 'success' as const,
+        data: { meals: result.meals.map(mealDataOf), unknown_ids: [...result.unknownIds] },
+      };
+    },
+  );
+
+  const pageRoute = (list: CursorList, read: ListMarkedMeals | ListRatedMeals, summary: string) =>
+    app.get(
+      `/${list}-meals`,
+      {
+        schema: {
+          summary,
+          querystring: PageQuery,
+          response: { 200: successEnvelope(MealPageData), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { userId } = authenticatedPrincipal(request);
+        const { limit, cursor } = request.query;
+        const page = await read.execute({
+          userId,
+          limit: limit === undefined ? defaultPageSize : Number(limit),
+          after: cursor === undefined ? null : decodeCursor(list, cursor),
+        });
+        return { status: 'success' as const, data: pageDataOf(list, page) };
+      },
+    );
+  pageRoute('marked', listMarkedMeals, "The caller's marked meals, most recently served first");
+  pageRoute('rated', listRatedMeals, 'The meals the caller has rated, with the rating, most recently served first');
+};
+
+function mealIdOf(text: string): MealId {
+  const id = Number(text);
+  if (!/^\d+$/.test(text) || !isMealId(id)) {
+    throw new HttpError('invalid_request', `"${text}" is not a meal id (a positive integer up to 2^53 - 1).`);
+  }
+  return id;
+}
+
+function localDateOf(text: string): LocalDate {
+  if (!isLocalDate(text)) throw new HttpError('invalid_request', `"${text}" is not a calendar day (YYYY-MM-DD).`);
+  return text;
+}
+
+function pageDataOf(list: CursorList, page: MealPage) {
+  return {
+    meals: page.meals.map(mealDataOf),
+    next_cursor: page.next === null ? null : encodeCursor(list, page.next),
+  };
+}

@@ -1,0 +1,94 @@
+import { maxMealIdsPerRead, maxPageSize } from '@meals/domain';
+import { Type, type Static } from '@sinclair/typebox';
+import { MealId, PriceAmount } from './meal-schemas.js';
+
+/** Query strings arrive as text and are never coerced: each value is matched as a string, then parsed. */
+const mealIdText = '[1-9][0-9]{0,15}';
+
+export const MealParams = Type.Object(
+  { meal_id: Type.String({ pattern: `^${mealIdText}$`, description: 'Meal id: a positive integer, no sign, no leading zero' }) },
+  { additionalProperties: false },
+);
+export type MealParams = Static<typeof MealParams>;
+
+export const MealsQuery = Type.Object(
+  {
+    ids: Type.Optional(
+      Type.String({
+        pattern: `^${mealIdText}(,${mealIdText}){0,${maxMealIdsPerRead - 1}}$`,
+        description: `Up to ${maxMealIdsPerRead} comma-separated meal ids (repeats count); each meal is answered once`,
+      }),
+    ),
+    date: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+        description: "A calendar day YYYY-MM-DD: the meals served that day in the service's time zone",
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'Exactly one of ids and date' },
+);
+export type MealsQuery = Static<typeof MealsQuery>;
+
+export const PageQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.String({
+        pattern: `^([1-9]|[1-9][0-9]|${maxPageSize})$`,
+        description: `Meals per page, 1 to ${maxPageSize}; 20 when absent`,
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'The next_cursor of the previous page' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PageQuery = Static<typeof PageQuery>;
+
+const Count = Type.Integer({ minimum: 0 });
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableRating = Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]);
+
+export const RatingDistribution = Type.Object(
+  { '1': Count, '2': Count, '3': Count, '4': Count, '5': Count },
+  { description: 'How many ratings of each value 1..5 the meal holds' },
+);
+
+const MealPrices = Type.Object(
+  {
+    student: Type.Optional(PriceAmount),
+    employee: Type.Optional(PriceAmount),
+    pupil: Type.Optional(PriceAmount),
+    other: Type.Optional(PriceAmount),
+  },
+  { description: 'Euro amounts as decimal strings per OpenMensa role; a role without a price is left out' },
+);
+
+export const MealData = Type.Object({
+  meal_id: MealId,
+  name: Type.String(),
+  category: Type.Union([Type.String(), Type.Null()], { description: 'Menu line or counter; null when none' }),
+  notes: Type.Array(Type.String(), { description: 'Ingredients, allergens, labels, in menu order' }),
+  prices: MealPrices,
+  served_at: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
+  rateable: Type.Boolean(),
+  rating_open: Type.Boolean({ description: 'Whether POST /rate-meal would accept a rating of this meal right now' }),
+  rating_count: Count,
+  rating_average: NullableNumber,
+  rating_median: NullableNumber,
+  rating_distribution: RatingDistribution,
+  marked: Type.Boolean(),
+  rating_personal: NullableRating,
+});
+export type MealData = Static<typeof MealData>;
+
+export const MealsData = Type.Object({
+  meals: Type.Array(MealData),
+  unknown_ids: Type.Array(MealId, { description: 'Requested ids that name no meal; empty for a date' }),
+});
+
+export const MealPageData = Type.Object({
+  meals: Type.Array(MealData),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
+});

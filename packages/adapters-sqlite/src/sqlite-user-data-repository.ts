@@ -1,0 +1,51 @@
+import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@meals/domain';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
+
+export class SqliteUserDataRepository implements UserDataRepository {
+  private readonly markedMeals: Statement<{ user: UserId }, MealRow>;
+  private readonly ratedMeals: Statement<{ user: UserId }, MealRow & { rating: RatingValue }>;
+  private readonly unrateHistograms: Statement<{ user: UserId }>;
+  private readonly deleteRatings: Statement<{ user: UserId }>;
+  private readonly deleteMarkings: Statement<{ user: UserId }>;
+  private readonly exportInTransaction: Transaction<(userId: UserId) => UserData>;
+  private readonly eraseInTransaction: Transaction<(userId: UserId) => ErasedUserData>;
+
+  constructor(db: Database) {
+    this.markedMeals = db.prepare(`SELECT ${mealColumns} FROM meals
+      WHERE meal_id IN (SELECT meal_id FROM markings WHERE user_id = @user) ORDER BY meal_id`);
+    this.ratedMeals = db.prepare(`SELECT ${mealColumns},
+        (SELECT rating FROM ratings WHERE ratings.meal_id = meals.meal_id AND ratings.user_id = @user) AS rating
+      FROM meals WHERE meal_id IN (SELECT meal_id FROM ratings WHERE user_id = @user) ORDER BY meal_id`);
+    // Each meal joins at most one of the user's ratings (the primary key), so each count drops by at most one.
+    this.unrateHistograms = db.prepare(`UPDATE meals SET
+        rated_1 = rated_1 - (mine.rating = 1), rated_2 = rated_2 - (mine.rating = 2),
+        rated_3 = rated_3 - (mine.rating = 3), rated_4 = rated_4 - (mine.rating = 4),
+        rated_5 = rated_5 - (mine.rating = 5)
+      FROM (SELECT meal_id, rating FROM ratings WHERE user_id = @user) AS mine
+      WHERE meals.meal_id = mine.meal_id`);
+    this.deleteRatings = db.prepare('DELETE FROM ratings WHERE user_id = @user');
+    this.deleteMarkings = db.prepare('DELETE FROM markings WHERE user_id = @user');
+
+    // The two reads see one snapshot, so the export never shows half of a concurrent change.
+    this.exportInTransaction = db.transaction((user: UserId) => ({
+      markings: this.markedMeals.all({ user }).map(mealFromRow),
+      ratings: this.ratedMeals.all({ user }).map((row) => ({ meal: mealFromRow(row), rating: row.rating })),
+    }));
+    this.eraseInTransaction = db.transaction((user: UserId) => {
+      this.unrateHistograms.run({ user });
+      const ratings = this.deleteRatings.run({ user }).changes;
+      const markings = this.deleteMarkings.run({ user }).changes;
+      return { markings, ratings };
+    });
+  }
+
+  async exportAll(userId: UserId): Promise<UserData> {
+    return this.exportInTransaction(userId);
+  }
+
+  async eraseAll(userId: UserId): Promise<ErasedUserData> {
+    // IMMEDIATE: no rating change of another connection can slip between the histogram update and the deletes.
+    return this.eraseInTransaction.immediate(userId);
+  }
+}

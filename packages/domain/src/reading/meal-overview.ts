@@ -1,0 +1,29 @@
+import type { DetailedMeal } from '../meal/meal.js';
+import type { RatingHistogram } from '../rating/rating-histogram.js';
+import { ratingRefusal } from '../rating/rating-rules.js';
+import { ratingStatistics, type RatingStatistics } from '../rating/rating-statistics.js';
+import type { RatingValue } from '../rating/rating.js';
+import type { MealView } from './meal-view.js';
+
+/** Everything a reader learns about one meal at one instant. */
+export interface MealOverview {
+  readonly meal: DetailedMeal;
+  /** Whether a rating of this meal could be set or deleted right now. */
+  readonly ratingOpen: boolean;
+  readonly statistics: RatingStatistics;
+  /** How many ratings of each value 1..5 the meal holds; index 0 counts the 1s. */
+  readonly distribution: RatingHistogram;
+  readonly marked: boolean;
+  readonly personalRating: RatingValue | null;
+}
+
+export function mealOverviewOf(view: MealView, now: Date): MealOverview {
+  return {
+    meal: view.meal,
+    ratingOpen: ratingRefusal(view.meal, now) === null,
+    statistics: ratingStatistics(view.histogram),
+    distribution: view.histogram,
+    marked: view.marked,
+    personalRating: view.personalRating,
+  };
+}

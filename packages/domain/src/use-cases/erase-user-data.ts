@@ -1,0 +1,14 @@
+import type { UserId } from '../shared/user-id.js';
+import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-repository.js';
+
+/**
+ * GDPR art. 17: forgets every marking and rating of the user. The meals' statistics lose those ratings in the same
+ * transaction, also for meals that can no longer be rated. Erasing twice is erasing once.
+ */
+export class EraseUserData {
+  constructor(private readonly deps: { readonly userData: UserDataRepository }) {}
+
+  async execute({ userId }: { readonly userId: UserId }): Promise<ErasedUserData> {
+    return this.deps.userData.eraseAll(userId);
+  }
+}

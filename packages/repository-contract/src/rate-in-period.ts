@@ -1,0 +1,12 @@
+import { decideRatingChange, ratingPeriodMs, type Meal, type RatingRepository, type RatingValue, type UserId } from '@meals/domain';
+
+/** Sets (or with null deletes) a rating through the real decision, at an instant inside the meal's rating period. */
+export async function rateInPeriod(
+  ratings: RatingRepository,
+  userId: UserId,
+  meal: Meal,
+  rating: RatingValue | null,
+): Promise<void> {
+  const inPeriod = new Date(meal.servedAt.getTime() + ratingPeriodMs / 2);
+  await ratings.change(userId, meal.id, (snapshot) => decideRatingChange(snapshot, rating, inPeriod));
+}
