@@ -31,7 +31,7 @@ const badTokens = invalidTokens();
 
 describe('fuzzing the real app with generated requests', () => {
   it('never answers 5xx, always answers the documented envelope, and changes state only through valid requests', { timeout: 120_000 }, async () => {
-    const figures = { runs: 0, requests: 0, successes: 0, errors: 0, distinctCodes: 0 };
+    const figures = { runs: 0, requests: 0, successes: 0, errors: 0, distinctCodes: 0, readOrEraseServed: 0 };
     const seen = new Map<string, number>();
     const { app, db, reset } = await buildInProcessApp({
       secret: fuzzSecret,
@@ -61,9 +61,11 @@ describe('fuzzing the real app with generated requests', () => {
           if (response.statusCode === 200) {
             figures.successes += 1;
             seen.set('200', (seen.get('200') ?? 0) + 1);
-            expect(expected, `${where}\nanswered 200 ${response.body}`).toMatchObject({ kind: 'success' });
-            expect(body, where).toEqual({ status: 'success', data: (expected as { data: unknown }).data });
-            (expected as { apply: () => void }).apply();
+            expect(expected.kind, `${where}\nanswered 200 ${response.body}`).not.toBe('error');
+            if (expected.kind === 'success') expect(body, where).toEqual({ status: 'success', data: expected.data });
+            else expect(body, where).toMatchObject({ status: 'success', data: expect.any(Object) });
+            if (expected.kind !== 'error') expected.apply?.();
+            if (expected.kind === 'loose') figures.readOrEraseServed += 1;
           } else {
             figures.errors += 1;
             expect(body, where).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.any(String) } });
@@ -71,8 +73,10 @@ describe('fuzzing the real app with generated requests', () => {
             seen.set(code, (seen.get(code) ?? 0) + 1);
             expect(errorCodes, where).toContain(code);
             expect(response.statusCode, where).toBe(httpStatusOf[code]);
-            const allowed = expected.kind === 'error' ? expected.codes : ['(200)'];
-            expect(allowed, `${where}\nanswered ${response.statusCode} ${response.body}`).toContain(code);
+            if (expected.kind !== 'loose') {
+              const allowed = expected.kind === 'error' ? expected.codes : ['(200)'];
+              expect(allowed, `${where}\nanswered ${response.statusCode} ${response.body}`).toContain(code);
+            }
             if (response.statusCode === 401) expect(response.headers['www-authenticate'], where).toMatch(/^Bearer/);
           }
         }

@@ -246,6 +246,15 @@ const route = fc.oneof(
   { weight: 6, arbitrary: fc.constant({ method: 'POST', path: '/api/v1/mark-meal' }) },
   { weight: 5, arbitrary: fc.constant({ method: 'PUT', path: '/api/v1/admin/meals' }) },
   { weight: 1, arbitrary: fc.constantFrom({ method: 'POST', path: '/api/v1/rate%2Dmeal' }, { method: 'POST', path: '/api/v1/rate%2dmeal' }) },
+  // The read side and the erasure of one's own data, so that they too meet every header and token.
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      ...['/api/v1/meals/1', '/api/v1/meals/99', '/api/v1/meals/0', '/api/v1/meals/abc', '/api/v1/meals?ids=1,2', '/api/v1/meals',
+        '/api/v1/marked-meals?limit=2', '/api/v1/rated-meals?cursor=bogus', '/api/v1/me/data'].map((path) => ({ method: 'GET', path })),
+      { method: 'DELETE', path: '/api/v1/me/data' },
+    ),
+  },
   // Wrong methods, near-miss and unknown paths, and paths that try to name a user.
   {
     weight: 2,
@@ -270,7 +279,7 @@ export function fuzzRequest(now: number, valid: readonly string[], invalid: read
     .tuple(route, query, authorization(valid, invalid), contentType, extraHeaders)
     .chain(([{ method, path }, search, auth, type, extra]) => {
       const decoded = path.replace(/%2D/gi, '-') as keyof typeof bodies;
-      const body = bodies[decoded] ?? fc.oneof(rateBody, fc.constant(undefined));
+      const body = bodies[decoded] ?? fc.oneof({ weight: 1, arbitrary: rateBody }, { weight: 3, arbitrary: fc.constant(undefined) });
       return body.map((text) => ({
         method,
         url: `${path}${search}`,

@@ -73,6 +73,13 @@ export class ServiceModel {
     else this.markings.delete(`${mealId}/${userId}`);
   }
 
+  /** Everything one user marked and rated goes; the meals' statistics follow. */
+  erase(userId: string): void {
+    const owner = (key: string) => key.slice(key.indexOf('/') + 1);
+    for (const key of [...this.ratings.keys()]) if (owner(key) === userId) this.ratings.delete(key);
+    for (const key of [...this.markings]) if (owner(key) === userId) this.markings.delete(key);
+  }
+
   histogram(mealId: number): number[] {
     const counts = [0, 0, 0, 0, 0];
     for (const [key, rating] of this.ratings) if (key.startsWith(`${mealId}/`)) counts[rating - 1]! += 1;
