@@ -12,6 +12,7 @@ export default defineConfig({
       '@meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
       '@meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       '@meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
+      '@meals/client': source('./packages/client/src/index.ts'),
       '@meals/repository-contract': source('./packages/repository-contract/src/index.ts'),
     },
   },

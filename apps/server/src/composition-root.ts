@@ -127,6 +127,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     },
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
+    docs: config.docsEnabled,
     operations: {
       readiness: () => persistence.ping(),
       ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),

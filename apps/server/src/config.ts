@@ -26,6 +26,7 @@ export interface Config {
   /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
+  readonly docsEnabled: boolean;
   readonly metricsEnabled: boolean;
   /** Serve /metrics on this port instead of PORT; undefined: on PORT. */
   readonly metricsPort: number | undefined;
@@ -66,6 +67,7 @@ export const settings = {
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
+  DOCS_ENABLED: { description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)', default: 'true', parse: boolean },
   METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics', default: 'true', parse: boolean },
   RATE_LIMIT_USER_PER_MIN: { description: 'Requests per minute per user (the verified `sub`) on /api/v1; 0 turns the limit off', default: '120', parse: integerIn(0, 1_000_000) },
   RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
@@ -141,6 +143,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
+    docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
     metricsEnabled: read('METRICS_ENABLED', settings.METRICS_ENABLED)!,
     metricsPort,
     rateLimits: {

@@ -1,4 +1,4 @@
-import { signHmacToken } from '@meals/adapters-http';
+import { docsPath, openApiPath, signHmacToken } from '@meals/adapters-http';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildServer } from './composition-root.js';
 import { demoMenu } from './demo-menu.js';
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
   // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer.
   if (!config.production && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
+  if (config.docsEnabled) notes.push(`meals: API docs   ${address}${docsPath} (OpenAPI: ${address}${openApiPath})`);
   notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined));
   // The "listening" line comes last: whoever waits for it has everything else already.
   notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);

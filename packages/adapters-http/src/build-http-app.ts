@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fastifyHelmet from '@fastify/helmet';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
+import { registerApiDocs } from './docs/api-docs.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
@@ -23,6 +24,8 @@ export interface HttpAppOptions {
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
+  readonly docs?: boolean;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -96,6 +99,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, { limitedPrefix: apiPrefix });
+
+  // Before every route: the document lists the routes registered after it.
+  if (options.docs ?? true) await registerApiDocs(app, { apiPrefix });
 
   await app.register(probeRoutes, { readiness });
   if (metrics !== undefined) await app.register(metricsRoute, { metrics });

@@ -27,7 +27,7 @@ export function wireErrorOf(error: unknown): WireError {
   return { code: 'internal_error', message: 'Internal server error.' };
 }
 
-export function errorEnvelope(code: ErrorCode, message: string) {
+export function errorEnvelope<const C extends ErrorCode>(code: C, message: string) {
   return { status: 'error' as const, error: { code, message } };
 }
 

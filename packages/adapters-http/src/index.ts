@@ -27,13 +27,26 @@ export {
 export type { RateLimits } from './limits/rate-limits.js';
 export type { HttpTimeouts } from './limits/server-timeouts.js';
 export { redactedLogPaths } from './logging.js';
+export { docsPath, openApiPath } from './docs/api-docs.js';
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export type { ReadRoutesOptions } from './routes/read-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
-export { UpsertMealsBody } from './schemas/meal-schemas.js';
+export { ErrorEnvelope, successEnvelope } from './schemas/envelope.js';
+export { authenticatedRouteErrors, errorResponses, everyRouteErrors, jsonBodyErrors } from './schemas/error-responses.js';
+// The wire schemas, also for typed clients: `Static<typeof RateMealBody>` is what the server validates.
+export {
+  MarkMealBody,
+  MarkMealData,
+  RateMealBody,
+  RateMealData,
+  UpsertMealsBody,
+  UpsertMealsData,
+} from './schemas/meal-schemas.js';
+export { MealData, MealPageData, MealsData, MealsQuery, PageQuery } from './schemas/read-schemas.js';
+export { UserDataErasureData, UserDataExportData } from './schemas/user-data-schemas.js';
 export { buildMetricsApp } from './operations/metrics-app.js';
 export type {
   MetricsEndpoint,

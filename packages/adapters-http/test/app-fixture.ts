@@ -17,6 +17,7 @@ import {
   createHmacTokenVerifier,
   signHmacToken,
   type HttpAppOptions,
+  type OperationsOptions,
   type TokenClaims,
 } from '../src/index.js';
 
@@ -49,14 +50,19 @@ export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>
 }
 
 /** The real HTTP app over in-memory adapters and a fixed clock, with real signed tokens. */
-export async function buildTestApp(options: { issuer?: string; audience?: string } = {}) {
+export async function buildTestApp(
+  options: { issuer?: string; audience?: string; docs?: boolean; operations?: OperationsOptions } = {},
+) {
   const adapters = createInMemoryAdapters();
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
     useCases: useCasesOver(adapters, clock),
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
+    ...(options.docs === undefined ? {} : { docs: options.docs }),
+    ...(options.operations === undefined ? {} : { operations: options.operations }),
   });
-  const token = (claims: Partial<TokenClaims> = {}) => signHmacToken(secret, { sub: 'alice', ...options, ...claims });
+  const { issuer, audience } = options;
+  const token = (claims: Partial<TokenClaims> = {}) => signHmacToken(secret, { sub: 'alice', issuer, audience, ...claims });
   return { app, adapters, clock, token };
 }

@@ -1,21 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorEnvelope } from '../error-handler.js';
-import { errorCodes, httpStatusOf } from '../error-mapping.js';
+import { httpStatusOf } from '../error-mapping.js';
 import { successEnvelope } from '../schemas/envelope.js';
+import { errorResponses } from '../schemas/error-responses.js';
 import type { MetricsEndpoint, ReadinessCheck } from './operations-options.js';
 
 const ProbeData = Type.Object({ status: Type.Literal('ok') });
 const ok = { status: 'success' as const, data: { status: 'ok' as const } };
 
 /** A probe can only fail with a 503: not_ready, or service_unavailable while the server shuts down. */
-const UnavailableEnvelope = Type.Object({
-  status: Type.Literal('error'),
-  error: Type.Object({
-    code: Type.Union(errorCodes.filter((code) => httpStatusOf[code] === 503).map((code) => Type.Literal(code))),
-    message: Type.String(),
-  }),
-});
+const livenessErrors = errorResponses(['service_unavailable']);
+const readinessErrors = errorResponses(['not_ready', 'service_unavailable']);
 
 /** Liveness and readiness probes: unauthenticated, outside /api/v1, cheap enough to call every few seconds. */
 export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: ReadinessCheck }> = async (app, { readiness }) => {
@@ -25,7 +21,7 @@ export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: Readin
       schema: {
         summary: 'Liveness: the process answers HTTP',
         tags: ['operations'],
-        response: { 200: successEnvelope(ProbeData), 503: UnavailableEnvelope },
+        response: { 200: successEnvelope(ProbeData), ...livenessErrors },
       },
     },
     async () => ok,
@@ -37,7 +33,7 @@ export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: Readin
       schema: {
         summary: 'Readiness: the database answers',
         tags: ['operations'],
-        response: { 200: successEnvelope(ProbeData), 503: UnavailableEnvelope },
+        response: { 200: successEnvelope(ProbeData), ...readinessErrors },
       },
     },
     async (request, reply) => {
@@ -61,6 +57,7 @@ export const metricsRoute: FastifyPluginAsyncTypebox<{ readonly metrics: Metrics
       schema: {
         summary: 'Metrics in the Prometheus text format',
         tags: ['operations'],
+        produces: ['text/plain'],
         response: { 200: Type.String({ description: 'Prometheus text exposition format' }) },
       },
     },

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';
 import { mealsFromUpsertBody } from '../schema-validation.js';
-import { ErrorEnvelope, successEnvelope } from '../schemas/envelope.js';
+import { successEnvelope } from '../schemas/envelope.js';
+import { authenticatedRouteErrors, errorResponses, jsonBodyErrors } from '../schemas/error-responses.js';
 import {
   MarkMealBody,
   MarkMealData,
@@ -23,7 +24,16 @@ export interface MealRoutesOptions {
 export const smallBodyLimit = 1024;
 export const adminBodyLimit = 1024 * 1024;
 
-const errorResponses = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+const markMealErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, 'meal_not_found']);
+const rateMealErrors = errorResponses([
+  ...authenticatedRouteErrors,
+  ...jsonBodyErrors,
+  'meal_not_found',
+  'meal_not_rateable',
+  'meal_not_yet_served',
+  'rating_period_over',
+]);
+const upsertMealsErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, 'forbidden']);
 
 export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals }) => {
   // A request with no body at all carries no content type for Fastify to parse: it is still an empty JSON body.
@@ -36,9 +46,16 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
     {
       bodyLimit: smallBodyLimit,
       schema: {
+        operationId: 'markMeal',
         summary: 'Mark or unmark a meal as a favourite',
         body: MarkMealBody,
-        response: { 200: successEnvelope(MarkMealData), ...errorResponses },
+        response: {
+          200: successEnvelope(MarkMealData, {
+            description: 'The marking as it now stands',
+            examples: [{ status: 'success', data: { marked: true } }],
+          }),
+          ...markMealErrors,
+        },
       },
     },
     async (request) => {
@@ -53,9 +70,18 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
     {
       bodyLimit: smallBodyLimit,
       schema: {
+        operationId: 'rateMeal',
         summary: 'Rate a meal 1 to 5, or delete the rating with null',
         body: RateMealBody,
-        response: { 200: successEnvelope(RateMealData), ...errorResponses },
+        response: {
+          200: successEnvelope(RateMealData, {
+            description: "The meal's statistics after the change, with the caller's own rating",
+            examples: [
+              { status: 'success', data: { rating_count: 4, rating_average: 3.75, rating_median: 4, rating_personal: 5 } },
+            ],
+          }),
+          ...rateMealErrors,
+        },
       },
     },
     async (request) => {
@@ -83,9 +109,16 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
       bodyLimit: adminBodyLimit,
       onRequest: requireAdminScope,
       schema: {
+        operationId: 'upsertMeals',
         summary: 'Insert or update meals, all or nothing (needs the meals:write scope)',
         body: UpsertMealsBody,
-        response: { 200: successEnvelope(UpsertMealsData), ...errorResponses },
+        response: {
+          200: successEnvelope(UpsertMealsData, {
+            description: 'How many meals were inserted or updated',
+            examples: [{ status: 'success', data: { upserted: 1 } }],
+          }),
+          ...upsertMealsErrors,
+        },
       },
     },
     async (request) => {

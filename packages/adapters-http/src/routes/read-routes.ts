@@ -13,7 +13,9 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';
-import { ErrorEnvelope, successEnvelope } from '../schemas/envelope.js';
+import { successEnvelope } from '../schemas/envelope.js';
+import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
+import { exampleMeal, successExample } from '../schemas/read-examples.js';
 import {
   MealData,
   MealPageData,
@@ -32,7 +34,8 @@ export interface ReadRoutesOptions {
   readonly listRatedMeals: ListRatedMeals;
 }
 
-const errorResponses = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+const readErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request']);
+const readOneErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'meal_not_found']);
 
 /** GET endpoints for meals with their statistics and the caller's own marking and rating. */
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, options) => {
@@ -46,9 +49,10 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
     '/meals/:meal_id',
     {
       schema: {
+        operationId: 'getMeal',
         summary: "One meal with its statistics and the caller's marking and rating",
         params: MealParams,
-        response: { 200: successEnvelope(MealData), ...errorResponses },
+        response: { 200: successEnvelope(MealData, successExample(exampleMeal)), ...readOneErrors },
       },
     },
     async (request) => {
@@ -62,9 +66,13 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
     '/meals',
     {
       schema: {
+        operationId: 'getMeals',
         summary: 'Many meals in one request: ?ids=1,2,3 (up to 100) or ?date=YYYY-MM-DD, exactly one of them',
         querystring: MealsQuery,
-        response: { 200: successEnvelope(MealsData), ...errorResponses },
+        response: {
+          200: successEnvelope(MealsData, successExample({ meals: [exampleMeal], unknown_ids: [7] })),
+          ...readErrors,
+        },
       },
     },
     async (request) => {
@@ -84,14 +92,18 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
     },
   );
 
-  const pageRoute = (list: CursorList, read: ListMarkedMeals | ListRatedMeals, summary: string) =>
+  const pageRoute = (list: CursorList, read: ListMarkedMeals | ListRatedMeals, operationId: string, summary: string) =>
     app.get(
       `/${list}-meals`,
       {
         schema: {
+          operationId,
           summary,
           querystring: PageQuery,
-          response: { 200: successEnvelope(MealPageData), ...errorResponses },
+          response: {
+            200: successEnvelope(MealPageData, successExample({ meals: [exampleMeal], next_cursor: 'eyJzIjoxNzczMTQyMjAwMDAwfQ' })),
+            ...readErrors,
+          },
         },
       },
       async (request) => {
@@ -105,8 +117,13 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
         return { status: 'success' as const, data: pageDataOf(list, page) };
       },
     );
-  pageRoute('marked', listMarkedMeals, "The caller's marked meals, most recently served first");
-  pageRoute('rated', listRatedMeals, 'The meals the caller has rated, with the rating, most recently served first');
+  pageRoute('marked', listMarkedMeals, 'listMarkedMeals', "The caller's marked meals, most recently served first");
+  pageRoute(
+    'rated',
+    listRatedMeals,
+    'listRatedMeals',
+    'The meals the caller has rated, with the rating, most recently served first',
+  );
 };
 
 function mealIdOf(text: string): MealId {

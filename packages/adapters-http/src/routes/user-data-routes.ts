@@ -1,7 +1,9 @@
 import type { EraseUserData, ExportUserData } from '@meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
-import { ErrorEnvelope, successEnvelope } from '../schemas/envelope.js';
+import { successEnvelope } from '../schemas/envelope.js';
+import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
+import { exampleUserDataErasure, exampleUserDataExport, successExample } from '../schemas/read-examples.js';
 import { UserDataErasureData, UserDataExportData } from '../schemas/user-data-schemas.js';
 
 export interface UserDataRoutesOptions {
@@ -9,7 +11,9 @@ export interface UserDataRoutesOptions {
   readonly eraseUserData: EraseUserData;
 }
 
-const errorResponses = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+const exportErrors = errorResponses(authenticatedRouteErrors);
+// Fastify reads a DELETE's body when one is sent: it needs none, but a broken one is still refused.
+const eraseErrors = errorResponses([...authenticatedRouteErrors, 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
 
 /** The caller's own data (GDPR art. 15 and 17): always the token's subject, never anyone else's. */
 export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {
@@ -22,8 +26,12 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     '/me/data',
     {
       schema: {
+        operationId: 'exportMyData',
         summary: 'Every marking and rating the service holds for the caller',
-        response: { 200: successEnvelope(UserDataExportData), ...errorResponses },
+        response: {
+          200: successEnvelope(UserDataExportData, successExample(exampleUserDataExport)),
+          ...exportErrors,
+        },
       },
     },
     async (request) => {
@@ -50,8 +58,12 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     '/me/data',
     {
       schema: {
+        operationId: 'eraseMyData',
         summary: "Erase every marking and rating of the caller; the meals' statistics follow. Idempotent",
-        response: { 200: successEnvelope(UserDataErasureData), ...errorResponses },
+        response: {
+          200: successEnvelope(UserDataErasureData, successExample(exampleUserDataErasure)),
+          ...eraseErrors,
+        },
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type ObjectOptions, type TSchema } from '@sinclair/typebox';
 import { errorCodes } from '../error-mapping.js';
 
 export const ErrorEnvelope = Type.Object(
@@ -12,6 +12,7 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope' },
 );
 
-export function successEnvelope<T extends TSchema>(data: T) {
-  return Type.Object({ status: Type.Literal('success'), data });
+/** `options` documents the response: a `description` and `examples` of the whole envelope. */
+export function successEnvelope<T extends TSchema>(data: T, options: ObjectOptions = {}) {
+  return Type.Object({ status: Type.Literal('success'), data }, options);
 }

@@ -4,12 +4,13 @@ import { Type, type Static } from '@sinclair/typebox';
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });
 
 export const MarkMealBody = Type.Object(
-  { meal_id: MealId, marked: Type.Boolean() },
-  { additionalProperties: false },
+  { meal_id: MealId, marked: Type.Boolean({ description: 'true marks the meal as a favourite; false unmarks it' }) },
+  { additionalProperties: false, examples: [{ meal_id: 42, marked: true }] },
 );
 export type MarkMealBody = Static<typeof MarkMealBody>;
 
 export const MarkMealData = Type.Object({ marked: Type.Boolean() });
+export type MarkMealData = Static<typeof MarkMealData>;
 
 export const RateMealBody = Type.Object(
   {
@@ -18,18 +19,21 @@ export const RateMealBody = Type.Object(
       description: '1 to 5 sets the rating; null deletes it',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ meal_id: 42, rating: 5 }] },
 );
 export type RateMealBody = Static<typeof RateMealBody>;
 
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
-
 export const RateMealData = Type.Object({
   rating_count: Type.Integer({ minimum: 0 }),
-  rating_average: NullableNumber,
-  rating_median: NullableNumber,
-  rating_personal: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
+  rating_average: Type.Union([Type.Number(), Type.Null()], { description: 'Arithmetic mean; null without ratings' }),
+  rating_median: Type.Union([Type.Number(), Type.Null()], {
+    description: 'For an even count, the mean of the two middle values; null without ratings',
+  }),
+  rating_personal: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()], {
+    description: "The caller's own rating; null when unrated",
+  }),
 });
+export type RateMealData = Static<typeof RateMealData>;
 
 /** RFC 3339 date-time with an explicit offset (Z or ±hh:mm). */
 export const DateTimeWithOffset = Type.String({
@@ -69,8 +73,12 @@ export const maxMealsPerUpsert = 1000;
 
 export const UpsertMealsBody = Type.Object(
   { meals: Type.Array(MealInput, { minItems: 1, maxItems: maxMealsPerUpsert }) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ meals: [{ meal_id: 42, name: 'Lentil soup', served_at: '2025-03-14T11:30:00+01:00', rateable: true }] }],
+  },
 );
 export type UpsertMealsBody = Static<typeof UpsertMealsBody>;
 
 export const UpsertMealsData = Type.Object({ upserted: Type.Integer({ minimum: 0 }) });
+export type UpsertMealsData = Static<typeof UpsertMealsData>;

@@ -1,0 +1,85 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { httpStatusOf } from '../error-mapping.js';
+
+export const openApiPath = '/openapi.json';
+export const docsPath = '/docs';
+export const bearerAuth = 'bearerAuth';
+
+const description = `Mark canteen meals as favourites and rate them 1 to 5.
+
+Every answer is an envelope: \`{"status":"success","data":...}\` or
+\`{"status":"error","error":{"code":"...","message":"..."}}\`. Branch on \`code\` (listed per route and status), never on
+\`message\`. Routes under /api/v1 need \`Authorization: Bearer <JWT>\` (a \`sub\` claim, signed as the server is
+configured: an HS256 shared secret, an RS256/ES256 public key or a JWKS; admin routes also need \`meals:write\` in the
+space-separated \`scope\` claim) and are rate limited. Request bodies are validated strictly: no type coercion and no
+unknown fields.
+
+Every error code, with its HTTP status (each operation lists the ones it can answer):
+
+| HTTP | code |
+|---|---|
+${Object.entries(httpStatusOf)
+  .sort(([, a], [, b]) => a - b)
+  .map(([code, status]) => `| ${status} | \`${code}\` |`)
+  .join('\n')}`;
+
+/**
+ * Registers the OpenAPI generator before any route, so that it sees every route registered afterwards (here or by any
+ * later plugin), serves the document at /openapi.json and Swagger UI at /docs. Both stay outside the authenticated
+ * scope and are hidden from the document they serve.
+ */
+export async function registerApiDocs(app: FastifyInstance, options: { readonly apiPrefix: string }): Promise<void> {
+  const { apiPrefix } = options;
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Meals API', version: '1.0.0', description },
+      components: {
+        securitySchemes: {
+          [bearerAuth]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'A JWT with a `sub` claim; with a shared secret, `pnpm token <sub>` signs one for local use.',
+          },
+        },
+      },
+      tags: [
+        { name: 'meals', description: 'Marking and rating, for every authenticated user' },
+        { name: 'admin', description: 'Menu management, with the meals:write scope' },
+        { name: 'operations', description: 'Unauthenticated routes for operators' },
+      ],
+    },
+    // The same rule as the authentication hook: /api/v1 needs a token, nothing outside it does.
+    transform: ({ schema = {}, url }) => {
+      const authenticated = url === apiPrefix || url.startsWith(`${apiPrefix}/`);
+      const documented: FastifySchema = {
+        ...schema,
+        tags: schema.tags ?? [tagOf(url, apiPrefix)],
+        ...(authenticated ? { security: [{ [bearerAuth]: [] }] } : {}),
+      };
+      return { schema: documented, url };
+    },
+    // A tag without operations (operators' routes switched off, say) would only be an empty heading.
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      const used = new Set(
+        Object.values(document.paths ?? {}).flatMap((operations) =>
+          Object.values(operations ?? {}).flatMap((operation) => (operation as { tags?: string[] }).tags ?? []),
+        ),
+      );
+      return { ...document, tags: (document.tags ?? []).filter((tag) => used.has(tag.name)) } as typeof document;
+    },
+  });
+
+  await app.register(fastifySwaggerUi, { routePrefix: docsPath, uiConfig: { deepLinking: true } });
+  app.get(openApiPath, { schema: { hide: true } }, async () => app.swagger());
+}
+
+function tagOf(url: string, apiPrefix: string): string {
+  if (url.startsWith(`${apiPrefix}/admin/`)) return 'admin';
+  if (url.startsWith(`${apiPrefix}/`)) return 'meals';
+  return 'operations';
+}

@@ -1,0 +1,90 @@
+import { Type, type TLiteral, type TObject, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
+import { httpStatusOf, type ErrorCode } from '../error-mapping.js';
+
+/** A message a client may see for each code: the examples of the API documentation. */
+export const exampleMessageOf = {
+  invalid_request: 'body/rating must be <= 5',
+  invalid_json: 'The body is not valid JSON.',
+  unauthenticated: 'An Authorization: Bearer token is required.',
+  invalid_token: 'The token is not valid.',
+  forbidden: 'This route needs a token with the meals:write scope.',
+  meal_not_found: 'The meal does not exist.',
+  not_found: 'No route GET /api/v1/nothing-here.',
+  payload_too_large: 'Request body is too large',
+  unsupported_media_type: 'Unsupported Media Type',
+  rate_limited: 'Too many requests: retry in 1 minute.',
+  meal_not_rateable: 'This meal cannot be rated.',
+  meal_not_yet_served: 'This meal has not been served yet.',
+  rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
+  internal_error: 'Internal server error.',
+  service_unavailable: 'The server is shutting down; retry on another connection.',
+  not_ready: 'The database does not answer.',
+} as const satisfies Record<ErrorCode, string>;
+
+/** What any route can answer, whatever it does: a failure, or a refusal while the server shuts down. */
+export const everyRouteErrors = ['internal_error', 'service_unavailable'] as const;
+
+/** What every route under /api/v1 can answer, whatever it does: it needs a token and is rate limited. */
+export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', 'rate_limited', ...everyRouteErrors] as const;
+
+/** What a route with a JSON body can answer before its handler runs. */
+export const jsonBodyErrors = ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
+
+export type ErrorEnvelopeSchema<C extends ErrorCode> = TObject<{
+  status: TLiteral<'error'>;
+  error: TObject<{ code: TUnsafe<C>; message: TString }>;
+}>;
+
+type StatusOf<C extends ErrorCode> = (typeof httpStatusOf)[C];
+type CodesWithStatus<S extends number> = { [K in ErrorCode]: StatusOf<K> extends S ? K : never }[ErrorCode];
+
+/** One response schema per status of the given codes, each listing the given codes of that status. */
+export type ErrorResponses<C extends ErrorCode> = {
+  [S in StatusOf<C>]: ErrorEnvelopeSchema<Extract<C, CodesWithStatus<S>>>;
+};
+
+/** The error envelope restricted to some codes, as a response schema with one example per code. */
+export function errorEnvelopeOf<const C extends ErrorCode>(codes: readonly C[], description: string): ErrorEnvelopeSchema<C> {
+  return Type.Object(
+    {
+      status: Type.Literal('error'),
+      error: Type.Object({
+        code: Type.Unsafe<C>({ type: 'string', enum: [...codes] }),
+        message: Type.String({ description: 'For people, not programs: branch on `code`.' }),
+      }),
+    },
+    {
+      description,
+      // @fastify/swagger turns this into the media type's named examples.
+      'x-examples': Object.fromEntries(
+        codes.map((code) => [code, { value: { status: 'error', error: { code, message: exampleMessageOf[code] } } }]),
+      ),
+    },
+  );
+}
+
+/**
+ * The error responses of a route, one schema per HTTP status, from the one table of error codes:
+ * `errorResponses(['meal_not_found', ...authenticatedRouteErrors])` gives 401, 404 and 500.
+ */
+export function errorResponses<const C extends ErrorCode>(codes: readonly C[]): ErrorResponses<C> {
+  const byStatus = new Map<number, C[]>();
+  for (const code of new Set(codes)) {
+    const status = httpStatusOf[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, TSchema> = {};
+  for (const [status, sameStatus] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const schema = errorEnvelopeOf(sameStatus, `Error: ${sameStatus.join(', ')}`);
+    const headers = headersOfStatus[status];
+    responses[status] = headers === undefined ? schema : { ...schema, headers };
+  }
+  return responses as ErrorResponses<C>;
+}
+
+const headersOfStatus: Readonly<Record<number, Record<string, TSchema>>> = {
+  401: {
+    'www-authenticate': Type.String({ description: 'RFC 6750 challenge: `Bearer`, or `Bearer error="invalid_token"`' }),
+  },
+  429: { 'retry-after': Type.Integer({ minimum: 0, description: 'Seconds to wait before the next request' }) },
+};

@@ -1,0 +1,240 @@
+import { apiPrefix as serverApiPrefix, signHmacToken } from '@meals/adapters-http';
+import { apiPrefix, createMealsClient, MealsApiError, type MealsClient } from '@meals/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './start-server.js';
+
+const secret = 'client-test-secret-of-at-least-32-bytes';
+const hour = 60 * 60 * 1000;
+const day = 24 * hour;
+const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+// Meal 6 is served on this UTC day (the server runs with TZ_NAME=UTC), and no other meal is.
+const mealSixServedAt = new Date(Date.UTC(2030, 0, 15, 11, 30)).toISOString();
+
+let server: RunningServer;
+let admin: MealsClient;
+let alice: MealsClient;
+let bob: MealsClient;
+
+const clientFor = (sub: string, scope?: string) =>
+  createMealsClient({ baseUrl: server.baseUrl, token: signHmacToken(secret, { sub, scope }) });
+
+/** The promise's rejection, which must be a MealsApiError. */
+async function failure(promise: Promise<unknown>): Promise<MealsApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  expect(error).toBeInstanceOf(MealsApiError);
+  return error as MealsApiError;
+}
+
+beforeAll(async () => {
+  server = await startServer({ JWT_SECRET: secret, TZ_NAME: 'UTC' });
+  admin = clientFor('menu-admin', 'meals:write');
+  alice = clientFor('alice');
+  bob = clientFor('bob');
+  await admin.upsertMeals({
+    meals: [
+      { meal_id: 1, name: 'Lentil soup', served_at: at(-hour), rateable: true },
+      { meal_id: 2, name: 'Schnitzel', served_at: at(day), rateable: true },
+      { meal_id: 3, name: 'Chili sin carne', served_at: at(-8 * day), rateable: true },
+      { meal_id: 4, name: 'Salad bar', served_at: at(-hour), rateable: false },
+      { meal_id: 6, name: 'Risotto', served_at: mealSixServedAt, rateable: true },
+    ],
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('the client against the real server', () => {
+  it('adds the same prefix as the server', () => {
+    expect(apiPrefix).toBe(serverApiPrefix);
+  });
+
+  it('upserts meals with the meals:write scope', async () => {
+    await expect(
+      admin.upsertMeals({ meals: [{ meal_id: 5, name: 'Fish and chips', served_at: at(-hour), rateable: true }] }),
+    ).resolves.toEqual({ upserted: 1 });
+  });
+
+  it('marks and unmarks a meal', async () => {
+    await expect(alice.markMeal({ meal_id: 1, marked: true })).resolves.toEqual({ marked: true });
+    await expect(alice.markMeal({ meal_id: 1, marked: false })).resolves.toEqual({ marked: false });
+  });
+
+  it('rates, re-rates and deletes, answering the statistics', async () => {
+    await expect(alice.rateMeal({ meal_id: 5, rating: 5 })).resolves.toEqual({
+      rating_count: 1,
+      rating_average: 5,
+      rating_median: 5,
+      rating_personal: 5,
+    });
+    await expect(bob.rateMeal({ meal_id: 5, rating: 2 })).resolves.toEqual({
+      rating_count: 2,
+      rating_average: 3.5,
+      rating_median: 3.5,
+      rating_personal: 2,
+    });
+    await expect(bob.rateMeal({ meal_id: 5, rating: 4 })).resolves.toMatchObject({ rating_count: 2, rating_average: 4.5 });
+    await expect(alice.rateMeal({ meal_id: 5, rating: null })).resolves.toEqual({
+      rating_count: 1,
+      rating_average: 4,
+      rating_median: 4,
+      rating_personal: null,
+    });
+  });
+
+  it('asks getToken for a token before each request', async () => {
+    let calls = 0;
+    const client = createMealsClient({
+      baseUrl: `${server.baseUrl}/`,
+      getToken: async () => {
+        calls += 1;
+        return signHmacToken(secret, { sub: 'carol' });
+      },
+    });
+    await client.markMeal({ meal_id: 1, marked: true });
+    await client.rateMeal({ meal_id: 1, rating: 3 });
+    expect(calls).toBe(2);
+  });
+
+  it.each([
+    ['meal_not_found', 404, () => alice.markMeal({ meal_id: 999, marked: true })],
+    ['meal_not_yet_served', 422, () => alice.rateMeal({ meal_id: 2, rating: 4 })],
+    ['rating_period_over', 422, () => alice.rateMeal({ meal_id: 3, rating: 4 })],
+    ['meal_not_rateable', 422, () => alice.rateMeal({ meal_id: 4, rating: null })],
+    ['invalid_request', 400, () => alice.rateMeal({ meal_id: 1, rating: 6 })],
+    ['forbidden', 403, () => alice.upsertMeals({ meals: [{ meal_id: 9, name: 'x', served_at: at(0), rateable: true }] })],
+    [
+      'invalid_token',
+      401,
+      () => createMealsClient({ baseUrl: server.baseUrl, token: 'not.a.jwt' }).markMeal({ meal_id: 1, marked: true }),
+    ],
+  ] as const)('throws MealsApiError with code %s and status %i from the envelope', async (code, status, call) => {
+    const error = await failure(call());
+    expect(error).toMatchObject({ code, status, source: 'envelope', name: 'MealsApiError' });
+    expect(error.message.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the read endpoints against the real server', () => {
+  let dave: MealsClient;
+  beforeAll(async () => {
+    dave = clientFor('dave');
+    await dave.markMeal({ meal_id: 1, marked: true });
+    await dave.markMeal({ meal_id: 4, marked: true });
+    await dave.rateMeal({ meal_id: 1, rating: 4 });
+  });
+
+  it("gets one meal with its statistics and the caller's own state", async () => {
+    const meal = await dave.getMeal(1);
+    expect(meal).toMatchObject({ meal_id: 1, name: 'Lentil soup', marked: true, rating_personal: 4, rating_open: true });
+    expect(meal.rating_distribution['4']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('gets many meals by id, naming the unknown ones', async () => {
+    const { meals, unknown_ids } = await dave.getMeals({ ids: [4, 1, 999] });
+    expect(meals.map((meal) => meal.meal_id).sort()).toEqual([1, 4]);
+    expect(unknown_ids).toEqual([999]);
+  });
+
+  it('gets the meals of one day', async () => {
+    const { meals } = await dave.getMeals({ date: mealSixServedAt.slice(0, 10) });
+    expect(meals.map((meal) => meal.meal_id)).toEqual([6]);
+  });
+
+  it('lists the marked meals a page at a time', async () => {
+    const first = await dave.listMarkedMeals({ limit: 1 });
+    expect(first.meals).toHaveLength(1);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await dave.listMarkedMeals({ limit: 1, cursor: first.next_cursor! });
+    expect([...first.meals, ...second.meals].map((meal) => meal.meal_id).sort()).toEqual([1, 4]);
+    expect((await dave.listMarkedMeals()).meals).toHaveLength(2);
+  });
+
+  it('lists the rated meals', async () => {
+    const page = await dave.listRatedMeals();
+    expect(page).toMatchObject({ next_cursor: null, meals: [{ meal_id: 1, rating_personal: 4 }] });
+  });
+
+  it('exports and then erases the caller’s own data', async () => {
+    const exported = await dave.exportMyData();
+    expect(exported.user_id).toBe('dave');
+    expect(exported.markings.map((marking) => marking.meal_id).sort()).toEqual([1, 4]);
+    expect(exported.ratings).toMatchObject([{ meal_id: 1, rating: 4 }]);
+    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 2, ratings_erased: 1 });
+    await expect(dave.exportMyData()).resolves.toMatchObject({ markings: [], ratings: [] });
+    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 0, ratings_erased: 0 });
+  });
+
+  it.each([
+    ['meal_not_found', 404, () => dave.getMeal(999)],
+    ['invalid_request', 400, () => dave.listRatedMeals({ cursor: 'not-a-cursor-we-handed-out' })],
+    ['invalid_request', 400, () => dave.listMarkedMeals({ limit: 101 })],
+  ] as const)('throws %s (%i) from a read', async (code, status, call) => {
+    expect(await failure(call())).toMatchObject({ code, status, source: 'envelope' });
+  });
+});
+
+describe('answers that are not the envelope', () => {
+  const htmlBadGateway: typeof fetch = async () =>
+    new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', {
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+    });
+
+  it("turns a proxy's HTML 502 into internal_error with the real status", async () => {
+    const client = createMealsClient({ baseUrl: 'http://meals.invalid', token: 't', fetch: htmlBadGateway });
+    const error = await failure(client.rateMeal({ meal_id: 1, rating: 5 }));
+    expect(error).toMatchObject({ status: 502, code: 'internal_error', source: 'unexpected_response' });
+    expect(error.message).toContain('502 (text/html)');
+  });
+
+  it('turns a 200 without the success envelope into internal_error', async () => {
+    const client = createMealsClient({
+      baseUrl: 'http://meals.invalid',
+      token: 't',
+      fetch: async () => new Response('{"marked":true}', { status: 200 }),
+    });
+    expect(await failure(client.markMeal({ meal_id: 1, marked: true }))).toMatchObject({
+      status: 200,
+      code: 'internal_error',
+      source: 'unexpected_response',
+    });
+  });
+
+  it('turns a refused connection into internal_error with status 0', async () => {
+    const refused = new TypeError('fetch failed');
+    const client = createMealsClient({
+      baseUrl: 'http://meals.invalid',
+      token: 't',
+      fetch: async () => {
+        throw refused;
+      },
+    });
+    const error = await failure(client.markMeal({ meal_id: 1, marked: true }));
+    expect(error).toMatchObject({ status: 0, code: 'internal_error', source: 'network' });
+    expect(error.cause).toBe(refused);
+  });
+
+  it('sends the bearer token and JSON to the prefixed route', async () => {
+    const seen: { url: string; init: RequestInit | undefined }[] = [];
+    const client = createMealsClient({
+      baseUrl: 'http://meals.invalid/',
+      token: 'the-token',
+      fetch: async (url, init) => {
+        seen.push({ url: String(url), init });
+        return Response.json({ status: 'success', data: { marked: true } });
+      },
+    });
+    await expect(client.markMeal({ meal_id: 7, marked: true })).resolves.toEqual({ marked: true });
+    expect(seen[0]?.url).toBe('http://meals.invalid/api/v1/mark-meal');
+    expect(seen[0]?.init).toMatchObject({
+      method: 'POST',
+      headers: { authorization: 'Bearer the-token', 'content-type': 'application/json' },
+      body: '{"meal_id":7,"marked":true}',
+    });
+  });
+});
