@@ -1,3 +1,4 @@
+import { isUserId, userIdMaxLength } from '@meals/domain';
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
@@ -25,7 +26,7 @@ export type TokenVerifier = (token: string) => Principal | Promise<Principal>;
 export type SyncTokenVerifier = (token: string) => Principal;
 
 export const minSecretBytes = 32;
-export const maxSubjectLength = 255;
+export const maxSubjectLength = userIdMaxLength;
 
 export function createHmacTokenVerifier(options: HmacTokenOptions): SyncTokenVerifier {
   if (Buffer.byteLength(options.secret) < minSecretBytes) {
@@ -71,8 +72,8 @@ export function principalOf(header: Record<string, unknown>, payload: Record<str
   // RFC 7515 §4.1.11: a recipient must reject a token whose critical extensions it does not understand (we know none).
   if (header.crit !== undefined) throw invalidToken('The token uses a critical extension this service does not know.');
   const { sub, scope } = payload;
-  if (typeof sub !== 'string' || sub.length === 0 || sub.length > maxSubjectLength) {
-    throw invalidToken(`The token's sub must be a string of 1 to ${maxSubjectLength} characters.`);
+  if (!isUserId(sub)) {
+    throw invalidToken(`The token's sub must be a string of 1 to ${maxSubjectLength} characters, without NUL or unpaired surrogates.`);
   }
   if (typeof payload.exp !== 'number') throw invalidToken('The token has no numeric exp claim.');
   const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];

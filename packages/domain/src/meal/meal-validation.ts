@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/domain-error.js';
 import { isMealId, type Meal } from './meal.js';
 import { isCanonicalPrice, isPriceRole } from './meal-prices.js';
+import { isStorableText } from '../shared/storable-text.js';
 
 /** As in OpenMensa feeds, which allow 250 characters for a name, a category and a note. */
 export const mealNameMaxLength = 250;
@@ -38,16 +39,12 @@ export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
   return undefined;
 }
 
-// Neither can be stored as text faithfully: SQLite's length() stops at a NUL (so a leading one broke the CHECK: a
-// 500), an unpaired surrogate has no UTF-8 form (it was stored mangled), and PostgreSQL refuses both in TEXT.
-const unstorableAsText = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * Not blank, at most `max` characters (Unicode code points, as SQL and JSON Schema count them), and storable as
  * text: no NUL, no unpaired surrogate.
  */
 function isText(value: unknown, max: number): boolean {
-  return typeof value === 'string' && value.trim().length > 0 && [...value].length <= max && !unstorableAsText.test(value);
+  return typeof value === 'string' && value.trim().length > 0 && [...value].length <= max && isStorableText(value);
 }
 
 const textRule = (max: number) => `1 to ${max} characters, no NUL and no unpaired surrogate`;
