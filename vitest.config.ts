@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests that need a PostgreSQL server run in a project of their own, whose global setup starts one only when they run.
+const postgresTests = ['packages/adapters-postgres/test/**/*.test.ts', 'apps/*/test/**/*.postgres.test.ts'];
 
 // Tests import the workspace packages from source, so a test run never depends on a stale build.
 export default defineConfig({
@@ -10,6 +13,8 @@ export default defineConfig({
       '@meals/domain': source('./packages/domain/src/index.ts'),
       '@meals/adapters-memory': source('./packages/adapters-memory/src/index.ts'),
       '@meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
+      '@meals/adapters-postgres/throwaway-cluster': source('./packages/adapters-postgres/src/throwaway-cluster.ts'),
+      '@meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       '@meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
       '@meals/client': source('./packages/client/src/index.ts'),
@@ -17,8 +22,28 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          sequence: { groupOrder: 0 },
+          include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...postgresTests],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresTests,
+          // After the other project, not beside it: two cores, and a PostgreSQL server plus server processes under load.
+          sequence: { groupOrder: 1 },
+          globalSetup: ['packages/adapters-postgres/test/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -25,7 +25,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Config } from './config.js';
 import { CountingMarkingRepository, CountingRatingRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
-import { openPersistence, type Persistence } from './persistence.js';
+import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
 
 /** Explicit tokens: no decorators, so the wiring works whatever compiler builds the code. */
@@ -53,14 +53,18 @@ export interface Overrides {
   readonly logDestination?: LogDestination;
 }
 
-/** The only place that knows every package. A test can swap the clock or the database. */
-export function createContainer(config: Config, overrides: Overrides = {}): DependencyContainer {
+/**
+ * The only place that knows every package. A test can swap the clock; the database is opened beforehand (opening
+ * PostgreSQL is asynchronous, a tsyringe factory is not).
+ */
+export function createContainer(
+  config: Config,
+  overrides: Overrides & { readonly persistence: Persistence },
+): DependencyContainer {
   const c = rootContainer.createChildContainer();
   c.register(tokens.config, { useValue: config });
   c.register(tokens.clock, { useValue: overrides.clock ?? systemClock });
-  c.register(tokens.persistence, {
-    useFactory: instanceCachingFactory(() => overrides.persistence ?? openPersistence(config)),
-  });
+  c.register(tokens.persistence, { useValue: overrides.persistence });
   c.register(tokens.verifyToken, {
     useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
@@ -108,8 +112,10 @@ function registerReadUseCases(c: DependencyContainer, config: Config): void {
 }
 
 export async function buildServer(config: Config, overrides: Overrides = {}) {
-  const c = createContainer(config, overrides);
-  const persistence = c.resolve<Persistence>(tokens.persistence);
+  // The database may warn before the app (and its logger) exists: such warnings go to stderr until then.
+  let warn: PersistenceWarning = warnOnStderr;
+  const persistence = overrides.persistence ?? (await openPersistence(config, (details, message) => warn(details, message)));
+  const c = createContainer(config, { ...overrides, persistence });
   const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
   const logger = loggerOptions(config, overrides.logDestination);
   const metricsOnOwnPort = metrics !== null && config.metricsPort !== undefined;
@@ -137,6 +143,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     trustProxy: config.trustProxy,
     timeouts: config.httpTimeouts,
   });
+  warn = (details, message) => app.log.warn(details, message);
   // Served on METRICS_PORT by main.ts; closed with the app.
   const metricsApp = metricsOnOwnPort ? await buildMetricsApp({ metrics: metrics.endpoint, logger }) : undefined;
   // The database closes after Fastify has let every in-flight request finish.

@@ -7,6 +7,7 @@ import { httpTimeouts, httpUrl, jwtKeySource, trustProxy, type JwtKeySource } fr
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string }
   | { readonly kind: 'memory' };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -17,6 +18,7 @@ export interface Config {
   readonly host: string;
   readonly database: DatabaseConfig;
   readonly sqliteSynchronous: 'normal' | 'full';
+  readonly postgresPoolSize: number;
   readonly jwtSecret: string;
   /** True when no JWT_SECRET was given and the development secret stands in. */
   readonly jwtSecretIsDevelopmentDefault: boolean;
@@ -57,8 +59,9 @@ export const settings = {
   NODE_ENV: { description: '`production` refuses a missing or short `JWT_SECRET` and never seeds demo data', default: 'development', parse: (raw) => raw },
   PORT: { description: 'TCP port (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
   HOST: { description: 'Address to listen on', default: '127.0.0.1', parse: nonEmpty },
-  DATABASE_URL: { description: '`sqlite:<path>` (folder created if missing) or `memory:` (lost on exit)', default: 'sqlite:./data/meals.db', parse: databaseUrl },
+  DATABASE_URL: { description: '`sqlite:<path>` (folder created if missing), `postgres://user:password@host:port/database` (or `postgresql://`; shared by many instances) or `memory:` (lost on exit)', default: 'sqlite:./data/meals.db', parse: databaseUrl },
   SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
+  POSTGRES_POOL_SIZE: { description: 'PostgreSQL connections per instance (1 to 100); N instances hold up to N times as many', default: '10', parse: integerIn(1, 100) },
   JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; in production this, `JWT_PUBLIC_KEY_FILE` or `JWT_JWKS_URL` is required (none of them outside production: a public development secret)', default: undefined, parse: secret },
   JWT_PUBLIC_KEY_FILE: { description: 'PEM public key file instead of a secret: an RSA key (2048 bits or more) verifies RS256 only, an EC P-256 key ES256 only', default: undefined, parse: nonEmpty },
   JWT_JWKS_URL: { description: 'JWKS endpoint instead of a secret (https in production): RS256/ES256 keys chosen by the token\'s `kid`; needs `JWT_ISSUER`', default: undefined, parse: httpUrl },
@@ -136,6 +139,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     host: read('HOST', settings.HOST)!,
     database: read('DATABASE_URL', settings.DATABASE_URL)!,
     sqliteSynchronous: read('SQLITE_SYNCHRONOUS', settings.SQLITE_SYNCHRONOUS)!,
+    postgresPoolSize: read('POSTGRES_POOL_SIZE', settings.POSTGRES_POOL_SIZE)!,
     jwtSecret: givenSecret ?? developmentJwtSecret,
     jwtSecretIsDevelopmentDefault: givenSecret === undefined && jwtKey?.kind === 'secret',
     jwtIssuer,
@@ -215,5 +219,7 @@ function timeZone(raw: string, name: string): string {
 function databaseUrl(raw: string, name: string): DatabaseConfig {
   if (raw === 'memory:') return { kind: 'memory' };
   if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return { kind: 'sqlite', path: raw.slice('sqlite:'.length) };
-  throw new ConfigError(`${name} must be sqlite:<path> or memory:, not "${raw}".`);
+  if (/^postgres(ql)?:\/\/./.test(raw)) return { kind: 'postgres', url: raw };
+  // The value may hold a password: name the accepted forms, never echo it.
+  throw new ConfigError(`${name} must be sqlite:<path>, postgres://... (or postgresql://...) or memory:.`);
 }

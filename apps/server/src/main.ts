@@ -61,7 +61,24 @@ async function seedDemoMenuIfEmpty(persistence: Persistence): Promise<boolean> {
 }
 
 function describeDatabase(config: Config): string {
-  return config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : 'in memory';
+  switch (config.database.kind) {
+    case 'sqlite':
+      return `SQLite at ${config.database.path}`;
+    case 'postgres':
+      return `PostgreSQL at ${postgresLocation(config.database.url)}`;
+    case 'memory':
+      return 'in memory';
+  }
+}
+
+/** Host, port and database only: the URL's password never reaches a log. */
+function postgresLocation(url: string): string {
+  try {
+    const { hostname, port, pathname } = new URL(url);
+    return `${hostname}${port === '' ? '' : `:${port}`}${pathname}`;
+  } catch {
+    return '(unparsed URL)';
+  }
 }
 
 function operationsLines(address: string, metricsAddress: string | undefined): string[] {

@@ -1,4 +1,5 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
+import { openPostgres } from '@meals/adapters-postgres';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
 import type {
   MarkingRepository,
@@ -23,7 +24,15 @@ export interface Persistence {
   close(): Promise<void>;
 }
 
-export function openPersistence(config: Pick<Config, 'database' | 'sqliteSynchronous'>): Persistence {
+/** Where the database reports what it recovered from by itself (a retried deadlock, a dropped idle connection). */
+export type PersistenceWarning = (details: Record<string, unknown>, message: string) => void;
+
+export const warnOnStderr: PersistenceWarning = (details, message) => console.warn(`meals: ${message}`, details);
+
+export async function openPersistence(
+  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'>,
+  warn: PersistenceWarning = warnOnStderr,
+): Promise<Persistence> {
   switch (config.database.kind) {
     case 'memory':
       return { ...createInMemoryAdapters(), ping: async () => {}, close: async () => {} };
@@ -32,6 +41,14 @@ export function openPersistence(config: Pick<Config, 'database' | 'sqliteSynchro
       // Unlike SELECT 1, this reads a page of the file; it throws once the connection is closed.
       const probe = db.prepare('SELECT max(version) FROM schema_migrations');
       return { ...createSqliteAdapters(db), ping: async () => void probe.get(), close: async () => void db.close() };
+    }
+    case 'postgres': {
+      const { adapters, ping, close } = await openPostgres(config.database.url, {
+        poolSize: config.postgresPoolSize,
+        onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
+        onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
+      });
+      return { ...adapters, ping, close };
     }
   }
 }

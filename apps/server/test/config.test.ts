@@ -53,7 +53,7 @@ describe('loadConfig', () => {
     ['PORT', 'abc', 'PORT must be an integer from 0 to 65535, not "abc".'],
     ['PORT', '70000', 'PORT must be an integer from 0 to 65535, not "70000".'],
     ['HOST', '   ', 'HOST must not be blank.'],
-    ['DATABASE_URL', 'postgres:x', 'DATABASE_URL must be sqlite:<path> or memory:, not "postgres:x".'],
+    ['DATABASE_URL', 'postgres:x', 'DATABASE_URL must be sqlite:<path>, postgres://... (or postgresql://...) or memory:.'],
     ['SQLITE_SYNCHRONOUS', 'off', 'SQLITE_SYNCHRONOUS must be one of normal, full, not "off".'],
     ['JWT_SECRET', 'short', 'JWT_SECRET must have at least 32 bytes (it has 5).'],
     ['JWT_CLOCK_TOLERANCE_S', '31', 'JWT_CLOCK_TOLERANCE_S must be an integer from 0 to 30, not "31".'],

@@ -101,7 +101,7 @@ describe('metrics', () => {
 describe('readiness of the real persistence', () => {
   it('is ok while the SQLite database is open and not_ready once it is closed', async () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
-    const persistence = openPersistence(config);
+    const persistence = await openPersistence(config);
     const { app } = await buildServer(config, { persistence });
     apps.push(app);
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);

@@ -68,7 +68,8 @@ export {
 export type { RatingDecision, RatingRepository } from './rating/rating-repository.js';
 export { systemClock, type Clock } from './shared/clock.js';
 export { DomainError, domainErrorCodes, isDomainError, type DomainErrorCode } from './shared/domain-error.js';
-export type { UserId } from './shared/user-id.js';
+export { isStorableText } from './shared/storable-text.js';
+export { isUserId, userIdMaxLength, type UserId } from './shared/user-id.js';
 export { MarkMeal, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
 export { RateMeal, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
 export { UpsertMeals } from './use-cases/upsert-meals.js';

@@ -29,7 +29,7 @@ async function importMeals(args: string[]): Promise<void> {
   }
 
   const config = loadConfig(process.env);
-  const persistence = openPersistence(config);
+  const persistence = await openPersistence(config);
   try {
     const report =
       format === '.xml'

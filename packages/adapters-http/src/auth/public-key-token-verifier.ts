@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createVerifier } from 'fast-jwt';
-import { claimVerifierOptions, rememberingVerifiedTokens, type ClaimOptions, type SyncTokenVerifier } from './token-verifier.js';
+import { claimVerifierOptions, principalVerifier, type ClaimOptions, type SyncTokenVerifier } from './token-verifier.js';
 
 export type AsymmetricAlgorithm = 'RS256' | 'ES256';
 
@@ -35,8 +35,7 @@ export function algorithmOfKey(key: KeyObject): AsymmetricAlgorithm {
 export function createPublicKeyTokenVerifier(options: PublicKeyTokenOptions): SyncTokenVerifier {
   const { key, algorithm } = parsePublicKey(options.publicKeyPem);
   const pem = key.export({ type: 'spki', format: 'pem' }).toString();
-  const verify = createVerifier({ ...claimVerifierOptions(options), cache: false, key: pem, algorithms: [algorithm] });
-  return rememberingVerifiedTokens(verify, options);
+  return principalVerifier(createVerifier({ ...claimVerifierOptions(options), cache: false, key: pem, algorithms: [algorithm] }), options);
 }
 
 /** The algorithm a PEM public key verifies; throws, saying why, for anything we do not accept. */

@@ -1,3 +1,4 @@
+import { isUserId, userIdMaxLength } from '@meals/domain';
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
@@ -26,21 +27,21 @@ export type TokenVerifier = (token: string) => Principal | Promise<Principal>;
 export type SyncTokenVerifier = (token: string) => Principal;
 
 export const minSecretBytes = 32;
-export const maxSubjectLength = 255;
+export const maxSubjectLength = userIdMaxLength;
 
 export function createHmacTokenVerifier(options: HmacTokenOptions): SyncTokenVerifier {
   if (Buffer.byteLength(options.secret) < minSecretBytes) {
     throw new Error(`the JWT secret must have at least ${minSecretBytes} bytes`);
   }
   const verify = createVerifier({ ...claimVerifierOptions(options), cache: false, key: options.secret, algorithms: ['HS256'] });
-  return rememberingVerifiedTokens(verify, options);
+  return principalVerifier(verify, options);
 }
 
 /**
- * A fixed-key verifier over fast-jwt (whose own cache is off): a token accepted once answers from a
- * VerifiedTokenCache until it expires; any other token is verified in full.
+ * Wraps a synchronous fast-jwt verifier (give it `cache: false`): any failure is invalid_token, a verified token goes
+ * through principalOf, and its principal is remembered until the token expires (VerifiedTokenCache).
  */
-export function rememberingVerifiedTokens(verify: (token: string) => unknown, options: ClaimOptions): SyncTokenVerifier {
+export function principalVerifier(verify: (token: string) => unknown, options: ClaimOptions = {}): SyncTokenVerifier {
   const remembered = new VerifiedTokenCache({ clockToleranceMs: options.clockToleranceMs });
   return (token) => {
     const known = remembered.get(token);
@@ -86,8 +87,8 @@ export function principalOf(header: Record<string, unknown>, payload: Record<str
   // RFC 7515 §4.1.11: a recipient must reject a token whose critical extensions it does not understand (we know none).
   if (header.crit !== undefined) throw invalidToken('The token uses a critical extension this service does not know.');
   const { sub, scope } = payload;
-  if (typeof sub !== 'string' || sub.length === 0 || sub.length > maxSubjectLength) {
-    throw invalidToken(`The token's sub must be a string of 1 to ${maxSubjectLength} characters.`);
+  if (!isUserId(sub)) {
+    throw invalidToken(`The token's sub must be a string of 1 to ${maxSubjectLength} characters, without NUL or unpaired surrogates.`);
   }
   if (typeof payload.exp !== 'number') throw invalidToken('The token has no numeric exp claim.');
   const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];

@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/domain-error.js';
 import { isMealId, type Meal } from './meal.js';
 import { isCanonicalPrice, isPriceRole } from './meal-prices.js';
+import { isStorableText } from '../shared/storable-text.js';
 
 /** As in OpenMensa feeds, which allow 250 characters for a name, a category and a note. */
 export const mealNameMaxLength = 250;
@@ -22,15 +23,15 @@ export function assertValidMeals(meals: readonly Meal[]): void {
 
 /** What is wrong with a meal's fields other than its id, or undefined when nothing is. */
 export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
-  if (!isText(meal.name, mealNameMaxLength)) return `the name must have 1 to ${mealNameMaxLength} characters`;
+  if (!isText(meal.name, mealNameMaxLength)) return `the name must have ${textRule(mealNameMaxLength)}`;
   if (Number.isNaN(meal.servedAt.getTime())) return 'served_at is not a valid instant';
   if (meal.category != null && !isText(meal.category, mealTextMaxLength)) {
-    return `the category must be null or have 1 to ${mealTextMaxLength} characters`;
+    return `the category must be null or have ${textRule(mealTextMaxLength)}`;
   }
   const notes = meal.notes ?? [];
   if (notes.length > mealNotesMaxCount) return `a meal has at most ${mealNotesMaxCount} notes`;
   const badNote = notes.findIndex((note) => !isText(note, mealTextMaxLength));
-  if (badNote >= 0) return `notes[${badNote}] must have 1 to ${mealTextMaxLength} characters`;
+  if (badNote >= 0) return `notes[${badNote}] must have ${textRule(mealTextMaxLength)}`;
   for (const [role, amount] of Object.entries(meal.prices ?? {})) {
     if (!isPriceRole(role)) return `"${role}" is not a price role (student, employee, pupil, other)`;
     if (!isCanonicalPrice(amount)) return `the ${role} price must be a canonical decimal amount such as "2.60"`;
@@ -38,10 +39,15 @@ export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
   return undefined;
 }
 
-/** Not blank, and at most `max` characters (Unicode code points, as SQL and JSON Schema count them). */
+/**
+ * Not blank, at most `max` characters (Unicode code points, as SQL and JSON Schema count them), and storable as
+ * text: no NUL, no unpaired surrogate.
+ */
 function isText(value: unknown, max: number): boolean {
-  return typeof value === 'string' && value.trim().length > 0 && [...value].length <= max;
+  return typeof value === 'string' && value.trim().length > 0 && [...value].length <= max && isStorableText(value);
 }
+
+const textRule = (max: number) => `1 to ${max} characters, no NUL and no unpaired surrogate`;
 
 function invalid(message: string): never {
   throw new DomainError('invalid_meal', message);

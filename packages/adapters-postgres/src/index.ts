@@ -1,0 +1,10 @@
+export { loadMigrations, migrate, migrationLockKey, type Migration } from './migrations.js';
+export { openPostgres, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
+export { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+export { PostgresMarkingRepository } from './postgres-marking-repository.js';
+export { PostgresMealCatalog } from './postgres-meal-catalog.js';
+export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
+export { PostgresMealQueries } from './postgres-meal-queries.js';
+export { PostgresRatingRepository } from './postgres-rating-repository.js';
+export { PostgresUserDataRepository } from './postgres-user-data-repository.js';
+export { sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';

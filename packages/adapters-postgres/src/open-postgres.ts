@@ -1,0 +1,48 @@
+import pg from 'pg';
+import { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+import { migrate } from './migrations.js';
+import type { TransactionOptions } from './transaction.js';
+
+export interface PostgresOptions extends TransactionOptions {
+  /** Connections this instance may hold; 10 by default. N instances hold up to N times as many. */
+  readonly poolSize?: number;
+  /** Told of an error on an idle pooled connection (the server went away); the pool replaces the connection. */
+  readonly onPoolError?: (error: Error) => void;
+}
+
+export interface PostgresDatabase {
+  readonly adapters: PostgresAdapters;
+  readonly pool: pg.Pool;
+  /** Resolves when the server answers a query; rejects otherwise. */
+  ping(): Promise<void>;
+  /** Waits for checked-out connections to come back, then closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Connects a pool to `url` (postgres:// or postgresql://), applies missing migrations, and wires the adapters. */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<PostgresDatabase> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 10_000,
+    // A rating change holds its meal row for a few milliseconds; anything far longer is stuck, not busy.
+    statement_timeout: 30_000,
+    idle_in_transaction_session_timeout: 60_000,
+    application_name: 'meals',
+  });
+  // Without a listener, an idle connection dropped by the server would crash the process.
+  pool.on('error', (error) => options.onPoolError?.(error));
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    adapters: createPostgresAdapters(pool, options),
+    pool,
+    ping: async () => void (await pool.query('SELECT 1')),
+    close: () => (closing ??= pool.end()),
+  };
+}

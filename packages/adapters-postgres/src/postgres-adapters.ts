@@ -1,0 +1,25 @@
+import type { Pool } from 'pg';
+import { PostgresMarkingRepository } from './postgres-marking-repository.js';
+import { PostgresMealCatalog } from './postgres-meal-catalog.js';
+import { PostgresMealQueries } from './postgres-meal-queries.js';
+import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
+import { PostgresRatingRepository } from './postgres-rating-repository.js';
+import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
+import { TransactionRunner, type TransactionOptions } from './transaction.js';
+
+/** Every repository over one pool of a migrated database. */
+export function createPostgresAdapters(pool: Pool, options: TransactionOptions = {}) {
+  const transactions = new TransactionRunner(pool, options);
+  return {
+    meals: new PostgresMealCatalog(pool),
+    markings: new PostgresMarkingRepository(pool),
+    ratings: new PostgresRatingRepository(pool, transactions),
+    mealSources: new PostgresMealSourceRepository(transactions),
+    queries: new PostgresMealQueries(pool),
+    userData: new PostgresUserDataRepository(pool, transactions),
+    /** How many transactions were run again after a serialization failure or a deadlock. */
+    retryCount: () => transactions.retryCount,
+  };
+}
+
+export type PostgresAdapters = ReturnType<typeof createPostgresAdapters>;

@@ -1,0 +1,57 @@
+import type { Meal, MealSourceKey, MealSourceRepository, MenuImportDecision, MenuImportPlan, MenuImportScope } from '@meals/domain';
+import { mealBatchParams, mealBatchRows, mealColumnList, mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
+import type { TransactionRunner } from './transaction.js';
+
+/**
+ * Imports wait for each other on this transaction-level advisory lock: the next free meal id read by one import must
+ * not be handed out by another at the same time. Rating changes never take it, so they never wait for an import
+ * longer than for the meal rows it updates.
+ */
+export const menuImportLockKey = 0x6d656e75n; // "menu"
+
+const knownMeals = `SELECT s.source_key, ${mealColumnList.map((column) => `m.${column}`).join(', ')}
+  FROM meal_sources s JOIN meals m ON m.meal_id = s.meal_id
+  WHERE s.source = $1 AND s.served_on = ANY ($2::text[])`;
+
+const updateFromBatch = mealColumnList
+  .slice(1)
+  .map((column) => `${column} = batch.${column}`)
+  .join(', ');
+
+export class PostgresMealSourceRepository implements MealSourceRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<MenuImportPlan> {
+    return this.transactions.run(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [menuImportLockKey.toString()]);
+      const known = new Map<MealSourceKey, Meal>();
+      const { rows } = await client.query<MealRow & { source_key: MealSourceKey }>(knownMeals, [scope.source, scope.days]);
+      for (const row of rows) known.set(row.source_key, mealFromRow(row));
+      const next = await client.query<{ next: string }>('SELECT coalesce(max(meal_id), 0) + 1 AS next FROM meals');
+      const plan = decide({ known, nextMealId: Number(next.rows[0]?.next ?? 1) });
+
+      if (plan.added.length > 0) {
+        // Plain INSERTs: a new meal or key can never replace one that exists (a unique violation aborts the import).
+        await client.query(`INSERT INTO meals (${mealColumns}) ${mealBatchRows}`, mealBatchParams(plan.added.map(({ meal }) => meal)));
+        await client.query(
+          `INSERT INTO meal_sources (source_key, meal_id, source, served_on)
+           SELECT key, meal_id, $3, served_on FROM unnest($1::text[], $2::bigint[], $4::text[]) AS added (key, meal_id, served_on)`,
+          [plan.added.map(({ key }) => key), plan.added.map(({ meal }) => meal.id), scope.source, plan.added.map(({ servedOn }) => servedOn)],
+        );
+      }
+      if (plan.updated.length > 0) {
+        // In meal id order, like every writer of several meals: no deadlock with an admin upsert.
+        const updated = [...plan.updated].sort((a, b) => a.id - b.id);
+        await client.query('SELECT 1 FROM meals WHERE meal_id = ANY ($1::bigint[]) ORDER BY meal_id FOR NO KEY UPDATE', [
+          updated.map((meal) => meal.id),
+        ]);
+        const { rowCount } = await client.query(
+          `UPDATE meals SET ${updateFromBatch} FROM (${mealBatchRows}) AS batch WHERE meals.meal_id = batch.meal_id`,
+          mealBatchParams(updated),
+        );
+        if (rowCount !== updated.length) throw new Error(`an import updates ${updated.length} meals, but ${rowCount} exist`);
+      }
+      return plan;
+    });
+  }
+}

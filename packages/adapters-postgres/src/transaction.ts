@@ -1,0 +1,80 @@
+import pg, { type Pool, type PoolClient } from 'pg';
+
+/** SQLSTATEs after which PostgreSQL has rolled the transaction back and running it again is safe. */
+const retryableStates: ReadonlySet<string> = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+
+export interface RetryEvent {
+  /** The SQLSTATE that aborted the attempt. */
+  readonly code: string;
+  /** 1 for the first retry. */
+  readonly attempt: number;
+  readonly error: Error;
+}
+
+export interface TransactionOptions {
+  /** How many times a transaction aborted by a serialization failure or a deadlock is run again; 5 by default. */
+  readonly maxRetries?: number;
+  /** Told of every retry, so that none is silent (the adapters also count them). */
+  readonly onRetry?: (event: RetryEvent) => void;
+}
+
+/** The SQLSTATE of an error the server sent; undefined for anything else (a lost connection, a domain refusal). */
+export function sqlStateOf(error: unknown): string | undefined {
+  return error instanceof pg.DatabaseError ? error.code : undefined;
+}
+
+/** Runs `work` in transactions on one pooled connection, retrying the aborts that are safe to retry. */
+export class TransactionRunner {
+  private retried = 0;
+  private readonly maxRetries: number;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: TransactionOptions = {},
+  ) {
+    this.maxRetries = options.maxRetries ?? 5;
+  }
+
+  /** How many attempts were run again since this runner was made. */
+  get retryCount(): number {
+    return this.retried;
+  }
+
+  async run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(work);
+      } catch (error) {
+        const code = sqlStateOf(error);
+        if (code === undefined || !retryableStates.has(code) || attempt >= this.maxRetries) throw error;
+        this.retried += 1;
+        this.options.onRetry?.({ code, attempt: attempt + 1, error: error as Error });
+        // A short random pause, growing with each attempt, so that two transactions that collided do not collide again.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
+      }
+    }
+  }
+
+  private async once<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let discard: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      // ROLLBACK ends what BEGIN started (after a failed COMMIT it only warns); when even it fails, the connection is
+      // in an unknown state and is closed instead of going back to the pool.
+      await client.query('ROLLBACK').catch((rollbackFailure: Error) => {
+        discard = rollbackFailure;
+      });
+      throw error;
+    } finally {
+      client.release(discard);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import { openPostgres, type PostgresDatabase } from '@meals/adapters-postgres';
+import { describeReadRepositoryContracts, describeRepositoryContracts } from '@meals/repository-contract';
+import { afterAll, beforeAll } from 'vitest';
+import { databasePerFile } from './support/test-database.js';
+
+const databaseUrl = databasePerFile();
+let database: PostgresDatabase;
+beforeAll(async () => {
+  database = await openPostgres(databaseUrl(), { poolSize: 8 });
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+// One migrated database for the file; each test starts from empty tables, which is what a fresh store means here.
+const emptied = async () => {
+  await database.pool.query('TRUNCATE ratings, markings, meal_sources, meals');
+  return database.adapters;
+};
+describeRepositoryContracts('PostgreSQL', emptied);
+describeReadRepositoryContracts('PostgreSQL', emptied);
