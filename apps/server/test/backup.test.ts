@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +6,7 @@ import { signHmacToken } from '@meals/adapters-http';
 import { openSqliteDatabase, SqliteMealCatalog } from '@meals/adapters-sqlite';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type ServerProcess } from './support/server-process.js';
+import { runToExit, startServer, type ServerProcess } from './support/server-process.js';
 
 const backupScript = fileURLToPath(new URL('../dist/cli/backup-database.js', import.meta.url));
 const secret = 'backup-test-secret-of-at-least-32-bytes!';
@@ -68,16 +66,8 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-async function runBackup(databaseUrl: string, file: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [backupScript, file], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, output };
+function runBackup(databaseUrl: string, file: string): Promise<{ code: number | null; output: string }> {
+  return runToExit(backupScript, [file], { DATABASE_URL: databaseUrl });
 }
 
 interface MealCheck {

@@ -48,7 +48,7 @@ describe('SQLITE_SYNCHRONOUS', () => {
   });
 
   it.each(['normal', 'full'] as const)('%s reaches the connection the persistence opens, in WAL mode', async (level) => {
-    const persistence = openPersistence(loadConfig(env({ SQLITE_SYNCHRONOUS: level })));
+    const persistence = await openPersistence(loadConfig(env({ SQLITE_SYNCHRONOUS: level })));
     const [db] = opened;
     expect(opened).toHaveLength(1);
     expect(db!.pragma('synchronous', { simple: true })).toBe(synchronousLevel[level]);

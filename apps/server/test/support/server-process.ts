@@ -54,10 +54,14 @@ export async function startServer(env: Record<string, string>, timeoutMs = 15_00
   };
 }
 
-/** Runs the server to its exit, for starts that must fail. */
-export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [serverMain], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
+/** Runs a built script of this app to its exit, with `env` added to a clean environment. */
+export async function runToExit(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -65,4 +69,9 @@ export async function runServerToExit(env: Record<string, string>): Promise<{ co
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const [code] = await once(child, 'exit');
   return { code: code as number | null, output };
+}
+
+/** Runs the server to its exit, for starts that must fail. */
+export function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return runToExit(serverMain, [], { PORT: '0', ...env });
 }

@@ -1,13 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createVerifier } from 'fast-jwt';
-import {
-  claimVerifierOptions,
-  invalidToken,
-  principalOf,
-  type ClaimOptions,
-  type DecodedToken,
-  type SyncTokenVerifier,
-} from './token-verifier.js';
+import { claimVerifierOptions, principalVerifier, type ClaimOptions, type SyncTokenVerifier } from './token-verifier.js';
 
 export type AsymmetricAlgorithm = 'RS256' | 'ES256';
 
@@ -42,16 +35,7 @@ export function algorithmOfKey(key: KeyObject): AsymmetricAlgorithm {
 export function createPublicKeyTokenVerifier(options: PublicKeyTokenOptions): SyncTokenVerifier {
   const { key, algorithm } = parsePublicKey(options.publicKeyPem);
   const pem = key.export({ type: 'spki', format: 'pem' }).toString();
-  const verify = createVerifier({ ...claimVerifierOptions(options), key: pem, algorithms: [algorithm] });
-  return (token) => {
-    let decoded: DecodedToken;
-    try {
-      decoded = verify(token) as DecodedToken;
-    } catch {
-      throw invalidToken('The token is not valid.');
-    }
-    return principalOf(decoded.header, decoded.payload);
-  };
+  return principalVerifier(createVerifier({ ...claimVerifierOptions(options), key: pem, algorithms: [algorithm] }));
 }
 
 /** The algorithm a PEM public key verifies; throws, saying why, for anything we do not accept. */

@@ -32,7 +32,11 @@ export function createHmacTokenVerifier(options: HmacTokenOptions): SyncTokenVer
   if (Buffer.byteLength(options.secret) < minSecretBytes) {
     throw new Error(`the JWT secret must have at least ${minSecretBytes} bytes`);
   }
-  const verify = createVerifier({ ...claimVerifierOptions(options), key: options.secret, algorithms: ['HS256'] });
+  return principalVerifier(createVerifier({ ...claimVerifierOptions(options), key: options.secret, algorithms: ['HS256'] }));
+}
+
+/** Wraps a synchronous fast-jwt verifier: any failure is invalid_token, a verified token goes through principalOf. */
+export function principalVerifier(verify: (token: string) => unknown): SyncTokenVerifier {
   return (token) => {
     let decoded: DecodedToken;
     try {
