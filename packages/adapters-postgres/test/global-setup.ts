@@ -10,7 +10,8 @@ declare module 'vitest' {
 
 /**
  * Runs once for the `postgres` test project, only when one of its files is queued: uses TEST_DATABASE_URL when it is
- * given, and otherwise starts a throwaway cluster that the teardown stops and deletes.
+ * given, and otherwise starts a throwaway cluster (binaries chosen by PG_BINARIES, see postgres-binaries.ts) that the
+ * teardown stops and deletes.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const given = process.env.TEST_DATABASE_URL;
@@ -19,6 +20,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   const cluster = await startThrowawayCluster();
+  const { source, binDir } = cluster.binaries;
+  console.info(`postgres tests: throwaway cluster from the ${source} binaries (${binDir})${cluster.osUser ? `, as OS user ${cluster.osUser}` : ''}`);
   project.provide('postgresServerUrl', cluster.url);
   return () => cluster.stop();
 }
