@@ -1,4 +1,4 @@
-import { findPostgresBinDir, startThrowawayCluster } from '@meals/adapters-postgres/throwaway-cluster';
+import { findPostgresBinaries, startThrowawayCluster } from '@meals/adapters-postgres/throwaway-cluster';
 import { send, type ProbeRequest, type Target } from './processes.js';
 import { startServer } from './server-under-test.js';
 
@@ -17,7 +17,7 @@ export async function startPostgresSide(options: {
   meals: readonly { meal_id: number; name: string; served_at: string; rateable: boolean }[];
 }): Promise<PostgresSide> {
   try {
-    findPostgresBinDir();
+    await findPostgresBinaries();
   } catch (error) {
     return { available: false, reason: (error as Error).message };
   }
