@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
 import {
   EraseUserData,
@@ -65,4 +66,25 @@ export async function buildTestApp(
   const { issuer, audience } = options;
   const token = (claims: Partial<TokenClaims> = {}) => signHmacToken(secret, { sub: 'alice', issuer, audience, ...claims });
   return { app, adapters, clock, token };
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
+
+/**
+ * One app for the whole test file (compiling its schemas is the costly part); each test starts from the menu alone,
+ * at `now`. Registers the vitest hooks; the returned fixture is filled in before the first test runs.
+ */
+export function useSharedTestApp(): TestApp {
+  const shared = {} as { -readonly [K in keyof TestApp]: TestApp[K] };
+  beforeAll(async () => {
+    Object.assign(shared, await buildTestApp());
+  });
+  beforeEach(async () => {
+    const { db } = shared.adapters;
+    for (const table of [db.meals, db.histograms, db.ratings, db.markings]) table.clear();
+    await shared.adapters.meals.upsertMany(menu);
+    shared.clock.set(now);
+  });
+  afterAll(() => shared.app?.close());
+  return shared;
 }

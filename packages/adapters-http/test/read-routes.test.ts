@@ -1,32 +1,17 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpStatusOf, type ErrorCode } from '../src/index.js';
-import { buildTestApp, menu, now } from './app-fixture.js';
+import { menu, now, useSharedTestApp } from './app-fixture.js';
 
-let fixture: Awaited<ReturnType<typeof buildTestApp>>;
-let app: FastifyInstance;
-
-// One app for the file (compiling its schemas is the costly part); each test starts from the menu alone.
-beforeAll(async () => {
-  fixture = await buildTestApp();
-  app = fixture.app;
-});
-beforeEach(async () => {
-  const { db } = fixture.adapters;
-  for (const table of [db.meals, db.histograms, db.ratings, db.markings]) table.clear();
-  await fixture.adapters.meals.upsertMany(menu);
-  fixture.clock.set(now);
-});
-afterAll(() => app.close());
+const fixture = useSharedTestApp();
 
 const day = 24 * 60 * 60 * 1000;
 
 function get(url: string, token: string | null = fixture.token()) {
-  return app.inject({ method: 'GET', url, headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+  return fixture.app.inject({ method: 'GET', url, headers: token === null ? {} : { authorization: `Bearer ${token}` } });
 }
 
 async function rate(mealId: number, rating: number | null, sub = 'alice') {
-  const response = await app.inject({
+  const response = await fixture.app.inject({
     method: 'POST',
     url: '/api/v1/rate-meal',
     headers: { authorization: `Bearer ${fixture.token({ sub })}`, 'content-type': 'application/json' },
@@ -167,7 +152,7 @@ describe('GET /api/v1/meals/{meal_id}', () => {
   });
 
   it('answers not_found in the envelope for a method the route does not have', async () => {
-    const response = await app.inject({
+    const response = await fixture.app.inject({
       method: 'DELETE',
       url: '/api/v1/meals/1',
       headers: { authorization: `Bearer ${fixture.token()}` },

@@ -1,26 +1,12 @@
 import { histogramOf, type RatingValue } from '@meals/domain';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpStatusOf, type ErrorCode } from '../src/index.js';
-import { buildTestApp, menu, now } from './app-fixture.js';
+import { menu, now, useSharedTestApp } from './app-fixture.js';
 
-let fixture: Awaited<ReturnType<typeof buildTestApp>>;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  fixture = await buildTestApp();
-  app = fixture.app;
-});
-beforeEach(async () => {
-  const { db } = fixture.adapters;
-  for (const table of [db.meals, db.histograms, db.ratings, db.markings]) table.clear();
-  await fixture.adapters.meals.upsertMany(menu);
-  fixture.clock.set(now);
-});
-afterAll(() => app.close());
+const fixture = useSharedTestApp();
 
 function call(method: 'GET' | 'DELETE' | 'POST', url: string, token: string | null, payload?: unknown) {
-  return app.inject({
+  return fixture.app.inject({
     method,
     url,
     headers: {
