@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, settings } from '../src/config.js';
+import { loadConfig, settings } from '../src/config.js';
 import { runServerToExit } from './support/server-process.js';
+import { configProblems } from './support/config-problems.js';
 
-function problemsOf(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message;
-    throw error;
-  }
-  throw new Error('the configuration was accepted');
-}
 
 describe('loadConfig', () => {
   it('gives every setting its default', () => {
@@ -65,16 +57,16 @@ describe('loadConfig', () => {
     ['TZ_NAME', 'Europe/Aachen', 'TZ_NAME must be an IANA time zone such as Europe/Berlin, not "Europe/Aachen".'],
   ])('refuses %s=%s, naming the variable and what it allows', (name, value, message) => {
     expect(name in settings).toBe(true);
-    expect(problemsOf({ [name]: value })).toBe(message);
+    expect(configProblems({ [name]: value })).toBe(message);
   });
 
   it('names every invalid variable at once, and the rules between variables', () => {
-    expect(problemsOf({ PORT: 'x', LOG_LEVEL: 'loud' }).split('\n')).toEqual([
+    expect(configProblems({ PORT: 'x', LOG_LEVEL: 'loud' }).split('\n')).toEqual([
       'PORT must be an integer from 0 to 65535, not "x".',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud".',
     ]);
-    expect(problemsOf({ PORT: '8080', METRICS_PORT: '8080' })).toMatch(/^METRICS_PORT must differ from PORT/);
-    expect(problemsOf({ NODE_ENV: 'production' })).toMatch(/^JWT_SECRET is required when NODE_ENV=production/);
+    expect(configProblems({ PORT: '8080', METRICS_PORT: '8080' })).toMatch(/^METRICS_PORT must differ from PORT/);
+    expect(configProblems({ NODE_ENV: 'production' })).toMatch(/^JWT_SECRET is required when NODE_ENV=production/);
   });
 });
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { defaultHttpTimeouts, signHmacToken } from '@meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { configProblems } from './support/config-problems.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'meals-security-config-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -26,15 +27,6 @@ function file(name: string, content: string): string {
 
 const rsaKeyFile = file('rsa.pem', rsaPublicPem);
 
-function configError(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message;
-    throw error;
-  }
-  throw new Error('the configuration was accepted');
-}
 
 describe('security settings: defaults', () => {
   it('limits 120 requests a minute per user and 600 per address, trusts no proxy, sets every timeout', () => {
@@ -55,11 +47,11 @@ describe('token keys: exactly one source', () => {
     [{ JWT_SECRET: secret, JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }, 'JWT_SECRET and JWT_JWKS_URL'],
     [{ JWT_PUBLIC_KEY_FILE: rsaKeyFile, JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }, 'JWT_PUBLIC_KEY_FILE and JWT_JWKS_URL'],
   ])('refuses two key sources at once (%#)', (env, named) => {
-    expect(configError(env)).toContain(`Configure exactly one token key, not ${named}`);
+    expect(configProblems(env)).toContain(`Configure exactly one token key, not ${named}`);
   });
 
   it('needs a key source in production, and any one of the three will do', () => {
-    expect(configError({ NODE_ENV: 'production' })).toContain('JWT_SECRET is required');
+    expect(configProblems({ NODE_ENV: 'production' })).toContain('JWT_SECRET is required');
     expect(loadConfig({ NODE_ENV: 'production', JWT_PUBLIC_KEY_FILE: rsaKeyFile }).jwtKey.kind).toBe('public-key');
     expect(loadConfig({ NODE_ENV: 'production', JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }).jwtKey.kind).toBe('jwks');
   });
@@ -68,17 +60,17 @@ describe('token keys: exactly one source', () => {
     const config = loadConfig({ JWT_PUBLIC_KEY_FILE: rsaKeyFile });
     expect(config.jwtKey).toEqual({ kind: 'public-key', path: rsaKeyFile, pem: rsaPublicPem });
     expect(config.jwtSecretIsDevelopmentDefault).toBe(false);
-    expect(configError({ JWT_PUBLIC_KEY_FILE: join(folder, 'missing.pem') })).toContain('JWT_PUBLIC_KEY_FILE cannot be read');
+    expect(configProblems({ JWT_PUBLIC_KEY_FILE: join(folder, 'missing.pem') })).toContain('JWT_PUBLIC_KEY_FILE cannot be read');
     const privatePem = rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    expect(configError({ JWT_PUBLIC_KEY_FILE: file('private.pem', privatePem) })).toContain('private key');
+    expect(configProblems({ JWT_PUBLIC_KEY_FILE: file('private.pem', privatePem) })).toContain('private key');
     const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'pem' });
-    expect(configError({ JWT_PUBLIC_KEY_FILE: file('p384.pem', p384.toString()) })).toContain('EC P-256');
+    expect(configProblems({ JWT_PUBLIC_KEY_FILE: file('p384.pem', p384.toString()) })).toContain('EC P-256');
   });
 
   it('needs JWT_ISSUER with a JWKS URL, and https in production', () => {
-    expect(configError({ JWT_JWKS_URL: jwks })).toContain('JWT_JWKS_URL needs JWT_ISSUER');
-    expect(configError({ JWT_JWKS_URL: 'ftp://id.canteen.test/jwks' })).toContain('http(s) URL');
-    expect(configError({ NODE_ENV: 'production', JWT_JWKS_URL: 'http://id.canteen.test/jwks', JWT_ISSUER: issuer })).toContain(
+    expect(configProblems({ JWT_JWKS_URL: jwks })).toContain('JWT_JWKS_URL needs JWT_ISSUER');
+    expect(configProblems({ JWT_JWKS_URL: 'ftp://id.canteen.test/jwks' })).toContain('http(s) URL');
+    expect(configProblems({ NODE_ENV: 'production', JWT_JWKS_URL: 'http://id.canteen.test/jwks', JWT_ISSUER: issuer })).toContain(
       'https',
     );
     const config = loadConfig({ JWT_JWKS_URL: jwks, JWT_ISSUER: issuer, JWT_JWKS_COOLDOWN_S: '10' });
@@ -87,7 +79,7 @@ describe('token keys: exactly one source', () => {
 
   it('keeps the clock tolerance at 30 s at most', () => {
     expect(loadConfig({ JWT_CLOCK_TOLERANCE_S: '30' }).jwtClockToleranceMs).toBe(30_000);
-    expect(configError({ JWT_CLOCK_TOLERANCE_S: '31' })).toContain('JWT_CLOCK_TOLERANCE_S');
+    expect(configProblems({ JWT_CLOCK_TOLERANCE_S: '31' })).toContain('JWT_CLOCK_TOLERANCE_S');
   });
 });
 
@@ -97,8 +89,8 @@ describe('rate limits, trust proxy and timeouts', () => {
       userPerMinute: 0,
       ipPerMinute: 30,
     });
-    expect(configError({ RATE_LIMIT_IP_PER_MIN: '-1' })).toContain('RATE_LIMIT_IP_PER_MIN');
-    expect(configError({ RATE_LIMIT_USER_PER_MIN: 'many' })).toContain('RATE_LIMIT_USER_PER_MIN');
+    expect(configProblems({ RATE_LIMIT_IP_PER_MIN: '-1' })).toContain('RATE_LIMIT_IP_PER_MIN');
+    expect(configProblems({ RATE_LIMIT_USER_PER_MIN: 'many' })).toContain('RATE_LIMIT_USER_PER_MIN');
   });
 
   it.each([
@@ -112,7 +104,7 @@ describe('rate limits, trust proxy and timeouts', () => {
   });
 
   it.each(['yes', '10.0.0.0/33', '300.1.1.1', 'proxy.internal', '0', '10.0.0.1/8/8'])('refuses TRUST_PROXY=%s', (raw) => {
-    expect(configError({ TRUST_PROXY: raw })).toContain('TRUST_PROXY');
+    expect(configProblems({ TRUST_PROXY: raw })).toContain('TRUST_PROXY');
   });
 
   it('reads the timeouts and refuses combinations that cannot work', () => {
@@ -123,10 +115,10 @@ describe('rate limits, trust proxy and timeouts', () => {
       HTTP_CONNECTION_TIMEOUT_MS: '0',
     });
     expect(config.httpTimeouts).toEqual({ requestMs: 3000, headersMs: 2000, keepAliveMs: 1000, connectionIdleMs: 0 });
-    expect(configError({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '2000' })).toContain(
+    expect(configProblems({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '2000' })).toContain(
       'HTTP_HEADERS_TIMEOUT_MS cannot be longer',
     );
-    expect(configError({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000', HTTP_CONNECTION_TIMEOUT_MS: '5000' })).toContain(
+    expect(configProblems({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000', HTTP_CONNECTION_TIMEOUT_MS: '5000' })).toContain(
       'HTTP_CONNECTION_TIMEOUT_MS',
     );
   });

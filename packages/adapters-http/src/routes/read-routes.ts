@@ -26,6 +26,7 @@ import {
 } from '../schemas/read-schemas.js';
 import { mealDataOf } from './meal-data.js';
 import { decodeCursor, encodeCursor, type CursorList } from './page-cursor.js';
+import { answerPrivately } from './private-answers.js';
 
 export interface ReadRoutesOptions {
   readonly getMeal: GetMeal;
@@ -40,10 +41,7 @@ const readOneErrors = errorResponses([...authenticatedRouteErrors, 'invalid_requ
 /** GET endpoints for meals with their statistics and the caller's own marking and rating. */
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, options) => {
   const { getMeal, getMeals, listMarkedMeals, listRatedMeals } = options;
-  // Every answer holds the caller's own state: no shared cache may keep it.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-  });
+  answerPrivately(app);
 
   app.get(
     '/meals/:meal_id',

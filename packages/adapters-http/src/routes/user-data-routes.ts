@@ -5,6 +5,7 @@ import { successEnvelope } from '../schemas/envelope.js';
 import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
 import { exampleUserDataErasure, exampleUserDataExport, successExample } from '../schemas/read-examples.js';
 import { UserDataErasureData, UserDataExportData } from '../schemas/user-data-schemas.js';
+import { answerPrivately } from './private-answers.js';
 
 export interface UserDataRoutesOptions {
   readonly exportUserData: ExportUserData;
@@ -18,9 +19,7 @@ const eraseErrors = errorResponses([...authenticatedRouteErrors, 'invalid_json',
 /** The caller's own data (GDPR art. 15 and 17): always the token's subject, never anyone else's. */
 export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {
   const { exportUserData, eraseUserData } = options;
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-  });
+  answerPrivately(app);
 
   app.get(
     '/me/data',

@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Every answer of these routes holds the caller's own state: no shared cache may keep it. */
+export function answerPrivately(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+  });
+}
