@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { GroupCommit } from './group-commit.js';
 import { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 import { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 import { SqliteMealQueries } from './sqlite-meal-queries.js';
@@ -8,10 +9,12 @@ import { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
 
 /** Every repository over one open database. */
 export function createSqliteAdapters(db: Database) {
+  // One group per connection: the markings and ratings of one turn of the event loop share a commit.
+  const writes = new GroupCommit(db);
   return {
     meals: new SqliteMealCatalog(db),
-    markings: new SqliteMarkingRepository(db),
-    ratings: new SqliteRatingRepository(db),
+    markings: new SqliteMarkingRepository(db, writes),
+    ratings: new SqliteRatingRepository(db, writes),
     queries: new SqliteMealQueries(db),
     userData: new SqliteUserDataRepository(db),
     mealSources: new SqliteMealSourceRepository(db),

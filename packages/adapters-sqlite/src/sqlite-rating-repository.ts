@@ -9,7 +9,8 @@ import {
   type RatingValue,
   type UserId,
 } from '@meals/domain';
-import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import type { GroupCommit } from './group-commit.js';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-catalog.js';
 
 export interface HistogramRow {
@@ -33,9 +34,11 @@ export class SqliteRatingRepository implements RatingRepository {
   private readonly upsertRating: Statement<[MealId, UserId, RatingValue]>;
   private readonly deleteRating: Statement<[MealId, UserId]>;
   private readonly updateHistogram: Statement<[number, number, number, number, number, MealId]>;
-  private readonly changeInTransaction: Transaction<(userId: UserId, mealId: MealId, decide: RatingDecision) => RatingChange>;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly writes: GroupCommit,
+  ) {
     this.selectMeal = db.prepare(`SELECT ${mealColumns}, ${histogramColumns} FROM meals WHERE meal_id = ?`);
     this.selectRating = db.prepare('SELECT rating FROM ratings WHERE meal_id = ? AND user_id = ?');
     this.selectHistogram = db.prepare(`SELECT ${histogramColumns} FROM meals WHERE meal_id = ?`);
@@ -45,24 +48,26 @@ export class SqliteRatingRepository implements RatingRepository {
     this.updateHistogram = db.prepare(
       'UPDATE meals SET rated_1 = ?, rated_2 = ?, rated_3 = ?, rated_4 = ?, rated_5 = ? WHERE meal_id = ?',
     );
-    this.changeInTransaction = db.transaction((userId: UserId, mealId: MealId, decide: RatingDecision) => {
-      const row = this.selectMeal.get(mealId);
-      const change = decide({
-        meal: row === undefined ? undefined : mealFromRow(row),
-        current: this.selectRating.get(mealId, userId)?.rating ?? null,
-        histogram: row === undefined ? emptyHistogram : histogramFromRow(row),
-      });
-      if (!changesAnything(change)) return change;
-      if (change.next === null) this.deleteRating.run(mealId, userId);
-      else this.upsertRating.run(mealId, userId, change.next);
-      this.updateHistogram.run(...change.histogram, mealId);
-      return change;
-    });
   }
 
-  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
-    // IMMEDIATE takes the write lock before reading, so two processes cannot both read the same old histogram.
-    return this.changeInTransaction.immediate(userId, mealId, decide);
+  change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
+    // The group's BEGIN IMMEDIATE takes the write lock before reading, so two processes cannot both read the same
+    // old histogram; the savepoint around this write keeps it atomic among the others of its group.
+    return this.writes.run(() => this.changeNow(userId, mealId, decide));
+  }
+
+  private changeNow(userId: UserId, mealId: MealId, decide: RatingDecision): RatingChange {
+    const row = this.selectMeal.get(mealId);
+    const change = decide({
+      meal: row === undefined ? undefined : mealFromRow(row),
+      current: this.selectRating.get(mealId, userId)?.rating ?? null,
+      histogram: row === undefined ? emptyHistogram : histogramFromRow(row),
+    });
+    if (!changesAnything(change)) return change;
+    if (change.next === null) this.deleteRating.run(mealId, userId);
+    else this.upsertRating.run(mealId, userId, change.next);
+    this.updateHistogram.run(...change.histogram, mealId);
+    return change;
   }
 
   async findRating(userId: UserId, mealId: MealId): Promise<RatingValue | null> {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import {
   createSqliteAdapters,
   openSqliteDatabase,
+  GroupCommit,
   SqliteRatingRepository,
   type SqliteDatabase,
 } from '@meals/adapters-sqlite';
@@ -86,17 +87,19 @@ describe('SqliteRatingRepository under concurrent writers on one file', () => {
   it('two connections in one process, changes interleaved: each histogram equals its recount', async () => {
     const other = openSqliteDatabase(path);
     try {
-      const connections = [new SqliteRatingRepository(setup), new SqliteRatingRepository(other)];
+      const connections = [setup, other].map((db) => new SqliteRatingRepository(db, new GroupCommit(db)));
       const expected: Record<string, RatingValue | null> = {};
       const values = [1, 2, 3, 4, 5, null] as const;
       const pending: Promise<unknown>[] = [];
       for (let step = 0; step < 300; step++) {
-        const userId = `user-${(step * 7) % 13}`;
+        const user = (step * 7) % 13;
+        const userId = `user-${user}`;
         const mealId = mealIds[step % mealIds.length]!;
         const requested = values[(step * 11) % values.length]!;
-        // Alternate connections and leave the changes in flight together, as two requests would be.
+        // Both connections write to every meal, with the changes in flight together, as concurrent requests would
+        // be. A user stays on one connection, whose changes commit in the order asked, so the last value is known.
         pending.push(
-          connections[step % 2]!.change(userId, mealId, (snapshot) =>
+          connections[user % 2]!.change(userId, mealId, (snapshot) =>
             decideRatingChange(snapshot, requested, ratingOpenAt),
           ),
         );
