@@ -80,14 +80,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // The hooks every request passes take Fastify's `done` callback: an async hook costs a promise per request.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw new HttpError('service_unavailable', 'The server is shutting down; retry on another connection.');
+    done(new HttpError('service_unavailable', 'The server is shutting down; retry on another connection.'));
   });
   // A kept-alive connection would hold the close open until its timeout: the last answer on it closes it.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>

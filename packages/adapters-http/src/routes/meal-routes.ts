@@ -37,8 +37,8 @@ const upsertMealsErrors = errorResponses([...authenticatedRouteErrors, ...jsonBo
 
 export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals }) => {
   // A request with no body at all carries no content type for Fastify to parse: it is still an empty JSON body.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined) throw new HttpError('invalid_json', 'A JSON body is required.');
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(request.body === undefined ? new HttpError('invalid_json', 'A JSON body is required.') : undefined);
   });
 
   app.post(
