@@ -41,9 +41,10 @@ export class CountingMarkingRepository implements MarkingRepository {
     private readonly metrics: Pick<ServiceMetrics, 'markingSet'>,
   ) {}
 
-  async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<void> {
-    await this.inner.setMarked(userId, mealId, marked);
-    this.metrics.markingSet(marked);
+  async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
+    const mealExists = await this.inner.setMarked(userId, mealId, marked);
+    if (mealExists) this.metrics.markingSet(marked);
+    return mealExists;
   }
 
   isMarked(userId: UserId, mealId: MealId): Promise<boolean> {

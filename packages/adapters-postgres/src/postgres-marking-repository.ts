@@ -1,16 +1,20 @@
 import type { MarkingRepository, MealId, UserId } from '@meals/domain';
 import type { Pool } from 'pg';
 
+const markExisting = `WITH meal AS (SELECT meal_id FROM meals WHERE meal_id = $2),
+  marking AS (INSERT INTO markings (user_id, meal_id) SELECT $1, meal_id FROM meal ON CONFLICT DO NOTHING)
+  SELECT EXISTS (SELECT 1 FROM meal) AS found`;
+const unmarkExisting = `WITH meal AS (SELECT meal_id FROM meals WHERE meal_id = $2),
+  marking AS (DELETE FROM markings WHERE user_id = $1 AND meal_id IN (SELECT meal_id FROM meal))
+  SELECT EXISTS (SELECT 1 FROM meal) AS found`;
+
 export class PostgresMarkingRepository implements MarkingRepository {
   constructor(private readonly pool: Pool) {}
 
-  async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<void> {
-    await this.pool.query(
-      marked
-        ? 'INSERT INTO markings (user_id, meal_id) VALUES ($1, $2) ON CONFLICT DO NOTHING'
-        : 'DELETE FROM markings WHERE user_id = $1 AND meal_id = $2',
-      [userId, mealId],
-    );
+  async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
+    // One round trip: the write only reaches an existing meal, and the answer says whether there was one.
+    const { rows } = await this.pool.query<{ found: boolean }>(marked ? markExisting : unmarkExisting, [userId, mealId]);
+    return rows[0]?.found ?? false;
   }
 
   async isMarked(userId: UserId, mealId: MealId): Promise<boolean> {

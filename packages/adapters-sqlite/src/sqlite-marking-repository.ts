@@ -6,6 +6,7 @@ export class SqliteMarkingRepository implements MarkingRepository {
   private readonly mark: Statement<[UserId, MealId]>;
   private readonly unmark: Statement<[UserId, MealId]>;
   private readonly select: Statement<[UserId, MealId], { marked: 1 }>;
+  private readonly mealExists: Statement<[MealId], 1>;
 
   constructor(
     db: Database,
@@ -14,11 +15,17 @@ export class SqliteMarkingRepository implements MarkingRepository {
     this.mark = db.prepare('INSERT INTO markings (user_id, meal_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
     this.unmark = db.prepare('DELETE FROM markings WHERE user_id = ? AND meal_id = ?');
     this.select = db.prepare('SELECT 1 AS marked FROM markings WHERE user_id = ? AND meal_id = ?');
+    this.mealExists = db.prepare<[MealId], 1>('SELECT 1 FROM meals WHERE meal_id = ?').pluck();
   }
 
-  async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<void> {
+  setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
     const statement = marked ? this.mark : this.unmark;
-    await this.writes.run(() => statement.run(userId, mealId));
+    // The check and the write share the group's transaction: no meal can appear or vanish between them.
+    return this.writes.run(() => {
+      if (this.mealExists.get(mealId) === undefined) return false;
+      statement.run(userId, mealId);
+      return true;
+    });
   }
 
   async isMarked(userId: UserId, mealId: MealId): Promise<boolean> {

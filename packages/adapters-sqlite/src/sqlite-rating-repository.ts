@@ -11,7 +11,6 @@ import {
 } from '@meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
-import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-catalog.js';
 
 export interface HistogramRow {
   rated_1: number;
@@ -27,8 +26,17 @@ export function histogramFromRow(row: HistogramRow): RatingHistogram {
   return [row.rated_1, row.rated_2, row.rated_3, row.rated_4, row.rated_5];
 }
 
+/** What a rating change reads: the meal's rating rules and histogram, and the user's rating (null when none). */
+interface SnapshotRow extends HistogramRow {
+  meal_id: MealId;
+  name: string;
+  served_at: number;
+  rateable: 0 | 1;
+  rating: RatingValue | null;
+}
+
 export class SqliteRatingRepository implements RatingRepository {
-  private readonly selectMeal: Statement<[MealId], MealRow & HistogramRow>;
+  private readonly selectSnapshot: Statement<[UserId, MealId], SnapshotRow>;
   private readonly selectRating: Statement<[MealId, UserId], { rating: RatingValue }>;
   private readonly selectHistogram: Statement<[MealId], HistogramRow>;
   private readonly upsertRating: Statement<[MealId, UserId, RatingValue]>;
@@ -39,7 +47,10 @@ export class SqliteRatingRepository implements RatingRepository {
     db: Database,
     private readonly writes: GroupCommit,
   ) {
-    this.selectMeal = db.prepare(`SELECT ${mealColumns}, ${histogramColumns} FROM meals WHERE meal_id = ?`);
+    // One statement: the rules need no menu details, and the user's rating comes along through the primary key.
+    this.selectSnapshot = db.prepare(`SELECT meals.meal_id, name, served_at, rateable, ${histogramColumns}, rating
+      FROM meals LEFT JOIN ratings ON ratings.meal_id = meals.meal_id AND ratings.user_id = ?
+      WHERE meals.meal_id = ?`);
     this.selectRating = db.prepare('SELECT rating FROM ratings WHERE meal_id = ? AND user_id = ?');
     this.selectHistogram = db.prepare(`SELECT ${histogramColumns} FROM meals WHERE meal_id = ?`);
     this.upsertRating = db.prepare(`INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?)
@@ -57,12 +68,16 @@ export class SqliteRatingRepository implements RatingRepository {
   }
 
   private changeNow(userId: UserId, mealId: MealId, decide: RatingDecision): RatingChange {
-    const row = this.selectMeal.get(mealId);
-    const change = decide({
-      meal: row === undefined ? undefined : mealFromRow(row),
-      current: this.selectRating.get(mealId, userId)?.rating ?? null,
-      histogram: row === undefined ? emptyHistogram : histogramFromRow(row),
-    });
+    const row = this.selectSnapshot.get(userId, mealId);
+    const change = decide(
+      row === undefined
+        ? { meal: undefined, current: null, histogram: emptyHistogram }
+        : {
+            meal: { id: row.meal_id, name: row.name, servedAt: new Date(row.served_at), rateable: row.rateable === 1 },
+            current: row.rating,
+            histogram: histogramFromRow(row),
+          },
+    );
     if (!changesAnything(change)) return change;
     if (change.next === null) this.deleteRating.run(mealId, userId);
     else this.upsertRating.run(mealId, userId, change.next);

@@ -13,7 +13,7 @@ describe('MarkMeal', () => {
   beforeEach(async () => {
     adapters = createInMemoryAdapters();
     await adapters.meals.upsertMany([longAgo, notRateable, future]);
-    markMeal = new MarkMeal({ meals: adapters.meals, markings: adapters.markings });
+    markMeal = new MarkMeal({ markings: adapters.markings });
   });
 
   it('marks and unmarks, answering the new state', async () => {

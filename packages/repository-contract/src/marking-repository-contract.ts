@@ -31,7 +31,7 @@ export function describeMarkingRepositoryContract(
     it('marking a marked meal succeeds and changes nothing', async () => {
       const markings = await withMeals();
       await markings.setMarked('alice', 1, true);
-      await expect(markings.setMarked('alice', 1, true)).resolves.toBeUndefined();
+      await expect(markings.setMarked('alice', 1, true)).resolves.toBe(true);
       expect(await markings.isMarked('alice', 1)).toBe(true);
       // One unmark undoes any number of marks: the repeats stored nothing extra.
       await markings.setMarked('alice', 1, false);
@@ -40,7 +40,7 @@ export function describeMarkingRepositoryContract(
 
     it('unmarking an unmarked meal succeeds and changes nothing', async () => {
       const markings = await withMeals();
-      await expect(markings.setMarked('alice', 1, false)).resolves.toBeUndefined();
+      await expect(markings.setMarked('alice', 1, false)).resolves.toBe(true);
       await markings.setMarked('alice', 1, false);
       expect(await markings.isMarked('alice', 1)).toBe(false);
       await markings.setMarked('alice', 1, true);
@@ -69,10 +69,13 @@ export function describeMarkingRepositoryContract(
       expect(await markings.isMarked('alice', 2)).toBe(true);
     });
 
-    it('refuses to mark a meal that does not exist, and stores nothing', async () => {
+    it('answers whether the meal exists: true for a known meal, false (storing nothing) for an unknown one', async () => {
       const markings = await withMeals();
-      await expect(markings.setMarked('alice', 99, true)).rejects.toThrow();
+      await expect(markings.setMarked('alice', 2, true)).resolves.toBe(true);
+      await expect(markings.setMarked('alice', 99, true)).resolves.toBe(false);
+      await expect(markings.setMarked('alice', 99, false)).resolves.toBe(false);
       expect(await markings.isMarked('alice', 99)).toBe(false);
+      expect(await markings.isMarked('alice', 2)).toBe(true);
     });
 
     it('ends marked after concurrent repeats of one mark', async () => {

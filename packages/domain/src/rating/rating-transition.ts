@@ -6,6 +6,7 @@ import type { RatingValue } from './rating.js';
 
 /** What an adapter reads, inside its transaction, before a rating changes. */
 export interface RatingSnapshot {
+  /** The meal (undefined when there is none); its menu details may be left out, the rules do not read them. */
   readonly meal: Meal | undefined;
   readonly current: RatingValue | null;
   readonly histogram: RatingHistogram;

@@ -1,5 +1,4 @@
 import type { MarkingRepository } from '../marking/marking-repository.js';
-import type { MealCatalog } from '../meal/meal-catalog.js';
 import type { MealId } from '../meal/meal.js';
 import { DomainError } from '../shared/domain-error.js';
 import type { UserId } from '../shared/user-id.js';
@@ -16,12 +15,11 @@ export interface MarkMealResult {
 
 /** Any existing meal can be marked or unmarked at any time; repeating a request changes nothing. */
 export class MarkMeal {
-  constructor(private readonly deps: { readonly meals: MealCatalog; readonly markings: MarkingRepository }) {}
+  constructor(private readonly deps: { readonly markings: MarkingRepository }) {}
 
   async execute({ userId, mealId, marked }: MarkMealCommand): Promise<MarkMealResult> {
-    const meal = await this.deps.meals.findById(mealId);
-    if (meal === undefined) throw new DomainError('meal_not_found');
-    await this.deps.markings.setMarked(userId, mealId, marked);
+    const mealExists = await this.deps.markings.setMarked(userId, mealId, marked);
+    if (!mealExists) throw new DomainError('meal_not_found');
     return { marked };
   }
 }
