@@ -8,30 +8,24 @@ interface PendingWrite {
 
 /**
  * Group commit: the writes asked for in one turn of the event loop run, in order, in one `BEGIN IMMEDIATE`
- * transaction, each inside its own savepoint; every promise settles after the COMMIT, so nothing is acknowledged
- * before it is durable. Under load a commit (WAL frames, locks) is shared by all the writes of a turn instead of
- * being paid by each.
+ * transaction, and every promise settles after the COMMIT, so nothing is acknowledged before it is durable. Under
+ * load a commit (WAL frames, locks) is shared by all the writes of a turn instead of being paid by each.
  *
- * A write that throws rolls back to its savepoint and rejects alone. If the transaction itself is lost (COMMIT
- * fails, or SQLite rolled it back on a full disk or an I/O error), each write that had not failed on its own is run
- * again in a transaction of its own, so one bad write never takes the others with it.
+ * A write refuses by returning, never by throwing: a write that throws may have changed part of what it meant to, so
+ * it rejects, the group's transaction is rolled back, and every other write of the group runs again in a transaction
+ * of its own. The same happens when the COMMIT fails or SQLite drops the transaction (a full disk, an I/O error). So
+ * one failing write never takes the others with it, and the happy path pays no savepoint per write.
  */
 export class GroupCommit {
   private pending: PendingWrite[] = [];
   private readonly begin: Statement;
   private readonly commit: Statement;
   private readonly rollback: Statement;
-  private readonly savepoint: Statement;
-  private readonly release: Statement;
-  private readonly rollbackToSavepoint: Statement;
 
   constructor(private readonly db: Database) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
-    this.savepoint = db.prepare('SAVEPOINT grouped_write');
-    this.release = db.prepare('RELEASE grouped_write');
-    this.rollbackToSavepoint = db.prepare('ROLLBACK TO grouped_write');
   }
 
   /** Runs `write` (synchronous SQL on this connection) in the next group; resolves with its result once committed. */
@@ -63,34 +57,26 @@ export class GroupCommit {
       return;
     }
     const results: unknown[] = [];
-    const failed = new Set<PendingWrite>();
     for (const pending of group) {
-      this.savepoint.run();
       try {
         results.push(pending.write());
-        this.release.run();
       } catch (error) {
-        failed.add(pending);
         pending.reject(error);
-        results.push(undefined);
-        if (!this.db.inTransaction) return this.runEachAlone(group, failed);
-        this.rollbackToSavepoint.run();
-        this.release.run();
+        this.rollbackIfOpen();
+        return this.runEachAloneBut(group, pending);
       }
     }
     try {
       this.commit.run();
     } catch {
-      if (this.db.inTransaction) this.rollback.run();
-      return this.runEachAlone(group, failed);
+      this.rollbackIfOpen();
+      return this.runEachAloneBut(group, undefined);
     }
-    group.forEach((pending, index) => {
-      if (!failed.has(pending)) pending.resolve(results[index]);
-    });
+    group.forEach((pending, index) => pending.resolve(results[index]));
   }
 
-  private runEachAlone(group: readonly PendingWrite[], failed: ReadonlySet<PendingWrite>): void {
-    for (const pending of group) if (!failed.has(pending)) this.runAlone(pending);
+  private runEachAloneBut(group: readonly PendingWrite[], failed: PendingWrite | undefined): void {
+    for (const pending of group) if (pending !== failed) this.runAlone(pending);
   }
 
   private runAlone(pending: PendingWrite): void {
@@ -100,10 +86,14 @@ export class GroupCommit {
       result = pending.write();
       this.commit.run();
     } catch (error) {
-      if (this.db.inTransaction) this.rollback.run();
+      this.rollbackIfOpen();
       pending.reject(error);
       return;
     }
     pending.resolve(result);
+  }
+
+  private rollbackIfOpen(): void {
+    if (this.db.inTransaction) this.rollback.run();
   }
 }

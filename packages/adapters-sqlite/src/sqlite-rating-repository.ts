@@ -5,6 +5,7 @@ import {
   type RatingChange,
   type RatingDecision,
   type RatingHistogram,
+  type RatingSnapshot,
   type RatingRepository,
   type RatingValue,
   type UserId,
@@ -61,23 +62,30 @@ export class SqliteRatingRepository implements RatingRepository {
     );
   }
 
-  change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
+  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
     // The group's BEGIN IMMEDIATE takes the write lock before reading, so two processes cannot both read the same
-    // old histogram; the savepoint around this write keeps it atomic among the others of its group.
-    return this.writes.run(() => this.changeNow(userId, mealId, decide));
+    // old histogram. A refusal comes back as a value: a write that throws would cost its whole group a rollback.
+    const outcome = await this.writes.run(() => this.changeNow(userId, mealId, decide));
+    if (outcome instanceof Refusal) throw outcome.reason;
+    return outcome;
   }
 
-  private changeNow(userId: UserId, mealId: MealId, decide: RatingDecision): RatingChange {
+  private changeNow(userId: UserId, mealId: MealId, decide: RatingDecision): RatingChange | Refusal {
     const row = this.selectSnapshot.get(userId, mealId);
-    const change = decide(
+    const snapshot: RatingSnapshot =
       row === undefined
         ? { meal: undefined, current: null, histogram: emptyHistogram }
         : {
             meal: { id: row.meal_id, name: row.name, servedAt: new Date(row.served_at), rateable: row.rateable === 1 },
             current: row.rating,
             histogram: histogramFromRow(row),
-          },
-    );
+          };
+    let change: RatingChange;
+    try {
+      change = decide(snapshot);
+    } catch (reason) {
+      return new Refusal(reason);
+    }
     if (!changesAnything(change)) return change;
     if (change.next === null) this.deleteRating.run(mealId, userId);
     else this.upsertRating.run(mealId, userId, change.next);
@@ -93,4 +101,9 @@ export class SqliteRatingRepository implements RatingRepository {
     const row = this.selectHistogram.get(mealId);
     return row === undefined ? emptyHistogram : histogramFromRow(row);
   }
+}
+
+/** What `decide` threw, before anything was written. */
+class Refusal {
+  constructor(readonly reason: unknown) {}
 }

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GroupCommit, openSqliteDatabase, type SqliteDatabase } from '@meals/adapters-sqlite';
+import { createSqliteAdapters, GroupCommit, openSqliteDatabase, type SqliteDatabase } from '@meals/adapters-sqlite';
+import { decideRatingChange, type RatingValue } from '@meals/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 describe('GroupCommit', () => {
@@ -58,29 +59,29 @@ describe('GroupCommit', () => {
     expect(await group.run(insert('b'))).toBe(1);
 
     expect(transactionStatements()).toEqual(['BEGIN IMMEDIATE', 'COMMIT', 'BEGIN IMMEDIATE', 'COMMIT']);
-    expect(statements.some((sql) => sql.startsWith('SAVEPOINT'))).toBe(false);
   });
 
-  it('a write that throws is rolled back to its savepoint and rejects alone', async () => {
+  it('a write that throws rejects alone: the group is rolled back and every other write runs again alone', async () => {
     const results = await Promise.allSettled([
       group.run(insert('a')),
       group.run(() => {
         insert('half-done')();
-        throw new Error('refused after a first statement');
+        throw new Error('failed after a first statement');
       }),
       group.run(insert('a')),
       group.run(insert('b')),
     ]);
 
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('refused after a first statement'));
+    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('failed after a first statement'));
     expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
     expect(keysIn(db)).toEqual(['a', 'b']);
     expect(transactionStatements()).toEqual([
       'BEGIN IMMEDIATE',
-      'ROLLBACK TO grouped_write',
-      'ROLLBACK TO grouped_write',
-      'COMMIT',
+      'ROLLBACK',
+      ...['BEGIN IMMEDIATE', 'COMMIT'],
+      ...['BEGIN IMMEDIATE', 'ROLLBACK'],
+      ...['BEGIN IMMEDIATE', 'COMMIT'],
     ]);
     expect(db.inTransaction).toBe(false);
   });
@@ -121,6 +122,29 @@ describe('GroupCommit', () => {
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(keysIn(db)).toEqual(['a', 'b']);
     expect(db.inTransaction).toBe(false);
+  });
+
+  it('a refused rating rejects without a rollback: the rest of its group commits together', async () => {
+    const now = new Date();
+    const servedAt = now.getTime() - 3_600_000;
+    db.prepare('INSERT INTO meals (meal_id, name, served_at, rateable) VALUES (1, ?, ?, 1), (2, ?, ?, 0)').run(
+      'Soup',
+      servedAt,
+      'Water',
+      servedAt,
+    );
+    const { ratings } = createSqliteAdapters(db);
+    const rate = (user: string, mealId: number, value: RatingValue) =>
+      ratings.change(user, mealId, (snapshot) => decideRatingChange(snapshot, value, now));
+    statements.length = 0;
+
+    const results = await Promise.allSettled([rate('alice', 1, 4), rate('bob', 2, 3), rate('carol', 1, 5)]);
+
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'meal_not_rateable' });
+    expect(transactionStatements()).toEqual(['BEGIN IMMEDIATE', 'COMMIT']);
+    expect(await ratings.histogram(1)).toEqual([0, 0, 0, 1, 1]);
+    expect(await ratings.histogram(2)).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('when another process holds the write lock past the busy timeout, the whole group fails and nothing is written', async () => {
