@@ -7,7 +7,7 @@ const serverScript = join(repositoryRoot, 'apps/server/dist/main.js');
 const referenceScript = fileURLToPath(new URL('./reference-server.js', import.meta.url));
 
 /** As README.md (Deployment) recommends for production. */
-export const productionNodeOptions = '--max-old-space-size=256';
+export const productionNodeOptions = '--max-old-space-size=256 --max-semi-space-size=4';
 
 /** Starts the real server (apps/server/dist/main.js) as production runs it, on the given database. */
 export async function startServer(options: {

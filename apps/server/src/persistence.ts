@@ -1,6 +1,6 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { openPostgres } from '@meals/adapters-postgres';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
+import { createSqliteAdapters, openSqliteDatabase, startBackgroundCheckpoints } from '@meals/adapters-sqlite';
 import type {
   MarkingRepository,
   MealCatalog,
@@ -37,10 +37,23 @@ export async function openPersistence(
     case 'memory':
       return { ...createInMemoryAdapters(), ping: async () => {}, close: async () => {} };
     case 'sqlite': {
-      const db = openSqliteDatabase(config.database.path, { synchronous: config.sqliteSynchronous });
+      const { path } = config.database;
+      const synchronous = config.sqliteSynchronous;
+      const db = openSqliteDatabase(path, { synchronous });
       // Unlike SELECT 1, this reads a page of the file; it throws once the connection is closed.
       const probe = db.prepare('SELECT max(version) FROM schema_migrations');
-      return { ...createSqliteAdapters(db), ping: async () => void probe.get(), close: async () => void db.close() };
+      const checkpoints =
+        path === ':memory:'
+          ? undefined
+          : startBackgroundCheckpoints(path, {
+              synchronous,
+              onFailure: (message) => warn({ err: message }, 'SQLite background checkpoint failed'),
+            });
+      const close = async () => {
+        await checkpoints?.stop();
+        db.close();
+      };
+      return { ...createSqliteAdapters(db), ping: async () => void probe.get(), close };
     }
     case 'postgres': {
       const { adapters, ping, close } = await openPostgres(config.database.url, {

@@ -3,6 +3,12 @@ export { loadMigrations, migrate, type Migration } from './migrations.js';
 export { openSqliteDatabase, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
 export { createSqliteAdapters } from './sqlite-adapters.js';
 export { GroupCommit } from './group-commit.js';
+export {
+  defaultCheckpointIntervalMs,
+  startBackgroundCheckpoints,
+  type BackgroundCheckpointOptions,
+  type BackgroundCheckpoints,
+} from './background-checkpoints.js';
 export { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 export { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 export { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';
