@@ -19,18 +19,29 @@ export function createServiceMetrics(): ServiceMetrics {
   collectDefaultMetrics({ register: registry });
 
   const requestLabels = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code',
-    labelNames: requestLabels,
-    registers,
-  });
+  const latencyName = 'http_request_duration_seconds';
   const latency = new Histogram({
-    name: 'http_request_duration_seconds',
+    name: latencyName,
     help: 'Time from receiving a request to sending its response, by method, route pattern and status code',
     labelNames: requestLabels,
     buckets: latencyBuckets,
     registers,
+  });
+  // A request is recorded once, in the histogram: prom-client hashes the labels of every call, and a second call
+  // per request cost about 3 % of the rating benchmark's throughput. The counter is filled from the histogram's
+  // per-series counts when it is read.
+  new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code',
+    labelNames: requestLabels,
+    registers,
+    async collect() {
+      const { values } = await latency.get();
+      this.reset();
+      for (const { metricName, labels, value } of values) {
+        if (metricName === `${latencyName}_count`) this.inc(labels, value);
+      }
+    },
   });
   const ratingChanges = new Counter({
     name: 'meals_ratings_changed_total',
@@ -48,9 +59,7 @@ export function createServiceMetrics(): ServiceMetrics {
   return {
     endpoint: { contentType: registry.contentType, render: () => registry.metrics() },
     observeRequest: ({ method, route, statusCode, durationSeconds }) => {
-      const labels = { method, route, status_code: statusCode };
-      requests.inc(labels);
-      latency.observe(labels, durationSeconds);
+      latency.observe({ method, route, status_code: statusCode }, durationSeconds);
     },
     ratingChanged: (change) => {
       if (change.previous === change.next) return;
