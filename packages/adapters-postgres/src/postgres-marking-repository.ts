@@ -13,7 +13,8 @@ export class PostgresMarkingRepository implements MarkingRepository {
 
   async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
     // One round trip: the write only reaches an existing meal, and the answer says whether there was one.
-    const { rows } = await this.pool.query<{ found: boolean }>(marked ? markExisting : unmarkExisting, [userId, mealId]);
+    const statement = marked ? markExisting : unmarkExisting;
+    const { rows } = await this.pool.query<{ found: boolean }>(statement, [userId, mealId]);
     return rows[0]?.found ?? false;
   }
 

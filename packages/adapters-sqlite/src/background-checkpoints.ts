@@ -30,7 +30,10 @@ export const defaultCheckpointIntervalMs = 100;
  * Run here, the serving connection's automatic checkpoint (every 10 000 pages) is never reached while the thread
  * keeps up, and stays as the safety net if it does not. Several processes on one file may each run one.
  */
-export function startBackgroundCheckpoints(path: string, options: BackgroundCheckpointOptions = {}): BackgroundCheckpoints {
+export function startBackgroundCheckpoints(
+  path: string,
+  options: BackgroundCheckpointOptions = {},
+): BackgroundCheckpoints {
   const workerData: CheckpointWorkerData = {
     path,
     intervalMs: options.intervalMs ?? defaultCheckpointIntervalMs,

@@ -1,5 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 
+/**
+ * What a write returns to refuse, having written nothing: its promise rejects with `reason`, and the rest of its
+ * group goes on as if it had not been asked for.
+ */
+export class Refusal {
+  constructor(readonly reason: unknown) {}
+}
+
 interface PendingWrite {
   readonly write: () => unknown;
   readonly resolve: (value: unknown) => void;
@@ -11,10 +19,10 @@ interface PendingWrite {
  * transaction, and every promise settles after the COMMIT, so nothing is acknowledged before it is durable. Under
  * load a commit (WAL frames, locks) is shared by all the writes of a turn instead of being paid by each.
  *
- * A write refuses by returning, never by throwing: a write that throws may have changed part of what it meant to, so
- * it rejects, the group's transaction is rolled back, and every other write of the group runs again in a transaction
- * of its own. The same happens when the COMMIT fails or SQLite drops the transaction (a full disk, an I/O error). So
- * one failing write never takes the others with it, and the happy path pays no savepoint per write.
+ * A write refuses by returning a `Refusal`, never by throwing: a write that throws may have changed part of what it
+ * meant to, so it rejects, the group's transaction is rolled back, and every other write of the group runs again in
+ * a transaction of its own. The same happens when the COMMIT fails or SQLite drops the transaction (a full disk, an
+ * I/O error). So one failing write never takes the others with it, and the happy path pays no savepoint per write.
  */
 export class GroupCommit {
   private pending: PendingWrite[] = [];
@@ -28,8 +36,11 @@ export class GroupCommit {
     this.rollback = db.prepare('ROLLBACK');
   }
 
-  /** Runs `write` (synchronous SQL on this connection) in the next group; resolves with its result once committed. */
-  run<T>(write: () => T): Promise<T> {
+  /**
+   * Runs `write` (synchronous SQL on this connection) in the next group; resolves with its result once committed,
+   * or rejects with the reason of the `Refusal` it returned.
+   */
+  run<T>(write: () => T | Refusal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(this.flush);
       this.pending.push({ write, resolve: resolve as (value: unknown) => void, reject });
@@ -72,7 +83,7 @@ export class GroupCommit {
       this.rollbackIfOpen();
       return this.runEachAloneBut(group, undefined);
     }
-    group.forEach((pending, index) => pending.resolve(results[index]));
+    group.forEach((pending, index) => settle(pending, results[index]));
   }
 
   private runEachAloneBut(group: readonly PendingWrite[], failed: PendingWrite | undefined): void {
@@ -90,10 +101,15 @@ export class GroupCommit {
       pending.reject(error);
       return;
     }
-    pending.resolve(result);
+    settle(pending, result);
   }
 
   private rollbackIfOpen(): void {
     if (this.db.inTransaction) this.rollback.run();
   }
+}
+
+function settle({ resolve, reject }: PendingWrite, result: unknown): void {
+  if (result instanceof Refusal) reject(result.reason);
+  else resolve(result);
 }

@@ -2,7 +2,7 @@ export type { Database as SqliteDatabase } from 'better-sqlite3';
 export { loadMigrations, migrate, type Migration } from './migrations.js';
 export { openSqliteDatabase, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
 export { createSqliteAdapters } from './sqlite-adapters.js';
-export { GroupCommit } from './group-commit.js';
+export { GroupCommit, Refusal } from './group-commit.js';
 export {
   defaultCheckpointIntervalMs,
   startBackgroundCheckpoints,

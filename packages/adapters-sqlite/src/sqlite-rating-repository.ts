@@ -11,7 +11,7 @@ import {
   type UserId,
 } from '@meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
-import type { GroupCommit } from './group-commit.js';
+import { Refusal, type GroupCommit } from './group-commit.js';
 
 export interface HistogramRow {
   rated_1: number;
@@ -62,12 +62,10 @@ export class SqliteRatingRepository implements RatingRepository {
     );
   }
 
-  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
+  change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
     // The group's BEGIN IMMEDIATE takes the write lock before reading, so two processes cannot both read the same
-    // old histogram. A refusal comes back as a value: a write that throws would cost its whole group a rollback.
-    const outcome = await this.writes.run(() => this.changeNow(userId, mealId, decide));
-    if (outcome instanceof Refusal) throw outcome.reason;
-    return outcome;
+    // old histogram. What decide throws is handed back as a Refusal: a write that throws costs its group a rollback.
+    return this.writes.run(() => this.changeNow(userId, mealId, decide));
   }
 
   private changeNow(userId: UserId, mealId: MealId, decide: RatingDecision): RatingChange | Refusal {
@@ -103,7 +101,3 @@ export class SqliteRatingRepository implements RatingRepository {
   }
 }
 
-/** What `decide` threw, before anything was written. */
-class Refusal {
-  constructor(readonly reason: unknown) {}
-}

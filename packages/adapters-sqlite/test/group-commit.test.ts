@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteAdapters, GroupCommit, openSqliteDatabase, type SqliteDatabase } from '@meals/adapters-sqlite';
+import {
+  createSqliteAdapters,
+  GroupCommit,
+  openSqliteDatabase,
+  Refusal,
+  type SqliteDatabase,
+} from '@meals/adapters-sqlite';
 import { decideRatingChange, type RatingValue } from '@meals/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -59,6 +65,25 @@ describe('GroupCommit', () => {
     expect(await group.run(insert('b'))).toBe(1);
 
     expect(transactionStatements()).toEqual(['BEGIN IMMEDIATE', 'COMMIT', 'BEGIN IMMEDIATE', 'COMMIT']);
+  });
+
+  it('a write that returns a Refusal rejects with its reason, and its group commits without a rollback', async () => {
+    const reason = new Error('refused before writing');
+    const results = await Promise.allSettled([
+      group.run(insert('a')),
+      group.run(() => new Refusal(reason)),
+      group.run(insert('b')),
+    ]);
+
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'rejected', reason },
+      { status: 'fulfilled', value: 1 },
+    ]);
+    expect(keysIn(db)).toEqual(['a', 'b']);
+    expect(transactionStatements()).toEqual(['BEGIN IMMEDIATE', 'COMMIT']);
+    // Alone in its turn, a refusal rejects the same way.
+    await expect(group.run(() => new Refusal(reason))).rejects.toBe(reason);
   });
 
   it('a write that throws rejects alone: the group is rolled back and every other write runs again alone', async () => {
