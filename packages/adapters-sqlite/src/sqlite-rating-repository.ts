@@ -27,14 +27,18 @@ export function histogramFromRow(row: HistogramRow): RatingHistogram {
   return [row.rated_1, row.rated_2, row.rated_3, row.rated_4, row.rated_5];
 }
 
-/** What a rating change reads: the meal's rating rules and histogram, and the user's rating (null when none). */
-interface SnapshotRow extends HistogramRow {
-  meal_id: MealId;
-  name: string;
-  served_at: number;
-  rateable: 0 | 1;
-  rating: RatingValue | null;
-}
+/**
+ * What a rating change reads: the meal's rating rules and histogram, and the user's rating (null when none). A raw
+ * row, an array: better-sqlite3 builds it in two thirds of the time of an object, and every rating reads one.
+ */
+type SnapshotRow = [
+  mealId: MealId,
+  name: string,
+  servedAt: number,
+  rateable: 0 | 1,
+  ...histogram: RatingHistogram,
+  rating: RatingValue | null,
+];
 
 export class SqliteRatingRepository implements RatingRepository {
   private readonly selectSnapshot: Statement<[UserId, MealId], SnapshotRow>;
@@ -49,9 +53,11 @@ export class SqliteRatingRepository implements RatingRepository {
     private readonly writes: GroupCommit,
   ) {
     // One statement: the rules need no menu details, and the user's rating comes along through the primary key.
-    this.selectSnapshot = db.prepare(`SELECT meals.meal_id, name, served_at, rateable, ${histogramColumns}, rating
-      FROM meals LEFT JOIN ratings ON ratings.meal_id = meals.meal_id AND ratings.user_id = ?
-      WHERE meals.meal_id = ?`);
+    this.selectSnapshot = db
+      .prepare<[UserId, MealId], SnapshotRow>(`SELECT meals.meal_id, name, served_at, rateable, ${histogramColumns},
+        rating FROM meals LEFT JOIN ratings ON ratings.meal_id = meals.meal_id AND ratings.user_id = ?
+        WHERE meals.meal_id = ?`)
+      .raw(true);
     this.selectRating = db.prepare('SELECT rating FROM ratings WHERE meal_id = ? AND user_id = ?');
     this.selectHistogram = db.prepare(`SELECT ${histogramColumns} FROM meals WHERE meal_id = ?`);
     this.upsertRating = db.prepare(`INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?)
@@ -70,14 +76,15 @@ export class SqliteRatingRepository implements RatingRepository {
 
   private changeNow(userId: UserId, mealId: MealId, decide: RatingDecision): RatingChange | Refusal {
     const row = this.selectSnapshot.get(userId, mealId);
-    const snapshot: RatingSnapshot =
-      row === undefined
-        ? { meal: undefined, current: null, histogram: emptyHistogram }
-        : {
-            meal: { id: row.meal_id, name: row.name, servedAt: new Date(row.served_at), rateable: row.rateable === 1 },
-            current: row.rating,
-            histogram: histogramFromRow(row),
-          };
+    let snapshot: RatingSnapshot = { meal: undefined, current: null, histogram: emptyHistogram };
+    if (row !== undefined) {
+      const [id, name, servedAt, rateable, rated1, rated2, rated3, rated4, rated5, rating] = row;
+      snapshot = {
+        meal: { id, name, servedAt: new Date(servedAt), rateable: rateable === 1 },
+        current: rating,
+        histogram: [rated1, rated2, rated3, rated4, rated5],
+      };
+    }
     let change: RatingChange;
     try {
       change = decide(snapshot);
