@@ -43,17 +43,33 @@ export function createServiceMetrics(): ServiceMetrics {
       }
     },
   });
-  const ratingChanges = new Counter({
+  // Counted in plain numbers and handed to prom-client when a scrape reads them: these run on every rating and mark,
+  // and every prom-client call hashes its labels.
+  const ratingCounts = { set: 0, deleted: 0 };
+  const markingCounts = { true: 0, false: 0 };
+  new Counter({
     name: 'meals_ratings_changed_total',
     help: 'Ratings stored: change="set" (a new or replaced value) or "deleted"; a request that changes nothing is not counted',
     labelNames: ['change'] as const,
     registers,
+    collect() {
+      this.reset();
+      for (const change of ['set', 'deleted'] as const) {
+        if (ratingCounts[change] > 0) this.inc({ change }, ratingCounts[change]);
+      }
+    },
   });
-  const markings = new Counter({
+  new Counter({
     name: 'meals_markings_set_total',
     help: 'Markings set by mark-meal, by requested state (setting the state a marking already has counts too)',
     labelNames: ['marked'] as const,
     registers,
+    collect() {
+      this.reset();
+      for (const marked of ['true', 'false'] as const) {
+        if (markingCounts[marked] > 0) this.inc({ marked }, markingCounts[marked]);
+      }
+    },
   });
 
   return {
@@ -63,8 +79,10 @@ export function createServiceMetrics(): ServiceMetrics {
     },
     ratingChanged: (change) => {
       if (change.previous === change.next) return;
-      ratingChanges.inc({ change: change.next === null ? 'deleted' : 'set' });
+      ratingCounts[change.next === null ? 'deleted' : 'set'] += 1;
     },
-    markingSet: (marked) => markings.inc({ marked: String(marked) }),
+    markingSet: (marked) => {
+      markingCounts[marked ? 'true' : 'false'] += 1;
+    },
   };
 }
