@@ -65,12 +65,12 @@ export async function seedDatabase(
           insertMarking.run(userId, mealId);
         }
       }
-      db.exec(`UPDATE meals SET
-        rated_1 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 1),
-        rated_2 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 2),
-        rated_3 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 3),
-        rated_4 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 4),
-        rated_5 = (SELECT count(*) FROM ratings r WHERE r.meal_id = meals.meal_id AND r.rating = 5)`);
+      // One pass over the ratings (keyed by user, not by meal) counts every meal's histogram.
+      db.exec(`UPDATE meals SET rated_1 = c.c1, rated_2 = c.c2, rated_3 = c.c3, rated_4 = c.c4, rated_5 = c.c5
+        FROM (SELECT meal_id, sum(rating = 1) AS c1, sum(rating = 2) AS c2, sum(rating = 3) AS c3,
+                     sum(rating = 4) AS c4, sum(rating = 5) AS c5
+              FROM ratings GROUP BY meal_id) AS c
+        WHERE c.meal_id = meals.meal_id`);
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
