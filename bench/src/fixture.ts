@@ -65,12 +65,8 @@ export async function seedDatabase(
           insertMarking.run(userId, mealId);
         }
       }
-      // One pass over the ratings (keyed by user, not by meal) counts every meal's histogram.
       db.exec(`UPDATE meals SET rated_1 = c.c1, rated_2 = c.c2, rated_3 = c.c3, rated_4 = c.c4, rated_5 = c.c5
-        FROM (SELECT meal_id, sum(rating = 1) AS c1, sum(rating = 2) AS c2, sum(rating = 3) AS c3,
-                     sum(rating = 4) AS c4, sum(rating = 5) AS c5
-              FROM ratings GROUP BY meal_id) AS c
-        WHERE c.meal_id = meals.meal_id`);
+        FROM (${ratingCountsByMeal}) AS c WHERE c.meal_id = meals.meal_id`);
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
@@ -86,16 +82,20 @@ export async function seedDatabase(
   };
 }
 
+/**
+ * Each rated meal's counts of the five values (c1 … c5), in one pass over the ratings (keyed by user, not by meal):
+ * what the fixture writes into the histograms, and what the check after a run compares them with.
+ */
+const ratingCountsByMeal = `SELECT meal_id, sum(rating = 1) AS c1, sum(rating = 2) AS c2, sum(rating = 3) AS c3,
+  sum(rating = 4) AS c4, sum(rating = 5) AS c5 FROM ratings GROUP BY meal_id`;
+
 /** Meals whose stored histogram differs from the counts of their ratings rows: after a correct run, none. */
 export function mealsWithDriftedHistograms(path: string): number[] {
   const db = openSqliteDatabase(path);
   try {
     return db
       .prepare<[], { meal_id: number }>(
-        `SELECT m.meal_id FROM meals m LEFT JOIN (
-           SELECT meal_id, sum(rating = 1) AS c1, sum(rating = 2) AS c2, sum(rating = 3) AS c3,
-                  sum(rating = 4) AS c4, sum(rating = 5) AS c5
-           FROM ratings GROUP BY meal_id) r ON r.meal_id = m.meal_id
+        `SELECT m.meal_id FROM meals m LEFT JOIN (${ratingCountsByMeal}) r ON r.meal_id = m.meal_id
          WHERE m.rated_1 != coalesce(r.c1, 0) OR m.rated_2 != coalesce(r.c2, 0) OR m.rated_3 != coalesce(r.c3, 0)
             OR m.rated_4 != coalesce(r.c4, 0) OR m.rated_5 != coalesce(r.c5, 0)`,
       )

@@ -43,33 +43,17 @@ export function createServiceMetrics(): ServiceMetrics {
       }
     },
   });
-  // Counted in plain numbers and handed to prom-client when a scrape reads them: these run on every rating and mark,
-  // and every prom-client call hashes its labels.
-  const ratingCounts = { set: 0, deleted: 0 };
-  const markingCounts = { true: 0, false: 0 };
-  new Counter({
+  const ratingCounts = countedOnScrape(registers, {
     name: 'meals_ratings_changed_total',
     help: 'Ratings stored: change="set" (a new or replaced value) or "deleted"; a request that changes nothing is not counted',
-    labelNames: ['change'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const change of ['set', 'deleted'] as const) {
-        if (ratingCounts[change] > 0) this.inc({ change }, ratingCounts[change]);
-      }
-    },
+    label: 'change',
+    values: ['set', 'deleted'],
   });
-  new Counter({
+  const markingCounts = countedOnScrape(registers, {
     name: 'meals_markings_set_total',
     help: 'Markings set by mark-meal, by requested state (setting the state a marking already has counts too)',
-    labelNames: ['marked'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const marked of ['true', 'false'] as const) {
-        if (markingCounts[marked] > 0) this.inc({ marked }, markingCounts[marked]);
-      }
-    },
+    label: 'marked',
+    values: ['true', 'false'],
   });
 
   return {
@@ -85,4 +69,26 @@ export function createServiceMetrics(): ServiceMetrics {
       markingCounts[marked ? 'true' : 'false'] += 1;
     },
   };
+}
+
+/**
+ * A counter with one label, counted in plain numbers and handed to prom-client when a scrape reads it: these count
+ * every rating and mark, and every prom-client call hashes its labels. Answers the numbers to increment.
+ */
+function countedOnScrape<Value extends string>(
+  registers: Registry[],
+  { name, help, label, values }: { name: string; help: string; label: string; values: readonly Value[] },
+): Record<Value, number> {
+  const counts = Object.fromEntries(values.map((value) => [value, 0])) as Record<Value, number>;
+  new Counter({
+    name,
+    help,
+    labelNames: [label],
+    registers,
+    collect() {
+      this.reset();
+      for (const value of values) if (counts[value] > 0) this.inc({ [label]: value }, counts[value]);
+    },
+  });
+  return counts;
 }

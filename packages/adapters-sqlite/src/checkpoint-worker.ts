@@ -3,10 +3,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import type { CheckpointWorkerData } from './background-checkpoints.js';
+import { synchronousPragma } from './open-database.js';
 
 const { path, intervalMs, synchronous } = workerData as CheckpointWorkerData;
 const db = new BetterSqlite3(path, { fileMustExist: true });
-db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+db.pragma(synchronousPragma(synchronous));
 // A checkpoint that finds the file busy is simply tried again at the next tick.
 db.pragma('busy_timeout = 0');
 // PASSIVE: copy what no reader still needs, without waiting for anybody and without blocking the writer.

@@ -14,6 +14,11 @@ export interface SqliteOptions {
   readonly onStatement?: (sql: string) => void;
 }
 
+/** The pragma that sets a connection's `synchronous`: the serving connection's and the checkpoint thread's. */
+export function synchronousPragma(synchronous: SqliteSynchronous): string {
+  return `synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`;
+}
+
 /** WAL pages between two automatic checkpoints (SQLite's default is 1000). */
 export const walAutocheckpointPages = 10_000;
 
@@ -25,7 +30,7 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma(synchronousPragma(options.synchronous ?? 'normal'));
     // A checkpoint blocks the event loop on two fsyncs whatever its size; at SQLite's default (every 1000 pages) that
     // was half the time of a rating under load. Every 10 000 pages (~40 MB of WAL) costs a tenth of it.
     db.pragma(`wal_autocheckpoint = ${walAutocheckpointPages}`);
