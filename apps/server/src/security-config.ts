@@ -120,7 +120,9 @@ export function corsOrigins(raw: string, name: string): readonly string[] {
       parsed = undefined;
     }
     // A browser sends its origin exactly so (lower case, no default port, no trailing slash): anything else never matches.
-    if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+    const hostname = parsed?.hostname ?? '';
+    const validHost = /^[a-z0-9.-]+$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
+    if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin || !validHost) {
       throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme and host, no path), not "${origin}".`);
     }
   }
