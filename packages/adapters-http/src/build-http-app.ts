@@ -36,6 +36,11 @@ export interface HttpAppOptions {
    */
   readonly trustProxy?: TrustProxy;
   readonly timeouts?: HttpTimeouts;
+  /**
+   * Signs the page cursors (HMAC-SHA256): every instance behind one load balancer needs the same one to accept the
+   * others' cursors. Absent: a random key of this process, fine for a single instance.
+   */
+  readonly cursorSecret?: string | undefined;
 }
 
 export type TrustProxy = boolean | number | readonly string[];
@@ -116,7 +121,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       api.addHook('onRequest', requireAuthentication);
       await api.register(mealRoutes, options.useCases);
       // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
-      await api.register(readRoutes, options.useCases);
+      await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
     },
     { prefix: apiPrefix },

@@ -4,6 +4,8 @@ import type { DomainErrorCode } from '@meals/domain';
 export const httpStatusOf = {
   invalid_request: 400,
   invalid_json: 400,
+  invalid_url: 400,
+  invalid_cursor: 400,
   unauthenticated: 401,
   invalid_token: 401,
   forbidden: 403,

@@ -29,6 +29,8 @@ export class MealsApiError extends Error {
 const knownCodes = {
   invalid_request: true,
   invalid_json: true,
+  invalid_url: true,
+  invalid_cursor: true,
   unauthenticated: true,
   invalid_token: true,
   forbidden: true,

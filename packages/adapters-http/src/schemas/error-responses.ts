@@ -5,6 +5,8 @@ import { httpStatusOf, type ErrorCode } from '../error-mapping.js';
 export const exampleMessageOf = {
   invalid_request: 'body/rating must be <= 5',
   invalid_json: 'The body is not valid JSON.',
+  invalid_url: 'The URL is not valid.',
+  invalid_cursor: 'The cursor is not one this list handed out.',
   unauthenticated: 'An Authorization: Bearer token is required.',
   invalid_token: 'The token is not valid.',
   forbidden: 'This route needs a token with the meals:write scope.',
