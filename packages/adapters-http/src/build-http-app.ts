@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { registerApiDocs } from './docs/api-docs.js';
+import { answerClientError, answerFrameworkError } from './edge-errors.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
@@ -56,6 +57,8 @@ export const defaultHttpTimeouts: HttpTimeouts = {
 export const apiPrefix = '/api/v1';
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON).
+  const headers = securityHeaders();
   const app = Fastify({
     logger: loggerWithRedaction(options.logger),
     logController: new DebugRequestLogController(),
@@ -65,6 +68,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // Fastify's own 503 while closing is not in our envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
     trustProxy: trustProxyOption(options.trustProxy ?? false),
+    // What fails before a route is found answers in the envelope too: malformed HTTP, a URL that cannot be decoded.
+    clientErrorHandler: answerClientError(headers),
+    frameworkErrors: answerFrameworkError(headers),
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
@@ -79,6 +85,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', null);
   app.decorateRequest('authenticationFailure', null);
+
+  // First, so that every answer carries them, the refusals of the hooks below included.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
 
   // While closing, requests in flight finish; a new one on a kept-alive connection is refused in the envelope.
   let closing = false;
@@ -101,12 +113,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
-  // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON).
-  const headers = securityHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    done();
-  });
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, { limitedPrefix: apiPrefix });
