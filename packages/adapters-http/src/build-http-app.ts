@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
@@ -6,6 +7,8 @@ import { registerApiDocs } from './docs/api-docs.js';
 import { answerClientError, answerFrameworkError } from './edge-errors.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
+import { parseJsonBody } from './json-body.js';
+import { validationMessage } from './validation-messages.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
 import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeouts.js';
 import { loggerWithRedaction } from './logging.js';
@@ -56,6 +59,8 @@ export const defaultHttpTimeouts: HttpTimeouts = {
 
 export const apiPrefix = '/api/v1';
 
+const noQueryParameters = Type.Object({}, { additionalProperties: false });
+
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON).
   const headers = securityHeaders();
@@ -71,6 +76,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // What fails before a route is found answers in the envelope too: malformed HTTP, a URL that cannot be decoded.
     clientErrorHandler: answerClientError(headers),
     frameworkErrors: answerFrameworkError(headers),
+    schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
@@ -82,7 +88,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
 
   // Only JSON is accepted: every other media type (text/plain included) answers 415.
-  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+  // Every route refuses unknown query parameters: one without its own query schema gets an empty, strict one.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, querystring: route.schema?.querystring ?? noQueryParameters };
+  });
   app.decorateRequest('principal', null);
   app.decorateRequest('authenticationFailure', null);
 

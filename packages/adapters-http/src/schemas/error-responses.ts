@@ -3,7 +3,7 @@ import { httpStatusOf, type ErrorCode } from '../error-mapping.js';
 
 /** A message a client may see for each code: the examples of the API documentation. */
 export const exampleMessageOf = {
-  invalid_request: 'body/rating must be <= 5',
+  invalid_request: '"rating" must be <= 5',
   invalid_json: 'The body is not valid JSON.',
   invalid_url: 'The URL is not valid.',
   invalid_cursor: 'The cursor is not one this list handed out.',
