@@ -80,7 +80,9 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
   const parsed = parseJsonBody(request.body!);
   if (!parsed.ok) return fail(parsed.code);
   // Validated with the body: no route takes a query parameter it does not name, and these routes name none.
-  if (new URLSearchParams(request.url.split('?').slice(1).join('?')).size > 0) return fail('invalid_request');
+  // As Fastify reads it: everything after the first "?", split on "&"; any non-empty piece is a parameter ("?" too).
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+  if (query.split('&').some((piece) => piece !== '')) return fail('invalid_request');
 
   switch (route.name) {
     case 'rate': {
