@@ -141,6 +141,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     },
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy,
+    cursorSecret: config.cursorSecret,
     timeouts: config.httpTimeouts,
   });
   warn = (details, message) => app.log.warn(details, message);

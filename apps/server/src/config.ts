@@ -34,6 +34,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   readonly rateLimits: RateLimits;
   readonly trustProxy: TrustProxy;
+  /** Signs page cursors; undefined: a random key of this process. */
+  readonly cursorSecret: string | undefined;
   readonly httpTimeouts: HttpTimeouts;
   /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
   readonly serviceStart: string;
@@ -75,6 +77,7 @@ export const settings = {
   RATE_LIMIT_USER_PER_MIN: { description: 'Requests per minute per user (the verified `sub`) on /api/v1; 0 turns the limit off', default: '120', parse: integerIn(0, 1_000_000) },
   RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
   TRUST_PROXY: { description: 'Who may name the client address in X-Forwarded-For: `false`, `true`, a hop count, or addresses/CIDRs separated by commas', default: 'false', parse: trustProxy },
+  CURSOR_SECRET: { description: 'Signs the page cursors (`next_cursor`), at least 32 bytes; give every instance of one PostgreSQL deployment the same one so that each accepts the others\' cursors. Unset: a random key per process (cursors end with it)', default: undefined, parse: secret },
   HTTP_REQUEST_TIMEOUT_MS: { description: 'The whole request (headers and body) must arrive within this; 0: no limit', default: String(defaultHttpTimeouts.requestMs), parse: integerIn(0, 600_000) },
   HTTP_HEADERS_TIMEOUT_MS: { description: 'The request headers must arrive within this (drops slowloris clients); at most `HTTP_REQUEST_TIMEOUT_MS`', default: String(defaultHttpTimeouts.headersMs), parse: integerIn(1, 600_000) },
   HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this', default: String(defaultHttpTimeouts.keepAliveMs), parse: integerIn(1, 600_000) },
@@ -155,6 +158,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       ipPerMinute: read('RATE_LIMIT_IP_PER_MIN', settings.RATE_LIMIT_IP_PER_MIN)!,
     },
     trustProxy: read('TRUST_PROXY', settings.TRUST_PROXY)!,
+    cursorSecret: read('CURSOR_SECRET', settings.CURSOR_SECRET),
     httpTimeouts: checked(() =>
       httpTimeouts({
         requestMs: read('HTTP_REQUEST_TIMEOUT_MS', settings.HTTP_REQUEST_TIMEOUT_MS)!,
