@@ -25,6 +25,7 @@ export interface Config {
   readonly jwtIssuer: string | undefined;
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
+  readonly jwtMaxLifetimeMs: number;
   /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
@@ -71,6 +72,7 @@ export const settings = {
   JWT_ISSUER: { description: 'When set, tokens must carry exactly this `iss`', default: undefined, parse: nonEmpty },
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
+  JWT_MAX_LIFETIME_HOURS: { description: 'A token whose `exp` lies further ahead than this (1 to 8760 hours), or that has no `exp`, is refused; `pnpm issue-token` mints no longer-lived one', default: '24', parse: integerIn(1, 8760) },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
   DOCS_ENABLED: { description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)', default: 'true', parse: boolean },
   METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics', default: 'true', parse: boolean },
@@ -148,6 +150,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtIssuer,
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
+    jwtMaxLifetimeMs: read('JWT_MAX_LIFETIME_HOURS', settings.JWT_MAX_LIFETIME_HOURS)! * 3_600_000,
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
     docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
