@@ -4,7 +4,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // Tests that need a PostgreSQL server run in a project of their own, whose global setup starts one only when they run.
-const postgresTests = ['packages/adapters-postgres/test/**/*.test.ts', 'apps/*/test/**/*.postgres.test.ts'];
+const postgresTests = [
+  'packages/adapters-postgres/test/**/*.test.ts',
+  'packages/test-postgres/test/**/*.test.ts',
+  'apps/*/test/**/*.postgres.test.ts',
+];
 
 // Tests import the workspace packages from source, so a test run never depends on a stale build.
 export default defineConfig({
@@ -13,7 +17,7 @@ export default defineConfig({
       '@meals/domain': source('./packages/domain/src/index.ts'),
       '@meals/adapters-memory': source('./packages/adapters-memory/src/index.ts'),
       '@meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
-      '@meals/adapters-postgres/throwaway-cluster': source('./packages/adapters-postgres/src/throwaway-cluster.ts'),
+      '@meals/test-postgres': source('./packages/test-postgres/src/index.ts'),
       '@meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       '@meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
@@ -30,7 +34,12 @@ export default defineConfig({
         test: {
           name: 'main',
           sequence: { groupOrder: 0 },
-          include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'apps/*/test/**/*.test.ts',
+            'bench/test/**/*.test.ts',
+            'examples/*/**/*.test.ts',
+          ],
           exclude: [...configDefaults.exclude, ...postgresTests],
         },
       },

@@ -1,7 +1,6 @@
 import { signHmacToken } from '@meals/adapters-http';
 import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import { buildServer } from '@meals/server/dist/composition-root.js';
-import { loadConfig } from '@meals/server/dist/config.js';
+import { buildServer, loadConfig } from '@meals/server';
 
 export interface RoundTrips {
   /** Menu size -> SQL statements that one GET /api/v1/meals?date= of that day ran. */

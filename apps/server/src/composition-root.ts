@@ -147,6 +147,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
+    cursorSecret: config.cursorSecret,
     timeouts: config.httpTimeouts,
   });
   warn = (details, message) => app.log.warn(details, message);
@@ -166,7 +167,12 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
 
 /** The verifier for the one configured key source. */
 function createTokenVerifier(config: Config): TokenVerifier {
-  const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience, clockToleranceMs: config.jwtClockToleranceMs };
+  const claims = {
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+    clockToleranceMs: config.jwtClockToleranceMs,
+    maxLifetimeMs: config.jwtMaxLifetimeMs,
+  };
   switch (config.jwtKey.kind) {
     case 'secret':
       return createHmacTokenVerifier({ ...claims, secret: config.jwtSecret });

@@ -25,6 +25,7 @@ export interface Config {
   readonly jwtIssuer: string | undefined;
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
+  readonly jwtMaxLifetimeMs: number;
   /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
@@ -41,6 +42,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   readonly rateLimits: RateLimits;
   readonly trustProxy: TrustProxy;
+  /** Signs page cursors; undefined: a random key of this process. */
+  readonly cursorSecret: string | undefined;
   readonly httpTimeouts: HttpTimeouts;
   /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
   readonly serviceStart: string;
@@ -76,6 +79,7 @@ export const settings = {
   JWT_ISSUER: { description: 'When set, tokens must carry exactly this `iss`', default: undefined, parse: nonEmpty },
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
+  JWT_MAX_LIFETIME_HOURS: { description: 'A token whose `exp` lies further ahead than this (1 to 8760 hours), or that has no `exp`, is refused; `pnpm issue-token` mints no longer-lived one', default: '24', parse: integerIn(1, 8760) },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
   DOCS_ENABLED: { description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)', default: 'true', parse: boolean },
   METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics; in production metrics need `METRICS_PORT` or `METRICS_TOKEN` too (without either they are off)', default: 'true', parse: boolean },
@@ -83,6 +87,7 @@ export const settings = {
   RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
   TRUST_PROXY: { description: 'Who may name the client address in X-Forwarded-For: `false`, `true`, a hop count, or addresses/CIDRs separated by commas', default: 'false', parse: trustProxy },
   CORS_ORIGINS: { description: 'Browser origins allowed to call /api/v1 (CORS), exact and separated by commas, e.g. `https://app.example.com`; unset: none', default: undefined, parse: corsOrigins },
+  CURSOR_SECRET: { description: 'Signs the page cursors (`next_cursor`), at least 32 bytes; give every instance of one PostgreSQL deployment the same one so that each accepts the others\' cursors. Unset: a random key per process (cursors end with it)', default: undefined, parse: secret },
   HTTP_REQUEST_TIMEOUT_MS: { description: 'The whole request (headers and body) must arrive within this; 0: no limit', default: String(defaultHttpTimeouts.requestMs), parse: integerIn(0, 600_000) },
   HTTP_HEADERS_TIMEOUT_MS: { description: 'The request headers must arrive within this (drops slowloris clients); at most `HTTP_REQUEST_TIMEOUT_MS`', default: String(defaultHttpTimeouts.headersMs), parse: integerIn(1, 600_000) },
   HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this', default: String(defaultHttpTimeouts.keepAliveMs), parse: integerIn(1, 600_000) },
@@ -158,6 +163,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtIssuer,
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
+    jwtMaxLifetimeMs: read('JWT_MAX_LIFETIME_HOURS', settings.JWT_MAX_LIFETIME_HOURS)! * 3_600_000,
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
     docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
@@ -171,6 +177,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       ipPerMinute: read('RATE_LIMIT_IP_PER_MIN', settings.RATE_LIMIT_IP_PER_MIN)!,
     },
     trustProxy: read('TRUST_PROXY', settings.TRUST_PROXY)!,
+    cursorSecret: read('CURSOR_SECRET', settings.CURSOR_SECRET),
     httpTimeouts: checked(() =>
       httpTimeouts({
         requestMs: read('HTTP_REQUEST_TIMEOUT_MS', settings.HTTP_REQUEST_TIMEOUT_MS)!,

@@ -35,8 +35,9 @@ async function main(): Promise<void> {
     notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
   if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
-  // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer.
-  if (!config.production && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
+  // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer. The
+  // curl line rates meal 1, which exists only when the demo menu was seeded.
+  if (seeded && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
   if (config.docsEnabled) notes.push(`meals: API docs   ${address}${docsPath} (OpenAPI: ${address}${openApiPath})`);
   notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined, config));
   // The "listening" line comes last: whoever waits for it has everything else already.
@@ -94,14 +95,16 @@ function operationsLines(address: string, metricsAddress: string | undefined, co
 }
 
 function tryItLines(address: string, config: Config): string[] {
+  // Never longer than the server accepts (JWT_MAX_LIFETIME_HOURS).
+  const expiresInMs = Math.min(24 * 60 * 60 * 1000, config.jwtMaxLifetimeMs);
   const token = signHmacToken(config.jwtSecret, {
     sub: 'demo-user',
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
-    expiresInMs: 24 * 60 * 60 * 1000,
+    expiresInMs,
   });
   return [
-    'meals: try it (the token is valid for 24 hours):',
+    `meals: try it (the token is valid for ${expiresInMs / 3_600_000} hours):`,
     `curl -s -X POST ${address}/api/v1/rate-meal -H 'authorization: Bearer ${token}' ` +
       `-H 'content-type: application/json' -d '{"meal_id":1,"rating":5}'`,
   ];

@@ -1,12 +1,29 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Every module specifier imported by the source files of one package. */
-function importsOf(packageDir: string): { file: string; specifier: string }[] {
+interface Manifest {
+  readonly name: string;
+  readonly private?: boolean;
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
+}
+
+const manifestOf = (packageDir: string): Manifest => JSON.parse(readFileSync(join(root, packageDir, 'package.json'), 'utf8'));
+
+/** What a package needs from its users' installation: dependencies, peer and optional dependencies (not dev). */
+const dependenciesOf = (packageDir: string): string[] => {
+  const manifest = manifestOf(packageDir);
+  return Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies });
+};
+
+/** Every module specifier imported by the TypeScript files under the given folders of one package (default: src). */
+function importsOf(packageDir: string, folders: readonly string[] = ['src']): { file: string; specifier: string }[] {
   const found: { file: string; specifier: string }[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -23,39 +40,94 @@ function importsOf(packageDir: string): { file: string; specifier: string }[] {
       }
     }
   };
-  walk(join(root, packageDir, 'src'));
+  for (const folder of folders) walk(join(root, packageDir, folder));
   return found;
 }
 
+/** Every folder of a package but its tests and what is built or installed: what it ships or shows. */
+const foldersBesidesTests = (packageDir: string) =>
+  readdirSync(join(root, packageDir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !['test', 'dist', 'node_modules'].includes(entry.name))
+    .map((entry) => entry.name);
+
 const external = (specifier: string) => !specifier.startsWith('.');
+/** `@scope/name/sub/path` -> `@scope/name`, `name/sub` -> `name`. */
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const ours = (name: string) => name.startsWith('@meals/');
+
+const packageDirs = readdirSync(join(root, 'packages'))
+  .map((name) => `packages/${name}`)
+  .filter((dir) => existsSync(join(root, dir, 'package.json')));
+const workspaceDirs = [...packageDirs, 'apps/server', 'bench'];
+const installableDirs = packageDirs.filter((dir) => manifestOf(dir).private !== true);
+const adapterDirs = packageDirs.filter((dir) => dir.startsWith('packages/adapters-'));
+const serverTechnology = ['fastify', 'better-sqlite3', 'pg', 'tsyringe', 'reflect-metadata'];
+// The client takes its wire types from the HTTP adapter until the wire-contract package (issue 13, item 1) exists.
+const clientWireContract = '@meals/adapters-http';
 
 describe('architecture: dependencies point inwards', () => {
-  it('keeps the domain pure: it imports nothing outside itself', () => {
+  it('keeps the domain pure: it imports nothing outside itself and declares no dependency', () => {
     const outside = importsOf('packages/domain').filter(({ specifier }) => external(specifier));
     expect(outside).toEqual([]);
+    expect(dependenciesOf('packages/domain')).toEqual([]);
   });
 
-  it.each([
-    'packages/adapters-memory',
-    'packages/adapters-sqlite',
-    'packages/adapters-http',
-    'packages/adapters-openmensa',
-  ])(
-    'lets %s depend on the domain but on no other adapter, and never on the DI container',
-    (packageDir) => {
-      const forbidden = importsOf(packageDir).filter(
-        ({ specifier }) =>
-          specifier === 'tsyringe' ||
-          specifier === 'reflect-metadata' ||
-          (specifier.startsWith('@meals/') && specifier !== '@meals/domain'),
-      );
-      expect(forbidden).toEqual([]);
-    },
-  );
+  it('keeps adapters out of the domain package: only its tests may use them, never its sources or examples', () => {
+    const folders = foldersBesidesTests('packages/domain');
+    expect(folders).toContain('src');
+    const upward = importsOf('packages/domain', folders).filter(({ specifier }) => external(specifier));
+    expect(upward).toEqual([]);
+  });
+
+  it.each(adapterDirs)('lets %s depend on the domain but on no other adapter, and never on the DI container', (packageDir) => {
+    const allowed = (name: string) => !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || name === '@meals/domain');
+    const forbiddenImports = importsOf(packageDir).filter(({ specifier }) => !allowed(packageName(specifier)));
+    expect(forbiddenImports).toEqual([]);
+    expect(dependenciesOf(packageDir).filter((name) => !allowed(name))).toEqual([]);
+  });
+
+  it('lets the repository contract depend on the domain, with vitest supplied by its user (a peer dependency)', () => {
+    const manifest = manifestOf('packages/repository-contract');
+    expect(dependenciesOf('packages/repository-contract').filter(ours)).toEqual(['@meals/domain']);
+    expect(Object.keys(manifest.peerDependencies ?? {})).toEqual(['vitest']);
+    expect(Object.keys(manifest.dependencies ?? {})).not.toContain('vitest');
+  });
+
+  it('keeps the client free of server technology: no server library, no adapter but the wire types it reads', () => {
+    const dependencies = dependenciesOf('packages/client');
+    expect(dependencies.filter((name) => serverTechnology.includes(name))).toEqual([]);
+    expect(dependencies.filter((name) => ours(name) && name !== clientWireContract)).toEqual([]);
+  });
+
+  it.each(workspaceDirs)('declares in %s/package.json every package its sources import', (packageDir) => {
+    const declared = new Set(dependenciesOf(packageDir));
+    const undeclared = importsOf(packageDir).filter(
+      ({ specifier }) => external(specifier) && !isBuiltin(specifier) && !declared.has(packageName(specifier)),
+    );
+    expect(undeclared).toEqual([]);
+  });
+
+  it('keeps the packages below the server: no package depends on apps/server or the bench', () => {
+    const upward = packageDirs.flatMap((dir) =>
+      [...dependenciesOf(dir), ...importsOf(dir).map(({ specifier }) => packageName(specifier))]
+        .filter((name) => name === '@meals/server' || name === '@meals/bench')
+        .map((name) => `${dir} -> ${name}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('lets an installable package depend only on installable packages of ours (test infrastructure stays private)', () => {
+    const privateNames = new Set(packageDirs.filter((dir) => manifestOf(dir).private === true).map((dir) => manifestOf(dir).name));
+    const onPrivate = installableDirs.flatMap((dir) =>
+      dependenciesOf(dir)
+        .filter((name) => privateNames.has(name) && !(dir === 'packages/client' && name === clientWireContract))
+        .map((name) => `${dir} -> ${name}`),
+    );
+    expect(onPrivate).toEqual([]);
+  });
 
   it('imports every workspace package through its public entry point only', () => {
-    const packages = readdirSync(join(root, 'packages')).map((name) => `packages/${name}`);
-    const deep = [...packages, 'apps/server']
+    const deep = workspaceDirs
       .flatMap((dir) => importsOf(dir))
       .filter(({ specifier }) => /^@meals\/[^/]+\/.+/.test(specifier));
     expect(deep).toEqual([]);

@@ -19,7 +19,7 @@ function run(file: string, args: string[], env: Record<string, string>) {
   });
 }
 
-describe('pnpm token', () => {
+describe('pnpm issue-token', () => {
   it('signs a token that the service accepts, with the scope asked for', () => {
     const result = run('issue-token.js', ['alice', '--scope', 'meals:write'], { JWT_SECRET: secret });
     expect(result.status).toBe(0);
@@ -31,7 +31,26 @@ describe('pnpm token', () => {
   it('explains its usage when the subject is missing', () => {
     const result = run('issue-token.js', [], { JWT_SECRET: secret });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('usage: pnpm token <sub>');
+    expect(result.stderr).toContain('usage: pnpm issue-token <sub>');
+  });
+
+  it('refuses --expires-in-hours above JWT_MAX_LIFETIME_HOURS, saying so, and signs up to it', () => {
+    const refused = run('issue-token.js', ['alice', '--expires-in-hours', '1000000'], { JWT_SECRET: secret });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      'issue-token: --expires-in-hours 1000000 is above the maximum token lifetime of 24 hours (JWT_MAX_LIFETIME_HOURS): ' +
+        'the service would refuse such a token.\n',
+    );
+    expect(run('issue-token.js', ['alice', '--expires-in-hours', '25'], { JWT_SECRET: secret }).status).toBe(2);
+
+    const atTheMaximum = run('issue-token.js', ['alice', '--expires-in-hours', '24'], { JWT_SECRET: secret });
+    expect(atTheMaximum.status).toBe(0);
+    const verify = createHmacTokenVerifier({ secret, maxLifetimeMs: 24 * 3_600_000 });
+    expect(verify(atTheMaximum.stdout.trim()).userId).toBe('alice');
+
+    const raised = run('issue-token.js', ['alice', '--expires-in-hours', '48'], { JWT_SECRET: secret, JWT_MAX_LIFETIME_HOURS: '48' });
+    expect(raised.status).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,5 +188,69 @@ describe('pnpm meals:import <feed.xml>', () => {
     const result = freshDatabase().run(args);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
+  });
+
+  it.each([['--help'], ['-h']])('prints its usage for %s and exits 0', (flag) => {
+    const { run, path } = freshDatabase();
+    const result = run([flag]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('usage: pnpm meals:import <feed.xml>');
+    expect(result.stderr).toBe('');
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('pnpm meals:import: a failed import leaves no new database behind', () => {
+  // A folder that does not exist yet, as ./data does on a fresh clone: neither it nor the file may stay behind.
+  const newDatabase = () => {
+    const dataFolder = join(folder, `fresh-${++databases}`, 'data');
+    const path = join(dataFolder, 'meals.db');
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [importCli, ...args], {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path}` },
+        encoding: 'utf8',
+      });
+    return { dataFolder, path, run };
+  };
+
+  it.each([
+    ['an http URL', () => ['http://openmensa.example/feed.xml']],
+    ['an https URL', () => ['https://openmensa.example/feed.xml']],
+  ])('refuses %s with a clear message', (_, args) => {
+    const { dataFolder, run } = newDatabase();
+    const result = run(args());
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('meals:import: importing from a URL is not supported yet; download the feed and pass the file\n');
+    expect(existsSync(dataFolder)).toBe(false);
+  });
+
+  it.each([
+    ['a feed without <canteen><name> and no --source', () => [writeFeed('no-name.xml', (xml) => xml.replace('<name>Mensa Academica</name>', ''))]],
+    ['a feed that is not XML', () => [writeFeed('not-xml.xml', () => 'not xml at all')]],
+    ['a file that does not exist', () => [join(folder, 'missing.xml')]],
+    ['a JSON file that is not JSON', () => [writeFeed('not-json.json', () => '{"meals": [')]],
+    [
+      'a JSON file the database refuses (a duplicate id, found only inside the transaction)',
+      () => {
+        const meal = { meal_id: 7, name: 'Soup', served_at: '2026-03-02T11:00:00+01:00', rateable: true };
+        return [writeFeed('duplicate.json', () => JSON.stringify({ meals: [meal, meal] }))];
+      },
+    ],
+  ])('%s', (_, args) => {
+    const { dataFolder, path, run } = newDatabase();
+    const result = run(args());
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^meals:import: /);
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(dataFolder)).toBe(false);
+  });
+
+  it('keeps a database that existed before, and its folder, when an import into it fails', () => {
+    const { dataFolder, path, run } = newDatabase();
+    expect(run([sampleFeed]).status).toBe(0);
+    const result = run([writeFeed('no-name-2.xml', (xml) => xml.replace('<name>Mensa Academica</name>', ''))]);
+    expect(result.status).toBe(1);
+    expect(existsSync(path)).toBe(true);
+    expect(readdirSync(dataFolder)).toContain('meals.db');
   });
 });

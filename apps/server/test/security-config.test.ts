@@ -36,6 +36,7 @@ describe('security settings: defaults', () => {
     expect(config.httpTimeouts).toEqual(defaultHttpTimeouts);
     expect(config.jwtKey).toEqual({ kind: 'secret' });
     expect(config.jwtClockToleranceMs).toBe(5_000);
+    expect(config.jwtMaxLifetimeMs).toBe(24 * 3_600_000);
   });
 });
 
@@ -80,6 +81,12 @@ describe('token keys: exactly one source', () => {
   it('keeps the clock tolerance at 30 s at most', () => {
     expect(loadConfig({ JWT_CLOCK_TOLERANCE_S: '30' }).jwtClockToleranceMs).toBe(30_000);
     expect(configProblems({ JWT_CLOCK_TOLERANCE_S: '31' })).toContain('JWT_CLOCK_TOLERANCE_S');
+  });
+
+  it('takes a maximum token lifetime of 1 to 8760 hours', () => {
+    expect(loadConfig({ JWT_MAX_LIFETIME_HOURS: '2' }).jwtMaxLifetimeMs).toBe(2 * 3_600_000);
+    expect(configProblems({ JWT_MAX_LIFETIME_HOURS: '0' })).toContain('JWT_MAX_LIFETIME_HOURS');
+    expect(configProblems({ JWT_MAX_LIFETIME_HOURS: '8761' })).toContain('JWT_MAX_LIFETIME_HOURS');
   });
 });
 

@@ -1,11 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signHmacToken } from '@meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runServerToExit, startServer, type ServerProcess } from './support/server-process.js';
+import { fileURLToPath } from 'node:url';
+import { runServerToExit, runToExit, startServer, type ServerProcess } from './support/server-process.js';
 
 const secret = 'e2e-secret-that-is-at-least-32-bytes-long';
+const importCli = fileURLToPath(new URL('../dist/cli/import-meals.js', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'meals-e2e-'));
 const running: ServerProcess[] = [];
 afterAll(async () => {
@@ -90,6 +92,29 @@ describe('the real server process on SQLite', () => {
     const again = await start({ DATABASE_URL: `sqlite:${join(folder, 'demo.db')}` });
     expect(again.output()).not.toContain('seeded a demo menu');
     await again.stop();
+  });
+
+  it('prints the demo curl line only when it seeded the demo menu: not over a database that already has meals', async () => {
+    // A database that already has a menu (imported, not the demo): meal 1 of the curl line may not exist in it.
+    const path = join(folder, 'imported.db');
+    const withImportedMenu = join(folder, 'imported-menu.json');
+    writeFileSync(withImportedMenu, JSON.stringify({ meals: [{ meal_id: 3, name: 'Soup', served_at: new Date().toISOString(), rateable: true }] }));
+    expect((await runToExit(importCli, [withImportedMenu], { DATABASE_URL: `sqlite:${path}` })).code).toBe(0);
+
+    const server = await start({ DATABASE_URL: `sqlite:${path}` });
+    expect(server.output()).not.toContain('seeded a demo menu');
+    expect(server.output()).not.toContain('curl');
+    expect(server.output()).not.toContain('try it');
+    expect(server.output()).toContain('listening on');
+    await server.stop();
+  });
+
+  it('mints the demo token for no longer than JWT_MAX_LIFETIME_HOURS, so that the curl line still works', async () => {
+    const server = await start({ DATABASE_URL: `sqlite:${join(folder, 'short-lived.db')}`, JWT_MAX_LIFETIME_HOURS: '2' });
+    expect(server.output()).toContain('the token is valid for 2 hours');
+    const token = /Bearer ([\w.-]+)/.exec(server.output())![1]!;
+    expect((await call(server, 'POST', '/api/v1/rate-meal', token, { meal_id: 1, rating: 4 })).status).toBe(200);
+    await server.stop();
   });
 
   it.each([

@@ -1,11 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { registerCors } from './cors.js';
 import { docsPath, openApiPath, registerApiDocs } from './docs/api-docs.js';
+import { answerClientError, answerFrameworkError } from './edge-errors.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
+import { parseJsonBody } from './json-body.js';
+import { validationMessage } from './validation-messages.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
 import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeouts.js';
 import { loggerWithRedaction } from './logging.js';
@@ -39,6 +43,11 @@ export interface HttpAppOptions {
   /** Browser origins (`https://app.example.com`) allowed to call the API with CORS; empty or absent: none. */
   readonly corsOrigins?: readonly string[];
   readonly timeouts?: HttpTimeouts;
+  /**
+   * Signs the page cursors (HMAC-SHA256): every instance behind one load balancer needs the same one to accept the
+   * others' cursors. Absent: a random key of this process, fine for a single instance.
+   */
+  readonly cursorSecret?: string | undefined;
 }
 
 export type TrustProxy = boolean | number | readonly string[];
@@ -53,7 +62,11 @@ export const defaultHttpTimeouts: HttpTimeouts = {
 
 export const apiPrefix = '/api/v1';
 
+const noQueryParameters = Type.Object({}, { additionalProperties: false });
+
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON).
+  const headers = securityHeaders();
   const app = Fastify({
     logger: loggerWithRedaction(options.logger),
     logController: new DebugRequestLogController(),
@@ -63,6 +76,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // Fastify's own 503 while closing is not in our envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
     trustProxy: trustProxyOption(options.trustProxy ?? false),
+    // What fails before a route is found answers in the envelope too: malformed HTTP, a URL that cannot be decoded.
+    clientErrorHandler: answerClientError(headers),
+    frameworkErrors: answerFrameworkError(headers),
+    schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
@@ -74,9 +91,20 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
 
   // Only JSON is accepted: every other media type (text/plain included) answers 415.
-  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+  // Every route refuses unknown query parameters: one without its own query schema gets an empty, strict one.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, querystring: route.schema?.querystring ?? noQueryParameters };
+  });
   app.decorateRequest('principal', null);
   app.decorateRequest('authenticationFailure', null);
+
+  // First, so that every answer carries them, the refusals of the hooks below included.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
 
   // While closing, requests in flight finish; a new one on a kept-alive connection is refused in the envelope.
   let closing = false;
@@ -99,12 +127,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
-  // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON).
-  const headers = securityHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    done();
-  });
   // Before the token check and the limiter: a preflight needs neither, and a 401 or 429 must carry the CORS headers.
   await registerCors(app, { origins: options.corsOrigins ?? [], apiPrefix });
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
@@ -125,7 +147,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       api.addHook('onRequest', requireAuthentication);
       await api.register(mealRoutes, options.useCases);
       // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
-      await api.register(readRoutes, options.useCases);
+      await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
     },
     { prefix: apiPrefix },

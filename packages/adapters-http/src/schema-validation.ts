@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { canonicalPrice, type Meal, type MealPrices } from '@meals/domain';
 import { UpsertMealsBody } from './schemas/meal-schemas.js';
+import { validationMessage } from './validation-messages.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -19,8 +20,7 @@ let upsertValidator: ValidateFunction<UpsertMealsBody> | undefined;
 export function mealsFromUpsertDocument(document: unknown): Meal[] {
   upsertValidator ??= createSchemaValidator().compile<UpsertMealsBody>(UpsertMealsBody);
   if (!upsertValidator(document)) {
-    const [first] = upsertValidator.errors ?? [];
-    throw new TypeError(`invalid meals document: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim());
+    throw new TypeError(`invalid meals document: ${validationMessage(upsertValidator.errors ?? [], 'body')}`);
   }
   return mealsFromUpsertBody(document);
 }

@@ -317,22 +317,32 @@ describe.each(['marked', 'rated'] as const)('GET /api/v1/%s-meals', (list) => {
     expectError(await get(`${url}?limit=${limit}`), 'invalid_request');
   });
 
-  it('answers invalid_request for a cursor it did not hand out', async () => {
+  it('answers invalid_cursor for a cursor it did not hand out: made up, altered, of the other list or user', async () => {
     await prepare();
     const other = list === 'marked' ? 'rated' : 'marked';
+    const handedOut = (await get(`${url}?limit=1`)).json().data.next_cursor as string;
+    const otherList = (await get(`/api/v1/${other}-meals?limit=1`)).json().data.next_cursor as string;
+    const flipped = (text: string, at: number) =>
+      text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
     const forged = [
       'abc',
       '!!!!',
       '',
-      Buffer.from(`${list}:not-a-time:1`).toString('base64url'),
-      Buffer.from(`${list}:1773140400000:0`).toString('base64url'),
-      Buffer.from(`${other}:1773140400000:1`).toString('base64url'),
-      `${Buffer.from(`${list}:1773140400000:1`).toString('base64url')}=`,
       'x'.repeat(200),
+      // The position as the service once spelled it, without its signature.
+      Buffer.from(`${list}:1773140400000:1`).toString('base64url'),
+      flipped(handedOut, 0),
+      flipped(handedOut, Math.floor(handedOut.length / 2)),
+      flipped(handedOut, handedOut.length - 1),
+      `${handedOut}A`,
+      handedOut.slice(0, -1),
+      otherList,
     ];
-    for (const cursor of forged) expectError(await get(`${url}?cursor=${encodeURIComponent(cursor)}`), 'invalid_request');
-    // The same position, encoded by the service, is accepted.
-    expect((await get(`${url}?cursor=${Buffer.from(`${list}:1773140400000:1`).toString('base64url')}`)).statusCode).toBe(200);
+    for (const cursor of forged) expectError(await get(`${url}?cursor=${encodeURIComponent(cursor)}`), 'invalid_cursor');
+    expectError(await get(`${url}?cursor=${handedOut}`, fixture.token({ sub: 'bob' })), 'invalid_cursor');
+    // The cursor handed out still pages.
+    const next = await get(`${url}?limit=1&cursor=${handedOut}`);
+    expect(idsOf(next)).toEqual(expectedOrder.slice(1, 2));
   });
 
   it('answers invalid_request for an unknown query parameter and for a repeated one', async () => {

@@ -15,6 +15,7 @@ const issuer = 'https://id.canteen.test';
 const audience = 'meals-api';
 const secret = 'token-matrix-secret-of-at-least-32-bytes';
 const clockToleranceMs = 5_000;
+const maxLifetimeMs = 24 * 60 * 60 * 1000;
 const rsa = rsaKey('rsa-1');
 const ec = ecKey('ec-1');
 const rogueRsa = rsaKey('rsa-1');
@@ -32,7 +33,7 @@ interface Service {
   readonly usesJwks: boolean;
 }
 
-const claims = { issuer, audience, clockToleranceMs };
+const claims = { issuer, audience, clockToleranceMs, maxLifetimeMs };
 const services: Service[] = [
   { name: 'HS256 secret', verifier: () => createHmacTokenVerifier({ ...claims, secret }), signer: secret, alg: 'HS256', publicPem: rsa.publicPem, usesJwks: false },
   { name: 'RS256 public key', verifier: () => createPublicKeyTokenVerifier({ ...claims, publicKeyPem: rsa.publicPem }), signer: rsa, alg: 'RS256', publicPem: rsa.publicPem, usesJwks: false },
@@ -90,9 +91,19 @@ const badTokens: BadToken[] = [
   { name: 'nbf in the future (past the clock tolerance)', authorization: bearer((s) => token(s, { nbf: future() })) },
   { name: 'no exp', authorization: bearer((s) => token(s, { exp: undefined })) },
   { name: 'a string exp', authorization: bearer((s) => token(s, { exp: String(nowSeconds() + 3600) })) },
+  { name: 'an exp in the year 9999', authorization: bearer((s) => token(s, { exp: 253_402_300_799 })) },
+  { name: 'an exp just past the maximum lifetime plus the clock tolerance', authorization: bearer((s) => token(s, { exp: nowSeconds() + maxLifetimeMs / 1000 + 10 })) },
   { name: 'no sub', authorization: bearer((s) => token(s, { sub: undefined })) },
   { name: 'a numeric sub', authorization: bearer((s) => token(s, { sub: 42 })) },
   { name: 'an empty sub', authorization: bearer((s) => token(s, { sub: '' })) },
+  ...[' ', '   ', '\t', '\u00A0', '\u3000', '\u2028', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', ' \u200B\uFEFF '].map((sub) => ({
+    name: `a blank sub (${JSON.stringify(sub)})`,
+    authorization: bearer((s) => token(s, { sub })),
+  })),
+  ...['ali\u0001ce', 'alice\n', 'alice\u001F', 'ali\u007Fce', 'alice\u0085', 'alice\u009F'].map((sub) => ({
+    name: `a sub with a control character (${JSON.stringify(sub)})`,
+    authorization: bearer((s) => token(s, { sub })),
+  })),
   { name: 'a sub of 256 characters', authorization: bearer((s) => token(s, { sub: 'a'.repeat(256) })) },
   { name: 'a huge sub (64 KiB)', authorization: bearer((s) => token(s, { sub: 'a'.repeat(64 * 1024) })) },
   {
@@ -153,6 +164,13 @@ describe.each(services)('token matrix: $name', (service) => {
       markMealRequest(`Bearer ${token(service, { exp: nowSeconds() - 2, nbf: nowSeconds() + 2 })}`),
     );
     expect(response.statusCode).toBe(200);
+  });
+
+  it('accepts an exp at the maximum lifetime, and a sub with inner spaces or a zero-width joiner between letters', async () => {
+    for (const payload of [{ exp: nowSeconds() + maxLifetimeMs / 1000 }, { sub: 'alice smith' }, { sub: 'a\u200Db' }]) {
+      const response = await app().inject(markMealRequest(`Bearer ${token(service, payload)}`));
+      expect(response.statusCode).toBe(200);
+    }
   });
 
   it.each(badTokens.filter((bad) => bad.onlyFor?.(service) ?? true))('refuses $name: 401 invalid_token', async (bad) => {

@@ -49,6 +49,16 @@ describe('a fixed-key verifier that remembers tokens', () => {
     expect(() => verify(token)).toThrowError(expect.objectContaining({ code: 'invalid_token' }));
   });
 
+  it('holds a remembered token to the maximum lifetime: a clock set back does not stretch it', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-02T12:00:00Z'));
+    const verify = createHmacTokenVerifier({ secret, clockToleranceMs: 0, maxLifetimeMs: 3_600_000 });
+    const token = signHmacToken(secret, { sub: 'alice', expiresInMs: 3_600_000 });
+    expect(verify(token).userId).toBe('alice');
+    vi.setSystemTime(new Date('2026-03-02T11:59:00Z'));
+    expect(() => verify(token)).toThrowError(expect.objectContaining({ code: 'invalid_token' }));
+  });
+
   it('verifies in full any token it has not accepted: a remembered one does not vouch for a tampered copy', () => {
     const verify = createHmacTokenVerifier({ secret });
     const token = signHmacToken(secret, { sub: 'alice' });

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startThrowawayCluster } from '../src/throwaway-cluster.js';
+import { startThrowawayCluster } from '@meals/test-postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {

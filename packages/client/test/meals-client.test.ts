@@ -171,7 +171,7 @@ describe('the read endpoints against the real server', () => {
 
   it.each([
     ['meal_not_found', 404, () => dave.getMeal(999)],
-    ['invalid_request', 400, () => dave.listRatedMeals({ cursor: 'not-a-cursor-we-handed-out' })],
+    ['invalid_cursor', 400, () => dave.listRatedMeals({ cursor: 'not-a-cursor-we-handed-out' })],
     ['invalid_request', 400, () => dave.listMarkedMeals({ limit: 101 })],
   ] as const)('throws %s (%i) from a read', async (code, status, call) => {
     expect(await failure(call())).toMatchObject({ code, status, source: 'envelope' });

@@ -1,17 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { mealsFromUpsertDocument } from '@meals/adapters-http';
-import { UpsertMeals } from '@meals/domain';
+import { UpsertMeals, type Meal } from '@meals/domain';
 import type { Persistence } from '../persistence.js';
 
-/** The admin upsert body (`PUT /api/v1/admin/meals`), from a file, in one transaction. */
-export async function importJsonMeals(path: string, persistence: Persistence): Promise<string[]> {
+/** Reads and checks the admin upsert body (`PUT /api/v1/admin/meals`) before any database is opened. */
+export function prepareJsonMeals(path: string): Meal[] {
   let document: unknown;
   try {
     document = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`cannot read ${path} as JSON: ${(error as Error).message}`);
   }
-  const meals = mealsFromUpsertDocument(document);
+  return mealsFromUpsertDocument(document);
+}
+
+/** Prepared meals, upserted in one transaction. */
+export async function importJsonMeals(path: string, meals: Meal[], persistence: Persistence): Promise<string[]> {
   const { upserted } = await new UpsertMeals(persistence).execute(meals);
   return [`meals:import: upserted ${upserted} meals from ${path}`];
 }

@@ -1,9 +1,10 @@
-import { extname, resolve } from 'node:path';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { openPersistence } from '../persistence.js';
-import { importJsonMeals } from './import-json-meals.js';
-import { importOpenMensaFeed } from './import-openmensa-feed.js';
+import { importJsonMeals, prepareJsonMeals } from './import-json-meals.js';
+import { importOpenMensaFeed, prepareOpenMensaFeed } from './import-openmensa-feed.js';
 
 const usage = [
   'usage: pnpm meals:import <feed.xml> [--source <name>] [--not-rateable]   an OpenMensa v2 feed',
@@ -17,10 +18,21 @@ async function importMeals(args: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
-    options: { source: { type: 'string' }, 'not-rateable': { type: 'boolean', default: false } },
+    options: {
+      source: { type: 'string' },
+      'not-rateable': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
   const [file] = positionals;
   if (file === undefined || positionals.length > 1) throw new UsageError(usage);
+  if (/^https?:\/\//i.test(file)) {
+    throw new Error('importing from a URL is not supported yet; download the feed and pass the file');
+  }
   const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
   const format = extname(path).toLowerCase();
   if (format !== '.xml' && format !== '.json') throw new UsageError(`${file}: expected a .xml or .json file\n${usage}`);
@@ -29,15 +41,38 @@ async function importMeals(args: string[]): Promise<void> {
   }
 
   const config = loadConfig(process.env);
-  const persistence = await openPersistence(config);
+  // Read and check the whole input before the database is opened: a refused file leaves no database behind.
+  const prepared =
+    format === '.xml'
+      ? { format, feed: prepareOpenMensaFeed(path, { source: values.source, rateable: !values['not-rateable'] }) }
+      : { format, meals: prepareJsonMeals(path) };
+  await withNewDatabaseRemovedOnFailure(config, async () => {
+    const persistence = await openPersistence(config);
+    try {
+      const report =
+        prepared.feed !== undefined
+          ? await importOpenMensaFeed(prepared.feed, config, persistence)
+          : await importJsonMeals(path, prepared.meals, persistence);
+      console.log(report.join('\n'));
+    } finally {
+      await persistence.close();
+    }
+  });
+}
+
+/** A SQLite file (and folder) that this import created is removed again when the import fails. */
+async function withNewDatabaseRemovedOnFailure(config: Config, work: () => Promise<void>): Promise<void> {
+  if (config.database.kind !== 'sqlite' || config.database.path === ':memory:') return work();
+  const { path } = config.database;
+  const folder = dirname(path);
+  const folderExisted = existsSync(folder);
+  if (existsSync(path)) return work();
   try {
-    const report =
-      format === '.xml'
-        ? await importOpenMensaFeed(path, { source: values.source, rateable: !values['not-rateable'] }, config, persistence)
-        : await importJsonMeals(path, persistence);
-    console.log(report.join('\n'));
-  } finally {
-    await persistence.close();
+    await work();
+  } catch (error) {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+    if (!folderExisted && existsSync(folder) && readdirSync(folder).length === 0) rmdirSync(folder);
+    throw error;
   }
 }
 

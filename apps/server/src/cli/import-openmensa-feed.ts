@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { readOpenMensaFeed } from '@meals/adapters-openmensa';
+import { readOpenMensaFeed, type OpenMensaFeed } from '@meals/adapters-openmensa';
 import { ImportMenu } from '@meals/domain';
 import type { Config } from '../config.js';
 import type { Persistence } from '../persistence.js';
@@ -11,23 +11,35 @@ export interface FeedImportOptions {
   readonly rateable: boolean;
 }
 
-/** An OpenMensa v2 feed, checked whole before anything is written, then imported in one transaction. */
-export async function importOpenMensaFeed(
-  path: string,
-  options: FeedImportOptions,
-  config: Pick<Config, 'serviceStart' | 'timeZone'>,
-  persistence: Persistence,
-): Promise<string[]> {
+/** A feed read and checked whole, with the source its meals will be keyed by: nothing is opened or written yet. */
+export interface PreparedFeed {
+  readonly path: string;
+  readonly feed: OpenMensaFeed;
+  readonly source: string;
+  readonly rateable: boolean;
+}
+
+/** Reads and checks an OpenMensa v2 feed before any database is opened; throws, saying why, for a feed it cannot take. */
+export function prepareOpenMensaFeed(path: string, options: FeedImportOptions): PreparedFeed {
   const feed = readOpenMensaFeed(readFileSync(path));
   const source = options.source ?? feed.canteenName;
   if (source === null) {
     throw new Error(`${path} names no canteen (<canteen><name>): pass --source <name> to say which canteen it is`);
   }
+  return { path, feed, source, rateable: options.rateable };
+}
+
+/** A prepared OpenMensa v2 feed, imported in one transaction. */
+export async function importOpenMensaFeed(
+  { path, feed, source, rateable }: PreparedFeed,
+  config: Pick<Config, 'serviceStart' | 'timeZone'>,
+  persistence: Persistence,
+): Promise<string[]> {
   const serviceTime = { start: config.serviceStart, timeZone: config.timeZone };
   const plan = await new ImportMenu({ mealSources: persistence.mealSources, serviceTime }).execute({
     source,
     days: feed.days,
-    rateable: options.rateable,
+    rateable,
   });
   return menuImportReport(plan, {
     path,

@@ -20,8 +20,9 @@ const impersonations = {
   none: 'acts',
   /** The other user named in the body: an unknown field, 400, nothing changes. */
   bodyField: 'invalid_request',
-  /** In the query string or a header: ignored, the request acts for the token's user. */
-  query: 'acts',
+  /** In the query string: an unknown parameter, 400, nothing changes. */
+  query: 'invalid_request',
+  /** In a header: ignored, the request acts for the token's user. */
   header: 'acts',
   /** In the path: no such route. */
   path: 'not_found',

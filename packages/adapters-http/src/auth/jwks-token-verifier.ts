@@ -40,6 +40,6 @@ export function createJwksTokenVerifier(options: JwksTokenOptions): TokenVerifie
       }
       throw invalidToken('The token is not valid.');
     }
-    return principalOf(decoded.header, decoded.payload);
+    return principalOf(decoded.header, decoded.payload, options);
   };
 }

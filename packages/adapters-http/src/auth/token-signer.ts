@@ -9,7 +9,7 @@ export interface TokenClaims {
   readonly expiresInMs?: number | undefined;
 }
 
-/** Signs HS256 tokens, for local use (the `pnpm token` command) and tests. */
+/** Signs HS256 tokens, for local use (the `pnpm issue-token` command) and tests. */
 export function signHmacToken(secret: string, claims: TokenClaims): string {
   const sign = createSigner({
     key: secret,

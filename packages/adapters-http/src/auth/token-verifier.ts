@@ -10,6 +10,10 @@ export interface ClaimOptions {
   readonly audience?: string | undefined;
   /** Leeway for exp and nbf, in milliseconds. */
   readonly clockToleranceMs?: number | undefined;
+  /** The furthest a token's exp may lie ahead of now, in milliseconds (plus the leeway); none when undefined. */
+  readonly maxLifetimeMs?: number | undefined;
+  /** Milliseconds since the epoch, for the lifetime check and the verified-token cache; Date.now unless a test swaps it. */
+  readonly now?: (() => number) | undefined;
 }
 
 export interface HmacTokenOptions extends ClaimOptions {
@@ -42,7 +46,11 @@ export function createHmacTokenVerifier(options: HmacTokenOptions): SyncTokenVer
  * through principalOf, and its principal is remembered until the token expires (VerifiedTokenCache).
  */
 export function principalVerifier(verify: (token: string) => unknown, options: ClaimOptions = {}): SyncTokenVerifier {
-  const remembered = new VerifiedTokenCache({ clockToleranceMs: options.clockToleranceMs });
+  const remembered = new VerifiedTokenCache({
+    clockToleranceMs: options.clockToleranceMs,
+    maxLifetimeMs: options.maxLifetimeMs,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   return (token) => {
     const known = remembered.get(token);
     if (known !== undefined) return known;
@@ -52,7 +60,7 @@ export function principalVerifier(verify: (token: string) => unknown, options: C
     } catch {
       throw invalidToken('The token is not valid.');
     }
-    const principal = principalOf(decoded.header, decoded.payload);
+    const principal = principalOf(decoded.header, decoded.payload, options);
     // principalOf has checked that exp is a number.
     remembered.remember(token, principal, decoded.payload.exp as number);
     return principal;
@@ -82,18 +90,51 @@ export function claimVerifierOptions(options: ClaimOptions) {
   } satisfies Partial<VerifierOptions>;
 }
 
-/** Checks the claims every verifier shares, whatever the key: a subject we can store, and no unknown extension. */
-export function principalOf(header: Record<string, unknown>, payload: Record<string, unknown>): Principal {
+/**
+ * Checks the claims every verifier shares, whatever the key: a subject we can store and tell apart, an exp within the
+ * maximum lifetime, and no unknown extension.
+ */
+export function principalOf(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now'> = {},
+): Principal {
   // RFC 7515 §4.1.11: a recipient must reject a token whose critical extensions it does not understand (we know none).
   if (header.crit !== undefined) throw invalidToken('The token uses a critical extension this service does not know.');
   const { sub, scope } = payload;
   if (!isUserId(sub)) {
     throw invalidToken(`The token's sub must be a string of 1 to ${maxSubjectLength} characters, without NUL or unpaired surrogates.`);
   }
+  if (!isDistinguishableSubject(sub)) {
+    throw invalidToken("The token's sub must not be blank (only spaces or invisible characters) nor hold control characters.");
+  }
   if (typeof payload.exp !== 'number') throw invalidToken('The token has no numeric exp claim.');
+  if (exceedsMaxLifetime(payload.exp, options)) {
+    throw invalidToken(`The token's exp lies more than ${formatHours(options.maxLifetimeMs!)} hours ahead: ask for a shorter-lived token.`);
+  }
   const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];
   return { userId: sub, scopes: new Set(scopes) };
 }
+
+// Unicode White_Space plus the zero-width characters that render as nothing (ZWSP, ZWNJ, ZWJ, word joiner, BOM).
+const invisibleCharacter = /[\p{White_Space}\u200B-\u200D\u2060\uFEFF]/u;
+const blankSubject = new RegExp(`^${invisibleCharacter.source}*$`, 'u');
+// Unicode Cc: U+0000-U+001F and U+007F-U+009F.
+const controlCharacter = /\p{Cc}/u;
+
+/** A subject a person (and a log line) can tell apart: not blank, not invisible, no control characters. */
+export function isDistinguishableSubject(sub: string): boolean {
+  return !blankSubject.test(sub) && !controlCharacter.test(sub);
+}
+
+/** Whether exp (seconds) lies further ahead of now than the maximum lifetime plus the leeway allows. */
+export function exceedsMaxLifetime(expSeconds: number, options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now'>): boolean {
+  if (options.maxLifetimeMs === undefined) return false;
+  const now = (options.now ?? Date.now)();
+  return expSeconds * 1000 - now > options.maxLifetimeMs + (options.clockToleranceMs ?? 0);
+}
+
+const formatHours = (ms: number) => String(Math.round((ms / 3_600_000) * 1000) / 1000);
 
 /** A 401 for a token we do not accept; a cause, when given, is a server-side reason worth logging. */
 export function invalidToken(message: string, cause?: unknown): HttpError {

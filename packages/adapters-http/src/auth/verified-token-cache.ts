@@ -5,6 +5,8 @@ export interface VerifiedTokenCacheOptions {
   readonly maxEntries?: number;
   /** Leeway after `exp`, in milliseconds: the same the verifier allows. */
   readonly clockToleranceMs?: number | undefined;
+  /** The verifier's maximum lifetime: a remembered token whose exp lies further ahead than that is verified again. */
+  readonly maxLifetimeMs?: number | undefined;
   readonly now?: () => number;
 }
 
@@ -21,11 +23,14 @@ export class VerifiedTokenCache {
   private readonly entries = new Map<string, { readonly principal: Principal; readonly expiresAtMs: number }>();
   private readonly maxEntries: number;
   private readonly toleranceMs: number;
+  private readonly maxAheadMs: number;
   private readonly now: () => number;
 
   constructor(options: VerifiedTokenCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.toleranceMs = options.clockToleranceMs ?? 0;
+    // expiresAtMs already holds the leeway once; the lifetime check allows it once more.
+    this.maxAheadMs = (options.maxLifetimeMs ?? Number.POSITIVE_INFINITY) + 2 * this.toleranceMs;
     this.now = options.now ?? Date.now;
   }
 
@@ -33,7 +38,9 @@ export class VerifiedTokenCache {
   get(token: string): Principal | undefined {
     const entry = this.entries.get(token);
     if (entry === undefined) return undefined;
-    if (this.now() > entry.expiresAtMs) {
+    const now = this.now();
+    // A clock set back must not let a remembered token outlive the maximum lifetime.
+    if (now > entry.expiresAtMs || entry.expiresAtMs - now > this.maxAheadMs) {
       this.entries.delete(token);
       return undefined;
     }

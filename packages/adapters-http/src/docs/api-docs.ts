@@ -42,7 +42,7 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
-            description: 'A JWT with a `sub` claim; with a shared secret, `pnpm token <sub>` signs one for local use.',
+            description: 'A JWT with a `sub` claim; with a shared secret, `pnpm issue-token <sub>` signs one for local use.',
           },
         },
       },

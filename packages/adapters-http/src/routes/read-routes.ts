@@ -25,7 +25,7 @@ import {
   PageQuery,
 } from '../schemas/read-schemas.js';
 import { mealDataOf } from './meal-data.js';
-import { decodeCursor, encodeCursor, type CursorList } from './page-cursor.js';
+import { createPageCursors, type CursorList, type PageCursors } from './page-cursor.js';
 import { answerPrivately } from './private-answers.js';
 
 export interface ReadRoutesOptions {
@@ -33,14 +33,18 @@ export interface ReadRoutesOptions {
   readonly getMeals: GetMeals;
   readonly listMarkedMeals: ListMarkedMeals;
   readonly listRatedMeals: ListRatedMeals;
+  /** Signs the page cursors; instances that share it accept each other's cursors (absent: a random key). */
+  readonly cursorSecret?: string | undefined;
 }
 
 const readErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request']);
+const pageErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']);
 const readOneErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'meal_not_found']);
 
 /** GET endpoints for meals with their statistics and the caller's own marking and rating. */
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, options) => {
   const { getMeal, getMeals, listMarkedMeals, listRatedMeals } = options;
+  const cursors = createPageCursors(options.cursorSecret);
   answerPrivately(app);
 
   app.get(
@@ -100,7 +104,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
           querystring: PageQuery,
           response: {
             200: successEnvelope(MealPageData, successExample({ meals: [exampleMeal], next_cursor: 'eyJzIjoxNzczMTQyMjAwMDAwfQ' })),
-            ...readErrors,
+            ...pageErrors,
           },
         },
       },
@@ -110,9 +114,9 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
         const page = await read.execute({
           userId,
           limit: limit === undefined ? defaultPageSize : Number(limit),
-          after: cursor === undefined ? null : decodeCursor(list, cursor),
+          after: cursor === undefined ? null : cursors.decode(list, userId, cursor),
         });
-        return { status: 'success' as const, data: pageDataOf(list, page) };
+        return { status: 'success' as const, data: pageDataOf(cursors, list, userId, page) };
       },
     );
   pageRoute('marked', listMarkedMeals, 'listMarkedMeals', "The caller's marked meals, most recently served first");
@@ -137,9 +141,9 @@ function localDateOf(text: string): LocalDate {
   return text;
 }
 
-function pageDataOf(list: CursorList, page: MealPage) {
+function pageDataOf(cursors: PageCursors, list: CursorList, userId: string, page: MealPage) {
   return {
     meals: page.meals.map(mealDataOf),
-    next_cursor: page.next === null ? null : encodeCursor(list, page.next),
+    next_cursor: page.next === null ? null : cursors.encode(list, userId, page.next),
   };
 }

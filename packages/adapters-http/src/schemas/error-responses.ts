@@ -3,15 +3,19 @@ import { httpStatusOf, type ErrorCode } from '../error-mapping.js';
 
 /** A message a client may see for each code: the examples of the API documentation. */
 export const exampleMessageOf = {
-  invalid_request: 'body/rating must be <= 5',
+  invalid_request: '"rating" must be <= 5',
   invalid_json: 'The body is not valid JSON.',
+  invalid_url: 'The URL is not valid.',
+  invalid_cursor: 'The cursor is not one this list handed out.',
   unauthenticated: 'An Authorization: Bearer token is required.',
   invalid_token: 'The token is not valid.',
   forbidden: 'This route needs a token with the meals:write scope.',
   meal_not_found: 'The meal does not exist.',
   not_found: 'No route GET /api/v1/nothing-here.',
+  request_timeout: 'The request did not arrive in time.',
   payload_too_large: 'Request body is too large',
   unsupported_media_type: 'Unsupported Media Type',
+  headers_too_large: 'The request headers are too large.',
   rate_limited: 'Too many requests: retry in 1 minute.',
   meal_not_rateable: 'This meal cannot be rated.',
   meal_not_yet_served: 'This meal has not been served yet.',
@@ -20,6 +24,12 @@ export const exampleMessageOf = {
   service_unavailable: 'The server is shutting down; retry on another connection.',
   not_ready: 'The database does not answer.',
 } as const satisfies Record<ErrorCode, string>;
+
+/**
+ * What is answered before any route is found (no route, an undecodable URL, Node's request deadline, oversized
+ * headers): no operation lists these; the document's table of every code does.
+ */
+export const beforeRoutingErrors = ['not_found', 'invalid_url', 'request_timeout', 'headers_too_large'] as const;
 
 /** What any route can answer, whatever it does: a failure, or a refusal while the server shuts down. */
 export const everyRouteErrors = ['internal_error', 'service_unavailable'] as const;

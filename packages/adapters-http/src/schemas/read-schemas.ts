@@ -39,7 +39,8 @@ export const PageQuery = Type.Object(
       }),
     ),
     cursor: Type.Optional(
-      Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'The next_cursor of the previous page' }),
+      // Checked by the route, not here: whatever it holds, a cursor not handed out is invalid_cursor.
+      Type.String({ description: 'The next_cursor of the previous page (opaque, for this list and caller only)' }),
     ),
   },
   { additionalProperties: false },

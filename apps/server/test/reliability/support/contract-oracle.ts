@@ -55,7 +55,11 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
     return other === 'read' ? { kind: 'loose' } : { kind: 'loose', apply: () => model.erase(principal.userId) };
   }
   // Fastify reads the body of a request before it finds that no route takes it: a bad body may answer first.
-  if (route === undefined) return fail('not_found', 'invalid_json', 'unsupported_media_type', 'payload_too_large');
+  if (route === undefined) {
+    const parsed = request.body === undefined ? undefined : parseJsonBody(request.body);
+    const prototypeKey = parsed !== undefined && !parsed.ok && parsed.code === 'invalid_request';
+    return fail('not_found', 'invalid_json', 'unsupported_media_type', 'payload_too_large', ...(prototypeKey ? ['invalid_request' as const] : []));
+  }
 
   // Authentication comes before the body: an anonymous bad body gets 401. "Bearer" alone carries an empty token.
   const authorization = request.headers.authorization;
@@ -74,7 +78,11 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
   if (contentType === undefined || !isJsonMediaType(contentType)) return fail('unsupported_media_type');
   if (bytes > route.bodyLimit) return fail('payload_too_large');
   const parsed = parseJsonBody(request.body!);
-  if (!parsed.ok) return fail('invalid_json');
+  if (!parsed.ok) return fail(parsed.code);
+  // Validated with the body: no route takes a query parameter it does not name, and these routes name none.
+  // As Fastify reads it: everything after the first "?", split on "&"; any non-empty piece is a parameter ("?" too).
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+  if (query.split('&').some((piece) => piece !== '')) return fail('invalid_request');
 
   switch (route.name) {
     case 'rate': {
@@ -121,24 +129,30 @@ export function isJsonMediaType(contentType: string): boolean {
  * JSON as a careful server reads it: the text arrives as UTF-8 (so an unpaired surrogate becomes U+FFFD), one
  * leading byte order mark is ignored (RFC 8259 §8.1), and `__proto__` keys or `constructor.prototype` are refused.
  */
-export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false } {
+export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false; code: ErrorCode } {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(text, 'utf8').toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
-    return { ok: false };
+    return { ok: false, code: 'invalid_json' };
   }
-  return isPoisoned(value) ? { ok: false } : { ok: true, value };
+  // A key that could reach a prototype is an unknown field; a key repeated in one object is refused as JSON.
+  if (hasPrototypeKey(value)) return { ok: false, code: 'invalid_request' };
+  // Every string literal in turn (a quote outside one always opens the next); a key is one followed by a colon.
+  const keysInText = [...text.matchAll(/"(?:[^"\\]|\\.)*"(\s*:)?/g)].filter((literal) => literal[1] !== undefined).length;
+  return keysInText === keyCount(value) ? { ok: true, value } : { ok: false, code: 'invalid_json' };
 }
 
-function isPoisoned(value: unknown): boolean {
+function hasPrototypeKey(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  if (Object.hasOwn(value, '__proto__')) return true;
-  const constructor = (value as Record<string, unknown>).constructor;
-  if (Object.hasOwn(value, 'constructor') && typeof constructor === 'object' && constructor !== null && Object.hasOwn(constructor, 'prototype')) {
-    return true;
-  }
-  return Object.values(value).some(isPoisoned);
+  if (Object.hasOwn(value, '__proto__') || Object.hasOwn(value, 'constructor')) return true;
+  return Object.values(value).some(hasPrototypeKey);
+}
+
+function keyCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const values = Object.values(value);
+  return (Array.isArray(value) ? 0 : values.length) + values.reduce<number>((sum, inner) => sum + keyCount(inner), 0);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

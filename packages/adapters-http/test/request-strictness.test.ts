@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { adminScope, mealsFromUpsertDocument, type ErrorCode } from '../src/index.js';
+import { useSharedTestApp } from './app-fixture.js';
+
+const fixture = useSharedTestApp();
+
+/** Every route of the app, as [method, path], from Fastify's own route tree. */
+function registeredRoutes(tree: string): [string, string][] {
+  const routes: [string, string][] = [];
+  const paths: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (match === null) continue;
+    const depth = match[1]!.length / 4;
+    const path = `${depth === 0 ? '' : paths[depth - 1]}${match[2]}`;
+    paths[depth] = path;
+    for (const method of match[3]?.split(', ') ?? []) routes.push([method, path]);
+  }
+  return routes;
+}
+
+/** A body each body route accepts, so that only its query string can be wrong. */
+const validBodies: Readonly<Record<string, unknown>> = {
+  'POST /api/v1/mark-meal': { meal_id: 1, marked: true },
+  'POST /api/v1/rate-meal': { meal_id: 1, rating: 3 },
+  'PUT /api/v1/admin/meals': { meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true }] },
+};
+
+describe('unknown query parameters', () => {
+  it('answer 400 invalid_request, naming the parameter, on every registered route', async () => {
+    const routes = registeredRoutes(fixture.app.printRoutes({ commonPrefix: false }));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const [method, path] of routes) {
+      // The tree prints swagger-ui's static wildcard (/docs/static/*) under /docs/: any file of it will do.
+      const url = `${path.replace(':meal_id', '1').replace(/\/(static\/)?\*$/, '/static/swagger-ui.css')}?colour=red`;
+      const body = validBodies[`${method} ${path}`];
+      const response = await fixture.app.inject({
+        method: method as 'GET',
+        url,
+        headers: {
+          authorization: `Bearer ${fixture.token({ scope: adminScope })}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      expect([method, path, response.statusCode]).toEqual([method, path, 400]);
+      if (method === 'HEAD') continue;
+      expect([method, path, response.json()]).toEqual([
+        method,
+        path,
+        { status: 'error', error: { code: 'invalid_request', message: 'unknown query parameter "colour"' } },
+      ]);
+    }
+    // Nothing was erased or written on the way.
+    expect(fixture.adapters.db.ratings.size + fixture.adapters.db.markings.size).toBe(0);
+  });
+});
+
+function send(method: 'POST' | 'PUT' | 'DELETE', url: string, payload: string, headers: Record<string, string> = {}) {
+  return fixture.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${fixture.token({ scope: adminScope })}`, 'content-type': 'application/json', ...headers },
+    payload,
+  });
+}
+
+function expectError(response: Awaited<ReturnType<typeof send>>, code: ErrorCode, message: string | RegExp) {
+  expect(response.statusCode).toBe(400);
+  expect(response.json()).toEqual({ status: 'error', error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } });
+}
+
+describe('validation messages', () => {
+  it.each([
+    ['an unknown field', '{"meal_id":1,"rating":3,"colour":"red"}', 'unknown field "colour"'],
+    ['a missing field', '{"meal_id":1}', 'missing field "rating"'],
+    ['a string for an integer', '{"meal_id":1,"rating":"5"}', '"rating" must be an integer or null'],
+    ['a fraction', '{"meal_id":1,"rating":2.5}', '"rating" must be an integer or null'],
+    ['a rating out of range', '{"meal_id":1,"rating":7}', '"rating" must be <= 5'],
+    ['a string meal id', '{"meal_id":"1","rating":3}', '"meal_id" must be an integer'],
+    ['an array for the body', '[1,2]', 'the body must be an object'],
+  ])('name the field for %s, without schema noise', async (_name, payload, message) => {
+    const response = await send('POST', '/api/v1/rate-meal', payload);
+    expectError(response, 'invalid_request', message);
+    expect(response.json().error.message).not.toMatch(/anyOf|oneOf|schema|pattern/);
+  });
+
+  it('name a nested field with its path', async () => {
+    const payload = JSON.stringify({ meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: 'yes' }] });
+    expectError(await send('PUT', '/api/v1/admin/meals', payload), 'invalid_request', '"meals[0].rateable" must be a boolean');
+  });
+
+  it('name the field of a meals document imported from a file the same way', () => {
+    const document = { meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true, colour: 'red' }] };
+    expect(() => mealsFromUpsertDocument(document)).toThrow('invalid meals document: unknown field "meals[0].colour"');
+  });
+
+  it('name a query parameter with a wrong form', async () => {
+    const response = await fixture.app.inject({
+      method: 'GET',
+      url: '/api/v1/marked-meals?limit=ten',
+      headers: { authorization: `Bearer ${fixture.token()}` },
+    });
+    expect(response.json().error).toEqual({ code: 'invalid_request', message: 'query parameter "limit" does not have the expected form' });
+  });
+});
+
+describe('JSON bodies', () => {
+  it.each([
+    ['__proto__', '{"meal_id":1,"rating":3,"__proto__":{"admin":true}}', 'unknown field "__proto__"'],
+    ['constructor', '{"meal_id":1,"rating":3,"constructor":{"prototype":{"admin":true}}}', 'unknown field "constructor"'],
+  ])('answer invalid_request naming a %s key', async (_key, payload, message) => {
+    expectError(await send('POST', '/api/v1/rate-meal', payload), 'invalid_request', message);
+  });
+
+  it('answer invalid_request naming a nested __proto__ key', async () => {
+    const payload =
+      '{"meals":[{"meal_id":9,"name":"Soup","served_at":"2026-03-10T11:00:00Z","rateable":true,"__proto__":{"x":1}}]}';
+    expectError(await send('PUT', '/api/v1/admin/meals', payload), 'invalid_request', 'unknown field "meals[0].__proto__"');
+  });
+
+  it.each([
+    ['at the top', '{"meal_id":1,"rating":1,"rating":5}', 'rating'],
+    ['with whitespace around the colon', '{"meal_id" : 1, "rating" :1 ,"rating"\n:\t5}', 'rating'],
+    [
+      'deep inside',
+      '{"meals":[{"meal_id":9,"name":"Soup","served_at":"2026-03-10T11:00:00Z","rateable":true,"prices":{"student":"1.00","student":"2.00"}}]}',
+      'student',
+    ],
+  ])('answer invalid_json for a key repeated %s, naming it', async (_where, payload, key) => {
+    const url = payload.includes('meals') ? '/api/v1/admin/meals' : '/api/v1/rate-meal';
+    const response = await send(url.includes('admin') ? 'PUT' : 'POST', url, payload);
+    expectError(response, 'invalid_json', new RegExp(`"${key}" appears twice`));
+  });
+
+  it('accept the same key in different objects and colons, quotes and escapes inside strings', async () => {
+    const payload = JSON.stringify({
+      meals: [
+        { meal_id: 9, name: 'Soup: "hot" \\ and {cold}', served_at: '2026-03-10T11:00:00Z', rateable: true },
+        { meal_id: 10, name: 'a:b:c', served_at: '2026-03-10T11:00:00Z', rateable: true },
+      ],
+    });
+    expect((await send('PUT', '/api/v1/admin/meals', payload)).statusCode).toBe(200);
+  });
+});
+
+describe('DELETE /api/v1/me/data', () => {
+  it('accepts content-type: application/json without a body like a request without either', async () => {
+    await fixture.adapters.markings.setMarked('alice', 1, true);
+    const response = await fixture.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/me/data',
+      headers: { authorization: `Bearer ${fixture.token()}`, 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 0 } });
+  });
+
+  it('still refuses a broken JSON body', async () => {
+    expectError(await send('DELETE', '/api/v1/me/data', '{"x":'), 'invalid_json', 'The body is not valid JSON.');
+  });
+});
