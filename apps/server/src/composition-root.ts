@@ -23,7 +23,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
-import { CountingMarkingRepository, CountingRatingRepository } from './counting-repositories.js';
+import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
@@ -97,10 +97,14 @@ function registerReadUseCases(c: DependencyContainer, config: Config): void {
     queries: d.resolve<Persistence>(tokens.persistence).queries,
     clock: d.resolve<Clock>(tokens.clock),
   });
-  const userData = (d: DependencyContainer) => ({
-    userData: d.resolve<Persistence>(tokens.persistence).userData,
-    clock: d.resolve<Clock>(tokens.clock),
-  });
+  const userData = (d: DependencyContainer) => {
+    const repository = d.resolve<Persistence>(tokens.persistence).userData;
+    const metrics = d.resolve<ServiceMetrics | null>(tokens.metrics);
+    return {
+      userData: metrics === null ? repository : new CountingUserDataRepository(repository, metrics),
+      clock: d.resolve<Clock>(tokens.clock),
+    };
+  };
   c.register(tokens.getMeal, { useFactory: instanceCachingFactory((d) => new GetMeal(reading(d))) });
   c.register(tokens.getMeals, {
     useFactory: instanceCachingFactory((d) => new GetMeals({ ...reading(d), timeZone: config.timeZone })),
@@ -138,15 +142,21 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       readiness: () => persistence.ping(),
       ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),
       ...(metrics === null || metricsOnOwnPort ? {} : { metrics: metrics.endpoint }),
+      ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     },
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
     cursorSecret: config.cursorSecret,
     timeouts: config.httpTimeouts,
   });
   warn = (details, message) => app.log.warn(details, message);
   // Served on METRICS_PORT by main.ts; closed with the app.
-  const metricsApp = metricsOnOwnPort ? await buildMetricsApp({ metrics: metrics.endpoint, logger }) : undefined;
+  const metricsApp = metricsOnOwnPort ? await buildMetricsApp({
+        metrics: metrics.endpoint,
+        ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+        logger,
+      }) : undefined;
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', async () => {
     await metricsApp?.close();

@@ -3,7 +3,7 @@
 import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@meals/adapters-http';
 import { isLocalTime, isTimeZone } from '@meals/domain';
 import { ConfigError } from './config-error.js';
-import { httpTimeouts, httpUrl, jwtKeySource, trustProxy, type JwtKeySource } from './security-config.js';
+import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
@@ -30,9 +30,16 @@ export interface Config {
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
   readonly docsEnabled: boolean;
+  /** False when METRICS_ENABLED=false, and in production when neither METRICS_PORT nor METRICS_TOKEN is set. */
   readonly metricsEnabled: boolean;
+  /** True when metrics are off only because production has no METRICS_PORT or METRICS_TOKEN to guard them. */
+  readonly metricsUnguarded: boolean;
   /** Serve /metrics on this port instead of PORT; undefined: on PORT. */
   readonly metricsPort: number | undefined;
+  /** When set, a scrape of /metrics needs `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
+  /** Browser origins allowed to call /api/v1 with CORS; empty: CORS is off. */
+  readonly corsOrigins: readonly string[];
   readonly rateLimits: RateLimits;
   readonly trustProxy: TrustProxy;
   /** Signs page cursors; undefined: a random key of this process. */
@@ -75,16 +82,18 @@ export const settings = {
   JWT_MAX_LIFETIME_HOURS: { description: 'A token whose `exp` lies further ahead than this (1 to 8760 hours), or that has no `exp`, is refused; `pnpm issue-token` mints no longer-lived one', default: '24', parse: integerIn(1, 8760) },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
   DOCS_ENABLED: { description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)', default: 'true', parse: boolean },
-  METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics', default: 'true', parse: boolean },
+  METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics; in production metrics need `METRICS_PORT` or `METRICS_TOKEN` too (without either they are off)', default: 'true', parse: boolean },
   RATE_LIMIT_USER_PER_MIN: { description: 'Requests per minute per user (the verified `sub`) on /api/v1; 0 turns the limit off', default: '120', parse: integerIn(0, 1_000_000) },
   RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
   TRUST_PROXY: { description: 'Who may name the client address in X-Forwarded-For: `false`, `true`, a hop count, or addresses/CIDRs separated by commas', default: 'false', parse: trustProxy },
+  CORS_ORIGINS: { description: 'Browser origins allowed to call /api/v1 (CORS), exact and separated by commas, e.g. `https://app.example.com`; unset: none', default: undefined, parse: corsOrigins },
   CURSOR_SECRET: { description: 'Signs the page cursors (`next_cursor`), at least 32 bytes; give every instance of one PostgreSQL deployment the same one so that each accepts the others\' cursors. Unset: a random key per process (cursors end with it)', default: undefined, parse: secret },
   HTTP_REQUEST_TIMEOUT_MS: { description: 'The whole request (headers and body) must arrive within this; 0: no limit', default: String(defaultHttpTimeouts.requestMs), parse: integerIn(0, 600_000) },
   HTTP_HEADERS_TIMEOUT_MS: { description: 'The request headers must arrive within this (drops slowloris clients); at most `HTTP_REQUEST_TIMEOUT_MS`', default: String(defaultHttpTimeouts.headersMs), parse: integerIn(1, 600_000) },
   HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this', default: String(defaultHttpTimeouts.keepAliveMs), parse: integerIn(1, 600_000) },
   HTTP_CONNECTION_TIMEOUT_MS: { description: 'A socket without any traffic is closed after this (0: never; else longer than the keep-alive timeout)', default: String(defaultHttpTimeouts.connectionIdleMs), parse: integerIn(0, 3_600_000) },
   METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
+  METRICS_TOKEN: { description: 'When set (16 characters or more), `/metrics` needs `Authorization: Bearer <token>`', default: undefined, parse: metricsToken },
   SERVICE_START: { description: 'Time of day (`HH:MM`) at which an imported menu day is served', default: '11:00', parse: timeOfDay },
   TZ_NAME: { description: 'IANA time zone of the canteen: the days of imported menus and of `GET /api/v1/meals?date=` are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
 } satisfies Record<string, Setting<unknown>>;
@@ -138,6 +147,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     problems.push(`METRICS_PORT must differ from PORT (both are ${port}); leave it unset to serve /metrics on PORT.`);
   }
+  const metricsTokenValue = read('METRICS_TOKEN', settings.METRICS_TOKEN);
+  const metricsWanted = read('METRICS_ENABLED', settings.METRICS_ENABLED)!;
+  // Fail closed: in production, metrics that would be open to whoever reaches PORT are not served at all.
+  const metricsUnguarded = metricsWanted && production && metricsPort === undefined && metricsTokenValue === undefined;
   const config: Config = {
     production,
     port: port!,
@@ -154,8 +167,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
     docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
-    metricsEnabled: read('METRICS_ENABLED', settings.METRICS_ENABLED)!,
+    metricsEnabled: metricsWanted && !metricsUnguarded,
+    metricsUnguarded,
     metricsPort,
+    metricsToken: metricsTokenValue,
+    corsOrigins: read('CORS_ORIGINS', settings.CORS_ORIGINS) ?? [],
     rateLimits: {
       userPerMinute: read('RATE_LIMIT_USER_PER_MIN', settings.RATE_LIMIT_USER_PER_MIN)!,
       ipPerMinute: read('RATE_LIMIT_IP_PER_MIN', settings.RATE_LIMIT_IP_PER_MIN)!,

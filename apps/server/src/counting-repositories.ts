@@ -1,4 +1,5 @@
 import type {
+  ErasedUserData,
   MarkingRepository,
   MealId,
   RatingChange,
@@ -6,6 +7,8 @@ import type {
   RatingHistogram,
   RatingRepository,
   RatingValue,
+  UserData,
+  UserDataRepository,
   UserId,
 } from '@meals/domain';
 import type { ServiceMetrics } from './service-metrics.js';
@@ -49,5 +52,23 @@ export class CountingMarkingRepository implements MarkingRepository {
 
   isMarked(userId: UserId, mealId: MealId): Promise<boolean> {
     return this.inner.isMarked(userId, mealId);
+  }
+}
+
+/** An erasure deletes ratings and unmarks meals like the routes do, so the counters see it as well. */
+export class CountingUserDataRepository implements UserDataRepository {
+  constructor(
+    private readonly inner: UserDataRepository,
+    private readonly metrics: Pick<ServiceMetrics, 'userDataErased'>,
+  ) {}
+
+  exportAll(userId: UserId): Promise<UserData> {
+    return this.inner.exportAll(userId);
+  }
+
+  async eraseAll(userId: UserId): Promise<ErasedUserData> {
+    const erased = await this.inner.eraseAll(userId);
+    this.metrics.userDataErased(erased);
+    return erased;
   }
 }

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   // curl line rates meal 1, which exists only when the demo menu was seeded.
   if (seeded && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
   if (config.docsEnabled) notes.push(`meals: API docs   ${address}${docsPath} (OpenAPI: ${address}${openApiPath})`);
-  notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined));
+  notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined, config));
   // The "listening" line comes last: whoever waits for it has everything else already.
   notes.push(`meals: listening on ${address} (database: ${describeDatabase(config)})`);
   console.log(notes.join('\n'));
@@ -82,11 +82,15 @@ function postgresLocation(url: string): string {
   }
 }
 
-function operationsLines(address: string, metricsAddress: string | undefined): string[] {
+function operationsLines(address: string, metricsAddress: string | undefined, config: Config): string[] {
+  const disabled = config.metricsUnguarded
+    ? 'disabled (in production set METRICS_PORT or METRICS_TOKEN to serve them)'
+    : 'disabled (METRICS_ENABLED=false)';
+  const guard = config.metricsToken === undefined ? '' : ' (Authorization: Bearer <METRICS_TOKEN>)';
   return [
     `meals: health     ${address}/healthz`,
     `meals: readiness  ${address}/readyz`,
-    `meals: metrics    ${metricsAddress === undefined ? 'disabled (METRICS_ENABLED=false)' : `${metricsAddress}/metrics`}`,
+    `meals: metrics    ${metricsAddress === undefined ? disabled : `${metricsAddress}/metrics${guard}`}`,
   ];
 }
 

@@ -108,3 +108,32 @@ export function trustProxy(raw: string, name: string): TrustProxy {
   }
   return entries;
 }
+
+/** Comma-separated exact origins (`https://app.example.com`): scheme, host and optional port; no path, no wildcard. */
+export function corsOrigins(raw: string, name: string): readonly string[] {
+  const origins = raw.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // A browser sends its origin exactly so (lower case, no default port, no trailing slash): anything else never matches.
+    const hostname = parsed?.hostname ?? '';
+    const validHost = /^[a-z0-9.-]+$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
+    if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin || !validHost) {
+      throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme and host, no path), not "${origin}".`);
+    }
+  }
+  return origins;
+}
+
+const minMetricsTokenLength = 16;
+
+export function metricsToken(raw: string, name: string): string {
+  if (raw.length < minMetricsTokenLength || /\s/.test(raw)) {
+    throw new ConfigError(`${name} must be at least ${minMetricsTokenLength} characters without spaces (it has ${raw.length}).`);
+  }
+  return raw;
+}

@@ -1,5 +1,5 @@
 import type { MetricsEndpoint, RequestObserver } from '@meals/adapters-http';
-import type { RatingChange } from '@meals/domain';
+import type { ErasedUserData, RatingChange } from '@meals/domain';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
@@ -8,6 +8,8 @@ export interface ServiceMetrics {
   readonly observeRequest: RequestObserver;
   ratingChanged(change: RatingChange): void;
   markingSet(marked: boolean): void;
+  /** An erasure's ratings count as deleted, its markings as set to false. */
+  userDataErased(erased: ErasedUserData): void;
 }
 
 // From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
@@ -45,13 +47,13 @@ export function createServiceMetrics(): ServiceMetrics {
   });
   const ratingCounts = countedOnScrape(registers, {
     name: 'meals_ratings_changed_total',
-    help: 'Ratings stored: change="set" (a new or replaced value) or "deleted"; a request that changes nothing is not counted',
+    help: 'Ratings stored: change="set" (a new or replaced value) or "deleted" (by rate-meal or an erasure); a request that changes nothing is not counted',
     label: 'change',
     values: ['set', 'deleted'],
   });
   const markingCounts = countedOnScrape(registers, {
     name: 'meals_markings_set_total',
-    help: 'Markings set by mark-meal, by requested state (setting the state a marking already has counts too)',
+    help: 'Markings set by mark-meal, by requested state (setting the state a marking already has counts too); each marking an erasure removes counts as "false"',
     label: 'marked',
     values: ['true', 'false'],
   });
@@ -67,6 +69,10 @@ export function createServiceMetrics(): ServiceMetrics {
     },
     markingSet: (marked) => {
       markingCounts[marked ? 'true' : 'false'] += 1;
+    },
+    userDataErased: ({ markings, ratings }) => {
+      ratingCounts.deleted += ratings;
+      markingCounts.false += markings;
     },
   };
 }

@@ -98,6 +98,47 @@ describe('metrics', () => {
   });
 });
 
+describe('metrics and erasures', () => {
+  it('count an erasure\'s ratings as deleted and its markings as unmarked', async () => {
+    const { app, call } = await start();
+    await call('/api/v1/rate-meal', { meal_id: 1, rating: 4 });
+    await call('/api/v1/mark-meal', { meal_id: 1, marked: true });
+    const erase = (sub: string) =>
+      app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: { authorization: `Bearer ${signHmacToken(secret, { sub })}` } });
+    expect((await erase('alice')).json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 1 } });
+    // Erasing again, or a user without data, erases nothing and counts nothing.
+    await erase('alice');
+    await erase('carol');
+    const exposition = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(sample(exposition, 'meals_ratings_changed_total{change="set"}')).toBe(1);
+    expect(sample(exposition, 'meals_ratings_changed_total{change="deleted"}')).toBe(1);
+    expect(sample(exposition, 'meals_markings_set_total{marked="true"}')).toBe(1);
+    expect(sample(exposition, 'meals_markings_set_total{marked="false"}')).toBe(1);
+  });
+});
+
+describe('who may scrape', () => {
+  const token = 'scrape-token-0123456789';
+
+  it('needs the bearer METRICS_TOKEN when it is set, on PORT and on METRICS_PORT', async () => {
+    const { app } = await start({ METRICS_TOKEN: token });
+    expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
+    const scraped = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.body).toContain('meals_ratings_changed_total');
+    const { metricsApp } = await start({ METRICS_TOKEN: token, METRICS_PORT: '9464' });
+    expect((await metricsApp!.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
+    expect((await metricsApp!.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+  });
+
+  it('serves nothing in production without METRICS_PORT or METRICS_TOKEN: /metrics answers not_found', async () => {
+    const { app } = await start({ NODE_ENV: 'production' });
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ status: 'error', error: { code: 'not_found' } });
+  });
+});
+
 describe('readiness of the real persistence', () => {
   it('is ok while the SQLite database is open and not_ready once it is closed', async () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });

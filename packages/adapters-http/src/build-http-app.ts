@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
-import { registerApiDocs } from './docs/api-docs.js';
+import { registerCors } from './cors.js';
+import { docsPath, openApiPath, registerApiDocs } from './docs/api-docs.js';
 import { answerClientError, answerFrameworkError } from './edge-errors.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
@@ -39,6 +40,8 @@ export interface HttpAppOptions {
    * address; true trusts any; a number trusts that many hops; a list trusts those addresses or CIDR ranges.
    */
   readonly trustProxy?: TrustProxy;
+  /** Browser origins (`https://app.example.com`) allowed to call the API with CORS; empty or absent: none. */
+  readonly corsOrigins?: readonly string[];
   readonly timeouts?: HttpTimeouts;
   /**
    * Signs the page cursors (HMAC-SHA256): every instance behind one load balancer needs the same one to accept the
@@ -80,7 +83,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
-  const { readiness = async () => {}, metrics, observeRequest } = options.operations ?? {};
+  const { readiness = async () => {}, metrics, metricsToken, observeRequest } = options.operations ?? {};
   if (observeRequest !== undefined) observeRequests(app, observeRequest);
 
   // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped.
@@ -124,15 +127,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
+  // Before the token check and the limiter: a preflight needs neither, and a 401 or 429 must carry the CORS headers.
+  await registerCors(app, { origins: options.corsOrigins ?? [], apiPrefix });
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
-  await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, { limitedPrefix: apiPrefix });
+  await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, {
+    limitedPrefixes: [apiPrefix, openApiPath, docsPath],
+  });
 
   // Before every route: the document lists the routes registered after it.
   if (options.docs ?? true) await registerApiDocs(app, { apiPrefix });
 
   await app.register(probeRoutes, { readiness });
-  if (metrics !== undefined) await app.register(metricsRoute, { metrics });
+  if (metrics !== undefined) {
+    await app.register(metricsRoute, { metrics, ...(metricsToken === undefined ? {} : { token: metricsToken }) });
+  }
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireAuthentication);

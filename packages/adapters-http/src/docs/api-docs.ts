@@ -74,7 +74,15 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
     },
   });
 
-  await app.register(fastifySwaggerUi, { routePrefix: docsPath, uiConfig: { deepLinking: true } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: docsPath,
+    uiConfig: { deepLinking: true },
+    // A Content-Security-Policy on the page and its assets: scripts from this origin and the page's own inline
+    // script (by hash) only, no plugins, no framing by others. Without upgrade-insecure-requests, which would
+    // send the page's requests to https:// on a plain-http development server.
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
   app.get(openApiPath, { schema: { hide: true } }, async () => app.swagger());
 }
 

@@ -14,15 +14,18 @@ const oneMinuteMs = 60_000;
 const userKeyPrefix = 'user:';
 
 export interface RateLimitScope {
-  /** Routes under this prefix are limited, and so are unknown routes; other routes (probes, metrics) are not. */
-  readonly limitedPrefix: string;
+  /**
+   * Routes at or under these paths are limited (the API, and the API docs: reads like any other), and so are unknown
+   * routes; other routes (probes, metrics, CORS preflights) are not.
+   */
+  readonly limitedPrefixes: readonly string[];
 }
 
 /**
  * Adds the rate limiter as an onRequest hook. It must come after `identifyCaller`, so that it keys on the verified
  * sub; whoever is not identified is counted by address (as Fastify's trustProxy setting determines it), so a caller
  * cannot escape the address limit with a made-up token. Operational routes are exempt: a load balancer's health
- * checks must not be refused because anonymous traffic from the same address used up its quota.
+ * checks and a metrics scraper must not be refused because anonymous traffic from the same address used up its quota.
  */
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, scope: RateLimitScope): Promise<void> {
   if (limits.userPerMinute === 0 && limits.ipPerMinute === 0) return;
@@ -36,7 +39,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
   const limitOf = (key: string) => (key.startsWith(userKeyPrefix) ? limits.userPerMinute : limits.ipPerMinute);
   const exempt = (request: FastifyRequest) => {
     const route = request.routeOptions.url;
-    return route !== undefined && route !== scope.limitedPrefix && !route.startsWith(`${scope.limitedPrefix}/`);
+    return route !== undefined && !scope.limitedPrefixes.some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
   };
   const limiter = app.rateLimit({
     timeWindow: oneMinuteMs,

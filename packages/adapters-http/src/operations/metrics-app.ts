@@ -9,6 +9,8 @@ import { DebugRequestLogController } from './request-logging.js';
 /** A tiny app that serves only `GET /metrics`, for a port that only the monitoring network can reach. */
 export async function buildMetricsApp(options: {
   readonly metrics: MetricsEndpoint;
+  /** As on the API port: when set, a scrape needs `Authorization: Bearer <metricsToken>`. */
+  readonly metricsToken?: string;
   readonly logger?: FastifyServerOptions['logger'];
 }): Promise<FastifyInstance> {
   const app = Fastify({
@@ -22,6 +24,7 @@ export async function buildMetricsApp(options: {
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
-  await app.register(metricsRoute, { metrics: options.metrics });
+  const token = options.metricsToken;
+  await app.register(metricsRoute, { metrics: options.metrics, ...(token === undefined ? {} : { token }) });
   return app;
 }

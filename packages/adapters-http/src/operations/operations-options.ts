@@ -22,6 +22,8 @@ export interface OperationsOptions {
   readonly readiness?: ReadinessCheck;
   /** Serves `GET /metrics` on this app; leave it out when metrics are disabled or served on another port. */
   readonly metrics?: MetricsEndpoint;
+  /** When set, `GET /metrics` needs `Authorization: Bearer <metricsToken>` (401 unauthenticated without it). */
+  readonly metricsToken?: string;
   /** Called once per finished request (for request counts and latency histograms). */
   readonly observeRequest?: RequestObserver;
 }

@@ -1,7 +1,9 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorEnvelope } from '../error-handler.js';
 import { httpStatusOf } from '../error-mapping.js';
+import { HttpError } from '../http-error.js';
 import { successEnvelope } from '../schemas/envelope.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import type { MetricsEndpoint, ReadinessCheck } from './operations-options.js';
@@ -49,8 +51,15 @@ export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: Readin
   );
 };
 
+export interface MetricsRouteOptions {
+  readonly metrics: MetricsEndpoint;
+  /** When set, a scrape must send `Authorization: Bearer <token>`; otherwise it answers 401 unauthenticated. */
+  readonly token?: string;
+}
+
 /** `GET /metrics` in the exposition format the endpoint renders (Prometheus text). */
-export const metricsRoute: FastifyPluginAsyncTypebox<{ readonly metrics: MetricsEndpoint }> = async (app, { metrics }) => {
+export const metricsRoute: FastifyPluginAsyncTypebox<MetricsRouteOptions> = async (app, { metrics, token }) => {
+  const authorized = token === undefined ? () => true : bearerMatcher(token);
   app.get(
     '/metrics',
     {
@@ -58,9 +67,25 @@ export const metricsRoute: FastifyPluginAsyncTypebox<{ readonly metrics: Metrics
         summary: 'Metrics in the Prometheus text format',
         tags: ['operations'],
         produces: ['text/plain'],
-        response: { 200: Type.String({ description: 'Prometheus text exposition format' }) },
+        response: {
+          200: Type.String({ description: 'Prometheus text exposition format' }),
+          ...(token === undefined ? {} : errorResponses(['unauthenticated'])),
+        },
+      },
+      onRequest: (request, _reply, done) => {
+        if (authorized(request.headers.authorization)) return done();
+        done(new HttpError('unauthenticated', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', {
+          'www-authenticate': 'Bearer',
+        }));
       },
     },
     async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()),
   );
 };
+
+/** Compares digests in constant time: neither the token's content nor its length leaks through timing. */
+function bearerMatcher(token: string): (authorization: string | undefined) => boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  const expected = digest(`Bearer ${token}`);
+  return (authorization) => authorization !== undefined && timingSafeEqual(digest(authorization), expected);
+}
