@@ -1,6 +1,7 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
 import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@meals/adapters-http';
+import { createHmac } from 'node:crypto';
 import { isLocalTime, isTimeZone } from '@meals/domain';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
@@ -87,7 +88,7 @@ export const settings = {
   RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
   TRUST_PROXY: { description: 'Who may name the client address in X-Forwarded-For: `false`, `true`, a hop count, or addresses/CIDRs separated by commas', default: 'false', parse: trustProxy },
   CORS_ORIGINS: { description: 'Browser origins allowed to call /api/v1 (CORS), exact and separated by commas, e.g. `https://app.example.com`; unset: none', default: undefined, parse: corsOrigins },
-  CURSOR_SECRET: { description: 'Signs the page cursors (`next_cursor`), at least 32 bytes; give every instance of one PostgreSQL deployment the same one so that each accepts the others\' cursors. Unset: a random key per process (cursors end with it)', default: undefined, parse: secret },
+  CURSOR_SECRET: { description: 'Signs the page cursors (`next_cursor`), at least 32 bytes; give every instance of one PostgreSQL deployment the same one so that each accepts the others\' cursors. Unset: derived from `JWT_SECRET` when tokens are verified with a shared secret (instances sharing it accept each other\'s cursors), else a random key per process (cursors end with it)', default: undefined, parse: secret },
   HTTP_REQUEST_TIMEOUT_MS: { description: 'The whole request (headers and body) must arrive within this; 0: no limit', default: String(defaultHttpTimeouts.requestMs), parse: integerIn(0, 600_000) },
   HTTP_HEADERS_TIMEOUT_MS: { description: 'The request headers must arrive within this (drops slowloris clients); at most `HTTP_REQUEST_TIMEOUT_MS`', default: String(defaultHttpTimeouts.headersMs), parse: integerIn(1, 600_000) },
   HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this', default: String(defaultHttpTimeouts.keepAliveMs), parse: integerIn(1, 600_000) },
@@ -177,7 +178,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       ipPerMinute: read('RATE_LIMIT_IP_PER_MIN', settings.RATE_LIMIT_IP_PER_MIN)!,
     },
     trustProxy: read('TRUST_PROXY', settings.TRUST_PROXY)!,
-    cursorSecret: read('CURSOR_SECRET', settings.CURSOR_SECRET),
+    cursorSecret:
+      read('CURSOR_SECRET', settings.CURSOR_SECRET) ??
+      (jwtKey?.kind === 'secret' ? cursorSecretOf(givenSecret ?? developmentJwtSecret) : undefined),
     httpTimeouts: checked(() =>
       httpTimeouts({
         requestMs: read('HTTP_REQUEST_TIMEOUT_MS', settings.HTTP_REQUEST_TIMEOUT_MS)!,
@@ -191,6 +194,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;
+}
+
+/**
+ * Without CURSOR_SECRET, instances that share a JWT secret share a cursor key too: a key of its own, derived from the
+ * secret (a cursor never reveals the secret, and no token verifies with the cursor key).
+ */
+function cursorSecretOf(jwtSecret: string): string {
+  return createHmac('sha256', jwtSecret).update('meals page cursors v1').digest('base64url');
 }
 
 function nonEmpty(raw: string, name: string): string {

@@ -34,6 +34,9 @@ async function main(): Promise<void> {
   if (config.jwtSecretIsDevelopmentDefault) {
     notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
+  if (config.cursorSecret === undefined && config.database.kind === 'postgres') {
+    notes.push('meals: CURSOR_SECRET is not set: page cursors are signed with a key of this process, so another instance refuses them.');
+  }
   if (seeded) notes.push('meals: seeded a demo menu (meal ids 1 to 7) into the new database.');
   // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer. The
   // curl line rates meal 1, which exists only when the demo menu was seeded.

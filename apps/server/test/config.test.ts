@@ -26,6 +26,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('derives the cursor key from JWT_SECRET when CURSOR_SECRET is unset, so instances sharing the secret share it', () => {
+    const secret = 'a'.repeat(40);
+    const one = loadConfig({ JWT_SECRET: secret }).cursorSecret;
+    expect(one).toBeDefined();
+    expect(one).not.toContain(secret);
+    expect(loadConfig({ JWT_SECRET: secret }).cursorSecret).toBe(one);
+    expect(loadConfig({ JWT_SECRET: 'b'.repeat(40) }).cursorSecret).not.toBe(one);
+    expect(loadConfig({ JWT_SECRET: secret, CURSOR_SECRET: 'c'.repeat(40) }).cursorSecret).toBe('c'.repeat(40));
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', METRICS_ENABLED: '', METRICS_PORT: '' })).toMatchObject({
       port: 3000,
