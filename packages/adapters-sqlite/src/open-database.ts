@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { migrate } from './migrations.js';
@@ -12,6 +12,17 @@ export interface SqliteOptions {
   readonly busyTimeoutMs?: number;
   /** Called with every SQL statement the connection executes (not when one is prepared): for tracing and tests. */
   readonly onStatement?: (sql: string) => void;
+  /** `false`: a missing file throws `SqliteDatabaseMissingError` instead of being created (default true). */
+  readonly create?: boolean;
+}
+
+/** The database file does not exist and the caller did not allow creating it. */
+export class SqliteDatabaseMissingError extends Error {
+  override readonly name = 'SqliteDatabaseMissingError';
+
+  constructor(readonly path: string) {
+    super(`the SQLite database file ${path} does not exist`);
+  }
 }
 
 /** The pragma that sets a connection's `synchronous`: the serving connection's and the checkpoint thread's. */
@@ -24,6 +35,7 @@ export const walAutocheckpointPages = 10_000;
 
 /** Opens (creating the folder and file if needed) and migrates a database; `:memory:` gives a private one. */
 export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database {
+  if (path !== ':memory:' && options.create === false && !existsSync(path)) throw new SqliteDatabaseMissingError(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const onStatement = options.onStatement;
   const db = new BetterSqlite3(path, onStatement === undefined ? {} : { verbose: (sql) => onStatement(String(sql)) });
