@@ -38,7 +38,8 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const { code, message, headers } = wireErrorOf(error);
   const status = httpStatusOf[code];
   // 5xx details go to the log with the request id (and the request, credentials redacted), never to the client.
-  if (status >= 500) request.log.error({ err: error, req: request }, 'request failed');
+  // An unavailable storage was logged once, when it failed: one line per refused request would bury it.
+  if (status >= 500 && code !== 'storage_unavailable') request.log.error({ err: error, req: request }, 'request failed');
   if (headers !== undefined) reply.headers(headers);
   return reply.code(status).send(errorEnvelope(code, message));
 }

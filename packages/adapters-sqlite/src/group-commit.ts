@@ -61,7 +61,7 @@ export class GroupCommit {
     const group = this.pending;
     this.pending = [];
     try {
-      this.health?.assertAvailable();
+      this.health?.assertFileInPlace();
     } catch (error) {
       for (const { reject } of group) reject(error);
       return;
@@ -82,7 +82,7 @@ export class GroupCommit {
     this.committed = [];
     if (committed.length === 0) return;
     try {
-      this.health?.assertAvailable();
+      this.health?.assertFileInPlace();
     } catch (error) {
       // Committed into a file that is no longer the database's: acknowledging would promise a write that is lost.
       for (const { pending } of committed) pending.reject(error);

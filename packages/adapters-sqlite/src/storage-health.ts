@@ -53,6 +53,15 @@ export class SqliteStorageHealth implements StorageHealth {
     }
   }
 
+  /**
+   * Throws while the path no longer names the open file: what a write checks before it starts and before it is
+   * acknowledged. A failing storage does not stop a write from trying: the first to succeed clears it.
+   */
+  assertFileInPlace(): void {
+    this.checkFile();
+    if (this.fileProblem !== undefined) throw new StorageUnavailableError(this.fileProblem);
+  }
+
   assertAvailable(): void {
     this.checkFile();
     const problem = this.fileProblem ?? this.writeProblem;
@@ -72,14 +81,14 @@ export class SqliteStorageHealth implements StorageHealth {
 
   /** Runs a write outside the group commit (its own transaction) with the same checks before it is acknowledged. */
   guard<T>(write: () => T): T {
-    this.assertAvailable();
+    this.assertFileInPlace();
     let result: T;
     try {
       result = write();
     } catch (error) {
       throw this.classify(error);
     }
-    this.assertAvailable();
+    this.assertFileInPlace();
     this.recordSuccess();
     return result;
   }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isStorageUnavailable } from '@meals/domain';
 import { errorEnvelope } from '../error-handler.js';
 import { httpStatusOf } from '../error-mapping.js';
 import { successEnvelope } from '../schemas/envelope.js';
@@ -42,7 +43,8 @@ export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: Readin
         return ok;
       } catch (error) {
         // The cause stays in the log, with the request id; the probe only learns that the service is not ready.
-        request.log.error({ err: error }, 'readiness check failed');
+        // An unavailable storage said why once, when it failed; a probe every few seconds would repeat it.
+        if (!isStorageUnavailable(error)) request.log.error({ err: error }, 'readiness check failed');
         return reply.code(httpStatusOf.not_ready).send(errorEnvelope('not_ready', 'The database does not answer.'));
       }
     },
