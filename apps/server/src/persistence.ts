@@ -76,6 +76,7 @@ export async function openPersistence(
         poolSize: config.postgresPoolSize,
         onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
         onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
+        onUnavailable: (reason) => warn({ reason }, 'PostgreSQL storage unavailable: writes answer 503 storage_unavailable'),
       });
       return { ...adapters, ping, close };
     }
