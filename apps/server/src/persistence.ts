@@ -4,6 +4,7 @@ import {
   createSqliteAdapters,
   openSqliteDatabase,
   SqliteDatabaseMissingError,
+  SqliteDatabaseReadOnlyError,
   SqliteStorageHealth,
   startBackgroundCheckpoints,
 } from '@meals/adapters-sqlite';
@@ -87,6 +88,9 @@ function openSqliteOrRefuse(path: string, options: Parameters<typeof openSqliteD
   try {
     return openSqliteDatabase(path, options);
   } catch (error) {
+    if (error instanceof SqliteDatabaseReadOnlyError) {
+      throw new ConfigError(`${error.message}: give the server's user write access to the file and its folder, or serve a writable copy.`);
+    }
     if (!(error instanceof SqliteDatabaseMissingError)) throw error;
     throw new ConfigError(
       `${error.message}, and NODE_ENV=production does not create it (is the volume mounted?). ` +

@@ -1,6 +1,6 @@
 export type { Database as SqliteDatabase } from 'better-sqlite3';
 export { loadMigrations, migrate, type Migration } from './migrations.js';
-export { openSqliteDatabase, SqliteDatabaseMissingError, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
+export { openSqliteDatabase, SqliteDatabaseMissingError, SqliteDatabaseReadOnlyError, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
 export { createSqliteAdapters } from './sqlite-adapters.js';
 export { GroupCommit, Refusal } from './group-commit.js';
 export {
