@@ -61,9 +61,9 @@ describe('starting on a read-only copy of the database', () => {
       timeout: 30_000,
     });
 
+    expect(readdirSync(data)).toEqual(['meals.db']);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`${path} cannot be written`);
-    expect(readdirSync(data)).toEqual(['meals.db']);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
