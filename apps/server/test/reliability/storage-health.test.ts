@@ -100,7 +100,7 @@ describe('a SQLite database that refuses writes (SQLITE_READONLY)', () => {
       return {
         ...createSqliteAdapters(connection, health),
         ping: async () => health.assertAvailable(),
-        close: async () => connection.close(),
+        close: async () => void connection.close(),
       };
     };
     const { app, rate } = await start(path, { persistence: await persistence() });
