@@ -61,7 +61,7 @@ export class GroupCommit {
     const group = this.pending;
     this.pending = [];
     try {
-      this.health?.assertFileInPlace();
+      this.health?.assertFileNotKnownGone();
     } catch (error) {
       for (const { reject } of group) reject(error);
       return;

@@ -54,11 +54,15 @@ export class SqliteStorageHealth implements StorageHealth {
   }
 
   /**
-   * Throws while the path no longer names the open file: what a write checks before it starts and before it is
-   * acknowledged. A failing storage does not stop a write from trying: the first to succeed clears it.
+   * Throws while the path no longer names the open file (one stat): what a write checks before it is acknowledged. A failing storage does not stop a write from trying: the first to succeed clears it.
    */
   assertFileInPlace(): void {
     this.checkFile();
+    if (this.fileProblem !== undefined) throw new StorageUnavailableError(this.fileProblem);
+  }
+
+  /** What a write checks before it starts: no stat, only what an earlier check found. */
+  assertFileNotKnownGone(): void {
     if (this.fileProblem !== undefined) throw new StorageUnavailableError(this.fileProblem);
   }
 
@@ -81,7 +85,7 @@ export class SqliteStorageHealth implements StorageHealth {
 
   /** Runs a write outside the group commit (its own transaction) with the same checks before it is acknowledged. */
   guard<T>(write: () => T): T {
-    this.assertFileInPlace();
+    this.assertFileNotKnownGone();
     let result: T;
     try {
       result = write();
