@@ -32,6 +32,8 @@ export async function startServer(options: {
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
+      // Production refuses a missing SQLite file; a bench may start on a fresh one.
+      DATABASE_CREATE: '1',
       JWT_SECRET: options.jwtSecret,
       LOG_LEVEL: 'warn',
       TZ_NAME: 'Europe/Berlin',

@@ -18,6 +18,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
+  /** In production, create a missing SQLite database file instead of refusing to start. */
+  readonly databaseCreate: boolean;
   readonly sqliteSynchronous: 'normal' | 'full';
   readonly postgresPoolSize: number;
   readonly jwtSecret: string;
@@ -71,6 +73,7 @@ export const settings = {
   PORT: { description: 'TCP port (0 picks a free one)', default: '3000', parse: integerIn(0, 65535) },
   HOST: { description: 'Address to listen on', default: '127.0.0.1', parse: nonEmpty },
   DATABASE_URL: { description: '`sqlite:<path>` (folder created if missing), `postgres://user:password@host:port/database` (or `postgresql://`; shared by many instances) or `memory:` (lost on exit)', default: 'sqlite:./data/meals.db', parse: databaseUrl },
+  DATABASE_CREATE: { description: '`1`: in production, create a missing SQLite database file (without it, or `pnpm db:init` first, the server refuses to start on a missing file: an unmounted volume must not become an empty service); outside production it is always created', default: '0', parse: flag },
   SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
   POSTGRES_POOL_SIZE: { description: 'PostgreSQL connections per instance (1 to 100); N instances hold up to N times as many', default: '10', parse: integerIn(1, 100) },
   JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; in production this, `JWT_PUBLIC_KEY_FILE` or `JWT_JWKS_URL` is required (none of them outside production: a public development secret)', default: undefined, parse: secret },
@@ -157,6 +160,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     port: port!,
     host: read('HOST', settings.HOST)!,
     database: read('DATABASE_URL', settings.DATABASE_URL)!,
+    databaseCreate: read('DATABASE_CREATE', settings.DATABASE_CREATE)!,
     sqliteSynchronous: read('SQLITE_SYNCHRONOUS', settings.SQLITE_SYNCHRONOUS)!,
     postgresPoolSize: read('POSTGRES_POOL_SIZE', settings.POSTGRES_POOL_SIZE)!,
     jwtSecret: givenSecret ?? developmentJwtSecret,
@@ -225,6 +229,12 @@ function oneOf<const T extends string>(allowed: readonly T[]) {
     if (!allowed.includes(value)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, not "${raw}".`);
     return value;
   };
+}
+
+function flag(raw: string, name: string): boolean {
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`${name} must be 1 or 0, not "${raw}".`);
 }
 
 function boolean(raw: string, name: string): boolean {

@@ -114,6 +114,8 @@ function tryItLines(address: string, config: Config): string[] {
 }
 
 main().catch((error: unknown) => {
-  console.error('meals: failed to start:', error);
+  // A setting that does not fit the environment (a missing database file in production) is told like a bad setting.
+  if (error instanceof ConfigError) for (const problem of error.message.split('\n')) console.error(`meals: ${problem}`);
+  else console.error('meals: failed to start:', error);
   process.exit(1);
 });

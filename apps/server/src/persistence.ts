@@ -1,6 +1,13 @@
 import { createInMemoryAdapters } from '@meals/adapters-memory';
 import { openPostgres } from '@meals/adapters-postgres';
-import { createSqliteAdapters, openSqliteDatabase, startBackgroundCheckpoints } from '@meals/adapters-sqlite';
+import {
+  createSqliteAdapters,
+  openSqliteDatabase,
+  SqliteDatabaseMissingError,
+  SqliteDatabaseReadOnlyError,
+  SqliteStorageHealth,
+  startBackgroundCheckpoints,
+} from '@meals/adapters-sqlite';
 import type {
   MarkingRepository,
   MealCatalog,
@@ -9,7 +16,7 @@ import type {
   RatingRepository,
   UserDataRepository,
 } from '@meals/domain';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
 export interface Persistence {
@@ -30,7 +37,7 @@ export type PersistenceWarning = (details: Record<string, unknown>, message: str
 export const warnOnStderr: PersistenceWarning = (details, message) => console.warn(`meals: ${message}`, details);
 
 export async function openPersistence(
-  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'>,
+  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'> & Partial<Pick<Config, 'production' | 'databaseCreate'>>,
   warn: PersistenceWarning = warnOnStderr,
 ): Promise<Persistence> {
   switch (config.database.kind) {
@@ -39,7 +46,12 @@ export async function openPersistence(
     case 'sqlite': {
       const { path } = config.database;
       const synchronous = config.sqliteSynchronous;
-      const db = openSqliteDatabase(path, { synchronous });
+      // An unmounted volume must not become an empty service: production creates the file only when told to.
+      const create = config.production !== true || config.databaseCreate === true;
+      const db = openSqliteOrRefuse(path, { synchronous, create });
+      const health = new SqliteStorageHealth(path, {
+        onUnavailable: (reason) => warn({ reason }, 'SQLite storage unavailable: writes answer 503 storage_unavailable'),
+      });
       // Unlike SELECT 1, this reads a page of the file; it throws once the connection is closed.
       const probe = db.prepare('SELECT max(version) FROM schema_migrations');
       const checkpoints =
@@ -47,21 +59,42 @@ export async function openPersistence(
           ? undefined
           : startBackgroundCheckpoints(path, {
               synchronous,
-              onFailure: (message) => warn({ err: message }, 'SQLite background checkpoint failed'),
+              onFailure: (message, failures) =>
+                warn({ err: message, failures }, 'SQLite background checkpoint failed'),
             });
       const close = async () => {
         await checkpoints?.stop();
         db.close();
       };
-      return { ...createSqliteAdapters(db), ping: async () => void probe.get(), close };
+      const ping = async () => {
+        health.assertAvailable();
+        probe.get();
+      };
+      return { ...createSqliteAdapters(db, health), ping, close };
     }
     case 'postgres': {
       const { adapters, ping, close } = await openPostgres(config.database.url, {
         poolSize: config.postgresPoolSize,
         onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
         onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
+        onUnavailable: (reason) => warn({ reason }, 'PostgreSQL storage unavailable: writes answer 503 storage_unavailable'),
       });
       return { ...adapters, ping, close };
     }
+  }
+}
+
+function openSqliteOrRefuse(path: string, options: Parameters<typeof openSqliteDatabase>[1]) {
+  try {
+    return openSqliteDatabase(path, options);
+  } catch (error) {
+    if (error instanceof SqliteDatabaseReadOnlyError) {
+      throw new ConfigError(`${error.message}: give the server's user write access to the file and its folder, or serve a writable copy.`);
+    }
+    if (!(error instanceof SqliteDatabaseMissingError)) throw error;
+    throw new ConfigError(
+      `${error.message}, and NODE_ENV=production does not create it (is the volume mounted?). ` +
+        'Create it with `pnpm db:init`, or set DATABASE_CREATE=1 to let the server create it.',
+    );
   }
 }

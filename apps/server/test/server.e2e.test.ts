@@ -35,7 +35,7 @@ async function call(server: ServerProcess, method: string, path: string, token: 
 
 describe('the real server process on SQLite', () => {
   const database = `sqlite:${join(folder, 'nested', 'meals.db')}`;
-  const production = { NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: database };
+  const production = { NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: database, DATABASE_CREATE: '1' };
   const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
   const alice = signHmacToken(secret, { sub: 'alice' });
   const bob = signHmacToken(secret, { sub: 'bob' });

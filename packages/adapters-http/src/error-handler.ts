@@ -1,7 +1,8 @@
-import { isDomainError } from '@meals/domain';
+import { isDomainError, isStorageUnavailable } from '@meals/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodeOfDomain, errorCodeOfFastify, httpStatusOf, type ErrorCode } from './error-mapping.js';
 import { HttpError } from './http-error.js';
+import { exampleMessageOf } from './schemas/error-responses.js';
 
 interface WireError {
   readonly code: ErrorCode;
@@ -13,6 +14,8 @@ interface WireError {
 export function wireErrorOf(error: unknown): WireError {
   if (error instanceof HttpError) return error;
   if (isDomainError(error)) return { code: errorCodeOfDomain[error.code], message: error.message };
+  // Why the storage fails (a path, an SQLite or PostgreSQL message) is for the log only.
+  if (isStorageUnavailable(error)) return { code: 'storage_unavailable', message: exampleMessageOf.storage_unavailable };
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation !== undefined) return { code: 'invalid_request', message: fastifyError.message ?? '' };
   const known = fastifyError.code === undefined ? undefined : errorCodeOfFastify[fastifyError.code];
@@ -35,7 +38,8 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const { code, message, headers } = wireErrorOf(error);
   const status = httpStatusOf[code];
   // 5xx details go to the log with the request id (and the request, credentials redacted), never to the client.
-  if (status >= 500) request.log.error({ err: error, req: request }, 'request failed');
+  // An unavailable storage was logged once, when it failed: one line per refused request would bury it.
+  if (status >= 500 && code !== 'storage_unavailable') request.log.error({ err: error, req: request }, 'request failed');
   if (headers !== undefined) reply.headers(headers);
   return reply.code(status).send(errorEnvelope(code, message));
 }

@@ -21,6 +21,7 @@ export const httpStatusOf = {
   rating_period_over: 422,
   internal_error: 500,
   service_unavailable: 503,
+  storage_unavailable: 503,
   not_ready: 503,
 } as const;
 

@@ -35,7 +35,14 @@ export type { ReadRoutesOptions } from './routes/read-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from './schemas/envelope.js';
-export { authenticatedRouteErrors, beforeRoutingErrors, errorResponses, everyRouteErrors, jsonBodyErrors } from './schemas/error-responses.js';
+export {
+  authenticatedRouteErrors,
+  beforeRoutingErrors,
+  errorResponses,
+  everyRouteErrors,
+  jsonBodyErrors,
+  writeRouteErrors,
+} from './schemas/error-responses.js';
 // The wire schemas, also for typed clients: `Static<typeof RateMealBody>` is what the server validates.
 export {
   MarkMealBody,

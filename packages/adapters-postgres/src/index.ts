@@ -7,4 +7,5 @@ export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal
 export { PostgresMealQueries } from './postgres-meal-queries.js';
 export { PostgresRatingRepository } from './postgres-rating-repository.js';
 export { PostgresUserDataRepository } from './postgres-user-data-repository.js';
+export { isPostgresStorageFailure, PostgresStorageHealth, type PostgresStorageHealthOptions } from './storage-health.js';
 export { sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
 import { migrate } from './migrations.js';
+import { PostgresStorageHealth } from './storage-health.js';
 import type { TransactionOptions } from './transaction.js';
 
 export interface PostgresOptions extends TransactionOptions {
@@ -8,6 +9,8 @@ export interface PostgresOptions extends TransactionOptions {
   readonly poolSize?: number;
   /** Told of an error on an idle pooled connection (the server went away); the pool replaces the connection. */
   readonly onPoolError?: (error: Error) => void;
+  /** Told once each time writes start failing because the database does (read-only, full, unreachable). */
+  readonly onUnavailable?: (reason: string) => void;
 }
 
 export interface PostgresDatabase {
@@ -39,10 +42,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     throw error;
   }
   let closing: Promise<void> | undefined;
+  const health = new PostgresStorageHealth({ onUnavailable: options.onUnavailable });
   return {
-    adapters: createPostgresAdapters(pool, options),
+    adapters: createPostgresAdapters(pool, { ...options, health }),
     pool,
-    ping: async () => void (await pool.query('SELECT 1')),
+    // Ready means a write would be kept: answering SELECT 1 is not enough after a write failed for want of storage.
+    ping: async () => {
+      health.assertAvailable();
+      await pool.query('SELECT 1');
+    },
     close: () => (closing ??= pool.end()),
   };
 }

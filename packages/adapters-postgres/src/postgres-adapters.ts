@@ -11,8 +11,8 @@ import { TransactionRunner, type TransactionOptions } from './transaction.js';
 export function createPostgresAdapters(pool: Pool, options: TransactionOptions = {}) {
   const transactions = new TransactionRunner(pool, options);
   return {
-    meals: new PostgresMealCatalog(pool),
-    markings: new PostgresMarkingRepository(pool),
+    meals: new PostgresMealCatalog(pool, options.health),
+    markings: new PostgresMarkingRepository(pool, options.health),
     ratings: new PostgresRatingRepository(pool, transactions),
     mealSources: new PostgresMealSourceRepository(transactions),
     queries: new PostgresMealQueries(pool),

@@ -1,5 +1,6 @@
 import type { MarkingRepository, MealId, UserId } from '@meals/domain';
 import type { Pool } from 'pg';
+import type { PostgresStorageHealth } from './storage-health.js';
 
 const markExisting = `WITH meal AS (SELECT meal_id FROM meals WHERE meal_id = $2),
   marking AS (INSERT INTO markings (user_id, meal_id) SELECT $1, meal_id FROM meal ON CONFLICT DO NOTHING)
@@ -9,12 +10,16 @@ const unmarkExisting = `WITH meal AS (SELECT meal_id FROM meals WHERE meal_id = 
   SELECT EXISTS (SELECT 1 FROM meal) AS found`;
 
 export class PostgresMarkingRepository implements MarkingRepository {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly health?: PostgresStorageHealth,
+  ) {}
 
   async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
     // One round trip: the write only reaches an existing meal, and the answer says whether there was one.
     const statement = marked ? markExisting : unmarkExisting;
-    const { rows } = await this.pool.query<{ found: boolean }>(statement, [userId, mealId]);
+    const write = () => this.pool.query<{ found: boolean }>(statement, [userId, mealId]);
+    const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
     return rows[0]?.found ?? false;
   }
 

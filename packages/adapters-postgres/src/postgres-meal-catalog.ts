@@ -1,5 +1,6 @@
 import type { DetailedMeal, Meal, MealCatalog, MealId } from '@meals/domain';
 import type { Pool } from 'pg';
+import type { PostgresStorageHealth } from './storage-health.js';
 import { mealBatchParams, mealBatchRows, mealColumnList, mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
 
 /** `SET name = excluded.name, ...` for every column but the id; the histogram is left alone. */
@@ -9,7 +10,10 @@ const updateFromExcluded = mealColumnList
   .join(', ');
 
 export class PostgresMealCatalog implements MealCatalog {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly health?: PostgresStorageHealth,
+  ) {}
 
   async findById(id: MealId): Promise<DetailedMeal | undefined> {
     const { rows } = await this.pool.query<MealRow>(`SELECT ${mealColumns} FROM meals WHERE meal_id = $1`, [id]);
@@ -24,11 +28,13 @@ export class PostgresMealCatalog implements MealCatalog {
     if (meals.length === 0) return 0;
     // The last of two meals with one id wins, as in the other adapters (ON CONFLICT cannot touch a row twice).
     const ordered = [...new Map(meals.map((meal) => [meal.id, meal])).values()].sort((a, b) => a.id - b.id);
-    await this.pool.query(
-      `INSERT INTO meals (${mealColumns}) ${mealBatchRows}
-       ON CONFLICT (meal_id) DO UPDATE SET ${updateFromExcluded}`,
-      mealBatchParams(ordered),
-    );
+    const write = () =>
+      this.pool.query(
+        `INSERT INTO meals (${mealColumns}) ${mealBatchRows}
+         ON CONFLICT (meal_id) DO UPDATE SET ${updateFromExcluded}`,
+        mealBatchParams(ordered),
+      );
+    await (this.health === undefined ? write() : this.health.guard(write));
     return meals.length;
   }
 

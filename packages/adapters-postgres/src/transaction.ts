@@ -1,4 +1,5 @@
 import pg, { type Pool, type PoolClient } from 'pg';
+import type { PostgresStorageHealth } from './storage-health.js';
 
 /** SQLSTATEs after which PostgreSQL has rolled the transaction back and running it again is safe. */
 const retryableStates: ReadonlySet<string> = new Set([
@@ -19,6 +20,8 @@ export interface TransactionOptions {
   readonly maxRetries?: number;
   /** Told of every retry, so that none is silent (the adapters also count them). */
   readonly onRetry?: (event: RetryEvent) => void;
+  /** Turns a failing database's errors into `StorageUnavailableError`s, and learns when writes succeed again. */
+  readonly health?: PostgresStorageHealth;
 }
 
 /** The SQLSTATE of an error the server sent; undefined for anything else (a lost connection, a domain refusal). */
@@ -44,6 +47,11 @@ export class TransactionRunner {
   }
 
   async run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const health = this.options.health;
+    return health === undefined ? this.runRetrying(work) : health.guard(() => this.runRetrying(work));
+  }
+
+  private async runRetrying<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.once(work);

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { systemClock, type Clock } from '@meals/domain';
 import type { SqliteSynchronous } from './open-database.js';
 
 export interface BackgroundCheckpointOptions {
@@ -6,8 +7,14 @@ export interface BackgroundCheckpointOptions {
   readonly intervalMs?: number;
   /** As the serving connection's: a checkpoint syncs the file unless synchronous is off. */
   readonly synchronous?: SqliteSynchronous;
-  /** A checkpoint failed, or the thread stopped: the serving connection's own automatic checkpoints remain. */
-  readonly onFailure?: (message: string) => void;
+  /**
+   * A checkpoint failed, or the thread stopped: the serving connection's own automatic checkpoints remain. Called at
+   * most once per `failureReportIntervalMs`, with the latest message and how many failures it stands for.
+   */
+  readonly onFailure?: (message: string, failures: number) => void;
+  /** Least time between two `onFailure` calls (default one minute): a failing disk fails every checkpoint. */
+  readonly failureReportIntervalMs?: number;
+  readonly clock?: Clock;
 }
 
 export interface BackgroundCheckpoints {
@@ -23,6 +30,29 @@ export interface CheckpointWorkerData {
 }
 
 export const defaultCheckpointIntervalMs = 100;
+export const defaultFailureReportIntervalMs = 60_000;
+
+/**
+ * Passes the first failure on at once, then at most one per `intervalMs`, each with the count of failures since the
+ * last one passed on (the one it reports included). Failures in between are only counted.
+ */
+export function throttleFailures(
+  report: (message: string, failures: number) => void,
+  intervalMs: number,
+  clock: Clock,
+): (message: string) => void {
+  let lastReportAt: number | undefined;
+  let unreported = 0;
+  return (message) => {
+    unreported += 1;
+    const now = clock.now().getTime();
+    if (lastReportAt !== undefined && now - lastReportAt < intervalMs) return;
+    lastReportAt = now;
+    const failures = unreported;
+    unreported = 0;
+    report(message, failures);
+  };
+}
 
 /**
  * Checkpoints the WAL of the database file at `path` from a worker thread. A checkpoint copies the WAL's pages into
@@ -43,7 +73,11 @@ export function startBackgroundCheckpoints(
   const worker = new Worker(new URL('../dist/checkpoint-worker.js', import.meta.url), { workerData });
   // The thread never keeps the process alive: shutting down without stop() loses nothing but a checkpoint.
   worker.unref();
-  const onFailure = options.onFailure ?? (() => {});
+  const onFailure = throttleFailures(
+    options.onFailure ?? (() => {}),
+    options.failureReportIntervalMs ?? defaultFailureReportIntervalMs,
+    options.clock ?? systemClock,
+  );
   let stopping = false;
   worker.on('message', (message: { failure: string }) => onFailure(message.failure));
   worker.on('error', (error) => onFailure(error.message));

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { SqliteStorageHealth } from './storage-health.js';
 
 /**
  * What a write returns to refuse, having written nothing: its promise rejects with `reason`, and the rest of its
@@ -23,14 +24,23 @@ interface PendingWrite {
  * meant to, so it rejects, the group's transaction is rolled back, and every other write of the group runs again in
  * a transaction of its own. The same happens when the COMMIT fails or SQLite drops the transaction (a full disk, an
  * I/O error). So one failing write never takes the others with it, and the happy path pays no savepoint per write.
+ *
+ * With a `SqliteStorageHealth`, a group whose storage is unavailable writes nothing; after a group's commits, one stat
+ * checks that the path still names the open file before any write is acknowledged; and an error that says the storage
+ * fails (read-only, full, I/O) rejects as a `StorageUnavailableError`.
  */
 export class GroupCommit {
   private pending: PendingWrite[] = [];
   private readonly begin: Statement;
   private readonly commit: Statement;
   private readonly rollback: Statement;
+  /** The writes of the running flush that committed, settled once the file is known to be still in place. */
+  private committed: { pending: PendingWrite; result: unknown }[] = [];
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly health?: SqliteStorageHealth,
+  ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
@@ -51,20 +61,48 @@ export class GroupCommit {
     const group = this.pending;
     this.pending = [];
     try {
+      this.health?.assertFileNotKnownGone();
+    } catch (error) {
+      for (const { reject } of group) reject(error);
+      return;
+    }
+    this.committed = [];
+    try {
       if (group.length === 1) this.runAlone(group[0]!);
       else this.runTogether(group);
     } catch (error) {
       // Only a failing ROLLBACK gets here. A settled promise ignores a second settlement, so this rejects the rest.
-      for (const { reject } of group) reject(error);
+      for (const { reject } of group) reject(this.classify(error));
     }
+    this.acknowledgeCommitted();
   };
+
+  private acknowledgeCommitted(): void {
+    const committed = this.committed;
+    this.committed = [];
+    if (committed.length === 0) return;
+    try {
+      this.health?.assertFileInPlace();
+    } catch (error) {
+      // Committed into a file that is no longer the database's: acknowledging would promise a write that is lost.
+      for (const { pending } of committed) pending.reject(error);
+      return;
+    }
+    this.health?.recordSuccess();
+    for (const { pending, result } of committed) settle(pending, result);
+  }
+
+  private classify(error: unknown): unknown {
+    return this.health === undefined ? error : this.health.classify(error);
+  }
 
   private runTogether(group: readonly PendingWrite[]): void {
     try {
       this.begin.run();
     } catch (error) {
       // Another process held the write lock past the busy timeout: every write fails as it would alone.
-      for (const { reject } of group) reject(error);
+      const reason = this.classify(error);
+      for (const { reject } of group) reject(reason);
       return;
     }
     const results: unknown[] = [];
@@ -72,7 +110,7 @@ export class GroupCommit {
       try {
         results.push(pending.write());
       } catch (error) {
-        pending.reject(error);
+        pending.reject(this.classify(error));
         this.rollbackIfOpen();
         return this.runEachAloneBut(group, pending);
       }
@@ -83,7 +121,7 @@ export class GroupCommit {
       this.rollbackIfOpen();
       return this.runEachAloneBut(group, undefined);
     }
-    group.forEach((pending, index) => settle(pending, results[index]));
+    group.forEach((pending, index) => this.committed.push({ pending, result: results[index] }));
   }
 
   private runEachAloneBut(group: readonly PendingWrite[], failed: PendingWrite | undefined): void {
@@ -98,10 +136,10 @@ export class GroupCommit {
       this.commit.run();
     } catch (error) {
       this.rollbackIfOpen();
-      pending.reject(error);
+      pending.reject(this.classify(error));
       return;
     }
-    settle(pending, result);
+    this.committed.push({ pending, result });
   }
 
   private rollbackIfOpen(): void {

@@ -1,11 +1,19 @@
 export type { Database as SqliteDatabase } from 'better-sqlite3';
 export { loadMigrations, migrate, type Migration } from './migrations.js';
-export { openSqliteDatabase, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
+export { openSqliteDatabase, SqliteDatabaseMissingError, SqliteDatabaseReadOnlyError, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
 export { createSqliteAdapters } from './sqlite-adapters.js';
 export { GroupCommit, Refusal } from './group-commit.js';
 export {
+  isSqliteStorageFailure,
+  SqliteStorageHealth,
+  type SqliteStorageHealthOptions,
+  type StorageHealth,
+} from './storage-health.js';
+export {
   defaultCheckpointIntervalMs,
+  defaultFailureReportIntervalMs,
   startBackgroundCheckpoints,
+  throttleFailures,
   type BackgroundCheckpointOptions,
   type BackgroundCheckpoints,
 } from './background-checkpoints.js';

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { migrate } from './migrations.js';
@@ -12,6 +12,17 @@ export interface SqliteOptions {
   readonly busyTimeoutMs?: number;
   /** Called with every SQL statement the connection executes (not when one is prepared): for tracing and tests. */
   readonly onStatement?: (sql: string) => void;
+  /** `false`: a missing file throws `SqliteDatabaseMissingError` instead of being created (default true). */
+  readonly create?: boolean;
+}
+
+/** The database file does not exist and the caller did not allow creating it. */
+export class SqliteDatabaseMissingError extends Error {
+  override readonly name = 'SqliteDatabaseMissingError';
+
+  constructor(readonly path: string) {
+    super(`the SQLite database file ${path} does not exist`);
+  }
 }
 
 /** The pragma that sets a connection's `synchronous`: the serving connection's and the checkpoint thread's. */
@@ -22,9 +33,44 @@ export function synchronousPragma(synchronous: SqliteSynchronous): string {
 /** WAL pages between two automatic checkpoints (SQLite's default is 1000). */
 export const walAutocheckpointPages = 10_000;
 
+/** The database file (or its folder, or its -wal/-shm files) cannot be written by this process. */
+export class SqliteDatabaseReadOnlyError extends Error {
+  override readonly name = 'SqliteDatabaseReadOnlyError';
+
+  constructor(
+    readonly path: string,
+    readonly unwritable: string,
+  ) {
+    super(`the SQLite database ${path} cannot be written by this process (${unwritable} is read-only)`);
+  }
+}
+
+/**
+ * Refuses a database this process cannot write before SQLite touches it: opened anyway, SQLite falls back to
+ * read-only and leaves a -wal and a -shm file of this user behind, which then keep a writable server from opening it.
+ */
+function assertWritable(path: string): void {
+  const unwritable = (file: string) => {
+    try {
+      accessSync(file, constants.W_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  const companions = [`${path}-wal`, `${path}-shm`];
+  const found = [path, ...companions].find((file) => existsSync(file) && unwritable(file));
+  if (found !== undefined) throw new SqliteDatabaseReadOnlyError(path, found);
+  // WAL mode creates both companions next to the file unless they are there already.
+  const folder = dirname(path);
+  if (!companions.every((file) => existsSync(file)) && unwritable(folder)) throw new SqliteDatabaseReadOnlyError(path, `the folder ${folder}`);
+}
+
 /** Opens (creating the folder and file if needed) and migrates a database; `:memory:` gives a private one. */
 export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database {
+  if (path !== ':memory:' && options.create === false && !existsSync(path)) throw new SqliteDatabaseMissingError(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && existsSync(path)) assertWritable(path);
   const onStatement = options.onStatement;
   const db = new BetterSqlite3(path, onStatement === undefined ? {} : { verbose: (sql) => onStatement(String(sql)) });
   try {

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
+import type { SqliteStorageHealth } from './storage-health.js';
 import { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 import { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 import { SqliteMealQueries } from './sqlite-meal-queries.js';
@@ -8,15 +9,15 @@ import { SqliteRatingRepository } from './sqlite-rating-repository.js';
 import { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
 
 /** Every repository over one open database. */
-export function createSqliteAdapters(db: Database) {
+export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth) {
   // One group per connection: the markings and ratings of one turn of the event loop share a commit.
-  const writes = new GroupCommit(db);
+  const writes = new GroupCommit(db, health);
   return {
-    meals: new SqliteMealCatalog(db),
+    meals: new SqliteMealCatalog(db, health),
     markings: new SqliteMarkingRepository(db, writes),
     ratings: new SqliteRatingRepository(db, writes),
     queries: new SqliteMealQueries(db),
-    userData: new SqliteUserDataRepository(db),
+    userData: new SqliteUserDataRepository(db, health),
     mealSources: new SqliteMealSourceRepository(db),
   };
 }

@@ -2,6 +2,8 @@ import type { DetailedMeal, Meal, MealCatalog, MealId } from '@meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { mealColumns, mealFromRow, mealParams, mealPlaceholders, mealUpdateFromExcluded, type MealParams, type MealRow } from './sqlite-meal-row.js';
 
+import type { SqliteStorageHealth } from './storage-health.js';
+
 export { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 
 export class SqliteMealCatalog implements MealCatalog {
@@ -10,7 +12,10 @@ export class SqliteMealCatalog implements MealCatalog {
   private readonly countAll: Statement<[], { n: number }>;
   private readonly upsertAll: (meals: readonly Meal[]) => void;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly health?: SqliteStorageHealth,
+  ) {
     this.selectById = db.prepare(`SELECT ${mealColumns} FROM meals WHERE meal_id = ?`);
     // The histogram columns are left alone: an updated meal keeps its ratings.
     this.upsert = db.prepare(`INSERT INTO meals (${mealColumns}) VALUES (${mealPlaceholders})
@@ -27,7 +32,8 @@ export class SqliteMealCatalog implements MealCatalog {
   }
 
   async upsertMany(meals: readonly Meal[]): Promise<number> {
-    this.upsertAll(meals);
+    if (this.health === undefined) this.upsertAll(meals);
+    else this.health.guard(() => this.upsertAll(meals));
     return meals.length;
   }
 

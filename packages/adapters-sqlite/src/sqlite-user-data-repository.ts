@@ -1,6 +1,7 @@
 import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
+import type { SqliteStorageHealth } from './storage-health.js';
 
 export class SqliteUserDataRepository implements UserDataRepository {
   private readonly markedMeals: Statement<{ user: UserId }, MealRow>;
@@ -11,7 +12,10 @@ export class SqliteUserDataRepository implements UserDataRepository {
   private readonly exportInTransaction: Transaction<(userId: UserId) => UserData>;
   private readonly eraseInTransaction: Transaction<(userId: UserId) => ErasedUserData>;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly health?: SqliteStorageHealth,
+  ) {
     this.markedMeals = db.prepare(`SELECT ${mealColumns} FROM meals
       WHERE meal_id IN (SELECT meal_id FROM markings WHERE user_id = @user) ORDER BY meal_id`);
     this.ratedMeals = db.prepare(`SELECT ${mealColumns},
@@ -46,6 +50,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
 
   async eraseAll(userId: UserId): Promise<ErasedUserData> {
     // IMMEDIATE: no rating change of another connection can slip between the histogram update and the deletes.
-    return this.eraseInTransaction.immediate(userId);
+    const erase = () => this.eraseInTransaction.immediate(userId);
+    return this.health === undefined ? erase() : this.health.guard(erase);
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openSqliteDatabase, startBackgroundCheckpoints, type SqliteDatabase } from '@meals/adapters-sqlite';
+import { openSqliteDatabase, startBackgroundCheckpoints, throttleFailures, type SqliteDatabase } from '@meals/adapters-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /** Polls until `done` holds, for at most `patienceMs` (generous: this waits for an event, it measures no speed). */
@@ -75,5 +75,31 @@ describe('startBackgroundCheckpoints', () => {
     expect(failures).toEqual([]);
     db.exec('CREATE TABLE later (id INTEGER)');
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+});
+
+describe('checkpoint failures', () => {
+  it('are reported at most once a minute, each report counting the failures since the last one', () => {
+    let now = Date.parse('2026-03-10T12:00:00Z');
+    const clock = { now: () => new Date(now) };
+    const reports: [string, number][] = [];
+    const fail = throttleFailures((message, failures) => reports.push([message, failures]), 60_000, clock);
+
+    fail('disk I/O error');
+    // A failing disk fails every checkpoint: ten a second for the next minute but one millisecond.
+    for (let tick = 1; tick < 600; tick += 1) {
+      now += 100;
+      fail('disk I/O error');
+    }
+    now += 99;
+    fail('disk I/O error');
+    expect(reports).toEqual([['disk I/O error', 1]]);
+
+    now += 1;
+    fail('database or disk is full');
+    expect(reports).toEqual([
+      ['disk I/O error', 1],
+      ['database or disk is full', 601],
+    ]);
   });
 });

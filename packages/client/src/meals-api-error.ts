@@ -46,6 +46,7 @@ const knownCodes = {
   rating_period_over: true,
   internal_error: true,
   service_unavailable: true,
+  storage_unavailable: true,
   not_ready: true,
 } as const satisfies Record<MealsErrorCode, true>;
 

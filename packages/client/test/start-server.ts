@@ -17,6 +17,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${join(dataDir, 'meals.db')}`,
+      DATABASE_CREATE: '1',
       ...env,
     });
     return {

@@ -68,6 +68,7 @@ export {
 export type { RatingDecision, RatingRepository } from './rating/rating-repository.js';
 export { systemClock, type Clock } from './shared/clock.js';
 export { DomainError, domainErrorCodes, isDomainError, type DomainErrorCode } from './shared/domain-error.js';
+export { isStorageUnavailable, StorageUnavailableError } from './shared/storage-unavailable.js';
 export { isStorableText } from './shared/storable-text.js';
 export { isUserId, userIdMaxLength, type UserId } from './shared/user-id.js';
 export { MarkMeal, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';

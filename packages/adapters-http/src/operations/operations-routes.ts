@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isStorageUnavailable } from '@meals/domain';
 import { errorEnvelope } from '../error-handler.js';
 import { httpStatusOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
@@ -44,7 +45,8 @@ export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: Readin
         return ok;
       } catch (error) {
         // The cause stays in the log, with the request id; the probe only learns that the service is not ready.
-        request.log.error({ err: error }, 'readiness check failed');
+        // An unavailable storage said why once, when it failed; a probe every few seconds would repeat it.
+        if (!isStorageUnavailable(error)) request.log.error({ err: error }, 'readiness check failed');
         return reply.code(httpStatusOf.not_ready).send(errorEnvelope('not_ready', 'The database does not answer.'));
       }
     },

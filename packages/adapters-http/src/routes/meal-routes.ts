@@ -4,7 +4,7 @@ import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.
 import { HttpError } from '../http-error.js';
 import { mealsFromUpsertBody } from '../schema-validation.js';
 import { successEnvelope } from '../schemas/envelope.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors } from '../schemas/error-responses.js';
+import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import {
   MarkMealBody,
   MarkMealData,
@@ -24,16 +24,17 @@ export interface MealRoutesOptions {
 export const smallBodyLimit = 1024;
 export const adminBodyLimit = 1024 * 1024;
 
-const markMealErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, 'meal_not_found']);
+const markMealErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, 'meal_not_found']);
 const rateMealErrors = errorResponses([
   ...authenticatedRouteErrors,
   ...jsonBodyErrors,
+  ...writeRouteErrors,
   'meal_not_found',
   'meal_not_rateable',
   'meal_not_yet_served',
   'rating_period_over',
 ]);
-const upsertMealsErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, 'forbidden']);
+const upsertMealsErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, 'forbidden']);
 
 export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals }) => {
   // A request with no body at all carries no content type for Fastify to parse: it is still an empty JSON body.

@@ -2,7 +2,7 @@ import type { EraseUserData, ExportUserData } from '@meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { successEnvelope } from '../schemas/envelope.js';
-import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
+import { authenticatedRouteErrors, errorResponses, writeRouteErrors } from '../schemas/error-responses.js';
 import { exampleUserDataErasure, exampleUserDataExport, successExample } from '../schemas/read-examples.js';
 import { UserDataErasureData, UserDataExportData } from '../schemas/user-data-schemas.js';
 import { answerPrivately } from './private-answers.js';
@@ -14,7 +14,7 @@ export interface UserDataRoutesOptions {
 
 const exportErrors = errorResponses(authenticatedRouteErrors);
 // Fastify reads a DELETE's body when one is sent: it needs none, but a broken one is still refused.
-const eraseErrors = errorResponses([...authenticatedRouteErrors, 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
+const eraseErrors = errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
 
 /** The caller's own data (GDPR art. 15 and 17): always the token's subject, never anyone else's. */
 export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {

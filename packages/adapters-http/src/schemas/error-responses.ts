@@ -22,6 +22,7 @@ export const exampleMessageOf = {
   rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
   internal_error: 'Internal server error.',
   service_unavailable: 'The server is shutting down; retry on another connection.',
+  storage_unavailable: 'The database cannot store this write now; nothing was saved. Retry later.',
   not_ready: 'The database does not answer.',
 } as const satisfies Record<ErrorCode, string>;
 
@@ -36,6 +37,9 @@ export const everyRouteErrors = ['internal_error', 'service_unavailable'] as con
 
 /** What every route under /api/v1 can answer, whatever it does: it needs a token and is rate limited. */
 export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', 'rate_limited', ...everyRouteErrors] as const;
+
+/** What a route that writes can answer when its database cannot keep the write (gone, read-only, full, failing). */
+export const writeRouteErrors = ['storage_unavailable'] as const;
 
 /** What a route with a JSON body can answer before its handler runs. */
 export const jsonBodyErrors = ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;

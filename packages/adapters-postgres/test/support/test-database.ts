@@ -39,7 +39,8 @@ async function connectionsTo(client: pg.Client, database: string): Promise<numbe
   return rows[0]?.n ?? 0;
 }
 
-async function onServer(server: URL, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+/** Runs `work` on a connection of its own to `server` (a URL naming a database), then closes it. */
+export async function onServer(server: URL, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client({ connectionString: server.toString() });
   await client.connect();
   try {

@@ -9,6 +9,7 @@ export function serverEnv(databasePath: string, extra: Record<string, string> = 
     NODE_ENV: 'production',
     JWT_SECRET: secret,
     DATABASE_URL: `sqlite:${databasePath}`,
+    DATABASE_CREATE: '1',
     RATE_LIMIT_USER_PER_MIN: '0',
     RATE_LIMIT_IP_PER_MIN: '0',
     LOG_LEVEL: 'warn',
