@@ -120,6 +120,46 @@ describe('pnpm meals:import <feed.xml>', () => {
     expect(await idsByName()).toEqual(before);
   });
 
+  it('reads runs of white space in a feed as one space, so a change only in spacing changes nothing', async () => {
+    const { run, idsByName } = freshDatabase();
+    run([sampleFeed]);
+    const before = await idsByName();
+    const respaced = writeFeed('respaced.xml', (xml) => xml.replace('<name>Spaghetti Bolognese</name>', '<name>  Spaghetti \n  Bolognese </name>'));
+    const result = run([respaced]);
+    expect(result.stdout).toContain('added 0, updated 0, unchanged 14');
+    expect(await idsByName()).toEqual(before);
+  });
+
+  it('updates the display name in place when only its case or its kind of space changed', async () => {
+    const { run, idsByName } = freshDatabase();
+    run([sampleFeed]);
+    const id = (await idsByName())['Spaghetti Bolognese']!;
+    for (const name of ['Spaghetti bolognese', 'Spaghetti\u00a0bolognese']) {
+      const renamed = writeFeed('recased.xml', (xml) => xml.replace('<name>Spaghetti Bolognese</name>', `<name>${name}</name>`));
+      const result = run([renamed]);
+      expect(result.stdout).toContain('added 0, updated 1, unchanged 13');
+      expect(result.stdout).toContain(`~ #${id} Tellergericht: ${name}`);
+      expect((await idsByName())[name]).toBe(id);
+    }
+  });
+
+  it('refuses a meal text with a control character, from a feed or a JSON file, and imports nothing', async () => {
+    const { run, rows } = freshDatabase();
+    run([sampleFeed]);
+    const feed = writeFeed('control.xml', (xml) => xml.replace('<name>Spaghetti Bolognese</name>', '<name>Spaghetti&#x85;Bolognese</name>'));
+    const fromFeed = run([feed]);
+    expect(fromFeed.status).toBe(1);
+    expect(fromFeed.stderr).toContain('no control character');
+    const json = join(folder, 'control.json');
+    const body = JSON.parse(readFileSync(join(examples, 'meals.json'), 'utf8')) as { meals: { name: string }[] };
+    body.meals[1]!.name = 'Chili\u0001con Carne';
+    writeFileSync(json, JSON.stringify(body));
+    const fromJson = run([json]);
+    expect(fromJson.status).toBe(1);
+    expect(fromJson.stderr).toContain('no control character');
+    expect((await rows()).length).toBe(14);
+  });
+
   it('allocates ids above those given through the admin upsert', async () => {
     const { run, rows } = freshDatabase();
     expect(run([join(examples, 'meals.json')]).status).toBe(0);

@@ -279,6 +279,20 @@ describe('PUT /api/v1/admin/meals', () => {
     }
   });
 
+  it('names the field and the rule when a text holds a control character', async () => {
+    const response = await put({ meals: [{ ...meal(10), name: 'Chili\u0000con Carne' }] }, fixture.token({ scope: 'meals:write' }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({
+      code: 'invalid_request',
+      message: expect.stringMatching(/^meals\[0\]: the name .*no control character/),
+    });
+  });
+
+  it('accepts the highest id an upsert may choose, 2^31 - 1', async () => {
+    const response = await put({ meals: [meal(2 ** 31 - 1)] }, fixture.token({ scope: 'meals:write' }));
+    expect(response.statusCode).toBe(200);
+  });
+
   it('answers forbidden without the scope, before looking at the body', async () => {
     expectError(await put({ meals: [meal(10)] }, fixture.token()), 'forbidden');
     expectError(await put('not even an object', fixture.token({ scope: 'meals:read' })), 'forbidden');
@@ -303,6 +317,13 @@ describe('PUT /api/v1/admin/meals', () => {
     ['notes as a string', { meals: [{ ...meal(10), notes: 'vegan' }] }],
     ['an empty category', { meals: [{ ...meal(10), category: '' }] }],
     ['a category of 251 characters', { meals: [{ ...meal(10), category: 'x'.repeat(251) }] }],
+    ['a name with a line break', { meals: [meal(11), { ...meal(10), name: 'Chili\ncon Carne' }] }],
+    ['a name with a tab', { meals: [{ ...meal(10), name: 'Chili\tcon Carne' }] }],
+    ['a name with DEL', { meals: [{ ...meal(10), name: 'Chili\u007f' }] }],
+    ['a category with a C1 control', { meals: [{ ...meal(10), category: 'Haupt\u0085gericht' }] }],
+    ['a note with U+001F', { meals: [{ ...meal(10), notes: ['vegan\u001f'] }] }],
+    ['an id over 2^31 - 1', { meals: [meal(11), meal(2 ** 31)] }],
+    ['the id 2^53 - 1', { meals: [meal(Number.MAX_SAFE_INTEGER)] }],
   ])('rejects %s with invalid_request, storing nothing', async (_, body) => {
     expectError(await put(body, fixture.token({ scope: 'meals:write' })), 'invalid_request');
     expect(await fixture.adapters.meals.findById(10)).toBeUndefined();

@@ -1,6 +1,7 @@
 // The one public entry point of the domain: ports, pure transitions, use cases.
 export {
   isMealId,
+  maxChosenMealId,
   noMealDetails,
   withMealDetails,
   type DetailedMeal,
@@ -69,7 +70,7 @@ export type { RatingDecision, RatingRepository } from './rating/rating-repositor
 export { systemClock, type Clock } from './shared/clock.js';
 export { DomainError, domainErrorCodes, isDomainError, type DomainErrorCode } from './shared/domain-error.js';
 export { isStorageUnavailable, StorageUnavailableError } from './shared/storage-unavailable.js';
-export { isStorableText } from './shared/storable-text.js';
+export { hasControlCharacter, isStorableText } from './shared/storable-text.js';
 export { isUserId, userIdMaxLength, type UserId } from './shared/user-id.js';
 export { MarkMeal, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
 export { RateMeal, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';

@@ -18,12 +18,14 @@ const upsert = async (nameJson: string) =>
     payload: `{"meals":[{"meal_id":1,"name":${nameJson},"served_at":"2026-03-10T11:00:00Z","rateable":true}]}`,
   });
 
-describe('meal names that cannot be stored as text', () => {
+describe('meal names that cannot be stored as text, or hold a control character', () => {
   it.each([
     ['a leading NUL character', '"\\u0000Soup"'],
     ['a NUL character inside', '"Soup\\u0000of the day"'],
     ['an unpaired high surrogate', '"Soup \\ud800"'],
     ['an unpaired low surrogate', '"\\udc00 Soup"'],
+    ['a tab (a control character)', '"Tab\\there"'],
+    ['a C1 control character', '"Soup\\u0085of the day"'],
   ])('refuses a name with %s: 400 invalid_request, nothing stored', async (_, nameJson) => {
     const response = await upsert(nameJson);
     expect(response.statusCode).toBe(400);
@@ -31,8 +33,8 @@ describe('meal names that cannot be stored as text', () => {
     expect(await (await fixture).persistence.meals.count()).toBe(0);
   });
 
-  it('still takes tabs, emoji, paired surrogates and combining marks, and stores them exactly', async () => {
-    const name = 'Tab\there 🍜 e\u0301';
+  it('still takes no-break spaces, emoji, paired surrogates and combining marks, and stores them exactly', async () => {
+    const name = 'No-break\u00a0space 🍜 e\u0301';
     expect((await upsert(JSON.stringify(name))).statusCode).toBe(200);
     expect((await (await fixture).persistence.meals.findById(1))?.name).toBe(name);
   });

@@ -1,7 +1,16 @@
-import { mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@meals/domain';
+import { maxChosenMealId, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });
+
+/** The ids an upsert may choose: imports number their meals above the highest in use, so these never run out. */
+const ChosenMealId = Type.Integer({
+  minimum: 1,
+  maximum: maxChosenMealId,
+  description: 'Meal id chosen by the upsert, 1 to 2^31 - 1 (imported meals are numbered above the highest id in use)',
+});
+
+const textRule = 'not blank; no control character (U+0000-U+001F, U+007F-U+009F), no unpaired surrogate';
 
 export const MarkMealBody = Type.Object(
   { meal_id: MealId, marked: Type.Boolean({ description: 'true marks the meal as a favourite; false unmarks it' }) },
@@ -41,7 +50,7 @@ export const DateTimeWithOffset = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$',
 });
 
-const MealText = Type.String({ minLength: 1, maxLength: mealTextMaxLength, pattern: '\\S' });
+const MealText = Type.String({ minLength: 1, maxLength: mealTextMaxLength, pattern: '\\S', description: textRule });
 
 /** A euro amount as a decimal string ("2.60", "3", "0.5"); stored in canonical form ("2.60", "3.00", "0.50"). */
 export const PriceAmount = Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,6})?$', description: 'Euro amount, e.g. "2.60"' });
@@ -58,8 +67,8 @@ export const MealPricesInput = Type.Object(
 
 export const MealInput = Type.Object(
   {
-    meal_id: MealId,
-    name: Type.String({ minLength: 1, maxLength: mealNameMaxLength }),
+    meal_id: ChosenMealId,
+    name: Type.String({ minLength: 1, maxLength: mealNameMaxLength, description: textRule }),
     served_at: DateTimeWithOffset,
     rateable: Type.Boolean(),
     category: Type.Optional(Type.Union([MealText, Type.Null()], { description: 'Menu line; absent means null' })),

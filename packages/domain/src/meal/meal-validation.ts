@@ -1,7 +1,7 @@
 import { DomainError } from '../shared/domain-error.js';
-import { isMealId, type Meal } from './meal.js';
+import { isMealId, maxChosenMealId, type Meal } from './meal.js';
 import { isCanonicalPrice, isPriceRole } from './meal-prices.js';
-import { isStorableText } from '../shared/storable-text.js';
+import { hasControlCharacter, isStorableText } from '../shared/storable-text.js';
 
 /** As in OpenMensa feeds, which allow 250 characters for a name, a category and a note. */
 export const mealNameMaxLength = 250;
@@ -13,7 +13,9 @@ export function assertValidMeals(meals: readonly Meal[]): void {
   const seen = new Set<number>();
   meals.forEach((meal, index) => {
     const where = `meals[${index}]`;
-    if (!isMealId(meal.id)) invalid(`${where}: the meal id must be a positive integer`);
+    if (!isMealId(meal.id) || meal.id > maxChosenMealId) {
+      invalid(`${where}: the meal id must be an integer from 1 to ${maxChosenMealId}`);
+    }
     if (seen.has(meal.id)) invalid(`${where}: meal id ${meal.id} appears more than once`);
     seen.add(meal.id);
     const problem = mealFieldProblem(meal);
@@ -40,14 +42,20 @@ export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
 }
 
 /**
- * Not blank, at most `max` characters (Unicode code points, as SQL and JSON Schema count them), and storable as
- * text: no NUL, no unpaired surrogate.
+ * Not blank, at most `max` characters (Unicode code points, as SQL and JSON Schema count them), no control character,
+ * and storable as text: no unpaired surrogate.
  */
 function isText(value: unknown, max: number): boolean {
-  return typeof value === 'string' && value.trim().length > 0 && [...value].length <= max && isStorableText(value);
+  return (
+    typeof value === 'string' &&
+    value.trim().length > 0 &&
+    [...value].length <= max &&
+    !hasControlCharacter(value) &&
+    isStorableText(value)
+  );
 }
 
-const textRule = (max: number) => `1 to ${max} characters, no NUL and no unpaired surrogate`;
+const textRule = (max: number) => `1 to ${max} characters, no control character (U+0000-U+001F, U+007F-U+009F) and no unpaired surrogate`;
 
 function invalid(message: string): never {
   throw new DomainError('invalid_meal', message);

@@ -3,6 +3,12 @@ import type { MealPrices } from './meal-prices.js';
 /** A positive integer that identifies a meal across imports. */
 export type MealId = number;
 
+/**
+ * The highest id an admin upsert may choose (2^31 - 1, an int32 in any app). Imports number their new meals above
+ * the highest id in use, up to 2^53 - 1, so no chosen id can use up the ids that later imports need.
+ */
+export const maxChosenMealId = 2_147_483_647;
+
 /** What a menu says about a meal beyond its name: all optional, so a bare meal is still a meal. */
 export interface MealDetails {
   /** The menu line or counter, e.g. "Hauptgericht" or "Ausgabe A"; null when the menu has none. */

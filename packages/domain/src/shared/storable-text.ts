@@ -6,3 +6,12 @@ const unstorableAsText = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-
 export function isStorableText(value: string): boolean {
   return !unstorableAsText.test(value);
 }
+
+// Control characters (Unicode Cc: C0, DEL and C1) have no place in menu text: they are invisible or break a line in
+// an app, and a C1 character is the mark of a Windows-1252 feed read as Latin-1 (U+0096 for an en dash).
+const controlCharacter = /[\u0000-\u001F\u007F-\u009F]/;
+
+/** True when the text holds a control character (U+0000-U+001F, U+007F-U+009F). */
+export function hasControlCharacter(value: string): boolean {
+  return controlCharacter.test(value);
+}

@@ -191,14 +191,17 @@ const codePoints = (text: string) => [...text].length;
 const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const priceRoles: readonly string[] = ['student', 'employee', 'pupil', 'other'];
 
-/** Meal text (name, category, note): 1 to 250 characters, not blank, storable as text: no NUL, no unpaired surrogate. */
+/**
+ * Meal text (name, category, note): 1 to 250 characters, not blank, no control character (C0, DEL, C1: NUL among
+ * them), storable as text: no unpaired surrogate.
+ */
 function isMealText(value: unknown): value is string {
   return (
     typeof value === 'string' &&
     codePoints(value) >= 1 &&
     codePoints(value) <= 250 &&
     value.trim() !== '' &&
-    !value.includes('\u0000') &&
+    ![...value].some((character) => character.codePointAt(0)! <= 0x1f || (character.codePointAt(0)! >= 0x7f && character.codePointAt(0)! <= 0x9f)) &&
     !unpairedSurrogate.test(value)
   );
 }
@@ -231,7 +234,7 @@ function upsertMeals(value: unknown): ({ id: number } & ModelMeal)[] | undefined
     if (!isObject(meal) || !['meal_id', 'name', 'served_at', 'rateable'].every((key) => Object.hasOwn(meal, key))) return undefined;
     if (!Object.keys(meal).every((key) => mealInputKeys.includes(key))) return undefined;
     const { meal_id: id, name, served_at: servedAt, rateable, category = null, notes = [] } = meal;
-    if (!isMealId(id) || !isMealText(name) || typeof rateable !== 'boolean' || !isDateTime(servedAt)) return undefined;
+    if (!isMealId(id) || id > 2 ** 31 - 1 || !isMealText(name) || typeof rateable !== 'boolean' || !isDateTime(servedAt)) return undefined;
     if (category !== null && !isMealText(category)) return undefined;
     if (!Array.isArray(notes) || notes.length > 100 || !notes.every(isMealText)) return undefined;
     const prices = pricesOf(meal.prices);
