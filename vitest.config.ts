@@ -14,15 +14,15 @@ const postgresTests = [
 export default defineConfig({
   resolve: {
     alias: {
-      '@meals/domain': source('./packages/domain/src/index.ts'),
-      '@meals/adapters-memory': source('./packages/adapters-memory/src/index.ts'),
-      '@meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
-      '@meals/test-postgres': source('./packages/test-postgres/src/index.ts'),
-      '@meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
-      '@meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
-      '@meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
-      '@meals/client': source('./packages/client/src/index.ts'),
-      '@meals/repository-contract': source('./packages/repository-contract/src/index.ts'),
+      '@canteen-meals/domain': source('./packages/domain/src/index.ts'),
+      '@canteen-meals/adapters-memory': source('./packages/adapters-memory/src/index.ts'),
+      '@canteen-meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
+      '@canteen-meals/test-postgres': source('./packages/test-postgres/src/index.ts'),
+      '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
+      '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
+      '@canteen-meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
+      '@canteen-meals/client': source('./packages/client/src/index.ts'),
+      '@canteen-meals/repository-contract': source('./packages/repository-contract/src/index.ts'),
     },
   },
   test: {

@@ -8,7 +8,7 @@
 //   node scripts/pack-and-run.mjs [--check-client-decoupled] [--keep]
 //
 // --check-client-decoupled also demands that installing the client brings no server technology (fastify,
-// better-sqlite3, pg). It fails until the client stops depending on @meals/adapters-http (issue 13, item 1: the
+// better-sqlite3, pg). It fails until the client stops depending on @canteen-meals/adapters-http (issue 13, item 1: the
 // wire-contract package); then .ci/run passes it.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -31,7 +31,7 @@ const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 const dependencyFields = ['dependencies', 'peerDependencies', 'optionalDependencies'];
 
 // The workspace: every package by name. Installable = not private; a private workspace package that an installable
-// one depends on at run time is packed too (today the client's @meals/adapters-http), and reported.
+// one depends on at run time is packed too (today the client's @canteen-meals/adapters-http), and reported.
 const workspace = new Map();
 for (const group of ['packages', 'apps']) {
   for (const name of readdirSync(join(root, group))) {

@@ -1,4 +1,4 @@
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { seededRandom } from './random.js';
 
 /** What the bench seeds into the server's database before the server starts. */

@@ -1,4 +1,4 @@
-import { findPostgresBinaries, startThrowawayCluster } from '@meals/test-postgres';
+import { findPostgresBinaries, startThrowawayCluster } from '@canteen-meals/test-postgres';
 import { send, type ProbeRequest, type Target } from './processes.js';
 import { startServer } from './server-under-test.js';
 

@@ -1,6 +1,6 @@
-import { signHmacToken } from '@meals/adapters-http';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import { buildServer, loadConfig } from '@meals/server';
+import { signHmacToken } from '@canteen-meals/adapters-http';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { buildServer, loadConfig } from '@canteen-meals/server';
 
 export interface RoundTrips {
   /** Menu size -> SQL statements that one GET /api/v1/meals?date= of that day ran. */

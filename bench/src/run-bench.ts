@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { adminScope, signHmacToken } from '@meals/adapters-http';
+import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { benchSettings, type BenchSettings } from './bench-settings.js';
 import { heavyRatings, lightRatings, mealsWithDriftedHistograms, menuSize, seedDatabase, type BenchFixture } from './fixture.js';
 import { comparePair, median, type PairResult } from './pair.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteDatabase } from '@meals/adapters-sqlite';
+import { openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mealsWithDriftedHistograms, seedDatabase } from '../src/fixture.js';
 import { buildReferenceApp } from '../src/reference-app.js';

@@ -1,5 +1,5 @@
-import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { DomainError, GetMeal, MarkMeal, RateMeal, ratingStatistics, UpsertMeals } from '@meals/domain';
+import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
+import { DomainError, GetMeal, MarkMeal, RateMeal, ratingStatistics, UpsertMeals } from '@canteen-meals/domain';
 
 // 1. Adapters: the in-memory repositories share one database; the clock stands still until told to move.
 const repositories = createInMemoryAdapters();

@@ -6,7 +6,7 @@ import {
   createJwksTokenVerifier,
   createPublicKeyTokenVerifier,
   type TokenVerifier,
-} from '@meals/adapters-http';
+} from '@canteen-meals/adapters-http';
 import {
   EraseUserData,
   ExportUserData,
@@ -19,7 +19,7 @@ import {
   systemClock,
   UpsertMeals,
   type Clock,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';

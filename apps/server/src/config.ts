@@ -1,8 +1,8 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
-import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@meals/adapters-http';
+import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
-import { isLocalTime, isTimeZone } from '@meals/domain';
+import { isLocalTime, isTimeZone } from '@canteen-meals/domain';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
 

@@ -10,7 +10,7 @@ import type {
   UserData,
   UserDataRepository,
   UserId,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /**

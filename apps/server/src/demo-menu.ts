@@ -1,4 +1,4 @@
-import type { Meal } from '@meals/domain';
+import type { Meal } from '@canteen-meals/domain';
 
 const hour = 60 * 60 * 1000;
 const day = 24 * hour;

@@ -1,4 +1,4 @@
-import { docsPath, openApiPath, signHmacToken } from '@meals/adapters-http';
+import { docsPath, openApiPath, signHmacToken } from '@canteen-meals/adapters-http';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildServer } from './composition-root.js';
 import { demoMenu } from './demo-menu.js';

@@ -1,5 +1,5 @@
-import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { openPostgres } from '@meals/adapters-postgres';
+import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
+import { openPostgres } from '@canteen-meals/adapters-postgres';
 import {
   createSqliteAdapters,
   openSqliteDatabase,
@@ -7,7 +7,7 @@ import {
   SqliteDatabaseReadOnlyError,
   SqliteStorageHealth,
   startBackgroundCheckpoints,
-} from '@meals/adapters-sqlite';
+} from '@canteen-meals/adapters-sqlite';
 import type {
   MarkingRepository,
   MealCatalog,
@@ -15,7 +15,7 @@ import type {
   MealSourceRepository,
   RatingRepository,
   UserDataRepository,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { ConfigError, type Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */

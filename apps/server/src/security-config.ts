@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { minSecretBytes, publicKeyAlgorithm, type HttpTimeouts, type TrustProxy } from '@meals/adapters-http';
+import { minSecretBytes, publicKeyAlgorithm, type HttpTimeouts, type TrustProxy } from '@canteen-meals/adapters-http';
 import { ConfigError } from './config-error.js';
 
 // The settings that decide who gets in and how much a client may ask, parsed and cross-checked (the table is config.ts).

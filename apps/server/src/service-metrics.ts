@@ -1,5 +1,5 @@
-import type { MetricsEndpoint, RequestObserver } from '@meals/adapters-http';
-import type { ErasedUserData, RatingChange } from '@meals/domain';
+import type { MetricsEndpoint, RequestObserver } from '@canteen-meals/adapters-http';
+import type { ErasedUserData, RatingChange } from '@canteen-meals/domain';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */

@@ -53,7 +53,7 @@ const foldersBesidesTests = (packageDir: string) =>
 const external = (specifier: string) => !specifier.startsWith('.');
 /** `@scope/name/sub/path` -> `@scope/name`, `name/sub` -> `name`. */
 const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-const ours = (name: string) => name.startsWith('@meals/');
+const ours = (name: string) => name.startsWith('@canteen-meals/');
 
 const packageDirs = readdirSync(join(root, 'packages'))
   .map((name) => `packages/${name}`)
@@ -63,7 +63,7 @@ const installableDirs = packageDirs.filter((dir) => manifestOf(dir).private !== 
 const adapterDirs = packageDirs.filter((dir) => dir.startsWith('packages/adapters-'));
 const serverTechnology = ['fastify', 'better-sqlite3', 'pg', 'tsyringe', 'reflect-metadata'];
 // The client takes its wire types from the HTTP adapter until the wire-contract package (issue 13, item 1) exists.
-const clientWireContract = '@meals/adapters-http';
+const clientWireContract = '@canteen-meals/adapters-http';
 
 describe('architecture: dependencies point inwards', () => {
   it('keeps the domain pure: it imports nothing outside itself and declares no dependency', () => {
@@ -80,7 +80,7 @@ describe('architecture: dependencies point inwards', () => {
   });
 
   it.each(adapterDirs)('lets %s depend on the domain but on no other adapter, and never on the DI container', (packageDir) => {
-    const allowed = (name: string) => !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || name === '@meals/domain');
+    const allowed = (name: string) => !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || name === '@canteen-meals/domain');
     const forbiddenImports = importsOf(packageDir).filter(({ specifier }) => !allowed(packageName(specifier)));
     expect(forbiddenImports).toEqual([]);
     expect(dependenciesOf(packageDir).filter((name) => !allowed(name))).toEqual([]);
@@ -88,7 +88,7 @@ describe('architecture: dependencies point inwards', () => {
 
   it('lets the repository contract depend on the domain, with vitest supplied by its user (a peer dependency)', () => {
     const manifest = manifestOf('packages/repository-contract');
-    expect(dependenciesOf('packages/repository-contract').filter(ours)).toEqual(['@meals/domain']);
+    expect(dependenciesOf('packages/repository-contract').filter(ours)).toEqual(['@canteen-meals/domain']);
     expect(Object.keys(manifest.peerDependencies ?? {})).toEqual(['vitest']);
     expect(Object.keys(manifest.dependencies ?? {})).not.toContain('vitest');
   });
@@ -110,7 +110,7 @@ describe('architecture: dependencies point inwards', () => {
   it('keeps the packages below the server: no package depends on apps/server or the bench', () => {
     const upward = packageDirs.flatMap((dir) =>
       [...dependenciesOf(dir), ...importsOf(dir).map(({ specifier }) => packageName(specifier))]
-        .filter((name) => name === '@meals/server' || name === '@meals/bench')
+        .filter((name) => name === '@canteen-meals/server' || name === '@canteen-meals/bench')
         .map((name) => `${dir} -> ${name}`),
     );
     expect(upward).toEqual([]);
@@ -129,7 +129,7 @@ describe('architecture: dependencies point inwards', () => {
   it('imports every workspace package through its public entry point only', () => {
     const deep = workspaceDirs
       .flatMap((dir) => importsOf(dir))
-      .filter(({ specifier }) => /^@meals\/[^/]+\/.+/.test(specifier));
+      .filter(({ specifier }) => /^@canteen-meals\/[^/]+\/.+/.test(specifier));
     expect(deep).toEqual([]);
   });
 });

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHmacTokenVerifier } from '@meals/adapters-http';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
+import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const dist = (file: string) => fileURLToPath(new URL(`../dist/cli/${file}`, import.meta.url));

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHmacTokenVerifier } from '@meals/adapters-http';
+import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Every `pnpm <script> …` the docs show must be a script of the root package.json that no pnpm built-in shadows

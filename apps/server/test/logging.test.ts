@@ -1,5 +1,5 @@
-import { FixedClock } from '@meals/adapters-memory';
-import { signHmacToken } from '@meals/adapters-http';
+import { FixedClock } from '@canteen-meals/adapters-memory';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import { decideRatingChange } from '@meals/domain';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { decideRatingChange } from '@canteen-meals/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The real CLI process (its compiled build), on a fresh SQLite file per test.

@@ -1,5 +1,5 @@
-import { signHmacToken } from '@meals/adapters-http';
-import { openPostgres } from '@meals/adapters-postgres';
+import { signHmacToken } from '@canteen-meals/adapters-http';
+import { openPostgres } from '@canteen-meals/adapters-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from '../../../packages/adapters-postgres/test/support/test-database.js';
 import { fitsOneSerialOrder, type ObservedChange } from './support/serial-order.js';

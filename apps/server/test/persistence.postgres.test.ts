@@ -1,4 +1,4 @@
-import { signHmacToken } from '@meals/adapters-http';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databasePerFile, onServer } from '../../../packages/adapters-postgres/test/support/test-database.js';
 import { buildServer } from '../src/composition-root.js';

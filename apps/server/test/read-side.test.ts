@@ -1,7 +1,7 @@
-import { signHmacToken } from '@meals/adapters-http';
-import { FixedClock } from '@meals/adapters-memory';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { Meal } from '@meals/domain';
+import { signHmacToken } from '@canteen-meals/adapters-http';
+import { FixedClock } from '@canteen-meals/adapters-memory';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import type { Meal } from '@canteen-meals/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { ConfigError, loadConfig } from '../src/config.js';

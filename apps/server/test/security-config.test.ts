@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultHttpTimeouts, signHmacToken } from '@meals/adapters-http';
+import { defaultHttpTimeouts, signHmacToken } from '@canteen-meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signHmacToken } from '@meals/adapters-http';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { runServerToExit, runToExit, startServer, type ServerProcess } from './support/server-process.js';

@@ -1,4 +1,4 @@
-import { isDomainError, isStorageUnavailable } from '@meals/domain';
+import { isDomainError, isStorageUnavailable } from '@canteen-meals/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodeOfDomain, errorCodeOfFastify, httpStatusOf, type ErrorCode } from './error-mapping.js';
 import { HttpError } from './http-error.js';

@@ -1,4 +1,4 @@
-import type { DomainErrorCode } from '@meals/domain';
+import type { DomainErrorCode } from '@canteen-meals/domain';
 
 /** Every error code a client can receive, with its HTTP status: the one table of the contract. */
 export const httpStatusOf = {

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { canonicalPrice, type Meal, type MealPrices } from '@meals/domain';
+import { canonicalPrice, type Meal, type MealPrices } from '@canteen-meals/domain';
 import { UpsertMealsBody } from './schemas/meal-schemas.js';
 import { validationMessage } from './validation-messages.js';
 

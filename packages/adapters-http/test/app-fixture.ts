@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
+import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
 import {
   EraseUserData,
   ExportUserData,
@@ -12,7 +12,7 @@ import {
   UpsertMeals,
   type Clock,
   type Meal,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import {
   buildHttpApp,
   createHmacTokenVerifier,

@@ -1,4 +1,4 @@
-import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
+import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
 import type { InjectOptions } from 'fastify';
 import { buildHttpApp, type HttpAppOptions } from '../src/index.js';
 import { menu, now, useCasesOver } from './app-fixture.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { systemClock } from '@meals/domain';
+import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
+import { systemClock } from '@canteen-meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-import { histogramOf, type RatingValue } from '@meals/domain';
+import { histogramOf, type RatingValue } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { httpStatusOf, type ErrorCode } from '../src/index.js';
 import { menu, now, useSharedTestApp } from './app-fixture.js';

@@ -1,4 +1,4 @@
-import type { DetailedMeal, LocalDate, MealId, MealSourceKey, RatingHistogram, RatingValue, UserId } from '@meals/domain';
+import type { DetailedMeal, LocalDate, MealId, MealSourceKey, RatingHistogram, RatingValue, UserId } from '@canteen-meals/domain';
 
 /** The state every in-memory adapter shares, as one database would be shared by the SQL adapters. */
 export class InMemoryDatabase {

@@ -1,4 +1,4 @@
-import type { MarkingRepository, MealId, UserId } from '@meals/domain';
+import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMarkingRepository implements MarkingRepository {

@@ -1,4 +1,4 @@
-import { withMealDetails, type DetailedMeal, type Meal, type MealCatalog, type MealId } from '@meals/domain';
+import { withMealDetails, type DetailedMeal, type Meal, type MealCatalog, type MealId } from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealCatalog implements MealCatalog {

@@ -8,7 +8,7 @@ import {
   type MealView,
   type PageRequest,
   type UserId,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealQueries implements MealQueries {

@@ -6,7 +6,7 @@ import {
   type MenuImportDecision,
   type MenuImportPlan,
   type MenuImportScope,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealSourceRepository implements MealSourceRepository {

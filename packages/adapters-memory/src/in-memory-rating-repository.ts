@@ -8,7 +8,7 @@ import {
   type RatingRepository,
   type RatingValue,
   type UserId,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryRatingRepository implements RatingRepository {

@@ -7,7 +7,7 @@ import {
   type UserData,
   type UserDataRepository,
   type UserId,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryUserDataRepository implements UserDataRepository {

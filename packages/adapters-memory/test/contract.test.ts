@@ -1,5 +1,5 @@
-import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { describeReadRepositoryContracts, describeRepositoryContracts } from '@meals/repository-contract';
+import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
+import { describeReadRepositoryContracts, describeRepositoryContracts } from '@canteen-meals/repository-contract';
 
 describeRepositoryContracts('in-memory', () => createInMemoryAdapters());
 

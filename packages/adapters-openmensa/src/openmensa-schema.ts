@@ -1,4 +1,4 @@
-import { isLocalDate } from '@meals/domain';
+import { isLocalDate } from '@canteen-meals/domain';
 
 /**
  * The OpenMensa feed format v2 (versions 2.0 and 2.1) as data: every element type of its XML Schema with its

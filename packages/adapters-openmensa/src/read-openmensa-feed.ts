@@ -1,4 +1,4 @@
-import { canonicalPrice, type LocalDate, type MealPrices, type MenuDay, type MenuItem, type PriceRole } from '@meals/domain';
+import { canonicalPrice, type LocalDate, type MealPrices, type MenuDay, type MenuItem, type PriceRole } from '@canteen-meals/domain';
 import { checkAgainstSchema } from './check-feed-schema.js';
 import { decodeFeed } from './decode-feed.js';
 import { OpenMensaFeedError, type FeedProblem } from './feed-error.js';

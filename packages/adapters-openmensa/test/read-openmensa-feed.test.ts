@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { OpenMensaFeedError, readOpenMensaFeed, type FeedProblem } from '@meals/adapters-openmensa';
+import { OpenMensaFeedError, readOpenMensaFeed, type FeedProblem } from '@canteen-meals/adapters-openmensa';
 import { describe, expect, it } from 'vitest';
 
 const sample = readFileSync(new URL('../../../examples/openmensa-feed.xml', import.meta.url));

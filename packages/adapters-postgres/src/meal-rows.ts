@@ -1,4 +1,4 @@
-import { priceRoles, type DetailedMeal, type Meal, type MealPrices, type PriceRole, type RatingHistogram } from '@meals/domain';
+import { priceRoles, type DetailedMeal, type Meal, type MealPrices, type PriceRole, type RatingHistogram } from '@canteen-meals/domain';
 
 /** bigint columns arrive as strings (pg's default, to lose no digits); meal ids are at most 2^53 - 1 by a CHECK. */
 export interface MealRow {

@@ -1,4 +1,4 @@
-import type { MarkingRepository, MealId, UserId } from '@meals/domain';
+import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 

@@ -1,4 +1,4 @@
-import type { DetailedMeal, Meal, MealCatalog, MealId } from '@meals/domain';
+import type { DetailedMeal, Meal, MealCatalog, MealId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { mealBatchParams, mealBatchRows, mealColumnList, mealColumns, mealFromRow, type MealRow } from './meal-rows.js';

@@ -1,4 +1,4 @@
-import type { MealId, MealQueries, MealView, PageRequest, RatingValue, UserId } from '@meals/domain';
+import type { MealId, MealQueries, MealView, PageRequest, RatingValue, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { fromEpochMs, histogramColumns, histogramFromRow, mealColumns, mealFromRow, type HistogramRow, type MealRow } from './meal-rows.js';
 

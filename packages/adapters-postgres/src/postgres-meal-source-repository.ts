@@ -1,4 +1,4 @@
-import type { Meal, MealSourceKey, MealSourceRepository, MenuImportDecision, MenuImportPlan, MenuImportScope } from '@meals/domain';
+import type { Meal, MealSourceKey, MealSourceRepository, MenuImportDecision, MenuImportPlan, MenuImportScope } from '@canteen-meals/domain';
 import { mealBatchParams, mealBatchRows, mealColumnList, mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';
 

@@ -8,7 +8,7 @@ import {
   type RatingRepository,
   type RatingValue,
   type UserId,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import type { Pool, PoolClient } from 'pg';
 import { histogramColumns, histogramFromRow, mealColumns, mealFromRow, type HistogramRow, type MealRow } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';

@@ -1,4 +1,4 @@
-import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@meals/domain';
+import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';

@@ -1,4 +1,4 @@
-import { StorageUnavailableError } from '@meals/domain';
+import { StorageUnavailableError } from '@canteen-meals/domain';
 import { sqlStateOf } from './transaction.js';
 
 /** SQLSTATEs (exact) that mean the server cannot keep a write now, whatever the write. */

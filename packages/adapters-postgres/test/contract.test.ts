@@ -1,5 +1,5 @@
-import { openPostgres, type PostgresDatabase } from '@meals/adapters-postgres';
-import { describeReadRepositoryContracts, describeRepositoryContracts } from '@meals/repository-contract';
+import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
+import { describeReadRepositoryContracts, describeRepositoryContracts } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startThrowawayCluster } from '@meals/test-postgres';
+import { startThrowawayCluster } from '@canteen-meals/test-postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {

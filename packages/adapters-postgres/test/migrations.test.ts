@@ -1,4 +1,4 @@
-import { loadMigrations, migrate, migrationLockKey, openPostgres } from '@meals/adapters-postgres';
+import { loadMigrations, migrate, migrationLockKey, openPostgres } from '@canteen-meals/adapters-postgres';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';

@@ -1,5 +1,5 @@
-import { openPostgres, type PostgresDatabase } from '@meals/adapters-postgres';
-import { withMealDetails, type Meal } from '@meals/domain';
+import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
+import { withMealDetails, type Meal } from '@canteen-meals/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 

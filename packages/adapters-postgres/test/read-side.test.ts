@@ -1,6 +1,6 @@
-import { openPostgres, type PostgresDatabase } from '@meals/adapters-postgres';
-import { histogramOf, type Meal, type RatingValue } from '@meals/domain';
-import { rateInPeriod } from '@meals/repository-contract';
+import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
+import { histogramOf, type Meal, type RatingValue } from '@canteen-meals/domain';
+import { rateInPeriod } from '@canteen-meals/repository-contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';

@@ -1,5 +1,5 @@
-import { isPostgresStorageFailure, PostgresStorageHealth } from '@meals/adapters-postgres';
-import { isStorageUnavailable } from '@meals/domain';
+import { isPostgresStorageFailure, PostgresStorageHealth } from '@canteen-meals/adapters-postgres';
+import { isStorageUnavailable } from '@canteen-meals/domain';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-import { TransactionRunner, type RetryEvent } from '@meals/adapters-postgres';
+import { TransactionRunner, type RetryEvent } from '@canteen-meals/adapters-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { systemClock, type Clock } from '@meals/domain';
+import { systemClock, type Clock } from '@canteen-meals/domain';
 import type { SqliteSynchronous } from './open-database.js';
 
 export interface BackgroundCheckpointOptions {

@@ -1,4 +1,4 @@
-import type { MarkingRepository, MealId, UserId } from '@meals/domain';
+import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
 

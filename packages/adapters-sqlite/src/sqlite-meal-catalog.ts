@@ -1,4 +1,4 @@
-import type { DetailedMeal, Meal, MealCatalog, MealId } from '@meals/domain';
+import type { DetailedMeal, Meal, MealCatalog, MealId } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { mealColumns, mealFromRow, mealParams, mealPlaceholders, mealUpdateFromExcluded, type MealParams, type MealRow } from './sqlite-meal-row.js';
 

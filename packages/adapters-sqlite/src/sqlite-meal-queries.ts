@@ -1,4 +1,4 @@
-import type { MealId, MealQueries, MealView, PageRequest, RatingValue, UserId } from '@meals/domain';
+import type { MealId, MealQueries, MealView, PageRequest, RatingValue, UserId } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';

@@ -1,4 +1,4 @@
-import { priceRoles, type DetailedMeal, type Meal, type MealPrices, type PriceRole } from '@meals/domain';
+import { priceRoles, type DetailedMeal, type Meal, type MealPrices, type PriceRole } from '@canteen-meals/domain';
 
 /** A meals row without its histogram. */
 export interface MealRow {

@@ -7,7 +7,7 @@ import type {
   MenuImportDecision,
   MenuImportPlan,
   MenuImportScope,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { mealColumns, mealFromRow, mealParams, mealPlaceholders, type MealParams, type MealRow } from './sqlite-meal-row.js';
 

@@ -9,7 +9,7 @@ import {
   type RatingRepository,
   type RatingValue,
   type UserId,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { Refusal, type GroupCommit } from './group-commit.js';
 

@@ -1,4 +1,4 @@
-import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@meals/domain';
+import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import type { SqliteStorageHealth } from './storage-health.js';

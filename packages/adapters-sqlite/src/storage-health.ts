@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { StorageUnavailableError } from '@meals/domain';
+import { StorageUnavailableError } from '@canteen-meals/domain';
 
 /** What the server and its readiness probe need to know about the storage; the SQLite and PostgreSQL adapters each have one. */
 export interface StorageHealth {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openSqliteDatabase, startBackgroundCheckpoints, throttleFailures, type SqliteDatabase } from '@meals/adapters-sqlite';
+import { openSqliteDatabase, startBackgroundCheckpoints, throttleFailures, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /** Polls until `done` holds, for at most `patienceMs` (generous: this waits for an event, it measures no speed). */

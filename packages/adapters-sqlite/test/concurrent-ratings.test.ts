@@ -9,9 +9,9 @@ import {
   GroupCommit,
   SqliteRatingRepository,
   type SqliteDatabase,
-} from '@meals/adapters-sqlite';
-import { decideRatingChange, histogramOf, type RatingValue } from '@meals/domain';
-import { ratingOpenAt, sampleMeal } from '@meals/repository-contract';
+} from '@canteen-meals/adapters-sqlite';
+import { decideRatingChange, histogramOf, type RatingValue } from '@canteen-meals/domain';
+import { ratingOpenAt, sampleMeal } from '@canteen-meals/repository-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const mealIds = [1, 2, 3];

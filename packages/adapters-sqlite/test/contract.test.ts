@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import { describeReadRepositoryContracts, describeRepositoryContracts } from '@meals/repository-contract';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { describeReadRepositoryContracts, describeRepositoryContracts } from '@canteen-meals/repository-contract';
 
 // A real file per test, so that the suite runs in WAL mode with foreign keys, as the server does.
 const freshDatabaseFile = () => {

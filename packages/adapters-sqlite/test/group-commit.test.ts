@@ -7,8 +7,8 @@ import {
   openSqliteDatabase,
   Refusal,
   type SqliteDatabase,
-} from '@meals/adapters-sqlite';
-import { decideRatingChange, type RatingValue } from '@meals/domain';
+} from '@canteen-meals/adapters-sqlite';
+import { decideRatingChange, type RatingValue } from '@canteen-meals/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 describe('GroupCommit', () => {

@@ -7,8 +7,8 @@ import {
   migrate,
   openSqliteDatabase,
   type SqliteDatabase,
-} from '@meals/adapters-sqlite';
-import { sampleMeal } from '@meals/repository-contract';
+} from '@canteen-meals/adapters-sqlite';
+import { sampleMeal } from '@canteen-meals/repository-contract';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 

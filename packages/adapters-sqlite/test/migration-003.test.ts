@@ -7,8 +7,8 @@ import {
   migrate,
   openSqliteDatabase,
   type SqliteDatabase,
-} from '@meals/adapters-sqlite';
-import { decideRatingChange } from '@meals/domain';
+} from '@canteen-meals/adapters-sqlite';
+import { decideRatingChange } from '@canteen-meals/domain';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadMigrations, migrate, openSqliteDatabase, SqliteMealCatalog, type SqliteDatabase } from '@meals/adapters-sqlite';
-import { sampleMeal } from '@meals/repository-contract';
+import { loadMigrations, migrate, openSqliteDatabase, SqliteMealCatalog, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { sampleMeal } from '@canteen-meals/repository-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 interface MigrationRow {

@@ -1,6 +1,6 @@
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import { rateInPeriod } from '@meals/repository-contract';
-import type { Meal } from '@meals/domain';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { rateInPeriod } from '@canteen-meals/repository-contract';
+import type { Meal } from '@canteen-meals/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const sizes = [1, 10, 100] as const;

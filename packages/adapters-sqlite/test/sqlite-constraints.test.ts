@@ -1,5 +1,5 @@
-import { createSqliteAdapters, openSqliteDatabase, type SqliteDatabase } from '@meals/adapters-sqlite';
-import { sampleMeal } from '@meals/repository-contract';
+import { createSqliteAdapters, openSqliteDatabase, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { sampleMeal } from '@canteen-meals/repository-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 // The memory adapter has no constraints, so these SQLite-only guarantees live outside the shared contract.

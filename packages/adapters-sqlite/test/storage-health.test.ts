@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GroupCommit, isSqliteStorageFailure, openSqliteDatabase, SqliteStorageHealth, type SqliteDatabase } from '@meals/adapters-sqlite';
-import { isStorageUnavailable } from '@meals/domain';
+import { GroupCommit, isSqliteStorageFailure, openSqliteDatabase, SqliteStorageHealth, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { isStorageUnavailable } from '@canteen-meals/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 describe('SqliteStorageHealth with a group commit', () => {

@@ -1,5 +1,5 @@
-import { apiPrefix as serverApiPrefix, signHmacToken } from '@meals/adapters-http';
-import { apiPrefix, createMealsClient, MealsApiError, type MealsClient } from '@meals/client';
+import { apiPrefix as serverApiPrefix, signHmacToken } from '@canteen-meals/adapters-http';
+import { apiPrefix, createMealsClient, MealsApiError, type MealsClient } from '@canteen-meals/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './start-server.js';
 

@@ -1,5 +1,5 @@
-import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { DomainError, ImportMenu, type MenuDay, type MenuItem } from '@meals/domain';
+import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
+import { DomainError, ImportMenu, type MenuDay, type MenuItem } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const serviceTime = { start: '11:00', timeZone: 'Europe/Berlin' };

@@ -1,4 +1,4 @@
-import { instantOfLocalTime, isLocalDate, isLocalTime, isTimeZone, utcOffsetMs } from '@meals/domain';
+import { instantOfLocalTime, isLocalDate, isLocalTime, isTimeZone, utcOffsetMs } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const berlin = 'Europe/Berlin';

@@ -1,5 +1,5 @@
-import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { DomainError, MarkMeal, type Meal } from '@meals/domain';
+import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
+import { DomainError, MarkMeal, type Meal } from '@canteen-meals/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 const longAgo: Meal = { id: 1, name: 'Last year', servedAt: new Date('2024-01-01T12:00:00Z'), rateable: true };

@@ -1,5 +1,5 @@
-import { createInMemoryAdapters } from '@meals/adapters-memory';
-import { DomainError, ImportMenu, maxChosenMealId, UpsertMeals, type Meal, type MenuItem } from '@meals/domain';
+import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
+import { DomainError, ImportMenu, maxChosenMealId, UpsertMeals, type Meal, type MenuItem } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');

@@ -1,4 +1,4 @@
-import { canonicalPrice, isCanonicalPrice } from '@meals/domain';
+import { canonicalPrice, isCanonicalPrice } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 describe('canonicalPrice: euro amounts as decimal strings that lose no digit', () => {

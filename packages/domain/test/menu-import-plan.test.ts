@@ -6,7 +6,7 @@ import {
   withMealDetails,
   type Meal,
   type MenuCandidate,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T10:00:00Z');

@@ -1,5 +1,5 @@
-import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { DomainError, RateMeal, type DomainErrorCode, type Meal, type RatingValue } from '@meals/domain';
+import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
+import { DomainError, RateMeal, type DomainErrorCode, type Meal, type RatingValue } from '@canteen-meals/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');

@@ -1,4 +1,4 @@
-import { applyRatingChange, emptyHistogram, histogramOf } from '@meals/domain';
+import { applyRatingChange, emptyHistogram, histogramOf } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 describe('rating histogram', () => {

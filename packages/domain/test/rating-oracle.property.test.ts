@@ -1,5 +1,5 @@
-import { createInMemoryAdapters, FixedClock } from '@meals/adapters-memory';
-import { RateMeal, ratingStatistics, type RatingValue } from '@meals/domain';
+import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
+import { RateMeal, ratingStatistics, type RatingValue } from '@canteen-meals/domain';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-import { decideRatingChange, DomainError, ratingPeriodMs, ratingRefusal, type Meal } from '@meals/domain';
+import { decideRatingChange, DomainError, ratingPeriodMs, ratingRefusal, type Meal } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');

@@ -1,4 +1,4 @@
-import { histogramOf, ratingStatistics, type RatingValue } from '@meals/domain';
+import { histogramOf, ratingStatistics, type RatingValue } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const statisticsOf = (...ratings: RatingValue[]) => ratingStatistics(histogramOf(ratings));

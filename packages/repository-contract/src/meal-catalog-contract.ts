@@ -1,4 +1,4 @@
-import { decideRatingChange, type Meal } from '@meals/domain';
+import { decideRatingChange, type Meal } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
 import { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';

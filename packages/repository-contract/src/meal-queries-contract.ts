@@ -1,4 +1,4 @@
-import { emptyHistogram, type Meal, type MealView, type ServedPosition } from '@meals/domain';
+import { emptyHistogram, type Meal, type MealView, type ServedPosition } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { rateInPeriod } from './rate-in-period.js';
 import type { CreateReadRepositoryFixture } from './read-repository-fixture.js';

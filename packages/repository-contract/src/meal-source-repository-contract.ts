@@ -6,7 +6,7 @@ import {
   type MenuCandidate,
   type MenuImportDecision,
   type MenuImportSnapshot,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
 import { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';

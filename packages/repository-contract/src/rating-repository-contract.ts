@@ -7,7 +7,7 @@ import {
   type RatingDecision,
   type RatingSnapshot,
   type RatingValue,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
 import { ratingOpenAt, sampleMeal } from './sample-meals.js';

@@ -1,4 +1,4 @@
-import type { MealQueries, UserDataRepository } from '@meals/domain';
+import type { MealQueries, UserDataRepository } from '@canteen-meals/domain';
 import type { RepositoryFixture } from './repository-fixture.js';
 
 /** The write-side repositories plus the read side and the user-data port, all over one fresh store. */

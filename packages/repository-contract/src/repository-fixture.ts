@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@meals/domain';
+import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@canteen-meals/domain';
 
 /** Fresh repositories over one fresh, empty store, as one adapter builds them for one test. */
 export interface RepositoryFixture {

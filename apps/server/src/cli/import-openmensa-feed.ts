@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { readOpenMensaFeed, type OpenMensaFeed } from '@meals/adapters-openmensa';
-import { ImportMenu } from '@meals/domain';
+import { readOpenMensaFeed, type OpenMensaFeed } from '@canteen-meals/adapters-openmensa';
+import { ImportMenu } from '@canteen-meals/domain';
 import type { Config } from '../config.js';
 import type { Persistence } from '../persistence.js';
 import { menuImportReport } from './menu-import-report.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { signHmacToken } from '@meals/adapters-http';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import { ConfigError, loadConfig } from '../config.js';
 
 const usage = 'usage: pnpm issue-token <sub> [--scope "meals:write"] [--expires-in-hours 1]';

@@ -1,4 +1,4 @@
-import type { DetailedMeal, MenuImportPlan } from '@meals/domain';
+import type { DetailedMeal, MenuImportPlan } from '@canteen-meals/domain';
 
 export interface MenuImportContext {
   readonly path: string;

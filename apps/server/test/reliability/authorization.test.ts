@@ -1,4 +1,4 @@
-import { signHmacToken } from '@meals/adapters-http';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { reportFigures } from './support/figures.js';

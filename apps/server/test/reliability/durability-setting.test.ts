@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SqliteDatabase } from '@meals/adapters-sqlite';
+import type { SqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../src/composition-root.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -10,8 +10,8 @@ import { openPersistence } from '../../src/persistence.js';
 // Every connection the server's persistence opens, kept so that the test can ask it for its pragmas: the real
 // function runs, the test only looks at what it returned.
 const opened = vi.hoisted(() => [] as SqliteDatabase[]);
-vi.mock('@meals/adapters-sqlite', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@meals/adapters-sqlite')>();
+vi.mock('@canteen-meals/adapters-sqlite', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@canteen-meals/adapters-sqlite')>();
   return {
     ...original,
     openSqliteDatabase: (...args: Parameters<typeof original.openSqliteDatabase>) => {

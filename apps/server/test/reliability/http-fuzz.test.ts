@@ -1,4 +1,4 @@
-import { errorCodes, httpStatusOf, type ErrorCode } from '@meals/adapters-http';
+import { errorCodes, httpStatusOf, type ErrorCode } from '@canteen-meals/adapters-http';
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { expectedAnswer, type FuzzRequest } from './support/contract-oracle.js';

@@ -1,4 +1,4 @@
-import { signHmacToken } from '@meals/adapters-http';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildInProcessApp } from './support/in-process-app.js';
 

@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FixedClock } from '@meals/adapters-memory';
-import { signHmacToken } from '@meals/adapters-http';
-import { createSqliteAdapters, openSqliteDatabase, SqliteStorageHealth, type SqliteDatabase } from '@meals/adapters-sqlite';
+import { FixedClock } from '@canteen-meals/adapters-memory';
+import { signHmacToken } from '@canteen-meals/adapters-http';
+import { createSqliteAdapters, openSqliteDatabase, SqliteStorageHealth, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/composition-root.js';

@@ -1,4 +1,4 @@
-import type { UserId } from '@meals/domain';
+import type { UserId } from '@canteen-meals/domain';
 
 /** Who is calling, as established by a verified token and nothing else. */
 export interface Principal {

@@ -1,4 +1,4 @@
-import { isUserId, userIdMaxLength } from '@meals/domain';
+import { isUserId, userIdMaxLength } from '@canteen-meals/domain';
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';

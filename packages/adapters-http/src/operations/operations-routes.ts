@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isStorageUnavailable } from '@meals/domain';
+import { isStorageUnavailable } from '@canteen-meals/domain';
 import { errorEnvelope } from '../error-handler.js';
 import { httpStatusOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';

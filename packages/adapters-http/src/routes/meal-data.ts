@@ -1,4 +1,4 @@
-import type { MealOverview } from '@meals/domain';
+import type { MealOverview } from '@canteen-meals/domain';
 import type { MealData } from '../schemas/read-schemas.js';
 
 /** A meal as the read endpoints answer it: domain names become wire names here and nowhere else. */

@@ -1,4 +1,4 @@
-import type { MarkMeal, RateMeal, UpsertMeals } from '@meals/domain';
+import type { MarkMeal, RateMeal, UpsertMeals } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';

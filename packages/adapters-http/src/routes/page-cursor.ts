@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isMealId, type ServedPosition } from '@meals/domain';
+import { isMealId, type ServedPosition } from '@canteen-meals/domain';
 import { HttpError } from '../http-error.js';
 
 /** Which list a cursor belongs to: a cursor of one list is refused by the other. */

@@ -9,7 +9,7 @@ import {
   type LocalDate,
   type MealId,
   type MealPage,
-} from '@meals/domain';
+} from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';

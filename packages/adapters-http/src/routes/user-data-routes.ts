@@ -1,4 +1,4 @@
-import type { EraseUserData, ExportUserData } from '@meals/domain';
+import type { EraseUserData, ExportUserData } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { successEnvelope } from '../schemas/envelope.js';

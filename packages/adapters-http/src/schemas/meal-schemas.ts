@@ -1,4 +1,4 @@
-import { maxChosenMealId, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@meals/domain';
+import { maxChosenMealId, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });

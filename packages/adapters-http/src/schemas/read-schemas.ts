@@ -1,4 +1,4 @@
-import { maxMealIdsPerRead, maxPageSize } from '@meals/domain';
+import { maxMealIdsPerRead, maxPageSize } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { MealId, PriceAmount } from './meal-schemas.js';
 

@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { beforeRoutingErrors, errorCodes, errorResponses, httpStatusOf } from '@meals/adapters-http';
+import { beforeRoutingErrors, errorCodes, errorResponses, httpStatusOf } from '@canteen-meals/adapters-http';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-import { apiPrefix, httpStatusOf, type ErrorCode } from '@meals/adapters-http';
+import { apiPrefix, httpStatusOf, type ErrorCode } from '@canteen-meals/adapters-http';
 
 interface Operation {
   readonly operationId?: string;

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@meals/adapters-http';
+import type { ErrorCode } from '@canteen-meals/adapters-http';
 import type { ModelMeal, PriceRole, Rating, ServiceModel, Statistics } from './service-model.js';
 
 /**

@@ -1,6 +1,6 @@
-import { FixedClock } from '@meals/adapters-memory';
-import { createSqliteAdapters, openSqliteDatabase } from '@meals/adapters-sqlite';
-import type { Meal } from '@meals/domain';
+import { FixedClock } from '@canteen-meals/adapters-memory';
+import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import type { Meal } from '@canteen-meals/domain';
 import { buildServer } from '../../../src/composition-root.js';
 import { loadConfig } from '../../../src/config.js';
 

@@ -1,4 +1,4 @@
-import { signHmacToken } from '@meals/adapters-http';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import { send } from './http-client.js';
 
 export const secret = 'reliability-secret-that-is-at-least-32-bytes';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { signHmacToken } from '@meals/adapters-http';
+import { signHmacToken } from '@canteen-meals/adapters-http';
 import type { FuzzRequest, Principal } from './contract-oracle.js';
 import { craftToken, nowInSeconds } from './jwt-craft.js';
 

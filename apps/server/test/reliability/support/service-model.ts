@@ -1,5 +1,5 @@
-import type { SqliteDatabase } from '@meals/adapters-sqlite';
-import type { ErrorCode } from '@meals/adapters-http';
+import type { SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import type { ErrorCode } from '@canteen-meals/adapters-http';
 
 /**
  * A model of what the service stores, written from the contract (issue 2) and not from the code: the tests apply
