@@ -19,6 +19,7 @@ export default defineConfig({
       '@canteen-meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
       '@canteen-meals/test-postgres': source('./packages/test-postgres/src/index.ts'),
       '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
+      '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       '@canteen-meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
       '@canteen-meals/client': source('./packages/client/src/index.ts'),

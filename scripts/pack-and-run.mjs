@@ -5,11 +5,10 @@
 // Needs a build first (`pnpm test:pack` runs `tsc -b`); only the npm registry must be reachable (npm's cache is used).
 // Package names come from the package.json files, so a change of scope needs no change here.
 //
-//   node scripts/pack-and-run.mjs [--check-client-decoupled] [--keep]
+//   node scripts/pack-and-run.mjs [--keep]
 //
-// --check-client-decoupled also demands that installing the client brings no server technology (fastify,
-// better-sqlite3, pg). It fails until the client stops depending on @canteen-meals/adapters-http (issue 13, item 1: the
-// wire-contract package); then .ci/run passes it.
+// It also demands that installing the client brings no server technology (fastify, better-sqlite3, pg): the client
+// depends on the wire contract (@canteen-meals/http-contract) alone.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -147,14 +146,10 @@ console.log(JSON.stringify({ upserted, marked, rated }));`,
   });
   step('ran the client against the server');
 
-  // 5. The client must not drag a server into a browser or an app (enabled once item 1 of issue 13 has landed).
+  // 5. The client must not drag a server into a browser or an app.
   const clientClosure = dependencyClosure(project, names.client);
   const dragged = serverTechnology.filter((name) => clientClosure.has(name));
-  if (args.has('--check-client-decoupled')) {
-    check(dragged.length === 0, `installing ${names.client} brings ${dragged.join(', ')} (through ${[...clientClosure].filter((n) => workspace.has(n)).join(', ') || 'nothing of ours'})`);
-  } else if (dragged.length > 0) {
-    console.log(`pack-and-run: note: installing ${names.client} still brings ${dragged.join(', ')} (not checked: no --check-client-decoupled)`);
-  }
+  check(dragged.length === 0, `installing ${names.client} brings ${dragged.join(', ')} (through ${[...clientClosure].filter((n) => workspace.has(n)).join(', ') || 'nothing of ours'})`);
 
   if (problems.length > 0) throw new Error(`\n- ${problems.join('\n- ')}`);
   step('passed');

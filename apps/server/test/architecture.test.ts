@@ -62,8 +62,8 @@ const workspaceDirs = [...packageDirs, 'apps/server', 'bench'];
 const installableDirs = packageDirs.filter((dir) => manifestOf(dir).private !== true);
 const adapterDirs = packageDirs.filter((dir) => dir.startsWith('packages/adapters-'));
 const serverTechnology = ['fastify', 'better-sqlite3', 'pg', 'tsyringe', 'reflect-metadata'];
-// The client takes its wire types from the HTTP adapter until the wire-contract package (issue 13, item 1) exists.
-const clientWireContract = '@canteen-meals/adapters-http';
+// The wire contract: schemas, error codes and paths, shared by the HTTP adapter and the client; no server code.
+const wireContract = '@canteen-meals/http-contract';
 
 describe('architecture: dependencies point inwards', () => {
   it('keeps the domain pure: it imports nothing outside itself and declares no dependency', () => {
@@ -80,7 +80,9 @@ describe('architecture: dependencies point inwards', () => {
   });
 
   it.each(adapterDirs)('lets %s depend on the domain but on no other adapter, and never on the DI container', (packageDir) => {
-    const allowed = (name: string) => !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || name === '@canteen-meals/domain');
+    // The wire contract is no adapter: the HTTP adapter serves it.
+    const inner = packageDir === 'packages/adapters-http' ? ['@canteen-meals/domain', wireContract] : ['@canteen-meals/domain'];
+    const allowed = (name: string) => !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || inner.includes(name));
     const forbiddenImports = importsOf(packageDir).filter(({ specifier }) => !allowed(packageName(specifier)));
     expect(forbiddenImports).toEqual([]);
     expect(dependenciesOf(packageDir).filter((name) => !allowed(name))).toEqual([]);
@@ -93,10 +95,16 @@ describe('architecture: dependencies point inwards', () => {
     expect(Object.keys(manifest.dependencies ?? {})).not.toContain('vitest');
   });
 
+  it('keeps the wire contract to schemas: it depends on the domain and TypeBox alone', () => {
+    expect(dependenciesOf('packages/http-contract').sort()).toEqual(['@canteen-meals/domain', '@sinclair/typebox']);
+    const imported = new Set(importsOf('packages/http-contract').map(({ specifier }) => specifier).filter(external).map(packageName));
+    expect([...imported].sort()).toEqual(['@canteen-meals/domain', '@sinclair/typebox']);
+  });
+
   it('keeps the client free of server technology: no server library, no adapter but the wire types it reads', () => {
     const dependencies = dependenciesOf('packages/client');
     expect(dependencies.filter((name) => serverTechnology.includes(name))).toEqual([]);
-    expect(dependencies.filter((name) => ours(name) && name !== clientWireContract)).toEqual([]);
+    expect(dependencies.filter((name) => ours(name) && name !== wireContract)).toEqual([]);
   });
 
   it.each(workspaceDirs)('declares in %s/package.json every package its sources import', (packageDir) => {
@@ -120,7 +128,7 @@ describe('architecture: dependencies point inwards', () => {
     const privateNames = new Set(packageDirs.filter((dir) => manifestOf(dir).private === true).map((dir) => manifestOf(dir).name));
     const onPrivate = installableDirs.flatMap((dir) =>
       dependenciesOf(dir)
-        .filter((name) => privateNames.has(name) && !(dir === 'packages/client' && name === clientWireContract))
+        .filter((name) => privateNames.has(name))
         .map((name) => `${dir} -> ${name}`),
     );
     expect(onPrivate).toEqual([]);

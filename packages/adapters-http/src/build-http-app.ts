@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
@@ -60,7 +61,7 @@ export const defaultHttpTimeouts: HttpTimeouts = {
   connectionIdleMs: 120_000,
 };
 
-export const apiPrefix = '/api/v1';
+export { apiPrefix };
 
 const noQueryParameters = Type.Object({}, { additionalProperties: false });
 

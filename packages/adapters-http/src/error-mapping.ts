@@ -1,33 +1,7 @@
 import type { DomainErrorCode } from '@canteen-meals/domain';
 
-/** Every error code a client can receive, with its HTTP status: the one table of the contract. */
-export const httpStatusOf = {
-  invalid_request: 400,
-  invalid_json: 400,
-  invalid_url: 400,
-  invalid_cursor: 400,
-  unauthenticated: 401,
-  invalid_token: 401,
-  forbidden: 403,
-  meal_not_found: 404,
-  not_found: 404,
-  request_timeout: 408,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  headers_too_large: 431,
-  rate_limited: 429,
-  meal_not_rateable: 422,
-  meal_not_yet_served: 422,
-  rating_period_over: 422,
-  internal_error: 500,
-  service_unavailable: 503,
-  storage_unavailable: 503,
-  not_ready: 503,
-} as const;
-
-export type ErrorCode = keyof typeof httpStatusOf;
-
-export const errorCodes = Object.keys(httpStatusOf) as readonly ErrorCode[];
+export { errorCodes, httpStatusOf, type ErrorCode } from '@canteen-meals/http-contract';
+import type { ErrorCode } from '@canteen-meals/http-contract';
 
 /** A new domain code without a wire code is a compile error here. */
 export const errorCodeOfDomain = {

@@ -34,7 +34,7 @@ export type { MealRoutesOptions } from './routes/meal-routes.js';
 export type { ReadRoutesOptions } from './routes/read-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
-export { ErrorEnvelope, successEnvelope } from './schemas/envelope.js';
+export { ErrorEnvelope, successEnvelope } from '@canteen-meals/http-contract';
 export {
   authenticatedRouteErrors,
   beforeRoutingErrors,
@@ -51,9 +51,9 @@ export {
   RateMealData,
   UpsertMealsBody,
   UpsertMealsData,
-} from './schemas/meal-schemas.js';
-export { MealData, MealPageData, MealsData, MealsQuery, PageQuery } from './schemas/read-schemas.js';
-export { UserDataErasureData, UserDataExportData } from './schemas/user-data-schemas.js';
+} from '@canteen-meals/http-contract';
+export { MealData, MealPageData, MealsData, MealsQuery, PageQuery } from '@canteen-meals/http-contract';
+export { UserDataErasureData, UserDataExportData } from '@canteen-meals/http-contract';
 export { buildMetricsApp } from './operations/metrics-app.js';
 export type {
   MetricsEndpoint,

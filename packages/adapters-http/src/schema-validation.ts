@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { canonicalPrice, type Meal, type MealPrices } from '@canteen-meals/domain';
-import { UpsertMealsBody } from './schemas/meal-schemas.js';
+import { UpsertMealsBody } from '@canteen-meals/http-contract';
 import { validationMessage } from './validation-messages.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.

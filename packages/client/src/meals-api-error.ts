@@ -1,4 +1,8 @@
+import { errorCodes } from '@canteen-meals/http-contract';
 import type { MealsErrorCode } from './wire-types.js';
+
+// The contract's own list: the client runs no server code, only the wire contract.
+const knownCodes: ReadonlySet<string> = new Set(errorCodes);
 
 /**
  * Where an error came from:
@@ -25,31 +29,6 @@ export class MealsApiError extends Error {
   }
 }
 
-// A copy of the server's codes that the compiler keeps equal to the type: the client imports no server code at run time.
-const knownCodes = {
-  invalid_request: true,
-  invalid_json: true,
-  invalid_url: true,
-  invalid_cursor: true,
-  unauthenticated: true,
-  invalid_token: true,
-  forbidden: true,
-  meal_not_found: true,
-  not_found: true,
-  request_timeout: true,
-  payload_too_large: true,
-  unsupported_media_type: true,
-  headers_too_large: true,
-  rate_limited: true,
-  meal_not_rateable: true,
-  meal_not_yet_served: true,
-  rating_period_over: true,
-  internal_error: true,
-  service_unavailable: true,
-  storage_unavailable: true,
-  not_ready: true,
-} as const satisfies Record<MealsErrorCode, true>;
-
 export function isMealsErrorCode(value: unknown): value is MealsErrorCode {
-  return typeof value === 'string' && Object.hasOwn(knownCodes, value);
+  return typeof value === 'string' && knownCodes.has(value);
 }

@@ -1,4 +1,5 @@
 import { isMealsErrorCode, MealsApiError } from './meals-api-error.js';
+import { apiPrefix, mealPath, routePaths } from '@canteen-meals/http-contract';
 import type {
   MarkMealRequest,
   MarkMealResult,
@@ -52,7 +53,7 @@ export interface MealsClient {
   eraseMyData(options?: CallOptions): Promise<UserDataErasure>;
 }
 
-export const apiPrefix = '/api/v1';
+export { apiPrefix };
 
 export function createMealsClient(options: MealsClientOptions): MealsClient {
   const fetch = options.fetch ?? globalThis.fetch;
@@ -80,15 +81,15 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
   }
 
   return {
-    markMeal: (request, callOptions) => call('POST', '/mark-meal', request, callOptions),
-    rateMeal: (request, callOptions) => call('POST', '/rate-meal', request, callOptions),
-    upsertMeals: (request, callOptions) => call('PUT', '/admin/meals', request, callOptions),
-    getMeal: (mealId, callOptions) => call('GET', `/meals/${encodeURIComponent(mealId)}`, undefined, callOptions),
-    getMeals: (query, callOptions) => call('GET', `/meals${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
-    listMarkedMeals: (page, callOptions) => call('GET', `/marked-meals${pageQuery(page)}`, undefined, callOptions),
-    listRatedMeals: (page, callOptions) => call('GET', `/rated-meals${pageQuery(page)}`, undefined, callOptions),
-    exportMyData: (callOptions) => call('GET', '/me/data', undefined, callOptions),
-    eraseMyData: (callOptions) => call('DELETE', '/me/data', undefined, callOptions),
+    markMeal: (request, callOptions) => call('POST', routePaths.markMeal, request, callOptions),
+    rateMeal: (request, callOptions) => call('POST', routePaths.rateMeal, request, callOptions),
+    upsertMeals: (request, callOptions) => call('PUT', routePaths.upsertMeals, request, callOptions),
+    getMeal: (mealId, callOptions) => call('GET', mealPath(mealId), undefined, callOptions),
+    getMeals: (query, callOptions) => call('GET', `${routePaths.getMeals}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
+    listMarkedMeals: (page, callOptions) => call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
+    listRatedMeals: (page, callOptions) => call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
+    exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
+    eraseMyData: (callOptions) => call('DELETE', routePaths.myData, undefined, callOptions),
   };
 }
 

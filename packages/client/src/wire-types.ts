@@ -11,7 +11,7 @@ import type {
   UpsertMealsData,
   UserDataErasureData,
   UserDataExportData,
-} from '@canteen-meals/adapters-http';
+} from '@canteen-meals/http-contract';
 import type { Static } from '@sinclair/typebox';
 
 // The types of the wire, from the very schemas that the server validates with: a change there is a compile error here.

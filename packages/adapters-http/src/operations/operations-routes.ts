@@ -5,7 +5,7 @@ import { isStorageUnavailable } from '@canteen-meals/domain';
 import { errorEnvelope } from '../error-handler.js';
 import { httpStatusOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { successEnvelope } from '../schemas/envelope.js';
+import { successEnvelope } from '@canteen-meals/http-contract';
 import { errorResponses } from '../schemas/error-responses.js';
 import type { MetricsEndpoint, ReadinessCheck } from './operations-options.js';
 

@@ -1,5 +1,5 @@
 import type { MealOverview } from '@canteen-meals/domain';
-import type { MealData } from '../schemas/read-schemas.js';
+import type { MealData } from '@canteen-meals/http-contract';
 
 /** A meal as the read endpoints answer it: domain names become wire names here and nowhere else. */
 export function mealDataOf(details: MealOverview): MealData {

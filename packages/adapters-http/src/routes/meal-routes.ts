@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';
 import { mealsFromUpsertBody } from '../schema-validation.js';
-import { successEnvelope } from '../schemas/envelope.js';
+import { routePaths, successEnvelope } from '@canteen-meals/http-contract';
 import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import {
   MarkMealBody,
@@ -12,7 +12,7 @@ import {
   RateMealData,
   UpsertMealsBody,
   UpsertMealsData,
-} from '../schemas/meal-schemas.js';
+} from '@canteen-meals/http-contract';
 
 export interface MealRoutesOptions {
   readonly markMeal: MarkMeal;
@@ -43,7 +43,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
   });
 
   app.post(
-    '/mark-meal',
+    routePaths.markMeal,
     {
       bodyLimit: smallBodyLimit,
       schema: {
@@ -67,7 +67,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
   );
 
   app.post(
-    '/rate-meal',
+    routePaths.rateMeal,
     {
       bodyLimit: smallBodyLimit,
       schema: {
@@ -105,7 +105,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
   );
 
   app.put(
-    '/admin/meals',
+    routePaths.upsertMeals,
     {
       bodyLimit: adminBodyLimit,
       onRequest: requireAdminScope,

@@ -13,9 +13,9 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';
-import { successEnvelope } from '../schemas/envelope.js';
+import { routePaths, successEnvelope } from '@canteen-meals/http-contract';
 import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
-import { exampleMeal, successExample } from '../schemas/read-examples.js';
+import { exampleMeal, successExample } from '@canteen-meals/http-contract';
 import {
   MealData,
   MealPageData,
@@ -23,7 +23,7 @@ import {
   MealsData,
   MealsQuery,
   PageQuery,
-} from '../schemas/read-schemas.js';
+} from '@canteen-meals/http-contract';
 import { mealDataOf } from './meal-data.js';
 import { createPageCursors, type CursorList, type PageCursors } from './page-cursor.js';
 import { answerPrivately } from './private-answers.js';
@@ -48,7 +48,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
   answerPrivately(app);
 
   app.get(
-    '/meals/:meal_id',
+    routePaths.getMeal,
     {
       schema: {
         operationId: 'getMeal',
@@ -65,7 +65,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
   );
 
   app.get(
-    '/meals',
+    routePaths.getMeals,
     {
       schema: {
         operationId: 'getMeals',
@@ -96,7 +96,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
 
   const pageRoute = (list: CursorList, read: ListMarkedMeals | ListRatedMeals, operationId: string, summary: string) =>
     app.get(
-      `/${list}-meals`,
+      list === 'marked' ? routePaths.listMarkedMeals : routePaths.listRatedMeals,
       {
         schema: {
           operationId,

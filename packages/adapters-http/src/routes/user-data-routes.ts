@@ -1,10 +1,10 @@
 import type { EraseUserData, ExportUserData } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
-import { successEnvelope } from '../schemas/envelope.js';
+import { routePaths, successEnvelope } from '@canteen-meals/http-contract';
 import { authenticatedRouteErrors, errorResponses, writeRouteErrors } from '../schemas/error-responses.js';
-import { exampleUserDataErasure, exampleUserDataExport, successExample } from '../schemas/read-examples.js';
-import { UserDataErasureData, UserDataExportData } from '../schemas/user-data-schemas.js';
+import { exampleUserDataErasure, exampleUserDataExport, successExample } from '@canteen-meals/http-contract';
+import { UserDataErasureData, UserDataExportData } from '@canteen-meals/http-contract';
 import { answerPrivately } from './private-answers.js';
 
 export interface UserDataRoutesOptions {
@@ -22,7 +22,7 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
   answerPrivately(app);
 
   app.get(
-    '/me/data',
+    routePaths.myData,
     {
       schema: {
         operationId: 'exportMyData',
@@ -54,7 +54,7 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
   );
 
   app.delete(
-    '/me/data',
+    routePaths.myData,
     {
       schema: {
         operationId: 'eraseMyData',

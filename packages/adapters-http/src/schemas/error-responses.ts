@@ -1,30 +1,7 @@
 import { Type, type TLiteral, type TObject, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
-import { httpStatusOf, type ErrorCode } from '../error-mapping.js';
+import { exampleMessageOf, httpStatusOf, type ErrorCode } from '@canteen-meals/http-contract';
 
-/** A message a client may see for each code: the examples of the API documentation. */
-export const exampleMessageOf = {
-  invalid_request: '"rating" must be <= 5',
-  invalid_json: 'The body is not valid JSON.',
-  invalid_url: 'The URL is not valid.',
-  invalid_cursor: 'The cursor is not one this list handed out.',
-  unauthenticated: 'An Authorization: Bearer token is required.',
-  invalid_token: 'The token is not valid.',
-  forbidden: 'This route needs a token with the meals:write scope.',
-  meal_not_found: 'The meal does not exist.',
-  not_found: 'No route GET /api/v1/nothing-here.',
-  request_timeout: 'The request did not arrive in time.',
-  payload_too_large: 'Request body is too large',
-  unsupported_media_type: 'Unsupported Media Type',
-  headers_too_large: 'The request headers are too large.',
-  rate_limited: 'Too many requests: retry in 1 minute.',
-  meal_not_rateable: 'This meal cannot be rated.',
-  meal_not_yet_served: 'This meal has not been served yet.',
-  rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
-  internal_error: 'Internal server error.',
-  service_unavailable: 'The server is shutting down; retry on another connection.',
-  storage_unavailable: 'The database cannot store this write now; nothing was saved. Retry later.',
-  not_ready: 'The database does not answer.',
-} as const satisfies Record<ErrorCode, string>;
+export { exampleMessageOf };
 
 /**
  * What is answered before any route is found (no route, an undecodable URL, Node's request deadline, oversized

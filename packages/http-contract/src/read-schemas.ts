@@ -1,6 +1,6 @@
 import { maxMealIdsPerRead, maxPageSize } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import { MealId, PriceAmount } from './meal-schemas.js';
+import { MealId, MealPrices } from './meal-schemas.js';
 
 /** Query strings arrive as text and are never coerced: each value is matched as a string, then parsed. */
 const mealIdText = '[1-9][0-9]{0,15}';
@@ -54,16 +54,6 @@ const NullableRating = Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Typ
 export const RatingDistribution = Type.Object(
   { '1': Count, '2': Count, '3': Count, '4': Count, '5': Count },
   { description: 'How many ratings of each value 1..5 the meal holds' },
-);
-
-const MealPrices = Type.Object(
-  {
-    student: Type.Optional(PriceAmount),
-    employee: Type.Optional(PriceAmount),
-    pupil: Type.Optional(PriceAmount),
-    other: Type.Optional(PriceAmount),
-  },
-  { description: 'Euro amounts as decimal strings per OpenMensa role; a role without a price is left out' },
 );
 
 export const MealData = Type.Object({

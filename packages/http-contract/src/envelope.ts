@@ -1,5 +1,5 @@
 import { Type, type ObjectOptions, type TSchema } from '@sinclair/typebox';
-import { errorCodes } from '../error-mapping.js';
+import { errorCodes } from './error-codes.js';
 
 export const ErrorEnvelope = Type.Object(
   {

@@ -55,14 +55,18 @@ const MealText = Type.String({ minLength: 1, maxLength: mealTextMaxLength, patte
 /** A euro amount as a decimal string ("2.60", "3", "0.5"); stored in canonical form ("2.60", "3.00", "0.50"). */
 export const PriceAmount = Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,6})?$', description: 'Euro amount, e.g. "2.60"' });
 
-export const MealPricesInput = Type.Object(
+/** Prices per OpenMensa role, the same object in an upsert and in every meal answer. */
+export const MealPrices = Type.Object(
   {
     student: Type.Optional(PriceAmount),
     employee: Type.Optional(PriceAmount),
     pupil: Type.Optional(PriceAmount),
     other: Type.Optional(PriceAmount),
   },
-  { additionalProperties: false, description: 'Price per OpenMensa role' },
+  {
+    additionalProperties: false,
+    description: 'Euro amounts as decimal strings per OpenMensa role; a role without a price is left out',
+  },
 );
 
 export const MealInput = Type.Object(
@@ -73,7 +77,7 @@ export const MealInput = Type.Object(
     rateable: Type.Boolean(),
     category: Type.Optional(Type.Union([MealText, Type.Null()], { description: 'Menu line; absent means null' })),
     notes: Type.Optional(Type.Array(MealText, { maxItems: mealNotesMaxCount, description: 'Absent means []' })),
-    prices: Type.Optional(MealPricesInput),
+    prices: Type.Optional(MealPrices),
   },
   { additionalProperties: false },
 );
