@@ -1,8 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { canonicalPrice, type Meal, type MealPrices } from '@canteen-meals/domain';
+import type { Meal } from '@canteen-meals/domain';
 import { UpsertMealsBody } from '@canteen-meals/http-contract';
 import { validationMessage } from './validation-messages.js';
+import { mealsFromUpsertBody } from './wire-mapping.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -23,21 +24,4 @@ export function mealsFromUpsertDocument(document: unknown): Meal[] {
     throw new TypeError(`invalid meals document: ${validationMessage(upsertValidator.errors ?? [], 'body')}`);
   }
   return mealsFromUpsertBody(document);
-}
-
-export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {
-  return body.meals.map((meal) => ({
-    id: meal.meal_id,
-    name: meal.name,
-    servedAt: new Date(meal.served_at),
-    rateable: meal.rateable,
-    category: meal.category ?? null,
-    notes: meal.notes ?? [],
-    prices: canonicalPrices(meal.prices ?? {}),
-  }));
-}
-
-/** The schema's pattern guarantees that every amount has a canonical form. */
-function canonicalPrices(prices: Readonly<Record<string, string>>): MealPrices {
-  return Object.fromEntries(Object.entries(prices).map(([role, amount]) => [role, canonicalPrice(amount) ?? amount]));
 }

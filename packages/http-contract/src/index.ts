@@ -5,4 +5,4 @@ export { ErrorEnvelope, successEnvelope } from './envelope.js';
 export * from './meal-schemas.js';
 export * from './read-schemas.js';
 export * from './user-data-schemas.js';
-export { exampleMeal, exampleUserDataErasure, exampleUserDataExport, successExample } from './read-examples.js';
+export * from './examples.js';

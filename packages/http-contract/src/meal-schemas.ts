@@ -1,5 +1,6 @@
 import { maxChosenMealId, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
+import { exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
 
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });
 
@@ -14,7 +15,7 @@ const textRule = 'not blank; no control character (U+0000-U+001F, U+007F-U+009F)
 
 export const MarkMealBody = Type.Object(
   { meal_id: MealId, marked: Type.Boolean({ description: 'true marks the meal as a favourite; false unmarks it' }) },
-  { additionalProperties: false, examples: [{ meal_id: 42, marked: true }] },
+  { additionalProperties: false, examples: [exampleMarkRequest] },
 );
 export type MarkMealBody = Static<typeof MarkMealBody>;
 
@@ -28,7 +29,7 @@ export const RateMealBody = Type.Object(
       description: '1 to 5 sets the rating; null deletes it',
     }),
   },
-  { additionalProperties: false, examples: [{ meal_id: 42, rating: 5 }] },
+  { additionalProperties: false, examples: [exampleRateRequest] },
 );
 export type RateMealBody = Static<typeof RateMealBody>;
 
@@ -88,7 +89,7 @@ export const UpsertMealsBody = Type.Object(
   { meals: Type.Array(MealInput, { minItems: 1, maxItems: maxMealsPerUpsert }) },
   {
     additionalProperties: false,
-    examples: [{ meals: [{ meal_id: 42, name: 'Lentil soup', served_at: '2025-03-14T11:30:00+01:00', rateable: true }] }],
+    examples: [exampleUpsertRequest],
   },
 );
 export type UpsertMealsBody = Static<typeof UpsertMealsBody>;

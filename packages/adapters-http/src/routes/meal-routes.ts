@@ -2,17 +2,21 @@ import type { MarkMeal, RateMeal, UpsertMeals } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';
-import { mealsFromUpsertBody } from '../schema-validation.js';
-import { routePaths, successEnvelope } from '@canteen-meals/http-contract';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { mealsFromUpsertBody, rateMealDataOf } from '../wire-mapping.js';
 import {
+  exampleMarkAnswer,
+  exampleRateAnswer,
+  exampleUpsertAnswer,
   MarkMealBody,
   MarkMealData,
   RateMealBody,
   RateMealData,
+  routePaths,
+  successEnvelope,
   UpsertMealsBody,
   UpsertMealsData,
 } from '@canteen-meals/http-contract';
+import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
 
 export interface MealRoutesOptions {
   readonly markMeal: MarkMeal;
@@ -53,7 +57,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
         response: {
           200: successEnvelope(MarkMealData, {
             description: 'The marking as it now stands',
-            examples: [{ status: 'success', data: { marked: true } }],
+            examples: [{ status: 'success', data: exampleMarkAnswer }],
           }),
           ...markMealErrors,
         },
@@ -77,9 +81,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
         response: {
           200: successEnvelope(RateMealData, {
             description: "The meal's statistics after the change, with the caller's own rating",
-            examples: [
-              { status: 'success', data: { rating_count: 4, rating_average: 3.75, rating_median: 4, rating_personal: 5 } },
-            ],
+            examples: [{ status: 'success', data: exampleRateAnswer }],
           }),
           ...rateMealErrors,
         },
@@ -92,15 +94,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
         mealId: request.body.meal_id,
         rating: request.body.rating as 1 | 2 | 3 | 4 | 5 | null,
       });
-      return {
-        status: 'success' as const,
-        data: {
-          rating_count: result.count,
-          rating_average: result.average,
-          rating_median: result.median,
-          rating_personal: result.personal,
-        },
-      };
+      return { status: 'success' as const, data: rateMealDataOf(result) };
     },
   );
 
@@ -116,7 +110,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
         response: {
           200: successEnvelope(UpsertMealsData, {
             description: 'How many meals were inserted or updated',
-            examples: [{ status: 'success', data: { upserted: 1 } }],
+            examples: [{ status: 'success', data: exampleUpsertAnswer }],
           }),
           ...upsertMealsErrors,
         },

@@ -13,18 +13,23 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { HttpError } from '../http-error.js';
-import { routePaths, successEnvelope } from '@canteen-meals/http-contract';
-import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
-import { exampleMeal, successExample } from '@canteen-meals/http-contract';
 import {
+  exampleMarkedPage,
+  exampleMeal,
+  exampleMeals,
+  exampleRatedPage,
   MealData,
   MealPageData,
   MealParams,
   MealsData,
   MealsQuery,
   PageQuery,
+  routePaths,
+  successEnvelope,
+  successExample,
 } from '@canteen-meals/http-contract';
-import { mealDataOf } from './meal-data.js';
+import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
+import { mealDataOf } from '../wire-mapping.js';
 import { createPageCursors, type CursorList, type PageCursors } from './page-cursor.js';
 import { answerPrivately } from './private-answers.js';
 
@@ -72,7 +77,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
         summary: 'Many meals in one request: ?ids=1,2,3 (up to 100) or ?date=YYYY-MM-DD, exactly one of them',
         querystring: MealsQuery,
         response: {
-          200: successEnvelope(MealsData, successExample({ meals: [exampleMeal], unknown_ids: [7] })),
+          200: successEnvelope(MealsData, successExample(exampleMeals)),
           ...readErrors,
         },
       },
@@ -103,7 +108,7 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
           summary,
           querystring: PageQuery,
           response: {
-            200: successEnvelope(MealPageData, successExample({ meals: [exampleMeal], next_cursor: 'eyJzIjoxNzczMTQyMjAwMDAwfQ' })),
+            200: successEnvelope(MealPageData, successExample(list === 'marked' ? exampleMarkedPage : exampleRatedPage)),
             ...pageErrors,
           },
         },

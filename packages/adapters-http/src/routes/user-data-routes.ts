@@ -1,10 +1,17 @@
 import type { EraseUserData, ExportUserData } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
-import { routePaths, successEnvelope } from '@canteen-meals/http-contract';
+import {
+  exampleUserDataErasure,
+  exampleUserDataExport,
+  routePaths,
+  successEnvelope,
+  successExample,
+  UserDataErasureData,
+  UserDataExportData,
+} from '@canteen-meals/http-contract';
 import { authenticatedRouteErrors, errorResponses, writeRouteErrors } from '../schemas/error-responses.js';
-import { exampleUserDataErasure, exampleUserDataExport, successExample } from '@canteen-meals/http-contract';
-import { UserDataErasureData, UserDataExportData } from '@canteen-meals/http-contract';
+import { erasureDataOf, userDataExportDataOf } from '../wire-mapping.js';
 import { answerPrivately } from './private-answers.js';
 
 export interface UserDataRoutesOptions {
@@ -35,21 +42,7 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     },
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
-      const data = await exportUserData.execute({ userId });
-      const mealFields = ({ id, name, servedAt }: { id: number; name: string; servedAt: Date }) => ({
-        meal_id: id,
-        name,
-        served_at: servedAt.toISOString(),
-      });
-      return {
-        status: 'success' as const,
-        data: {
-          user_id: data.userId,
-          exported_at: data.exportedAt.toISOString(),
-          markings: data.markings.map(mealFields),
-          ratings: data.ratings.map(({ meal, rating }) => ({ ...mealFields(meal), rating })),
-        },
-      };
+      return { status: 'success' as const, data: userDataExportDataOf(await exportUserData.execute({ userId })) };
     },
   );
 
@@ -67,11 +60,7 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     },
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
-      const erased = await eraseUserData.execute({ userId });
-      return {
-        status: 'success' as const,
-        data: { markings_erased: erased.markings, ratings_erased: erased.ratings },
-      };
+      return { status: 'success' as const, data: erasureDataOf(await eraseUserData.execute({ userId })) };
     },
   );
 };

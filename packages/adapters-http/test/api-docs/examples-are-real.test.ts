@@ -1,0 +1,95 @@
+import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
+import { apiPrefix, routePaths } from '@canteen-meals/http-contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHttpApp, createHmacTokenVerifier, signHmacToken } from '../../src/index.js';
+import { useCasesOver } from '../app-fixture.js';
+
+// The API document's examples are real answers: this replays the story they tell (an admin upserts meal 42, three
+// users rate it, alice marks it and an earlier meal, rates it, reads, pages, exports and erases) against the real app,
+// sending the documented request bodies, and requires every documented success example to equal the real answer.
+
+const secret = 'examples-test-secret-of-at-least-32-bytes!';
+const cursorSecret = 'examples-cursor-secret-of-at-least-32-bytes';
+const now = new Date('2026-03-10T12:00:00.000Z');
+
+/** A media type of the document: @fastify/swagger writes a single example as `example`, several as `examples`. */
+interface MediaType {
+  readonly example?: unknown;
+  readonly examples?: Record<string, { readonly value: unknown }>;
+}
+
+interface OpenApiOperation {
+  readonly operationId: string;
+  readonly requestBody?: { content: { 'application/json': MediaType } };
+  readonly responses: Record<string, { content?: { 'application/json': MediaType } }>;
+}
+
+const exampleOf = (media: MediaType | undefined): unknown =>
+  media === undefined ? undefined : 'example' in media ? media.example : Object.values(media.examples ?? {})[0]?.value;
+
+let app: FastifyInstance;
+let operations: Map<string, OpenApiOperation>;
+
+beforeAll(async () => {
+  const adapters = createInMemoryAdapters();
+  app = await buildHttpApp({
+    useCases: useCasesOver(adapters, new FixedClock(now)),
+    verifyToken: createHmacTokenVerifier({ secret }),
+    cursorSecret,
+  });
+  const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    paths: Record<string, Record<string, OpenApiOperation>>;
+  };
+  operations = new Map(
+    Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => [operation.operationId, operation])),
+  );
+});
+afterAll(() => app.close());
+
+const tokenOf = (sub: string, scope?: string) => signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) });
+const requestExample = (operationId: string) => exampleOf(operations.get(operationId)?.requestBody?.content['application/json']);
+const answerExample = (operationId: string) => exampleOf(operations.get(operationId)?.responses['200']?.content?.['application/json']);
+
+async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, sub: string, body?: unknown, scope?: string) {
+  const response = await app.inject({
+    method,
+    url: `${apiPrefix}${path}`,
+    headers: { authorization: `Bearer ${tokenOf(sub, scope)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as unknown;
+}
+
+describe('the API documentation examples are real answers', () => {
+  it('tells one story whose every request and answer the app really gives', async () => {
+    const earlierMeal = { meal_id: 41, name: 'Pancakes', served_at: '2026-03-09T12:30:00+01:00', rateable: true };
+    await call('PUT', routePaths.upsertMeals, 'admin', { meals: [earlierMeal] }, 'meals:write');
+    expect(await call('PUT', routePaths.upsertMeals, 'admin', requestExample('upsertMeals'), 'meals:write')).toEqual(
+      answerExample('upsertMeals'),
+    );
+    for (const [user, rating] of [['bob', 2], ['carol', 4], ['dave', 4]] as const) {
+      await call('POST', routePaths.rateMeal, user, { meal_id: 42, rating });
+    }
+    await call('POST', routePaths.markMeal, 'alice', { meal_id: 41, marked: true });
+    expect(await call('POST', routePaths.markMeal, 'alice', requestExample('markMeal'))).toEqual(answerExample('markMeal'));
+    expect(await call('POST', routePaths.rateMeal, 'alice', requestExample('rateMeal'))).toEqual(answerExample('rateMeal'));
+
+    expect(await call('GET', '/meals/42', 'alice')).toEqual(answerExample('getMeal'));
+    expect(await call('GET', `${routePaths.getMeals}?ids=42,7`, 'alice')).toEqual(answerExample('getMeals'));
+    expect(await call('GET', `${routePaths.listMarkedMeals}?limit=1`, 'alice')).toEqual(answerExample('listMarkedMeals'));
+    expect(await call('GET', `${routePaths.listRatedMeals}?limit=1`, 'alice')).toEqual(answerExample('listRatedMeals'));
+    expect(await call('GET', routePaths.myData, 'alice')).toEqual(answerExample('exportMyData'));
+    expect(await call('DELETE', routePaths.myData, 'alice')).toEqual(answerExample('eraseMyData'));
+  });
+
+  it('documents a success example for every operation of the API that the story covers, and no other', () => {
+    const story = ['upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'exportMyData', 'eraseMyData'];
+    const withExamples = [...operations.values()]
+      .filter((operation) => answerExample(operation.operationId) !== undefined)
+      .map((operation) => operation.operationId);
+    expect(withExamples.filter((id) => !story.includes(id))).toEqual([]);
+    expect(story.filter((id) => !withExamples.includes(id))).toEqual([]);
+  });
+});

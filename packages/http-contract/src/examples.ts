@@ -1,0 +1,76 @@
+import type { Static } from '@sinclair/typebox';
+import type { MarkMealData, RateMealData, UpsertMealsData } from './meal-schemas.js';
+import type { MealData, MealPageData, MealsData } from './read-schemas.js';
+import type { UserDataErasureData, UserDataExportData } from './user-data-schemas.js';
+
+// The examples of the API documentation tell one story, at 2026-03-10T12:00Z: an admin upserts meal 42 (meal 41 was
+// served the day before), bob, carol and dave rate it 2, 4 and 4, alice marks 41 and 42, rates 42 with a 5, reads,
+// pages, exports and erases her data. A test (adapters-http test/api-docs/examples-are-real.test.ts) replays the story
+// against the real app, so each example is a real answer; typed, so that each also follows its schema.
+
+// The request examples are the schemas' own `examples` (so they cannot name the schemas' types); the real app
+// accepting them in the test is their check.
+export const exampleUpsertRequest = {
+  meals: [
+    {
+      meal_id: 42,
+      name: 'Lentil soup',
+      served_at: '2026-03-10T12:30:00+01:00',
+      rateable: true,
+      category: 'Hauptgericht',
+      notes: ['vegan'],
+      prices: { student: '2.60', employee: '4.10' },
+    },
+  ],
+};
+export const exampleUpsertAnswer: UpsertMealsData = { upserted: 1 };
+
+export const exampleMarkRequest = { meal_id: 42, marked: true };
+export const exampleMarkAnswer: MarkMealData = { marked: true };
+
+export const exampleRateRequest = { meal_id: 42, rating: 5 };
+export const exampleRateAnswer: RateMealData = { rating_count: 4, rating_average: 3.75, rating_median: 4, rating_personal: 5 };
+
+export const exampleMeal: MealData = {
+  meal_id: 42,
+  name: 'Lentil soup',
+  category: 'Hauptgericht',
+  notes: ['vegan'],
+  prices: { student: '2.60', employee: '4.10' },
+  served_at: '2026-03-10T11:30:00.000Z',
+  rateable: true,
+  rating_open: true,
+  rating_count: 4,
+  rating_average: 3.75,
+  rating_median: 4,
+  rating_distribution: { '1': 0, '2': 1, '3': 0, '4': 2, '5': 1 },
+  marked: true,
+  rating_personal: 5,
+};
+
+export const exampleMeals: Static<typeof MealsData> = { meals: [exampleMeal], unknown_ids: [7] };
+
+/** `?limit=1` of alice's marked meals (42, then 41): a page with a cursor to the next (signed with the test's key). */
+export const exampleMarkedPage: Static<typeof MealPageData> = {
+  meals: [exampleMeal],
+  next_cursor: 'bWFya2VkOjE3NzMxNDIyMDAwMDA6NDL3PZMqzL0nZRoSX0y1Pe6k',
+};
+/** `?limit=1` of alice's rated meals: 42 alone, the last page. */
+export const exampleRatedPage: Static<typeof MealPageData> = { meals: [exampleMeal], next_cursor: null };
+
+export const exampleUserDataExport: Static<typeof UserDataExportData> = {
+  user_id: 'alice',
+  exported_at: '2026-03-10T12:00:00.000Z',
+  markings: [
+    { meal_id: 41, name: 'Pancakes', served_at: '2026-03-09T11:30:00.000Z' },
+    { meal_id: 42, name: 'Lentil soup', served_at: '2026-03-10T11:30:00.000Z' },
+  ],
+  ratings: [{ meal_id: 42, name: 'Lentil soup', served_at: '2026-03-10T11:30:00.000Z', rating: 5 }],
+};
+
+export const exampleUserDataErasure: Static<typeof UserDataErasureData> = { markings_erased: 2, ratings_erased: 1 };
+
+/** The `examples` option of a success envelope around `data`. */
+export function successExample(data: unknown) {
+  return { examples: [{ status: 'success', data }] };
+}
