@@ -1,15 +1,15 @@
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
-import { DomainError, GetMeal, MarkMeal, RateMeal, ratingStatistics, UpsertMeals } from '@canteen-meals/domain';
+import { createUseCases, DomainError, ratingStatistics } from '@canteen-meals/domain';
 
 // 1. Adapters: the in-memory repositories share one database; the clock stands still until told to move.
 const repositories = createInMemoryAdapters();
 const clock = new FixedClock('2025-03-14T12:30:00Z');
 
-// 2. Use cases: each takes the ports it needs.
-const upsertMeals = new UpsertMeals(repositories);
-const markMeal = new MarkMeal(repositories);
-const rateMeal = new RateMeal({ ratings: repositories.ratings, clock });
-const getMeal = new GetMeal({ queries: repositories.queries, clock });
+// 2. Use cases: built as the server builds them, over the repositories, the clock and the canteen's service time.
+const { upsertMeals, markMeal, rateMeal, getMeal } = createUseCases(repositories, clock, {
+  start: '11:30',
+  timeZone: 'Europe/Berlin',
+});
 
 // 3. A menu: one meal served an hour ago.
 await upsertMeals.execute([

@@ -7,19 +7,7 @@ import {
   createPublicKeyTokenVerifier,
   type TokenVerifier,
 } from '@canteen-meals/adapters-http';
-import {
-  EraseUserData,
-  ExportUserData,
-  GetMeal,
-  GetMeals,
-  ListMarkedMeals,
-  ListRatedMeals,
-  MarkMeal,
-  RateMeal,
-  systemClock,
-  UpsertMeals,
-  type Clock,
-} from '@canteen-meals/domain';
+import { createUseCases, systemClock, type Clock, type Repositories, type UseCases } from '@canteen-meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
@@ -34,15 +22,7 @@ export const tokens = {
   clock: Symbol('Clock'),
   persistence: Symbol('Persistence'),
   verifyToken: Symbol('TokenVerifier'),
-  markMeal: Symbol('MarkMeal'),
-  rateMeal: Symbol('RateMeal'),
-  upsertMeals: Symbol('UpsertMeals'),
-  getMeal: Symbol('GetMeal'),
-  getMeals: Symbol('GetMeals'),
-  listMarkedMeals: Symbol('ListMarkedMeals'),
-  listRatedMeals: Symbol('ListRatedMeals'),
-  exportUserData: Symbol('ExportUserData'),
-  eraseUserData: Symbol('EraseUserData'),
+  useCases: Symbol('UseCases'),
   metrics: Symbol('ServiceMetrics'),
 } as const;
 
@@ -72,47 +52,24 @@ export function createContainer(
   c.register(tokens.metrics, {
     useFactory: instanceCachingFactory<ServiceMetrics | null>(() => (config.metricsEnabled ? createServiceMetrics() : null)),
   });
-  const counted = (d: DependencyContainer) => {
-    const { meals, markings, ratings } = d.resolve<Persistence>(tokens.persistence);
+  // The ports, wrapped to count ratings, markings and erasures when metrics are on.
+  const repositories = (d: DependencyContainer): Repositories => {
+    const persistence = d.resolve<Persistence>(tokens.persistence);
     const metrics = d.resolve<ServiceMetrics | null>(tokens.metrics);
-    if (metrics === null) return { meals, markings, ratings };
-    return { meals, markings: new CountingMarkingRepository(markings, metrics), ratings: new CountingRatingRepository(ratings, metrics) };
-  };
-  c.register(tokens.markMeal, {
-    useFactory: instanceCachingFactory((d) => new MarkMeal(counted(d))),
-  });
-  c.register(tokens.rateMeal, {
-    useFactory: instanceCachingFactory((d) => new RateMeal({ ratings: counted(d).ratings, clock: d.resolve(tokens.clock) })),
-  });
-  c.register(tokens.upsertMeals, {
-    useFactory: instanceCachingFactory((d) => new UpsertMeals(d.resolve<Persistence>(tokens.persistence))),
-  });
-  registerReadUseCases(c, config);
-  return c;
-}
-
-/** The read side and the user's own data: queries over the same persistence, the clock, the canteen's time zone. */
-function registerReadUseCases(c: DependencyContainer, config: Config): void {
-  const reading = (d: DependencyContainer) => ({
-    queries: d.resolve<Persistence>(tokens.persistence).queries,
-    clock: d.resolve<Clock>(tokens.clock),
-  });
-  const userData = (d: DependencyContainer) => {
-    const repository = d.resolve<Persistence>(tokens.persistence).userData;
-    const metrics = d.resolve<ServiceMetrics | null>(tokens.metrics);
+    if (metrics === null) return persistence;
     return {
-      userData: metrics === null ? repository : new CountingUserDataRepository(repository, metrics),
-      clock: d.resolve<Clock>(tokens.clock),
+      ...persistence,
+      markings: new CountingMarkingRepository(persistence.markings, metrics),
+      ratings: new CountingRatingRepository(persistence.ratings, metrics),
+      userData: new CountingUserDataRepository(persistence.userData, metrics),
     };
   };
-  c.register(tokens.getMeal, { useFactory: instanceCachingFactory((d) => new GetMeal(reading(d))) });
-  c.register(tokens.getMeals, {
-    useFactory: instanceCachingFactory((d) => new GetMeals({ ...reading(d), timeZone: config.timeZone })),
+  c.register(tokens.useCases, {
+    useFactory: instanceCachingFactory<UseCases>((d) =>
+      createUseCases(repositories(d), d.resolve<Clock>(tokens.clock), { start: config.serviceStart, timeZone: config.timeZone }),
+    ),
   });
-  c.register(tokens.listMarkedMeals, { useFactory: instanceCachingFactory((d) => new ListMarkedMeals(reading(d))) });
-  c.register(tokens.listRatedMeals, { useFactory: instanceCachingFactory((d) => new ListRatedMeals(reading(d))) });
-  c.register(tokens.exportUserData, { useFactory: instanceCachingFactory((d) => new ExportUserData(userData(d))) });
-  c.register(tokens.eraseUserData, { useFactory: instanceCachingFactory((d) => new EraseUserData(userData(d))) });
+  return c;
 }
 
 export async function buildServer(config: Config, overrides: Overrides = {}) {
@@ -124,17 +81,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   const logger = loggerOptions(config, overrides.logDestination);
   const metricsOnOwnPort = metrics !== null && config.metricsPort !== undefined;
   const app: FastifyInstance = await buildHttpApp({
-    useCases: {
-      markMeal: c.resolve(tokens.markMeal),
-      rateMeal: c.resolve(tokens.rateMeal),
-      upsertMeals: c.resolve(tokens.upsertMeals),
-      getMeal: c.resolve(tokens.getMeal),
-      getMeals: c.resolve(tokens.getMeals),
-      listMarkedMeals: c.resolve(tokens.listMarkedMeals),
-      listRatedMeals: c.resolve(tokens.listRatedMeals),
-      exportUserData: c.resolve(tokens.exportUserData),
-      eraseUserData: c.resolve(tokens.eraseUserData),
-    },
+    useCases: c.resolve<UseCases>(tokens.useCases),
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
     docs: config.docsEnabled,

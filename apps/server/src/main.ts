@@ -1,13 +1,14 @@
 import { docsPath, openApiPath, signHmacToken } from '@canteen-meals/adapters-http';
+import type { UseCases } from '@canteen-meals/domain';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { buildServer } from './composition-root.js';
+import { buildServer, tokens } from './composition-root.js';
 import { demoMenu } from './demo-menu.js';
 import type { Persistence } from './persistence.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const { app, metricsApp, persistence } = await buildServer(config);
-  const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence);
+  const { app, metricsApp, persistence, container } = await buildServer(config);
+  const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence, container.resolve<UseCases>(tokens.useCases));
 
   let closing = false;
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -58,9 +59,10 @@ function loadConfigOrExit(): Config {
   }
 }
 
-async function seedDemoMenuIfEmpty(persistence: Persistence): Promise<boolean> {
+/** The demo menu goes in as an admin upsert would: through the UpsertMeals use case and its validation. */
+async function seedDemoMenuIfEmpty(persistence: Persistence, { upsertMeals }: Pick<UseCases, 'upsertMeals'>): Promise<boolean> {
   if ((await persistence.meals.count()) > 0) return false;
-  await persistence.meals.upsertMany(demoMenu(new Date()));
+  await upsertMeals.execute(demoMenu(new Date()));
   return true;
 }
 

@@ -1,18 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
-import {
-  EraseUserData,
-  ExportUserData,
-  GetMeal,
-  GetMeals,
-  ListMarkedMeals,
-  ListRatedMeals,
-  MarkMeal,
-  RateMeal,
-  UpsertMeals,
-  type Clock,
-  type Meal,
-} from '@canteen-meals/domain';
+import { createUseCases, type Clock, type Meal } from '@canteen-meals/domain';
 import {
   buildHttpApp,
   createHmacTokenVerifier,
@@ -34,20 +22,9 @@ export const menu: Meal[] = [
   { id: 4, name: 'Last month', servedAt: new Date(now.getTime() - 30 * 24 * hour), rateable: true },
 ];
 
-/** Every use case the app serves, over one set of in-memory adapters and a clock. */
+/** Every use case the app serves, over one set of in-memory adapters and a clock: built as the server builds them. */
 export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): HttpAppOptions['useCases'] {
-  const reading = { queries: adapters.queries, clock };
-  return {
-    markMeal: new MarkMeal(adapters),
-    rateMeal: new RateMeal({ ratings: adapters.ratings, clock }),
-    upsertMeals: new UpsertMeals(adapters),
-    getMeal: new GetMeal(reading),
-    getMeals: new GetMeals({ ...reading, timeZone }),
-    listMarkedMeals: new ListMarkedMeals(reading),
-    listRatedMeals: new ListRatedMeals(reading),
-    exportUserData: new ExportUserData({ userData: adapters.userData, clock }),
-    eraseUserData: new EraseUserData(adapters),
-  };
+  return createUseCases(adapters, clock, { start: '11:00', timeZone });
 }
 
 /** The real HTTP app over in-memory adapters and a fixed clock, with real signed tokens. */

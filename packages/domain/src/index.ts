@@ -88,3 +88,4 @@ export { GetMeals, maxMealIdsPerRead, type GetMealsQuery, type GetMealsResult } 
 export { ListMarkedMeals, type ListUserMealsQuery } from './use-cases/list-marked-meals.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
 export { ImportMenu, type ImportMenuCommand } from './use-cases/import-menu.js';
+export { createUseCases, type Repositories, type UseCaseOptions, type UseCases } from './use-cases/create-use-cases.js';

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { mealsFromUpsertDocument } from '@canteen-meals/adapters-http';
-import { UpsertMeals, type Meal } from '@canteen-meals/domain';
-import type { Persistence } from '../persistence.js';
+import type { Meal, UseCases } from '@canteen-meals/domain';
 
 /** Reads and checks the admin upsert body (`PUT /api/v1/admin/meals`) before any database is opened. */
 export function prepareJsonMeals(path: string): Meal[] {
@@ -15,7 +14,7 @@ export function prepareJsonMeals(path: string): Meal[] {
 }
 
 /** Prepared meals, upserted in one transaction. */
-export async function importJsonMeals(path: string, meals: Meal[], persistence: Persistence): Promise<string[]> {
-  const { upserted } = await new UpsertMeals(persistence).execute(meals);
+export async function importJsonMeals(path: string, meals: Meal[], { upsertMeals }: Pick<UseCases, 'upsertMeals'>): Promise<string[]> {
+  const { upserted } = await upsertMeals.execute(meals);
   return [`meals:import: upserted ${upserted} meals from ${path}`];
 }

@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { UseCases } from '@canteen-meals/domain';
 import { loadConfig, type Config } from '../config.js';
+import { createContainer, tokens } from '../composition-root.js';
 import { openPersistence } from '../persistence.js';
 import { importJsonMeals, prepareJsonMeals } from './import-json-meals.js';
 import { importOpenMensaFeed, prepareOpenMensaFeed } from './import-openmensa-feed.js';
@@ -49,10 +51,12 @@ async function importMeals(args: string[]): Promise<void> {
   await withNewDatabaseRemovedOnFailure(config, async () => {
     const persistence = await openPersistence(config);
     try {
+      // The server's own registrations: the same use cases, the same rules.
+      const useCases = createContainer(config, { persistence }).resolve<UseCases>(tokens.useCases);
       const report =
         prepared.feed !== undefined
-          ? await importOpenMensaFeed(prepared.feed, config, persistence)
-          : await importJsonMeals(path, prepared.meals, persistence);
+          ? await importOpenMensaFeed(prepared.feed, config, useCases)
+          : await importJsonMeals(path, prepared.meals, useCases);
       console.log(report.join('\n'));
     } finally {
       await persistence.close();

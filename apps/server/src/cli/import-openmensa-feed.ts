@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readOpenMensaFeed, type OpenMensaFeed } from '@canteen-meals/adapters-openmensa';
-import { ImportMenu } from '@canteen-meals/domain';
+import type { UseCases } from '@canteen-meals/domain';
 import type { Config } from '../config.js';
-import type { Persistence } from '../persistence.js';
 import { menuImportReport } from './menu-import-report.js';
 
 export interface FeedImportOptions {
@@ -33,10 +32,9 @@ export function prepareOpenMensaFeed(path: string, options: FeedImportOptions): 
 export async function importOpenMensaFeed(
   { path, feed, source, rateable }: PreparedFeed,
   config: Pick<Config, 'serviceStart' | 'timeZone'>,
-  persistence: Persistence,
+  { importMenu }: Pick<UseCases, 'importMenu'>,
 ): Promise<string[]> {
-  const serviceTime = { start: config.serviceStart, timeZone: config.timeZone };
-  const plan = await new ImportMenu({ mealSources: persistence.mealSources, serviceTime }).execute({
+  const plan = await importMenu.execute({
     source,
     days: feed.days,
     rateable,
