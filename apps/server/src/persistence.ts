@@ -1,12 +1,10 @@
 import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
 import { openPostgres } from '@canteen-meals/adapters-postgres';
 import {
-  createSqliteAdapters,
-  openSqliteDatabase,
+  openSqlite,
   SqliteDatabaseMissingError,
   SqliteDatabaseReadOnlyError,
-  SqliteStorageHealth,
-  startBackgroundCheckpoints,
+  type SqliteServiceOptions,
 } from '@canteen-meals/adapters-sqlite';
 import type {
   MarkingRepository,
@@ -44,33 +42,15 @@ export async function openPersistence(
     case 'memory':
       return { ...createInMemoryAdapters(), ping: async () => {}, close: async () => {} };
     case 'sqlite': {
-      const { path } = config.database;
-      const synchronous = config.sqliteSynchronous;
       // An unmounted volume must not become an empty service: production creates the file only when told to.
       const create = config.production !== true || config.databaseCreate === true;
-      const db = openSqliteOrRefuse(path, { synchronous, create });
-      const health = new SqliteStorageHealth(path, {
+      const { adapters, ping, close } = openSqliteOrRefuse(config.database.path, {
+        synchronous: config.sqliteSynchronous,
+        create,
         onUnavailable: (reason) => warn({ reason }, 'SQLite storage unavailable: writes answer 503 storage_unavailable'),
+        onCheckpointFailure: (message, failures) => warn({ err: message, failures }, 'SQLite background checkpoint failed'),
       });
-      // Unlike SELECT 1, this reads a page of the file; it throws once the connection is closed.
-      const probe = db.prepare('SELECT max(version) FROM schema_migrations');
-      const checkpoints =
-        path === ':memory:'
-          ? undefined
-          : startBackgroundCheckpoints(path, {
-              synchronous,
-              onFailure: (message, failures) =>
-                warn({ err: message, failures }, 'SQLite background checkpoint failed'),
-            });
-      const close = async () => {
-        await checkpoints?.stop();
-        db.close();
-      };
-      const ping = async () => {
-        health.assertAvailable();
-        probe.get();
-      };
-      return { ...createSqliteAdapters(db, health), ping, close };
+      return { ...adapters, ping, close };
     }
     case 'postgres': {
       const { adapters, ping, close } = await openPostgres(config.database.url, {
@@ -84,9 +64,9 @@ export async function openPersistence(
   }
 }
 
-function openSqliteOrRefuse(path: string, options: Parameters<typeof openSqliteDatabase>[1]) {
+function openSqliteOrRefuse(path: string, options: SqliteServiceOptions) {
   try {
-    return openSqliteDatabase(path, options);
+    return openSqlite(path, options);
   } catch (error) {
     if (error instanceof SqliteDatabaseReadOnlyError) {
       throw new ConfigError(`${error.message}: give the server's user write access to the file and its folder, or serve a writable copy.`);

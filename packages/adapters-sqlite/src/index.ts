@@ -24,3 +24,4 @@ export { SqliteRatingRepository } from './sqlite-rating-repository.js';
 export { SqliteMealQueries } from './sqlite-meal-queries.js';
 export { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
 export { backupSqliteDatabase, type BackupReport } from './backup-database.js';
+export { openSqlite, type SqliteService, type SqliteServiceOptions } from './open-sqlite.js';
