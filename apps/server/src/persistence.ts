@@ -6,24 +6,11 @@ import {
   SqliteDatabaseReadOnlyError,
   type SqliteServiceOptions,
 } from '@canteen-meals/adapters-sqlite';
-import type {
-  MarkingRepository,
-  MealCatalog,
-  MealQueries,
-  MealSourceRepository,
-  RatingRepository,
-  UserDataRepository,
-} from '@canteen-meals/domain';
+import type { Repositories } from '@canteen-meals/domain';
 import { ConfigError, type Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
-export interface Persistence {
-  readonly meals: MealCatalog;
-  readonly markings: MarkingRepository;
-  readonly ratings: RatingRepository;
-  readonly queries: MealQueries;
-  readonly userData: UserDataRepository;
-  readonly mealSources: MealSourceRepository;
+export interface Persistence extends Repositories {
   /** Resolves when the database answers a query (the readiness probe); rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

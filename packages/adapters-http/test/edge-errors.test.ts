@@ -1,11 +1,11 @@
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { securityHeaders } from '../src/security-headers.js';
-import { buildTestApp } from './app-fixture.js';
-import { buildAppWith } from './app-with.js';
 import { createHmacTokenVerifier } from '../src/index.js';
-import { secret } from './app-fixture.js';
+import { securityHeaders } from '../src/security-headers.js';
+import { buildTestApp, secret } from './app-fixture.js';
+import { buildAppWith } from './app-with.js';
+import { holdMarkings } from './hold-markings.js';
 
 interface RawAnswer {
   readonly status: number;
@@ -109,16 +109,7 @@ describe('a URL the router cannot decode', () => {
 describe('closing', () => {
   it('refuses a request that arrives while closing with 503 service_unavailable, with the security headers', async () => {
     const { app, adapters, token } = await buildTestApp({ docs: false });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const inHandler = new Promise<void>((resolve) => (entered = resolve));
-    const setMarked = adapters.markings.setMarked.bind(adapters.markings);
-    adapters.markings.setMarked = async (...args) => {
-      entered();
-      await gate;
-      return setMarked(...args);
-    };
+    const { inHandler, release } = holdMarkings(adapters);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     const body = JSON.stringify({ meal_id: 1, marked: true });

@@ -2,20 +2,12 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp } from './app-fixture.js';
+import { holdMarkings } from './hold-markings.js';
 
 describe('closing', () => {
   it('lets a request in flight finish, then closes its connection before reading another', async () => {
     const { app, adapters, token } = await buildTestApp();
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const inHandler = new Promise<void>((resolve) => (entered = resolve));
-    const setMarked = adapters.markings.setMarked.bind(adapters.markings);
-    adapters.markings.setMarked = async (...args) => {
-      entered();
-      await gate;
-      return setMarked(...args);
-    };
+    const { inHandler, release } = holdMarkings(adapters);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
 
