@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runServerToExit, runToExit, serverMain, startServer } from './support/server-process.js';
@@ -55,11 +55,14 @@ describe('starting on a read-only copy of the database', () => {
     chmodSync(path, 0o444);
     const before = readFileSync(path);
 
-    const run = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, serverMain], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'warn' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const run = withTraversableAncestors(serverMain, () =>
+      spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, serverMain], {
+        env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      }),
+    );
+    expect(run.stderr).not.toContain('Cannot find module');
 
     expect(readdirSync(data)).toEqual(['meals.db']);
     expect(run.status).toBe(1);
@@ -67,3 +70,24 @@ describe('starting on a read-only copy of the database', () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
+
+/**
+ * `nobody` must reach the server's code: a checkout under a private folder (`mktemp -d` makes them 0700) would hide
+ * it. Lets others traverse (search, not list) each folder above `file` for the call, then puts every mode back.
+ */
+function withTraversableAncestors<T>(file: string, run: () => T): T {
+  const changed: { folder: string; mode: number }[] = [];
+  for (let folder = dirname(file); ; folder = dirname(folder)) {
+    const { mode } = statSync(folder);
+    if ((mode & 0o001) === 0) {
+      chmodSync(folder, mode | 0o001);
+      changed.push({ folder, mode });
+    }
+    if (dirname(folder) === folder) break;
+  }
+  try {
+    return run();
+  } finally {
+    for (const { folder, mode } of changed) chmodSync(folder, mode & 0o7777);
+  }
+}

@@ -14,10 +14,10 @@ vi.mock('@canteen-meals/adapters-sqlite', async (importOriginal) => {
   const original = await importOriginal<typeof import('@canteen-meals/adapters-sqlite')>();
   return {
     ...original,
-    openSqliteDatabase: (...args: Parameters<typeof original.openSqliteDatabase>) => {
-      const db = original.openSqliteDatabase(...args);
-      opened.push(db);
-      return db;
+    openSqlite: (...args: Parameters<typeof original.openSqlite>) => {
+      const sqlite = original.openSqlite(...args);
+      opened.push(sqlite.db);
+      return sqlite;
     },
   };
 });
