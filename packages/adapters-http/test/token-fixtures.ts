@@ -2,6 +2,7 @@ import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { signHmacToken, type TokenClaims } from '@canteen-meals/adapters-http';
 
 /** A signing key pair as an identity provider holds it: the private half signs, the public half is published. */
 export interface SigningKey {
@@ -40,6 +41,33 @@ export function signJwt(header: Record<string, unknown>, payload: Record<string,
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The users tests act as; a test names the one that matters to it and leaves the rest alone. */
+export const UserIds = { alice: 'alice', bob: 'bob', carol: 'carol', admin: 'admin' } as const;
+
+/** The scope that lets a token upsert meals. */
+export const adminScope = 'meals:write';
+
+/**
+ * Builds the HS256 tokens a test sends (an object mother), signed as the server under test verifies them:
+ * `const tokens = TokenMother.signedWith(secret)`, then `tokens.user('alice')`, `tokens.admin()`, `tokens.expired()`,
+ * and `tokens.bearer(...)` for an authorization header. Issuer and audience, where the server checks them, go in once.
+ */
+export const TokenMother = {
+  signedWith(secret: string, defaults: Omit<Partial<TokenClaims>, 'sub'> = {}) {
+    const sign = (claims: TokenClaims) => signHmacToken(secret, { ...defaults, ...claims });
+    return {
+      /** A user's token: no scope, valid for an hour. */
+      user: (sub: string = UserIds.alice, claims: Omit<Partial<TokenClaims>, 'sub'> = {}) => sign({ ...claims, sub }),
+      /** A token with the admin scope. */
+      admin: (sub: string = UserIds.admin) => sign({ sub, scope: adminScope }),
+      /** A user's token that expired a minute ago. */
+      expired: (sub: string = UserIds.alice) => sign({ sub, expiresInMs: -60_000 }),
+      /** The authorization header value for a token, by default the user's. */
+      bearer: (token: string = sign({ sub: UserIds.alice })) => `Bearer ${token}`,
+    };
+  },
+};
 
 /** A local JWKS endpoint on loopback that counts its requests, and whose key set and status a test can change. */
 export class JwksServer {

@@ -5,6 +5,7 @@ export { describeMealSourceRepositoryContract } from './meal-source-repository-c
 export { describeRatingRepositoryContract } from './rating-repository-contract.js';
 export { describeRepositoryContracts } from './repository-contracts.js';
 export { freshFixturePerTest, type CreateRepositoryFixture, type RepositoryFixture } from './repository-fixture.js';
+export { MealMother, type MealTraits, type WireMeal } from './meal-mother.js';
 export { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';
 export { describeMealQueriesContract } from './meal-queries-contract.js';
 export { rateInPeriod } from './rate-in-period.js';
