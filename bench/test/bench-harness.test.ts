@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mealsWithDriftedHistograms, seedDatabase } from '../src/fixture.js';
 import { buildReferenceApp } from '../src/reference-app.js';
 import { withResults } from '../src/report.js';
@@ -31,6 +31,7 @@ describe('the seeded database', () => {
     const fixture = await seedDatabase(path, { users: 20, now: new Date(), heavyRatings: 500 });
     expect(mealsWithDriftedHistograms(path)).toEqual([]);
     const db = openSqliteDatabase(path);
+    onTestFinished(() => void (db.open && db.close()));
     const { n } = db.prepare('SELECT rated_1 + rated_2 + rated_3 + rated_4 + rated_5 AS n FROM meals WHERE meal_id = ?').get(fixture.heavyMealId) as { n: number };
     expect(n).toBe(500);
     db.prepare('UPDATE meals SET rated_3 = rated_3 + 1 WHERE meal_id = ?').run(fixture.lightMealId);

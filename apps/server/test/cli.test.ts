@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
 import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 
 const dist = (file: string) => fileURLToPath(new URL(`../dist/cli/${file}`, import.meta.url));
 const secret = 'cli-test-secret-that-is-at-least-32-bytes';
@@ -85,8 +85,8 @@ describe('pnpm meals:import <file.json>', () => {
     expect(again.status).toBe(0);
     expect(storedNames()).toEqual(['Meal 1', 'Renamed', 'Meal 3']);
     const db = openSqliteDatabase(database);
+    onTestFinished(() => void db.close());
     expect(await createSqliteAdapters(db).meals.count()).toBe(3);
-    db.close();
   });
 
   it.each([

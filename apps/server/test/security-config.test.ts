@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultHttpTimeouts, signHmacToken } from '@canteen-meals/adapters-http';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 import { configProblems } from './support/config-problems.js';
@@ -141,6 +141,7 @@ describe('the composition root wires the security settings', () => {
 
   async function serverFor(env: Record<string, string>) {
     const server = await buildServer(loadConfig({ ...base, ...env }));
+    onTestFinished(() => server.app.close());
     await server.persistence.meals.upsertMany([{ id: 1, name: 'Soup', servedAt: new Date(), rateable: true }]);
     const mark = (token: string) =>
       server.app.inject({
@@ -153,14 +154,13 @@ describe('the composition root wires the security settings', () => {
   }
 
   it('verifies with the public key file and limits each user as configured', async () => {
-    const { app, mark } = await serverFor({ JWT_PUBLIC_KEY_FILE: rsaKeyFile, RATE_LIMIT_USER_PER_MIN: '2' });
+    const { mark } = await serverFor({ JWT_PUBLIC_KEY_FILE: rsaKeyFile, RATE_LIMIT_USER_PER_MIN: '2' });
     expect((await mark(rs256({ sub: 'alice' }))).statusCode).toBe(200);
     expect((await mark(signHmacToken(secret, { sub: 'alice' }))).statusCode).toBe(401);
     expect((await mark(rs256({ sub: 'alice' }))).statusCode).toBe(200);
     const limited = await mark(rs256({ sub: 'alice' }));
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
-    await app.close();
   });
 
   it('verifies with the JWKS endpoint and issuer as configured', async () => {
@@ -172,13 +172,12 @@ describe('the composition root wires the security settings', () => {
     });
     jwks.listen(0, '127.0.0.1');
     await once(jwks, 'listening');
+    onTestFinished(() => void jwks.close());
     const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
-    const { app, mark } = await serverFor({ JWT_JWKS_URL: url, JWT_ISSUER: issuer });
+    const { mark } = await serverFor({ JWT_JWKS_URL: url, JWT_ISSUER: issuer });
     expect((await mark(rs256({ sub: 'alice', iss: issuer }, 'k1'))).statusCode).toBe(200);
     expect((await mark(rs256({ sub: 'alice', iss: 'https://other.test' }, 'k1'))).statusCode).toBe(401);
     expect((await mark(rs256({ sub: 'alice', iss: issuer }, 'k2'))).statusCode).toBe(401);
     expect(requests).toBe(1);
-    await app.close();
-    jwks.close();
   });
 });

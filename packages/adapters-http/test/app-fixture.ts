@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
 import { createUseCases, type Clock, type Meal } from '@canteen-meals/domain';
+import { MealMother } from '@canteen-meals/repository-contract';
 import {
   buildHttpApp,
   createHmacTokenVerifier,
@@ -13,13 +14,12 @@ import {
 export const secret = 'route-test-secret-of-at-least-32-bytes!!';
 export const now = new Date('2026-03-10T12:00:00Z');
 export const timeZone = 'Europe/Berlin';
-const hour = 3_600_000;
 
 export const menu: Meal[] = [
-  { id: 1, name: 'Open meal', servedAt: new Date(now.getTime() - hour), rateable: true },
-  { id: 2, name: 'Salad bar', servedAt: new Date(now.getTime() - hour), rateable: false },
-  { id: 3, name: 'Tomorrow', servedAt: new Date(now.getTime() + 24 * hour), rateable: true },
-  { id: 4, name: 'Last month', servedAt: new Date(now.getTime() - 30 * 24 * hour), rateable: true },
+  MealMother.servedToday(now, { id: 1, name: 'Open meal' }),
+  MealMother.servedToday(now, { id: 2, name: 'Salad bar', rateable: false }),
+  MealMother.servedTomorrow(now, { id: 3, name: 'Tomorrow' }),
+  MealMother.servedDaysAgo(now, 30, { id: 4, name: 'Last month' }),
 ];
 
 /** Every use case the app serves, over one set of in-memory adapters and a clock: built as the server builds them. */

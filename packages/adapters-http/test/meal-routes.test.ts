@@ -1,6 +1,6 @@
 import { createSigner } from 'fast-jwt';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { httpStatusOf, type ErrorCode } from '../src/index.js';
 import { buildTestApp, secret } from './app-fixture.js';
 
@@ -213,6 +213,7 @@ describe('authentication', () => {
 
   it('enforces issuer and audience when configured', async () => {
     const strict = await buildTestApp({ issuer: 'https://id.example', audience: 'meals' });
+    onTestFinished(() => strict.app.close());
     const call = (token: string) =>
       strict.app.inject({
         method: 'POST',
@@ -224,7 +225,6 @@ describe('authentication', () => {
     expectError(await call(strict.token({ issuer: 'https://evil.example' })), 'invalid_token');
     expectError(await call(strict.token({ audience: 'other' })), 'invalid_token');
     expectError(await call(fixture.token()), 'invalid_token');
-    await strict.app.close();
   });
 
   it('takes the user only from the token', async () => {

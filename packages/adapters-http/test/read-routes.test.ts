@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { httpStatusOf, type ErrorCode } from '../src/index.js';
 import { menu, now, useSharedTestApp } from './app-fixture.js';
 
@@ -228,10 +229,10 @@ describe('GET /api/v1/meals?date=', () => {
   it('takes the local day, not the UTC day, and a 23-hour day when summer time begins', async () => {
     const at = (iso: string) => new Date(iso);
     await fixture.adapters.meals.upsertMany([
-      { id: 10, name: 'Late on Saturday', servedAt: at('2026-03-28T22:59:59.999Z'), rateable: true },
-      { id: 11, name: 'Sunday, first instant', servedAt: at('2026-03-28T23:00:00.000Z'), rateable: true },
-      { id: 12, name: 'Sunday, last instant', servedAt: at('2026-03-29T21:59:59.999Z'), rateable: true },
-      { id: 13, name: 'Monday, first instant', servedAt: at('2026-03-29T22:00:00.000Z'), rateable: true },
+      MealMother.servedAt(at('2026-03-28T22:59:59.999Z'), { id: 10, name: 'Late on Saturday' }),
+      MealMother.servedAt(at('2026-03-28T23:00:00.000Z'), { id: 11, name: 'Sunday, first instant' }),
+      MealMother.servedAt(at('2026-03-29T21:59:59.999Z'), { id: 12, name: 'Sunday, last instant' }),
+      MealMother.servedAt(at('2026-03-29T22:00:00.000Z'), { id: 13, name: 'Monday, first instant' }),
     ]);
     expect(idsOf(await get('/api/v1/meals?date=2026-03-28'))).toEqual([10]);
     expect(idsOf(await get('/api/v1/meals?date=2026-03-29'))).toEqual([11, 12]);

@@ -1,12 +1,11 @@
 import { apiPrefix as serverApiPrefix, signHmacToken } from '@canteen-meals/adapters-http';
 import { apiPrefix, createMealsClient, MealsApiError, type MealsClient } from '@canteen-meals/client';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './start-server.js';
 
 const secret = 'client-test-secret-of-at-least-32-bytes';
-const hour = 60 * 60 * 1000;
-const day = 24 * hour;
-const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+const now = () => new Date();
 // Meal 6 is served on this UTC day (the server runs with TZ_NAME=UTC), and no other meal is.
 const mealSixServedAt = new Date(Date.UTC(2030, 0, 15, 11, 30)).toISOString();
 
@@ -33,15 +32,15 @@ beforeAll(async () => {
   admin = clientFor('menu-admin', 'meals:write');
   alice = clientFor('alice');
   bob = clientFor('bob');
-  await admin.upsertMeals({
-    meals: [
-      { meal_id: 1, name: 'Lentil soup', served_at: at(-hour), rateable: true },
-      { meal_id: 2, name: 'Schnitzel', served_at: at(day), rateable: true },
-      { meal_id: 3, name: 'Chili sin carne', served_at: at(-8 * day), rateable: true },
-      { meal_id: 4, name: 'Salad bar', served_at: at(-hour), rateable: false },
-      { meal_id: 6, name: 'Risotto', served_at: mealSixServedAt, rateable: true },
-    ],
-  });
+  await admin.upsertMeals(
+    MealMother.upsertBody(
+      MealMother.servedToday(now(), { id: 1, name: 'Lentil soup' }),
+      MealMother.servedTomorrow(now(), { id: 2, name: 'Schnitzel' }),
+      MealMother.servedDaysAgo(now(), 8, { id: 3, name: 'Chili sin carne' }),
+      MealMother.servedToday(now(), { id: 4, name: 'Salad bar', rateable: false }),
+      MealMother.servedAt(new Date(mealSixServedAt), { id: 6, name: 'Risotto' }),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -55,7 +54,7 @@ describe('the client against the real server', () => {
 
   it('upserts meals with the meals:write scope', async () => {
     await expect(
-      admin.upsertMeals({ meals: [{ meal_id: 5, name: 'Fish and chips', served_at: at(-hour), rateable: true }] }),
+      admin.upsertMeals(MealMother.upsertBody(MealMother.servedToday(now(), { id: 5, name: 'Fish and chips' }))),
     ).resolves.toEqual({ upserted: 1 });
   });
 
@@ -106,7 +105,7 @@ describe('the client against the real server', () => {
     ['rating_period_over', 422, () => alice.rateMeal({ meal_id: 3, rating: 4 })],
     ['meal_not_rateable', 422, () => alice.rateMeal({ meal_id: 4, rating: null })],
     ['invalid_request', 400, () => alice.rateMeal({ meal_id: 1, rating: 6 })],
-    ['forbidden', 403, () => alice.upsertMeals({ meals: [{ meal_id: 9, name: 'x', served_at: at(0), rateable: true }] })],
+    ['forbidden', 403, () => alice.upsertMeals(MealMother.upsertBody(MealMother.servedAt(now(), { id: 9, name: 'x' })))],
     [
       'invalid_token',
       401,

@@ -1,10 +1,11 @@
 import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
 import { DomainError, MarkMeal, type Meal } from '@canteen-meals/domain';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-const longAgo: Meal = { id: 1, name: 'Last year', servedAt: new Date('2024-01-01T12:00:00Z'), rateable: true };
-const notRateable: Meal = { id: 2, name: 'Water', servedAt: new Date('2025-03-10T12:00:00Z'), rateable: false };
-const future: Meal = { id: 3, name: 'Next year', servedAt: new Date('2030-01-01T12:00:00Z'), rateable: true };
+const longAgo: Meal = MealMother.servedAt(new Date('2024-01-01T12:00:00Z'), { id: 1, name: 'Last year' });
+const notRateable: Meal = MealMother.servedAt(new Date('2025-03-10T12:00:00Z'), { id: 2, name: 'Water', rateable: false });
+const future: Meal = MealMother.servedAt(new Date('2030-01-01T12:00:00Z'), { id: 3, name: 'Next year' });
 
 describe('MarkMeal', () => {
   let adapters: ReturnType<typeof createInMemoryAdapters>;

@@ -1,12 +1,13 @@
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
 import { DomainError, RateMeal, type DomainErrorCode, type Meal, type RatingValue } from '@canteen-meals/domain';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');
 const week = 604_800_000;
-const soup: Meal = { id: 1, name: 'Soup', servedAt, rateable: true };
-const water: Meal = { id: 2, name: 'Water', servedAt, rateable: false };
-const future: Meal = { id: 3, name: 'Tomorrow', servedAt: new Date(servedAt.getTime() + 86_400_000), rateable: true };
+const soup: Meal = MealMother.servedAt(servedAt, { id: 1, name: 'Soup' });
+const water: Meal = MealMother.servedAt(servedAt, { id: 2, name: 'Water', rateable: false });
+const future: Meal = MealMother.servedTomorrow(servedAt, { id: 3, name: 'Tomorrow' });
 
 describe('RateMeal', () => {
   let adapters: ReturnType<typeof createInMemoryAdapters>;

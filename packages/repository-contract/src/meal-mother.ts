@@ -6,15 +6,15 @@ const day = 24 * hour;
 /** What a test may state about a meal; whatever it leaves out takes a default that matters to no test. */
 export type MealTraits = Partial<Meal>;
 
-/** A meal as the admin upsert and the client send it: wire names, the instant as an ISO string. */
+/** A meal as the admin upsert and the client send it: wire names, the instant as an ISO string (mutable, as the wire types are). */
 export interface WireMeal {
-  readonly meal_id: MealId;
-  readonly name: string;
-  readonly served_at: string;
-  readonly rateable: boolean;
-  readonly category?: string | null;
-  readonly notes?: readonly string[];
-  readonly prices?: Meal['prices'];
+  meal_id: MealId;
+  name: string;
+  served_at: string;
+  rateable: boolean;
+  category?: string | null;
+  notes?: string[];
+  prices?: { [role: string]: string };
 }
 
 /**
@@ -60,8 +60,8 @@ export const MealMother = {
       served_at: meal.servedAt.toISOString(),
       rateable: meal.rateable,
       ...(meal.category === undefined ? {} : { category: meal.category }),
-      ...(meal.notes === undefined ? {} : { notes: meal.notes }),
-      ...(meal.prices === undefined ? {} : { prices: meal.prices }),
+      ...(meal.notes === undefined ? {} : { notes: [...meal.notes] }),
+      ...(meal.prices === undefined ? {} : { prices: { ...meal.prices } as { [role: string]: string } }),
     };
   },
 
