@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import { openSqliteDatabase, SqliteMealCatalog } from '@canteen-meals/adapters-sqlite';
 import BetterSqlite3 from 'better-sqlite3';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runToExit, startServer, type ServerProcess } from './support/server-process.js';
 
@@ -24,7 +25,7 @@ const seededRatings = 20_000;
 async function seedDatabase(path: string): Promise<void> {
   const db = openSqliteDatabase(path);
   await new SqliteMealCatalog(db).upsertMany(
-    mealIds.map((id) => ({ id, name: `Meal ${id}`, servedAt: new Date(Date.now() - 3_600_000), rateable: true })),
+    mealIds.map((id) => MealMother.servedToday(new Date(), { id })),
   );
   const insert = db.prepare('INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?)');
   db.transaction(() => {

@@ -1,6 +1,7 @@
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import type { FastifyInstance } from 'fastify';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
@@ -22,7 +23,7 @@ async function start(logLevel: string) {
     request.log.info({ headers: request.headers }, 'headers');
     return {};
   });
-  await server.persistence.meals.upsertMany([{ id: 1, name: 'Soup', servedAt: new Date(now.getTime() - 60_000), rateable: true }]);
+  await server.persistence.meals.upsertMany([MealMother.servedAt(new Date(now.getTime() - 60_000), { id: 1, name: 'Soup' })]);
   const lines = () => written.join('').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
   return { ...server, written, lines };
 }

@@ -1,5 +1,6 @@
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import { openPostgres } from '@canteen-meals/adapters-postgres';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from '../../../packages/adapters-postgres/test/support/test-database.js';
 import { fitsOneSerialOrder, type ObservedChange } from './support/serial-order.js';
@@ -52,10 +53,9 @@ describe('several server instances on one PostgreSQL', () => {
 
   it('lose no rating change when many clients rate, re-rate and delete the same meals through all of them', async () => {
     const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
-    const servedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-    const upserted = await post(instances[0]!, '/api/v1/admin/meals', admin, {
-      meals: mealIds.map((id) => ({ meal_id: id, name: `Meal ${id}`, served_at: servedAt, rateable: true })),
-    });
+    const now = new Date();
+    const menu = MealMother.upsertBody(...mealIds.map((id) => MealMother.servedToday(now, { id })));
+    const upserted = await post(instances[0]!, '/api/v1/admin/meals', admin, menu);
     expect(upserted.status).toBe(200);
 
     const observed = new Map<number, ObservedChange[]>(mealIds.map((id) => [id, []]));

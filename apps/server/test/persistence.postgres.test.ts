@@ -1,4 +1,5 @@
 import { signHmacToken } from '@canteen-meals/adapters-http';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databasePerFile, onServer } from '../../../packages/adapters-postgres/test/support/test-database.js';
 import { buildServer } from '../src/composition-root.js';
@@ -19,7 +20,7 @@ describe('DATABASE_URL=postgres://… in the composition root', () => {
     const { app } = await buildServer(config, { persistence });
     closeLater.push(() => app.close());
 
-    await persistence.meals.upsertMany([{ id: 5, name: 'Pho', servedAt: new Date(), rateable: true }]);
+    await persistence.meals.upsertMany([MealMother.servedAt(new Date(), { id: 5, name: 'Pho' })]);
     expect(await persistence.meals.count()).toBe(1);
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
 
@@ -42,7 +43,7 @@ describe('DATABASE_URL=postgres://… in the composition root', () => {
     const persistence = await openPersistence(config, () => {});
     const { app } = await buildServer(config, { persistence });
     closeLater.push(() => app.close());
-    await persistence.meals.upsertMany([{ id: 6, name: 'Ramen', servedAt: new Date(Date.now() - 60_000), rateable: true }]);
+    await persistence.meals.upsertMany([MealMother.servedAt(new Date(Date.now() - 60_000), { id: 6, name: 'Ramen' })]);
     const headers = { authorization: `Bearer ${signHmacToken(secret, { sub: 'alice' })}` };
     const rate = (rating: number) => app.inject({ method: 'POST', url: '/api/v1/rate-meal', headers, payload: { meal_id: 6, rating } });
 

@@ -2,6 +2,7 @@ import { signHmacToken } from '@canteen-meals/adapters-http';
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import type { Meal } from '@canteen-meals/domain';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -25,12 +26,9 @@ describe('the wired server on SQLite', () => {
   const db = openSqliteDatabase(':memory:', { onStatement: (sql) => executed.push(sql) });
   const now = new Date('2026-06-15T12:00:00Z');
   // 100 meals served on 2026-06-15 in Tokyo (UTC+9): from 2026-06-14T15:00Z to 2026-06-15T15:00Z.
-  const menu: Meal[] = Array.from({ length: 100 }, (_, index) => ({
-    id: index + 1,
-    name: `Meal ${index + 1}`,
-    servedAt: new Date(Date.parse('2026-06-14T15:00:00Z') + index * 60_000),
-    rateable: true,
-  }));
+  const menu: Meal[] = Array.from({ length: 100 }, (_, index) =>
+    MealMother.servedAt(new Date(Date.parse('2026-06-14T15:00:00Z') + index * 60_000), { id: index + 1 }),
+  );
   const token = signHmacToken(secret, { sub: 'alice' });
   let server: Awaited<ReturnType<typeof buildServer>>;
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultHttpTimeouts, signHmacToken } from '@canteen-meals/adapters-http';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
@@ -142,7 +143,7 @@ describe('the composition root wires the security settings', () => {
   async function serverFor(env: Record<string, string>) {
     const server = await buildServer(loadConfig({ ...base, ...env }));
     onTestFinished(() => server.app.close());
-    await server.persistence.meals.upsertMany([{ id: 1, name: 'Soup', servedAt: new Date(), rateable: true }]);
+    await server.persistence.meals.upsertMany([MealMother.servedAt(new Date(), { id: 1, name: 'Soup' })]);
     const mark = (token: string) =>
       server.app.inject({
         method: 'POST',

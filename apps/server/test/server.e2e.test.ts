@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signHmacToken } from '@canteen-meals/adapters-http';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { TokenMother } from '../../../packages/adapters-http/test/token-fixtures.js';
 import { runServerToExit, runToExit, startServer, type ServerProcess } from './support/server-process.js';
 
 const secret = 'e2e-secret-that-is-at-least-32-bytes-long';
@@ -36,18 +37,17 @@ async function call(server: ServerProcess, method: string, path: string, token: 
 describe('the real server process on SQLite', () => {
   const database = `sqlite:${join(folder, 'nested', 'meals.db')}`;
   const production = { NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: database, DATABASE_CREATE: '1' };
-  const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
-  const alice = signHmacToken(secret, { sub: 'alice' });
-  const bob = signHmacToken(secret, { sub: 'bob' });
+  const tokens = TokenMother.signedWith(secret);
+  const admin = tokens.admin();
+  const alice = tokens.user('alice');
+  const bob = tokens.user('bob');
 
   it('serves the whole contract over real HTTP and keeps it across a restart', async () => {
     const server = await start(production);
     expect(server.output()).not.toContain('curl');
 
-    const servedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-    const upsert = await call(server, 'PUT', '/api/v1/admin/meals', admin, {
-      meals: [{ meal_id: 7, name: 'Ramen', served_at: servedAt, rateable: true }],
-    });
+    const ramen = MealMother.servedToday(new Date(), { id: 7, name: 'Ramen' });
+    const upsert = await call(server, 'PUT', '/api/v1/admin/meals', admin, MealMother.upsertBody(ramen));
     expect(upsert).toMatchObject({ status: 200, body: { status: 'success', data: { upserted: 1 } } });
 
     expect((await call(server, 'POST', '/api/v1/rate-meal', alice, { meal_id: 7, rating: 5 })).body.data).toEqual({
@@ -98,7 +98,7 @@ describe('the real server process on SQLite', () => {
     // A database that already has a menu (imported, not the demo): meal 1 of the curl line may not exist in it.
     const path = join(folder, 'imported.db');
     const withImportedMenu = join(folder, 'imported-menu.json');
-    writeFileSync(withImportedMenu, JSON.stringify({ meals: [{ meal_id: 3, name: 'Soup', served_at: new Date().toISOString(), rateable: true }] }));
+    writeFileSync(withImportedMenu, JSON.stringify(MealMother.upsertBody(MealMother.servedAt(new Date(), { id: 3, name: 'Soup' }))));
     expect((await runToExit(importCli, [withImportedMenu], { DATABASE_URL: `sqlite:${path}` })).code).toBe(0);
 
     const server = await start({ DATABASE_URL: `sqlite:${path}` });

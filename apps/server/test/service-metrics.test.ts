@@ -1,6 +1,7 @@
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import type { FastifyInstance } from 'fastify';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
@@ -18,7 +19,7 @@ async function start(env: Record<string, string> = {}) {
   const server = await buildServer(config, { clock: new FixedClock(now) });
   apps.push(server.app);
   await server.persistence.meals.upsertMany([
-    { id: 1, name: 'Soup', servedAt: new Date(now.getTime() - 3_600_000), rateable: true },
+    MealMother.servedHoursAgo(now, 1, { id: 1, name: 'Soup' }),
   ]);
   const call = (url: string, body: object, sub = 'alice') =>
     server.app.inject({

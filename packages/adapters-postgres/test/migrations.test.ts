@@ -1,5 +1,6 @@
 import { loadMigrations, migrate, migrationLockKey, openPostgres } from '@canteen-meals/adapters-postgres';
 import pg from 'pg';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 
@@ -22,7 +23,7 @@ describe('PostgreSQL migrations', () => {
       );
       expect(rows).toEqual(loadMigrations().map(({ version, name }) => ({ version, name })));
       // Every instance works on the same, complete schema.
-      await first!.adapters.meals.upsertMany([{ id: 1, name: 'Soup', servedAt: new Date(), rateable: true }]);
+      await first!.adapters.meals.upsertMany([MealMother.servedAt(new Date(), { id: 1, name: 'Soup' })]);
       for (const instance of opened) expect(await instance.adapters.meals.count()).toBe(1);
       // A later start has nothing left to apply.
       expect(await migrate(first!.pool)).toEqual([]);

@@ -1,6 +1,6 @@
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
 import { histogramOf, type Meal, type RatingValue } from '@canteen-meals/domain';
-import { rateInPeriod } from '@canteen-meals/repository-contract';
+import { MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
@@ -10,12 +10,9 @@ const sizes = [1, 10, 100] as const;
 const day = Date.parse('2026-03-10T00:00:00Z');
 const minute = 60_000;
 /** 100 meals on one day, each marked and rated by alice and rated by bob, so every view joins real rows. */
-const menu: Meal[] = Array.from({ length: 100 }, (_, index) => ({
-  id: index + 1,
-  name: `Meal ${index + 1}`,
-  servedAt: new Date(day + 8 * 60 * minute + index * minute),
-  rateable: true,
-}));
+const menu: Meal[] = Array.from({ length: 100 }, (_, index) =>
+  MealMother.servedAt(new Date(day + 8 * 60 * minute + index * minute), { id: index + 1 }),
+);
 
 let database: PostgresDatabase;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
-import { rateInPeriod } from '@canteen-meals/repository-contract';
+import { MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
 import type { Meal } from '@canteen-meals/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -14,12 +14,9 @@ const adapters = createSqliteAdapters(db);
 afterAll(() => db.close());
 
 /** 100 meals on one day, each marked and rated by alice and rated by bob, so every view joins real rows. */
-const menu: Meal[] = Array.from({ length: 100 }, (_, index) => ({
-  id: index + 1,
-  name: `Meal ${index + 1}`,
-  servedAt: new Date(day + 8 * 60 * minute + index * minute),
-  rateable: true,
-}));
+const menu: Meal[] = Array.from({ length: 100 }, (_, index) =>
+  MealMother.servedAt(new Date(day + 8 * 60 * minute + index * minute), { id: index + 1 }),
+);
 await adapters.meals.upsertMany(menu);
 for (const meal of menu) {
   await adapters.markings.setMarked('alice', meal.id, true);

@@ -1,5 +1,6 @@
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import fc from 'fast-check';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { reportFigures } from './support/figures.js';
 import { buildInProcessApp } from './support/in-process-app.js';
@@ -8,7 +9,7 @@ import { craftToken, nowInSeconds } from './support/jwt-craft.js';
 const secret = 'authorization-secret-that-is-at-least-32-bytes';
 const now = Date.parse('2026-03-10T12:00:00Z');
 const mealIds = [1, 2, 3] as const;
-const menu = mealIds.map((id) => ({ id, name: `Meal ${id}`, servedAt: new Date(now - 3_600_000), rateable: true }));
+const menu = mealIds.map((id) => MealMother.servedHoursAgo(new Date(now), 1, { id }));
 const users = ['alice', 'bob'] as const;
 type User = (typeof users)[number];
 const other = (user: User): User => (user === 'alice' ? 'bob' : 'alice');

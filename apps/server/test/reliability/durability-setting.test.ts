@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../src/composition-root.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -54,7 +55,7 @@ describe('SQLITE_SYNCHRONOUS', () => {
     expect(db!.pragma('synchronous', { simple: true })).toBe(synchronousLevel[level]);
     expect(db!.pragma('journal_mode', { simple: true })).toBe('wal');
     // The connection looked at is the one the repositories write through.
-    await persistence.meals.upsertMany([{ id: 1, name: 'Soup', servedAt: new Date(), rateable: true }]);
+    await persistence.meals.upsertMany([MealMother.servedAt(new Date(), { id: 1, name: 'Soup' })]);
     expect(db!.prepare('SELECT count(*) AS n FROM meals').get()).toEqual({ n: 1 });
     await persistence.close();
     expect(db!.open).toBe(false);

@@ -5,6 +5,7 @@ import { FixedClock } from '@canteen-meals/adapters-memory';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import { createSqliteAdapters, openSqliteDatabase, SqliteStorageHealth, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import type { FastifyInstance } from 'fastify';
+import { MealMother } from '@canteen-meals/repository-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/composition-root.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -38,7 +39,7 @@ async function start(path: string, overrides: { persistence?: Awaited<ReturnType
     ...overrides,
   });
   app = server.app;
-  await server.persistence.meals.upsertMany([{ id: 1, name: 'Soup', servedAt: new Date(now.getTime() - 60_000), rateable: true }]);
+  await server.persistence.meals.upsertMany([MealMother.servedAt(new Date(now.getTime() - 60_000), { id: 1, name: 'Soup' })]);
   const rate = (rating: number) =>
     server.app.inject({
       method: 'POST',

@@ -1,4 +1,5 @@
-import { signHmacToken } from '@canteen-meals/adapters-http';
+import { MealMother } from '@canteen-meals/repository-contract';
+import { TokenMother } from '../../../../../packages/adapters-http/test/token-fixtures.js';
 import { send } from './http-client.js';
 
 export const secret = 'reliability-secret-that-is-at-least-32-bytes';
@@ -17,14 +18,13 @@ export function serverEnv(databasePath: string, extra: Record<string, string> = 
   };
 }
 
-export const userToken = (sub: string) => signHmacToken(secret, { sub, expiresInMs: 60 * 60 * 1000 });
+export const userToken = (sub: string) => TokenMother.signedWith(secret).user(sub);
 
 /** Meals served an hour ago: open for rating during the whole test. */
 export async function seedOpenMeals(baseUrl: string, mealIds: readonly number[]): Promise<void> {
-  const servedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-  const admin = signHmacToken(secret, { sub: 'reliability-admin', scope: 'meals:write' });
-  const answer = await send(false, baseUrl, 'PUT', '/api/v1/admin/meals', admin, {
-    meals: mealIds.map((id) => ({ meal_id: id, name: `Meal ${id}`, served_at: servedAt, rateable: true })),
-  });
+  const admin = TokenMother.signedWith(secret).admin('reliability-admin');
+  const now = new Date();
+  const body = MealMother.upsertBody(...mealIds.map((id) => MealMother.servedToday(now, { id })));
+  const answer = await send(false, baseUrl, 'PUT', '/api/v1/admin/meals', admin, body);
   if (answer.status !== 200) throw new Error(`seeding meals failed: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
