@@ -22,6 +22,7 @@ export default defineConfig({
       '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       '@canteen-meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
+      '@canteen-meals/adapters-outbound': source('./packages/adapters-outbound/src/index.ts'),
       '@canteen-meals/client': source('./packages/client/src/index.ts'),
       '@canteen-meals/repository-contract': source('./packages/repository-contract/src/index.ts'),
     },

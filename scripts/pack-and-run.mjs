@@ -111,8 +111,8 @@ console.log(JSON.stringify({ marked, rated }));`,
     'embed-domain',
   );
   expectOutput('the domain example', embedded, {
-    marked: { marked: true },
-    rated: { count: 1, average: 4, median: 4, personal: 4 },
+    marked: { ok: true, value: { marked: true } },
+    rated: { ok: true, value: { count: 1, average: 4, median: 4, personal: 4 } },
   });
   step('ran the domain example');
 

@@ -67,6 +67,10 @@ export async function seedDatabase(
       }
       db.exec(`UPDATE meals SET rated_1 = c.c1, rated_2 = c.c2, rated_3 = c.c3, rated_4 = c.c4, rated_5 = c.c5
         FROM (${ratingCountsByMeal}) AS c WHERE c.meal_id = meals.meal_id`);
+      // Each dish counts the ratings of all its servings, as the rating path keeps it.
+      db.exec(`UPDATE dishes SET rated_1 = d.c1, rated_2 = d.c2, rated_3 = d.c3, rated_4 = d.c4, rated_5 = d.c5
+        FROM (SELECT dish_id, sum(rated_1) AS c1, sum(rated_2) AS c2, sum(rated_3) AS c3, sum(rated_4) AS c4,
+              sum(rated_5) AS c5 FROM meals GROUP BY dish_id) AS d WHERE d.dish_id = dishes.dish_id`);
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {

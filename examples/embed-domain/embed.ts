@@ -1,5 +1,5 @@
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
-import { createUseCases, DomainError, ratingStatistics } from '@canteen-meals/domain';
+import { createUseCases, ratingStatistics } from '@canteen-meals/domain';
 
 // 1. Adapters: the in-memory repositories share one database; the clock stands still until told to move.
 const repositories = createInMemoryAdapters();
@@ -11,29 +11,28 @@ const { upsertMeals, markMeal, rateMeal, getMeal } = createUseCases(repositories
   timeZone: 'Europe/Berlin',
 });
 
-// 3. A menu: one meal served an hour ago.
+// 3. A menu: one meal served an hour ago. Every use case answers a result: { ok: true, value } or a refusal.
 await upsertMeals.execute([
   { id: 1, name: 'Lentil soup', servedAt: new Date('2025-03-14T11:30:00Z'), rateable: true },
 ]);
 
 // 4. Mark it as a favourite, then rate it as two users.
-console.log('alice marks meal 1:', await markMeal.execute({ userId: 'alice', mealId: 1, marked: true }));
+const marking = await markMeal.execute({ userId: 'alice', mealId: 1, marked: true });
+if (marking.ok) console.log('alice marks meal 1:', marking.value);
 await rateMeal.execute({ userId: 'alice', mealId: 1, rating: 5 });
-const statistics = await rateMeal.execute({ userId: 'bob', mealId: 1, rating: 4 });
-console.log('bob rates meal 1 with 4:', statistics);
+const rated = await rateMeal.execute({ userId: 'bob', mealId: 1, rating: 4 });
+if (rated.ok) console.log('bob rates meal 1 with 4:', rated.value);
 
-// 5. Statistics without changing anything: they follow from the meal's histogram of the five values.
-console.log('statistics of meal 1:', ratingStatistics(await repositories.ratings.histogram(1)));
-
-// 6. The read side: the meal as alice sees it, with her own marking and rating.
-const { marked, personalRating, ratingOpen } = await getMeal.execute({ userId: 'alice', mealId: 1 });
-console.log('alice reads meal 1:', { marked, personalRating, ratingOpen });
-
-// 7. A week and a day later the rating period is over: the use case refuses with a DomainError and its code.
-clock.advance(8 * 24 * 60 * 60 * 1000);
-try {
-  await rateMeal.execute({ userId: 'alice', mealId: 1, rating: null });
-} catch (error) {
-  if (!(error instanceof DomainError)) throw error;
-  console.log('alice deletes her rating a week later:', error.code);
+// 5. The read side: the meal as alice sees it, with its histogram, her own marking and rating.
+const reading = await getMeal.execute({ userId: 'alice', mealId: 1 });
+if (reading.ok) {
+  const { distribution, marked, personalRating, ratingOpen } = reading.value;
+  // Statistics follow from the meal's histogram of the five values.
+  console.log('statistics of meal 1:', ratingStatistics(distribution));
+  console.log('alice reads meal 1:', { marked, personalRating, ratingOpen });
 }
+
+// 6. A week and a day later the rating period is over: the use case answers a refusal with its code and message.
+clock.advance(8 * 24 * 60 * 60 * 1000);
+const late = await rateMeal.execute({ userId: 'alice', mealId: 1, rating: null });
+if (!late.ok) console.log('alice deletes her rating a week later:', late.refusal.code);

@@ -7,14 +7,23 @@ import {
   createPublicKeyTokenVerifier,
   type TokenVerifier,
 } from '@canteen-meals/adapters-http';
-import { createUseCases, systemClock, type Clock, type Repositories, type UseCases } from '@canteen-meals/domain';
+import { createUseCases, systemClock, type Clock, type FeedState, type Repositories, type UseCases } from '@canteen-meals/domain';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
+import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
+import { startFeedScheduler } from './feeds/feed-scheduler.js';
+import { openMensaFeedReader } from './feeds/openmensa-feed-reader.js';
+import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
+
+/** Where one container logs feed outcomes: stderr until the app (and its logger) exists. */
+interface FeedLog {
+  write: (state: FeedState) => void;
+}
 
 /** Explicit tokens: no decorators, so the wiring works whatever compiler builds the code. */
 export const tokens = {
@@ -24,6 +33,7 @@ export const tokens = {
   verifyToken: Symbol('TokenVerifier'),
   useCases: Symbol('UseCases'),
   metrics: Symbol('ServiceMetrics'),
+  feedLog: Symbol('FeedLog'),
 } as const;
 
 export interface Overrides {
@@ -44,6 +54,8 @@ export function createContainer(
   const c = rootContainer.createChildContainer();
   c.register(tokens.config, { useValue: config });
   c.register(tokens.clock, { useValue: overrides.clock ?? systemClock });
+  const feedLog: FeedLog = { write: (state) => console.warn(`meals: feed ${state.canteenId}/${state.feedName}: ${state.outcome}`) };
+  c.register(tokens.feedLog, { useValue: feedLog });
   c.register(tokens.persistence, { useValue: overrides.persistence });
   c.register(tokens.verifyToken, {
     useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
@@ -66,7 +78,24 @@ export function createContainer(
   };
   c.register(tokens.useCases, {
     useFactory: instanceCachingFactory<UseCases>((d) =>
-      createUseCases(repositories(d), d.resolve<Clock>(tokens.clock), { start: config.serviceStart, timeZone: config.timeZone }),
+      createUseCases(
+        repositories(d),
+        d.resolve<Clock>(tokens.clock),
+        { start: config.serviceStart, timeZone: config.timeZone },
+        {
+          feedSource: outboundFeedSource({
+            allowPrivateNetworks: config.outboundAllowPrivateNetworks,
+            retryBaseMs: config.feedRetryBaseMs,
+          }),
+          feedReader: openMensaFeedReader,
+          nextRun: nextRunOf,
+          checkSchedule,
+          onFeedRan: (state) => {
+            d.resolve<ServiceMetrics | null>(tokens.metrics)?.feedFetched(state);
+            feedLog.write(state);
+          },
+        },
+      ),
     ),
   });
   return c;
@@ -98,6 +127,17 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     timeouts: config.httpTimeouts,
   });
   warn = (details, message) => app.log.warn(details, message);
+  // Every feed outcome, scheduled or asked for, is logged with its canteen and feed.
+  c.resolve<FeedLog>(tokens.feedLog).write = (state) =>
+    app.log[state.outcome === 'failed' ? 'warn' : 'info'](
+      { canteen: state.canteenId, feed: state.feedName, outcome: state.outcome, httpStatus: state.httpStatus, durationMs: state.durationMs, counts: state.counts, error: state.lastError },
+      'feed fetched',
+    );
+  // Canteen feeds are fetched on their schedules from here on.
+  const scheduler = startFeedScheduler(c.resolve<UseCases>(tokens.useCases).runDueFeeds, {
+    intervalMs: config.feedCheckIntervalS * 1000,
+    onError: (error) => app.log.error({ err: error }, 'the feed scheduler failed'),
+  });
   // Served on METRICS_PORT by main.ts; closed with the app.
   const metricsApp = metricsOnOwnPort ? await buildMetricsApp({
         metrics: metrics.endpoint,
@@ -106,10 +146,11 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       }) : undefined;
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', async () => {
+    await scheduler.stop();
     await metricsApp?.close();
     await persistence.close();
   });
-  return { app, metricsApp, persistence, container: c };
+  return { app, metricsApp, persistence, container: c, scheduler };
 }
 
 /** The verifier for the one configured key source. */

@@ -50,8 +50,14 @@ export interface Config {
   readonly httpTimeouts: HttpTimeouts;
   /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
   readonly serviceStart: string;
-  /** The canteen's IANA time zone: the days of menus are days on its clocks. */
+  /** The IANA time zone the `default` canteen is created in (every other canteen carries its own). */
   readonly timeZone: string;
+  /** Whether URLs the service calls (menu feeds) may reach loopback, private and other non-public addresses. */
+  readonly outboundAllowPrivateNetworks: boolean;
+  /** The first retry of a failed feed fetch waits up to this; each further one twice as long (with jitter). */
+  readonly feedRetryBaseMs: number;
+  /** How often the scheduler looks for feeds that are due; 0 turns it off (fetches then run only when asked). */
+  readonly feedCheckIntervalS: number;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -99,7 +105,10 @@ export const settings = {
   METRICS_PORT: { description: 'When set, `/metrics` is served on this port (on HOST) instead of PORT', default: undefined, parse: integerIn(0, 65535) },
   METRICS_TOKEN: { description: 'When set (16 characters or more), `/metrics` needs `Authorization: Bearer <token>`', default: undefined, parse: metricsToken },
   SERVICE_START: { description: 'Time of day (`HH:MM`) at which an imported menu day is served', default: '11:00', parse: timeOfDay },
-  TZ_NAME: { description: 'IANA time zone of the canteen: the days of imported menus and of `GET /api/v1/meals?date=` are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
+  TZ_NAME: { description: 'IANA time zone of the `default` canteen, set when a database is created or migrated to canteens (each other canteen has its own): the days of its menus are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
+  FEED_RETRY_BASE_MS: { description: 'Feed fetches retry network errors and 5xx at most 3 times, waiting up to this, then twice and four times as long (full jitter); 4xx is not retried', default: '2000', parse: integerIn(0, 600_000) },
+  FEED_CHECK_INTERVAL_S: { description: 'Every this many seconds the service fetches the canteen feeds whose schedule has fired (a feed never fetched at once); `0` turns the scheduler off', default: '30', parse: integerIn(0, 3600) },
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: { description: '`1`: URLs the service calls (canteen feeds, `pnpm meals:import <url>`) may resolve to loopback, private, link-local and other non-public addresses; `0` refuses them, checked on the address connected to', default: '0', parse: flag },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -195,6 +204,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     )!,
     serviceStart: read('SERVICE_START', settings.SERVICE_START)!,
     timeZone: read('TZ_NAME', settings.TZ_NAME)!,
+    outboundAllowPrivateNetworks: read('OUTBOUND_ALLOW_PRIVATE_NETWORKS', settings.OUTBOUND_ALLOW_PRIVATE_NETWORKS)!,
+    feedRetryBaseMs: read('FEED_RETRY_BASE_MS', settings.FEED_RETRY_BASE_MS)!,
+    feedCheckIntervalS: read('FEED_CHECK_INTERVAL_S', settings.FEED_CHECK_INTERVAL_S)!,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;

@@ -4,9 +4,9 @@ import type {
   MealId,
   RatingChange,
   RatingDecision,
-  RatingHistogram,
+  RatingRefusal,
   RatingRepository,
-  RatingValue,
+  Result,
   UserData,
   UserDataRepository,
   UserId,
@@ -23,18 +23,10 @@ export class CountingRatingRepository implements RatingRepository {
     private readonly metrics: Pick<ServiceMetrics, 'ratingChanged'>,
   ) {}
 
-  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
-    const change = await this.inner.change(userId, mealId, decide);
-    this.metrics.ratingChanged(change);
-    return change;
-  }
-
-  findRating(userId: UserId, mealId: MealId): Promise<RatingValue | null> {
-    return this.inner.findRating(userId, mealId);
-  }
-
-  histogram(mealId: MealId): Promise<RatingHistogram> {
-    return this.inner.histogram(mealId);
+  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<Result<RatingChange, RatingRefusal>> {
+    const decision = await this.inner.change(userId, mealId, decide);
+    if (decision.ok) this.metrics.ratingChanged(decision.value);
+    return decision;
   }
 }
 
@@ -48,10 +40,6 @@ export class CountingMarkingRepository implements MarkingRepository {
     const mealExists = await this.inner.setMarked(userId, mealId, marked);
     if (mealExists) this.metrics.markingSet(marked);
     return mealExists;
-  }
-
-  isMarked(userId: UserId, mealId: MealId): Promise<boolean> {
-    return this.inner.isMarked(userId, mealId);
   }
 }
 

@@ -1,9 +1,23 @@
-import type { Meal } from '@canteen-meals/domain';
+import type { Canteen, Meal } from '@canteen-meals/domain';
 
 const hour = 60 * 60 * 1000;
 const day = 24 * hour;
 
-/** A small menu around `now` that shows every rule: open, closed, not rateable, not yet served. */
+/** The demo's second canteen, beside `default` (which holds the meals 1 to 8). */
+export const demoCanteen: Canteen = {
+  id: 'mensa-nord',
+  name: 'Mensa Nord',
+  timeZone: 'Europe/Berlin',
+  city: 'Aachen',
+  address: 'Turmstraße 3, 52072 Aachen',
+  coordinates: { lat: 50.7806, lng: 6.0651 },
+  feeds: [],
+};
+
+/**
+ * A small menu around `now` that shows every rule: open, closed, not rateable, not yet served. Two canteens; the
+ * lentil soup and the currywurst are served twice each (a dish with a history).
+ */
 export function demoMenu(now: Date): Meal[] {
   const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);
   return [
@@ -14,5 +28,8 @@ export function demoMenu(now: Date): Meal[] {
     { id: 5, name: 'Salad bar', servedAt: at(-2 * hour), rateable: false },
     { id: 6, name: 'Schnitzel with potato salad', servedAt: at(day), rateable: true },
     { id: 7, name: 'Chili sin carne', servedAt: at(-10 * day), rateable: true },
+    { id: 8, name: 'Lentil soup', servedAt: at(-3 * day), rateable: true },
+    { id: 9, name: 'Currywurst with fries', servedAt: at(-1 * day), rateable: true, canteenId: demoCanteen.id },
+    { id: 10, name: 'Currywurst with fries', servedAt: at(2 * day), rateable: true, canteenId: demoCanteen.id },
   ];
 }

@@ -2,8 +2,9 @@ import { docsPath, openApiPath, signHmacToken } from '@canteen-meals/adapters-ht
 import type { UseCases } from '@canteen-meals/domain';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildServer, tokens } from './composition-root.js';
-import { demoMenu } from './demo-menu.js';
+import { demoCanteen, demoMenu } from './demo-menu.js';
 import type { Persistence } from './persistence.js';
+import { valueOrThrow } from './refused.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -60,9 +61,13 @@ function loadConfigOrExit(): Config {
 }
 
 /** The demo menu goes in as an admin upsert would: through the UpsertMeals use case and its validation. */
-async function seedDemoMenuIfEmpty(persistence: Persistence, { upsertMeals }: Pick<UseCases, 'upsertMeals'>): Promise<boolean> {
+async function seedDemoMenuIfEmpty(
+  persistence: Persistence,
+  { upsertMeals, saveCanteen }: Pick<UseCases, 'upsertMeals' | 'saveCanteen'>,
+): Promise<boolean> {
   if ((await persistence.meals.count()) > 0) return false;
-  await upsertMeals.execute(demoMenu(new Date()));
+  valueOrThrow(await saveCanteen.execute(demoCanteen));
+  valueOrThrow(await upsertMeals.execute(demoMenu(new Date())));
   return true;
 }
 

@@ -1,4 +1,4 @@
-import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
+import { createInMemoryAdapters, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import { openPostgres } from '@canteen-meals/adapters-postgres';
 import {
   openSqlite,
@@ -22,18 +22,19 @@ export type PersistenceWarning = (details: Record<string, unknown>, message: str
 export const warnOnStderr: PersistenceWarning = (details, message) => console.warn(`meals: ${message}`, details);
 
 export async function openPersistence(
-  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'> & Partial<Pick<Config, 'production' | 'databaseCreate'>>,
+  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'> & Partial<Pick<Config, 'production' | 'databaseCreate' | 'timeZone'>>,
   warn: PersistenceWarning = warnOnStderr,
 ): Promise<Persistence> {
   switch (config.database.kind) {
     case 'memory':
-      return { ...createInMemoryAdapters(), ping: async () => {}, close: async () => {} };
+      return { ...createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: config.timeZone })), ping: async () => {}, close: async () => {} };
     case 'sqlite': {
       // An unmounted volume must not become an empty service: production creates the file only when told to.
       const create = config.production !== true || config.databaseCreate === true;
       const { adapters, ping, close } = openSqliteOrRefuse(config.database.path, {
         synchronous: config.sqliteSynchronous,
         create,
+        defaultTimeZone: config.timeZone,
         onUnavailable: (reason) => warn({ reason }, 'SQLite storage unavailable: writes answer 503 storage_unavailable'),
         onCheckpointFailure: (message, failures) => warn({ err: message, failures }, 'SQLite background checkpoint failed'),
       });
@@ -42,6 +43,7 @@ export async function openPersistence(
     case 'postgres': {
       const { adapters, ping, close } = await openPostgres(config.database.url, {
         poolSize: config.postgresPoolSize,
+        defaultTimeZone: config.timeZone,
         onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
         onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
         onUnavailable: (reason) => warn({ reason }, 'PostgreSQL storage unavailable: writes answer 503 storage_unavailable'),

@@ -1,5 +1,5 @@
 import type { MetricsEndpoint, RequestObserver } from '@canteen-meals/adapters-http';
-import type { ErasedUserData, RatingChange } from '@canteen-meals/domain';
+import type { ErasedUserData, FeedState, RatingChange } from '@canteen-meals/domain';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
@@ -10,6 +10,8 @@ export interface ServiceMetrics {
   markingSet(marked: boolean): void;
   /** An erasure's ratings count as deleted, its markings as set to false. */
   userDataErased(erased: ErasedUserData): void;
+  /** One fetch of a canteen's feed, by canteen and outcome, with its duration. */
+  feedFetched(state: FeedState): void;
 }
 
 // From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
@@ -58,8 +60,28 @@ export function createServiceMetrics(): ServiceMetrics {
     values: ['true', 'false'],
   });
 
+  const feedLabels = ['canteen', 'result'] as const;
+  const feedFetches = new Counter({
+    name: 'meals_feed_fetches_total',
+    help: 'Fetches of canteen feeds, by canteen and result (imported, not_modified, failed)',
+    labelNames: feedLabels,
+    registers,
+  });
+  const feedDurations = new Histogram({
+    name: 'meals_feed_fetch_duration_seconds',
+    help: 'Time of a feed fetch and its import, by canteen and result',
+    labelNames: feedLabels,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  });
+
   return {
     endpoint: { contentType: registry.contentType, render: () => registry.metrics() },
+    feedFetched: (state) => {
+      const labels = { canteen: state.canteenId, result: state.outcome ?? 'failed' };
+      feedFetches.inc(labels);
+      if (state.durationMs !== null) feedDurations.observe(labels, state.durationMs / 1000);
+    },
     observeRequest: ({ method, route, statusCode, durationSeconds }) => {
       latency.observe({ method, route, status_code: statusCode }, durationSeconds);
     },

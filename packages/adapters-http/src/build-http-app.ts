@@ -16,6 +16,9 @@ import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeout
 import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
+import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } from './routes/canteen-routes.js';
+import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
+import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
@@ -26,7 +29,7 @@ import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
 
 export interface HttpAppOptions {
-  readonly useCases: MealRoutesOptions & ReadRoutesOptions & UserDataRoutesOptions;
+  readonly useCases: MealRoutesOptions & ReadRoutesOptions & UserDataRoutesOptions & CanteenRoutesOptions & DishRoutesOptions & FeedRoutesOptions;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
@@ -150,9 +153,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
       await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
+      await api.register(adminCanteenRoutes, options.useCases);
+      await api.register(adminDishRoutes, options.useCases);
+      await api.register(feedRoutes, options.useCases);
     },
     { prefix: apiPrefix },
   );
+  // Public: no token needed, and one that is sent is neither required nor checked here.
+  await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
+  await app.register(publicDishRoutes, { ...options.useCases, cursorSecret: options.cursorSecret, prefix: apiPrefix });
   return app;
 }
 

@@ -1,6 +1,6 @@
-import { isDomainError, isStorageUnavailable } from '@canteen-meals/domain';
+import { isStorageUnavailable } from '@canteen-meals/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { errorCodeOfDomain, errorCodeOfFastify, httpStatusOf, type ErrorCode } from './error-mapping.js';
+import { errorCodeOfFastify, httpStatusOf, type ErrorCode } from './error-mapping.js';
 import { HttpError } from './http-error.js';
 import { exampleMessageOf } from './schemas/error-responses.js';
 
@@ -13,7 +13,6 @@ interface WireError {
 /** Classifies anything thrown while serving a request; what it does not recognise is an internal error. */
 export function wireErrorOf(error: unknown): WireError {
   if (error instanceof HttpError) return error;
-  if (isDomainError(error)) return { code: errorCodeOfDomain[error.code], message: error.message };
   // Why the storage fails (a path, an SQLite or PostgreSQL message) is for the log only.
   if (isStorageUnavailable(error)) return { code: 'storage_unavailable', message: exampleMessageOf.storage_unavailable };
   const fastifyError = error as Partial<FastifyError>;

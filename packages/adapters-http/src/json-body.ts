@@ -87,3 +87,11 @@ function repeatedKeyOf(text: string): string {
   }
   return '';
 }
+
+/**
+ * A preValidation hook for the routes that need a JSON body: a request with no body at all carries no content type
+ * for Fastify to parse, and is still a missing JSON body (`invalid_json`), not a schema error.
+ */
+export function requireJsonBody(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  done(request.body === undefined ? new HttpError('invalid_json', 'A JSON body is required.') : undefined);
+}

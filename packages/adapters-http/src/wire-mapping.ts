@@ -1,13 +1,24 @@
 import {
   canonicalPrice,
+  type Canteen,
+  type FeedSummary,
+  type DishDetails,
+  type DishReading,
+  type RatingHistogram,
+  ratingStatistics,
   type ErasedUserData,
   type Meal,
-  type MealOverview,
+  type MealReading,
   type MealPrices,
   type RateMealResult,
   type UserDataExport,
 } from '@canteen-meals/domain';
 import type {
+  CanteenBody,
+  CanteenData,
+  DishData,
+  DishSummaryData,
+  FeedSummaryData,
   MealData,
   RateMealData,
   UpsertMealsBody,
@@ -20,7 +31,7 @@ import type { Static } from '@sinclair/typebox';
 // meal_id and rating_personal stay at this edge.
 
 /** A meal as the read endpoints answer it. */
-export function mealDataOf(details: MealOverview): MealData {
+export function mealDataOf(details: MealReading): MealData {
   const { meal, statistics, distribution } = details;
   return {
     meal_id: meal.id,
@@ -30,6 +41,7 @@ export function mealDataOf(details: MealOverview): MealData {
     prices: { ...meal.prices },
     served_at: meal.servedAt.toISOString(),
     rateable: meal.rateable,
+    canteen_id: meal.canteenId,
     rating_open: details.ratingOpen,
     rating_count: statistics.count,
     rating_average: statistics.average,
@@ -43,6 +55,93 @@ export function mealDataOf(details: MealOverview): MealData {
     },
     marked: details.marked,
     rating_personal: details.personalRating,
+    dish_id: details.dish.id,
+    dish: dishSummaryDataOf(details.dish),
+  };
+}
+
+/** A dish's figures, as every meal answer and the dish routes carry them. */
+export function dishSummaryDataOf(dish: DishReading): DishSummaryData {
+  return {
+    dish_id: dish.id,
+    name: dish.name,
+    rating_count: dish.statistics.count,
+    rating_average: dish.statistics.average,
+    rating_median: dish.statistics.median,
+    times_served: dish.timesServed,
+    last_served_at: dish.lastServedAt?.toISOString() ?? null,
+    next_served_at: dish.nextServedAt?.toISOString() ?? null,
+  };
+}
+
+export function distributionDataOf(histogram: RatingHistogram) {
+  return { '1': histogram[0], '2': histogram[1], '3': histogram[2], '4': histogram[3], '5': histogram[4] };
+}
+
+/** GET /dishes/{dish_id}: the dish, its names, the caller's own figures, and one page of servings. */
+export function dishDataOf(details: DishDetails, servings: readonly MealReading[], nextCursor: string | null): DishData {
+  const personal = details.personal;
+  const own = personal === null ? null : ratingStatistics(personal.histogram);
+  return {
+    ...dishSummaryDataOf(details.dish),
+    canteen_id: details.dish.canteenId,
+    rating_distribution: distributionDataOf(details.dish.histogram),
+    names: [...details.names],
+    personal:
+      personal === null || own === null
+        ? null
+        : {
+            marked: personal.marked,
+            rating_count: own.count,
+            rating_average: own.average,
+            rating_distribution: distributionDataOf(personal.histogram),
+          },
+    servings: servings.map(mealDataOf),
+    next_cursor: nextCursor,
+  };
+}
+
+/** A canteen as the canteen routes answer it; its feeds only for an admin (`withFeeds`). */
+export function canteenDataOf(canteen: Canteen, { withFeeds = false }: { readonly withFeeds?: boolean } = {}): CanteenData {
+  return {
+    canteen_id: canteen.id,
+    name: canteen.name,
+    timezone: canteen.timeZone,
+    city: canteen.city,
+    address: canteen.address,
+    coordinates: canteen.coordinates === null ? null : { lat: canteen.coordinates.lat, lng: canteen.coordinates.lng },
+    ...(withFeeds ? { feeds: canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })) } : {}),
+  };
+}
+
+/** A feed with its last outcome, as the feed routes answer it. */
+export function feedSummaryDataOf({ feed, state, nextRunAt }: FeedSummary): FeedSummaryData {
+  const instant = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    name: feed.name,
+    url: feed.url,
+    schedule: feed.schedule,
+    last_attempt_at: instant(state.lastAttemptAt),
+    last_success_at: instant(state.lastSuccessAt),
+    http_status: state.httpStatus,
+    duration_ms: state.durationMs,
+    outcome: state.outcome,
+    counts: state.counts === null ? null : { ...state.counts },
+    last_error: state.lastError,
+    next_run_at: instant(nextRunAt),
+  };
+}
+
+/** The body of PUT /admin/canteens/{canteen_id}: absent optional fields become null. */
+export function canteenFromBody(id: string, body: CanteenBody): Canteen {
+  return {
+    id,
+    name: body.name,
+    timeZone: body.timezone,
+    city: body.city ?? null,
+    address: body.address ?? null,
+    coordinates: body.coordinates ?? null,
+    feeds: (body.feeds ?? []).map(({ name, url, schedule }) => ({ name, url, schedule })),
   };
 }
 
@@ -85,6 +184,7 @@ export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {
     category: meal.category ?? null,
     notes: meal.notes ?? [],
     prices: canonicalPrices(meal.prices ?? {}),
+    ...(meal.canteen_id === undefined ? {} : { canteenId: meal.canteen_id }),
   }));
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
+import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import { createUseCases, type Clock, type Meal } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import {
@@ -31,7 +31,7 @@ export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>
 export async function buildTestApp(
   options: { issuer?: string; audience?: string; docs?: boolean; operations?: OperationsOptions } = {},
 ) {
-  const adapters = createInMemoryAdapters();
+  const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
@@ -58,7 +58,10 @@ export function useSharedTestApp(): TestApp {
   });
   beforeEach(async () => {
     const { db } = shared.adapters;
-    for (const table of [db.meals, db.histograms, db.ratings, db.markings]) table.clear();
+    for (const table of [db.meals, db.histograms, db.ratings, db.markings, db.dishes, db.dishNames, db.mealDishes, db.withdrawn]) {
+      table.clear();
+    }
+    for (const id of db.canteens.keys()) if (id !== 'default') db.canteens.delete(id);
     await shared.adapters.meals.upsertMany(menu);
     shared.clock.set(now);
   });

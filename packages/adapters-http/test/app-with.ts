@@ -1,13 +1,13 @@
-import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
+import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import type { InjectOptions } from 'fastify';
 import { buildHttpApp, type HttpAppOptions } from '../src/index.js';
-import { menu, now, useCasesOver } from './app-fixture.js';
+import { menu, now, timeZone, useCasesOver } from './app-fixture.js';
 
 /** The real HTTP app over in-memory adapters, with whatever verifier, limits, logger and use cases a test needs. */
 export async function buildAppWith(
   options: Omit<HttpAppOptions, 'useCases'> & { readonly useCases?: Partial<HttpAppOptions['useCases']> },
 ) {
-  const adapters = createInMemoryAdapters();
+  const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const app = await buildHttpApp({

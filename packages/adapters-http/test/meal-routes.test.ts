@@ -1,3 +1,4 @@
+import { probeThrough } from '@canteen-meals/repository-contract';
 import { createSigner } from 'fast-jwt';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -40,7 +41,7 @@ describe('POST /api/v1/mark-meal', () => {
       const response = await post('/api/v1/mark-meal', { meal_id: 1, marked });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ status: 'success', data: { marked } });
-      expect(await fixture.adapters.markings.isMarked('alice', 1)).toBe(marked);
+      expect(await probeThrough(() => fixture.adapters.queries).marked('alice', 1)).toBe(marked);
     }
   });
 
@@ -229,8 +230,8 @@ describe('authentication', () => {
 
   it('takes the user only from the token', async () => {
     await post('/api/v1/rate-meal', { meal_id: 1, rating: 5 }, fixture.token({ sub: 'bob' }));
-    expect(await fixture.adapters.ratings.findRating('bob', 1)).toBe(5);
-    expect(await fixture.adapters.ratings.findRating('alice', 1)).toBeNull();
+    expect(await probeThrough(() => fixture.adapters.queries).rating('bob', 1)).toBe(5);
+    expect(await probeThrough(() => fixture.adapters.queries).rating('alice', 1)).toBeNull();
   });
 });
 
@@ -254,10 +255,10 @@ describe('PUT /api/v1/admin/meals', () => {
     const response = await put({ meals: [meal(1), meal(10)] }, fixture.token({ scope: 'openid meals:write' }));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'success', data: { upserted: 2 } });
-    const updated = await fixture.adapters.meals.findById(1);
+    const updated = await probeThrough(() => fixture.adapters.queries).meal(1);
     expect(updated?.name).toBe('Meal 1');
     expect(updated?.servedAt.toISOString()).toBe('2026-03-10T10:00:00.000Z');
-    expect(await fixture.adapters.ratings.findRating('alice', 1)).toBe(4);
+    expect(await probeThrough(() => fixture.adapters.queries).rating('alice', 1)).toBe(4);
   });
 
   it('stores the optional category, notes and prices, amounts in canonical form; absent ones as defaults', async () => {
@@ -269,13 +270,13 @@ describe('PUT /api/v1/admin/meals', () => {
     };
     const response = await put({ meals: [detailed, { ...meal(11), category: null }, meal(12)] }, fixture.token({ scope: 'meals:write' }));
     expect(response.statusCode).toBe(200);
-    expect(await fixture.adapters.meals.findById(10)).toMatchObject({
+    expect(await probeThrough(() => fixture.adapters.queries).meal(10)).toMatchObject({
       category: 'Vegetarisch',
       notes: ['vegetarisch', 'Allergene: Milch'],
       prices: { student: '2.90', employee: '4.40', pupil: '2.00', other: '5.125' },
     });
     for (const id of [11, 12]) {
-      expect(await fixture.adapters.meals.findById(id)).toMatchObject({ category: null, notes: [], prices: {} });
+      expect(await probeThrough(() => fixture.adapters.queries).meal(id)).toMatchObject({ category: null, notes: [], prices: {} });
     }
   });
 
@@ -297,7 +298,7 @@ describe('PUT /api/v1/admin/meals', () => {
     expectError(await put({ meals: [meal(10)] }, fixture.token()), 'forbidden');
     expectError(await put('not even an object', fixture.token({ scope: 'meals:read' })), 'forbidden');
     expectError(await put({ meals: [meal(10)] }, fixture.token({ scope: 'meals:writer' })), 'forbidden');
-    expect(await fixture.adapters.meals.findById(10)).toBeUndefined();
+    expect(await probeThrough(() => fixture.adapters.queries).meal(10)).toBeUndefined();
   });
 
   it.each([
@@ -326,8 +327,8 @@ describe('PUT /api/v1/admin/meals', () => {
     ['the id 2^53 - 1', { meals: [meal(Number.MAX_SAFE_INTEGER)] }],
   ])('rejects %s with invalid_request, storing nothing', async (_, body) => {
     expectError(await put(body, fixture.token({ scope: 'meals:write' })), 'invalid_request');
-    expect(await fixture.adapters.meals.findById(10)).toBeUndefined();
-    expect(await fixture.adapters.meals.findById(11)).toBeUndefined();
+    expect(await probeThrough(() => fixture.adapters.queries).meal(10)).toBeUndefined();
+    expect(await probeThrough(() => fixture.adapters.queries).meal(11)).toBeUndefined();
   });
 });
 

@@ -61,6 +61,7 @@ describe('GET /api/v1/meals/{meal_id}', () => {
         prices: {},
         served_at: '2026-03-10T11:00:00.000Z',
         rateable: true,
+        canteen_id: 'default',
         rating_open: true,
         rating_count: 3,
         rating_average: 11 / 3,
@@ -68,6 +69,17 @@ describe('GET /api/v1/meals/{meal_id}', () => {
         rating_distribution: { '1': 0, '2': 1, '3': 0, '4': 1, '5': 1 },
         marked: true,
         rating_personal: 4,
+        dish_id: expect.any(Number),
+        dish: {
+          dish_id: expect.any(Number),
+          name: 'Open meal',
+          rating_count: 3,
+          rating_average: 11 / 3,
+          rating_median: 4,
+          times_served: 1,
+          last_served_at: '2026-03-10T11:00:00.000Z',
+          next_served_at: null,
+        },
       },
     });
   });

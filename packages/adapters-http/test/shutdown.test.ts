@@ -1,3 +1,4 @@
+import { probeThrough } from '@canteen-meals/repository-contract';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +37,7 @@ describe('closing', () => {
     const statuses = [...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => match[1]);
     expect(statuses).toEqual(['200']);
     expect(received).toMatch(/^connection: close\r$/im);
-    expect(await adapters.markings.isMarked('alice', 1)).toBe(true);
-    expect(await adapters.markings.isMarked('alice', 2)).toBe(false);
+    expect(await probeThrough(() => adapters.queries).marked('alice', 1)).toBe(true);
+    expect(await probeThrough(() => adapters.queries).marked('alice', 2)).toBe(false);
   });
 });

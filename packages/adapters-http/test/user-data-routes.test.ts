@@ -1,3 +1,4 @@
+import { probeThrough } from '@canteen-meals/repository-contract';
 import { histogramOf, type RatingValue } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { httpStatusOf, type ErrorCode } from '../src/index.js';
@@ -116,7 +117,7 @@ describe('DELETE /api/v1/me/data', () => {
     const { db } = fixture.adapters;
     for (const meal of menu) {
       const remaining = [...(db.ratings.get(meal.id)?.values() ?? [])] as RatingValue[];
-      expect(await fixture.adapters.ratings.histogram(meal.id)).toEqual(histogramOf(remaining));
+      expect(await probeThrough(() => fixture.adapters.queries).histogram(meal.id)).toEqual(histogramOf(remaining));
     }
   });
 

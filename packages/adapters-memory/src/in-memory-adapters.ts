@@ -1,4 +1,8 @@
+import { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
 import { InMemoryDatabase } from './in-memory-database.js';
+import { InMemoryDishQueries } from './in-memory-dish-queries.js';
+import { InMemoryDishRepository } from './in-memory-dish-repository.js';
+import { InMemoryFeedStateRepository } from './in-memory-feed-state-repository.js';
 import { InMemoryMarkingRepository } from './in-memory-marking-repository.js';
 import { InMemoryMealCatalog } from './in-memory-meal-catalog.js';
 import { InMemoryMealQueries } from './in-memory-meal-queries.js';
@@ -16,5 +20,9 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     queries: new InMemoryMealQueries(db),
     userData: new InMemoryUserDataRepository(db),
     mealSources: new InMemoryMealSourceRepository(db),
+    canteens: new InMemoryCanteenRepository(db),
+    dishes: new InMemoryDishRepository(db),
+    dishQueries: new InMemoryDishQueries(db),
+    feedStates: new InMemoryFeedStateRepository(db),
   };
 }

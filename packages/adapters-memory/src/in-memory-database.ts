@@ -1,13 +1,96 @@
-import type { DetailedMeal, LocalDate, MealId, MealSourceKey, RatingHistogram, RatingValue, UserId } from '@canteen-meals/domain';
+import {
+  defaultCanteenId,
+  dishNameKey,
+  emptyHistogram,
+  sumOf,
+  withoutServing,
+  type Canteen,
+  type CanteenId,
+  type DetailedMeal,
+  type DishId,
+  type FeedState,
+  type LocalDate,
+  type MealId,
+  type MealSourceKey,
+  type RatingHistogram,
+  type RatingValue,
+  type UserId,
+} from '@canteen-meals/domain';
+
+export interface InMemoryDatabaseOptions {
+  /** The time zone of the `default` canteen, which every store holds from the start (default: UTC). */
+  readonly defaultTimeZone?: string | undefined;
+}
 
 /** The state every in-memory adapter shares, as one database would be shared by the SQL adapters. */
 export class InMemoryDatabase {
+  readonly canteens = new Map<CanteenId, Canteen>();
   readonly meals = new Map<MealId, DetailedMeal>();
   readonly histograms = new Map<MealId, RatingHistogram>();
   /** mealId -> userId -> rating */
   readonly ratings = new Map<MealId, Map<UserId, RatingValue>>();
   /** userId -> marked meal ids */
   readonly markings = new Map<UserId, Set<MealId>>();
+  /** Every dish: its canteen, the name it was first served under, and its histogram over all servings. */
+  readonly dishes = new Map<DishId, InMemoryDish>();
+  /** The names (aliases) of the dishes, by `nameKeyOf(canteenId, dishNameKey(name))`. */
+  readonly dishNames = new Map<string, { readonly dishId: DishId; readonly name: string }>();
+  /** Which dish each meal is a serving of. */
+  readonly mealDishes = new Map<MealId, DishId>();
+  /** The withdrawn meals, with the instant they were withdrawn at. */
+  readonly withdrawn = new Map<MealId, Date>();
+  /** What the service remembers of each feed's fetches, by `canteenId\nfeedName`. */
+  readonly feedStates = new Map<string, FeedState>();
   /** Imported meals by source key: which meal each key names, for which source and day. */
   readonly mealSources = new Map<MealSourceKey, { mealId: MealId; source: string; servedOn: LocalDate }>();
+
+  private lastDishId = 0;
+
+  /**
+   * Puts the meal (just written) in the dish of its canteen and name key, creating the dish when there is none; a
+   * meal that was another dish's serving takes its histogram's counts along. Synchronous, as part of the write.
+   */
+  assignDish(meal: DetailedMeal): void {
+    const key = nameKeyOf(meal.canteenId, dishNameKey(meal.name));
+    let dishId = this.dishNames.get(key)?.dishId;
+    if (dishId === undefined) {
+      dishId = ++this.lastDishId;
+      this.dishes.set(dishId, { id: dishId, canteenId: meal.canteenId, name: meal.name, histogram: emptyHistogram });
+      this.dishNames.set(key, { dishId, name: meal.name });
+    }
+    const before = this.mealDishes.get(meal.id);
+    if (before === dishId) return;
+    const histogram = this.histograms.get(meal.id) ?? emptyHistogram;
+    if (before !== undefined) {
+      const old = this.dishes.get(before)!;
+      this.dishes.set(before, { ...old, histogram: withoutServing(old.histogram, histogram) });
+    }
+    const next = this.dishes.get(dishId)!;
+    this.dishes.set(dishId, { ...next, histogram: sumOf([next.histogram, histogram]) });
+    this.mealDishes.set(meal.id, dishId);
+  }
+
+  constructor({ defaultTimeZone = 'UTC' }: InMemoryDatabaseOptions = {}) {
+    this.canteens.set(defaultCanteenId, {
+      id: defaultCanteenId,
+      name: 'Default canteen',
+      timeZone: defaultTimeZone,
+      city: null,
+      address: null,
+      coordinates: null,
+      feeds: [],
+    });
+  }
+}
+
+export interface InMemoryDish {
+  readonly id: DishId;
+  readonly canteenId: CanteenId;
+  readonly name: string;
+  readonly histogram: RatingHistogram;
+}
+
+/** The key of a dish name within its canteen. */
+export function nameKeyOf(canteenId: CanteenId, key: string): string {
+  return `${canteenId}\u0000${key}`;
 }

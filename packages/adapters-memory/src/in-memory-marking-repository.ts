@@ -5,7 +5,7 @@ export class InMemoryMarkingRepository implements MarkingRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
   async setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
-    if (!this.db.meals.has(mealId)) return false;
+    if (!this.db.meals.has(mealId) || this.db.withdrawn.has(mealId)) return false;
     let marks = this.db.markings.get(userId);
     if (marked) {
       if (marks === undefined) this.db.markings.set(userId, (marks = new Set()));
@@ -14,9 +14,5 @@ export class InMemoryMarkingRepository implements MarkingRepository {
       marks?.delete(mealId);
     }
     return true;
-  }
-
-  async isMarked(userId: UserId, mealId: MealId): Promise<boolean> {
-    return this.db.markings.get(userId)?.has(mealId) ?? false;
   }
 }

@@ -1,20 +1,26 @@
-import { withMealDetails, type DetailedMeal, type Meal, type MealCatalog, type MealId } from '@canteen-meals/domain';
+import { withMealDetails, type Meal, type MealCatalog, type MealId, type Withdrawal } from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealCatalog implements MealCatalog {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async findById(id: MealId): Promise<DetailedMeal | undefined> {
-    const meal = this.db.meals.get(id);
-    return meal === undefined ? undefined : withMealDetails(meal);
-  }
-
   async upsertMany(meals: readonly Meal[]): Promise<number> {
     // Copy the whole batch before the first write, so a meal that fails leaves the store untouched; nothing awaits
     // between the first and the last write, so no other operation sees half a batch.
     const copies = meals.map(withMealDetails);
-    for (const meal of copies) this.db.meals.set(meal.id, meal);
+    for (const meal of copies) {
+      this.db.meals.set(meal.id, meal);
+      this.db.withdrawn.delete(meal.id);
+      this.db.assignDish(meal);
+    }
     return meals.length;
+  }
+
+  async withdraw(mealId: MealId, at: Date): Promise<Withdrawal> {
+    if (!this.db.meals.has(mealId)) return { found: false };
+    const before = this.db.withdrawn.get(mealId);
+    if (before === undefined) this.db.withdrawn.set(mealId, new Date(at.getTime()));
+    return { found: true, withdrawnAt: new Date((before ?? at).getTime()) };
   }
 
   async count(): Promise<number> {

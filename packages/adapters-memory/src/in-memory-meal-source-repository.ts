@@ -6,13 +6,14 @@ import {
   type MenuImportDecision,
   type MenuImportPlan,
   type MenuImportScope,
+  type Result,
 } from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealSourceRepository implements MealSourceRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<MenuImportPlan> {
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, 'invalid_meal'>> {
     // Read, decide and write run without an await in between: no other operation sees half an import.
     const days = new Set(scope.days);
     const known = new Map<MealSourceKey, Meal>();
@@ -24,7 +25,10 @@ export class InMemoryMealSourceRepository implements MealSourceRepository {
     }
     let highestId = 0;
     for (const id of this.db.meals.keys()) highestId = Math.max(highestId, id);
-    const plan = decide({ known, nextMealId: highestId + 1 });
+    const withdrawn = new Set([...known.values()].map((meal) => meal.id).filter((id) => this.db.withdrawn.has(id)));
+    const decision = decide({ known, nextMealId: highestId + 1, withdrawn });
+    if (!decision.ok) return decision;
+    const plan = decision.value;
 
     // As a database's plain INSERT would: a new meal never replaces a meal or a key that exists.
     for (const { key, meal } of plan.added) {
@@ -35,10 +39,15 @@ export class InMemoryMealSourceRepository implements MealSourceRepository {
       if (!this.db.meals.has(meal.id)) throw new Error(`meal ${meal.id} does not exist`);
     }
     const written = [...plan.added.map(({ meal }) => meal), ...plan.updated].map(withMealDetails);
-    for (const meal of written) this.db.meals.set(meal.id, meal);
+    for (const meal of written) {
+      this.db.meals.set(meal.id, meal);
+      this.db.withdrawn.delete(meal.id);
+      this.db.assignDish(meal);
+    }
+    for (const meal of plan.withdrawn) this.db.withdrawn.set(meal.id, new Date(plan.at.getTime()));
     for (const { key, servedOn, meal } of plan.added) {
       this.db.mealSources.set(key, { mealId: meal.id, source: scope.source, servedOn });
     }
-    return plan;
+    return decision;
   }
 }

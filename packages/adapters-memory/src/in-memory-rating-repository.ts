@@ -4,9 +4,9 @@ import {
   type MealId,
   type RatingChange,
   type RatingDecision,
-  type RatingHistogram,
+  type RatingRefusal,
   type RatingRepository,
-  type RatingValue,
+  type Result,
   type UserId,
 } from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
@@ -14,15 +14,20 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryRatingRepository implements RatingRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<RatingChange> {
+  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<Result<RatingChange, RatingRefusal>> {
     // Read, decide and write run without an await in between: no other change can interleave.
     const byUser = this.db.ratings.get(mealId);
-    const change = decide({
-      meal: this.db.meals.get(mealId),
-      current: byUser?.get(userId) ?? null,
-      histogram: this.db.histograms.get(mealId) ?? emptyHistogram,
+    // A withdrawn meal is no meal to rate.
+    const meal = this.db.withdrawn.has(mealId) ? undefined : this.db.meals.get(mealId);
+    const dish = meal === undefined ? undefined : this.db.dishes.get(this.db.mealDishes.get(mealId)!);
+    const decision = decide({
+      meal,
+      current: meal === undefined ? null : (byUser?.get(userId) ?? null),
+      histogram: meal === undefined ? emptyHistogram : (this.db.histograms.get(mealId) ?? emptyHistogram),
+      dish: dish === undefined ? undefined : { id: dish.id, histogram: dish.histogram },
     });
-    if (!changesAnything(change)) return change;
+    if (!decision.ok || !changesAnything(decision.value)) return decision;
+    const change = decision.value;
 
     if (change.next === null) {
       byUser?.delete(userId);
@@ -32,14 +37,10 @@ export class InMemoryRatingRepository implements RatingRepository {
       byUser.set(userId, change.next);
     }
     this.db.histograms.set(mealId, change.histogram);
-    return change;
-  }
-
-  async findRating(userId: UserId, mealId: MealId): Promise<RatingValue | null> {
-    return this.db.ratings.get(mealId)?.get(userId) ?? null;
-  }
-
-  async histogram(mealId: MealId): Promise<RatingHistogram> {
-    return this.db.histograms.get(mealId) ?? emptyHistogram;
+    if (change.dish !== null) {
+      const stored = this.db.dishes.get(change.dish.id)!;
+      this.db.dishes.set(stored.id, { ...stored, histogram: change.dish.histogram });
+    }
+    return decision;
   }
 }

@@ -35,6 +35,8 @@ export class InMemoryUserDataRepository implements UserDataRepository {
       if (rating === undefined) continue;
       const histogram = this.db.histograms.get(mealId) ?? emptyHistogram;
       this.db.histograms.set(mealId, applyRatingChange(histogram, rating, null));
+      const dish = this.db.dishes.get(this.db.mealDishes.get(mealId)!)!;
+      this.db.dishes.set(dish.id, { ...dish, histogram: applyRatingChange(dish.histogram, rating, null) });
       byUser.delete(userId);
       ratings += 1;
     }

@@ -1,9 +1,13 @@
 export { FixedClock } from './fixed-clock.js';
 export { createInMemoryAdapters } from './in-memory-adapters.js';
-export { InMemoryDatabase } from './in-memory-database.js';
+export { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
+export { InMemoryDatabase, type InMemoryDatabaseOptions } from './in-memory-database.js';
 export { InMemoryMarkingRepository } from './in-memory-marking-repository.js';
 export { InMemoryMealCatalog } from './in-memory-meal-catalog.js';
 export { InMemoryMealSourceRepository } from './in-memory-meal-source-repository.js';
 export { InMemoryRatingRepository } from './in-memory-rating-repository.js';
 export { InMemoryMealQueries } from './in-memory-meal-queries.js';
+export { InMemoryDishQueries } from './in-memory-dish-queries.js';
+export { InMemoryDishRepository } from './in-memory-dish-repository.js';
+export { InMemoryFeedStateRepository } from './in-memory-feed-state-repository.js';
 export { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';

@@ -81,6 +81,18 @@ const feedVersion: ValueCheck = (value) =>
     ? undefined
     : `version "${value}" is not 2.0 or 2.1: this is not an OpenMensa v2 feed`;
 
+/**
+ * The schema's xs:float, and (beyond it) a place on the globe: canteens are found by their coordinates, so NaN, INF
+ * or a latitude past a pole would put a canteen nowhere. Exponent forms stay valid, as in the schema ("4.9e1").
+ */
+const degrees =
+  (limit: number): ValueCheck =>
+  (value) => {
+    const number = Number(collapse(value));
+    if (float(value) !== undefined || !Number.isFinite(number)) return `"${value}" is not a decimal number of degrees`;
+    return Math.abs(number) <= limit ? undefined : `${collapse(value)} is outside -${limit}..${limit} degrees`;
+  };
+
 /** The schema's pattern, and (beyond it) a day that exists in the calendar. */
 const calendarDay: ValueCheck = (value) =>
   pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD')(value) ??
@@ -152,10 +164,11 @@ const timesType = sequence(
 );
 
 const locationType: ElementType = {
-  attributes: { latitude: required(float), longitude: required(float) },
+  attributes: { latitude: required(degrees(90)), longitude: required(degrees(180)) },
   content: { kind: 'empty' },
 };
 
+/** The canteen's metadata in the schema's order (all optional, each at most once), then its feeds and days. */
 const canteenType = sequence([
   maybe('name', text(anyString)),
   maybe('address', text(anyString)),

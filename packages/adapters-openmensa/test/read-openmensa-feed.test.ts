@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { OpenMensaFeedError, readOpenMensaFeed, type FeedProblem } from '@canteen-meals/adapters-openmensa';
+import { maxMealsPerDay, maxMealsPerFeed, OpenMensaFeedError, readOpenMensaFeed, type FeedProblem } from '@canteen-meals/adapters-openmensa';
 import { describe, expect, it } from 'vitest';
 
 const sample = readFileSync(new URL('../../../examples/openmensa-feed.xml', import.meta.url));
@@ -25,9 +25,15 @@ function problemsOf(input: string | Uint8Array): readonly FeedProblem[] {
 
 describe('readOpenMensaFeed: valid feeds', () => {
   it('reads the sample feed: canteen, days in order, categories, notes and prices', () => {
-    const { version, canteenName, days } = readOpenMensaFeed(sample);
+    const { version, canteen, canteenName, days } = readOpenMensaFeed(sample);
 
     expect(version).toBe('2.1');
+    expect(canteen).toEqual({
+      name: 'Mensa Academica',
+      address: 'Pontwall 3, 52062 Aachen',
+      city: 'Aachen',
+      coordinates: { lat: 50.7808, lng: 6.0762 },
+    });
     expect(canteenName).toBe('Mensa Academica');
     expect(days.map((d) => [d.date, d.closed])).toEqual([
       ['2026-03-23', false],
@@ -74,6 +80,15 @@ describe('readOpenMensaFeed: valid feeds', () => {
       date: '2026-03-23',
       closed: false,
       items: [{ category: 'Pasta & Co', name: 'Spaghetti „Carbonara“ mit <Speck>', notes: ['Schwein'], prices: { student: '2.60', other: '3.00' } }],
+    });
+  });
+
+  it('leaves out a note of white space only (the schema allows it; real feeds publish it), keeping the meal', () => {
+    const [first] = readOpenMensaFeed(feed(day(category(meal('<name>Pasta Box</name><note>\n\n</note><note> vegan </note>'))))).days;
+    expect(first).toEqual({
+      date: '2026-03-23',
+      closed: false,
+      items: [{ category: 'Tellergericht', name: 'Pasta Box', notes: ['vegan'], prices: {} }],
     });
   });
 
@@ -166,5 +181,26 @@ describe('readOpenMensaFeed: every kind of invalid feed is refused with its line
     expect(error?.message).toMatch(/^not a valid OpenMensa v2 feed:\n {2}line 4, <price>: attribute "role"/);
     expect(error?.message).toContain('line 5, <day>: attribute "date": "2026-13-01" is not a day of the calendar');
     expect(error?.message).toContain('line 6, <category>: missing <meal>');
+  });
+});
+
+describe('readOpenMensaFeed: meal counts', () => {
+  const meals = (count: number) => category(Array.from({ length: count }, (_, i) => meal(`<name>Meal ${i}</name>`)).join(''));
+
+  it(`takes ${maxMealsPerDay} meals on a day and refuses one more, naming the day`, () => {
+    expect(readOpenMensaFeed(feed(day(meals(maxMealsPerDay)))).days[0]).toMatchObject({ closed: false });
+    expect(problemsOf(feed(day(meals(maxMealsPerDay + 1))))).toEqual([
+      expect.objectContaining({ element: '<day>', message: `day 2026-03-23 lists ${maxMealsPerDay + 1} meals; at most ${maxMealsPerDay} are taken` }),
+    ]);
+  });
+
+  it(`refuses a feed of more than ${maxMealsPerFeed} meals in all`, () => {
+    const perDay = maxMealsPerDay;
+    const days = Array.from({ length: maxMealsPerFeed / perDay + 1 }, (_, i) =>
+      day(meals(perDay), new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10)),
+    );
+    expect(problemsOf(feed(days.join('')))).toEqual([
+      expect.objectContaining({ element: '<canteen>', message: `the feed lists ${maxMealsPerFeed + perDay} meals; at most ${maxMealsPerFeed} are taken` }),
+    ]);
   });
 });

@@ -1,6 +1,10 @@
-export { loadMigrations, migrate, migrationLockKey, type Migration } from './migrations.js';
+export { loadMigrations, migrate, migrationLockKey, type MigrateOptions, type Migration } from './migrations.js';
 export { openPostgres, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
 export { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+export { PostgresCanteenRepository } from './postgres-canteen-repository.js';
+export { PostgresDishQueries } from './postgres-dish-queries.js';
+export { PostgresDishRepository } from './postgres-dish-repository.js';
+export { PostgresFeedStateRepository } from './postgres-feed-state-repository.js';
 export { PostgresMarkingRepository } from './postgres-marking-repository.js';
 export { PostgresMealCatalog } from './postgres-meal-catalog.js';
 export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
@@ -8,4 +12,4 @@ export { PostgresMealQueries } from './postgres-meal-queries.js';
 export { PostgresRatingRepository } from './postgres-rating-repository.js';
 export { PostgresUserDataRepository } from './postgres-user-data-repository.js';
 export { isPostgresStorageFailure, PostgresStorageHealth, type PostgresStorageHealthOptions } from './storage-health.js';
-export { sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';
+export { ConcurrentChangeError, sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';

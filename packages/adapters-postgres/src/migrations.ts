@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { isTimeZone } from '@canteen-meals/domain';
 import type { Pool, PoolClient } from 'pg';
+import { backfillDishes } from './dish-backfill.js';
 
 export interface Migration {
   readonly version: number;
@@ -15,6 +17,14 @@ const migrationsFolder = new URL('../migrations/', import.meta.url);
  */
 export const migrationLockKey = 0x6d65616c73n;
 
+export interface MigrateOptions {
+  /**
+   * The IANA time zone of the `default` canteen when a migration creates it (default: UTC). Migrations read it as
+   * the session setting `meals.default_time_zone`.
+   */
+  readonly defaultTimeZone?: string;
+}
+
 /** The SQL files `NNN-name.sql` beside the package, in version order. */
 export function loadMigrations(folder: URL = migrationsFolder): Migration[] {
   return readdirSync(folder)
@@ -29,15 +39,25 @@ export function loadMigrations(folder: URL = migrationsFolder): Migration[] {
 
 /**
  * Applies every migration the database lacks, each in its own transaction, while holding an advisory lock: instances
- * that start together wait for the first one and then find nothing left to do. Returns the versions it applied.
+ * that start together wait for the first one and then find nothing left to do. Then, under the same lock, puts the
+ * meals that have no dish yet into their dishes (backfillDishes: after 004, in its own transaction, idempotent).
+ * Returns the versions it applied.
  */
-export async function migrate(pool: Pool, migrations: readonly Migration[] = loadMigrations()): Promise<number[]> {
+export async function migrate(
+  pool: Pool,
+  migrations: readonly Migration[] = loadMigrations(),
+  options: MigrateOptions = {},
+): Promise<number[]> {
+  const defaultTimeZone = checkedTimeZone(options.defaultTimeZone);
   const client = await pool.connect();
   try {
     // Waiting for another instance's migrations may take longer than any statement timeout the pool sets.
     await client.query('SET statement_timeout = 0');
+    await client.query("SELECT set_config('meals.default_time_zone', $1, false)", [defaultTimeZone]);
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey.toString()]);
     const applied = await applyMissing(client, migrations);
+    // What SQL cannot do (dish name keys are JavaScript's Unicode rules), under the same lock.
+    if (await hasTable(client, 'dishes')) await backfillDishes(client);
     await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey.toString()]);
     return applied;
   } finally {
@@ -71,4 +91,16 @@ async function applyMissing(client: PoolClient, migrations: readonly Migration[]
     applied.push(migration.version);
   }
   return applied;
+}
+
+async function hasTable(client: PoolClient, table: string): Promise<boolean> {
+  const { rows } = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [table]);
+  return rows[0]?.found === true;
+}
+
+/** The time zone of the `default` canteen: the one given, checked, or UTC. */
+export function checkedTimeZone(timeZone: string | undefined): string {
+  if (timeZone === undefined) return 'UTC';
+  if (!isTimeZone(timeZone)) throw new RangeError(`defaultTimeZone: "${timeZone}" is not an IANA time zone`);
+  return timeZone;
 }

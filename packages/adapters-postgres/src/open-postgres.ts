@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
-import { migrate } from './migrations.js';
+import { checkedTimeZone, migrate } from './migrations.js';
+import { ensureDefaultCanteen } from './postgres-canteen-repository.js';
 import { PostgresStorageHealth } from './storage-health.js';
 import type { TransactionOptions } from './transaction.js';
 
@@ -11,6 +12,12 @@ export interface PostgresOptions extends TransactionOptions {
   readonly onPoolError?: (error: Error) => void;
   /** Told once each time writes start failing because the database does (read-only, full, unreachable). */
   readonly onUnavailable?: (reason: string) => void;
+  /**
+   * The IANA time zone of the `default` canteen (where meals go that name no canteen) when it has to be created:
+   * by the migration that introduces canteens, or at open if it is missing. An existing one keeps its zone. UTC by
+   * default; a name the runtime does not know is refused before connecting.
+   */
+  readonly defaultTimeZone?: string | undefined;
 }
 
 export interface PostgresDatabase {
@@ -22,8 +29,12 @@ export interface PostgresDatabase {
   close(): Promise<void>;
 }
 
-/** Connects a pool to `url` (postgres:// or postgresql://), applies missing migrations, and wires the adapters. */
+/**
+ * Connects a pool to `url` (postgres:// or postgresql://), applies missing migrations, makes sure the `default`
+ * canteen exists, and wires the adapters.
+ */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<PostgresDatabase> {
+  const defaultTimeZone = checkedTimeZone(options.defaultTimeZone);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -36,7 +47,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // Without a listener, an idle connection dropped by the server would crash the process.
   pool.on('error', (error) => options.onPoolError?.(error));
   try {
-    await migrate(pool);
+    await migrate(pool, undefined, { defaultTimeZone });
+    await ensureDefaultCanteen(pool, defaultTimeZone);
   } catch (error) {
     await pool.end();
     throw error;

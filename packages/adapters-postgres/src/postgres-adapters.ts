@@ -1,4 +1,8 @@
 import type { Pool } from 'pg';
+import { PostgresCanteenRepository } from './postgres-canteen-repository.js';
+import { PostgresDishQueries } from './postgres-dish-queries.js';
+import { PostgresDishRepository } from './postgres-dish-repository.js';
+import { PostgresFeedStateRepository } from './postgres-feed-state-repository.js';
 import { PostgresMarkingRepository } from './postgres-marking-repository.js';
 import { PostgresMealCatalog } from './postgres-meal-catalog.js';
 import { PostgresMealQueries } from './postgres-meal-queries.js';
@@ -11,12 +15,16 @@ import { TransactionRunner, type TransactionOptions } from './transaction.js';
 export function createPostgresAdapters(pool: Pool, options: TransactionOptions = {}) {
   const transactions = new TransactionRunner(pool, options);
   return {
-    meals: new PostgresMealCatalog(pool, options.health),
+    meals: new PostgresMealCatalog(pool, transactions, options.health),
     markings: new PostgresMarkingRepository(pool, options.health),
     ratings: new PostgresRatingRepository(pool, transactions),
     mealSources: new PostgresMealSourceRepository(transactions),
     queries: new PostgresMealQueries(pool),
     userData: new PostgresUserDataRepository(pool, transactions),
+    canteens: new PostgresCanteenRepository(pool, options.health),
+    dishes: new PostgresDishRepository(transactions),
+    dishQueries: new PostgresDishQueries(pool),
+    feedStates: new PostgresFeedStateRepository(pool, options.health),
     /** How many transactions were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount,
   };

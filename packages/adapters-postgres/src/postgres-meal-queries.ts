@@ -1,61 +1,68 @@
-import type { MealId, MealQueries, MealView, PageRequest, RatingValue, UserId } from '@canteen-meals/domain';
+import type { MealId, MealQueries, PersonalMeal, PageRequest, ServingWindow, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
-import { fromEpochMs, histogramColumns, histogramFromRow, mealColumns, mealFromRow, type HistogramRow, type MealRow } from './meal-rows.js';
+import { fromEpochMs } from './meal-rows.js';
+import { mostRecentFirst, readViews, StatementParameters } from './meal-views.js';
 
-type ViewRow = MealRow & HistogramRow & { marked: boolean; personal_rating: RatingValue | null };
+/**
+ * The meals the windows select (canteen ids, and their bounds in epoch milliseconds): one range scan of the index
+ * meals_menu_order per window, then each meal once (a meal in two windows is one row of the outer query). The
+ * conditions on the canteens and on the bounds of all windows select nothing more; they are there for the planner,
+ * which cannot estimate the rows of a join with an unnested array: with them it knows that few meals qualify, and
+ * neither reads every meal nor picks an index without the canteen.
+ */
+function servedInWindows(parameters: StatementParameters, windows: readonly ServingWindow[]): string {
+  const from = windows.map((window) => window.from.getTime());
+  const until = windows.map((window) => window.until.getTime());
+  const canteens = parameters.add(windows.map((window) => window.canteenId));
+  const froms = parameters.add(from);
+  const untils = parameters.add(until);
+  const earliest = fromEpochMs(parameters.add(from.reduce((a, b) => Math.min(a, b))));
+  const latest = fromEpochMs(parameters.add(until.reduce((a, b) => Math.max(a, b))));
+  return `canteen_id = ANY (${canteens}::text[]) AND served_at >= ${earliest} AND served_at < ${latest}
+  AND meal_id IN (
+    SELECT served.meal_id
+    FROM unnest(${canteens}::text[], ${froms}::bigint[], ${untils}::bigint[]) AS w (canteen_id, from_ms, until_ms)
+    JOIN meals served ON served.canteen_id = w.canteen_id
+      AND served.served_at >= ${fromEpochMs('w.from_ms')} AND served.served_at < ${fromEpochMs('w.until_ms')}
+    WHERE served.canteen_id = ANY (${canteens}::text[])
+      AND served.served_at >= ${earliest} AND served.served_at < ${latest})`;
+}
 
-/** The meal, its histogram (kept in the meals row) and the reader ($1) own state, in one row per meal. */
-const views = `SELECT ${mealColumns}, ${histogramColumns},
-    EXISTS (SELECT 1 FROM markings WHERE markings.user_id = $1 AND markings.meal_id = meals.meal_id) AS marked,
-    (SELECT rating FROM ratings WHERE ratings.meal_id = meals.meal_id AND ratings.user_id = $1) AS personal_rating
-  FROM meals`;
-
-const mostRecentFirst = 'ORDER BY served_at DESC, meal_id DESC LIMIT $2';
-
-/** Every read is one statement: one snapshot, and the same number of queries for one meal or a hundred. */
+/**
+ * Every read is one statement: one snapshot, and the same number of queries for one meal or a hundred. Each meal
+ * comes with its dish as of `asOf` (see readViews); withdrawn meals are left out.
+ */
 export class PostgresMealQueries implements MealQueries {
   constructor(private readonly pool: Pool) {}
 
-  async viewsByIds(userId: UserId, ids: readonly MealId[]): Promise<MealView[]> {
+  async viewsByIds(userId: UserId, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
     if (ids.length === 0) return [];
-    return this.views(`${views} WHERE meal_id = ANY ($2::bigint[])`, [userId, ids]);
+    const parameters = new StatementParameters();
+    return readViews(this.pool, parameters, userId, asOf, { where: `meal_id = ANY (${parameters.add(ids)}::bigint[])` });
   }
 
-  async viewsServedBetween(userId: UserId, from: Date, until: Date): Promise<MealView[]> {
-    return this.views(
-      `${views} WHERE served_at >= ${fromEpochMs('$2')} AND served_at < ${fromEpochMs('$3')} ORDER BY served_at, meal_id`,
-      [userId, from.getTime(), until.getTime()],
-    );
+  /** One statement for any number of windows: the windows travel as three arrays, unnested and joined to meals. */
+  async viewsServedIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date): Promise<PersonalMeal[]> {
+    if (windows.length === 0) return [];
+    const parameters = new StatementParameters();
+    return readViews(this.pool, parameters, userId, asOf, {
+      where: servedInWindows(parameters, windows),
+      order: 'selected.served_at, selected.position, selected.meal_id',
+    });
   }
 
-  async markedMeals(userId: UserId, page: PageRequest): Promise<MealView[]> {
-    return this.page('SELECT meal_id FROM markings WHERE user_id = $1', userId, page);
+  async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
+    return this.page('markings', userId, page, asOf);
   }
 
-  async ratedMeals(userId: UserId, page: PageRequest): Promise<MealView[]> {
-    return this.page('SELECT meal_id FROM ratings WHERE user_id = $1', userId, page);
+  async ratedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
+    return this.page('ratings', userId, page, asOf);
   }
 
-  /** The meals whose ids `ownMealIds` selects, most recently served first, strictly after the page's position. */
-  private page(ownMealIds: string, userId: UserId, { after, limit }: PageRequest): Promise<MealView[]> {
-    const own = `${views} WHERE meal_id IN (${ownMealIds})`;
-    return after === null
-      ? this.views(`${own} ${mostRecentFirst}`, [userId, limit])
-      : this.views(`${own} AND (served_at, meal_id) < (${fromEpochMs('$3')}, $4) ${mostRecentFirst}`, [
-          userId,
-          limit,
-          after.servedAt.getTime(),
-          after.mealId,
-        ]);
-  }
-
-  private async views(sql: string, values: unknown[]): Promise<MealView[]> {
-    const { rows } = await this.pool.query<ViewRow>(sql, values);
-    return rows.map((row) => ({
-      meal: mealFromRow(row),
-      histogram: histogramFromRow(row),
-      marked: row.marked,
-      personalRating: row.personal_rating,
-    }));
+  /** The meals the user has a row of in `own` (markings or ratings), most recently served first. */
+  private page(own: 'markings' | 'ratings', userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
+    const parameters = new StatementParameters();
+    const mine = `meal_id IN (SELECT meal_id FROM ${own} WHERE user_id = ${parameters.add(userId)})`;
+    return readViews(this.pool, parameters, userId, asOf, mostRecentFirst(parameters, mine, page));
   }
 }

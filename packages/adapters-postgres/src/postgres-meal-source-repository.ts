@@ -1,5 +1,15 @@
-import type { Meal, MealSourceKey, MealSourceRepository, MenuImportDecision, MenuImportPlan, MenuImportScope } from '@canteen-meals/domain';
-import { mealBatchParams, mealBatchRows, mealColumnList, mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
+import type {
+  Meal,
+  MealId,
+  MealSourceKey,
+  MealSourceRepository,
+  MenuImportDecision,
+  MenuImportPlan,
+  MenuImportScope,
+  Result,
+} from '@canteen-meals/domain';
+import { placeInDishes } from './dish-assignment.js';
+import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealFromRow, mealWriteColumns, type MealRow } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';
 
 /**
@@ -9,49 +19,65 @@ import type { TransactionRunner } from './transaction.js';
  */
 export const menuImportLockKey = 0x6d656e75n; // "menu"
 
-const knownMeals = `SELECT s.source_key, ${mealColumnList.map((column) => `m.${column}`).join(', ')}
+const knownMeals = `SELECT s.source_key, ${mealColumnList.map((column) => `m.${column}`).join(', ')},
+    m.withdrawn_at IS NOT NULL AS withdrawn
   FROM meal_sources s JOIN meals m ON m.meal_id = s.meal_id
   WHERE s.source = $1 AND s.served_on = ANY ($2::text[])`;
 
-const updateFromBatch = mealColumnList
-  .slice(1)
-  .map((column) => `${column} = batch.${column}`)
-  .join(', ');
+const updateFromBatch = [...mealColumnList.slice(1), 'dish_id'].map((column) => `${column} = batch.${column}`).join(', ');
 
 export class PostgresMealSourceRepository implements MealSourceRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<MenuImportPlan> {
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, 'invalid_meal'>> {
     return this.transactions.run(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [menuImportLockKey.toString()]);
       const known = new Map<MealSourceKey, Meal>();
-      const { rows } = await client.query<MealRow & { source_key: MealSourceKey }>(knownMeals, [scope.source, scope.days]);
-      for (const row of rows) known.set(row.source_key, mealFromRow(row));
+      const withdrawn = new Set<MealId>();
+      const { rows } = await client.query<MealRow & { source_key: MealSourceKey; withdrawn: boolean }>(knownMeals, [
+        scope.source,
+        scope.days,
+      ]);
+      for (const row of rows) {
+        const meal = mealFromRow(row);
+        known.set(row.source_key, meal);
+        if (row.withdrawn) withdrawn.add(meal.id);
+      }
       const next = await client.query<{ next: string }>('SELECT coalesce(max(meal_id), 0) + 1 AS next FROM meals');
-      const plan = decide({ known, nextMealId: Number(next.rows[0]?.next ?? 1) });
+      const decision = decide({ known, nextMealId: Number(next.rows[0]?.next ?? 1), withdrawn });
+      if (!decision.ok) return decision;
+      const plan = decision.value;
 
-      if (plan.added.length > 0) {
+      const added = plan.added.map(({ meal }) => meal);
+      // In meal id order, like every writer of several meals: no deadlock with an admin upsert.
+      const updated = [...plan.updated].sort((a, b) => a.id - b.id);
+      const withdrawing = plan.withdrawn.map((meal) => meal.id);
+      if (added.length + updated.length + withdrawing.length === 0) return decision;
+      const { dishOf } = await placeInDishes(client, [...added, ...updated], { alsoLock: withdrawing });
+      if (added.length > 0) {
         // Plain INSERTs: a new meal or key can never replace one that exists (a unique violation aborts the import).
-        await client.query(`INSERT INTO meals (${mealColumns}) ${mealBatchRows}`, mealBatchParams(plan.added.map(({ meal }) => meal)));
+        await client.query(`INSERT INTO meals (${mealWriteColumns}) ${mealBatchRows}`, mealBatchParams(added, dishOf));
         await client.query(
           `INSERT INTO meal_sources (source_key, meal_id, source, served_on)
            SELECT key, meal_id, $3, served_on FROM unnest($1::text[], $2::bigint[], $4::text[]) AS added (key, meal_id, served_on)`,
-          [plan.added.map(({ key }) => key), plan.added.map(({ meal }) => meal.id), scope.source, plan.added.map(({ servedOn }) => servedOn)],
+          [plan.added.map(({ key }) => key), added.map((meal) => meal.id), scope.source, plan.added.map(({ servedOn }) => servedOn)],
         );
       }
-      if (plan.updated.length > 0) {
-        // In meal id order, like every writer of several meals: no deadlock with an admin upsert.
-        const updated = [...plan.updated].sort((a, b) => a.id - b.id);
-        await client.query('SELECT 1 FROM meals WHERE meal_id = ANY ($1::bigint[]) ORDER BY meal_id FOR NO KEY UPDATE', [
-          updated.map((meal) => meal.id),
-        ]);
+      if (updated.length > 0) {
+        // An updated meal is served again, should it have been withdrawn.
         const { rowCount } = await client.query(
-          `UPDATE meals SET ${updateFromBatch} FROM (${mealBatchRows}) AS batch WHERE meals.meal_id = batch.meal_id`,
-          mealBatchParams(updated),
+          `UPDATE meals SET ${updateFromBatch}, withdrawn_at = NULL FROM (${mealBatchRows}) AS batch WHERE meals.meal_id = batch.meal_id`,
+          mealBatchParams(updated, dishOf),
         );
         if (rowCount !== updated.length) throw new Error(`an import updates ${updated.length} meals, but ${rowCount} exist`);
       }
-      return plan;
+      if (withdrawing.length > 0) {
+        await client.query(
+          `UPDATE meals SET withdrawn_at = ${fromEpochMs('$2')} WHERE meal_id = ANY ($1::bigint[]) AND withdrawn_at IS NULL`,
+          [withdrawing, plan.at.getTime()],
+        );
+      }
+      return decision;
     });
   }
 }

@@ -1,6 +1,7 @@
-import type { ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@canteen-meals/domain';
+import type { DishId, ErasedUserData, RatingValue, UserData, UserDataRepository, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
+import { lockDishes } from './dish-assignment.js';
 import type { TransactionRunner } from './transaction.js';
 
 /** The first key of the per-user erasure lock (any constant; the second key is a hash of the user id). */
@@ -32,18 +33,23 @@ export class PostgresUserDataRepository implements UserDataRepository {
   }
 
   /**
-   * One transaction, in the lock order of every rating change: the rows of the meals the user rated first (in id
-   * order), then their rating rows, deleted with the histogram update in one statement. A rating the user adds on
-   * another meal meanwhile is found by the next round, which locks that meal first in turn; the rounds end when the
-   * user has no rating left. Normally that is the second round, so the statements do not grow with the data.
-   * Two erasures of one user queue on a per-user advisory lock first: a later round of one locks a lower meal id
-   * while holding higher ones, which would deadlock against the other's first round.
+   * One transaction, in the lock order of every writer: the rows of the meals the user rated first (in id order),
+   * then their rating rows, deleted with the update of the meals' histograms in one statement, which also answers the
+   * counts per dish and whether the user holds ratings of other meals (added meanwhile). If so, another round locks
+   * those meals in turn; the rounds end when the user has no rating left. Only then are the dish rows locked (in id
+   * order) and the counts taken out of their histograms, in one statement with the deletion of the markings: a round
+   * that waited for a meal row while holding dish rows would deadlock against a rating change, which holds its meal
+   * and waits for its dish. Normally there is one round, so the statements do not grow with the data. Two erasures of
+   * one user queue on a per-user advisory lock first: a later round of one locks a lower meal id while holding higher
+   * ones, which would deadlock against the other's first round. Ratings of withdrawn meals are erased too, and leave
+   * their dish's histogram.
    */
   async eraseAll(userId: UserId): Promise<ErasedUserData> {
     return this.transactions.run(async (client) => {
       // The two-key form: its key space does not overlap the single-key locks of migrations and imports.
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [userErasureLockClass, userId]);
       let ratings = 0;
+      const uncounted = new Map<DishId, number[]>();
       for (;;) {
         const locked = await client.query<{ meal_id: string }>(
           `SELECT meal_id FROM meals WHERE meal_id IN (SELECT meal_id FROM ratings WHERE user_id = $1)
@@ -51,7 +57,8 @@ export class PostgresUserDataRepository implements UserDataRepository {
           [userId],
         );
         if (locked.rows.length === 0) break;
-        const { rows } = await client.query<{ erased: number }>(
+        // One row per dish with the counts erased from it; the extra row of NULLs makes sure of one row in any case.
+        const { rows } = await client.query<{ dish_id: string | null; counts: number[]; erased: number; more: boolean }>(
           `WITH mine AS (
              DELETE FROM ratings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[]) RETURNING meal_id, rating),
            uncounted AS (
@@ -59,13 +66,38 @@ export class PostgresUserDataRepository implements UserDataRepository {
                rated_1 = rated_1 - (mine.rating = 1)::int, rated_2 = rated_2 - (mine.rating = 2)::int,
                rated_3 = rated_3 - (mine.rating = 3)::int, rated_4 = rated_4 - (mine.rating = 4)::int,
                rated_5 = rated_5 - (mine.rating = 5)::int
-             FROM mine WHERE meals.meal_id = mine.meal_id)
-           SELECT count(*)::int AS erased FROM mine`,
+             FROM mine WHERE meals.meal_id = mine.meal_id
+             RETURNING meals.dish_id, mine.rating)
+           SELECT dish_id, ARRAY[count(*) FILTER (WHERE rating = 1), count(*) FILTER (WHERE rating = 2),
+               count(*) FILTER (WHERE rating = 3), count(*) FILTER (WHERE rating = 4), count(*) FILTER (WHERE rating = 5)]::int[] AS counts,
+             (SELECT count(*)::int FROM mine) AS erased,
+             EXISTS (SELECT 1 FROM ratings WHERE user_id = $1 AND meal_id <> ALL ($2::bigint[])) AS more
+           FROM (SELECT * FROM uncounted UNION ALL SELECT NULL, NULL) AS erased_ratings
+           GROUP BY dish_id`,
           [userId, locked.rows.map((row) => row.meal_id)],
         );
+        for (const row of rows) {
+          if (row.dish_id === null) continue;
+          const counts = uncounted.get(Number(row.dish_id)) ?? [0, 0, 0, 0, 0];
+          row.counts.forEach((count, index) => (counts[index]! += count));
+          uncounted.set(Number(row.dish_id), counts);
+        }
         ratings += rows[0]?.erased ?? 0;
+        if (rows[0]?.more !== true) break;
       }
-      const markings = await client.query('DELETE FROM markings WHERE user_id = $1', [userId]);
+      await lockDishes(client, [...uncounted.keys()]);
+      const dishIds = [...uncounted.keys()];
+      const column = (index: number) => dishIds.map((dishId) => uncounted.get(dishId)![index]!);
+      const markings = await client.query(
+        `WITH uncounted AS (
+           UPDATE dishes SET rated_1 = rated_1 - n.n1, rated_2 = rated_2 - n.n2, rated_3 = rated_3 - n.n3,
+             rated_4 = rated_4 - n.n4, rated_5 = rated_5 - n.n5
+           FROM unnest($2::bigint[], $3::integer[], $4::integer[], $5::integer[], $6::integer[], $7::integer[])
+             AS n (dish_id, n1, n2, n3, n4, n5)
+           WHERE dishes.dish_id = n.dish_id)
+         DELETE FROM markings WHERE user_id = $1`,
+        [userId, dishIds, column(0), column(1), column(2), column(3), column(4)],
+      );
       return { markings: markings.rowCount ?? 0, ratings };
     });
   }

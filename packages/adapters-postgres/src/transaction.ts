@@ -29,6 +29,14 @@ export function sqlStateOf(error: unknown): string | undefined {
   return error instanceof pg.DatabaseError ? error.code : undefined;
 }
 
+/**
+ * Thrown by an adapter that finds, inside its transaction, that a concurrent one invalidated what it read (e.g. a meal
+ * it took for new was inserted meanwhile). The runner treats it as a serialization failure: rolled back, run again.
+ */
+export class ConcurrentChangeError extends Error {
+  readonly code = '40001';
+}
+
 /** Runs `work` in transactions on one pooled connection, retrying the aborts that are safe to retry. */
 export class TransactionRunner {
   private retried = 0;
@@ -56,7 +64,7 @@ export class TransactionRunner {
       try {
         return await this.once(work);
       } catch (error) {
-        const code = sqlStateOf(error);
+        const code = error instanceof ConcurrentChangeError ? error.code : sqlStateOf(error);
         if (code === undefined || !retryableStates.has(code) || attempt >= this.maxRetries) throw error;
         this.retried += 1;
         this.options.onRetry?.({ code, attempt: attempt + 1, error: error as Error });

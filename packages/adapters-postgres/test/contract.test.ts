@@ -12,9 +12,12 @@ afterAll(async () => {
   await database?.close();
 });
 
-// One migrated database for the file; each test starts from empty tables, which is what a fresh store means here.
+// One migrated database for the file; each test starts from empty tables, which is what a fresh store means here:
+// no meals, no dishes, no feed states, and of the canteens only `default`, as the migration created it.
 const emptied = async () => {
-  await database.pool.query('TRUNCATE ratings, markings, meal_sources, meals');
+  await database.pool.query(`TRUNCATE ratings, markings, meal_sources, meals, dish_names, dishes, feed_states;
+    DELETE FROM canteens WHERE canteen_id <> 'default';
+    UPDATE canteens SET name = 'Default canteen', time_zone = 'UTC', city = NULL, address = NULL, lat = NULL, lng = NULL, feeds = '[]'`);
   return database.adapters;
 };
 describeRepositoryContracts('PostgreSQL', emptied);

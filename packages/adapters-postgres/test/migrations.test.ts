@@ -1,11 +1,16 @@
 import { loadMigrations, migrate, migrationLockKey, openPostgres } from '@canteen-meals/adapters-postgres';
 import pg from 'pg';
-import { MealMother } from '@canteen-meals/repository-contract';
+import { neverFetched } from '@canteen-meals/domain';
+import { MealMother, probeThrough, readAt } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 
 const databaseUrl = databasePerFile();
 const legacyDatabaseUrl = databasePerFile();
+const preCanteenDatabaseUrl = databasePerFile();
+const freshDatabaseUrl = databasePerFile();
+const preDishDatabaseUrl = databasePerFile();
+const preFeedDatabaseUrl = databasePerFile();
 
 describe('PostgreSQL migrations', () => {
   it('finds the versioned SQL files in order', () => {
@@ -81,16 +86,247 @@ describe('PostgreSQL migration 002 (meal details, meal sources) on a database at
 
     const upgraded = await openPostgres(legacyDatabaseUrl(), { poolSize: 1 });
     try {
-      const { meals, ratings, markings } = upgraded.adapters;
-      expect(await meals.findById(7)).toMatchObject({ name: 'Ramen', category: null, notes: [], prices: {} });
-      expect(await ratings.findRating('alice', 7)).toBe(4);
-      expect(await ratings.histogram(7)).toEqual([0, 0, 0, 1, 0]);
-      expect(await markings.isMarked('bob', 7)).toBe(true);
+      const { meals, queries } = upgraded.adapters;
+      expect(await probeThrough(() => queries).meal(7)).toMatchObject({ name: 'Ramen', category: null, notes: [], prices: {} });
+      expect(await probeThrough(() => queries).rating('alice', 7)).toBe(4);
+      expect(await probeThrough(() => queries).histogram(7)).toEqual([0, 0, 0, 1, 0]);
+      expect(await probeThrough(() => queries).marked('bob', 7)).toBe(true);
       // Names may now have 250 characters, and no more.
       await meals.upsertMany([{ id: 7, name: 'x'.repeat(250), servedAt: new Date(), rateable: true }]);
       await expect(meals.upsertMany([{ id: 8, name: 'x'.repeat(251), servedAt: new Date(), rateable: true }])).rejects.toMatchObject({
         code: '23514',
       });
+    } finally {
+      await upgraded.close();
+    }
+  });
+});
+
+describe('PostgreSQL migration 003 (canteens) on a database at version 2', () => {
+  const servedAt = new Date('2025-03-10T11:30:00.000Z');
+
+  it('puts every meal into the `default` canteen, created in the given zone, and loses nothing', async () => {
+    const pool = new pg.Pool({ connectionString: preCanteenDatabaseUrl(), max: 1 });
+    try {
+      expect(await migrate(pool, loadMigrations().filter((m) => m.version <= 2))).toEqual([1, 2]);
+      await pool.query(
+        `INSERT INTO meals (meal_id, name, served_at, rateable, category, notes, price_student, rated_2, rated_5)
+         VALUES (7, 'Ramen', $1, true, 'Ausgabe A', '["vegan"]', '2.60', 1, 1), (8, 'Soup', $1, false, NULL, '[]', NULL, 0, 0)`,
+        [servedAt],
+      );
+      await pool.query(`INSERT INTO ratings VALUES (7, 'alice', 5), (7, 'bob', 2)`);
+      await pool.query(`INSERT INTO markings VALUES ('bob', 7), ('carol', 8)`);
+      await pool.query(`INSERT INTO meal_sources VALUES ('key-8', 8, 'feed', '2025-03-10')`);
+    } finally {
+      await pool.end();
+    }
+
+    const upgraded = await openPostgres(preCanteenDatabaseUrl(), { poolSize: 1, defaultTimeZone: 'Europe/Berlin' });
+    try {
+      const { canteens, queries, meals } = upgraded.adapters;
+      expect(await canteens.list()).toEqual([
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] },
+      ]);
+      const probe = probeThrough(() => queries);
+      expect(await probe.meal(7)).toEqual({
+        id: 7,
+        name: 'Ramen',
+        servedAt,
+        rateable: true,
+        category: 'Ausgabe A',
+        notes: ['vegan'],
+        prices: { student: '2.60' },
+        canteenId: 'default',
+        position: 0,
+      });
+      expect(await probe.meal(8)).toMatchObject({ canteenId: 'default', position: 0, rateable: false });
+      expect(await probe.histogram(7)).toEqual([0, 1, 0, 0, 1]);
+      expect(await probe.rating('alice', 7)).toBe(5);
+      expect(await probe.rating('bob', 7)).toBe(2);
+      expect(await probe.marked('bob', 7)).toBe(true);
+      expect(await probe.marked('carol', 8)).toBe(true);
+      const sources = await upgraded.pool.query('SELECT source_key, meal_id::int AS meal_id FROM meal_sources');
+      expect(sources.rows).toEqual([{ source_key: 'key-8', meal_id: 8 }]);
+      const window = { canteenId: 'default', from: servedAt, until: new Date(servedAt.getTime() + 1) };
+      expect((await queries.viewsServedIn('alice', [window], readAt)).map((view) => view.meal.id)).toEqual([7, 8]);
+      expect(await meals.count()).toBe(2);
+
+      // What the schema itself refuses, whoever writes.
+      const refused = (sql: string) => expect(upgraded.pool.query(sql)).rejects.toMatchObject({ code: expect.stringMatching(/^23/) });
+      await refused(`UPDATE meals SET canteen_id = 'nowhere' WHERE meal_id = 7`);
+      await refused(`UPDATE meals SET position = 10000 WHERE meal_id = 7`);
+      await refused(`UPDATE meals SET position = -1 WHERE meal_id = 7`);
+      await refused(`INSERT INTO canteens (canteen_id, name, time_zone) VALUES ('Upper', 'x', 'UTC')`);
+      await refused(`INSERT INTO canteens (canteen_id, name, time_zone) VALUES ('${'a'.repeat(65)}', 'x', 'UTC')`);
+      await refused(`INSERT INTO canteens (canteen_id, name, time_zone, lat) VALUES ('half', 'x', 'UTC', 1)`);
+      await refused(`INSERT INTO canteens (canteen_id, name, time_zone, lat, lng) VALUES ('north', 'x', 'UTC', 90.5, 0)`);
+      await refused(`INSERT INTO canteens (canteen_id, name, time_zone, lat, lng) VALUES ('nan', 'x', 'UTC', 'NaN', 0)`);
+      await refused(`INSERT INTO canteens (canteen_id, name, time_zone, lat, lng) VALUES ('east', 'x', 'UTC', 0, -180.1)`);
+      await refused(`INSERT INTO canteens (canteen_id, name, time_zone) VALUES ('nameless', '', 'UTC')`);
+      await refused(`DELETE FROM canteens WHERE canteen_id = 'default'`);
+    } finally {
+      await upgraded.close();
+    }
+
+    // Opened again with another zone: the existing `default` canteen keeps its own, and nothing is left to migrate.
+    const reopened = await openPostgres(preCanteenDatabaseUrl(), { poolSize: 1, defaultTimeZone: 'Asia/Tokyo' });
+    try {
+      expect((await reopened.adapters.canteens.find('default'))?.timeZone).toBe('Europe/Berlin');
+      expect(await migrate(reopened.pool)).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('creates the `default` canteen in a fresh database with the given zone, UTC without one', async () => {
+    const newYork = await openPostgres(freshDatabaseUrl(), { poolSize: 1, defaultTimeZone: 'America/New_York' });
+    try {
+      expect((await newYork.adapters.canteens.find('default'))?.timeZone).toBe('America/New_York');
+      // A `default` canteen that went missing (no meal references it) is created again at the next open.
+      await newYork.pool.query(`DELETE FROM canteens`);
+    } finally {
+      await newYork.close();
+    }
+    const utc = await openPostgres(freshDatabaseUrl(), { poolSize: 1 });
+    try {
+      expect((await utc.adapters.canteens.find('default'))?.timeZone).toBe('UTC');
+    } finally {
+      await utc.close();
+    }
+  });
+
+  it('refuses a default time zone the runtime does not know, before connecting', async () => {
+    await expect(openPostgres('postgres://nobody@127.0.0.1:1/none', { defaultTimeZone: 'Mars/Olympus' })).rejects.toThrow(
+      /not an IANA time zone/,
+    );
+  });
+});
+
+describe('PostgreSQL migration 004 (dishes) on a database at version 3', () => {
+  const servedAt = new Date('2025-03-10T11:30:00.000Z');
+  const week = 7 * 24 * 60 * 60 * 1000;
+
+  it('puts every meal into its dish, adds up the histograms, and loses nothing', async () => {
+    const pool = new pg.Pool({ connectionString: preDishDatabaseUrl(), max: 1 });
+    try {
+      expect(await migrate(pool, loadMigrations().filter((m) => m.version <= 3))).toEqual([1, 2, 3]);
+      await pool.query(`INSERT INTO canteens (canteen_id, name, time_zone) VALUES ('bistro', 'Bistro', 'UTC')`);
+      // 9 and 7 differ only in case and spacing: one dish, named after the lower id's spelling; 8 is served elsewhere.
+      await pool.query(
+        `INSERT INTO meals (meal_id, name, served_at, rateable, canteen_id, category, rated_2, rated_5)
+         VALUES (9, 'chili  CON carne', $1, true, 'default', NULL, 1, 0),
+                (7, 'Chili con Carne', $2, true, 'default', 'Ausgabe A', 0, 2),
+                (8, 'Chili con Carne', $1, true, 'bistro', NULL, 0, 0),
+                (10, 'Soup', $2, false, 'default', NULL, 0, 0)`,
+        [servedAt, new Date(servedAt.getTime() - week)],
+      );
+      await pool.query(`INSERT INTO ratings VALUES (7, 'alice', 5), (7, 'bob', 5), (9, 'carol', 2)`);
+      await pool.query(`INSERT INTO markings VALUES ('bob', 7), ('carol', 10)`);
+      await pool.query(`INSERT INTO meal_sources VALUES ('key-9', 9, 'feed', '2025-03-10')`);
+    } finally {
+      await pool.end();
+    }
+
+    const upgraded = await openPostgres(preDishDatabaseUrl(), { poolSize: 2 });
+    try {
+      const { queries, userData, dishQueries, meals } = upgraded.adapters;
+      const asOf = new Date(servedAt.getTime() + week);
+      const views = new Map((await queries.viewsByIds('nobody', [7, 8, 9, 10], asOf)).map((view) => [view.meal.id, view]));
+      const chili = views.get(7)!.dish;
+      expect(views.get(9)!.dish).toEqual(chili);
+      expect(chili).toMatchObject({ canteenId: 'default', name: 'Chili con Carne', histogram: [0, 1, 0, 0, 2], timesServed: 2, lastServedAt: servedAt });
+      expect(views.get(8)!.dish).toMatchObject({ canteenId: 'bistro', name: 'Chili con Carne', histogram: [0, 0, 0, 0, 0] });
+      expect(views.get(8)!.dish.id).not.toBe(chili.id);
+      expect(views.get(10)!.dish).toMatchObject({ name: 'Soup', histogram: [0, 0, 0, 0, 0], timesServed: 1 });
+      expect((await dishQueries.dish(chili.id, null, asOf))?.names).toEqual(['Chili con Carne']);
+      // The meals themselves, their histograms, ratings, markings and source keys are as they were.
+      expect(views.get(7)).toMatchObject({ meal: { name: 'Chili con Carne', category: 'Ausgabe A' }, histogram: [0, 0, 0, 0, 2] });
+      expect(views.get(9)).toMatchObject({ meal: { name: 'chili  CON carne' }, histogram: [0, 1, 0, 0, 0] });
+      expect((await userData.exportAll('bob')).markings.map((meal) => meal.id)).toEqual([7]);
+      expect((await userData.exportAll('carol')).ratings.map(({ meal, rating }) => [meal.id, rating])).toEqual([[9, 2]]);
+      const sources = await upgraded.pool.query('SELECT source_key, meal_id::int AS meal_id FROM meal_sources');
+      expect(sources.rows).toEqual([{ source_key: 'key-9', meal_id: 9 }]);
+      expect(await meals.count()).toBe(4);
+      const unplaced = await upgraded.pool.query('SELECT count(*)::int AS n FROM meals WHERE dish_id IS NULL');
+      expect(unplaced.rows[0]).toEqual({ n: 0 });
+
+      // A later write of the same name, spelled otherwise, lands in the backfilled dish.
+      await meals.upsertMany([{ id: 11, name: 'CHILI CON CARNE', servedAt: asOf, rateable: true }]);
+      expect((await queries.viewsByIds('nobody', [11], asOf))[0]?.dish.id).toBe(chili.id);
+      // What the schema itself refuses: a meal in a dish of another canteen, a histogram below zero.
+      const refused = (sql: string) => expect(upgraded.pool.query(sql)).rejects.toMatchObject({ code: expect.stringMatching(/^23/) });
+      await refused(`UPDATE meals SET dish_id = ${views.get(8)!.dish.id} WHERE meal_id = 7`);
+      await refused(`UPDATE dishes SET rated_1 = -1 WHERE dish_id = ${chili.id}`);
+    } finally {
+      await upgraded.close();
+    }
+
+    // The backfill is done: opening again places nothing and changes no histogram.
+    const reopened = await openPostgres(preDishDatabaseUrl(), { poolSize: 1 });
+    try {
+      const { rows } = await reopened.pool.query('SELECT dish_id::int AS id, rated_2, rated_5 FROM dishes ORDER BY dish_id');
+      expect(rows.filter((row) => row.rated_2 + row.rated_5 > 0)).toEqual([{ id: expect.any(Number), rated_2: 1, rated_5: 2 }]);
+      expect(await migrate(reopened.pool)).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+describe('PostgreSQL migration 005 (feeds) on a database at version 4', () => {
+  const servedAt = new Date('2025-03-10T11:30:00.000Z');
+
+  it('keeps every canteen, now with no feeds, and every meal with its ratings, markings and dish', async () => {
+    const pool = new pg.Pool({ connectionString: preFeedDatabaseUrl(), max: 1 });
+    try {
+      expect(await migrate(pool, loadMigrations().filter((m) => m.version <= 4), { defaultTimeZone: 'Europe/Berlin' })).toEqual([1, 2, 3, 4]);
+      await pool.query(
+        `INSERT INTO canteens (canteen_id, name, time_zone, city, address, lat, lng) VALUES ('bistro', 'Bistro', 'UTC', 'Aachen', 'Pontwall 3', 50.5, 6.25)`,
+      );
+      await pool.query(
+        `INSERT INTO meals (meal_id, name, served_at, rateable, canteen_id, position, rated_4) VALUES (7, 'Ramen', $1, true, 'bistro', 2, 1)`,
+        [servedAt],
+      );
+      await pool.query(`INSERT INTO ratings VALUES (7, 'alice', 4)`);
+      await pool.query(`INSERT INTO markings VALUES ('bob', 7)`);
+    } finally {
+      await pool.end();
+    }
+
+    const upgraded = await openPostgres(preFeedDatabaseUrl(), { poolSize: 1 });
+    try {
+      const { canteens, queries, meals, feedStates } = upgraded.adapters;
+      expect(await canteens.list()).toEqual([
+        { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [] },
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] },
+      ]);
+      const probe = probeThrough(() => queries);
+      expect(await meals.count()).toBe(1);
+      expect(await probe.meal(7)).toMatchObject({ name: 'Ramen', servedAt, canteenId: 'bistro', position: 2 });
+      expect(await probe.histogram(7)).toEqual([0, 0, 0, 1, 0]);
+      expect(await probe.rating('alice', 7)).toBe(4);
+      expect(await probe.marked('bob', 7)).toBe(true);
+      expect((await queries.viewsByIds('alice', [7], servedAt))[0]?.dish).toMatchObject({ canteenId: 'bistro', name: 'Ramen', histogram: [0, 0, 0, 1, 0] });
+      const { rows } = await upgraded.pool.query(`SELECT (SELECT count(*) FROM feed_states)::int AS states, (SELECT name FROM schema_migrations WHERE version = 5) AS name`);
+      expect(rows[0]).toEqual({ states: 0, name: 'feeds' });
+
+      // It goes on working: a canteen takes feeds, a feed keeps its state.
+      const feeds = [{ name: 'full', url: 'https://bistro.example/full.xml', schedule: '0 6 * * *' }];
+      await canteens.save({ ...(await canteens.find('bistro'))!, feeds });
+      expect((await canteens.find('bistro'))?.feeds).toEqual(feeds);
+      await feedStates.save(neverFetched('bistro', 'full'));
+      expect(await feedStates.list('bistro')).toEqual([neverFetched('bistro', 'full')]);
+
+      // What the schema itself refuses, whoever writes.
+      const refused = (sql: string) => expect(upgraded.pool.query(sql)).rejects.toMatchObject({ code: expect.stringMatching(/^23/) });
+      await refused(`UPDATE canteens SET feeds = '{}' WHERE canteen_id = 'bistro'`);
+      await refused(`UPDATE canteens SET feeds = NULL WHERE canteen_id = 'bistro'`);
+      await refused(`INSERT INTO feed_states (canteen_id, feed_name) VALUES ('nowhere', 'full')`);
+      await refused(`INSERT INTO feed_states (canteen_id, feed_name) VALUES ('bistro', 'Full')`);
+      await refused(`INSERT INTO feed_states (canteen_id, feed_name) VALUES ('bistro', '${'a'.repeat(33)}')`);
+      await refused(`INSERT INTO feed_states (canteen_id, feed_name, outcome) VALUES ('bistro', 'today', 'skipped')`);
+      await refused(`INSERT INTO feed_states (canteen_id, feed_name, added, changed) VALUES ('bistro', 'today', 1, 0)`);
+      await refused(`INSERT INTO feed_states (canteen_id, feed_name, duration_ms) VALUES ('bistro', 'today', -1)`);
     } finally {
       await upgraded.close();
     }

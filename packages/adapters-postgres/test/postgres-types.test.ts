@@ -1,3 +1,4 @@
+import { probeThrough } from '@canteen-meals/repository-contract';
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
 import { withMealDetails, type Meal } from '@canteen-meals/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ describe('PostgreSQL column types at their edges', () => {
     ],
   ])('round-trips %s', async (_, meal) => {
     await database.adapters.meals.upsertMany([meal]);
-    expect(await database.adapters.meals.findById(meal.id)).toEqual(withMealDetails(meal));
+    expect(await probeThrough(() => database.adapters.queries).meal(meal.id)).toEqual(withMealDetails(meal));
   });
 
   it('refuses what the SQLite schema refuses: a histogram that would go negative', async () => {

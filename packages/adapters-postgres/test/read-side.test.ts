@@ -1,5 +1,5 @@
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
-import { histogramOf, type Meal, type RatingValue } from '@canteen-meals/domain';
+import { defaultCanteenId, histogramOf, type Meal, type RatingValue } from '@canteen-meals/domain';
 import { MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,8 @@ const databaseUrl = databasePerFile();
 const sizes = [1, 10, 100] as const;
 const day = Date.parse('2026-03-10T00:00:00Z');
 const minute = 60_000;
+/** The reads stand at noon of the day the meals are served: some of each dish's servings are past, some to come. */
+const asOf = new Date(day + 12 * 60 * minute);
 /** 100 meals on one day, each marked and rated by alice and rated by bob, so every view joins real rows. */
 const menu: Meal[] = Array.from({ length: 100 }, (_, index) =>
   MealMother.servedAt(new Date(day + 8 * 60 * minute + index * minute), { id: index + 1 }),
@@ -46,22 +48,54 @@ async function statementsOf<T>(read: () => Promise<T>): Promise<{ count: number;
 }
 
 describe('the PostgreSQL read side runs a constant number of statements, whatever the number of meals', () => {
-  it('reads 1, 10 and 100 meals by id, by day and as pages in one statement each', async () => {
+  it('reads 1, 10 and 100 meals by id, by day, in as many serving windows and as pages in one statement each', async () => {
     const { queries } = database.adapters;
     for (const size of sizes) {
       const ids = menu.slice(0, size).map((meal) => meal.id);
       const until = new Date(menu[size - 1]!.servedAt.getTime() + 1);
       const reads = [
-        () => queries.viewsByIds('alice', ids),
-        () => queries.viewsServedBetween('alice', new Date(day), until),
-        () => queries.markedMeals('alice', { after: null, limit: size }),
-        () => queries.ratedMeals('bob', { after: null, limit: size }),
+        () => queries.viewsByIds('alice', ids, asOf),
+        () => queries.viewsServedIn('alice', [{ canteenId: defaultCanteenId, from: new Date(day), until }], asOf),
+        () => queries.markedMeals('alice', { after: null, limit: size }, asOf),
+        () => queries.ratedMeals('bob', { after: null, limit: size }, asOf),
+        // One window per meal: the number of windows does not change the number of statements either.
+        () =>
+          queries.viewsServedIn(
+            'alice',
+            menu.slice(0, size).map((meal) => ({
+              canteenId: defaultCanteenId,
+              from: meal.servedAt,
+              until: new Date(meal.servedAt.getTime() + 1),
+            })),
+            asOf,
+          ),
       ];
       for (const read of reads) {
         const { count, result } = await statementsOf(read);
         expect(result).toHaveLength(size);
         expect(count).toBe(1);
       }
+    }
+  });
+
+  it('reads a dish, a page of 1, 10 and 100 of its servings, and a search in one statement each', async () => {
+    const { dishQueries, queries, meals } = database.adapters;
+    // The 100 meals are servings of 100 dishes; these 100 more, one a day, are all servings of one.
+    const servings = Array.from({ length: 100 }, (_, index) =>
+      MealMother.servedAt(new Date(day + (index - 50) * 24 * 60 * minute), { id: 1001 + index, name: 'Eintopf' }),
+    );
+    await meals.upsertMany(servings);
+    const dishId = (await queries.viewsByIds('alice', [1001], asOf))[0]!.dish.id;
+    const dish = await statementsOf(() => dishQueries.dish(dishId, 'alice', asOf));
+    expect(dish.result?.dish).toMatchObject({ timesServed: 51, nextServedAt: servings[51]!.servedAt });
+    expect(dish.count).toBe(1);
+    for (const size of sizes) {
+      const page = await statementsOf(() => dishQueries.servings(dishId, 'alice', { after: null, limit: size }, asOf));
+      expect(page.result).toHaveLength(size);
+      expect(page.count).toBe(1);
+      const found = await statementsOf(() => dishQueries.search(defaultCanteenId, 'meal', { after: null, limit: size }, asOf));
+      expect(found.result).toHaveLength(size);
+      expect(found.count).toBe(1);
     }
   });
 
@@ -75,8 +109,8 @@ describe('the PostgreSQL read side runs a constant number of statements, whateve
       }
       const { count, result } = await statementsOf(() => userData.eraseAll(user));
       expect(result).toEqual({ markings: size, ratings: size });
-      // BEGIN, the per-user erasure lock, lock the rated meals, delete and uncount, find nothing left, delete the
-      // markings, COMMIT.
+      // BEGIN, the per-user erasure lock, lock the rated meals, delete and uncount them (finding no rating left), lock
+      // their dishes, uncount them and delete the markings, COMMIT.
       expect(count).toBe(7);
     }
   });
@@ -99,7 +133,7 @@ describe('erasing a user while the same meals are being rated', () => {
     }
     await Promise.all(work);
 
-    for (const view of await queries.viewsByIds('nobody', meals.map((meal) => meal.id))) {
+    for (const view of await queries.viewsByIds('nobody', meals.map((meal) => meal.id), asOf)) {
       const held = await database.pool.query<{ rating: RatingValue }>('SELECT rating FROM ratings WHERE meal_id = $1', [view.meal.id]);
       expect(view.histogram, `meal ${view.meal.id}`).toEqual(histogramOf(held.rows.map((row) => row.rating)));
     }

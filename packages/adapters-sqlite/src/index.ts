@@ -1,6 +1,6 @@
 export type { Database as SqliteDatabase } from 'better-sqlite3';
-export { loadMigrations, migrate, type Migration } from './migrations.js';
-export { openSqliteDatabase, SqliteDatabaseMissingError, SqliteDatabaseReadOnlyError, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
+export { loadMigrations, migrate, type Migration, type MigrationSettings } from './migrations.js';
+export { defaultCanteenName, openSqliteDatabase, SqliteDatabaseMissingError, SqliteDatabaseReadOnlyError, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
 export { createSqliteAdapters } from './sqlite-adapters.js';
 export { GroupCommit, Refusal } from './group-commit.js';
 export {
@@ -17,6 +17,11 @@ export {
   type BackgroundCheckpointOptions,
   type BackgroundCheckpoints,
 } from './background-checkpoints.js';
+export { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
+export { SqliteDishQueries } from './sqlite-dish-queries.js';
+export { SqliteDishRepository } from './sqlite-dish-repository.js';
+export { backfillDishes } from './backfill-dishes.js';
+export { SqliteFeedStateRepository } from './sqlite-feed-state-repository.js';
 export { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 export { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 export { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';

@@ -1,6 +1,8 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { defaultCanteenId, isTimeZone } from '@canteen-meals/domain';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { backfillDishes } from './backfill-dishes.js';
 import { migrate } from './migrations.js';
 
 export type SqliteSynchronous = 'normal' | 'full';
@@ -14,7 +16,15 @@ export interface SqliteOptions {
   readonly onStatement?: (sql: string) => void;
   /** `false`: a missing file throws `SqliteDatabaseMissingError` instead of being created (default true). */
   readonly create?: boolean;
+  /**
+   * The IANA time zone of the `default` canteen where this open creates it (a new file, or one that migration 004
+   * upgrades); an existing `default` canteen keeps its stored zone (default: UTC).
+   */
+  readonly defaultTimeZone?: string | undefined;
 }
+
+/** The name of the `default` canteen where an open creates it. */
+export const defaultCanteenName = 'Default canteen';
 
 /** The database file does not exist and the caller did not allow creating it. */
 export class SqliteDatabaseMissingError extends Error {
@@ -68,6 +78,8 @@ function assertWritable(path: string): void {
 
 /** Opens (creating the folder and file if needed) and migrates a database; `:memory:` gives a private one. */
 export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database {
+  const defaultTimeZone = options.defaultTimeZone ?? 'UTC';
+  if (!isTimeZone(defaultTimeZone)) throw new RangeError(`defaultTimeZone "${defaultTimeZone}" is not an IANA time zone`);
   if (path !== ':memory:' && options.create === false && !existsSync(path)) throw new SqliteDatabaseMissingError(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   if (path !== ':memory:' && existsSync(path)) assertWritable(path);
@@ -81,7 +93,15 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
     // was half the time of a rating under load. Every 10 000 pages (~40 MB of WAL) costs a tenth of it.
     db.pragma(`wal_autocheckpoint = ${walAutocheckpointPages}`);
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    migrate(db, undefined, { defaultTimeZone });
+    // Migration 005 leaves the meals of an upgraded file without a dish: name keys are computed in TypeScript.
+    backfillDishes(db);
+    // Migration 004 creates it on an upgraded file; this keeps every file holding it. A no-op when it exists.
+    db.prepare(`INSERT OR IGNORE INTO canteens (canteen_id, name, time_zone) VALUES (?, ?, ?)`).run(
+      defaultCanteenId,
+      defaultCanteenName,
+      defaultTimeZone,
+    );
     return db;
   } catch (error) {
     db.close();

@@ -1,5 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
+import { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
+import { SqliteDishQueries } from './sqlite-dish-queries.js';
+import { SqliteDishRepository } from './sqlite-dish-repository.js';
+import { SqliteFeedStateRepository } from './sqlite-feed-state-repository.js';
 import type { SqliteStorageHealth } from './storage-health.js';
 import { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 import { SqliteMealCatalog } from './sqlite-meal-catalog.js';
@@ -19,5 +23,9 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     queries: new SqliteMealQueries(db),
     userData: new SqliteUserDataRepository(db, health),
     mealSources: new SqliteMealSourceRepository(db),
+    canteens: new SqliteCanteenRepository(db, health),
+    dishes: new SqliteDishRepository(db, health),
+    dishQueries: new SqliteDishQueries(db),
+    feedStates: new SqliteFeedStateRepository(db, health),
   };
 }

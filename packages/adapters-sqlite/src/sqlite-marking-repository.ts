@@ -5,7 +5,6 @@ import type { GroupCommit } from './group-commit.js';
 export class SqliteMarkingRepository implements MarkingRepository {
   private readonly mark: Statement<[UserId, MealId]>;
   private readonly unmark: Statement<[UserId, MealId]>;
-  private readonly select: Statement<[UserId, MealId], { marked: 1 }>;
   private readonly mealExists: Statement<[MealId], 1>;
 
   constructor(
@@ -14,8 +13,8 @@ export class SqliteMarkingRepository implements MarkingRepository {
   ) {
     this.mark = db.prepare('INSERT INTO markings (user_id, meal_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
     this.unmark = db.prepare('DELETE FROM markings WHERE user_id = ? AND meal_id = ?');
-    this.select = db.prepare('SELECT 1 AS marked FROM markings WHERE user_id = ? AND meal_id = ?');
-    this.mealExists = db.prepare<[MealId], 1>('SELECT 1 FROM meals WHERE meal_id = ?').pluck();
+    // A withdrawn meal can be neither marked nor unmarked, as one that does not exist.
+    this.mealExists = db.prepare<[MealId], 1>('SELECT 1 FROM meals WHERE meal_id = ? AND withdrawn_at IS NULL').pluck();
   }
 
   setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
@@ -26,9 +25,5 @@ export class SqliteMarkingRepository implements MarkingRepository {
       statement.run(userId, mealId);
       return true;
     });
-  }
-
-  async isMarked(userId: UserId, mealId: MealId): Promise<boolean> {
-    return this.select.get(userId, mealId) !== undefined;
   }
 }

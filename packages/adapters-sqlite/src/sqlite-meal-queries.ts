@@ -1,86 +1,45 @@
-import type { MealId, MealQueries, MealView, PageRequest, RatingValue, UserId } from '@canteen-meals/domain';
+import type { MealId, MealQueries, PersonalMeal, PageRequest, ServingWindow, UserId } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
-import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
-import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';
-
-type ViewRow = MealRow & HistogramRow & { marked: 0 | 1; personal_rating: RatingValue | null };
-
-interface PageParameters {
-  user: UserId;
-  limit: number;
-  served_at: number;
-  meal_id: MealId;
-}
-
-/** The meal, its histogram (kept in the meals row) and the reader's own state, in one row per meal. */
-const viewColumns = `${mealColumns}, ${histogramColumns},
-  EXISTS (SELECT 1 FROM markings WHERE markings.user_id = @user AND markings.meal_id = meals.meal_id) AS marked,
-  (SELECT rating FROM ratings WHERE ratings.meal_id = meals.meal_id AND ratings.user_id = @user) AS personal_rating`;
-
-const mostRecentFirst = 'ORDER BY served_at DESC, meal_id DESC LIMIT @limit';
-const afterPosition = '(served_at, meal_id) < (@served_at, @meal_id)';
+import { pageStatements, readPage, selectViews, viewFromRow, type PageStatements, type ViewParameters, type ViewRow } from './sqlite-meal-view.js';
 
 /** Every read is one statement, so its cost in queries is the same for one meal or a hundred. */
 export class SqliteMealQueries implements MealQueries {
-  private readonly byIds: Statement<{ user: UserId; ids: string }, ViewRow>;
-  private readonly servedBetween: Statement<{ user: UserId; from: number; until: number }, ViewRow>;
-  private readonly marked: PageStatements;
-  private readonly rated: PageStatements;
+  private readonly byIds: Statement<ViewParameters & { ids: string }, ViewRow>;
+  private readonly servedIn: Statement<ViewParameters & { windows: string }, ViewRow>;
+  private readonly marked: PageStatements<object>;
+  private readonly rated: PageStatements<object>;
 
   constructor(db: Database) {
     // json_each turns one JSON array parameter into a list: one statement whatever the number of ids.
-    this.byIds = db.prepare(`SELECT ${viewColumns} FROM meals
-      WHERE meal_id IN (SELECT value FROM json_each(@ids))`);
-    this.servedBetween = db.prepare(`SELECT ${viewColumns} FROM meals
-      WHERE served_at >= @from AND served_at < @until ORDER BY served_at, meal_id`);
-    this.marked = pageStatements(db, 'SELECT meal_id FROM markings WHERE user_id = @user');
-    this.rated = pageStatements(db, 'SELECT meal_id FROM ratings WHERE user_id = @user');
+    this.byIds = db.prepare(`${selectViews}
+      WHERE meals.meal_id IN (SELECT value FROM json_each(@ids)) AND meals.withdrawn_at IS NULL`);
+    // Each window [canteen_id, from, until] is one range of the index (canteen_id, served_at, position, meal_id);
+    // IN answers a meal of overlapping windows once.
+    this.servedIn = db.prepare(`${selectViews}
+      WHERE meals.meal_id IN (
+        SELECT served.meal_id FROM json_each(@windows) AS span
+        JOIN meals AS served ON served.canteen_id = json_extract(span.value, '$[0]')
+          AND served.served_at >= json_extract(span.value, '$[1]') AND served.served_at < json_extract(span.value, '$[2]'))
+        AND meals.withdrawn_at IS NULL
+      ORDER BY meals.served_at, meals.position, meals.meal_id`);
+    this.marked = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM markings WHERE user_id = @user)');
+    this.rated = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM ratings WHERE user_id = @user)');
   }
 
-  async viewsByIds(userId: UserId, ids: readonly MealId[]): Promise<MealView[]> {
-    return this.byIds.all({ user: userId, ids: JSON.stringify(ids) }).map(viewFromRow);
+  async viewsByIds(userId: UserId, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
+    return this.byIds.all({ user: userId, as_of: asOf.getTime(), ids: JSON.stringify(ids) }).map(viewFromRow);
   }
 
-  async viewsServedBetween(userId: UserId, from: Date, until: Date): Promise<MealView[]> {
-    return this.servedBetween.all({ user: userId, from: from.getTime(), until: until.getTime() }).map(viewFromRow);
+  async viewsServedIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date): Promise<PersonalMeal[]> {
+    const ranges = windows.map((window) => [window.canteenId, window.from.getTime(), window.until.getTime()]);
+    return this.servedIn.all({ user: userId, as_of: asOf.getTime(), windows: JSON.stringify(ranges) }).map(viewFromRow);
   }
 
-  async markedMeals(userId: UserId, page: PageRequest): Promise<MealView[]> {
-    return readPage(this.marked, userId, page);
+  async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
+    return readPage(this.marked, { user: userId, as_of: asOf.getTime() }, page);
   }
 
-  async ratedMeals(userId: UserId, page: PageRequest): Promise<MealView[]> {
-    return readPage(this.rated, userId, page);
+  async ratedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
+    return readPage(this.rated, { user: userId, as_of: asOf.getTime() }, page);
   }
-}
-
-interface PageStatements {
-  readonly first: Statement<Pick<PageParameters, 'user' | 'limit'>, ViewRow>;
-  readonly after: Statement<PageParameters, ViewRow>;
-}
-
-/** The meals whose ids `ownMealIds` selects, most recently served first; a first page and a following one. */
-function pageStatements(db: Database, ownMealIds: string): PageStatements {
-  const own = `SELECT ${viewColumns} FROM meals WHERE meal_id IN (${ownMealIds})`;
-  return {
-    first: db.prepare(`${own} ${mostRecentFirst}`),
-    after: db.prepare(`${own} AND ${afterPosition} ${mostRecentFirst}`),
-  };
-}
-
-function readPage(statements: PageStatements, user: UserId, { after, limit }: PageRequest): MealView[] {
-  const rows =
-    after === null
-      ? statements.first.all({ user, limit })
-      : statements.after.all({ user, limit, served_at: after.servedAt.getTime(), meal_id: after.mealId });
-  return rows.map(viewFromRow);
-}
-
-function viewFromRow(row: ViewRow): MealView {
-  return {
-    meal: mealFromRow(row),
-    histogram: histogramFromRow(row),
-    marked: row.marked === 1,
-    personalRating: row.personal_rating,
-  };
 }

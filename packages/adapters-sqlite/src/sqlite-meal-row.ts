@@ -1,4 +1,4 @@
-import { priceRoles, type DetailedMeal, type Meal, type MealPrices, type PriceRole } from '@canteen-meals/domain';
+import { noMealDetails, priceRoles, type DetailedMeal, type Meal, type MealPrices, type PriceRole } from '@canteen-meals/domain';
 
 /** A meals row without its histogram. */
 export interface MealRow {
@@ -6,6 +6,8 @@ export interface MealRow {
   name: string;
   served_at: number;
   rateable: 0 | 1;
+  canteen_id: string;
+  position: number;
   category: string | null;
   notes: string;
   price_student: string | null;
@@ -16,7 +18,7 @@ export interface MealRow {
 
 const priceColumn = (role: PriceRole) => `price_${role}` as const;
 
-export const mealColumns = `meal_id, name, served_at, rateable, category, notes, ${priceRoles.map(priceColumn).join(', ')}`;
+export const mealColumns = `meal_id, name, served_at, rateable, canteen_id, position, category, notes, ${priceRoles.map(priceColumn).join(', ')}`;
 
 export function mealFromRow(row: MealRow): DetailedMeal {
   const prices: Partial<Record<PriceRole, string>> = {};
@@ -29,6 +31,8 @@ export function mealFromRow(row: MealRow): DetailedMeal {
     name: row.name,
     servedAt: new Date(row.served_at),
     rateable: row.rateable === 1,
+    canteenId: row.canteen_id,
+    position: row.position,
     category: row.category,
     notes: JSON.parse(row.notes) as string[],
     prices,
@@ -36,7 +40,7 @@ export function mealFromRow(row: MealRow): DetailedMeal {
 }
 
 /** The parameters of `mealColumns`, in order, for an INSERT or UPDATE. */
-export type MealParams = [number, string, number, 0 | 1, string | null, string, ...(string | null)[]];
+export type MealParams = [number, string, number, 0 | 1, string, number, string | null, string, ...(string | null)[]];
 
 export function mealParams(meal: Meal): MealParams {
   const prices: MealPrices = meal.prices ?? {};
@@ -45,6 +49,8 @@ export function mealParams(meal: Meal): MealParams {
     meal.name,
     meal.servedAt.getTime(),
     meal.rateable ? 1 : 0,
+    meal.canteenId ?? noMealDetails.canteenId,
+    meal.position ?? noMealDetails.position,
     meal.category ?? null,
     JSON.stringify(meal.notes ?? []),
     ...priceRoles.map((role) => prices[role] ?? null),

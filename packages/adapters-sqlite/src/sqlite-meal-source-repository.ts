@@ -7,50 +7,63 @@ import type {
   MenuImportDecision,
   MenuImportPlan,
   MenuImportScope,
+  Result,
 } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { SqliteDishAssignment } from './sqlite-dish-assignment.js';
 import { mealColumns, mealFromRow, mealParams, mealPlaceholders, type MealParams, type MealRow } from './sqlite-meal-row.js';
 
 export class SqliteMealSourceRepository implements MealSourceRepository {
-  private readonly selectKnown: Statement<[string, string], MealRow & { source_key: MealSourceKey }>;
+  private readonly selectKnown: Statement<[string, string], MealRow & { source_key: MealSourceKey; withdrawn_at: number | null }>;
   private readonly selectNextId: Statement<[], { next: number }>;
-  private readonly insertMeal: Statement<MealParams>;
+  private readonly insertMeal: Statement<[...MealParams, number]>;
   private readonly updateMeal: Statement<unknown[]>;
+  private readonly withdrawMeal: Statement<[number, MealId]>;
   private readonly insertSource: Statement<[MealSourceKey, MealId, string, LocalDate]>;
-  private readonly importInTransaction: Transaction<(scope: MenuImportScope, decide: MenuImportDecision) => MenuImportPlan>;
+  private readonly importInTransaction: Transaction<
+    (scope: MenuImportScope, decide: MenuImportDecision) => Result<MenuImportPlan, 'invalid_meal'>
+  >;
 
   constructor(db: Database) {
-    this.selectKnown = db.prepare(`SELECT s.source_key, ${prefixed('m', mealColumns)}
+    const dishes = new SqliteDishAssignment(db);
+    this.selectKnown = db.prepare(`SELECT s.source_key, ${prefixed('m', mealColumns)}, m.withdrawn_at
       FROM meal_sources s JOIN meals m ON m.meal_id = s.meal_id
       WHERE s.source = ? AND s.served_on IN (SELECT value FROM json_each(?))`);
     this.selectNextId = db.prepare('SELECT coalesce(max(meal_id), 0) + 1 AS next FROM meals');
     // A plain INSERT: a new meal can never replace one that exists.
-    this.insertMeal = db.prepare(`INSERT INTO meals (${mealColumns}) VALUES (${mealPlaceholders})`);
+    this.insertMeal = db.prepare(`INSERT INTO meals (${mealColumns}, dish_id) VALUES (${mealPlaceholders}, ?)`);
     const assignments = mealColumns
       .split(', ')
       .slice(1)
       .map((column) => `${column} = ?`);
-    this.updateMeal = db.prepare(`UPDATE meals SET ${assignments.join(', ')} WHERE meal_id = ?`);
+    // An updated meal is listed by its feed again: it is served, whatever was withdrawn before.
+    this.updateMeal = db.prepare(`UPDATE meals SET ${assignments.join(', ')}, dish_id = ?, withdrawn_at = NULL WHERE meal_id = ?`);
+    this.withdrawMeal = db.prepare('UPDATE meals SET withdrawn_at = ? WHERE meal_id = ? AND withdrawn_at IS NULL');
     this.insertSource = db.prepare('INSERT INTO meal_sources (source_key, meal_id, source, served_on) VALUES (?, ?, ?, ?)');
     this.importInTransaction = db.transaction((scope: MenuImportScope, decide: MenuImportDecision) => {
       const known = new Map<MealSourceKey, Meal>();
+      const withdrawn = new Set<MealId>();
       for (const row of this.selectKnown.all(scope.source, JSON.stringify(scope.days))) {
         known.set(row.source_key, mealFromRow(row));
+        if (row.withdrawn_at !== null) withdrawn.add(row.meal_id);
       }
-      const plan = decide({ known, nextMealId: this.selectNextId.get()?.next ?? 1 });
+      const decision = decide({ known, nextMealId: this.selectNextId.get()?.next ?? 1, withdrawn });
+      if (!decision.ok) return decision;
+      const plan = decision.value;
       for (const { key, servedOn, meal } of plan.added) {
-        this.insertMeal.run(...mealParams(meal));
+        this.insertMeal.run(...mealParams(meal), dishes.assign(meal));
         this.insertSource.run(key, meal.id, scope.source, servedOn);
       }
       for (const meal of plan.updated) {
         const [id, ...fields] = mealParams(meal);
-        this.updateMeal.run(...fields, id);
+        this.updateMeal.run(...fields, dishes.assign(meal), id);
       }
-      return plan;
+      for (const meal of plan.withdrawn) this.withdrawMeal.run(plan.at.getTime(), meal.id);
+      return decision;
     });
   }
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<MenuImportPlan> {
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, 'invalid_meal'>> {
     // IMMEDIATE takes the write lock before reading: two imports cannot both hand out the same next id.
     return this.importInTransaction.immediate(scope, decide);
   }

@@ -7,6 +7,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
   private readonly markedMeals: Statement<{ user: UserId }, MealRow>;
   private readonly ratedMeals: Statement<{ user: UserId }, MealRow & { rating: RatingValue }>;
   private readonly unrateHistograms: Statement<{ user: UserId }>;
+  private readonly unrateDishHistograms: Statement<{ user: UserId }>;
   private readonly deleteRatings: Statement<{ user: UserId }>;
   private readonly deleteMarkings: Statement<{ user: UserId }>;
   private readonly exportInTransaction: Transaction<(userId: UserId) => UserData>;
@@ -28,6 +29,14 @@ export class SqliteUserDataRepository implements UserDataRepository {
         rated_5 = rated_5 - (mine.rating = 5)
       FROM (SELECT meal_id, rating FROM ratings WHERE user_id = @user) AS mine
       WHERE meals.meal_id = mine.meal_id`);
+    // The same for the dishes, whose servings several of the user's ratings may share: counted per dish first.
+    this.unrateDishHistograms = db.prepare(`UPDATE dishes SET
+        rated_1 = rated_1 - mine.c1, rated_2 = rated_2 - mine.c2, rated_3 = rated_3 - mine.c3,
+        rated_4 = rated_4 - mine.c4, rated_5 = rated_5 - mine.c5
+      FROM (SELECT meals.dish_id, sum(rating = 1) AS c1, sum(rating = 2) AS c2, sum(rating = 3) AS c3,
+          sum(rating = 4) AS c4, sum(rating = 5) AS c5
+        FROM ratings JOIN meals ON meals.meal_id = ratings.meal_id WHERE ratings.user_id = @user GROUP BY meals.dish_id) AS mine
+      WHERE dishes.dish_id = mine.dish_id`);
     this.deleteRatings = db.prepare('DELETE FROM ratings WHERE user_id = @user');
     this.deleteMarkings = db.prepare('DELETE FROM markings WHERE user_id = @user');
 
@@ -38,6 +47,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
     }));
     this.eraseInTransaction = db.transaction((user: UserId) => {
       this.unrateHistograms.run({ user });
+      this.unrateDishHistograms.run({ user });
       const ratings = this.deleteRatings.run({ user }).changes;
       const markings = this.deleteMarkings.run({ user }).changes;
       return { markings, ratings };

@@ -1,31 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  createSqliteAdapters,
-  loadMigrations,
-  migrate,
-  openSqliteDatabase,
-  type SqliteDatabase,
-} from '@canteen-meals/adapters-sqlite';
-import { sampleMeal } from '@canteen-meals/repository-contract';
-import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteAdapters, loadMigrations, migrate } from '@canteen-meals/adapters-sqlite';
+import { sampleMeal, probeThrough } from '@canteen-meals/repository-contract';
+import { describe, expect, it } from 'vitest';
+import { legacyFilePerTest } from './support/legacy-file.js';
 
 const longName = `Rindergulasch ${'x'.repeat(186)}`; // 200 characters: the most that migration 001 allows
 
 describe('migration 002 (meal details) on a database that has only migration 001', () => {
-  let folder: string;
-  let path: string;
-  const opened: SqliteDatabase[] = [];
-
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'meals-migration-'));
-    path = join(folder, 'meals.db');
-    const old = new BetterSqlite3(path);
-    old.pragma('journal_mode = WAL');
-    old.pragma('foreign_keys = ON');
-    migrate(old, loadMigrations().filter((migration) => migration.version === 1));
+  const { open } = legacyFilePerTest(1, (old) => {
     old.exec(`
       INSERT INTO meals (meal_id, name, served_at, rateable, rated_2, rated_5) VALUES
         (1, 'Currywurst', 1741602600123, 1, 1, 1),
@@ -33,45 +14,36 @@ describe('migration 002 (meal details) on a database that has only migration 001
         (7, 'Lentil soup', 1741775400000, 1, 0, 0);
       INSERT INTO ratings (meal_id, user_id, rating) VALUES (1, 'alice', 5), (1, 'bob', 2);
       INSERT INTO markings (user_id, meal_id) VALUES ('alice', 1), ('carol', 7);`);
-    old.close();
   });
-  afterEach(() => {
-    for (const db of opened.splice(0)) if (db.open) db.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
-  const open = () => {
-    const db = openSqliteDatabase(path);
-    opened.push(db);
-    return db;
-  };
 
   it('keeps every meal, histogram, rating and marking, and gives old meals the default details', async () => {
     const db = open();
-    const { meals, ratings, markings } = createSqliteAdapters(db);
+    const { meals, queries } = createSqliteAdapters(db);
 
     expect(await meals.count()).toBe(3);
-    expect(await meals.findById(1)).toEqual(sampleMeal(1, { name: 'Currywurst', servedAt: new Date(1741602600123) }));
-    expect(await meals.findById(2)).toEqual(sampleMeal(2, { name: longName, servedAt: new Date(1741689000000), rateable: false }));
-    expect(await ratings.histogram(1)).toEqual([0, 1, 0, 0, 1]);
-    expect(await ratings.findRating('alice', 1)).toBe(5);
-    expect(await ratings.findRating('bob', 1)).toBe(2);
-    expect(await markings.isMarked('alice', 1)).toBe(true);
-    expect(await markings.isMarked('carol', 7)).toBe(true);
+    expect(await probeThrough(() => queries).meal(1)).toEqual(sampleMeal(1, { name: 'Currywurst', servedAt: new Date(1741602600123) }));
+    expect(await probeThrough(() => queries).meal(2)).toEqual(sampleMeal(2, { name: longName, servedAt: new Date(1741689000000), rateable: false }));
+    expect(await probeThrough(() => queries).histogram(1)).toEqual([0, 1, 0, 0, 1]);
+    expect(await probeThrough(() => queries).rating('alice', 1)).toBe(5);
+    expect(await probeThrough(() => queries).rating('bob', 1)).toBe(2);
+    expect(await probeThrough(() => queries).marked('alice', 1)).toBe(true);
+    expect(await probeThrough(() => queries).marked('carol', 7)).toBe(true);
   });
 
-  it('leaves foreign keys on and enforced, the served_at index in place, and names of up to 250 characters', async () => {
+  it('leaves foreign keys on and enforced, the menu index on served_at in place, and names of up to 250 characters', async () => {
     const db = open();
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(() => db.prepare("INSERT INTO ratings (meal_id, user_id, rating) VALUES (99, 'alice', 3)").run()).toThrow(
       /FOREIGN KEY constraint failed/,
     );
+    // Migration 004 (applied by the same open) replaced meals_served_at by meals_by_canteen_served.
     const indexes = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'meals'").all();
-    expect(indexes.map((index) => index.name)).toContain('meals_served_at');
+    expect(indexes.map((index) => index.name)).toContain('meals_by_canteen_served');
 
-    const { meals } = createSqliteAdapters(db);
+    const { meals, queries } = createSqliteAdapters(db);
     await meals.upsertMany([sampleMeal(3, { name: 'y'.repeat(250), category: 'Klassiker', notes: ['Rind'], prices: { student: '3.80' } })]);
-    expect((await meals.findById(3))?.name).toHaveLength(250);
+    expect((await probeThrough(() => queries).meal(3))?.name).toHaveLength(250);
     await expect(meals.upsertMany([sampleMeal(4, { name: 'y'.repeat(251) })])).rejects.toThrow(/CHECK constraint failed/);
   });
 

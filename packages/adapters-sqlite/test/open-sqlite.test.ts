@@ -20,11 +20,20 @@ describe('openSqlite: the database a service runs on, as openPostgres opens Post
         timeZone: 'Europe/Berlin',
       });
       await useCases.upsertMeals.execute([{ id: 1, name: 'Lentil soup', servedAt, rateable: true }]);
-      expect(await useCases.rateMeal.execute({ userId: 'alice', mealId: 1, rating: 4 })).toMatchObject({ count: 1, personal: 4 });
+      expect(await useCases.rateMeal.execute({ userId: 'alice', mealId: 1, rating: 4 })).toMatchObject({ ok: true, value: { count: 1, personal: 4 } });
     } finally {
       await sqlite.close();
     }
     await expect(sqlite.ping()).rejects.toThrow();
+  });
+
+  it('creates the default canteen in defaultTimeZone', async () => {
+    const sqlite = openSqlite(join(folder, 'zoned.db'), { defaultTimeZone: 'Europe/Berlin' });
+    try {
+      expect((await sqlite.adapters.canteens.find('default'))?.timeZone).toBe('Europe/Berlin');
+    } finally {
+      await sqlite.close();
+    }
   });
 
   it('refuses a missing file with create: false, creating nothing', () => {

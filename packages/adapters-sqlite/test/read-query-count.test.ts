@@ -1,6 +1,6 @@
 import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
-import { MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
-import type { Meal } from '@canteen-meals/domain';
+import { MealMother, rateInPeriod, readAt } from '@canteen-meals/repository-contract';
+import type { Meal, ServingWindow } from '@canteen-meals/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const sizes = [1, 10, 100] as const;
@@ -13,9 +13,16 @@ const db = openSqliteDatabase(':memory:', { onStatement: (sql) => executed.push(
 const adapters = createSqliteAdapters(db);
 afterAll(() => db.close());
 
-/** 100 meals on one day, each marked and rated by alice and rated by bob, so every view joins real rows. */
+/** Ten canteens; meal n + 1 is served by canteen n % 10, so a day's menu spans every canteen. */
+const canteenIds = Array.from({ length: 10 }, (_, index) => `canteen-${index}`);
+for (const id of canteenIds) {
+  await adapters.canteens.save({ id, name: id, timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] });
+}
+
+/** 100 meals on one day, a minute apart, each marked and rated by alice and rated by bob, so every view joins real rows. */
+const servedAt = (index: number) => new Date(day + 8 * 60 * minute + index * minute);
 const menu: Meal[] = Array.from({ length: 100 }, (_, index) =>
-  MealMother.servedAt(new Date(day + 8 * 60 * minute + index * minute), { id: index + 1 }),
+  MealMother.servedAt(servedAt(index), { id: index + 1, canteenId: canteenIds[index % 10]! }),
 );
 await adapters.meals.upsertMany(menu);
 for (const meal of menu) {
@@ -23,6 +30,17 @@ for (const meal of menu) {
   await rateInPeriod(adapters.ratings, 'alice', meal, 4);
   await rateInPeriod(adapters.ratings, 'bob', meal, 2);
 }
+
+/** A dish of the default canteen served 100 times, a day apart, each serving marked and rated by alice. */
+const soups: Meal[] = Array.from({ length: 100 }, (_, index) =>
+  MealMother.servedAt(new Date(day - (index + 1) * 24 * 60 * minute), { id: 1001 + index, name: 'Soup of the day' }),
+);
+await adapters.meals.upsertMany(soups);
+for (const meal of soups) {
+  await adapters.markings.setMarked('alice', meal.id, true);
+  await rateInPeriod(adapters.ratings, 'alice', meal, 3);
+}
+const soupDish = (await adapters.queries.viewsByIds('alice', [soups[0]!.id], readAt))[0]!.dish;
 
 async function statementsOf<T>(read: () => Promise<T>): Promise<{ count: number; result: T }> {
   executed.length = 0;
@@ -34,32 +52,48 @@ describe('the read side runs a constant number of statements, whatever the numbe
   it('reads 1, 10 and 100 meals by id in one statement each', async () => {
     for (const size of sizes) {
       const ids = menu.slice(0, size).map((meal) => meal.id);
-      const { count, result } = await statementsOf(() => adapters.queries.viewsByIds('alice', ids));
+      const { count, result } = await statementsOf(() => adapters.queries.viewsByIds('alice', ids, readAt));
       expect(result).toHaveLength(size);
       expect(result.every((view) => view.marked && view.personalRating === 4)).toBe(true);
       expect(count).toBe(1);
     }
   });
 
-  it('reads the meals of a day of 1, 10 and 100 meals in one statement each', async () => {
+  it('reads the meals of a day of 1, 10 and 100 meals, over one window per canteen, in one statement each', async () => {
     for (const size of sizes) {
       const until = new Date(menu[size - 1]!.servedAt.getTime() + 1);
-      const { count, result } = await statementsOf(() => adapters.queries.viewsServedBetween('alice', new Date(day), until));
-      expect(result).toHaveLength(size);
+      const windows = canteenIds.map((canteenId) => ({ canteenId, from: new Date(day), until }));
+      const { count, result } = await statementsOf(() => adapters.queries.viewsServedIn('alice', windows, readAt));
+      expect(result.map((view) => view.meal.id)).toEqual(menu.slice(0, size).map((meal) => meal.id));
+      expect(result.every((view) => view.marked && view.personalRating === 4)).toBe(true);
+      expect(count).toBe(1);
+    }
+  });
+
+  it('reads the meals of 1, 10 and 100 windows in one statement each', async () => {
+    for (const size of sizes) {
+      // Window n holds meal n + 1 alone: its canteen, the minute it is served.
+      const windows: ServingWindow[] = menu.slice(0, size).map((meal, index) => ({
+        canteenId: canteenIds[index % 10]!,
+        from: meal.servedAt,
+        until: new Date(meal.servedAt.getTime() + minute),
+      }));
+      const { count, result } = await statementsOf(() => adapters.queries.viewsServedIn('alice', windows, readAt));
+      expect(result.map((view) => view.meal.id)).toEqual(menu.slice(0, size).map((meal) => meal.id));
       expect(count).toBe(1);
     }
   });
 
   it('reads pages of 1, 10 and 100 marked and rated meals in one statement each', async () => {
     for (const size of sizes) {
-      const marked = await statementsOf(() => adapters.queries.markedMeals('alice', { after: null, limit: size }));
-      const rated = await statementsOf(() => adapters.queries.ratedMeals('bob', { after: null, limit: size }));
+      const marked = await statementsOf(() => adapters.queries.markedMeals('alice', { after: null, limit: size }, readAt));
+      const rated = await statementsOf(() => adapters.queries.ratedMeals('bob', { after: null, limit: size }, readAt));
       expect([marked.result.length, rated.result.length]).toEqual([size, size]);
       expect([marked.count, rated.count]).toEqual([1, 1]);
     }
   });
 
-  it('erases a user with 1, 10 and 100 ratings in the same five statements: BEGIN, UPDATE, two DELETEs, COMMIT', async () => {
+  it('erases a user with 1, 10 and 100 ratings in the same six statements: BEGIN, two UPDATEs (meals, dishes), two DELETEs, COMMIT', async () => {
     for (const size of sizes) {
       const user = `eraser-${size}`;
       for (const meal of menu.slice(0, size)) {
@@ -69,7 +103,27 @@ describe('the read side runs a constant number of statements, whatever the numbe
       const { count, result } = await statementsOf(() => adapters.userData.eraseAll(user));
       expect(result).toEqual({ markings: size, ratings: size });
       expect(executed[0]).toBe('BEGIN IMMEDIATE');
-      expect(count).toBe(5);
+      expect(count).toBe(6);
+    }
+  });
+
+  it('reads a dish of 100 servings, and pages of 1, 10 and 100 of its servings, in one statement each', async () => {
+    const dish = await statementsOf(() => adapters.dishQueries.dish(soupDish.id, 'alice', new Date(day)));
+    expect(dish.result?.dish).toMatchObject({ timesServed: 100, histogram: [0, 0, 100, 0, 0] });
+    expect(dish.result?.personal).toEqual({ marked: true, histogram: [0, 0, 100, 0, 0] });
+    expect(dish.count).toBe(1);
+    for (const size of sizes) {
+      const { count, result } = await statementsOf(() => adapters.dishQueries.servings(soupDish.id, 'alice', { after: null, limit: size }, readAt));
+      expect(result.map((view) => view.meal.id)).toEqual(soups.slice(0, size).map((meal) => meal.id));
+      expect(count).toBe(1);
+    }
+  });
+
+  it('searches 1, 10 and 100 dishes in one statement each', async () => {
+    for (const size of sizes) {
+      const { count, result } = await statementsOf(() => adapters.dishQueries.search(canteenIds[0]!, 'meal', { after: null, limit: size }, readAt));
+      expect(result).toHaveLength(Math.min(size, 10));
+      expect(count).toBe(1);
     }
   });
 });

@@ -7,6 +7,15 @@ export {
   type MealsClientOptions,
 } from './meals-client.js';
 export type {
+  Canteen,
+  CanteensResult,
+  Dish,
+  DishSearchRequest,
+  DishSearchResult,
+  FeedsResult,
+  FeedSummary,
+  MergeDishesRequest,
+  WithdrawMealResult,
   MarkMealRequest,
   MarkMealResult,
   MealPage,
@@ -17,6 +26,7 @@ export type {
   PageRequest,
   RateMealRequest,
   RatingStatistics,
+  SaveCanteenRequest,
   UpsertMealsRequest,
   UpsertMealsResult,
   UserDataErasure,

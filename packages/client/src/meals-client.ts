@@ -1,6 +1,16 @@
 import { isMealsErrorCode, MealsApiError } from './meals-api-error.js';
-import { apiPrefix, mealPath, routePaths } from '@canteen-meals/http-contract';
+import { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from '@canteen-meals/http-contract';
 import type {
+  Canteen,
+  CanteensResult,
+  Dish,
+  DishSearchRequest,
+  DishSearchResult,
+  FeedsResult,
+  FeedSummary,
+  MergeDishesRequest,
+  WithdrawMealResult,
+  SaveCanteenRequest,
   MarkMealRequest,
   MarkMealResult,
   MealPage,
@@ -19,7 +29,9 @@ import type {
 type TokenSource =
   | { readonly token: string; readonly getToken?: never }
   /** Called before every request, so that a token can be refreshed between calls. */
-  | { readonly getToken: () => string | Promise<string>; readonly token?: never };
+  | { readonly getToken: () => string | Promise<string>; readonly token?: never }
+  /** No token: only the public routes (canteens) answer; every other one answers `unauthenticated`. */
+  | { readonly token?: never; readonly getToken?: never };
 
 export type MealsClientOptions = TokenSource & {
   /** Where the service is, e.g. `http://127.0.0.1:3000`; the client adds `/api/v1`. */
@@ -51,6 +63,24 @@ export interface MealsClient {
   exportMyData(options?: CallOptions): Promise<UserDataExport>;
   /** Erases every marking and rating of the caller; idempotent. */
   eraseMyData(options?: CallOptions): Promise<UserDataErasure>;
+  /** Every canteen, by id (public: no token needed). */
+  listCanteens(options?: CallOptions): Promise<CanteensResult>;
+  /** One canteen (public). */
+  getCanteen(canteenId: string, options?: CallOptions): Promise<Canteen>;
+  /** Creates or replaces a canteen; the token needs the `meals:write` scope. */
+  saveCanteen(canteenId: string, request: SaveCanteenRequest, options?: CallOptions): Promise<Canteen>;
+  /** A dish over all its servings, with a page of them (token optional: with one, the caller's own figures). */
+  getDish(dishId: number, page?: PageRequest, options?: CallOptions): Promise<Dish>;
+  /** A canteen's dishes whose names hold `q` (public). */
+  searchDishes(canteenId: string, request: DishSearchRequest, options?: CallOptions): Promise<DishSearchResult>;
+  /** Merges the `from` dishes into `dishId` (renames); the token needs the `meals:write` scope. */
+  mergeDishes(dishId: number, request: MergeDishesRequest, options?: CallOptions): Promise<Dish>;
+  /** Withdraws a meal from the menus (a correction); idempotent; the token needs the `meals:write` scope. */
+  withdrawMeal(mealId: number, options?: CallOptions): Promise<WithdrawMealResult>;
+  /** A canteen's feeds with their last fetch and next run; the token needs the `meals:write` scope. */
+  listFeeds(canteenId: string, options?: CallOptions): Promise<FeedsResult>;
+  /** Fetches and imports one feed now (or waits for the fetch under way); answers its summary. */
+  fetchFeed(canteenId: string, feedName: string, options?: CallOptions): Promise<FeedSummary>;
 }
 
 export { apiPrefix };
@@ -62,7 +92,9 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
 
   async function call<T>(method: string, path: string, body: unknown, { signal }: CallOptions = {}): Promise<T> {
     const url = base + path;
-    const headers: Record<string, string> = { authorization: `Bearer ${await tokenOf()}`, accept: 'application/json' };
+    const token = await tokenOf();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -90,18 +122,36 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     listRatedMeals: (page, callOptions) => call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
     exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
     eraseMyData: (callOptions) => call('DELETE', routePaths.myData, undefined, callOptions),
+    listCanteens: (callOptions) => call('GET', routePaths.listCanteens, undefined, callOptions),
+    getCanteen: (canteenId, callOptions) => call('GET', canteenPath(canteenId), undefined, callOptions),
+    saveCanteen: (canteenId, request, callOptions) =>
+      call('PUT', canteenPath(canteenId, routePaths.saveCanteen), request, callOptions),
+    getDish: (dishId, page, callOptions) => call('GET', `${dishPath(dishId)}${pageQuery(page)}`, undefined, callOptions),
+    searchDishes: (canteenId, { q, ...page }, callOptions) =>
+      call('GET', `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page) })}`, undefined, callOptions),
+    mergeDishes: (dishId, request, callOptions) => call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
+    withdrawMeal: (mealId, callOptions) => call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
+    listFeeds: (canteenId, callOptions) => call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
+    fetchFeed: (canteenId, feedName, callOptions) =>
+      call('POST', fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }), undefined, callOptions),
   };
 }
 
 function mealsQueryParameters(query: MealsQuery): Record<string, string> {
-  return query.ids === undefined ? { date: query.date } : { ids: query.ids.join(',') };
+  if (query.ids !== undefined) return { ids: query.ids.join(',') };
+  const canteen = query.canteen === undefined ? {} : { canteen: query.canteen };
+  return query.date !== undefined ? { date: query.date, ...canteen } : { ...canteen, from: query.from, to: query.to };
 }
 
 function pageQuery(page: PageRequest = {}): string {
-  return queryString({
+  return queryString(pageParameters(page));
+}
+
+function pageParameters(page: PageRequest): Record<string, string> {
+  return {
     ...(page.limit === undefined ? {} : { limit: String(page.limit) }),
     ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
-  });
+  };
 }
 
 function queryString(parameters: Record<string, string>): string {

@@ -1,4 +1,13 @@
 import type {
+  CanteenBody,
+  CanteenData,
+  CanteensData,
+  DishData,
+  DishSearchData,
+  FeedsData,
+  FeedSummaryData,
+  MergeDishesBody,
+  WithdrawMealData,
   ErrorCode,
   MarkMealBody,
   MarkMealData,
@@ -26,10 +35,30 @@ export type MealsResult = Static<typeof MealsData>;
 export type MealPage = Static<typeof MealPageData>;
 export type UserDataExport = Static<typeof UserDataExportData>;
 export type UserDataErasure = Static<typeof UserDataErasureData>;
+export type Canteen = Static<typeof CanteenData>;
+export type CanteensResult = Static<typeof CanteensData>;
+export type Dish = Static<typeof DishData>;
+export type FeedSummary = Static<typeof FeedSummaryData>;
+export type FeedsResult = Static<typeof FeedsData>;
+export type DishSearchResult = Static<typeof DishSearchData>;
+export type MergeDishesRequest = Static<typeof MergeDishesBody>;
+export type WithdrawMealResult = Static<typeof WithdrawMealData>;
+/** `GET /canteens/{canteen_id}/dishes`: `q` any part of a name; a page as for the meal lists. */
+export interface DishSearchRequest extends PageRequest {
+  readonly q: string;
+}
+/** PUT /admin/canteens/{canteen_id}: every field but the id, which the path names. */
+export type SaveCanteenRequest = Static<typeof CanteenBody>;
 
 // Query strings are text on the wire (the server matches each against a pattern); the client takes numbers.
-/** `GET /meals`: exactly one of a list of ids (up to 100) or a calendar day `YYYY-MM-DD` in the canteen's zone. */
-export type MealsQuery = { readonly ids: readonly number[]; readonly date?: never } | { readonly date: string; readonly ids?: never };
+/**
+ * `GET /meals`: a list of ids (up to 100); or a calendar day `YYYY-MM-DD` (of one canteen, or of every canteen, each on
+ * its own clocks); or the days `from` to `to` (at most 14) of one canteen.
+ */
+export type MealsQuery =
+  | { readonly ids: readonly number[]; readonly date?: never; readonly canteen?: never }
+  | { readonly date: string; readonly canteen?: string; readonly ids?: never }
+  | { readonly canteen: string; readonly from: string; readonly to: string; readonly ids?: never; readonly date?: never };
 /** A page of a list: `limit` 1 to 100 (20 when absent), `cursor` the previous page's `next_cursor`. */
 export interface PageRequest {
   readonly limit?: number;

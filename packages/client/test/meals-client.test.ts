@@ -144,6 +144,61 @@ describe('the read endpoints against the real server', () => {
     expect(meals.map((meal) => meal.meal_id)).toEqual([6]);
   });
 
+  it("gets one canteen's day and a range of days, naming each meal's canteen", async () => {
+    const day = mealSixServedAt.slice(0, 10);
+    const { meals } = await dave.getMeals({ date: day, canteen: 'default' });
+    expect(meals.map((meal) => [meal.meal_id, meal.canteen_id])).toEqual([[6, 'default']]);
+    const range = await dave.getMeals({ canteen: 'default', from: '2030-01-14', to: '2030-01-16' });
+    expect(range.meals.map((meal) => meal.meal_id)).toEqual([6]);
+  });
+
+  it('reads a dish with its servings, finds it by name, merges another into it and withdraws a serving', async () => {
+    await admin.upsertMeals(
+      MealMother.upsertBody(
+        MealMother.servedDaysAgo(now(), 2, { id: 70, name: 'Käsespätzle' }),
+        MealMother.servedDaysAgo(now(), 1, { id: 71, name: 'kasespatzle' }),
+        MealMother.servedTomorrow(now(), { id: 72, name: 'Käsespätzle' }),
+      ),
+    );
+    const { dish_id: dishId } = await dave.getMeal(70);
+    const dish = await dave.getDish(dishId, { limit: 1 });
+    expect(dish).toMatchObject({ dish_id: dishId, name: 'Käsespätzle', times_served: 1, personal: { marked: false, rating_count: 0 } });
+    expect(dish.servings.map((meal) => meal.meal_id)).toEqual([72]);
+    expect((await dave.getDish(dishId, { limit: 1, cursor: dish.next_cursor! })).servings.map((meal) => meal.meal_id)).toEqual([70]);
+    const found = await createMealsClient({ baseUrl: server.baseUrl }).searchDishes('default', { q: 'SPATZLE' });
+    expect(found.dishes.map((hit) => hit.name)).toEqual(['Käsespätzle', 'kasespatzle']);
+    const other = found.dishes.find((hit) => hit.dish_id !== dishId)!.dish_id;
+    const merged = await admin.mergeDishes(dishId, { from: [other] });
+    expect(merged).toMatchObject({ dish_id: dishId, names: ['Käsespätzle', 'kasespatzle'], times_served: 2 });
+    expect(await admin.withdrawMeal(72)).toMatchObject({ meal_id: 72 });
+    expect(await failure(dave.getMeal(72))).toMatchObject({ code: 'meal_not_found', status: 404 });
+    expect(await failure(admin.mergeDishes(dishId, { from: [999_999] }))).toMatchObject({ code: 'dish_not_found' });
+  });
+
+  it("lists a canteen's feeds and fetches one now, answering its summary (here refused: a loopback address)", async () => {
+    await admin.saveCanteen('feedy', {
+      name: 'Feedy',
+      timezone: 'UTC',
+      feeds: [{ name: 'full', url: 'http://127.0.0.1:9/feed.xml', schedule: '0 6 * * *' }],
+    });
+    const summary = await admin.fetchFeed('feedy', 'full');
+    expect(summary).toMatchObject({ name: 'full', outcome: 'failed', http_status: null, last_error: expect.stringMatching(/127\.0\.0\.1/) });
+    expect((await admin.listFeeds('feedy')).feeds).toEqual([summary]);
+    expect(await failure(admin.fetchFeed('feedy', 'today'))).toMatchObject({ code: 'feed_not_found', status: 404 });
+  });
+
+  it('saves, lists and reads canteens; the reads need no token', async () => {
+    const saved = await admin.saveCanteen('bistro-7', { name: 'Bistro 7', timezone: 'America/New_York' });
+    expect(saved).toEqual({ canteen_id: 'bistro-7', name: 'Bistro 7', timezone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [] });
+    const anonymous = createMealsClient({ baseUrl: server.baseUrl });
+    expect((await anonymous.listCanteens()).canteens.map((canteen) => canteen.canteen_id)).toEqual(['bistro-7', 'default', 'feedy']);
+    // Public reads leave the feeds out (a feed URL may carry a key); the admin's answer has them.
+    const { feeds: _feeds, ...publicView } = saved;
+    expect(await anonymous.getCanteen('bistro-7')).toEqual(publicView);
+    expect(await failure(anonymous.getCanteen('nowhere'))).toMatchObject({ code: 'canteen_not_found', status: 404 });
+    expect(await failure(alice.saveCanteen('bistro-8', { name: 'Bistro 8', timezone: 'UTC' }))).toMatchObject({ code: 'forbidden' });
+  });
+
   it('lists the marked meals a page at a time', async () => {
     const first = await dave.listMarkedMeals({ limit: 1 });
     expect(first.meals).toHaveLength(1);

@@ -1,5 +1,81 @@
 // The one public entry point of the domain: ports, pure transitions, use cases.
 export {
+  anySchedule,
+  canteenIdPattern,
+  canteenTextMaxLength,
+  defaultCanteenId,
+  isCanteenId,
+  validateCanteen,
+  type Canteen,
+  type CanteenId,
+  type Coordinates,
+} from './canteen/canteen.js';
+export type { CanteenRepository } from './canteen/canteen-repository.js';
+export {
+  feedNamePattern,
+  feedsProblem,
+  maxFeedsPerCanteen,
+  maxFeedUrlLength,
+  neverFetched,
+  type CanteenFeed,
+  type FeedImportCounts,
+  type FeedState,
+  type ScheduleCheck,
+} from './feed/canteen-feed.js';
+export {
+  FeedSourceError,
+  type FeedSource,
+  type FeedStateRepository,
+  type FetchedFeed,
+  type MenuFeedReader,
+  type NextRun,
+} from './feed/feed-ports.js';
+export {
+  ListFeeds,
+  listFeedsRefusals,
+  RunDueFeeds,
+  RunFeed,
+  runFeedRefusals,
+  type FeedSummary,
+} from './use-cases/feed-use-cases.js';
+export {
+  decideDishMerge,
+  dishMergeRefusals,
+  dishNameKey,
+  dishSearchKey,
+  maxDishesPerMerge,
+  sumOf,
+  withoutServing,
+  type DishId,
+  type DishMerge,
+  type DishMergeRefusal,
+  type DishMergeSnapshot,
+  type DishSummary,
+} from './dish/dish.js';
+export type { DishQueries, DishSearchPage, DishView } from './dish/dish-queries.js';
+export type { DishMergeDecision, DishRepository } from './dish/dish-repository.js';
+export {
+  GetDish,
+  getDishRefusals,
+  ListDishServings,
+  listDishServingsRefusals,
+  maxDishSearchLength,
+  MergeDishes,
+  mergeDishesRefusals,
+  SearchDishes,
+  searchDishesRefusals,
+  type DishDetails,
+  type DishSearchResult,
+} from './use-cases/dish-use-cases.js';
+export { WithdrawMeal, withdrawMealRefusals } from './use-cases/withdraw-meal.js';
+export {
+  GetCanteen,
+  getCanteenRefusals,
+  ListCanteens,
+  SaveCanteen,
+  saveCanteenRefusals,
+} from './use-cases/canteen-use-cases.js';
+export {
   isMealId,
   maxChosenMealId,
   noMealDetails,
@@ -9,7 +85,7 @@ export {
   type MealDetails,
   type MealId,
 } from './meal/meal.js';
-export type { MealCatalog } from './meal/meal-catalog.js';
+export type { MealCatalog, Withdrawal } from './meal/meal-catalog.js';
 export {
   canonicalPrice,
   isCanonicalPrice,
@@ -19,13 +95,15 @@ export {
   type PriceRole,
 } from './meal/meal-prices.js';
 export {
-  assertValidMeals,
+  validateMeals,
   mealFieldProblem,
   mealNameMaxLength,
   mealNotesMaxCount,
+  mealPositionMax,
   mealTextMaxLength,
 } from './meal/meal-validation.js';
 export {
+  addDays,
   instantOfLocalTime,
   isLocalDate,
   isLocalTime,
@@ -36,11 +114,12 @@ export {
 } from './menu/local-time.js';
 export {
   comparable,
+  keysOfDay,
   mealSourceKey,
   type MealSourceKey,
   type MenuCandidate,
   type SourcedMeal,
-} from './menu/meal-source.js';
+} from './menu/meal-identity.js';
 export type { MealSourceRepository, MenuImportScope } from './menu/meal-source-repository.js';
 export type { MenuDay, MenuItem, ServiceTime } from './menu/menu.js';
 export {
@@ -59,7 +138,7 @@ export {
   type RatingHistogram,
 } from './rating/rating-histogram.js';
 export { ratingStatistics, type RatingStatistics } from './rating/rating-statistics.js';
-export { ratingPeriodMs, ratingRefusal, type RatingRefusal } from './rating/rating-rules.js';
+export { ratingPeriodMs, ratingRefusal, ratingRefusals, type RatingRefusal } from './rating/rating-rules.js';
 export {
   changesAnything,
   decideRatingChange,
@@ -68,24 +147,45 @@ export {
 } from './rating/rating-transition.js';
 export type { RatingDecision, RatingRepository } from './rating/rating-repository.js';
 export { systemClock, type Clock } from './shared/clock.js';
-export { DomainError, domainErrorCodes, isDomainError, type DomainErrorCode } from './shared/domain-error.js';
+export {
+  accept,
+  mapResult,
+  refusalCodes,
+  refuse,
+  type Refusal,
+  type RefusalCode,
+  type Result,
+} from './shared/refusal.js';
 export { isStorageUnavailable, StorageUnavailableError } from './shared/storage-unavailable.js';
 export { hasControlCharacter, isStorableText } from './shared/storable-text.js';
 export { isUserId, userIdMaxLength, type UserId } from './shared/user-id.js';
-export { MarkMeal, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
-export { RateMeal, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
-export { UpsertMeals } from './use-cases/upsert-meals.js';
+export { MarkMeal, markMealRefusals, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
+export { RateMeal, rateMealRefusals, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
+export { UpsertMeals, upsertMealsRefusals } from './use-cases/upsert-meals.js';
 export { localDayRange, type InstantRange } from './calendar/local-day.js';
-export type { MealOverview } from './reading/meal-overview.js';
+export { dishReadingOf, type DishReading, type MealReading } from './reading/meal-reading.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
-export type { MealQueries } from './reading/meal-queries.js';
-export type { MealView, PageRequest, ServedPosition } from './reading/meal-view.js';
+export type { MealQueries, ServingWindow } from './reading/meal-queries.js';
+export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
 export type { ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';
 export { ExportUserData, type UserDataExport } from './use-cases/export-user-data.js';
-export { GetMeal } from './use-cases/get-meal.js';
-export { GetMeals, maxMealIdsPerRead, type GetMealsQuery, type GetMealsResult } from './use-cases/get-meals.js';
+export { GetMeal, getMealRefusals } from './use-cases/get-meal.js';
+export {
+  GetMeals,
+  getMealsRefusals,
+  maxMealIdsPerRead,
+  maxMenuDays,
+  type GetMealsQuery,
+  type GetMealsResult,
+} from './use-cases/get-meals.js';
 export { ListMarkedMeals, type ListUserMealsQuery } from './use-cases/list-marked-meals.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
-export { ImportMenu, type ImportMenuCommand } from './use-cases/import-menu.js';
-export { createUseCases, type Repositories, type UseCaseOptions, type UseCases } from './use-cases/create-use-cases.js';
+export { ImportMenu, importMenuRefusals, type ImportMenuCommand } from './use-cases/import-menu.js';
+export {
+  createUseCases,
+  type FeedPorts,
+  type Repositories,
+  type UseCaseOptions,
+  type UseCases,
+} from './use-cases/create-use-cases.js';

@@ -1,6 +1,10 @@
-import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
-import { DomainError, ImportMenu, type MenuDay, type MenuItem } from '@canteen-meals/domain';
+import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import { ImportMenu, type MenuDay, type MenuItem } from '@canteen-meals/domain';
+import { accepted, probeThrough } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
+
+/** Imports run after the menus' days: a meal missing from a re-import is kept, not withdrawn. */
+const afterTheMenu = new FixedClock('2025-06-01T00:00:00Z');
 
 const serviceTime = { start: '11:00', timeZone: 'Europe/Berlin' };
 
@@ -23,20 +27,21 @@ const week: MenuDay[] = [
 ];
 
 function setup() {
-  const adapters = createInMemoryAdapters();
-  const importMenu = new ImportMenu({ mealSources: adapters.mealSources, serviceTime });
-  const run = (days: MenuDay[], rateable = true) => importMenu.execute({ source: 'Mensa Academica', days, rateable });
-  return { ...adapters, run };
+  const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: serviceTime.timeZone }));
+  const importMenu = new ImportMenu({ ...adapters, clock: afterTheMenu, serviceStart: serviceTime.start });
+  const attempt = (days: MenuDay[], rateable = true) => importMenu.execute({ source: 'Mensa Academica', days, rateable });
+  const run = async (days: MenuDay[], rateable = true) => accepted(await attempt(days, rateable));
+  return { ...adapters, run, attempt, probe: probeThrough(() => adapters.queries) };
 }
 
 describe('ImportMenu', () => {
   it('adds every meal of the open days, served at the start of service on the canteen clocks', async () => {
-    const { meals, run } = setup();
+    const { meals, run, probe } = setup();
 
     const plan = await run(week);
 
     expect(plan.added.map(({ meal }) => meal.name)).toEqual(['Currywurst', 'Salat', 'Linseneintopf', 'Pudding']);
-    expect(await meals.findById(1)).toEqual({
+    expect(await probe.meal(1)).toEqual({
       id: 1,
       name: 'Currywurst',
       servedAt: new Date('2025-03-28T10:00:00Z'),
@@ -44,14 +49,16 @@ describe('ImportMenu', () => {
       category: 'Tellergericht',
       notes: ['Schwein'],
       prices: { student: '2.60', other: '5.20' },
+      canteenId: 'default',
+      position: 0,
     });
     // Monday after the change to summer time: 11:00 CEST.
-    expect((await meals.findById(3))?.servedAt).toEqual(new Date('2025-03-31T09:00:00Z'));
+    expect((await probe.meal(3))?.servedAt).toEqual(new Date('2025-03-31T09:00:00Z'));
     expect(await meals.count()).toBe(4);
   });
 
   it('changes nothing when the same menu comes again', async () => {
-    const { meals, run } = setup();
+    const { meals, run, probe } = setup();
     await run(week);
     const again = await run(week);
     expect([again.added.length, again.updated.length, again.unchanged.length, again.missing.length]).toEqual([0, 0, 4, 0]);
@@ -59,7 +66,7 @@ describe('ImportMenu', () => {
   });
 
   it('keeps the ids of a day that a later feed repeats, and adds the new days', async () => {
-    const { meals, run } = setup();
+    const { meals, run, probe } = setup();
     await run(week);
     const later: MenuDay[] = [
       week[2]!,
@@ -72,9 +79,9 @@ describe('ImportMenu', () => {
   });
 
   it('adds a renamed meal under a new id and keeps the old meal with its ratings', async () => {
-    const { meals, ratings, run } = setup();
+    const { meals, ratings, run, probe } = setup();
     await run(week);
-    const before = await ratings.histogram(3);
+    const before = await probe.histogram(3);
     const renamed: MenuDay[] = [week[0]!, week[1]!, { ...week[2]!, items: [item('Linseneintopf mit Würstchen'), item('Pudding', 'Dessert')] } as MenuDay];
 
     const plan = await run(renamed);
@@ -82,16 +89,36 @@ describe('ImportMenu', () => {
     expect(plan.added.map(({ meal }) => [meal.id, meal.name])).toEqual([[5, 'Linseneintopf mit Würstchen']]);
     expect(plan.unchanged.map((meal) => meal.id)).toEqual([1, 2, 4]);
     expect(plan.missing.map((meal) => meal.id)).toEqual([3]);
-    expect((await meals.findById(3))?.name).toBe('Linseneintopf');
-    expect(await ratings.histogram(3)).toEqual(before);
+    expect((await probe.meal(3))?.name).toBe('Linseneintopf');
+    expect(await probe.histogram(3)).toEqual(before);
   });
 
   it('keeps the meals of a day that turns out closed', async () => {
-    const { meals, run } = setup();
+    const { meals, run, probe } = setup();
     await run(week);
     const plan = await run([{ date: '2025-03-31', closed: true }]);
     expect(plan.missing.map((meal) => meal.id)).toEqual([3, 4]);
     expect(await meals.count()).toBe(4);
+  });
+
+  it('withdraws the coming meals a re-import no longer lists, and serves them again when a feed lists them', async () => {
+    const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: serviceTime.timeZone }));
+    // The import runs on Sunday 30 March: Monday's meals are still to come, Friday's are past.
+    const clock = new FixedClock('2025-03-30T12:00:00Z');
+    const importMenu = new ImportMenu({ ...adapters, clock, serviceStart: serviceTime.start });
+    const run = async (days: MenuDay[]) => accepted(await importMenu.execute({ source: 'Mensa Academica', days, rateable: true }));
+    const probe = probeThrough(() => adapters.queries);
+    await run(week);
+
+    const corrected = await run([{ date: '2025-03-28', closed: false, items: [] }, { ...week[2]!, items: [item('Linseneintopf')] } as MenuDay]);
+    expect(corrected.missing.map((meal) => meal.id)).toEqual([1, 2, 4]);
+    expect(corrected.withdrawn.map((meal) => meal.id)).toEqual([4]);
+    expect(await probe.meal(4)).toBeUndefined();
+    expect((await probe.meal(1))?.name).toBe('Currywurst');
+
+    const again = await run([week[2]!]);
+    expect(again.updated.map((meal) => meal.id)).toEqual([4]);
+    expect((await probe.meal(4))?.name).toBe('Pudding');
   });
 
   it('keeps a meal listed twice in one category apart, by its order', async () => {
@@ -106,9 +133,9 @@ describe('ImportMenu', () => {
   });
 
   it('imports meals as not rateable when told so', async () => {
-    const { meals, run } = setup();
+    const { meals, run, probe } = setup();
     await run(week.slice(0, 1), false);
-    expect((await meals.findById(1))?.rateable).toBe(false);
+    expect((await probe.meal(1))?.rateable).toBe(false);
   });
 
   it.each([
@@ -117,16 +144,16 @@ describe('ImportMenu', () => {
     ['a blank name', [{ date: '2025-03-28', closed: false, items: [item('  ')] }], /2025-03-28, meal 1: the name/],
     ['an unusable price', [{ date: '2025-03-28', closed: false, items: [item('A', 'B', { prices: { student: '2.6' } })] }], /student price/],
   ] as [string, MenuDay[], RegExp][])('refuses %s and imports nothing', async (_, days, message) => {
-    const { meals, run } = setup();
-    await expect(run(days)).rejects.toThrow(DomainError);
-    await expect(run(days)).rejects.toThrow(message);
+    const { meals, attempt } = setup();
+    expect(await attempt(days)).toMatchObject({ ok: false, refusal: { code: 'invalid_meal', message: expect.stringMatching(message) } });
     expect(await meals.count()).toBe(0);
   });
 
   it('refuses a blank source', async () => {
-    const { mealSources } = setup();
-    await expect(new ImportMenu({ mealSources, serviceTime }).execute({ source: ' ', days: week, rateable: true })).rejects.toThrow(
-      /source/,
-    );
+    const { mealSources, canteens } = setup();
+    expect(await new ImportMenu({ mealSources, canteens, clock: afterTheMenu, serviceStart: serviceTime.start }).execute({ source: ' ', days: week, rateable: true })).toMatchObject({
+      ok: false,
+      refusal: { code: 'invalid_meal', message: expect.stringMatching(/source/) },
+    });
   });
 });

@@ -1,25 +1,29 @@
-import { createInMemoryAdapters } from '@canteen-meals/adapters-memory';
-import { DomainError, ImportMenu, maxChosenMealId, UpsertMeals, type Meal, type MenuItem } from '@canteen-meals/domain';
+import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import { accept, ImportMenu, maxChosenMealId, UpsertMeals, type Meal, type MenuItem, type RefusalCode, type Result } from '@canteen-meals/domain';
+import { accepted } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
+
+/** Imports run after the menus' days: a meal missing from a re-import is kept, not withdrawn. */
+const afterTheMenu = new FixedClock('2025-06-01T00:00:00Z');
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');
 const meal = (id: number, overrides: Partial<Meal> = {}): Meal => ({ id, name: `Meal ${id}`, servedAt, rateable: true, ...overrides });
 const item = (name: string, details: Partial<MenuItem> = {}): MenuItem => ({ category: 'Tellergericht', name, notes: [], prices: {}, ...details });
 
 function setup() {
-  const adapters = createInMemoryAdapters();
-  const upsertMeals = new UpsertMeals({ meals: adapters.meals });
-  const importMenu = new ImportMenu({ mealSources: adapters.mealSources, serviceTime: { start: '11:00', timeZone: 'Europe/Berlin' } });
+  const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'Europe/Berlin' }));
+  const upsertMeals = new UpsertMeals(adapters);
+  const importMenu = new ImportMenu({ ...adapters, clock: afterTheMenu, serviceStart: '11:00' });
   const importDay = (items: MenuItem[]) =>
     importMenu.execute({ source: 'Mensa', days: [{ date: '2025-03-28', closed: false, items }], rateable: true });
   return { ...adapters, upsertMeals, importDay };
 }
 
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) => (error instanceof DomainError ? { code: error.code, message: error.message } : error),
-  );
+/** The refusal a use case answered, or undefined when it accepted. */
+const refusal = async (answer: Promise<Result<unknown, RefusalCode>>) => {
+  const result = await answer;
+  return result.ok ? undefined : result.refusal;
+};
 
 describe('meal texts hold no control character', () => {
   const controls = ['\u0000', '\u0001', '\t', '\n', '\r', '\u001f', '\u007f', '\u0085', '\u0096', '\u009f'];
@@ -48,7 +52,7 @@ describe('meal texts hold no control character', () => {
 
   it('accepts what menus do hold: accents, emoji, a no-break space, typographic dashes', async () => {
     const { upsertMeals } = setup();
-    await expect(upsertMeals.execute([meal(1, { name: 'Crème brûlée 🍮 – hausgemacht\u00a0(vegan)' })])).resolves.toEqual({ upserted: 1 });
+    await expect(upsertMeals.execute([meal(1, { name: 'Crème brûlée 🍮 – hausgemacht\u00a0(vegan)' })])).resolves.toEqual(accept({ upserted: 1 }));
   });
 });
 
@@ -62,14 +66,14 @@ describe('meal ids', () => {
         message: 'meals[0]: the meal id must be an integer from 1 to 2147483647',
       });
     }
-    await expect(upsertMeals.execute([meal(maxChosenMealId)])).resolves.toEqual({ upserted: 1 });
+    await expect(upsertMeals.execute([meal(maxChosenMealId)])).resolves.toEqual(accept({ upserted: 1 }));
   });
 
   it('no upsert can block later imports: after the highest chosen id, an import numbers its meals above it', async () => {
     const { upsertMeals, importDay, meals } = setup();
     await upsertMeals.execute([meal(maxChosenMealId)]);
 
-    const plan = await importDay([item('Currywurst'), item('Salat')]);
+    const plan = accepted(await importDay([item('Currywurst'), item('Salat')]));
 
     expect(plan.added.map(({ meal: added }) => added.id)).toEqual([maxChosenMealId + 1, maxChosenMealId + 2]);
     expect(await meals.count()).toBe(3);

@@ -1,5 +1,4 @@
 import {
-  DomainError,
   mealSourceKey,
   noMealDetails,
   planMenuImport,
@@ -7,6 +6,7 @@ import {
   type Meal,
   type MenuCandidate,
 } from '@canteen-meals/domain';
+import { accepted } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T10:00:00Z');
@@ -21,9 +21,35 @@ const stored = (id: number, from: MenuCandidate, changes: Partial<Meal> = {}): [
   withMealDetails({ ...from.meal, id, ...changes }),
 ];
 
+/** An instant after every meal of these tests: nothing is in the future, so nothing is withdrawn. */
+const afterEverything = new Date('2030-01-01T00:00:00Z');
+
+describe('planMenuImport: withdrawals', () => {
+  const before = new Date(servedAt.getTime() - 1);
+
+  it('withdraws the missing meals still to be served, and only those not withdrawn yet', () => {
+    const [a, b, c] = [candidate('A'), candidate('B'), candidate('C', { servedAt: new Date(servedAt.getTime() - 60_000) })];
+    const known = new Map([stored(1, a), stored(2, b), stored(3, c)]);
+    const plan = accepted(planMenuImport([a], { known, nextMealId: 4 }, new Date(servedAt.getTime() - 30_000)));
+    expect(plan.missing.map((meal) => meal.id)).toEqual([2, 3]);
+    expect(plan.withdrawn.map((meal) => meal.id)).toEqual([2]);
+    const earlier = new Date(servedAt.getTime() - 120_000);
+    const again = accepted(planMenuImport([a], { known, nextMealId: 4, withdrawn: new Set([2]) }, earlier));
+    expect(again.withdrawn.map((meal) => meal.id)).toEqual([3]);
+  });
+
+  it('serves a withdrawn meal again when the menu lists it, as an update', () => {
+    const a = candidate('A');
+    const plan = accepted(planMenuImport([a], { known: new Map([stored(1, a)]), nextMealId: 2, withdrawn: new Set([1]) }, before));
+    expect(plan.updated.map((meal) => meal.id)).toEqual([1]);
+    expect(plan.unchanged).toEqual([]);
+    expect(plan.at).toEqual(before);
+  });
+});
+
 describe('planMenuImport: the id rule of imports', () => {
   it('gives new meals consecutive ids from the next free one, in menu order', () => {
-    const plan = planMenuImport([candidate('A'), candidate('B'), candidate('C')], { known: new Map(), nextMealId: 41 });
+    const plan = accepted(planMenuImport([candidate('A'), candidate('B'), candidate('C')], { known: new Map(), nextMealId: 41 }, afterEverything));
     expect(plan.added.map(({ meal }) => [meal.id, meal.name])).toEqual([
       [41, 'A'],
       [42, 'B'],
@@ -35,7 +61,7 @@ describe('planMenuImport: the id rule of imports', () => {
 
   it('keeps the id of a known key and calls it unchanged when nothing differs', () => {
     const a = candidate('A', { notes: ['vegan'], prices: { student: '2.60' } });
-    const plan = planMenuImport([a], { known: new Map([stored(7, a)]), nextMealId: 8 });
+    const plan = accepted(planMenuImport([a], { known: new Map([stored(7, a)]), nextMealId: 8 }, afterEverything));
     expect(plan.added).toEqual([]);
     expect(plan.unchanged.map((meal) => meal.id)).toEqual([7]);
   });
@@ -51,7 +77,7 @@ describe('planMenuImport: the id rule of imports', () => {
     const after: MenuCandidate = { ...before, meal: { ...before.meal, ...changes } };
     expect(mealSourceKey('mensa', '2025-03-10', after.meal as { category: string; name: string })).toBe(before.key);
 
-    const plan = planMenuImport([after], { known: new Map([stored(7, before)]), nextMealId: 8 });
+    const plan = accepted(planMenuImport([after], { known: new Map([stored(7, before)]), nextMealId: 8 }, afterEverything));
 
     expect(plan.updated).toEqual([withMealDetails({ ...after.meal, id: 7 })]);
     expect(plan.added).toEqual([]);
@@ -60,7 +86,7 @@ describe('planMenuImport: the id rule of imports', () => {
   it('adds a renamed meal as a new meal and leaves the old one, and its id, alone', () => {
     const old = candidate('Currywurst');
     const renamed = candidate('Currywurst mit Pommes');
-    const plan = planMenuImport([renamed], { known: new Map([stored(3, old)]), nextMealId: 10 });
+    const plan = accepted(planMenuImport([renamed], { known: new Map([stored(3, old)]), nextMealId: 10 }, afterEverything));
     expect(plan.added.map(({ meal }) => meal.id)).toEqual([10]);
     expect(plan.missing.map((meal) => meal.id)).toEqual([3]);
     expect(plan.updated).toEqual([]);
@@ -68,22 +94,23 @@ describe('planMenuImport: the id rule of imports', () => {
 
   it('keeps the rateable flag of a known meal: an admin may have changed it', () => {
     const a = candidate('Salatbuffet');
-    const plan = planMenuImport([a], { known: new Map([stored(7, a, { rateable: false })]), nextMealId: 8 });
+    const plan = accepted(planMenuImport([a], { known: new Map([stored(7, a, { rateable: false })]), nextMealId: 8 }, afterEverything));
     expect(plan.unchanged).toEqual([withMealDetails({ ...a.meal, id: 7, rateable: false })]);
   });
 
   it('lists the known meals the menu no longer has as missing, to be kept', () => {
     const [a, b, c] = [candidate('A'), candidate('B'), candidate('C')];
-    const plan = planMenuImport([b], { known: new Map([stored(2, a), stored(1, c), stored(3, b)]), nextMealId: 4 });
+    const plan = accepted(planMenuImport([b], { known: new Map([stored(2, a), stored(1, c), stored(3, b)]), nextMealId: 4 }, afterEverything));
     expect(plan.missing.map((meal) => meal.id)).toEqual([1, 2]);
     expect(plan.unchanged.map((meal) => meal.id)).toEqual([3]);
   });
 
   it('refuses a key listed twice and ids beyond the safe integers', () => {
-    expect(() => planMenuImport([candidate('A'), candidate('A')], { known: new Map(), nextMealId: 1 })).toThrow(DomainError);
-    expect(() => planMenuImport([candidate('A')], { known: new Map(), nextMealId: Number.MAX_SAFE_INTEGER + 1 })).toThrow(
-      /no meal id is left/,
-    );
+    expect(() => planMenuImport([candidate('A'), candidate('A')], { known: new Map(), nextMealId: 1 }, afterEverything)).toThrow(RangeError);
+    expect(planMenuImport([candidate('A')], { known: new Map(), nextMealId: Number.MAX_SAFE_INTEGER + 1 }, afterEverything)).toMatchObject({
+      ok: false,
+      refusal: { code: 'invalid_meal', message: expect.stringMatching(/no meal id is left/) },
+    });
   });
 });
 

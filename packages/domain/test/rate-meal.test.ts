@@ -1,6 +1,6 @@
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
-import { DomainError, RateMeal, type DomainErrorCode, type Meal, type RatingValue } from '@canteen-meals/domain';
-import { MealMother } from '@canteen-meals/repository-contract';
+import { RateMeal, type Meal, type RatingValue, type RefusalCode } from '@canteen-meals/domain';
+import { MealMother, probeThrough } from '@canteen-meals/repository-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');
@@ -13,15 +13,18 @@ describe('RateMeal', () => {
   let adapters: ReturnType<typeof createInMemoryAdapters>;
   let clock: FixedClock;
   let rateMeal: RateMeal;
-  const rate = (userId: string, mealId: number, rating: RatingValue | null) =>
+  const probe = probeThrough(() => adapters.queries);
+  const attempt = (userId: string, mealId: number, rating: RatingValue | null) =>
     rateMeal.execute({ userId, mealId, rating });
-  const refusal = async (promise: Promise<unknown>): Promise<DomainErrorCode> => {
-    const error = await promise.then(
-      () => expect.unreachable('the rating was accepted'),
-      (reason: unknown) => reason,
-    );
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).code;
+  const rate = async (userId: string, mealId: number, rating: RatingValue | null) => {
+    const result = await attempt(userId, mealId, rating);
+    if (!result.ok) return expect.unreachable(`the rating was refused: ${result.refusal.code}`);
+    return result.value;
+  };
+  const refusal = async (answer: ReturnType<typeof attempt>): Promise<RefusalCode> => {
+    const result = await answer;
+    if (result.ok) return expect.unreachable('the rating was accepted');
+    return result.refusal.code;
   };
 
   beforeEach(async () => {
@@ -53,7 +56,7 @@ describe('RateMeal', () => {
     await rate('bob', 1, 4);
     expect(await rate('alice', 1, null)).toEqual({ count: 1, average: 4, median: 4, personal: null });
     expect(await rate('alice', 1, null)).toEqual({ count: 1, average: 4, median: 4, personal: null });
-    expect(await adapters.ratings.findRating('alice', 1)).toBeNull();
+    expect(await probe.rating('alice', 1)).toBeNull();
   });
 
   it('deleting the last rating leaves no average and no median', async () => {
@@ -78,20 +81,20 @@ describe('RateMeal', () => {
       ['one millisecond past seven days', week + 1, 'rating_period_over'],
     ] as const)('is closed %s', async (__, offset, code) => {
       clock.set(servedAt.getTime() + offset);
-      expect(await refusal(rate('alice', 1, requested))).toBe(code);
+      expect(await refusal(attempt('alice', 1, requested))).toBe(code);
     });
 
     it('refuses a missing meal before anything else, then a meal that is not rateable', async () => {
       clock.set(servedAt.getTime() - 1);
-      expect(await refusal(rate('alice', 99, requested))).toBe('meal_not_found');
-      expect(await refusal(rate('alice', 2, requested))).toBe('meal_not_rateable');
+      expect(await refusal(attempt('alice', 99, requested))).toBe('meal_not_found');
+      expect(await refusal(attempt('alice', 2, requested))).toBe('meal_not_rateable');
       clock.set(servedAt.getTime() + week + 1);
-      expect(await refusal(rate('alice', 99, requested))).toBe('meal_not_found');
-      expect(await refusal(rate('alice', 2, requested))).toBe('meal_not_rateable');
+      expect(await refusal(attempt('alice', 99, requested))).toBe('meal_not_found');
+      expect(await refusal(attempt('alice', 2, requested))).toBe('meal_not_rateable');
     });
 
     it('refuses a meal served tomorrow', async () => {
-      expect(await refusal(rate('alice', 3, requested))).toBe('meal_not_yet_served');
+      expect(await refusal(attempt('alice', 3, requested))).toBe('meal_not_yet_served');
     });
   });
 
@@ -100,18 +103,18 @@ describe('RateMeal', () => {
     await rate('alice', 1, 4);
     clock.advance(1);
 
-    expect(await refusal(rate('alice', 1, 1))).toBe('rating_period_over');
-    expect(await refusal(rate('alice', 1, null))).toBe('rating_period_over');
-    expect(await refusal(rate('bob', 1, 5))).toBe('rating_period_over');
+    expect(await refusal(attempt('alice', 1, 1))).toBe('rating_period_over');
+    expect(await refusal(attempt('alice', 1, null))).toBe('rating_period_over');
+    expect(await refusal(attempt('bob', 1, 5))).toBe('rating_period_over');
 
-    expect(await adapters.ratings.findRating('alice', 1)).toBe(4);
-    expect(await adapters.ratings.findRating('bob', 1)).toBeNull();
-    expect(await adapters.ratings.histogram(1)).toEqual([0, 0, 0, 1, 0]);
+    expect(await probe.rating('alice', 1)).toBe(4);
+    expect(await probe.rating('bob', 1)).toBeNull();
+    expect(await probe.histogram(1)).toEqual([0, 0, 0, 1, 0]);
   });
 
   it('reads the clock at every request', async () => {
     clock.set(servedAt.getTime() - 1);
-    expect(await refusal(rate('alice', 1, 2))).toBe('meal_not_yet_served');
+    expect(await refusal(attempt('alice', 1, 2))).toBe('meal_not_yet_served');
     clock.advance(1);
     await expect(rate('alice', 1, 2)).resolves.toMatchObject({ count: 1 });
   });

@@ -1,4 +1,4 @@
-import { decideRatingChange, DomainError, ratingPeriodMs, ratingRefusal, type Meal } from '@canteen-meals/domain';
+import { accept, decideRatingChange, type RatingSnapshot, ratingPeriodMs, ratingRefusal, type Meal } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');
@@ -34,22 +34,18 @@ describe('ratingRefusal', () => {
 });
 
 describe('decideRatingChange', () => {
-  const snapshot = (overrides: Partial<Parameters<typeof decideRatingChange>[0]> = {}) => ({
+  const snapshot = (overrides: Partial<RatingSnapshot> = {}): RatingSnapshot => ({
     meal: meal(),
     current: null,
     histogram: [0, 0, 0, 0, 0] as const,
+    dish: { id: 9, histogram: [1, 1, 0, 0, 2] },
     ...overrides,
   });
 
   it.each([4, null] as const)('applies the same refusals to setting and deleting (rating %s)', (requested) => {
     const refusalOf = (state: ReturnType<typeof snapshot>, now: Date) => {
-      try {
-        decideRatingChange(state, requested, now);
-        return null;
-      } catch (error) {
-        expect(error).toBeInstanceOf(DomainError);
-        return (error as DomainError).code;
-      }
+      const decision = decideRatingChange(state, requested, now);
+      return decision.ok ? null : decision.refusal.code;
     };
     const rated = snapshot({ current: 2, histogram: [0, 1, 0, 0, 0] });
     expect(refusalOf(snapshot({ meal: undefined }), at(0))).toBe('meal_not_found');
@@ -62,12 +58,9 @@ describe('decideRatingChange', () => {
 
   it('describes the transition and the histogram after it', () => {
     const state = snapshot({ current: 2, histogram: [0, 3, 0, 1, 0] });
-    expect(decideRatingChange(state, 5, at(0))).toEqual({ mealId: 1, previous: 2, next: 5, histogram: [0, 2, 0, 1, 1] });
-    expect(decideRatingChange(state, null, at(0))).toEqual({
-      mealId: 1,
-      previous: 2,
-      next: null,
-      histogram: [0, 2, 0, 1, 0],
-    });
+    expect(decideRatingChange(state, 5, at(0))).toEqual(accept({ mealId: 1, previous: 2, next: 5, histogram: [0, 2, 0, 1, 1], dish: { id: 9, histogram: [1, 0, 0, 0, 3] } }));
+    expect(decideRatingChange(state, null, at(0))).toEqual(
+      accept({ mealId: 1, previous: 2, next: null, histogram: [0, 2, 0, 1, 0], dish: { id: 9, histogram: [1, 0, 0, 0, 2] } }),
+    );
   });
 });

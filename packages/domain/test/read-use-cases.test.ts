@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { InMemoryCanteenRepository, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import { accepted } from '@canteen-meals/repository-contract';
 import {
-  DomainError,
+  accept,
   emptyHistogram,
   GetMeal,
   GetMeals,
   ListMarkedMeals,
   maxMealIdsPerRead,
   ratingPeriodMs,
+  refuse,
   withMealDetails,
   type Clock,
   type DetailedMeal,
   type MealQueries,
-  type MealView,
+  type PersonalMeal,
   type PageRequest,
 } from '../src/index.js';
 
@@ -19,25 +22,31 @@ const now = new Date('2026-03-10T12:00:00Z');
 const clock: Clock = { now: () => now };
 const meal = (id: number, servedAt: string, rateable = true): DetailedMeal =>
   withMealDetails({ id, name: `Meal ${id}`, servedAt: new Date(servedAt), rateable });
-const view = (m: DetailedMeal, extra: Partial<MealView> = {}): MealView => ({
+const view = (m: DetailedMeal, extra: Partial<PersonalMeal> = {}): PersonalMeal => ({
   meal: m,
   histogram: emptyHistogram,
   marked: false,
   personalRating: null,
+  dish: { id: m.id, canteenId: m.canteenId, name: m.name, histogram: emptyHistogram, timesServed: 1, lastServedAt: m.servedAt, nextServedAt: null },
   ...extra,
 });
 
+/** A canteen repository holding only the default canteen, on the clocks of `timeZone`. */
+function canteensIn(timeZone: string) {
+  return new InMemoryCanteenRepository(new InMemoryDatabase({ defaultTimeZone: timeZone }));
+}
+
 /** A MealQueries that answers from a list and records what it was asked. */
-function fakeQueries(views: MealView[]) {
+function fakeQueries(views: PersonalMeal[]) {
   const calls: unknown[] = [];
   const queries: MealQueries = {
     viewsByIds: async (_user, ids) => {
       calls.push({ byIds: [...ids] });
       return views.filter((v) => ids.includes(v.meal.id)).reverse();
     },
-    viewsServedBetween: async (_user, from, until) => {
-      calls.push({ from, until });
-      return views.filter((v) => v.meal.servedAt >= from && v.meal.servedAt < until);
+    viewsServedIn: async (_user, windows) => {
+      calls.push({ windows });
+      return views.filter((v) => windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until));
     },
     markedMeals: async (_user, page: PageRequest) => {
       calls.push({ page });
@@ -53,14 +62,17 @@ describe('GetMeal', () => {
   it('answers statistics, distribution, own state and whether rating is open now', async () => {
     const open = meal(1, '2026-03-10T11:00:00Z');
     const { queries } = fakeQueries([view(open, { histogram: [0, 1, 0, 2, 0], marked: true, personalRating: 4 })]);
-    expect(await new GetMeal({ queries, clock }).execute({ userId: 'alice', mealId: 1 })).toEqual({
-      meal: open,
-      ratingOpen: true,
-      statistics: { count: 3, average: 10 / 3, median: 4 },
-      distribution: [0, 1, 0, 2, 0],
-      marked: true,
-      personalRating: 4,
-    });
+    expect(await new GetMeal({ queries, clock }).execute({ userId: 'alice', mealId: 1 })).toEqual(
+      accept({
+        meal: open,
+        ratingOpen: true,
+        statistics: { count: 3, average: 10 / 3, median: 4 },
+        distribution: [0, 1, 0, 2, 0],
+        marked: true,
+        personalRating: 4,
+        dish: expect.objectContaining({ id: 1, statistics: { count: 0, average: null, median: null } }),
+      }),
+    );
   });
 
   it('says rating is closed exactly when rate-meal would refuse', async () => {
@@ -72,15 +84,13 @@ describe('GetMeal', () => {
       view(meal(4, new Date(now.getTime() + 1).toISOString())),
     ]);
     const getMeal = new GetMeal({ queries, clock });
-    const open = async (mealId: number) => (await getMeal.execute({ userId: 'alice', mealId })).ratingOpen;
+    const open = async (mealId: number) => accepted(await getMeal.execute({ userId: 'alice', mealId })).ratingOpen;
     expect([await open(1), await open(2), await open(3), await open(4)]).toEqual([true, false, false, false]);
   });
 
   it('refuses an unknown meal with meal_not_found', async () => {
     const { queries } = fakeQueries([]);
-    await expect(new GetMeal({ queries, clock }).execute({ userId: 'alice', mealId: 9 })).rejects.toEqual(
-      new DomainError('meal_not_found'),
-    );
+    expect(await new GetMeal({ queries, clock }).execute({ userId: 'alice', mealId: 9 })).toEqual(refuse('meal_not_found'));
   });
 });
 
@@ -89,10 +99,12 @@ describe('GetMeals', () => {
 
   it('asks for each id once and answers in request order, listing unknown ids once', async () => {
     const { queries, calls } = fakeQueries(menu.map((m) => view(m)));
-    const result = await new GetMeals({ queries, clock, timeZone: 'Europe/Berlin' }).execute({
-      userId: 'alice',
-      mealIds: [3, 7, 1, 3, 7, 1],
-    });
+    const result = accepted(
+      await new GetMeals({ queries, clock, canteens: canteensIn('Europe/Berlin') }).execute({
+        userId: 'alice',
+        mealIds: [3, 7, 1, 3, 7, 1],
+      }),
+    );
     expect(calls).toEqual([{ byIds: [3, 7, 1] }]);
     expect(result.meals.map((d) => d.meal.id)).toEqual([3, 1]);
     expect(result.unknownIds).toEqual([7]);
@@ -101,16 +113,22 @@ describe('GetMeals', () => {
   it(`refuses more than ${maxMealIdsPerRead} ids`, async () => {
     const { queries } = fakeQueries([]);
     const ids = Array.from({ length: maxMealIdsPerRead + 1 }, (_, i) => i + 1);
-    await expect(new GetMeals({ queries, clock, timeZone: 'UTC' }).execute({ userId: 'a', mealIds: ids })).rejects.toThrow(RangeError);
+    await expect(new GetMeals({ queries, clock, canteens: canteensIn('UTC') }).execute({ userId: 'a', mealIds: ids })).rejects.toThrow(RangeError);
   });
 
-  it("asks for the instants of the day in the service's time zone", async () => {
+  it("asks for the instants of the day on each canteen's clocks, in one query", async () => {
     const { queries, calls } = fakeQueries(menu.map((m) => view(m)));
-    const result = await new GetMeals({ queries, clock, timeZone: 'Europe/Berlin' }).execute({
-      userId: 'alice',
-      servedOn: '2026-03-10',
-    });
-    expect(calls).toEqual([{ from: new Date('2026-03-09T23:00:00Z'), until: new Date('2026-03-10T23:00:00Z') }]);
+    const canteens = canteensIn('Europe/Berlin');
+    await canteens.save({ id: 'bistro', name: 'Bistro', timeZone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [] });
+    const result = accepted(await new GetMeals({ queries, clock, canteens }).execute({ userId: 'alice', servedOn: '2026-03-10' }));
+    expect(calls).toEqual([
+      {
+        windows: [
+          { canteenId: 'bistro', from: new Date('2026-03-10T04:00:00Z'), until: new Date('2026-03-11T04:00:00Z') },
+          { canteenId: 'default', from: new Date('2026-03-09T23:00:00Z'), until: new Date('2026-03-10T23:00:00Z') },
+        ],
+      },
+    ]);
     expect(result.meals.map((d) => d.meal.id)).toEqual([1, 2, 3]);
     expect(result.unknownIds).toEqual([]);
   });

@@ -1,9 +1,12 @@
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
-import { DomainError, RateMeal, UpsertMeals, type DetailedMeal } from '@canteen-meals/domain';
+import { accept, RateMeal, UpsertMeals, type DetailedMeal } from '@canteen-meals/domain';
+import { probeThrough } from '@canteen-meals/repository-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');
 const meal = (id: number, overrides: Partial<DetailedMeal> = {}): DetailedMeal => ({
+  canteenId: 'default',
+  position: 0,
   id,
   name: `Meal ${id}`,
   servedAt,
@@ -17,19 +20,18 @@ const meal = (id: number, overrides: Partial<DetailedMeal> = {}): DetailedMeal =
 describe('UpsertMeals', () => {
   let adapters: ReturnType<typeof createInMemoryAdapters>;
   let upsertMeals: UpsertMeals;
+  const probe = probeThrough(() => adapters.queries);
 
   beforeEach(() => {
     adapters = createInMemoryAdapters();
-    upsertMeals = new UpsertMeals({ meals: adapters.meals });
+    upsertMeals = new UpsertMeals(adapters);
   });
 
   it('inserts and updates, answering how many meals it upserted', async () => {
-    expect(await upsertMeals.execute([meal(1), meal(2)])).toEqual({ upserted: 2 });
-    expect(await upsertMeals.execute([meal(2, { name: 'Renamed', rateable: false }), meal(3)])).toEqual({
-      upserted: 2,
-    });
+    expect(await upsertMeals.execute([meal(1), meal(2)])).toEqual(accept({ upserted: 2 }));
+    expect(await upsertMeals.execute([meal(2, { name: 'Renamed', rateable: false }), meal(3)])).toEqual(accept({ upserted: 2 }));
     expect(await adapters.meals.count()).toBe(3);
-    expect(await adapters.meals.findById(2)).toEqual(meal(2, { name: 'Renamed', rateable: false }));
+    expect(await probe.meal(2)).toEqual(meal(2, { name: 'Renamed', rateable: false }));
   });
 
   it('keeps the ratings and markings of a meal it updates', async () => {
@@ -43,9 +45,9 @@ describe('UpsertMeals', () => {
 
     await upsertMeals.execute([meal(1, { name: 'Renamed' })]);
 
-    expect(await adapters.ratings.findRating('alice', 1)).toBe(5);
-    expect(await adapters.ratings.histogram(1)).toEqual([0, 0, 0, 0, 1]);
-    expect(await adapters.markings.isMarked('alice', 1)).toBe(true);
+    expect(await probe.rating('alice', 1)).toBe(5);
+    expect(await probe.histogram(1)).toEqual([0, 0, 0, 0, 1]);
+    expect(await probe.marked('alice', 1)).toBe(true);
   });
 
   it.each([
@@ -69,17 +71,16 @@ describe('UpsertMeals', () => {
     await upsertMeals.execute([meal(1), meal(9)]);
     const batch = [meal(1, { name: 'Renamed' }), meal(2), offending, meal(4)];
 
-    const error = await upsertMeals.execute(batch).catch((reason: unknown) => reason);
+    const result = await upsertMeals.execute(batch);
 
-    expect(error).toBeInstanceOf(DomainError);
-    expect(error).toMatchObject({ code: 'invalid_meal', message: expect.stringContaining('meals[2]') });
+    expect(result).toMatchObject({ ok: false, refusal: { code: 'invalid_meal', message: expect.stringContaining('meals[2]') } });
     expect(await adapters.meals.count()).toBe(2);
-    expect(await adapters.meals.findById(1)).toEqual(meal(1));
-    expect(await adapters.meals.findById(2)).toBeUndefined();
+    expect(await probe.meal(1)).toEqual(meal(1));
+    expect(await probe.meal(2)).toBeUndefined();
   });
 
   it('accepts a name of exactly 250 characters (as OpenMensa feeds allow), counting code points', async () => {
-    await expect(upsertMeals.execute([meal(1, { name: 'x'.repeat(250) })])).resolves.toEqual({ upserted: 1 });
-    await expect(upsertMeals.execute([meal(2, { name: '🍝'.repeat(250) })])).resolves.toEqual({ upserted: 1 });
+    await expect(upsertMeals.execute([meal(1, { name: 'x'.repeat(250) })])).resolves.toEqual(accept({ upserted: 1 }));
+    await expect(upsertMeals.execute([meal(2, { name: '🍝'.repeat(250) })])).resolves.toEqual(accept({ upserted: 1 }));
   });
 });

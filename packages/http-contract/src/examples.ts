@@ -1,3 +1,4 @@
+import type { CanteenData, CanteensData } from './canteen-schemas.js';
 import type { Static } from '@sinclair/typebox';
 import type { MarkMealData, RateMealData, UpsertMealsData } from './meal-schemas.js';
 import type { MealData, MealPageData, MealsData } from './read-schemas.js';
@@ -39,6 +40,7 @@ export const exampleMeal: MealData = {
   prices: { student: '2.60', employee: '4.10' },
   served_at: '2026-03-10T11:30:00.000Z',
   rateable: true,
+  canteen_id: 'default',
   rating_open: true,
   rating_count: 4,
   rating_average: 3.75,
@@ -46,6 +48,17 @@ export const exampleMeal: MealData = {
   rating_distribution: { '1': 0, '2': 1, '3': 0, '4': 2, '5': 1 },
   marked: true,
   rating_personal: 5,
+  dish_id: 2,
+  dish: {
+    dish_id: 2,
+    name: 'Lentil soup',
+    rating_count: 4,
+    rating_average: 3.75,
+    rating_median: 4,
+    times_served: 1,
+    last_served_at: '2026-03-10T11:30:00.000Z',
+    next_served_at: null,
+  },
 };
 
 export const exampleMeals: Static<typeof MealsData> = { meals: [exampleMeal], unknown_ids: [7] };
@@ -74,3 +87,22 @@ export const exampleUserDataErasure: Static<typeof UserDataErasureData> = { mark
 export function successExample(data: unknown) {
   return { examples: [{ status: 'success', data }] };
 }
+
+export const exampleCanteen: CanteenData = {
+  canteen_id: 'mensa-academica',
+  name: 'Mensa Academica',
+  timezone: 'Europe/Berlin',
+  city: 'Aachen',
+  address: 'Pontwall 3, 52062 Aachen',
+  coordinates: { lat: 50.77964, lng: 6.07838 },
+};
+
+/** The admin's answer to a PUT: the canteen with its feeds (public reads leave them out). */
+export const exampleSavedCanteen: CanteenData = { ...exampleCanteen, feeds: [] };
+
+export const exampleCanteens: CanteensData = {
+  canteens: [
+    { canteen_id: 'default', name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null },
+    exampleCanteen,
+  ],
+};

@@ -1,7 +1,9 @@
 // The wire contract of the meals API: what travels between a client and the server, and nothing that runs either.
-export { apiPrefix, mealPath, routePaths } from './routes.js';
+export { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from './routes.js';
 export { errorCodes, exampleMessageOf, httpStatusOf, type ErrorCode } from './error-codes.js';
 export { ErrorEnvelope, successEnvelope } from './envelope.js';
+export * from './canteen-schemas.js';
+export * from './dish-schemas.js';
 export * from './meal-schemas.js';
 export * from './read-schemas.js';
 export * from './user-data-schemas.js';

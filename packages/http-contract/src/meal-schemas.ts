@@ -1,5 +1,6 @@
 import { maxChosenMealId, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
+import { CanteenId } from './canteen-schemas.js';
 import { exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
 
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });
@@ -79,6 +80,7 @@ export const MealInput = Type.Object(
     category: Type.Optional(Type.Union([MealText, Type.Null()], { description: 'Menu line; absent means null' })),
     notes: Type.Optional(Type.Array(MealText, { maxItems: mealNotesMaxCount, description: 'Absent means []' })),
     prices: Type.Optional(MealPrices),
+    canteen_id: Type.Optional(CanteenId),
   },
   { additionalProperties: false },
 );

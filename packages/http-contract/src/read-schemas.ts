@@ -1,4 +1,4 @@
-import { maxMealIdsPerRead, maxPageSize } from '@canteen-meals/domain';
+import { maxMealIdsPerRead, maxMenuDays, maxPageSize } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { MealId, MealPrices } from './meal-schemas.js';
 
@@ -22,11 +22,24 @@ export const MealsQuery = Type.Object(
     date: Type.Optional(
       Type.String({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-        description: "A calendar day YYYY-MM-DD: the meals served that day in the service's time zone",
+        description: "A calendar day YYYY-MM-DD: the meals served that day, on each canteen's clocks",
+      }),
+    ),
+    canteen: Type.Optional(Type.String({ description: 'With date, or from and to: only this canteen' })),
+    from: Type.Optional(
+      Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day of a range (with canteen and to)' }),
+    ),
+    to: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+        description: `Last day of a range, included; at most ${maxMenuDays} days from from`,
       }),
     ),
   },
-  { additionalProperties: false, description: 'Exactly one of ids and date' },
+  {
+    additionalProperties: false,
+    description: 'Exactly one of ids, date, or from with to; canteen goes with date or from/to (and is required for a range)',
+  },
 );
 export type MealsQuery = Static<typeof MealsQuery>;
 
@@ -56,6 +69,21 @@ export const RatingDistribution = Type.Object(
   { description: 'How many ratings of each value 1..5 the meal holds' },
 );
 
+/** A dish over all its servings: what every meal answer carries about its dish. */
+export const DishSummaryData = Type.Object({
+  dish_id: Type.Integer({ minimum: 1 }),
+  name: Type.String({ description: 'The name the dish was first served under' }),
+  rating_count: Count,
+  rating_average: NullableNumber,
+  rating_median: NullableNumber,
+  times_served: Type.Integer({ minimum: 0, description: 'Servings at or before now that are not withdrawn' }),
+  last_served_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The latest of those; null when none' }),
+  next_served_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'The first serving after now that is not withdrawn; null when none',
+  }),
+});
+export type DishSummaryData = Static<typeof DishSummaryData>;
+
 export const MealData = Type.Object({
   meal_id: MealId,
   name: Type.String(),
@@ -64,6 +92,7 @@ export const MealData = Type.Object({
   prices: MealPrices,
   served_at: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
   rateable: Type.Boolean(),
+  canteen_id: Type.String({ description: 'The canteen that serves the meal' }),
   rating_open: Type.Boolean({ description: 'Whether POST /rate-meal would accept a rating of this meal right now' }),
   rating_count: Count,
   rating_average: NullableNumber,
@@ -71,6 +100,8 @@ export const MealData = Type.Object({
   rating_distribution: RatingDistribution,
   marked: Type.Boolean(),
   rating_personal: NullableRating,
+  dish_id: Type.Integer({ minimum: 1, description: 'The dish this meal is a serving of' }),
+  dish: DishSummaryData,
 });
 export type MealData = Static<typeof MealData>;
 

@@ -14,9 +14,35 @@ export const routePaths = {
   listMarkedMeals: '/marked-meals',
   listRatedMeals: '/rated-meals',
   myData: '/me/data',
+  listCanteens: '/canteens',
+  getCanteen: '/canteens/:canteen_id',
+  saveCanteen: '/admin/canteens/:canteen_id',
+  getDish: '/dishes/:dish_id',
+  searchDishes: '/canteens/:canteen_id/dishes',
+  mergeDishes: '/admin/dishes/:dish_id/merge',
+  withdrawMeal: '/admin/meals/:meal_id',
+  listFeeds: '/admin/canteens/:canteen_id/feeds',
+  fetchFeed: '/admin/canteens/:canteen_id/feeds/:feed_name/fetch',
 } as const;
 
-/** `routePaths.getMeal` for one meal id. */
-export function mealPath(mealId: number | string): string {
-  return routePaths.getMeal.replace(':meal_id', encodeURIComponent(String(mealId)));
+/** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */
+export function fillPath(path: string, parameters: Readonly<Record<string, number | string>>): string {
+  return path.replace(/:(\w+)/g, (placeholder, name: string) =>
+    name in parameters ? encodeURIComponent(String(parameters[name])) : placeholder,
+  );
+}
+
+/** `routePaths.getCanteen` (or another `:canteen_id` path) for one canteen id. */
+export function canteenPath(canteenId: string, path: string = routePaths.getCanteen): string {
+  return fillPath(path, { canteen_id: canteenId });
+}
+
+/** `routePaths.getDish` (or another `:dish_id` path) for one dish id. */
+export function dishPath(dishId: number | string, path: string = routePaths.getDish): string {
+  return fillPath(path, { dish_id: dishId });
+}
+
+/** `routePaths.getMeal` (or another `:meal_id` path) for one meal id. */
+export function mealPath(mealId: number | string, path: string = routePaths.getMeal): string {
+  return fillPath(path, { meal_id: mealId });
 }

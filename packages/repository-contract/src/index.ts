@@ -1,4 +1,8 @@
 // Contract suites: each adapter's tests call them with a factory of fresh repositories over one fresh store.
+export { describeDishContract } from './dish-contract.js';
+export { describeHistogramOracleProperty } from './histogram-oracle-property.js';
+export { describeCanteenRepositoryContract } from './canteen-repository-contract.js';
+export { describeFeedStateRepositoryContract } from './feed-state-contract.js';
 export { describeMarkingRepositoryContract } from './marking-repository-contract.js';
 export { describeMealCatalogContract } from './meal-catalog-contract.js';
 export { describeMealSourceRepositoryContract } from './meal-source-repository-contract.js';
@@ -6,8 +10,10 @@ export { describeRatingRepositoryContract } from './rating-repository-contract.j
 export { describeRepositoryContracts } from './repository-contracts.js';
 export { freshFixturePerTest, type CreateRepositoryFixture, type RepositoryFixture } from './repository-fixture.js';
 export { MealMother, type MealTraits, type WireMeal } from './meal-mother.js';
-export { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';
+export { ratingOpenAt, readAt, sampleMeal, servedAt } from './sample-meals.js';
 export { describeMealQueriesContract } from './meal-queries-contract.js';
+export { accepted } from './accepted.js';
+export { probeThrough, type RepositoryProbe } from './repository-probe.js';
 export { rateInPeriod } from './rate-in-period.js';
 export { describeReadRepositoryContracts } from './read-repository-contracts.js';
 export type { CreateReadRepositoryFixture, ReadRepositoryFixture } from './read-repository-fixture.js';

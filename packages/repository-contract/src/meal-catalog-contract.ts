@@ -1,5 +1,6 @@
 import { decideRatingChange, type Meal } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
+import { probeThrough } from './repository-probe.js';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
 import { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';
 
@@ -7,10 +8,11 @@ import { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';
 export function describeMealCatalogContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
   describe(`MealCatalog contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
+    const probe = probeThrough(() => store().queries);
 
     it('finds nothing and counts zero in an empty store', async () => {
       const { meals } = store();
-      expect(await meals.findById(1)).toBeUndefined();
+      expect(await probe.meal(1)).toBeUndefined();
       expect(await meals.count()).toBe(0);
     });
 
@@ -24,7 +26,7 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
       expect(await meals.upsertMany(batch)).toBe(3);
 
-      for (const meal of batch) expect(await meals.findById(meal.id)).toEqual(meal);
+      for (const meal of batch) expect(await probe.meal(meal.id)).toEqual(meal);
       expect(await meals.count()).toBe(3);
     });
 
@@ -40,28 +42,28 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
       await meals.upsertMany([detailed, partial]);
 
-      expect(await meals.findById(1)).toEqual(detailed);
-      expect(await meals.findById(2)).toEqual(partial);
+      expect(await probe.meal(1)).toEqual(detailed);
+      expect(await probe.meal(2)).toEqual(partial);
     });
 
     it('answers the default details for a meal written without them, and replaces details on update', async () => {
       const { meals } = store();
       const bare: Meal = { id: 1, name: 'Meal 1', servedAt, rateable: true };
       await meals.upsertMany([bare]);
-      expect(await meals.findById(1)).toEqual(sampleMeal(1));
-      expect((await meals.findById(1))?.category).toBeNull();
+      expect(await probe.meal(1)).toEqual(sampleMeal(1));
+      expect((await probe.meal(1))?.category).toBeNull();
 
       await meals.upsertMany([sampleMeal(1, { category: 'Dessert', notes: ['vegan'], prices: { student: '1.00' } })]);
       await meals.upsertMany([bare]);
 
-      expect(await meals.findById(1)).toEqual(sampleMeal(1));
+      expect(await probe.meal(1)).toEqual(sampleMeal(1));
     });
 
     it('finds no meal under an id that was never stored', async () => {
       const { meals } = store();
       await meals.upsertMany([sampleMeal(1), sampleMeal(3)]);
-      expect(await meals.findById(2)).toBeUndefined();
-      expect(await meals.findById(4)).toBeUndefined();
+      expect(await probe.meal(2)).toBeUndefined();
+      expect(await probe.meal(4)).toBeUndefined();
     });
 
     it('updates an existing meal in place: same id, new fields, same count', async () => {
@@ -78,8 +80,8 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
       expect(await meals.upsertMany([updated, sampleMeal(5)])).toBe(2);
 
-      expect(await meals.findById(1)).toEqual(updated);
-      expect(await meals.findById(2)).toEqual(sampleMeal(2));
+      expect(await probe.meal(1)).toEqual(updated);
+      expect(await probe.meal(2)).toEqual(sampleMeal(2));
       expect(await meals.count()).toBe(3);
     });
 
@@ -92,11 +94,11 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
       await meals.upsertMany([sampleMeal(1, { name: 'Renamed', rateable: false })]);
 
-      expect(await ratings.findRating('alice', 1)).toBe(4);
-      expect(await ratings.findRating('bob', 1)).toBe(2);
-      expect(await ratings.histogram(1)).toEqual([0, 1, 0, 1, 0]);
-      expect(await markings.isMarked('alice', 1)).toBe(true);
-      expect(await markings.isMarked('bob', 1)).toBe(false);
+      expect(await probe.rating('alice', 1)).toBe(4);
+      expect(await probe.rating('bob', 1)).toBe(2);
+      expect(await probe.histogram(1)).toEqual([0, 1, 0, 1, 0]);
+      expect(await probe.marked('alice', 1)).toBe(true);
+      expect(await probe.marked('bob', 1)).toBe(false);
     });
 
     it('accepts an empty batch and changes nothing', async () => {
@@ -115,9 +117,9 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
       await expect(meals.upsertMany(batch)).rejects.toThrow();
 
-      expect(await meals.findById(1)).toEqual(sampleMeal(1));
-      expect(await meals.findById(2)).toBeUndefined();
-      expect(await meals.findById(4)).toBeUndefined();
+      expect(await probe.meal(1)).toEqual(sampleMeal(1));
+      expect(await probe.meal(2)).toBeUndefined();
+      expect(await probe.meal(4)).toBeUndefined();
       expect(await meals.count()).toBe(1);
     });
 
@@ -129,12 +131,12 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
       input.servedAt.setTime(0);
       (input.notes as string[]).push('changed');
       (input.prices as Record<string, string>).student = '9.99';
-      const found = await meals.findById(1);
+      const found = await probe.meal(1);
       found?.servedAt.setTime(0);
       (found?.notes as string[]).push('changed');
       (found?.prices as Record<string, string>).other = '9.99';
 
-      expect(await meals.findById(1)).toEqual(sampleMeal(1, details));
+      expect(await probe.meal(1)).toEqual(sampleMeal(1, details));
     });
   });
 }

@@ -15,6 +15,7 @@ export interface WireMeal {
   category?: string | null;
   notes?: string[];
   prices?: { [role: string]: string };
+  canteen_id?: string;
 }
 
 /**
@@ -62,6 +63,7 @@ export const MealMother = {
       ...(meal.category === undefined ? {} : { category: meal.category }),
       ...(meal.notes === undefined ? {} : { notes: [...meal.notes] }),
       ...(meal.prices === undefined ? {} : { prices: { ...meal.prices } as { [role: string]: string } }),
+      ...(meal.canteenId === undefined ? {} : { canteen_id: meal.canteenId }),
     };
   },
 

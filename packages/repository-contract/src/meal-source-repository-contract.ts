@@ -1,4 +1,5 @@
 import {
+  accept,
   decideRatingChange,
   mealSourceKey,
   noMealDetails,
@@ -8,8 +9,10 @@ import {
   type MenuImportSnapshot,
 } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
+import { accepted } from './accepted.js';
+import { probeThrough } from './repository-probe.js';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
-import { ratingOpenAt, sampleMeal, servedAt } from './sample-meals.js';
+import { ratingOpenAt, sampleMeal, servedAt, readAt } from './sample-meals.js';
 
 const source = 'Mensa Academica';
 const monday = '2025-03-10';
@@ -24,7 +27,7 @@ function candidate(date: string, name: string, details: Partial<MenuCandidate['m
 function planFor(candidates: MenuCandidate[], seen: MenuImportSnapshot[] = []): MenuImportDecision {
   return (snapshot) => {
     seen.push(snapshot);
-    return planMenuImport(candidates, snapshot);
+    return planMenuImport(candidates, snapshot, readAt);
   };
 }
 
@@ -32,6 +35,7 @@ function planFor(candidates: MenuCandidate[], seen: MenuImportSnapshot[] = []): 
 export function describeMealSourceRepositoryContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
   describe(`MealSourceRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
+    const probe = probeThrough(() => store().queries);
     const scope = { source, days: [monday, tuesday] };
 
     it('adds new meals above every id in use, with their details, readable through the catalog', async () => {
@@ -43,12 +47,12 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
         candidate(tuesday, 'Linseneintopf', { category: 'Vegan' }),
       ];
 
-      const plan = await mealSources.importMenu(scope, planFor(menu, seen));
+      const plan = accepted(await mealSources.importMenu(scope, planFor(menu, seen)));
 
-      expect(seen).toEqual([{ known: new Map(), nextMealId: 6 }]);
+      expect(seen).toEqual([{ known: new Map(), nextMealId: 6, withdrawn: new Set() }]);
       expect(plan.added.map(({ meal }) => meal.id)).toEqual([6, 7]);
-      expect(await meals.findById(6)).toEqual({ ...menu[0]!.meal, id: 6 });
-      expect(await meals.findById(7)).toEqual({ ...menu[1]!.meal, id: 7 });
+      expect(await probe.meal(6)).toEqual({ ...menu[0]!.meal, id: 6 });
+      expect(await probe.meal(7)).toEqual({ ...menu[1]!.meal, id: 7 });
       expect(await meals.count()).toBe(4);
     });
 
@@ -62,7 +66,7 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
 
       await mealSources.importMenu({ source, days: [monday] }, planFor([], seen));
 
-      expect(seen).toEqual([{ known: new Map([[mine[0]!.key, { ...mine[0]!.meal, id: 1 }]]), nextMealId: 5 }]);
+      expect(seen).toEqual([{ known: new Map([[mine[0]!.key, { ...mine[0]!.meal, id: 1 }]]), nextMealId: 5, withdrawn: new Set() }]);
     });
 
     it('re-importing the same menu changes nothing; a changed meal keeps its id, ratings and markings', async () => {
@@ -72,17 +76,17 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
       await ratings.change('alice', 1, (snapshot) => decideRatingChange(snapshot, 4, ratingOpenAt));
       await markings.setMarked('bob', 1, true);
 
-      const again = await mealSources.importMenu(scope, planFor(menu));
+      const again = accepted(await mealSources.importMenu(scope, planFor(menu)));
       expect([again.added.length, again.updated.length, again.unchanged.length]).toEqual([0, 0, 2]);
 
       const repriced = [candidate(monday, 'Currywurst', { prices: { student: '2.80' } }), menu[1]!];
-      const changed = await mealSources.importMenu(scope, planFor(repriced));
+      const changed = accepted(await mealSources.importMenu(scope, planFor(repriced)));
 
       expect(changed.updated.map((meal) => meal.id)).toEqual([1]);
-      expect(await meals.findById(1)).toEqual({ ...repriced[0]!.meal, id: 1 });
-      expect(await ratings.findRating('alice', 1)).toBe(4);
-      expect(await ratings.histogram(1)).toEqual([0, 0, 0, 1, 0]);
-      expect(await markings.isMarked('bob', 1)).toBe(true);
+      expect(await probe.meal(1)).toEqual({ ...repriced[0]!.meal, id: 1 });
+      expect(await probe.rating('alice', 1)).toBe(4);
+      expect(await probe.histogram(1)).toEqual([0, 0, 0, 1, 0]);
+      expect(await probe.marked('bob', 1)).toBe(true);
     });
 
     it('writes nothing when decide throws', async () => {
@@ -105,15 +109,15 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
       await mealSources.importMenu(scope, planFor(menu.slice(0, 1)));
 
       const reusedId: MenuImportDecision = (snapshot) => {
-        const plan = planMenuImport(menu.slice(1), { ...snapshot, known: new Map() });
-        return { ...plan, added: [{ ...plan.added[0]!, meal: { ...plan.added[0]!.meal, id: 1 } }] };
+        const plan = accepted(planMenuImport(menu.slice(1), { ...snapshot, known: new Map() }, readAt));
+        return accept({ ...plan, added: [{ ...plan.added[0]!, meal: { ...plan.added[0]!.meal, id: 1 } }] });
       };
-      const reusedKey: MenuImportDecision = (snapshot) => planMenuImport(menu, { ...snapshot, known: new Map() });
+      const reusedKey: MenuImportDecision = (snapshot) => planMenuImport(menu, { ...snapshot, known: new Map() }, readAt);
 
       await expect(mealSources.importMenu(scope, reusedId)).rejects.toThrow();
       await expect(mealSources.importMenu(scope, reusedKey)).rejects.toThrow();
 
-      expect(await meals.findById(1)).toEqual(sampleMeal(1));
+      expect(await probe.meal(1)).toEqual(sampleMeal(1));
       expect(await meals.count()).toBe(2);
     });
 
@@ -123,7 +127,7 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
 
       const plans = await Promise.all([mealSources.importMenu(scope, planFor(menu)), mealSources.importMenu(scope, planFor(menu))]);
 
-      expect(plans.map((plan) => plan.added.length).sort()).toEqual([0, 2]);
+      expect(plans.map((plan) => accepted(plan).added.length).sort()).toEqual([0, 2]);
       expect(await meals.count()).toBe(2);
     });
   });

@@ -8,5 +8,6 @@ export async function rateInPeriod(
   rating: RatingValue | null,
 ): Promise<void> {
   const inPeriod = new Date(meal.servedAt.getTime() + ratingPeriodMs / 2);
-  await ratings.change(userId, meal.id, (snapshot) => decideRatingChange(snapshot, rating, inPeriod));
+  const decision = await ratings.change(userId, meal.id, (snapshot) => decideRatingChange(snapshot, rating, inPeriod));
+  if (!decision.ok) throw new Error(`rating meal ${meal.id} was refused: ${decision.refusal.code}`);
 }

@@ -1,6 +1,6 @@
 import {
+  accept,
   decideRatingChange,
-  DomainError,
   emptyHistogram,
   histogramOf,
   type Meal,
@@ -9,6 +9,7 @@ import {
   type RatingValue,
 } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
+import { probeThrough } from './repository-probe.js';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
 import { ratingOpenAt, sampleMeal } from './sample-meals.js';
 
@@ -22,6 +23,7 @@ const rate =
 export function describeRatingRepositoryContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
   describe(`RatingRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
+    const probe = probeThrough(() => store().queries);
     const withMeals = async () => {
       const fixture = store();
       await fixture.meals.upsertMany([sampleMeal(1), sampleMeal(2), sampleMeal(3, { rateable: false })]);
@@ -29,11 +31,11 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
     };
 
     it('reads no rating and an empty histogram for an unrated meal and for a missing one', async () => {
-      const ratings = await withMeals();
-      expect(await ratings.findRating('alice', 1)).toBeNull();
-      expect(await ratings.histogram(1)).toEqual(emptyHistogram);
-      expect(await ratings.findRating('alice', 99)).toBeNull();
-      expect(await ratings.histogram(99)).toEqual(emptyHistogram);
+      await withMeals();
+      expect(await probe.rating('alice', 1)).toBeNull();
+      expect(await probe.histogram(1)).toEqual(emptyHistogram);
+      expect(await probe.rating('alice', 99)).toBeNull();
+      expect(await probe.histogram(99)).toEqual(emptyHistogram);
     });
 
     it('hands decide the stored meal, the current rating and the histogram', async () => {
@@ -55,8 +57,8 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       const core = (meal: Meal | undefined) =>
         meal && { id: meal.id, name: meal.name, servedAt: meal.servedAt, rateable: meal.rateable };
       expect(seen.map((snapshot) => ({ ...snapshot, meal: core(snapshot.meal) }))).toEqual([
-        { meal: core(sampleMeal(1)), current: 2, histogram: [0, 1, 0, 0, 1] },
-        { meal: undefined, current: null, histogram: emptyHistogram },
+        { meal: core(sampleMeal(1)), current: 2, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } },
+        { meal: undefined, current: null, histogram: emptyHistogram, dish: undefined },
       ]);
     });
 
@@ -64,9 +66,9 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       const ratings = await withMeals();
       const change = await ratings.change('alice', 1, rate(4));
 
-      expect(change).toEqual({ mealId: 1, previous: null, next: 4, histogram: [0, 0, 0, 1, 0] });
-      expect(await ratings.findRating('alice', 1)).toBe(4);
-      expect(await ratings.histogram(1)).toEqual([0, 0, 0, 1, 0]);
+      expect(change).toEqual(accept({ mealId: 1, previous: null, next: 4, histogram: [0, 0, 0, 1, 0], dish: { id: expect.any(Number), histogram: [0, 0, 0, 1, 0] } }));
+      expect(await probe.rating('alice', 1)).toBe(4);
+      expect(await probe.histogram(1)).toEqual([0, 0, 0, 1, 0]);
     });
 
     it("replaces the user's previous rating: one rating per user and meal", async () => {
@@ -74,9 +76,9 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('alice', 1, rate(4));
       const change = await ratings.change('alice', 1, rate(2));
 
-      expect(change).toEqual({ mealId: 1, previous: 4, next: 2, histogram: [0, 1, 0, 0, 0] });
-      expect(await ratings.findRating('alice', 1)).toBe(2);
-      expect(await ratings.histogram(1)).toEqual([0, 1, 0, 0, 0]);
+      expect(change).toEqual(accept({ mealId: 1, previous: 4, next: 2, histogram: [0, 1, 0, 0, 0], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] } }));
+      expect(await probe.rating('alice', 1)).toBe(2);
+      expect(await probe.histogram(1)).toEqual([0, 1, 0, 0, 0]);
     });
 
     it('setting the rating a user already holds changes nothing', async () => {
@@ -84,8 +86,8 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('alice', 1, rate(3));
       const change = await ratings.change('alice', 1, rate(3));
 
-      expect(change).toEqual({ mealId: 1, previous: 3, next: 3, histogram: [0, 0, 1, 0, 0] });
-      expect(await ratings.histogram(1)).toEqual([0, 0, 1, 0, 0]);
+      expect(change).toEqual(accept({ mealId: 1, previous: 3, next: 3, histogram: [0, 0, 1, 0, 0], dish: { id: expect.any(Number), histogram: [0, 0, 1, 0, 0] } }));
+      expect(await probe.histogram(1)).toEqual([0, 0, 1, 0, 0]);
     });
 
     it('deletes a rating', async () => {
@@ -94,10 +96,10 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('bob', 1, rate(1));
       const change = await ratings.change('alice', 1, rate(null));
 
-      expect(change).toEqual({ mealId: 1, previous: 5, next: null, histogram: [1, 0, 0, 0, 0] });
-      expect(await ratings.findRating('alice', 1)).toBeNull();
-      expect(await ratings.findRating('bob', 1)).toBe(1);
-      expect(await ratings.histogram(1)).toEqual([1, 0, 0, 0, 0]);
+      expect(change).toEqual(accept({ mealId: 1, previous: 5, next: null, histogram: [1, 0, 0, 0, 0], dish: { id: expect.any(Number), histogram: [1, 0, 0, 0, 0] } }));
+      expect(await probe.rating('alice', 1)).toBeNull();
+      expect(await probe.rating('bob', 1)).toBe(1);
+      expect(await probe.histogram(1)).toEqual([1, 0, 0, 0, 0]);
     });
 
     it('deleting when there is no rating succeeds and changes nothing', async () => {
@@ -105,9 +107,9 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('bob', 1, rate(2));
       const change = await ratings.change('alice', 1, rate(null));
 
-      expect(change).toEqual({ mealId: 1, previous: null, next: null, histogram: [0, 1, 0, 0, 0] });
-      expect(await ratings.findRating('alice', 1)).toBeNull();
-      expect(await ratings.histogram(1)).toEqual([0, 1, 0, 0, 0]);
+      expect(change).toEqual(accept({ mealId: 1, previous: null, next: null, histogram: [0, 1, 0, 0, 0], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] } }));
+      expect(await probe.rating('alice', 1)).toBeNull();
+      expect(await probe.histogram(1)).toEqual([0, 1, 0, 0, 0]);
     });
 
     it('rates again after a deletion', async () => {
@@ -116,14 +118,14 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('alice', 1, rate(null));
       const change = await ratings.change('alice', 1, rate(5));
 
-      expect(change).toEqual({ mealId: 1, previous: null, next: 5, histogram: [0, 0, 0, 0, 1] });
-      expect(await ratings.findRating('alice', 1)).toBe(5);
+      expect(change).toEqual(accept({ mealId: 1, previous: null, next: 5, histogram: [0, 0, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 0, 0, 0, 1] } }));
+      expect(await probe.rating('alice', 1)).toBe(5);
     });
 
     it('writes nothing when decide throws, and passes its error on', async () => {
       const ratings = await withMeals();
       await ratings.change('alice', 1, rate(4));
-      const refusal = new DomainError('rating_period_over');
+      const refusal = new Error('a bug in the decision');
 
       await expect(
         ratings.change('alice', 1, (snapshot) => {
@@ -135,21 +137,21 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
         throw refusal;
       })).rejects.toBe(refusal);
 
-      expect(await ratings.findRating('alice', 1)).toBe(4);
-      expect(await ratings.findRating('bob', 1)).toBeNull();
-      expect(await ratings.histogram(1)).toEqual([0, 0, 0, 1, 0]);
+      expect(await probe.rating('alice', 1)).toBe(4);
+      expect(await probe.rating('bob', 1)).toBeNull();
+      expect(await probe.histogram(1)).toEqual([0, 0, 0, 1, 0]);
     });
 
     it("writes nothing when the domain refuses: missing meal, meal not rateable", async () => {
       const ratings = await withMeals();
 
-      await expect(ratings.change('alice', 99, rate(3))).rejects.toMatchObject({ code: 'meal_not_found' });
-      await expect(ratings.change('alice', 3, rate(3))).rejects.toMatchObject({ code: 'meal_not_rateable' });
+      await expect(ratings.change('alice', 99, rate(3))).resolves.toMatchObject({ ok: false, refusal: { code: 'meal_not_found' } });
+      await expect(ratings.change('alice', 3, rate(3))).resolves.toMatchObject({ ok: false, refusal: { code: 'meal_not_rateable' } });
 
-      expect(await ratings.findRating('alice', 99)).toBeNull();
-      expect(await ratings.histogram(99)).toEqual(emptyHistogram);
-      expect(await ratings.findRating('alice', 3)).toBeNull();
-      expect(await ratings.histogram(3)).toEqual(emptyHistogram);
+      expect(await probe.rating('alice', 99)).toBeNull();
+      expect(await probe.histogram(99)).toEqual(emptyHistogram);
+      expect(await probe.rating('alice', 3)).toBeNull();
+      expect(await probe.histogram(3)).toEqual(emptyHistogram);
     });
 
     it("keeps each user's rating apart", async () => {
@@ -160,10 +162,10 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('carol', 1, rate(3));
       await ratings.change('carol', 1, rate(null));
 
-      expect(await ratings.findRating('alice', 1)).toBe(5);
-      expect(await ratings.findRating('bob', 1)).toBe(2);
-      expect(await ratings.findRating('carol', 1)).toBeNull();
-      expect(await ratings.histogram(1)).toEqual([0, 1, 0, 0, 1]);
+      expect(await probe.rating('alice', 1)).toBe(5);
+      expect(await probe.rating('bob', 1)).toBe(2);
+      expect(await probe.rating('carol', 1)).toBeNull();
+      expect(await probe.histogram(1)).toEqual([0, 1, 0, 0, 1]);
     });
 
     it('keeps each meal apart', async () => {
@@ -172,9 +174,9 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('alice', 2, rate(1));
       await ratings.change('alice', 1, rate(null));
 
-      expect(await ratings.findRating('alice', 2)).toBe(1);
-      expect(await ratings.histogram(1)).toEqual(emptyHistogram);
-      expect(await ratings.histogram(2)).toEqual([1, 0, 0, 0, 0]);
+      expect(await probe.rating('alice', 2)).toBe(1);
+      expect(await probe.histogram(1)).toEqual(emptyHistogram);
+      expect(await probe.histogram(2)).toEqual([1, 0, 0, 0, 0]);
     });
 
     it('keeps the histogram equal to the ratings it counts, through sets, replacements and deletions', async () => {
@@ -189,11 +191,11 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
 
       const held: RatingValue[] = [];
       for (const user of users) {
-        const rating = await ratings.findRating(user, 1);
+        const rating = await probe.rating(user, 1);
         if (rating !== null) held.push(rating);
       }
       expect(held.length).toBeGreaterThan(0);
-      expect(await ratings.histogram(1)).toEqual(histogramOf(held));
+      expect(await probe.histogram(1)).toEqual(histogramOf(held));
     });
 
     it('loses no update when many changes are in flight at once', async () => {
@@ -205,10 +207,10 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       // One user racing with themself still ends with a single rating.
       await Promise.all(values.map((value) => ratings.change('alice', 1, rate(value))));
 
-      const alice = await ratings.findRating('alice', 1);
+      const alice = await probe.rating('alice', 1);
       expect(alice).not.toBeNull();
       const expected = [...Array.from({ length: 40 }, (_, index) => values[index % 5]!), alice!];
-      expect(await ratings.histogram(1)).toEqual(histogramOf(expected));
+      expect(await probe.histogram(1)).toEqual(histogramOf(expected));
     });
   });
 }

@@ -1,3 +1,5 @@
+import { describeDishContract } from './dish-contract.js';
+import { describeHistogramOracleProperty } from './histogram-oracle-property.js';
 import { describeMealQueriesContract } from './meal-queries-contract.js';
 import type { CreateReadRepositoryFixture } from './read-repository-fixture.js';
 import { describeUserDataRepositoryContract } from './user-data-repository-contract.js';
@@ -6,4 +8,6 @@ import { describeUserDataRepositoryContract } from './user-data-repository-contr
 export function describeReadRepositoryContracts(adapterName: string, createFixture: CreateReadRepositoryFixture): void {
   describeMealQueriesContract(adapterName, createFixture);
   describeUserDataRepositoryContract(adapterName, createFixture);
+  describeDishContract(adapterName, createFixture);
+  describeHistogramOracleProperty(adapterName, createFixture);
 }

@@ -1,9 +1,8 @@
-import type { MealQueries, UserDataRepository } from '@canteen-meals/domain';
+import type { UserDataRepository } from '@canteen-meals/domain';
 import type { RepositoryFixture } from './repository-fixture.js';
 
 /** The write-side repositories plus the read side and the user-data port, all over one fresh store. */
 export interface ReadRepositoryFixture extends RepositoryFixture {
-  readonly queries: MealQueries;
   readonly userData: UserDataRepository;
 }
 

@@ -1,3 +1,5 @@
+import { describeCanteenRepositoryContract } from './canteen-repository-contract.js';
+import { describeFeedStateRepositoryContract } from './feed-state-contract.js';
 import { describeMarkingRepositoryContract } from './marking-repository-contract.js';
 import { describeMealCatalogContract } from './meal-catalog-contract.js';
 import { describeMealSourceRepositoryContract } from './meal-source-repository-contract.js';
@@ -10,4 +12,6 @@ export function describeRepositoryContracts(adapterName: string, createFixture: 
   describeMarkingRepositoryContract(adapterName, createFixture);
   describeRatingRepositoryContract(adapterName, createFixture);
   describeMealSourceRepositoryContract(adapterName, createFixture);
+  describeCanteenRepositoryContract(adapterName, createFixture);
+  describeFeedStateRepositoryContract(adapterName, createFixture);
 }

@@ -1,5 +1,15 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { MarkingRepository, MealCatalog, MealSourceRepository, RatingRepository } from '@canteen-meals/domain';
+import type {
+  CanteenRepository,
+  DishQueries,
+  DishRepository,
+  FeedStateRepository,
+  MarkingRepository,
+  MealCatalog,
+  MealQueries,
+  MealSourceRepository,
+  RatingRepository,
+} from '@canteen-meals/domain';
 
 /** Fresh repositories over one fresh, empty store, as one adapter builds them for one test. */
 export interface RepositoryFixture {
@@ -7,6 +17,12 @@ export interface RepositoryFixture {
   readonly markings: MarkingRepository;
   readonly ratings: RatingRepository;
   readonly mealSources: MealSourceRepository;
+  readonly canteens: CanteenRepository;
+  readonly dishes: DishRepository;
+  readonly dishQueries: DishQueries;
+  readonly feedStates: FeedStateRepository;
+  /** The read side: tests observe the write side's effects through it (see RepositoryProbe). */
+  readonly queries: MealQueries;
   /** Runs after the test: close connections, delete temporary files. */
   readonly cleanup?: () => void | Promise<void>;
 }

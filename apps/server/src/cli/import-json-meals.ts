@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mealsFromUpsertDocument } from '@canteen-meals/adapters-http';
 import type { Meal, UseCases } from '@canteen-meals/domain';
+import { valueOrThrow } from '../refused.js';
 
 /** Reads and checks the admin upsert body (`PUT /api/v1/admin/meals`) before any database is opened. */
 export function prepareJsonMeals(path: string): Meal[] {
@@ -15,6 +16,6 @@ export function prepareJsonMeals(path: string): Meal[] {
 
 /** Prepared meals, upserted in one transaction. */
 export async function importJsonMeals(path: string, meals: Meal[], { upsertMeals }: Pick<UseCases, 'upsertMeals'>): Promise<string[]> {
-  const { upserted } = await upsertMeals.execute(meals);
+  const { upserted } = valueOrThrow(await upsertMeals.execute(meals));
   return [`meals:import: upserted ${upserted} meals from ${path}`];
 }

@@ -12,7 +12,7 @@ export interface MenuImportContext {
 
 /** What `pnpm meals:import <feed.xml>` prints: the counts, then the meals added, updated and kept. */
 export function menuImportReport(plan: MenuImportPlan, context: MenuImportContext): string[] {
-  const { added, updated, unchanged, missing } = plan;
+  const { added, updated, unchanged, missing, withdrawn } = plan;
   const closed = context.closedDays > 0 ? `, ${context.closedDays} closed` : '';
   return [
     `meals:import: OpenMensa ${context.version} feed ${context.path}`,
@@ -22,6 +22,8 @@ export function menuImportReport(plan: MenuImportPlan, context: MenuImportContex
     ...updated.map((meal) => `  ~ #${meal.id} ${describe(meal)}`),
     ...(missing.length > 0 ? [`  kept ${missing.length} meals that the feed no longer lists on their day:`] : []),
     ...missing.map((meal) => `  = #${meal.id} ${describe(meal)}`),
+    ...(withdrawn.length > 0 ? [`  withdrew ${withdrawn.length} of them, still to be served: they leave the menu`] : []),
+    ...withdrawn.map((meal) => `  - #${meal.id} ${describe(meal)}`),
   ];
 }
 

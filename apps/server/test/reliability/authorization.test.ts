@@ -1,6 +1,6 @@
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import fc from 'fast-check';
-import { MealMother } from '@canteen-meals/repository-contract';
+import { MealMother, probeThrough } from '@canteen-meals/repository-contract';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { reportFigures } from './support/figures.js';
 import { buildInProcessApp } from './support/in-process-app.js';
@@ -148,8 +148,8 @@ describe('authorization: two users interleaving, the user comes only from the ve
         }
         for (const user of users) {
           for (const mealId of mealIds) {
-            expect(await persistence.ratings.findRating(user, mealId), `${user} rating of ${mealId}`).toBe(model[user].ratings.get(mealId) ?? null);
-            expect(await persistence.markings.isMarked(user, mealId), `${user} marking of ${mealId}`).toBe(model[user].marked.has(mealId));
+            expect(await probeThrough(() => persistence.queries).rating(user, mealId), `${user} rating of ${mealId}`).toBe(model[user].ratings.get(mealId) ?? null);
+            expect(await probeThrough(() => persistence.queries).marked(user, mealId), `${user} marking of ${mealId}`).toBe(model[user].marked.has(mealId));
           }
         }
         // Nobody else appears: no row for a user named by a body, a path, a query, a header or a forged token.

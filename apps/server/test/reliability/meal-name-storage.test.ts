@@ -1,3 +1,4 @@
+import { probeThrough } from '@canteen-meals/repository-contract';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildInProcessApp } from './support/in-process-app.js';
@@ -36,6 +37,7 @@ describe('meal names that cannot be stored as text, or hold a control character'
   it('still takes no-break spaces, emoji, paired surrogates and combining marks, and stores them exactly', async () => {
     const name = 'No-break\u00a0space 🍜 e\u0301';
     expect((await upsert(JSON.stringify(name))).statusCode).toBe(200);
-    expect((await (await fixture).persistence.meals.findById(1))?.name).toBe(name);
+    const { persistence } = await fixture;
+    expect((await probeThrough(() => persistence.queries).meal(1))?.name).toBe(name);
   });
 });

@@ -49,12 +49,14 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
       tags: [
         { name: 'meals', description: 'Marking and rating, for every authenticated user' },
         { name: 'admin', description: 'Menu management, with the meals:write scope' },
+        { name: 'canteens', description: 'Canteens and their menus, public: no token needed' },
         { name: 'operations', description: 'Unauthenticated routes for operators' },
       ],
     },
-    // The same rule as the authentication hook: /api/v1 needs a token, nothing outside it does.
+    // The same rule as the authentication hook: /api/v1 needs a token, nothing outside it does, except the public
+    // routes, which say so with `security: []`.
     transform: ({ schema = {}, url }) => {
-      const authenticated = url === apiPrefix || url.startsWith(`${apiPrefix}/`);
+      const authenticated = (url === apiPrefix || url.startsWith(`${apiPrefix}/`)) && schema.security === undefined;
       const documented: FastifySchema = {
         ...schema,
         tags: schema.tags ?? [tagOf(url, apiPrefix)],

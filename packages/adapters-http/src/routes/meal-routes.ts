@@ -1,7 +1,15 @@
-import type { MarkMeal, RateMeal, UpsertMeals } from '@canteen-meals/domain';
+import {
+  markMealRefusals,
+  rateMealRefusals,
+  upsertMealsRefusals,
+  type MarkMeal,
+  type RateMeal,
+  type UpsertMeals,
+} from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
-import { HttpError } from '../http-error.js';
+import { sendRefusal, wireCodesOf } from '../error-mapping.js';
+import { requireJsonBody } from '../json-body.js';
 import { mealsFromUpsertBody, rateMealDataOf } from '../wire-mapping.js';
 import {
   exampleMarkAnswer,
@@ -28,23 +36,14 @@ export interface MealRoutesOptions {
 export const smallBodyLimit = 1024;
 export const adminBodyLimit = 1024 * 1024;
 
-const markMealErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, 'meal_not_found']);
-const rateMealErrors = errorResponses([
-  ...authenticatedRouteErrors,
-  ...jsonBodyErrors,
-  ...writeRouteErrors,
-  'meal_not_found',
-  'meal_not_rateable',
-  'meal_not_yet_served',
-  'rating_period_over',
-]);
-const upsertMealsErrors = errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, 'forbidden']);
+// Each route answers what any write route answers, and the refusals of its use case.
+const writeErrors = [...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors] as const;
+const markMealErrors = errorResponses([...writeErrors, ...wireCodesOf(markMealRefusals)]);
+const rateMealErrors = errorResponses([...writeErrors, ...wireCodesOf(rateMealRefusals)]);
+const upsertMealsErrors = errorResponses([...writeErrors, 'forbidden', ...wireCodesOf(upsertMealsRefusals)]);
 
 export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals }) => {
-  // A request with no body at all carries no content type for Fastify to parse: it is still an empty JSON body.
-  app.addHook('preValidation', (request, _reply, done) => {
-    done(request.body === undefined ? new HttpError('invalid_json', 'A JSON body is required.') : undefined);
-  });
+  app.addHook('preValidation', requireJsonBody);
 
   app.post(
     routePaths.markMeal,
@@ -63,10 +62,11 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);
       const result = await markMeal.execute({ userId, mealId: request.body.meal_id, marked: request.body.marked });
-      return { status: 'success' as const, data: { marked: result.marked } };
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      return { status: 'success' as const, data: { marked: result.value.marked } };
     },
   );
 
@@ -87,14 +87,15 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);
       const result = await rateMeal.execute({
         userId,
         mealId: request.body.meal_id,
         rating: request.body.rating as 1 | 2 | 3 | 4 | 5 | null,
       });
-      return { status: 'success' as const, data: rateMealDataOf(result) };
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      return { status: 'success' as const, data: rateMealDataOf(result.value) };
     },
   );
 
@@ -116,9 +117,10 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const result = await upsertMeals.execute(mealsFromUpsertBody(request.body));
-      return { status: 'success' as const, data: { upserted: result.upserted } };
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      return { status: 'success' as const, data: { upserted: result.value.upserted } };
     },
   );
 };

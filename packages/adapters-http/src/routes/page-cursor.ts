@@ -2,8 +2,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isMealId, type ServedPosition } from '@canteen-meals/domain';
 import { HttpError } from '../http-error.js';
 
-/** Which list a cursor belongs to: a cursor of one list is refused by the other. */
-export type CursorList = 'marked' | 'rated';
+/**
+ * Which list a cursor belongs to: a cursor of one list is refused by every other (the servings of each dish are a
+ * list of their own).
+ */
+export type CursorList = 'marked' | 'rated' | 'search' | `dish-${number}`;
 
 export interface PageCursors {
   encode(list: CursorList, userId: string, position: ServedPosition): string;
@@ -11,7 +14,7 @@ export interface PageCursors {
   decode(list: CursorList, userId: string, cursor: string): ServedPosition;
 }
 
-const format = /^(marked|rated):(-?\d{1,16}):(\d{1,16})$/;
+const format = /^(marked|rated|search|dish-[1-9]\d{0,15}):(-?\d{1,16}):(\d{1,16})$/;
 const maxInstantMs = 8.64e15;
 const macBytes = 16;
 

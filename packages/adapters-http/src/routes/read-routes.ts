@@ -1,5 +1,8 @@
 import {
   defaultPageSize,
+  getMealRefusals,
+  getMealsRefusals,
+  type GetMealsQuery,
   isMealId,
   isLocalDate,
   type GetMeal,
@@ -12,6 +15,7 @@ import {
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
+import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import {
   exampleMarkedPage,
@@ -43,8 +47,9 @@ export interface ReadRoutesOptions {
 }
 
 const readErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request']);
+const mealsErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', ...wireCodesOf(getMealsRefusals)]);
 const pageErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']);
-const readOneErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'meal_not_found']);
+const readOneErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', ...wireCodesOf(getMealRefusals)]);
 
 /** GET endpoints for meals with their statistics and the caller's own marking and rating. */
 export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, options) => {
@@ -62,10 +67,11 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
         response: { 200: successEnvelope(MealData, successExample(exampleMeal)), ...readOneErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);
-      const details = await getMeal.execute({ userId, mealId: mealIdOf(request.params.meal_id) });
-      return { status: 'success' as const, data: mealDataOf(details) };
+      const result = await getMeal.execute({ userId, mealId: mealIdOf(request.params.meal_id) });
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      return { status: 'success' as const, data: mealDataOf(result.value) };
     },
   );
 
@@ -74,27 +80,22 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
     {
       schema: {
         operationId: 'getMeals',
-        summary: 'Many meals in one request: ?ids=1,2,3 (up to 100) or ?date=YYYY-MM-DD, exactly one of them',
+        summary:
+          'Many meals in one request: ?ids=1,2,3 (up to 100), ?date=YYYY-MM-DD (optionally &canteen=ID), or ?canteen=ID&from=...&to=... (up to 14 days)',
         querystring: MealsQuery,
         response: {
           200: successEnvelope(MealsData, successExample(exampleMeals)),
-          ...readErrors,
+          ...mealsErrors,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);
-      const { ids, date } = request.query;
-      if ((ids === undefined) === (date === undefined)) {
-        throw new HttpError('invalid_request', 'Give exactly one of the query parameters ids and date.');
-      }
-      const result =
-        ids !== undefined
-          ? await getMeals.execute({ userId, mealIds: ids.split(',').map(mealIdOf) })
-          : await getMeals.execute({ userId, servedOn: localDateOf(date!) });
+      const result = await getMeals.execute({ userId, ...mealsQueryOf(request.query) });
+      if (!result.ok) return sendRefusal(reply, result.refusal);
       return {
         status: 'success' as const,
-        data: { meals: result.meals.map(mealDataOf), unknown_ids: [...result.unknownIds] },
+        data: { meals: result.value.meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] },
       };
     },
   );
@@ -152,3 +153,23 @@ function pageDataOf(cursors: PageCursors, list: CursorList, userId: string, page
     next_cursor: page.next === null ? null : cursors.encode(list, userId, page.next),
   };
 }
+
+/** Which of the three reads the query asks for; any other combination of parameters is a bad request. */
+function mealsQueryOf(query: MealsQuery): DistributiveOmit<GetMealsQuery, 'userId'> {
+  const { ids, date, canteen, from, to } = query;
+  const given = [ids, date, from ?? to].filter((value) => value !== undefined).length;
+  if (given !== 1) {
+    throw new HttpError('invalid_request', 'Give exactly one of: ids, date, or from with to.');
+  }
+  if (ids !== undefined) {
+    if (canteen !== undefined) throw new HttpError('invalid_request', 'canteen goes with date or from/to, not with ids.');
+    return { mealIds: ids.split(',').map(mealIdOf) };
+  }
+  // A canteen id that names no canteen, well-formed or not, is the use case's `canteen_not_found`.
+  if (date !== undefined) return { servedOn: localDateOf(date), canteenId: canteen };
+  if (from === undefined || to === undefined) throw new HttpError('invalid_request', 'A range needs both from and to.');
+  if (canteen === undefined) throw new HttpError('invalid_request', 'A range of days needs canteen.');
+  return { canteenId: canteen, from: localDateOf(from), to: localDateOf(to) };
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -12,6 +12,9 @@ export const beforeRoutingErrors = ['not_found', 'invalid_url', 'request_timeout
 /** What any route can answer, whatever it does: a failure, or a refusal while the server shuts down. */
 export const everyRouteErrors = ['internal_error', 'service_unavailable'] as const;
 
+/** What a public route (no token needed) can answer, whatever it does: it is limited per client address. */
+export const publicRouteErrors = ['rate_limited', ...everyRouteErrors] as const;
+
 /** What every route under /api/v1 can answer, whatever it does: it needs a token and is rate limited. */
 export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', 'rate_limited', ...everyRouteErrors] as const;
 

@@ -1,9 +1,9 @@
-import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
-import { apiPrefix, routePaths } from '@canteen-meals/http-contract';
+import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import { apiPrefix, canteenPath, routePaths } from '@canteen-meals/http-contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp, createHmacTokenVerifier, signHmacToken } from '../../src/index.js';
-import { useCasesOver } from '../app-fixture.js';
+import { timeZone, useCasesOver } from '../app-fixture.js';
 
 // The API document's examples are real answers: this replays the story they tell (an admin upserts meal 42, three
 // users rate it, alice marks it and an earlier meal, rates it, reads, pages, exports and erases) against the real app,
@@ -32,7 +32,7 @@ let app: FastifyInstance;
 let operations: Map<string, OpenApiOperation>;
 
 beforeAll(async () => {
-  const adapters = createInMemoryAdapters();
+  const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   app = await buildHttpApp({
     useCases: useCasesOver(adapters, new FixedClock(now)),
     verifyToken: createHmacTokenVerifier({ secret }),
@@ -82,10 +82,23 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('GET', `${routePaths.listRatedMeals}?limit=1`, 'alice')).toEqual(answerExample('listRatedMeals'));
     expect(await call('GET', routePaths.myData, 'alice')).toEqual(answerExample('exportMyData'));
     expect(await call('DELETE', routePaths.myData, 'alice')).toEqual(answerExample('eraseMyData'));
+
+    // The admin creates a canteen (201), then puts it again (200: replaced); anybody reads the canteens.
+    const canteenUrl = canteenPath('mensa-academica', routePaths.saveCanteen);
+    const created = await app.inject({
+      method: 'PUT',
+      url: `${apiPrefix}${canteenUrl}`,
+      headers: { authorization: `Bearer ${tokenOf('admin', 'meals:write')}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(requestExample('saveCanteen')),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(await call('PUT', canteenUrl, 'admin', requestExample('saveCanteen'), 'meals:write')).toEqual(answerExample('saveCanteen'));
+    expect(await call('GET', routePaths.listCanteens, 'anybody')).toEqual(answerExample('listCanteens'));
+    expect(await call('GET', canteenPath('mensa-academica'), 'anybody')).toEqual(answerExample('getCanteen'));
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'exportMyData', 'eraseMyData'];
+    const story = ['saveCanteen', 'listCanteens', 'getCanteen', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'exportMyData', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);

@@ -7,5 +7,4 @@ export interface MarkingRepository {
    * nothing, when it does not. Idempotent: setting the state a marking already has changes nothing.
    */
   setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean>;
-  isMarked(userId: UserId, mealId: MealId): Promise<boolean>;
 }

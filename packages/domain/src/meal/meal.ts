@@ -1,3 +1,4 @@
+import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
 import type { MealPrices } from './meal-prices.js';
 
 /** A positive integer that identifies a meal across imports. */
@@ -16,6 +17,13 @@ export interface MealDetails {
   /** Ingredients, allergens, labels, in the menu's order. */
   readonly notes: readonly string[];
   readonly prices: MealPrices;
+  /** The canteen that serves it; `default` when a writer names none. */
+  readonly canteenId: CanteenId;
+  /**
+   * Where it stands in its day's menu (0 first): menus list a day's meals by serving time, then position, then id.
+   * An import numbers the meals in feed order (so by category, as feeds group them); an upsert by batch order.
+   */
+  readonly position: number;
 }
 
 /**
@@ -36,6 +44,8 @@ export const noMealDetails: MealDetails = Object.freeze({
   category: null,
   notes: Object.freeze([]) as readonly string[],
   prices: Object.freeze({}),
+  canteenId: defaultCanteenId,
+  position: 0,
 });
 
 /** The meal with its absent details filled in by their defaults; a fresh object with fresh arrays and dates. */
@@ -48,6 +58,8 @@ export function withMealDetails(meal: Meal): DetailedMeal {
     category: meal.category ?? null,
     notes: [...(meal.notes ?? [])],
     prices: { ...meal.prices },
+    canteenId: meal.canteenId ?? defaultCanteenId,
+    position: meal.position ?? 0,
   };
 }
 

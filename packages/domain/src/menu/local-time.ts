@@ -81,3 +81,12 @@ function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, s
   date.setUTCHours(hour, minute, second, 0);
   return date.getTime();
 }
+
+/** The calendar day `days` after `date` (before it when negative). */
+export function addDays(date: LocalDate, days: number): LocalDate {
+  if (!isLocalDate(date)) throw new RangeError(`not a calendar day: "${date}"`);
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const shifted = new Date(0);
+  shifted.setUTCFullYear(year, month - 1, day + days);
+  return shifted.toISOString().slice(0, 10);
+}

@@ -1,4 +1,5 @@
 import type { LocalDate } from './local-time.js';
+import type { Result } from '../shared/refusal.js';
 import type { MenuImportDecision, MenuImportPlan } from './menu-import-plan.js';
 
 /** The days of one source that an import covers: what it may have added to before. */
@@ -10,9 +11,9 @@ export interface MenuImportScope {
 /**
  * The meals that came from menus, by their source keys. One unit of work per import, like RatingRepository.change:
  * read the known meals of the scope and the next free meal id, call `decide`, and write what it returns (new meals
- * with their keys, updated meals) atomically. Nothing awaits in between, so an embedded database can run it in one
- * transaction; when `decide` throws, nothing is written.
+ * with their keys, updated meals) atomically, answering the decision. Nothing awaits in between, so an embedded
+ * database can run it in one transaction; when `decide` refuses or throws, nothing is written.
  */
 export interface MealSourceRepository {
-  importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<MenuImportPlan>;
+  importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, 'invalid_meal'>>;
 }

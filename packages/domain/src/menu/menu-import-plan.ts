@@ -1,6 +1,6 @@
 import { isMealId, withMealDetails, type DetailedMeal, type Meal, type MealId } from '../meal/meal.js';
-import { DomainError } from '../shared/domain-error.js';
-import type { MealSourceKey, MenuCandidate, SourcedMeal } from './meal-source.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
+import type { MealSourceKey, MenuCandidate, SourcedMeal } from './meal-identity.js';
 
 /** What an adapter reads, inside its transaction, before an import writes. */
 export interface MenuImportSnapshot {
@@ -8,6 +8,8 @@ export interface MenuImportSnapshot {
   readonly known: ReadonlyMap<MealSourceKey, Meal>;
   /** Above every meal id in the catalog, whoever assigned it (an import or the admin upsert). */
   readonly nextMealId: MealId;
+  /** Those of the known meals that are withdrawn. */
+  readonly withdrawn?: ReadonlySet<MealId>;
 }
 
 /** What an import does: adds new meals (with their keys), updates changed ones, and leaves the rest. */
@@ -17,40 +19,58 @@ export interface MenuImportPlan {
   readonly unchanged: readonly DetailedMeal[];
   /** Known on an imported day but no longer in the menu: kept as they are, ratings and markings included. */
   readonly missing: readonly DetailedMeal[];
+  /**
+   * Those of `missing` that are served after the import's instant and not withdrawn yet: the import withdraws them
+   * (the feed took them off a coming day). A listed meal that was withdrawn is served again: it is in `updated`.
+   */
+  readonly withdrawn: readonly DetailedMeal[];
+  /** The import's instant: what `withdrawn` is judged against, and when those meals were withdrawn. */
+  readonly at: Date;
 }
 
-/** Synchronous on purpose, like RatingDecision: it runs inside the adapter's transaction. */
-export type MenuImportDecision = (snapshot: MenuImportSnapshot) => MenuImportPlan;
+/**
+ * Synchronous on purpose, like RatingDecision: it runs inside the adapter's transaction, which writes the plan it
+ * accepts and nothing when it refuses.
+ */
+export type MenuImportDecision = (snapshot: MenuImportSnapshot) => Result<MenuImportPlan, 'invalid_meal'>;
 
 /**
  * Pure: the id rule of imports. A key seen before keeps its meal id, and the meal takes the menu's name, time,
  * category, notes and prices (its rateable flag stays, as an admin may have set it). A new key gets the next free
- * id. Nothing ever changes which key a meal id belongs to, so a renamed meal is a new meal.
+ * id. Nothing ever changes which key a meal id belongs to, so a renamed meal is a new meal. Refuses only when the
+ * meal ids are used up; candidates that repeat a key are a caller's bug and throw.
  */
-export function planMenuImport(candidates: readonly MenuCandidate[], snapshot: MenuImportSnapshot): MenuImportPlan {
+export function planMenuImport(
+  candidates: readonly MenuCandidate[],
+  snapshot: MenuImportSnapshot,
+  now: Date,
+): Result<MenuImportPlan, 'invalid_meal'> {
+  const withdrawnBefore = snapshot.withdrawn ?? new Set<MealId>();
   const added: SourcedMeal[] = [];
   const updated: DetailedMeal[] = [];
   const unchanged: DetailedMeal[] = [];
   let nextId = snapshot.nextMealId;
   const listed = new Set<MealSourceKey>();
   for (const candidate of candidates) {
-    if (listed.has(candidate.key)) throw new DomainError('invalid_meal', `the menu lists ${candidate.key} twice`);
+    if (listed.has(candidate.key)) throw new RangeError(`the candidates list ${candidate.key} twice`);
     listed.add(candidate.key);
     const existing = snapshot.known.get(candidate.key);
     if (existing === undefined) {
-      if (!isMealId(nextId)) throw new DomainError('invalid_meal', 'no meal id is left above the highest one in use');
+      if (!isMealId(nextId)) return refuse('invalid_meal', 'no meal id is left above the highest one in use');
       added.push({ ...candidate, meal: withMealDetails({ ...candidate.meal, id: nextId }) });
       nextId += 1;
       continue;
     }
     const next = withMealDetails({ ...candidate.meal, id: existing.id, rateable: existing.rateable });
-    (sameMeal(withMealDetails(existing), next) ? unchanged : updated).push(next);
+    const same = sameMeal(withMealDetails(existing), next) && !withdrawnBefore.has(existing.id);
+    (same ? unchanged : updated).push(next);
   }
   const missing = [...snapshot.known]
     .filter(([key]) => !listed.has(key))
     .map(([, meal]) => withMealDetails(meal))
     .sort((a, b) => a.id - b.id);
-  return { added, updated, unchanged, missing };
+  const withdrawn = missing.filter((meal) => meal.servedAt > now && !withdrawnBefore.has(meal.id));
+  return accept({ added, updated, unchanged, missing, withdrawn, at: now });
 }
 
 export function sameMeal(a: DetailedMeal, b: DetailedMeal): boolean {
@@ -60,6 +80,8 @@ export function sameMeal(a: DetailedMeal, b: DetailedMeal): boolean {
     a.servedAt.getTime() === b.servedAt.getTime() &&
     a.rateable === b.rateable &&
     a.category === b.category &&
+    a.canteenId === b.canteenId &&
+    a.position === b.position &&
     a.notes.length === b.notes.length &&
     a.notes.every((note, index) => note === b.notes[index]) &&
     samePrices(a.prices, b.prices)

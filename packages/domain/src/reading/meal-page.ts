@@ -1,11 +1,11 @@
-import { mealOverviewOf, type MealOverview } from './meal-overview.js';
-import { servedPositionOf, type MealView, type PageRequest, type ServedPosition } from './meal-view.js';
+import { mealReadingOf, type MealReading } from './meal-reading.js';
+import { servedPositionOf, type PersonalMeal, type PageRequest, type ServedPosition } from './personal-meal.js';
 
 export const defaultPageSize = 20;
 export const maxPageSize = 100;
 
 export interface MealPage {
-  readonly meals: readonly MealOverview[];
+  readonly meals: readonly MealReading[];
   /** Where the next page starts; null when this page is the last. */
   readonly next: ServedPosition | null;
 }
@@ -15,7 +15,7 @@ export interface MealPage {
  * another page follows, without counting.
  */
 export async function readMealPage(
-  read: (page: PageRequest) => Promise<readonly MealView[]>,
+  read: (page: PageRequest) => Promise<readonly PersonalMeal[]>,
   { after, limit }: PageRequest,
   now: Date,
 ): Promise<MealPage> {
@@ -26,7 +26,7 @@ export async function readMealPage(
   const page = views.slice(0, limit);
   const last = page.at(-1);
   return {
-    meals: page.map((view) => mealOverviewOf(view, now)),
+    meals: page.map((view) => mealReadingOf(view, now)),
     next: views.length > limit && last !== undefined ? servedPositionOf(last.meal) : null,
   };
 }

@@ -15,3 +15,17 @@ const controlCharacter = /[\u0000-\u001F\u007F-\u009F]/;
 export function hasControlCharacter(value: string): boolean {
   return controlCharacter.test(value);
 }
+
+/**
+ * A text field of a meal or a canteen: not blank, at most `max` characters (Unicode code points, as SQL and JSON
+ * Schema count them), no control character, and storable as text (no unpaired surrogate).
+ */
+export function isTextField(value: unknown, max: number): value is string {
+  return (
+    typeof value === 'string' &&
+    value.trim().length > 0 &&
+    [...value].length <= max &&
+    !hasControlCharacter(value) &&
+    isStorableText(value)
+  );
+}

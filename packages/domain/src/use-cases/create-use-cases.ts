@@ -1,3 +1,8 @@
+import type { CanteenRepository } from '../canteen/canteen-repository.js';
+import type { DishQueries } from '../dish/dish-queries.js';
+import type { FeedState, ScheduleCheck } from '../feed/canteen-feed.js';
+import { FeedSourceError, type FeedSource, type FeedStateRepository, type MenuFeedReader, type NextRun } from '../feed/feed-ports.js';
+import type { DishRepository } from '../dish/dish-repository.js';
 import type { MarkingRepository } from '../marking/marking-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
 import type { MealSourceRepository } from '../menu/meal-source-repository.js';
@@ -6,7 +11,11 @@ import type { RatingRepository } from '../rating/rating-repository.js';
 import type { MealQueries } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
 import type { UserDataRepository } from '../user-data/user-data-repository.js';
+import { GetCanteen, ListCanteens, SaveCanteen } from './canteen-use-cases.js';
+import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
 import { EraseUserData } from './erase-user-data.js';
+import { ListFeeds, RunDueFeeds, RunFeed } from './feed-use-cases.js';
+import { WithdrawMeal } from './withdraw-meal.js';
 import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
@@ -25,25 +34,69 @@ export interface Repositories {
   readonly queries: MealQueries;
   readonly userData: UserDataRepository;
   readonly mealSources: MealSourceRepository;
+  readonly canteens: CanteenRepository;
+  readonly dishes: DishRepository;
+  readonly dishQueries: DishQueries;
+  readonly feedStates: FeedStateRepository;
 }
 
-/** When the canteen serves: the days of menus and of `date` reads are days on its clocks. */
+/** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
+export interface FeedPorts {
+  readonly feedSource: FeedSource;
+  readonly feedReader: MenuFeedReader;
+  readonly nextRun: NextRun;
+  readonly checkSchedule: ScheduleCheck;
+  /** Told the outcome of every fetch, scheduled or asked for (logs, metrics). */
+  readonly onFeedRan: (state: FeedState) => void;
+}
+
+/** Without feed adapters: every fetch fails saying so, and no schedule ever fires. */
+const noFeedPorts: FeedPorts = {
+  feedSource: { fetch: async () => Promise.reject(new FeedSourceError('no feed source is configured')) },
+  feedReader: {
+    read: () => {
+      throw new Error('no feed reader is configured');
+    },
+  },
+  nextRun: () => null,
+  checkSchedule: (schedule) => (schedule.trim() === '' ? 'must not be blank' : undefined),
+  onFeedRan: () => {},
+};
+
+/**
+ * When canteens serve: imported meals are served at `start` on their canteen's clocks. `timeZone` is the zone of the
+ * `default` canteen when an adapter creates it; every other canteen carries its own.
+ */
 export type UseCaseOptions = ServiceTime;
 
 /**
  * The one place that builds the use cases, for the server, every command-line tool, the demo seed and embedders:
  * whoever holds repositories and a clock gets the same operations with the same rules.
  */
-export function createUseCases(repositories: Repositories, clock: Clock, serviceTime: UseCaseOptions) {
+export function createUseCases(repositories: Repositories, clock: Clock, serviceTime: UseCaseOptions, feedPorts: Partial<FeedPorts> = {}) {
+  const feeds = { ...noFeedPorts, ...feedPorts };
+  const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start });
+  const runFeed = new RunFeed({ ...repositories, ...feeds, onRan: feeds.onFeedRan, importMenu, clock });
   const reading = { queries: repositories.queries, clock };
   const userData = { userData: repositories.userData, clock };
   return {
     markMeal: new MarkMeal(repositories),
     rateMeal: new RateMeal({ ratings: repositories.ratings, clock }),
     upsertMeals: new UpsertMeals(repositories),
-    importMenu: new ImportMenu({ mealSources: repositories.mealSources, serviceTime }),
+    importMenu,
     getMeal: new GetMeal(reading),
-    getMeals: new GetMeals({ ...reading, timeZone: serviceTime.timeZone }),
+    getMeals: new GetMeals({ ...reading, canteens: repositories.canteens }),
+    saveCanteen: new SaveCanteen({ canteens: repositories.canteens, checkSchedule: feeds.checkSchedule }),
+    runFeed,
+    runDueFeeds: new RunDueFeeds({ ...repositories, runFeed, nextRun: feeds.nextRun, clock }),
+    listFeeds: new ListFeeds({ ...repositories, nextRun: feeds.nextRun, clock }),
+    getCanteen: new GetCanteen(repositories),
+    listCanteens: new ListCanteens(repositories),
+    withdrawMeal: new WithdrawMeal({ meals: repositories.meals, clock }),
+    getDish: new GetDish({ dishQueries: repositories.dishQueries, clock }),
+    listDishServings: new ListDishServings({ dishQueries: repositories.dishQueries, clock }),
+    searchDishes: new SearchDishes({ ...repositories, clock }),
+    mergeDishes: new MergeDishes({ ...repositories, clock }),
     listMarkedMeals: new ListMarkedMeals(reading),
     listRatedMeals: new ListRatedMeals(reading),
     exportUserData: new ExportUserData(userData),

@@ -1,17 +1,26 @@
 import type { MealId } from '../meal/meal.js';
-import { mealOverviewOf, type MealOverview } from '../reading/meal-overview.js';
+import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
 import type { MealQueries } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
-import { DomainError } from '../shared/domain-error.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
+
+/** Every refusal GetMeal can answer. */
+export const getMealRefusals = ['meal_not_found'] as const;
 
 /** One meal with its statistics, whether it can be rated now, and the reader's own marking and rating. */
 export class GetMeal {
   constructor(private readonly deps: { readonly queries: MealQueries; readonly clock: Clock }) {}
 
-  async execute({ userId, mealId }: { readonly userId: UserId; readonly mealId: MealId }): Promise<MealOverview> {
-    const [view] = await this.deps.queries.viewsByIds(userId, [mealId]);
-    if (view === undefined) throw new DomainError('meal_not_found');
-    return mealOverviewOf(view, this.deps.clock.now());
+  async execute({
+    userId,
+    mealId,
+  }: {
+    readonly userId: UserId;
+    readonly mealId: MealId;
+  }): Promise<Result<MealReading, (typeof getMealRefusals)[number]>> {
+    const now = this.deps.clock.now();
+    const [view] = await this.deps.queries.viewsByIds(userId, [mealId], now);
+    return view === undefined ? refuse('meal_not_found') : accept(mealReadingOf(view, now));
   }
 }

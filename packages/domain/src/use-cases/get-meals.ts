@@ -1,33 +1,51 @@
 import { localDayRange } from '../calendar/local-day.js';
-import type { LocalDate } from '../menu/local-time.js';
+import type { CanteenId } from '../canteen/canteen.js';
+import type { CanteenRepository } from '../canteen/canteen-repository.js';
+import { addDays, type LocalDate } from '../menu/local-time.js';
 import type { MealId } from '../meal/meal.js';
-import { mealOverviewOf, type MealOverview } from '../reading/meal-overview.js';
-import type { MealQueries } from '../reading/meal-queries.js';
+import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
+import type { MealQueries, ServingWindow } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
 
 /** The most meal ids one read may name (repeats included). */
 export const maxMealIdsPerRead = 100;
 
+/** The longest menu one read covers: `from` and `to` at most 13 days apart. */
+export const maxMenuDays = 14;
+
 export type GetMealsQuery =
   | { readonly userId: UserId; readonly mealIds: readonly MealId[] }
-  | { readonly userId: UserId; readonly servedOn: LocalDate };
+  /** One day: of one canteen, or of every canteen (each judged on its own clocks) when `canteenId` is absent. */
+  | { readonly userId: UserId; readonly servedOn: LocalDate; readonly canteenId?: CanteenId | undefined }
+  /** The days `from` to `to`, both included, of one canteen. */
+  | { readonly userId: UserId; readonly canteenId: CanteenId; readonly from: LocalDate; readonly to: LocalDate };
 
 export interface GetMealsResult {
-  /** By ids: in the order of the ids, each meal once. By day: by serving time, then id. */
-  readonly meals: readonly MealOverview[];
-  /** Requested ids that name no meal, each once, in request order; always empty for a day. */
+  /** By ids: in the order of the ids, each meal once. By days: by serving time, then menu position, then id. */
+  readonly meals: readonly MealReading[];
+  /** Requested ids that name no meal, each once, in request order; always empty for days. */
   readonly unknownIds: readonly MealId[];
 }
 
-/** Many meals in one read: named by id, or all those served on one day of the service's time zone. */
+export const getMealsRefusals = ['canteen_not_found', 'invalid_menu_range'] as const;
+
+type GetMealsRefusal = (typeof getMealsRefusals)[number];
+
+/** Many meals in one read: named by id, or all those one canteen (or every canteen) serves on some days. */
 export class GetMeals {
   constructor(
-    private readonly deps: { readonly queries: MealQueries; readonly clock: Clock; readonly timeZone: string },
+    private readonly deps: { readonly queries: MealQueries; readonly canteens: CanteenRepository; readonly clock: Clock },
   ) {}
 
-  async execute(query: GetMealsQuery): Promise<GetMealsResult> {
-    return 'mealIds' in query ? this.byIds(query.userId, query.mealIds) : this.servedOn(query.userId, query.servedOn);
+  async execute(query: GetMealsQuery): Promise<Result<GetMealsResult, GetMealsRefusal>> {
+    if ('mealIds' in query) return accept(await this.byIds(query.userId, query.mealIds));
+    const windows = 'servedOn' in query ? await this.dayWindows(query) : await this.rangeWindows(query);
+    if (!windows.ok) return windows;
+    const now = this.deps.clock.now();
+    const views = await this.deps.queries.viewsServedIn(query.userId, windows.value, now);
+    return accept({ meals: views.map((view) => mealReadingOf(view, now)), unknownIds: [] });
   }
 
   private async byIds(userId: UserId, requested: readonly MealId[]): Promise<GetMealsResult> {
@@ -35,21 +53,46 @@ export class GetMeals {
       throw new RangeError(`at most ${maxMealIdsPerRead} meal ids per read, not ${requested.length}`);
     }
     const ids = [...new Set(requested)];
-    const views = new Map((await this.deps.queries.viewsByIds(userId, ids)).map((view) => [view.meal.id, view]));
     const now = this.deps.clock.now();
+    const views = new Map((await this.deps.queries.viewsByIds(userId, ids, now)).map((view) => [view.meal.id, view]));
     return {
       meals: ids.flatMap((id) => {
         const view = views.get(id);
-        return view === undefined ? [] : [mealOverviewOf(view, now)];
+        return view === undefined ? [] : [mealReadingOf(view, now)];
       }),
       unknownIds: ids.filter((id) => !views.has(id)),
     };
   }
 
-  private async servedOn(userId: UserId, date: LocalDate): Promise<GetMealsResult> {
-    const { from, until } = localDayRange(date, this.deps.timeZone);
-    const views = await this.deps.queries.viewsServedBetween(userId, from, until);
-    const now = this.deps.clock.now();
-    return { meals: views.map((view) => mealOverviewOf(view, now)), unknownIds: [] };
+  private async dayWindows(query: {
+    readonly servedOn: LocalDate;
+    readonly canteenId?: CanteenId | undefined;
+  }): Promise<Result<ServingWindow[], GetMealsRefusal>> {
+    if (query.canteenId !== undefined) {
+      return this.rangeWindows({ canteenId: query.canteenId, from: query.servedOn, to: query.servedOn });
+    }
+    const canteens = await this.deps.canteens.list();
+    return accept(
+      canteens.map((canteen) => ({ canteenId: canteen.id, ...daysRange(query.servedOn, query.servedOn, canteen.timeZone) })),
+    );
   }
+
+  private async rangeWindows(query: {
+    readonly canteenId: CanteenId;
+    readonly from: LocalDate;
+    readonly to: LocalDate;
+  }): Promise<Result<ServingWindow[], GetMealsRefusal>> {
+    if (query.to < query.from) return refuse('invalid_menu_range', '`to` must not be before `from`');
+    if (addDays(query.from, maxMenuDays - 1) < query.to) {
+      return refuse('invalid_menu_range', `a menu read covers at most ${maxMenuDays} days`);
+    }
+    const canteen = await this.deps.canteens.find(query.canteenId);
+    if (canteen === undefined) return refuse('canteen_not_found');
+    return accept([{ canteenId: canteen.id, ...daysRange(query.from, query.to, canteen.timeZone) }]);
+  }
+}
+
+/** The instants of the days `from` to `to` on the clocks of `timeZone`. */
+function daysRange(from: LocalDate, to: LocalDate, timeZone: string): { from: Date; until: Date } {
+  return { from: localDayRange(from, timeZone).from, until: localDayRange(to, timeZone).until };
 }

@@ -1,11 +1,20 @@
+import { defaultCanteenId, type Canteen, type CanteenId } from '../canteen/canteen.js';
+import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { noMealDetails } from '../meal/meal.js';
+import type { Clock } from '../shared/clock.js';
 import { mealFieldProblem } from '../meal/meal-validation.js';
 import { instantOfLocalTime, isLocalDate } from '../menu/local-time.js';
-import { mealSourceKey, type MenuCandidate } from '../menu/meal-source.js';
+import { keysOfDay, type MealSourceKey, type MenuCandidate } from '../menu/meal-identity.js';
 import type { MealSourceRepository } from '../menu/meal-source-repository.js';
-import type { MenuDay, ServiceTime } from '../menu/menu.js';
+import type { MenuDay } from '../menu/menu.js';
+import type { LocalTime } from '../menu/local-time.js';
 import { planMenuImport, type MenuImportPlan } from '../menu/menu-import-plan.js';
-import { DomainError } from '../shared/domain-error.js';
+import { refuse, type Result } from '../shared/refusal.js';
+
+/** Every refusal ImportMenu can answer. */
+export const importMenuRefusals = ['invalid_meal', 'canteen_not_found'] as const;
+
+type ImportMenuRefusal = (typeof importMenuRefusals)[number];
 
 export interface ImportMenuCommand {
   /** Who published the menu, e.g. one canteen's feed: part of every meal's source key, so keep it stable. */
@@ -13,38 +22,53 @@ export interface ImportMenuCommand {
   readonly days: readonly MenuDay[];
   /** Whether meals new to the catalog can be rated; meals already known keep their flag. */
   readonly rateable: boolean;
+  /** The canteen that serves the menu (absent: `default`); its time zone places the days. */
+  readonly canteenId?: CanteenId | undefined;
 }
 
 /**
  * Brings a published menu into the catalog in one unit of work. Meals already imported keep their ids (so their
  * ratings and markings stay attached); new ones get fresh ids; closed days add nothing; meals that vanished from a
- * re-imported day stay.
+ * re-imported day stay, except that those still to be served are withdrawn (the feed took them off the menu).
  */
 export class ImportMenu {
   constructor(
-    private readonly deps: { readonly mealSources: MealSourceRepository; readonly serviceTime: ServiceTime },
+    private readonly deps: {
+      readonly mealSources: MealSourceRepository;
+      readonly canteens: CanteenRepository;
+      readonly clock: Clock;
+      /** Wall-clock time of the start of service, "HH:MM", in every canteen's own zone. */
+      readonly serviceStart: LocalTime;
+    },
   ) {}
 
-  async execute(command: ImportMenuCommand): Promise<MenuImportPlan> {
+  async execute(command: ImportMenuCommand): Promise<Result<MenuImportPlan, ImportMenuRefusal>> {
     const source = command.source.trim();
-    if (source === '') throw new DomainError('invalid_meal', 'the menu needs a source name');
-    assertDistinctDays(command.days);
-    const candidates = this.candidatesOf(source, command);
+    if (source === '') return refuse('invalid_meal', 'the menu needs a source name');
+    const dayProblem = repeatedOrInvalidDay(command.days);
+    if (dayProblem !== undefined) return refuse('invalid_meal', dayProblem);
+    const canteen = await this.deps.canteens.find(command.canteenId ?? defaultCanteenId);
+    if (canteen === undefined) return refuse('canteen_not_found', `The canteen "${command.canteenId}" does not exist.`);
+    const candidates = this.candidatesOf(source, canteen, command);
+    if (typeof candidates === 'string') return refuse('invalid_meal', candidates);
     const scope = { source, days: command.days.map((day) => day.date) };
-    return this.deps.mealSources.importMenu(scope, (snapshot) => planMenuImport(candidates, snapshot));
+    const now = this.deps.clock.now();
+    return this.deps.mealSources.importMenu(scope, (snapshot) => planMenuImport(candidates, snapshot, now));
   }
 
-  /** Each listed meal as it would be stored, served on its day at the start of service in the canteen's zone. */
-  private candidatesOf(source: string, command: ImportMenuCommand): MenuCandidate[] {
-    const { start, timeZone } = this.deps.serviceTime;
-    return command.days.flatMap((day) => {
-      if (day.closed) return [];
+  /**
+   * Each listed meal as it would be stored, served on its day at the start of service in the canteen's zone; or what
+   * is wrong with the first meal that could not be stored.
+   */
+  private candidatesOf(source: string, canteen: Canteen, command: ImportMenuCommand): MenuCandidate[] | string {
+    const start = this.deps.serviceStart;
+    const timeZone = canteen.timeZone;
+    const candidates: MenuCandidate[] = [];
+    for (const day of command.days) {
+      if (day.closed) continue;
       const servedAt = instantOfLocalTime(day.date, start, timeZone);
-      const ordinals = new Map<string, number>();
-      return day.items.map((item, index) => {
-        const firstKey = mealSourceKey(source, day.date, item);
-        const ordinal = (ordinals.get(firstKey) ?? 0) + 1;
-        ordinals.set(firstKey, ordinal);
+      const keys = keysOfDay(source, day.date, day.items);
+      for (const [index, item] of day.items.entries()) {
         const meal = {
           ...noMealDetails,
           name: item.name,
@@ -53,20 +77,24 @@ export class ImportMenu {
           category: item.category,
           notes: item.notes,
           prices: item.prices,
+          canteenId: canteen.id,
+          position: index,
         };
         const problem = mealFieldProblem(meal);
-        if (problem !== undefined) throw new DomainError('invalid_meal', `${day.date}, meal ${index + 1}: ${problem}`);
-        return { key: mealSourceKey(source, day.date, item, ordinal), servedOn: day.date, meal };
-      });
-    });
+        if (problem !== undefined) return `${day.date}, meal ${index + 1}: ${problem}`;
+        candidates.push({ key: keys[index] as MealSourceKey, servedOn: day.date, meal });
+      }
+    }
+    return candidates;
   }
 }
 
-function assertDistinctDays(days: readonly MenuDay[]): void {
+function repeatedOrInvalidDay(days: readonly MenuDay[]): string | undefined {
   const seen = new Set<string>();
   for (const { date } of days) {
-    if (!isLocalDate(date)) throw new DomainError('invalid_meal', `"${date}" is not a calendar day`);
-    if (seen.has(date)) throw new DomainError('invalid_meal', `the menu lists ${date} more than once`);
+    if (!isLocalDate(date)) return `"${date}" is not a calendar day`;
+    if (seen.has(date)) return `the menu lists ${date} more than once`;
     seen.add(date);
   }
+  return undefined;
 }

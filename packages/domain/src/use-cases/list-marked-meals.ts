@@ -1,6 +1,6 @@
 import type { MealQueries } from '../reading/meal-queries.js';
 import { readMealPage, type MealPage } from '../reading/meal-page.js';
-import type { PageRequest } from '../reading/meal-view.js';
+import type { PageRequest } from '../reading/personal-meal.js';
 import type { Clock } from '../shared/clock.js';
 import type { UserId } from '../shared/user-id.js';
 
@@ -14,6 +14,6 @@ export class ListMarkedMeals {
 
   async execute({ userId, ...page }: ListUserMealsQuery): Promise<MealPage> {
     const now = this.deps.clock.now();
-    return readMealPage((request) => this.deps.queries.markedMeals(userId, request), page, now);
+    return readMealPage((request) => this.deps.queries.markedMeals(userId, request, now), page, now);
   }
 }

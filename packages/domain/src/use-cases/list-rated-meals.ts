@@ -9,6 +9,6 @@ export class ListRatedMeals {
 
   async execute({ userId, ...page }: ListUserMealsQuery): Promise<MealPage> {
     const now = this.deps.clock.now();
-    return readMealPage((request) => this.deps.queries.ratedMeals(userId, request), page, now);
+    return readMealPage((request) => this.deps.queries.ratedMeals(userId, request, now), page, now);
   }
 }

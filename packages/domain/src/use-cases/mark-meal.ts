@@ -1,6 +1,6 @@
 import type { MarkingRepository } from '../marking/marking-repository.js';
 import type { MealId } from '../meal/meal.js';
-import { DomainError } from '../shared/domain-error.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
 
 export interface MarkMealCommand {
@@ -13,13 +13,15 @@ export interface MarkMealResult {
   readonly marked: boolean;
 }
 
+/** Every refusal MarkMeal can answer. */
+export const markMealRefusals = ['meal_not_found'] as const;
+
 /** Any existing meal can be marked or unmarked at any time; repeating a request changes nothing. */
 export class MarkMeal {
   constructor(private readonly deps: { readonly markings: MarkingRepository }) {}
 
-  async execute({ userId, mealId, marked }: MarkMealCommand): Promise<MarkMealResult> {
+  async execute({ userId, mealId, marked }: MarkMealCommand): Promise<Result<MarkMealResult, (typeof markMealRefusals)[number]>> {
     const mealExists = await this.deps.markings.setMarked(userId, mealId, marked);
-    if (!mealExists) throw new DomainError('meal_not_found');
-    return { marked };
+    return mealExists ? accept({ marked }) : refuse('meal_not_found');
   }
 }

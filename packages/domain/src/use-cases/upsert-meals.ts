@@ -1,13 +1,35 @@
+import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
+import { defaultCanteenId } from '../canteen/canteen.js';
 import type { Meal } from '../meal/meal.js';
-import { assertValidMeals } from '../meal/meal-validation.js';
+import { validateMeals } from '../meal/meal-validation.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
 
-/** Admin import: every meal or none. An existing meal keeps its ratings and markings. */
+/** Every refusal UpsertMeals can answer. */
+export const upsertMealsRefusals = ['invalid_meal', 'canteen_not_found'] as const;
+
+type UpsertMealsRefusal = (typeof upsertMealsRefusals)[number];
+
+/**
+ * Admin import: every meal or none. An existing meal keeps its ratings and markings. A meal that names no canteen
+ * goes to `default`; one without a position takes its place in the batch.
+ */
 export class UpsertMeals {
-  constructor(private readonly deps: { readonly meals: MealCatalog }) {}
+  constructor(private readonly deps: { readonly meals: MealCatalog; readonly canteens: CanteenRepository }) {}
 
-  async execute(meals: readonly Meal[]): Promise<{ readonly upserted: number }> {
-    assertValidMeals(meals);
-    return { upserted: await this.deps.meals.upsertMany(meals) };
+  async execute(meals: readonly Meal[]): Promise<Result<{ readonly upserted: number }, UpsertMealsRefusal>> {
+    const valid = validateMeals(meals);
+    if (!valid.ok) return valid;
+    const placed = meals.map((meal, index) => ({
+      ...meal,
+      canteenId: meal.canteenId ?? defaultCanteenId,
+      position: meal.position ?? index,
+    }));
+    for (const canteenId of new Set(placed.map((meal) => meal.canteenId))) {
+      if ((await this.deps.canteens.find(canteenId)) === undefined) {
+        return refuse('canteen_not_found', `The canteen "${canteenId}" does not exist.`);
+      }
+    }
+    return accept({ upserted: await this.deps.meals.upsertMany(placed) });
   }
 }

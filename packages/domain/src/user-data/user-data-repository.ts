@@ -22,7 +22,7 @@ export interface UserDataRepository {
 
   /**
    * GDPR art. 17, in one transaction: deletes every marking and rating of `userId` and removes each of those ratings
-   * from its meal's histogram, whether or not the meal's rating period is over. No other user's data changes.
+   * from its meal's histogram and its dish's, whether or not the meal's rating period is over or it was withdrawn. No other user's data changes.
    * Idempotent: erasing again removes nothing and answers zeros.
    */
   eraseAll(userId: UserId): Promise<ErasedUserData>;

@@ -33,9 +33,13 @@ const routes = {
   'PUT /api/v1/admin/meals': { name: 'admin', bodyLimit: 1024 * 1024 },
 } as const;
 
-/** The read side and the erasure of one's own data: authenticated, no body, no change (erasure: the caller's rows). */
-function otherRoute(method: string, path: string): 'read' | 'erase' | undefined {
+/**
+ * The read side, the erasure of one's own data and the withdrawal of a meal: authenticated, no body, no change
+ * (erasure: the caller's rows; withdrawal, by an admin: the meal leaves the model's reachable meals).
+ */
+function otherRoute(method: string, path: string): 'read' | 'erase' | 'withdraw' | undefined {
   if (method === 'DELETE' && path === '/api/v1/me/data') return 'erase';
+  if (method === 'DELETE' && /^\/api\/v1\/admin\/meals\/[^/]+$/.test(path)) return 'withdraw';
   if (method !== 'GET') return undefined;
   if (['/api/v1/meals', '/api/v1/marked-meals', '/api/v1/rated-meals', '/api/v1/me/data'].includes(path)) return 'read';
   return /^\/api\/v1\/meals\/[^/]+$/.test(path) ? 'read' : undefined;
@@ -52,6 +56,11 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
     if (authorization === undefined || !bearer.test(authorization)) return fail('unauthenticated');
     const principal = tokens.get(authorization.replace(bearer, '').trim());
     if (principal === undefined) return fail('invalid_token');
+    if (other === 'withdraw') {
+      if (!principal.admin) return fail('forbidden');
+      const mealId = Number(path.slice(path.lastIndexOf('/') + 1));
+      return { kind: 'loose', apply: () => model.withdrawn.add(mealId) };
+    }
     return other === 'read' ? { kind: 'loose' } : { kind: 'loose', apply: () => model.erase(principal.userId) };
   }
   // Fastify reads the body of a request before it finds that no route takes it: a bad body may answer first.
@@ -95,7 +104,7 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
     case 'mark': {
       if (!isMarkBody(parsed.value)) return fail('invalid_request');
       const { meal_id: mealId, marked } = parsed.value;
-      if (!model.meals.has(mealId)) return fail('meal_not_found');
+      if (!model.meals.has(mealId) || model.withdrawn.has(mealId)) return fail('meal_not_found');
       return { kind: 'success', data: { marked }, apply: () => model.mark(principal.userId, mealId, marked) };
     }
     case 'admin': {
@@ -104,7 +113,11 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
       return {
         kind: 'success',
         data: { upserted: meals.length },
-        apply: () => meals.forEach(({ id, ...meal }) => model.meals.set(id, meal)),
+        apply: () =>
+          meals.forEach(({ id, ...meal }) => {
+            model.meals.set(id, meal);
+            model.withdrawn.delete(id); // an upsert serves a withdrawn meal again
+          }),
       };
     }
   }

@@ -33,13 +33,15 @@ export class ServiceModel {
   readonly ratings = new Map<string, Rating>();
   /** `mealId/userId` of each marking */
   readonly markings = new Set<string>();
+  /** Meals withdrawn by DELETE /api/v1/admin/meals/{meal_id}: they answer meal_not_found until upserted again. */
+  readonly withdrawn = new Set<number>();
 
   constructor(readonly now: number) {}
 
   /** Why rating this meal is refused now, in the order the contract lists the checks; null when it is open. */
   ratingRefusal(mealId: number): ErrorCode | null {
     const meal = this.meals.get(mealId);
-    if (meal === undefined) return 'meal_not_found';
+    if (meal === undefined || this.withdrawn.has(mealId)) return 'meal_not_found';
     if (!meal.rateable) return 'meal_not_rateable';
     if (this.now < meal.servedAt) return 'meal_not_yet_served';
     if (this.now - meal.servedAt > weekMs) return 'rating_period_over';

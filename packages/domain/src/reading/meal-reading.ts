@@ -1,12 +1,13 @@
+import type { DishSummary } from '../dish/dish.js';
 import type { DetailedMeal } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
 import { ratingRefusal } from '../rating/rating-rules.js';
 import { ratingStatistics, type RatingStatistics } from '../rating/rating-statistics.js';
 import type { RatingValue } from '../rating/rating.js';
-import type { MealView } from './meal-view.js';
+import type { PersonalMeal } from './personal-meal.js';
 
 /** Everything a reader learns about one meal at one instant. */
-export interface MealOverview {
+export interface MealReading {
   readonly meal: DetailedMeal;
   /** Whether a rating of this meal could be set or deleted right now. */
   readonly ratingOpen: boolean;
@@ -15,9 +16,20 @@ export interface MealOverview {
   readonly distribution: RatingHistogram;
   readonly marked: boolean;
   readonly personalRating: RatingValue | null;
+  /** The meal's dish over all its servings, with its statistics. */
+  readonly dish: DishReading;
 }
 
-export function mealOverviewOf(view: MealView, now: Date): MealOverview {
+/** A dish at one instant: its figures and the statistics of its histogram. */
+export interface DishReading extends DishSummary {
+  readonly statistics: RatingStatistics;
+}
+
+export function dishReadingOf(dish: DishSummary): DishReading {
+  return { ...dish, statistics: ratingStatistics(dish.histogram) };
+}
+
+export function mealReadingOf(view: PersonalMeal, now: Date): MealReading {
   return {
     meal: view.meal,
     ratingOpen: ratingRefusal(view.meal, now) === null,
@@ -25,5 +37,6 @@ export function mealOverviewOf(view: MealView, now: Date): MealOverview {
     distribution: view.histogram,
     marked: view.marked,
     personalRating: view.personalRating,
+    dish: dishReadingOf(view.dish),
   };
 }

@@ -1,13 +1,18 @@
+import type { DishSummary } from '../dish/dish.js';
 import type { DetailedMeal, Meal, MealId } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
 import type { RatingValue } from '../rating/rating.js';
 
-/** A meal as one user sees it: the meal, its histogram, and that user's own marking and rating. */
-export interface MealView {
+/**
+ * A meal as one user sees it: the meal, its histogram, that user's own marking and rating, and its dish as of the
+ * instant the query was asked about.
+ */
+export interface PersonalMeal {
   readonly meal: DetailedMeal;
   readonly histogram: RatingHistogram;
   readonly marked: boolean;
   readonly personalRating: RatingValue | null;
+  readonly dish: DishSummary;
 }
 
 /**

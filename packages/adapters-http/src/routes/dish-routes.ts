@@ -1,0 +1,190 @@
+import {
+  defaultPageSize,
+  getDishRefusals,
+  isMealId,
+  mergeDishesRefusals,
+  searchDishesRefusals,
+  withdrawMealRefusals,
+  type DishId,
+  type GetDish,
+  type ListDishServings,
+  type MergeDishes,
+  type SearchDishes,
+  type WithdrawMeal,
+} from '@canteen-meals/domain';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import {
+  CanteenParams,
+  DishData,
+  DishParams,
+  DishQuery,
+  DishSearchData,
+  DishSearchQuery,
+  MealParams,
+  MergeDishesBody,
+  routePaths,
+  successEnvelope,
+  WithdrawMealData,
+} from '@canteen-meals/http-contract';
+import { requireAdminScope } from '../auth/authenticate.js';
+import { sendRefusal, wireCodesOf } from '../error-mapping.js';
+import { HttpError } from '../http-error.js';
+import { requireJsonBody } from '../json-body.js';
+import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { dishDataOf, dishSummaryDataOf } from '../wire-mapping.js';
+import { adminBodyLimit } from './meal-routes.js';
+import { createPageCursors } from './page-cursor.js';
+
+export interface DishRoutesOptions {
+  readonly getDish: GetDish;
+  readonly listDishServings: ListDishServings;
+  readonly searchDishes: SearchDishes;
+  readonly mergeDishes: MergeDishes;
+  readonly withdrawMeal: WithdrawMeal;
+  readonly cursorSecret?: string | undefined;
+}
+
+
+/** The reader of a route where a token is optional: none without one; a token that is sent must be valid. */
+function optionalReader(request: FastifyRequest): string | null {
+  if (request.authenticationFailure !== null) throw request.authenticationFailure as Error;
+  return request.principal?.userId ?? null;
+}
+
+/** GET /dishes/{dish_id} (token optional) and GET /canteens/{canteen_id}/dishes?q= (public). */
+export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = async (app, options) => {
+  const { getDish, listDishServings, searchDishes } = options;
+  const cursors = createPageCursors(options.cursorSecret);
+
+  app.get(
+    routePaths.getDish,
+    {
+      schema: {
+        operationId: 'getDish',
+        summary: "A dish over all its servings, its names and servings (newest first); with a token, the caller's own figures",
+        tags: ['canteens'],
+        security: [],
+        params: DishParams,
+        querystring: DishQuery,
+        response: {
+          200: successEnvelope(DishData),
+          ...errorResponses([...publicRouteErrors, 'invalid_token', 'invalid_request', 'invalid_cursor', ...wireCodesOf(getDishRefusals)]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const reader = optionalReader(request);
+      const dishId = Number(request.params.dish_id) as DishId;
+      if (!isMealId(dishId)) throw new HttpError('invalid_request', 'The dish id is out of range.');
+      const result = await getDish.execute({ dishId, reader });
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      // The servings of a dish are a list of their own; an anonymous reader's cursors are bound to no user.
+      const list = `dish-${dishId}` as const;
+      const user = reader ?? '';
+      const { limit, cursor } = request.query;
+      const page = await listDishServings.execute({
+        dishId,
+        reader,
+        limit: limit === undefined ? defaultPageSize : Number(limit),
+        after: cursor === undefined ? null : cursors.decode(list, user, cursor),
+      });
+      const next = page.next === null ? null : cursors.encode(list, user, page.next);
+      return { status: 'success' as const, data: dishDataOf(result.value, page.meals, next) };
+    },
+  );
+
+  app.get(
+    routePaths.searchDishes,
+    {
+      schema: {
+        operationId: 'searchDishes',
+        summary: "Find a canteen's dishes by any part of any of their names (case and accents do not matter), by dish id",
+        tags: ['canteens'],
+        security: [],
+        params: CanteenParams,
+        querystring: DishSearchQuery,
+        response: {
+          200: successEnvelope(DishSearchData),
+          ...errorResponses([...publicRouteErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(searchDishesRefusals)]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { canteen_id: canteenId } = request.params;
+      const { q, limit, cursor } = request.query;
+      // A cursor is bound to its canteen and its text: it pages one search only.
+      const scope = `${canteenId}\n${q}`;
+      const after = cursor === undefined ? null : cursors.decode('search', scope, cursor).mealId;
+      const limitOf = limit === undefined ? defaultPageSize : Number(limit);
+      const result = await searchDishes.execute({ canteenId, text: q, after, limit: limitOf });
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      const { dishes, next } = result.value;
+      return {
+        status: 'success' as const,
+        data: {
+          dishes: dishes.map((dish) => ({ ...dishSummaryDataOf(dish), canteen_id: dish.canteenId })),
+          next_cursor: next === null ? null : cursors.encode('search', scope, { servedAt: new Date(0), mealId: next }),
+        },
+      };
+    },
+  );
+};
+
+/** POST /admin/dishes/{dish_id}/merge and DELETE /admin/meals/{meal_id} (scope meals:write). */
+export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = async (app, { mergeDishes, withdrawMeal }) => {
+  app.post(
+    routePaths.mergeDishes,
+    {
+      bodyLimit: adminBodyLimit,
+      onRequest: requireAdminScope,
+      preValidation: requireJsonBody,
+      schema: {
+        operationId: 'mergeDishes',
+        summary: 'Merge dishes (renames): every serving and name of "from" moves into this dish; answers the merged dish',
+        params: DishParams,
+        body: MergeDishesBody,
+        response: {
+          200: successEnvelope(DishData),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            ...jsonBodyErrors,
+            ...writeRouteErrors,
+            'forbidden',
+            ...wireCodesOf(mergeDishesRefusals),
+          ]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const target = Number(request.params.dish_id);
+      if (!isMealId(target)) throw new HttpError('invalid_request', 'The dish id is out of range.');
+      const result = await mergeDishes.execute({ target, from: request.body.from });
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      return { status: 'success' as const, data: dishDataOf(result.value.dish, [], null) };
+    },
+  );
+
+  app.delete(
+    routePaths.withdrawMeal,
+    {
+      onRequest: requireAdminScope,
+      schema: {
+        operationId: 'withdrawMeal',
+        summary: 'Withdraw a meal (a menu correction): it leaves the menus; its markings and ratings stay. Idempotent',
+        params: MealParams,
+        response: {
+          200: successEnvelope(WithdrawMealData),
+          ...errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'forbidden', 'invalid_request', ...wireCodesOf(withdrawMealRefusals)]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const mealId = Number(request.params.meal_id);
+      if (!isMealId(mealId)) throw new HttpError('invalid_request', 'The meal id is out of range.');
+      const result = await withdrawMeal.execute({ mealId });
+      if (!result.ok) return sendRefusal(reply, result.refusal);
+      return { status: 'success' as const, data: { meal_id: mealId, withdrawn_at: result.value.withdrawnAt.toISOString() } };
+    },
+  );
+};

@@ -1,0 +1,59 @@
+import {
+  dishSearchKey,
+  histogramOf,
+  type CanteenId,
+  type DishId,
+  type DishQueries,
+  type DishSearchPage,
+  type DishSummary,
+  type DishView,
+  type PageRequest,
+  type PersonalMeal,
+  type RatingValue,
+  type UserId,
+} from '@canteen-meals/domain';
+import { InMemoryDatabase } from './in-memory-database.js';
+import { dishSummaryOf, pageOf } from './in-memory-meal-queries.js';
+
+export class InMemoryDishQueries implements DishQueries {
+  constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
+
+  async dish(dishId: DishId, reader: UserId | null, asOf: Date): Promise<DishView | undefined> {
+    if (!this.db.dishes.has(dishId)) return undefined;
+    const names = [...this.db.dishNames.values()]
+      .filter((name) => name.dishId === dishId)
+      .map((name) => name.name)
+      .sort();
+    return { dish: dishSummaryOf(this.db, dishId, asOf), names, personal: reader === null ? null : this.personal(dishId, reader) };
+  }
+
+  async servings(dishId: DishId, reader: UserId | null, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
+    return pageOf(this.db, reader, this.servingIds(dishId), page, asOf);
+  }
+
+  async search(canteenId: CanteenId, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+    const wanted = dishSearchKey(text);
+    const found = new Set<DishId>();
+    for (const name of this.db.dishNames.values()) {
+      const dish = this.db.dishes.get(name.dishId)!;
+      if (dish.canteenId === canteenId && dishSearchKey(name.name).includes(wanted)) found.add(dish.id);
+    }
+    return [...found]
+      .filter((id) => after === null || id > after)
+      .sort((a, b) => a - b)
+      .slice(0, limit)
+      .map((id) => dishSummaryOf(this.db, id, asOf));
+  }
+
+  private servingIds(dishId: DishId) {
+    return [...this.db.mealDishes].filter(([, servingOf]) => servingOf === dishId).map(([mealId]) => mealId);
+  }
+
+  /** The reader's ratings of every serving (withdrawn ones too, as the dish's statistics count them), and any marking. */
+  private personal(dishId: DishId, reader: UserId) {
+    const servings = this.servingIds(dishId);
+    const ratings = servings.flatMap((mealId) => this.db.ratings.get(mealId)?.get(reader) ?? []) as RatingValue[];
+    const marks = this.db.markings.get(reader);
+    return { marked: servings.some((mealId) => marks?.has(mealId) ?? false), histogram: histogramOf(ratings) };
+  }
+}

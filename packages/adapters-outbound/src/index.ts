@@ -1,0 +1,5 @@
+export { nonPublicRangeOf, type AddressPolicy } from './address-policy.js';
+export { FeedFetchError, type FeedFetchErrorKind } from './feed-fetch-error.js';
+export { fetchFeed, type FeedFetchResult } from './fetch-feed.js';
+export type { FetchAttemptReport, FetchFeedOptions } from './fetch-feed-options.js';
+export type { HostLookup } from './guarded-lookup.js';

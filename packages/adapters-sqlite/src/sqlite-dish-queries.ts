@@ -1,0 +1,81 @@
+import {
+  dishSearchKey,
+  type CanteenId,
+  type DishId,
+  type DishQueries,
+  type DishSearchPage,
+  type DishSummary,
+  type DishView,
+  type PageRequest,
+  type PersonalMeal,
+  type RatingHistogram,
+  type UserId,
+} from '@canteen-meals/domain';
+import type { Database, Statement } from 'better-sqlite3';
+import {
+  dishSummaryColumns,
+  dishSummaryFromRow,
+  pageStatements,
+  readPage,
+  type DishSummaryRow,
+  type PageStatements,
+  type ViewParameters,
+} from './sqlite-meal-view.js';
+
+type DishViewRow = DishSummaryRow & { names: string; marked: 0 | 1; personal_histogram: string };
+
+interface SearchParameters {
+  canteen: CanteenId;
+  pattern: string;
+  after: DishId | null;
+  limit: number;
+  as_of: number;
+}
+
+/** Like SqliteMealQueries, every read is one statement, whatever the number of servings, names or dishes. */
+export class SqliteDishQueries implements DishQueries {
+  private readonly byId: Statement<ViewParameters & { dish: DishId }, DishViewRow>;
+  private readonly servingPages: PageStatements<{ dish: DishId }>;
+  private readonly searchNames: Statement<SearchParameters, DishSummaryRow>;
+
+  constructor(db: Database) {
+    // The reader's figures count every serving, withdrawn ones too, as the dish's histogram does.
+    this.byId = db.prepare(`SELECT ${dishSummaryColumns('dish')},
+        (SELECT json_group_array(name) FROM dish_names WHERE dish_names.dish_id = dish.dish_id) AS names,
+        EXISTS (SELECT 1 FROM meals AS mine JOIN markings ON markings.user_id = @user AND markings.meal_id = mine.meal_id
+          WHERE mine.dish_id = dish.dish_id) AS marked,
+        (SELECT json_array(coalesce(sum(rating = 1), 0), coalesce(sum(rating = 2), 0), coalesce(sum(rating = 3), 0),
+            coalesce(sum(rating = 4), 0), coalesce(sum(rating = 5), 0))
+          FROM meals AS mine JOIN ratings ON ratings.user_id = @user AND ratings.meal_id = mine.meal_id
+          WHERE mine.dish_id = dish.dish_id) AS personal_histogram
+      FROM dishes AS dish WHERE dish.dish_id = @dish`);
+    this.servingPages = pageStatements(db, 'meals.dish_id = @dish');
+    // The names of one canteen are one range of dish_names' primary key; \ escapes LIKE's % and _ in the text.
+    this.searchNames = db.prepare(`SELECT ${dishSummaryColumns('dish')}
+      FROM (SELECT DISTINCT dish_id FROM dish_names
+        WHERE canteen_id = @canteen AND search_key LIKE @pattern ESCAPE '\\' AND (@after IS NULL OR dish_id > @after)
+        ORDER BY dish_id LIMIT @limit) AS found
+      JOIN dishes AS dish ON dish.dish_id = found.dish_id
+      ORDER BY dish.dish_id`);
+  }
+
+  async dish(dishId: DishId, reader: UserId | null, asOf: Date): Promise<DishView | undefined> {
+    const row = this.byId.get({ dish: dishId, user: reader, as_of: asOf.getTime() });
+    if (row === undefined) return undefined;
+    return {
+      dish: dishSummaryFromRow(row),
+      // Sorted here as the in-memory adapter sorts (UTF-16 code units), not by SQLite's byte order.
+      names: (JSON.parse(row.names) as string[]).sort(),
+      personal: reader === null ? null : { marked: row.marked === 1, histogram: JSON.parse(row.personal_histogram) as RatingHistogram },
+    };
+  }
+
+  async servings(dishId: DishId, reader: UserId | null, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
+    return readPage(this.servingPages, { dish: dishId, user: reader, as_of: asOf.getTime() }, page);
+  }
+
+  async search(canteenId: CanteenId, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+    const pattern = `%${dishSearchKey(text).replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
+    return this.searchNames.all({ canteen: canteenId, pattern, after, limit, as_of: asOf.getTime() }).map(dishSummaryFromRow);
+  }
+}

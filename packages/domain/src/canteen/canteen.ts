@@ -1,0 +1,69 @@
+import { isTimeZone } from '../menu/local-time.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
+import { feedsProblem, type CanteenFeed, type ScheduleCheck } from '../feed/canteen-feed.js';
+import { isTextField } from '../shared/storable-text.js';
+
+/** A canteen's stable name in URLs and meals: a lowercase slug, e.g. `mensa-academica`. */
+export type CanteenId = string;
+
+export const canteenIdPattern = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** Where meals go that name no canteen, and where the migration put the meals of the time before canteens. */
+export const defaultCanteenId: CanteenId = 'default';
+
+export const canteenTextMaxLength = 250;
+
+export interface Coordinates {
+  /** Degrees north, -90..90. */
+  readonly lat: number;
+  /** Degrees east, -180..180. */
+  readonly lng: number;
+}
+
+/**
+ * A place that serves meals. Its time zone says which calendar day a meal belongs to (menus, `date`, `from`/`to`);
+ * the rating rules keep their exact instants.
+ */
+export interface Canteen {
+  readonly id: CanteenId;
+  readonly name: string;
+  /** An IANA time zone, e.g. `Europe/Berlin`. */
+  readonly timeZone: string;
+  readonly city: string | null;
+  readonly address: string | null;
+  readonly coordinates: Coordinates | null;
+  /** The menu feeds the service fetches on their schedules; empty when the menu comes by upsert or import only. */
+  readonly feeds: readonly CanteenFeed[];
+}
+
+export function isCanteenId(value: unknown): value is CanteenId {
+  return typeof value === 'string' && canteenIdPattern.test(value);
+}
+
+/** Accepts any schedule: for callers that have no cron library (the domain has none); the server checks with one. */
+export const anySchedule: ScheduleCheck = (schedule) => (schedule.trim() === '' ? 'must not be blank' : undefined);
+
+/** The canteen as given, or what is wrong with the first field that is not. */
+export function validateCanteen(canteen: Canteen, checkSchedule: ScheduleCheck = anySchedule): Result<Canteen, 'invalid_canteen'> {
+  const problem = canteenProblem(canteen) ?? feedsProblem(canteen.feeds, canteen.timeZone, checkSchedule);
+  return problem === undefined ? accept(canteen) : refuse('invalid_canteen', problem);
+}
+
+function canteenProblem(canteen: Canteen): string | undefined {
+  if (!isCanteenId(canteen.id)) return 'the canteen id must match ^[a-z0-9][a-z0-9-]{0,63}$';
+  if (!isText(canteen.name)) return `the name must have ${textRule}`;
+  if (!isTimeZone(canteen.timeZone)) return `"${canteen.timeZone}" is not an IANA time zone`;
+  if (canteen.city !== null && !isText(canteen.city)) return `the city must be null or have ${textRule}`;
+  if (canteen.address !== null && !isText(canteen.address)) return `the address must be null or have ${textRule}`;
+  const at = canteen.coordinates;
+  if (at !== null && !(inRange(at.lat, 90) && inRange(at.lng, 180))) {
+    return 'the coordinates must have lat from -90 to 90 and lng from -180 to 180';
+  }
+  return undefined;
+}
+
+const inRange = (value: number, limit: number) => Number.isFinite(value) && value >= -limit && value <= limit;
+
+const textRule = `1 to ${canteenTextMaxLength} characters, no control character and no unpaired surrogate`;
+
+const isText = (value: unknown) => isTextField(value, canteenTextMaxLength);

@@ -1,0 +1,35 @@
+import type { CanteenId } from '../canteen/canteen.js';
+import type { RatingHistogram } from '../rating/rating-histogram.js';
+import type { PageRequest, PersonalMeal } from '../reading/personal-meal.js';
+import type { UserId } from '../shared/user-id.js';
+import type { DishId, DishSummary } from './dish.js';
+
+/** One dish as a reader sees it at one instant. */
+export interface DishView {
+  readonly dish: DishSummary;
+  /** Every name the dish is known by (the ones merged into it included), by name. */
+  readonly names: readonly string[];
+  /** The reader's own figures over all servings; null for an anonymous reader. */
+  readonly personal: { readonly marked: boolean; readonly histogram: RatingHistogram } | null;
+}
+
+/** One page of a search: at most `limit` dishes with an id above `after` (null: from the start). */
+export interface DishSearchPage {
+  readonly after: DishId | null;
+  readonly limit: number;
+}
+
+/** The read side of dishes; like MealQueries, each method runs a number of queries that does not grow with its answer. */
+export interface DishQueries {
+  /** The dish with its statistics as of `asOf`; undefined when there is none. */
+  dish(dishId: DishId, reader: UserId | null, asOf: Date): Promise<DishView | undefined>;
+
+  /** One page of the dish's servings that are not withdrawn, most recently served first (see ServedPosition). */
+  servings(dishId: DishId, reader: UserId | null, page: PageRequest, asOf: Date): Promise<PersonalMeal[]>;
+
+  /**
+   * The dishes of the canteen one of whose names holds `text` (compared by `dishSearchKey`: case, width and accents
+   * do not matter), by dish id ascending.
+   */
+  search(canteenId: CanteenId, text: string, page: DishSearchPage, asOf: Date): Promise<DishSummary[]>;
+}

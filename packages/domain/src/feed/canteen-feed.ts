@@ -1,0 +1,87 @@
+import type { CanteenId } from '../canteen/canteen.js';
+
+/**
+ * A menu feed a canteen publishes: fetched at the times its cron `schedule` names (read on the canteen's clocks),
+ * e.g. `full` at `0 6 * * *` and `today` at `0 8-15 * * 1-5`.
+ */
+export interface CanteenFeed {
+  /** The feed's name within its canteen, a slug: `full`, `today`. */
+  readonly name: string;
+  /** http(s) only. */
+  readonly url: string;
+  /** A cron expression (5 fields, or 6 with seconds first). */
+  readonly schedule: string;
+}
+
+export const feedNamePattern = /^[a-z0-9][a-z0-9-]{0,31}$/;
+export const maxFeedsPerCanteen = 10;
+export const maxFeedUrlLength = 2000;
+
+/** What is wrong with a schedule in a time zone (undefined: nothing); an adapter with a cron library answers it. */
+export type ScheduleCheck = (schedule: string, timeZone: string) => string | undefined;
+
+/** What is wrong with the first feed that is not valid, or undefined. */
+export function feedsProblem(feeds: readonly CanteenFeed[], timeZone: string, checkSchedule: ScheduleCheck): string | undefined {
+  if (feeds.length > maxFeedsPerCanteen) return `a canteen has at most ${maxFeedsPerCanteen} feeds`;
+  const names = new Set<string>();
+  for (const [index, feed] of feeds.entries()) {
+    const where = `feeds[${index}]`;
+    if (!feedNamePattern.test(feed.name)) return `${where}: the name must match ^[a-z0-9][a-z0-9-]{0,31}$`;
+    if (names.has(feed.name)) return `${where}: the name "${feed.name}" appears more than once`;
+    names.add(feed.name);
+    if (!isHttpUrl(feed.url)) return `${where}: the url must be an http or https URL of at most ${maxFeedUrlLength} characters`;
+    const problem = checkSchedule(feed.schedule, timeZone);
+    if (problem !== undefined) return `${where}: the schedule ${problem}`;
+  }
+  return undefined;
+}
+
+/** http(s), a host, an optional port and path; no credentials (they would end up in logs) and no white space. */
+const httpUrl = /^https?:\/\/[^\s/?#@:]+(?::\d{1,5})?(?:[/?#][^\s]*)?$/i;
+
+function isHttpUrl(value: string): boolean {
+  return value.length <= maxFeedUrlLength && httpUrl.test(value);
+}
+
+/** The outcome counts of one fetch that imported a menu. */
+export interface FeedImportCounts {
+  readonly added: number;
+  readonly changed: number;
+  readonly unchanged: number;
+  readonly withdrawn: number;
+}
+
+/** What the service remembers of a feed's fetches. */
+export interface FeedState {
+  readonly canteenId: CanteenId;
+  readonly feedName: string;
+  readonly lastAttemptAt: Date | null;
+  readonly lastSuccessAt: Date | null;
+  /** The HTTP status of the last attempt's answer; null when none came (a network error, a refused address). */
+  readonly httpStatus: number | null;
+  readonly durationMs: number | null;
+  /** `not_modified` when the last attempt's answer was a 304; `imported` with its counts; `failed`. */
+  readonly outcome: 'imported' | 'not_modified' | 'failed' | null;
+  /** The counts of the last import (kept across 304s and failures). */
+  readonly counts: FeedImportCounts | null;
+  readonly lastError: string | null;
+  /** The validators of the last successful answer, sent back as If-None-Match / If-Modified-Since. */
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+}
+
+export function neverFetched(canteenId: CanteenId, feedName: string): FeedState {
+  return {
+    canteenId,
+    feedName,
+    lastAttemptAt: null,
+    lastSuccessAt: null,
+    httpStatus: null,
+    durationMs: null,
+    outcome: null,
+    counts: null,
+    lastError: null,
+    etag: null,
+    lastModified: null,
+  };
+}

@@ -1,0 +1,48 @@
+import type { CanteenId } from '../canteen/canteen.js';
+import type { MenuDay } from '../menu/menu.js';
+import type { FeedState } from './canteen-feed.js';
+
+/** Where feed states are kept. */
+export interface FeedStateRepository {
+  find(canteenId: CanteenId, feedName: string): Promise<FeedState | undefined>;
+  /** The states of a canteen's feeds, by feed name. */
+  list(canteenId: CanteenId): Promise<readonly FeedState[]>;
+  /** Creates or replaces the state of one feed. */
+  save(state: FeedState): Promise<void>;
+  /**
+   * Claims a scheduled run, atomically across every instance sharing the store: sets the feed's last attempt to `at`
+   * if it still is `expected` (null: no attempt yet, or no state at all) and answers whether it did. Of N instances
+   * that find a feed due at once, one claims it; the others find the claim taken and leave the fetch to it.
+   */
+  claim(canteenId: CanteenId, feedName: string, expected: Date | null, at: Date): Promise<boolean>;
+}
+
+/** What fetching a feed answered. */
+export type FetchedFeed =
+  | { readonly status: 'fetched'; readonly body: Uint8Array; readonly httpStatus: number; readonly etag: string | null; readonly lastModified: string | null }
+  | { readonly status: 'not_modified'; readonly httpStatus: number };
+
+/** A failed fetch: why, and the HTTP status when an answer came. */
+export class FeedSourceError extends Error {
+  override readonly name = 'FeedSourceError';
+
+  constructor(
+    message: string,
+    readonly httpStatus: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Fetches a feed over the network (an adapter: limits, retries, no private addresses); throws FeedSourceError. */
+export interface FeedSource {
+  fetch(url: string, validators: { readonly etag: string | null; readonly lastModified: string | null }): Promise<FetchedFeed>;
+}
+
+/** Reads a feed's bytes into menu days; throws an Error naming every problem for a feed it cannot take. */
+export interface MenuFeedReader {
+  read(bytes: Uint8Array): { readonly days: readonly MenuDay[] };
+}
+
+/** When a cron schedule next fires after an instant, on the clocks of a time zone (null: never again). */
+export type NextRun = (schedule: string, timeZone: string, after: Date) => Date | null;

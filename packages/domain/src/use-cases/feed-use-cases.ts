@@ -1,0 +1,190 @@
+import type { Canteen, CanteenId } from '../canteen/canteen.js';
+import type { CanteenRepository } from '../canteen/canteen-repository.js';
+import { neverFetched, type CanteenFeed, type FeedState } from '../feed/canteen-feed.js';
+import { FeedSourceError, type FeedSource, type FeedStateRepository, type MenuFeedReader, type NextRun } from '../feed/feed-ports.js';
+import type { Clock } from '../shared/clock.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
+import type { ImportMenu } from './import-menu.js';
+
+export const runFeedRefusals = ['canteen_not_found', 'feed_not_found'] as const;
+type RunFeedRefusal = (typeof runFeedRefusals)[number];
+
+/** A feed with what the service remembers of it, and when its schedule fires next. */
+export interface FeedSummary {
+  readonly feed: CanteenFeed;
+  readonly state: FeedState;
+  readonly nextRunAt: Date | null;
+}
+
+/**
+ * Fetches one feed of a canteen and imports it, all or nothing, with the identity rules of every import (meal ids
+ * stable across fetches, dishes by name, coming meals the feed no longer lists withdrawn). A fetch that fails, or a
+ * feed that cannot be read, changes no menu; the outcome is remembered either way. One fetch of a feed at a time in
+ * this process: a request while one runs waits for it and answers its outcome.
+ */
+export class RunFeed {
+  private readonly running = new Map<string, Promise<FeedState>>();
+  /** The latest scheduled run this process claimed, per feed: a run it joined must not take that claim for another's. */
+  private readonly ownClaims = new Map<string, number>();
+
+  constructor(
+    private readonly deps: {
+      readonly canteens: CanteenRepository;
+      readonly feedStates: FeedStateRepository;
+      readonly feedSource: FeedSource;
+      readonly feedReader: MenuFeedReader;
+      readonly importMenu: ImportMenu;
+      readonly clock: Clock;
+      /** Told every outcome, once it is saved. */
+      readonly onRan?: (state: FeedState) => void;
+    },
+  ) {}
+
+  async execute({ canteenId, feedName }: { readonly canteenId: CanteenId; readonly feedName: string }): Promise<Result<FeedState, RunFeedRefusal>> {
+    const canteen = await this.deps.canteens.find(canteenId);
+    if (canteen === undefined) return refuse('canteen_not_found');
+    const feed = canteen.feeds.find((candidate) => candidate.name === feedName);
+    if (feed === undefined) return refuse('feed_not_found');
+    return accept(await this.once(canteen, feed));
+  }
+
+  /**
+   * Runs the feed unless a run of it is under way, whose outcome it then answers. `claimedAt`: the scheduled run this
+   * process claimed for it (see FeedStateRepository.claim).
+   */
+  once(canteen: Canteen, feed: CanteenFeed, claimedAt?: Date): Promise<FeedState> {
+    const key = `${canteen.id}\n${feed.name}`;
+    if (claimedAt !== undefined) this.ownClaims.set(key, Math.max(this.ownClaims.get(key) ?? 0, claimedAt.getTime()));
+    const under = this.running.get(key);
+    if (under !== undefined) return under;
+    const run = this.fetchAndImport(canteen, feed).finally(() => this.running.delete(key));
+    this.running.set(key, run);
+    return run;
+  }
+
+  private async fetchAndImport(canteen: Canteen, feed: CanteenFeed): Promise<FeedState> {
+    const { feedStates, feedSource, feedReader, importMenu, clock } = this.deps;
+    const before = (await feedStates.find(canteen.id, feed.name)) ?? neverFetched(canteen.id, feed.name);
+    const startedAt = clock.now();
+    const took = () => Math.max(0, clock.now().getTime() - startedAt.getTime());
+    let after: FeedState;
+    /** A failure of the service itself: recorded without its message, then passed on to be logged. */
+    let internal: Error | undefined;
+    try {
+      const fetched = await feedSource.fetch(feed.url, { etag: before.etag, lastModified: before.lastModified });
+      if (fetched.status === 'not_modified') {
+        after = { ...before, lastAttemptAt: startedAt, lastSuccessAt: startedAt, httpStatus: fetched.httpStatus, durationMs: took(), outcome: 'not_modified', lastError: null };
+      } else {
+        // A run that outlived its claim (another instance claimed a later run meanwhile) commits nothing: the later
+        // run imports the newer feed. The check and the import are two steps; the window between them is one query.
+        const current = await feedStates.find(canteen.id, feed.name);
+        const ours = Math.max(before.lastAttemptAt?.getTime() ?? 0, this.ownClaims.get(`${canteen.id}\n${feed.name}`) ?? 0);
+        if ((current?.lastAttemptAt?.getTime() ?? 0) > ours) return current!;
+        const { days } = readableFeed(() => feedReader.read(fetched.body));
+        // Every feed of a canteen (full, today) names the same meals: the canteen is the source of their keys.
+        const imported = await importMenu.execute({ source: canteen.id, days, rateable: true, canteenId: canteen.id });
+        if (!imported.ok) throw new ReportableError(imported.refusal.message);
+        const plan = imported.value;
+        after = {
+          ...before,
+          lastAttemptAt: startedAt,
+          lastSuccessAt: startedAt,
+          httpStatus: fetched.httpStatus,
+          durationMs: took(),
+          outcome: 'imported',
+          counts: { added: plan.added.length, changed: plan.updated.length, unchanged: plan.unchanged.length, withdrawn: plan.withdrawn.length },
+          lastError: null,
+          etag: fetched.etag,
+          lastModified: fetched.lastModified,
+        };
+      }
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      // What went wrong with the feed is for the admin to read; a failure of the service itself (its database) is not.
+      const reportable = error instanceof FeedSourceError || error instanceof ReportableError;
+      if (!reportable) internal = error;
+      after = {
+        ...before,
+        lastAttemptAt: startedAt,
+        httpStatus: error instanceof FeedSourceError ? error.httpStatus : null,
+        durationMs: took(),
+        outcome: 'failed',
+        lastError: reportable ? error.message : 'the import failed inside the service; its log says why',
+      };
+    }
+    await feedStates.save(after);
+    this.deps.onRan?.(after);
+    if (internal !== undefined) throw internal;
+    return after;
+  }
+}
+
+/** Every feed whose schedule has fired since its last attempt (a feed never fetched is due at once), fetched in turn. */
+export class RunDueFeeds {
+  constructor(
+    private readonly deps: {
+      readonly canteens: CanteenRepository;
+      readonly feedStates: FeedStateRepository;
+      readonly runFeed: RunFeed;
+      readonly nextRun: NextRun;
+      readonly clock: Clock;
+    },
+  ) {}
+
+  async execute(): Promise<readonly FeedState[]> {
+    const now = this.deps.clock.now();
+    const ran: FeedState[] = [];
+    for (const canteen of await this.deps.canteens.list()) {
+      if (canteen.feeds.length === 0) continue;
+      const states = new Map((await this.deps.feedStates.list(canteen.id)).map((state) => [state.feedName, state]));
+      for (const feed of canteen.feeds) {
+        const last = states.get(feed.name)?.lastAttemptAt ?? null;
+        const next = last === null ? now : this.deps.nextRun(feed.schedule, canteen.timeZone, last);
+        if (next === null || next > now) continue;
+        // Another instance that found it due first runs it; this one leaves it.
+        if (!(await this.deps.feedStates.claim(canteen.id, feed.name, last, now))) continue;
+        ran.push(await this.deps.runFeed.once(canteen, feed, now));
+      }
+    }
+    return ran;
+  }
+}
+
+export const listFeedsRefusals = ['canteen_not_found'] as const;
+
+/** A canteen's feeds with their last outcomes and next runs (admin). */
+export class ListFeeds {
+  constructor(
+    private readonly deps: {
+      readonly canteens: CanteenRepository;
+      readonly feedStates: FeedStateRepository;
+      readonly nextRun: NextRun;
+      readonly clock: Clock;
+    },
+  ) {}
+
+  async execute({ canteenId }: { readonly canteenId: CanteenId }): Promise<Result<readonly FeedSummary[], 'canteen_not_found'>> {
+    const canteen = await this.deps.canteens.find(canteenId);
+    if (canteen === undefined) return refuse('canteen_not_found');
+    const states = new Map((await this.deps.feedStates.list(canteenId)).map((state) => [state.feedName, state]));
+    const now = this.deps.clock.now();
+    return accept(
+      canteen.feeds.map((feed) => {
+        const state = states.get(feed.name) ?? neverFetched(canteen.id, feed.name);
+        const nextRunAt = state.lastAttemptAt === null ? now : this.deps.nextRun(feed.schedule, canteen.timeZone, state.lastAttemptAt);
+        return { feed, state, nextRunAt };
+      }),
+    );
+  }
+}
+
+/** A failure of the feed (it cannot be read, or its menu was refused): its message goes to the admin. */
+class ReportableError extends Error {}
+
+function readableFeed<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof Error ? new ReportableError(error.message) : error;
+  }
+}
