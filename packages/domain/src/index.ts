@@ -165,7 +165,7 @@ export { UpsertMeals, upsertMealsRefusals } from './use-cases/upsert-meals.js';
 export { localDayRange, type InstantRange } from './calendar/local-day.js';
 export { dishReadingOf, type DishReading, type MealReading } from './reading/meal-reading.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
-export type { MealQueries, ServingWindow } from './reading/meal-queries.js';
+export type { MealQueries, MenuPageRequest, MenuPosition, PersonalState, ServingWindow } from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
 export type { ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';

@@ -1,6 +1,7 @@
 import type { CanteenId } from '../canteen/canteen.js';
 import type { MealId } from '../meal/meal.js';
 import type { UserId } from '../shared/user-id.js';
+import type { RatingValue } from '../rating/rating.js';
 import type { PersonalMeal, PageRequest } from './personal-meal.js';
 
 /**
@@ -14,6 +15,27 @@ export interface ServingWindow {
   readonly until: Date;
 }
 
+/** Where a meal stands in menu order: `servedAt`, then `position`, then meal id, all ascending. */
+export interface MenuPosition {
+  readonly servedAt: Date;
+  readonly position: number;
+  readonly mealId: MealId;
+}
+
+/** One page of a menu: at most `limit` meals that come strictly after `after` in menu order. */
+export interface MenuPageRequest {
+  /** null: from the start of the menu. */
+  readonly after: MenuPosition | null;
+  readonly limit: number;
+}
+
+/** One user's own state of one meal: what the personal overlay of a menu answers. */
+export interface PersonalState {
+  readonly mealId: MealId;
+  readonly marked: boolean;
+  readonly personalRating: RatingValue | null;
+}
+
 export interface MealQueries {
   /**
    * The views of those of `ids` that exist and are not withdrawn, each once, in any order; other ids are left out.
@@ -22,10 +44,22 @@ export interface MealQueries {
   viewsByIds(userId: UserId, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]>;
 
   /**
-   * The meals of each window's canteen with `from <= servedAt < until` that are not withdrawn, each once, ordered by
-   * `servedAt`, then `position`, then meal id, all ascending.
+   * The meals of each window's canteen with `from <= servedAt < until` that are not withdrawn, each once, in menu
+   * order (see MenuPosition); with `page`, only its part of that list. A null reader is anonymous: every meal
+   * unmarked and unrated.
    */
-  viewsServedIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date): Promise<PersonalMeal[]>;
+  viewsServedIn(
+    reader: UserId | null,
+    windows: readonly ServingWindow[],
+    asOf: Date,
+    page?: MenuPageRequest,
+  ): Promise<PersonalMeal[]>;
+
+  /**
+   * The user's own state of those meals of the windows (as `viewsServedIn` selects them) that the user has marked or
+   * rated, in menu order: the small personal part of a menu, read without the meals' statistics and dishes.
+   */
+  personalStatesServedIn(userId: UserId, windows: readonly ServingWindow[]): Promise<PersonalState[]>;
 
   /** One page of the meals `userId` has marked, not withdrawn, most recently served first (see ServedPosition). */
   markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]>;
