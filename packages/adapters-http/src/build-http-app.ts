@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@canteen-meals/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
@@ -20,6 +21,7 @@ import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } fr
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
+import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
@@ -29,7 +31,20 @@ import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
 
 export interface HttpAppOptions {
-  readonly useCases: MealRoutesOptions & ReadRoutesOptions & UserDataRoutesOptions & CanteenRoutesOptions & DishRoutesOptions & FeedRoutesOptions;
+  readonly useCases: MealRoutesOptions &
+    ReadRoutesOptions &
+    Omit<MenuRoutesOptions, 'clock' | 'menuCaching'> &
+    UserDataRoutesOptions &
+    CanteenRoutesOptions &
+    DishRoutesOptions &
+    FeedRoutesOptions;
+  /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
+  readonly clock?: Clock;
+  /**
+   * Public menu answers: how long shared caches may keep them, and how this process keeps them (see MenuCacheSettings).
+   * Default: nothing kept in the process (`noMenuCache`), `max-age=5, stale-while-revalidate=30`.
+   */
+  readonly menuCaching?: MenuCachingOptions;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
@@ -162,6 +177,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
   await app.register(publicDishRoutes, { ...options.useCases, cursorSecret: options.cursorSecret, prefix: apiPrefix });
+  // A token is optional: the menus are public, and personalized for a caller who sends one.
+  await app.register(menuRoutes, {
+    ...options.useCases,
+    clock: options.clock ?? systemClock,
+    menuCaching: options.menuCaching,
+    prefix: apiPrefix,
+  });
   return app;
 }
 

@@ -32,6 +32,8 @@ export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export type { ReadRoutesOptions } from './routes/read-routes.js';
+export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
+export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from '@canteen-meals/http-contract';

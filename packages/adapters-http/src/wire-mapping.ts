@@ -20,6 +20,7 @@ import type {
   DishSummaryData,
   FeedSummaryData,
   MealData,
+  PublicMealData,
   RateMealData,
   UpsertMealsBody,
   UserDataErasureData,
@@ -30,8 +31,13 @@ import type { Static } from '@sinclair/typebox';
 // Domain values become wire objects here and nowhere else, and wire bodies become domain values: names such as
 // meal_id and rating_personal stay at this edge.
 
-/** A meal as the read endpoints answer it. */
+/** A meal as the read endpoints answer it: the public figures, then the reader's own marking and rating. */
 export function mealDataOf(details: MealReading): MealData {
+  return { ...publicMealDataOf(details), marked: details.marked, rating_personal: details.personalRating };
+}
+
+/** A meal as the public menu answers it: the same as `mealDataOf` without the reader's own fields. */
+export function publicMealDataOf(details: MealReading): PublicMealData {
   const { meal, statistics, distribution } = details;
   return {
     meal_id: meal.id,
@@ -46,15 +52,7 @@ export function mealDataOf(details: MealReading): MealData {
     rating_count: statistics.count,
     rating_average: statistics.average,
     rating_median: statistics.median,
-    rating_distribution: {
-      '1': distribution[0],
-      '2': distribution[1],
-      '3': distribution[2],
-      '4': distribution[3],
-      '5': distribution[4],
-    },
-    marked: details.marked,
-    rating_personal: details.personalRating,
+    rating_distribution: distributionDataOf(distribution),
     dish_id: details.dish.id,
     dish: dishSummaryDataOf(details.dish),
   };

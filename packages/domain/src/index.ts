@@ -163,7 +163,8 @@ export { MarkMeal, markMealRefusals, type MarkMealCommand, type MarkMealResult }
 export { RateMeal, rateMealRefusals, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
 export { UpsertMeals, upsertMealsRefusals } from './use-cases/upsert-meals.js';
 export { localDayRange, type InstantRange } from './calendar/local-day.js';
-export { dishReadingOf, type DishReading, type MealReading } from './reading/meal-reading.js';
+export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
+export { MenuChangeHub, nobodyListens, type MenuChange, type MenuChangeListener } from './reading/menu-change.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
 export type { MealQueries, MenuPageRequest, MenuPosition, PersonalState, ServingWindow } from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
@@ -179,6 +180,7 @@ export {
   type GetMealsQuery,
   type GetMealsResult,
 } from './use-cases/get-meals.js';
+export { GetPersonalStates, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
 export { ListMarkedMeals, type ListUserMealsQuery } from './use-cases/list-marked-meals.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
 export { ImportMenu, importMenuRefusals, type ImportMenuCommand } from './use-cases/import-menu.js';

@@ -110,6 +110,47 @@ export const MealsData = Type.Object({
   unknown_ids: Type.Array(MealId, { description: 'Requested ids that name no meal; empty for a date' }),
 });
 
+/** A meal as the public menu answers it: everything but the reader's own marking and rating. */
+export const PublicMealData = Type.Omit(MealData, ['marked', 'rating_personal']);
+export type PublicMealData = Static<typeof PublicMealData>;
+
+export const PublicMealsData = Type.Object({
+  meals: Type.Array(PublicMealData),
+  unknown_ids: Type.Array(MealId, { maxItems: 0, description: 'Always empty: a menu names no ids' }),
+});
+
+/** The days of one canteen's menu: `date`, or `from` with `to`. */
+export const MenuDaysQuery = Type.Object(
+  {
+    // Required, but checked by the route: an unknown parameter is named first, as on every route.
+    canteen: Type.Optional(Type.String({ description: 'The canteen (required)' })),
+    date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'One calendar day YYYY-MM-DD' })),
+    from: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day of a range (with to)' })),
+    to: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+        description: `Last day of a range, included; at most ${maxMenuDays} days from from`,
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'canteen, and exactly one of date or from with to' },
+);
+export type MenuDaysQuery = Static<typeof MenuDaysQuery>;
+
+/** The caller's own state of one meal: the personal overlay of a menu. */
+export const PersonalStateData = Type.Object({
+  meal_id: MealId,
+  marked: Type.Boolean(),
+  rating_personal: NullableRating,
+});
+export type PersonalStateData = Static<typeof PersonalStateData>;
+
+export const PersonalStatesData = Type.Object({
+  meals: Type.Array(PersonalStateData, {
+    description: 'Only the meals of those days that the caller has marked or rated, in menu order',
+  }),
+});
+
 export const MealPageData = Type.Object({
   meals: Type.Array(MealData),
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),

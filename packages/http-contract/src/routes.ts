@@ -11,6 +11,7 @@ export const routePaths = {
   upsertMeals: '/admin/meals',
   getMeal: '/meals/:meal_id',
   getMeals: '/meals',
+  getPersonalStates: '/me/meals',
   listMarkedMeals: '/marked-meals',
   listRatedMeals: '/rated-meals',
   myData: '/me/data',

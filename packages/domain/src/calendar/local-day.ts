@@ -12,6 +12,23 @@ export interface InstantRange {
  * midnight itself, the day starts at the first instant that shows the date.
  */
 export function localDayRange(date: LocalDate, timeZone: string): InstantRange {
+  const key = `${timeZone} ${date}`;
+  let known = knownDays.get(key);
+  if (known === undefined) {
+    const range = computeLocalDayRange(date, timeZone);
+    // Menu reads ask for the same few days again and again, and Intl's offsets cost microseconds each: the instants are
+    // remembered (as numbers: each caller gets Dates of its own). A full memo starts over.
+    if (knownDays.size >= maxKnownDays) knownDays.clear();
+    known = [range.from.getTime(), range.until.getTime()];
+    knownDays.set(key, known);
+  }
+  return { from: new Date(known[0]), until: new Date(known[1]) };
+}
+
+const knownDays = new Map<string, readonly [number, number]>();
+const maxKnownDays = 4096;
+
+function computeLocalDayRange(date: LocalDate, timeZone: string): InstantRange {
   if (!isLocalDate(date)) throw new RangeError(`not a calendar day: "${date}"`);
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const wallClock = wallClockOf(timeZone);

@@ -1,7 +1,7 @@
 import type { DishSummary } from '../dish/dish.js';
 import type { DetailedMeal } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
-import { ratingRefusal } from '../rating/rating-rules.js';
+import { ratingPeriodMs, ratingRefusal } from '../rating/rating-rules.js';
 import { ratingStatistics, type RatingStatistics } from '../rating/rating-statistics.js';
 import type { RatingValue } from '../rating/rating.js';
 import type { PersonalMeal } from './personal-meal.js';
@@ -39,4 +39,27 @@ export function mealReadingOf(view: PersonalMeal, now: Date): MealReading {
     personalRating: view.personalRating,
     dish: dishReadingOf(view.dish),
   };
+}
+
+/**
+ * The first instant after `now` at which readings of these meals answer differently although nothing was written: a
+ * meal's rating opens (at its serving time) or closes (once its rating period is over), or a serving of a dish passes
+ * (the dish's `timesServed`, `lastServedAt` and `nextServedAt` move). null: never. A copy of these readings is exact
+ * until then.
+ */
+export function readingsChangeAt(readings: readonly MealReading[], now: Date): Date | null {
+  const at = now.getTime();
+  let first = Number.POSITIVE_INFINITY;
+  const consider = (instant: number) => {
+    if (instant > at && instant < first) first = instant;
+  };
+  for (const { meal, dish } of readings) {
+    if (meal.rateable) {
+      consider(meal.servedAt.getTime());
+      // ratingRefusal closes the period once more than ratingPeriodMs have passed: one millisecond after the bound.
+      consider(meal.servedAt.getTime() + ratingPeriodMs + 1);
+    }
+    if (dish.nextServedAt !== null) consider(dish.nextServedAt.getTime());
+  }
+  return first === Number.POSITIVE_INFINITY ? null : new Date(first);
 }

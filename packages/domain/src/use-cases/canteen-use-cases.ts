@@ -1,3 +1,4 @@
+import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import { anySchedule, validateCanteen, type Canteen, type CanteenId } from '../canteen/canteen.js';
 import type { ScheduleCheck } from '../feed/canteen-feed.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
@@ -7,12 +8,20 @@ export const saveCanteenRefusals = ['invalid_canteen'] as const;
 
 /** Creates a canteen or replaces all of its fields (admin). */
 export class SaveCanteen {
-  constructor(private readonly deps: { readonly canteens: CanteenRepository; readonly checkSchedule?: ScheduleCheck }) {}
+  constructor(
+    private readonly deps: {
+      readonly canteens: CanteenRepository;
+      readonly checkSchedule?: ScheduleCheck;
+      readonly announce?: MenuChangeListener;
+    },
+  ) {}
 
   async execute(canteen: Canteen): Promise<Result<{ readonly canteen: Canteen; readonly created: boolean }, 'invalid_canteen'>> {
     const valid = validateCanteen(canteen, this.deps.checkSchedule ?? anySchedule);
     if (!valid.ok) return valid;
     const { created } = await this.deps.canteens.save(valid.value);
+    // A canteen's time zone decides which meals its days hold.
+    (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return accept({ canteen: valid.value, created });
   }
 }

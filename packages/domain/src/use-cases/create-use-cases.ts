@@ -19,6 +19,8 @@ import { WithdrawMeal } from './withdraw-meal.js';
 import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
+import { GetPersonalStates, GetPublicMenu } from './get-menu.js';
+import { MenuChangeHub } from '../reading/menu-change.js';
 import { ImportMenu } from './import-menu.js';
 import { ListMarkedMeals } from './list-marked-meals.js';
 import { ListRatedMeals } from './list-rated-meals.js';
@@ -75,32 +77,39 @@ export type UseCaseOptions = ServiceTime;
  */
 export function createUseCases(repositories: Repositories, clock: Clock, serviceTime: UseCaseOptions, feedPorts: Partial<FeedPorts> = {}) {
   const feeds = { ...noFeedPorts, ...feedPorts };
-  const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start });
+  // Every write that changes what menus show tells it here, after it committed: caches and live streams subscribe.
+  const menuChanges = new MenuChangeHub();
+  const announce = menuChanges.publish;
+  const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start, announce });
   const runFeed = new RunFeed({ ...repositories, ...feeds, onRan: feeds.onFeedRan, importMenu, clock });
   const reading = { queries: repositories.queries, clock };
   const userData = { userData: repositories.userData, clock };
+  const menus = { ...reading, canteens: repositories.canteens };
   return {
+    menuChanges,
     markMeal: new MarkMeal(repositories),
-    rateMeal: new RateMeal({ ratings: repositories.ratings, clock }),
-    upsertMeals: new UpsertMeals(repositories),
+    rateMeal: new RateMeal({ ratings: repositories.ratings, clock, announce }),
+    upsertMeals: new UpsertMeals({ ...repositories, announce }),
     importMenu,
     getMeal: new GetMeal(reading),
-    getMeals: new GetMeals({ ...reading, canteens: repositories.canteens }),
-    saveCanteen: new SaveCanteen({ canteens: repositories.canteens, checkSchedule: feeds.checkSchedule }),
+    getMeals: new GetMeals(menus),
+    getPublicMenu: new GetPublicMenu(menus),
+    getPersonalStates: new GetPersonalStates(menus),
+    saveCanteen: new SaveCanteen({ canteens: repositories.canteens, checkSchedule: feeds.checkSchedule, announce }),
     runFeed,
     runDueFeeds: new RunDueFeeds({ ...repositories, runFeed, nextRun: feeds.nextRun, clock }),
     listFeeds: new ListFeeds({ ...repositories, nextRun: feeds.nextRun, clock }),
     getCanteen: new GetCanteen(repositories),
     listCanteens: new ListCanteens(repositories),
-    withdrawMeal: new WithdrawMeal({ meals: repositories.meals, clock }),
+    withdrawMeal: new WithdrawMeal({ meals: repositories.meals, clock, announce }),
     getDish: new GetDish({ dishQueries: repositories.dishQueries, clock }),
     listDishServings: new ListDishServings({ dishQueries: repositories.dishQueries, clock }),
     searchDishes: new SearchDishes({ ...repositories, clock }),
-    mergeDishes: new MergeDishes({ ...repositories, clock }),
+    mergeDishes: new MergeDishes({ ...repositories, clock, announce }),
     listMarkedMeals: new ListMarkedMeals(reading),
     listRatedMeals: new ListRatedMeals(reading),
     exportUserData: new ExportUserData(userData),
-    eraseUserData: new EraseUserData(userData),
+    eraseUserData: new EraseUserData({ ...userData, announce }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import { isCanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
@@ -84,7 +85,12 @@ export const mergeDishesRefusals = dishMergeRefusals;
 /** Renames: moves every serving and name of the `from` dishes into `target`; answers the merged dish. */
 export class MergeDishes {
   constructor(
-    private readonly deps: { readonly dishes: DishRepository; readonly dishQueries: DishQueries; readonly clock: Clock },
+    private readonly deps: {
+      readonly dishes: DishRepository;
+      readonly dishQueries: DishQueries;
+      readonly clock: Clock;
+      readonly announce?: MenuChangeListener;
+    },
   ) {}
 
   async execute({
@@ -96,6 +102,7 @@ export class MergeDishes {
   }): Promise<Result<{ readonly merge: DishMerge; readonly dish: DishDetails }, DishMergeRefusal>> {
     const merged = await this.deps.dishes.merge(target, from, (snapshot) => decideDishMerge({ target, from }, snapshot));
     if (!merged.ok) return merged;
+    (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     const view = await this.deps.dishQueries.dish(target, null, this.deps.clock.now());
     if (view === undefined) throw new Error(`dish ${target} vanished right after a merge into it`);
     return accept({ merge: merged.value, dish: { ...view, dish: dishReadingOf(view.dish) } });

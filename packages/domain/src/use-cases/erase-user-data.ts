@@ -1,3 +1,4 @@
+import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import type { UserId } from '../shared/user-id.js';
 import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-repository.js';
 
@@ -6,9 +7,11 @@ import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-
  * transaction, also for meals that can no longer be rated. Erasing twice is erasing once.
  */
 export class EraseUserData {
-  constructor(private readonly deps: { readonly userData: UserDataRepository }) {}
+  constructor(private readonly deps: { readonly userData: UserDataRepository; readonly announce?: MenuChangeListener }) {}
 
   async execute({ userId }: { readonly userId: UserId }): Promise<ErasedUserData> {
-    return this.deps.userData.eraseAll(userId);
+    const erased = await this.deps.userData.eraseAll(userId);
+    if (erased.ratings > 0) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    return erased;
   }
 }

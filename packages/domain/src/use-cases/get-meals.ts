@@ -6,7 +6,7 @@ import type { MealId } from '../meal/meal.js';
 import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
 import type { MealQueries, ServingWindow } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
-import { accept, refuse, type Result } from '../shared/refusal.js';
+import { accept, mapResult, refuse, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
 
 /** The most meal ids one read may name (repeats included). */
@@ -31,13 +31,17 @@ export interface GetMealsResult {
 
 export const getMealsRefusals = ['canteen_not_found', 'invalid_menu_range'] as const;
 
-type GetMealsRefusal = (typeof getMealsRefusals)[number];
+export type GetMealsRefusal = (typeof getMealsRefusals)[number];
+
+export interface GetMealsDeps {
+  readonly queries: MealQueries;
+  readonly canteens: CanteenRepository;
+  readonly clock: Clock;
+}
 
 /** Many meals in one read: named by id, or all those one canteen (or every canteen) serves on some days. */
 export class GetMeals {
-  constructor(
-    private readonly deps: { readonly queries: MealQueries; readonly canteens: CanteenRepository; readonly clock: Clock },
-  ) {}
+  constructor(private readonly deps: GetMealsDeps) {}
 
   async execute(query: GetMealsQuery): Promise<Result<GetMealsResult, GetMealsRefusal>> {
     if ('mealIds' in query) return accept(await this.byIds(query.userId, query.mealIds));
@@ -82,14 +86,22 @@ export class GetMeals {
     readonly from: LocalDate;
     readonly to: LocalDate;
   }): Promise<Result<ServingWindow[], GetMealsRefusal>> {
-    if (query.to < query.from) return refuse('invalid_menu_range', '`to` must not be before `from`');
-    if (addDays(query.from, maxMenuDays - 1) < query.to) {
-      return refuse('invalid_menu_range', `a menu read covers at most ${maxMenuDays} days`);
-    }
-    const canteen = await this.deps.canteens.find(query.canteenId);
-    if (canteen === undefined) return refuse('canteen_not_found');
-    return accept([{ canteenId: canteen.id, ...daysRange(query.from, query.to, canteen.timeZone) }]);
+    return mapResult(await menuWindow(this.deps.canteens, query), (window) => [window]);
   }
+}
+
+/** The span of time of the days `from` to `to` of one canteen, on its clocks; refused when too long or unknown. */
+export async function menuWindow(
+  canteens: CanteenRepository,
+  query: { readonly canteenId: CanteenId; readonly from: LocalDate; readonly to: LocalDate },
+): Promise<Result<ServingWindow, GetMealsRefusal>> {
+  if (query.to < query.from) return refuse('invalid_menu_range', '`to` must not be before `from`');
+  if (addDays(query.from, maxMenuDays - 1) < query.to) {
+    return refuse('invalid_menu_range', `a menu read covers at most ${maxMenuDays} days`);
+  }
+  const canteen = await canteens.find(query.canteenId);
+  if (canteen === undefined) return refuse('canteen_not_found');
+  return accept({ canteenId: canteen.id, ...daysRange(query.from, query.to, canteen.timeZone) });
 }
 
 /** The instants of the days `from` to `to` on the clocks of `timeZone`. */

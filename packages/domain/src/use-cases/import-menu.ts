@@ -1,3 +1,4 @@
+import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import { defaultCanteenId, type Canteen, type CanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { noMealDetails } from '../meal/meal.js';
@@ -39,6 +40,7 @@ export class ImportMenu {
       readonly clock: Clock;
       /** Wall-clock time of the start of service, "HH:MM", in every canteen's own zone. */
       readonly serviceStart: LocalTime;
+      readonly announce?: MenuChangeListener;
     },
   ) {}
 
@@ -53,7 +55,9 @@ export class ImportMenu {
     if (typeof candidates === 'string') return refuse('invalid_meal', candidates);
     const scope = { source, days: command.days.map((day) => day.date) };
     const now = this.deps.clock.now();
-    return this.deps.mealSources.importMenu(scope, (snapshot) => planMenuImport(candidates, snapshot, now));
+    const imported = await this.deps.mealSources.importMenu(scope, (snapshot) => planMenuImport(candidates, snapshot, now));
+    if (imported.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    return imported;
   }
 
   /**

@@ -5,6 +5,7 @@ import { ratingStatistics, type RatingStatistics } from '../rating/rating-statis
 import { decideRatingChange } from '../rating/rating-transition.js';
 import type { RatingValue } from '../rating/rating.js';
 import type { Clock } from '../shared/clock.js';
+import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import { mapResult, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
 
@@ -24,13 +25,19 @@ export const rateMealRefusals = ratingRefusals;
 
 /** Sets, replaces or deletes one user's rating while the meal's rating period is open. */
 export class RateMeal {
-  constructor(private readonly deps: { readonly ratings: RatingRepository; readonly clock: Clock }) {}
+  constructor(
+    private readonly deps: { readonly ratings: RatingRepository; readonly clock: Clock; readonly announce?: MenuChangeListener },
+  ) {}
 
   async execute({ userId, mealId, rating }: RateMealCommand): Promise<Result<RateMealResult, RatingRefusal>> {
     const now = this.deps.clock.now();
     const decision = await this.deps.ratings.change(userId, mealId, (snapshot) =>
       decideRatingChange(snapshot, rating, now),
     );
+    if (decision.ok && decision.value.previous !== decision.value.next) {
+      const { mealId, histogram, dish } = decision.value;
+      (this.deps.announce ?? nobodyListens)({ kind: 'rating', mealId, histogram, dish });
+    }
     return mapResult(decision, (change) => ({ ...ratingStatistics(change.histogram), personal: change.next }));
   }
 }

@@ -1,3 +1,4 @@
+import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
 import { defaultCanteenId } from '../canteen/canteen.js';
@@ -15,7 +16,9 @@ type UpsertMealsRefusal = (typeof upsertMealsRefusals)[number];
  * goes to `default`; one without a position takes its place in the batch.
  */
 export class UpsertMeals {
-  constructor(private readonly deps: { readonly meals: MealCatalog; readonly canteens: CanteenRepository }) {}
+  constructor(
+    private readonly deps: { readonly meals: MealCatalog; readonly canteens: CanteenRepository; readonly announce?: MenuChangeListener },
+  ) {}
 
   async execute(meals: readonly Meal[]): Promise<Result<{ readonly upserted: number }, UpsertMealsRefusal>> {
     const valid = validateMeals(meals);
@@ -30,6 +33,8 @@ export class UpsertMeals {
         return refuse('canteen_not_found', `The canteen "${canteenId}" does not exist.`);
       }
     }
-    return accept({ upserted: await this.deps.meals.upsertMany(placed) });
+    const upserted = await this.deps.meals.upsertMany(placed);
+    (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    return accept({ upserted });
   }
 }

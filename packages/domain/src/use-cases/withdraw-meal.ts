@@ -1,16 +1,20 @@
 import type { MealCatalog } from '../meal/meal-catalog.js';
 import type { MealId } from '../meal/meal.js';
 import type { Clock } from '../shared/clock.js';
+import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 
 export const withdrawMealRefusals = ['meal_not_found'] as const;
 
 /** A menu correction (admin): the meal leaves the menus; its markings and ratings stay. Idempotent. */
 export class WithdrawMeal {
-  constructor(private readonly deps: { readonly meals: MealCatalog; readonly clock: Clock }) {}
+  constructor(
+    private readonly deps: { readonly meals: MealCatalog; readonly clock: Clock; readonly announce?: MenuChangeListener },
+  ) {}
 
   async execute({ mealId }: { readonly mealId: MealId }): Promise<Result<{ readonly withdrawnAt: Date }, 'meal_not_found'>> {
     const withdrawal = await this.deps.meals.withdraw(mealId, this.deps.clock.now());
+    if (withdrawal.found) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return withdrawal.found ? accept({ withdrawnAt: withdrawal.withdrawnAt }) : refuse('meal_not_found');
   }
 }

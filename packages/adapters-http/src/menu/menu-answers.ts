@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import {
+  accept,
+  readingsChangeAt,
+  type Clock,
+  type MealId,
+  type MenuChange,
+  type MenuDays,
+  type PersonalState,
+  type PublicMenu,
+  type Result,
+} from '@canteen-meals/domain';
+import { publicMealDataOf } from '../wire-mapping.js';
+
+/** How public menu answers are kept between requests. */
+export interface MenuCacheSettings {
+  /** How many answers (canteen and days) are kept; 0 keeps none: every answer is read and serialized afresh. */
+  readonly entries: number;
+  /**
+   * How long a kept answer may still be served after a rating changed one of its meals or dishes, counted from when the
+   * answer was read: its statistics are never older than this. 0 drops it at once.
+   */
+  readonly ratingsMaxAgeMs: number;
+  /**
+   * The longest an answer is kept at all: how late this instance shows the writes it is not told of (those of other
+   * instances sharing the database, and of command-line tools).
+   */
+  readonly ttlMs: number;
+}
+
+/** Keeps nothing: every menu answer is exact at the instant it is read. */
+export const noMenuCache: MenuCacheSettings = { entries: 0, ratingsMaxAgeMs: 0, ttlMs: 0 };
+
+/** One public menu, serialized once, with what it takes to tell when it is out of date. */
+export interface MenuAnswer {
+  /** A strong validator: a hash of the body, so every instance gives the same body the same tag. */
+  readonly etag: string;
+  /** The whole public answer, `{status, data: {meals, unknown_ids}}`, as JSON text. */
+  readonly body: string;
+  /** Each meal's public JSON object without its closing brace, in menu order: the personal fields go after it. */
+  readonly mealFragments: readonly string[];
+  readonly mealIds: readonly MealId[];
+}
+
+interface KeptAnswer extends MenuAnswer {
+  readonly meals: ReadonlySet<MealId>;
+  readonly dishes: ReadonlySet<number>;
+  readonly readAt: number;
+  /** When the answer stops being exact by the clock alone, or is too old to keep: see `readingsChangeAt` and `ttlMs`. */
+  readonly expiresAt: number;
+  readonly epoch: number;
+  /** When a rating first changed one of its meals or dishes after it was read; null: never. */
+  outdatedAt: number | null;
+}
+
+interface Flight {
+  readonly promise: Promise<Result<KeptAnswer, MenuRefusal>>;
+  readonly epoch: number;
+  outdatedAt: number | null;
+}
+
+type MenuRefusal = 'canteen_not_found' | 'invalid_menu_range';
+
+/**
+ * The public menus, serialized and kept per canteen and days, so that the common read costs a map lookup. A kept
+ * answer is dropped when a write announces a menu change, served at most `ratingsMaxAgeMs` after a rating changed it,
+ * never past the instant the clock alone would change it (a rating period opens or closes, a serving passes), and
+ * never longer than `ttlMs`. Reads of the same menu at the same time share one database read.
+ */
+export class MenuAnswers {
+  private readonly kept = new Map<string, KeptAnswer>();
+  private readonly flights = new Map<string, Flight>();
+  /** Counts the announced menu changes: an answer read before the last one is never kept nor served. */
+  private epoch = 0;
+
+  constructor(
+    private readonly read: (days: MenuDays) => Promise<Result<PublicMenu, MenuRefusal>>,
+    private readonly clock: Clock,
+    private readonly settings: MenuCacheSettings,
+  ) {}
+
+  async answer(days: MenuDays): Promise<Result<MenuAnswer, MenuRefusal>> {
+    const key = `${days.canteenId}\u0000${days.from}\u0000${days.to}`;
+    const now = this.clock.now().getTime();
+    const kept = this.kept.get(key);
+    if (kept !== undefined && this.servable(kept, now)) return accept(kept);
+    const flight = this.flights.get(key);
+    if (flight !== undefined && this.servable({ ...flight, readAt: now, expiresAt: Number.POSITIVE_INFINITY }, now)) {
+      return flight.promise;
+    }
+    return this.readAndKeep(key, days, now);
+  }
+
+  /** The listener of the use cases' menu changes. */
+  readonly onChange = (change: MenuChange): void => {
+    if (change.kind === 'menus') {
+      this.epoch += 1;
+      this.kept.clear();
+      return;
+    }
+    const now = this.clock.now().getTime();
+    const dishId = change.dish?.id;
+    for (const [key, answer] of this.kept) {
+      if (!answer.meals.has(change.mealId) && (dishId === undefined || !answer.dishes.has(dishId))) continue;
+      if (this.settings.ratingsMaxAgeMs === 0) this.kept.delete(key);
+      else answer.outdatedAt ??= now;
+    }
+    // A read under way may have read before this rating: what it answers counts as outdated from now.
+    for (const flight of this.flights.values()) flight.outdatedAt ??= now;
+  };
+
+  private servable(answer: Pick<KeptAnswer, 'epoch' | 'readAt' | 'expiresAt' | 'outdatedAt'>, now: number): boolean {
+    if (answer.epoch !== this.epoch || now >= answer.expiresAt) return false;
+    return answer.outdatedAt === null || now - answer.readAt < this.settings.ratingsMaxAgeMs;
+  }
+
+  private readAndKeep(key: string, days: MenuDays, readAt: number): Promise<Result<KeptAnswer, MenuRefusal>> {
+    const flight: Flight = {
+      epoch: this.epoch,
+      outdatedAt: null,
+      promise: this.read(days)
+        .then((menu) => {
+          if (!menu.ok) return menu;
+          const answer = serialize(menu.value, readAt, flight.epoch, this.settings.ttlMs);
+          answer.outdatedAt = flight.outdatedAt;
+          if (this.settings.entries > 0 && this.servable(answer, readAt)) this.keep(key, answer);
+          return accept(answer);
+        })
+        .finally(() => {
+          if (this.flights.get(key) === flight) this.flights.delete(key);
+        }),
+    };
+    this.flights.set(key, flight);
+    return flight.promise;
+  }
+
+  private keep(key: string, answer: KeptAnswer): void {
+    this.kept.delete(key);
+    // Full: the answer kept longest goes (a Map iterates in insertion order).
+    if (this.kept.size >= this.settings.entries) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, answer);
+  }
+}
+
+function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: number): KeptAnswer {
+  const mealFragments = menu.meals.map((reading) => JSON.stringify(publicMealDataOf(reading)).slice(0, -1));
+  const body = `{"status":"success","data":{"meals":[${mealFragments.map((fragment) => `${fragment}}`).join(',')}],"unknown_ids":[]}}`;
+  const changesAt = readingsChangeAt(menu.meals, menu.asOf)?.getTime() ?? Number.POSITIVE_INFINITY;
+  return {
+    etag: strongTagOf(body),
+    body,
+    mealFragments,
+    mealIds: menu.meals.map((reading) => reading.meal.id),
+    meals: new Set(menu.meals.map((reading) => reading.meal.id)),
+    dishes: new Set(menu.meals.map((reading) => reading.dish.id)),
+    readAt,
+    expiresAt: Math.min(changesAt, readAt + ttlMs),
+    epoch,
+    outdatedAt: null,
+  };
+}
+
+/** A strong entity tag of a JSON text: the same text always gets the same tag, on every instance. */
+export function strongTagOf(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** The personalized menu: each meal of the public answer with the reader's own marking and rating appended. */
+export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[]): string {
+  const own = new Map(states.map((state) => [state.mealId, state]));
+  const meals = answer.mealFragments.map((fragment, index) => {
+    const state = own.get(answer.mealIds[index]!);
+    return `${fragment},"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}}`;
+  });
+  return `{"status":"success","data":{"meals":[${meals.join(',')}],"unknown_ids":[]}}`;
+}

@@ -1,0 +1,205 @@
+import {
+  getMealsRefusals,
+  getMenuRefusals,
+  type Clock,
+  type GetMeals,
+  type GetPersonalStates,
+  type GetPublicMenu,
+  type MenuChangeHub,
+  type MenuDays,
+  type PersonalState,
+} from '@canteen-meals/domain';
+import {
+  exampleMeals,
+  MealsData,
+  MealsQuery,
+  MenuDaysQuery,
+  PersonalStatesData,
+  PublicMealsData,
+  routePaths,
+  successEnvelope,
+  successExample,
+} from '@canteen-meals/http-contract';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fresh from 'fresh';
+import { requireAuthentication } from '../auth/authenticate.js';
+import { bearerAuth } from '../docs/api-docs.js';
+import { sendRefusal, wireCodesOf } from '../error-mapping.js';
+import { HttpError } from '../http-error.js';
+import { MenuAnswers, noMenuCache, personalizedBody, strongTagOf, type MenuCacheSettings } from '../menu/menu-answers.js';
+import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
+import { mealDataOf } from '../wire-mapping.js';
+import { localDateOf, mealIdOf } from './read-params.js';
+
+/** How shared caches may keep a public menu answer. */
+export interface MenuCachingOptions extends MenuCacheSettings {
+  /** `max-age` of a public menu answer, in seconds. */
+  readonly maxAgeS: number;
+  /** `stale-while-revalidate` of a public menu answer, in seconds. */
+  readonly staleWhileRevalidateS: number;
+}
+
+/** Without settings: nothing kept in the process, and caches told to keep answers a few seconds. */
+export const defaultMenuCaching: MenuCachingOptions = { ...noMenuCache, maxAgeS: 5, staleWhileRevalidateS: 30 };
+
+export interface MenuRoutesOptions {
+  readonly getMeals: GetMeals;
+  readonly getPublicMenu: GetPublicMenu;
+  readonly getPersonalStates: GetPersonalStates;
+  readonly menuChanges: MenuChangeHub;
+  readonly clock: Clock;
+  readonly menuCaching?: MenuCachingOptions | undefined;
+}
+
+const json = 'application/json; charset=utf-8';
+const notModified = { 304: Type.Null({ description: 'Not modified: the If-None-Match tag is the current one; no body' }) };
+const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
+
+/** The reader of a route where a token is optional: none without one; a token that is sent must be valid. */
+function optionalReader(request: FastifyRequest): string | null {
+  if (request.authenticationFailure !== null) throw request.authenticationFailure as Error;
+  return request.principal?.userId ?? null;
+}
+
+function requiredReader(request: FastifyRequest): string {
+  const reader = optionalReader(request);
+  if (reader !== null) return reader;
+  throw new HttpError('unauthenticated', 'An Authorization: Bearer token is required.', { 'www-authenticate': 'Bearer' });
+}
+
+/**
+ * GET /meals: a canteen's menu for some days is public and cacheable without a token (and personalized and private
+ * with one); by ids and every canteen's day need a token. GET /me/meals: the caller's own part of a menu.
+ */
+export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (app, options) => {
+  const { getMeals, getPublicMenu, getPersonalStates } = options;
+  const caching = options.menuCaching ?? defaultMenuCaching;
+  const menus = new MenuAnswers((days) => getPublicMenu.execute(days), options.clock, caching);
+  const unsubscribe = options.menuChanges.subscribe(menus.onChange);
+  app.addHook('onClose', async () => unsubscribe());
+  const publicCacheControl = `public, max-age=${caching.maxAgeS}, stale-while-revalidate=${caching.staleWhileRevalidateS}`;
+
+  app.get(
+    routePaths.getMeals,
+    {
+      // Reads by ids and of every canteen's day need a token, checked before the query string as on every such route.
+      onRequest: function needsTokenUnlessMenu(request, reply, done) {
+        const { canteen, ids } = request.query as Partial<MealsQuery>;
+        if (request.authenticationFailure !== null || canteen === undefined || ids !== undefined) {
+          return requireAuthentication.call(this, request, reply, done);
+        }
+        done();
+      },
+      schema: {
+        operationId: 'getMeals',
+        summary:
+          "Many meals in one request: ?canteen=ID&date=YYYY-MM-DD or ?canteen=ID&from=...&to=... (up to 14 days): public and cacheable without a token, with the caller's marking and rating with one; ?ids=1,2,3 (up to 100) and ?date= of every canteen need a token",
+        security: [{ [bearerAuth]: [] }, {}],
+        querystring: MealsQuery,
+        response: {
+          200: Type.Union([successEnvelope(MealsData), successEnvelope(PublicMealsData)], {
+            ...successExample(exampleMeals),
+            description: 'With a token: every meal with the caller\'s marking and rating. Without: the public menu, no personal field',
+          }),
+          ...notModified,
+          ...errorResponses([...publicRouteErrors, ...tokenErrors, 'invalid_request', ...wireCodesOf(getMealsRefusals)]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const reader = optionalReader(request);
+      // The answer depends on the token: no shared cache may give one reader's answer to another.
+      reply.header('vary', 'authorization');
+      const days = menuDaysOf(request.query);
+      if (days === undefined) return readByIdsOrEveryCanteen(getMeals, requiredReader(request), request.query, reply);
+      const answer = await menus.answer(days);
+      if (!answer.ok) return sendRefusal(reply, answer.refusal);
+      if (reader === null) {
+        reply.header('cache-control', publicCacheControl).header('etag', answer.value.etag);
+        return answerUnlessFresh(request, reply, answer.value.etag, answer.value.body);
+      }
+      const states = await getPersonalStates.execute({ userId: reader, ...days });
+      if (!states.ok) return sendRefusal(reply, states.refusal);
+      reply.header('cache-control', 'private, no-store');
+      return sendJsonText(reply, personalizedBody(answer.value, states.value));
+    },
+  );
+
+  app.get(
+    routePaths.getPersonalStates,
+    {
+      onRequest: requireAuthentication,
+      schema: {
+        operationId: 'getPersonalStates',
+        summary:
+          "The caller's own marking and rating of the meals of a canteen's menu that they marked or rated: the small, private part of a personalized menu",
+        querystring: MenuDaysQuery,
+        response: {
+          200: successEnvelope(PersonalStatesData),
+          ...notModified,
+          ...errorResponses([...publicRouteErrors, ...tokenErrors, 'invalid_request', ...wireCodesOf(getMenuRefusals)]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = requiredReader(request);
+      reply.header('vary', 'authorization');
+      if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
+      const days = menuDaysOf(request.query)!;
+      const states = await getPersonalStates.execute({ userId, ...days });
+      if (!states.ok) return sendRefusal(reply, states.refusal);
+      const body = personalStatesBody(states.value);
+      const etag = strongTagOf(body);
+      // Private caches may keep it, but must ask again each time: a marking elsewhere changes it at once.
+      reply.header('cache-control', 'private, no-cache').header('etag', etag);
+      return answerUnlessFresh(request, reply, etag, body);
+    },
+  );
+};
+
+/** 304 with no body when the request's If-None-Match names the current tag; the JSON text otherwise. */
+function answerUnlessFresh(request: FastifyRequest, reply: FastifyReply, etag: string, body: string) {
+  if (request.headers['if-none-match'] !== undefined && fresh(request.headers, { etag })) return reply.code(304).send();
+  return sendJsonText(reply, body);
+}
+
+/** A JSON text serialized beforehand: Fastify sends a string with a JSON content type as it is. */
+function sendJsonText(reply: FastifyReply, body: string) {
+  return reply.type(json).send(body);
+}
+
+function personalStatesBody(states: readonly PersonalState[]): string {
+  const meals = states.map(({ mealId, marked, personalRating }) => ({ meal_id: mealId, marked, rating_personal: personalRating }));
+  return JSON.stringify({ status: 'success', data: { meals } });
+}
+
+/** The days of one canteen's menu that the query names; undefined for the reads by ids and of every canteen's day. */
+function menuDaysOf(query: MealsQuery | MenuDaysQuery): MenuDays | undefined {
+  const { date, canteen, from, to } = query;
+  if (canteen === undefined || ('ids' in query && query.ids !== undefined)) return undefined;
+  if ([date, from ?? to].filter((value) => value !== undefined).length !== 1) {
+    throw new HttpError('invalid_request', 'Give exactly one of: date, or from with to.');
+  }
+  if (date !== undefined) return { canteenId: canteen, from: localDateOf(date), to: localDateOf(date) };
+  if (from === undefined || to === undefined) throw new HttpError('invalid_request', 'A range needs both from and to.');
+  return { canteenId: canteen, from: localDateOf(from), to: localDateOf(to) };
+}
+
+/** ?ids= and ?date= without canteen: personal reads, answered as before. */
+async function readByIdsOrEveryCanteen(getMeals: GetMeals, userId: string, query: MealsQuery, reply: FastifyReply) {
+  const { ids, date, canteen, from, to } = query;
+  const given = [ids, date, from ?? to].filter((value) => value !== undefined).length;
+  if (given !== 1) throw new HttpError('invalid_request', 'Give exactly one of: ids, date, or from with to.');
+  if (ids !== undefined && canteen !== undefined) {
+    throw new HttpError('invalid_request', 'canteen goes with date or from/to, not with ids.');
+  }
+  if (date === undefined && ids === undefined) throw new HttpError('invalid_request', 'A range of days needs canteen.');
+  const result = await getMeals.execute(
+    ids !== undefined ? { userId, mealIds: ids.split(',').map(mealIdOf) } : { userId, servedOn: localDateOf(date!) },
+  );
+  if (!result.ok) return sendRefusal(reply, result.refusal);
+  reply.header('cache-control', 'private, no-store');
+  return { status: 'success' as const, data: { meals: result.value.meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] } };
+}

@@ -1,0 +1,49 @@
+import type { DishId } from '../dish/dish.js';
+import type { MealId } from '../meal/meal.js';
+import type { RatingHistogram } from '../rating/rating-histogram.js';
+
+/**
+ * What a write changed in the menus that readers see, told after it committed, for whoever keeps copies of menu
+ * answers (caches, live streams). Personal state (markings, a user's own ratings) is not part of it.
+ */
+export type MenuChange =
+  /** One meal's histogram moved, and with it that of its dish (the figures every serving of the dish shows). */
+  | {
+      readonly kind: 'rating';
+      readonly mealId: MealId;
+      readonly histogram: RatingHistogram;
+      readonly dish: { readonly id: DishId; readonly histogram: RatingHistogram } | null;
+    }
+  /** Meals, dishes, canteens or many statistics changed at once (upsert, import, withdrawal, merge, erasure): any menu may differ. */
+  | { readonly kind: 'menus' };
+
+export type MenuChangeListener = (change: MenuChange) => void;
+
+/**
+ * Where the use cases tell their menu changes, and where readers subscribe to them. A listener runs synchronously
+ * after the write committed; one that throws is reported to `onListenerError` and never fails the write.
+ */
+export class MenuChangeHub {
+  private readonly listeners = new Set<MenuChangeListener>();
+
+  constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
+
+  /** Adds a listener; the answer removes it again. */
+  subscribe(listener: MenuChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  readonly publish = (change: MenuChange): void => {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  };
+}
+
+/** For a use case built without a hub: nobody listens. */
+export const nobodyListens: MenuChangeListener = () => {};
