@@ -7,7 +7,10 @@ import {
   type Meal,
   type MealId,
   type MealQueries,
+  type MenuPageRequest,
+  type MenuPosition,
   type PersonalMeal,
+  type PersonalState,
   type PageRequest,
   type ServingWindow,
   type UserId,
@@ -24,12 +27,20 @@ export class InMemoryMealQueries implements MealQueries {
     });
   }
 
-  async viewsServedIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date): Promise<PersonalMeal[]> {
-    return [...this.db.meals.values()]
-      .filter((meal) => !this.db.withdrawn.has(meal.id))
-      .filter((meal) => windows.some((w) => meal.canteenId === w.canteenId && meal.servedAt >= w.from && meal.servedAt < w.until))
-      .sort(menuOrder)
-      .map((meal) => viewOf(this.db, userId, meal, asOf));
+  async viewsServedIn(
+    reader: UserId | null,
+    windows: readonly ServingWindow[],
+    asOf: Date,
+    page?: MenuPageRequest,
+  ): Promise<PersonalMeal[]> {
+    const menu = this.servedIn(windows);
+    return (page === undefined ? menu : menuPageOf(menu, page)).map((meal) => viewOf(this.db, reader, meal, asOf));
+  }
+
+  async personalStatesServedIn(userId: UserId, windows: readonly ServingWindow[]): Promise<PersonalState[]> {
+    return this.servedIn(windows)
+      .map((meal) => ownStateOf(this.db, userId, meal.id))
+      .filter((state) => state.marked || state.personalRating !== null);
   }
 
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
@@ -44,6 +55,14 @@ export class InMemoryMealQueries implements MealQueries {
 
   private served(id: MealId): DetailedMeal | undefined {
     return this.db.withdrawn.has(id) ? undefined : this.db.meals.get(id);
+  }
+
+  /** The meals of the windows that are not withdrawn, each once, in menu order. */
+  private servedIn(windows: readonly ServingWindow[]): DetailedMeal[] {
+    return [...this.db.meals.values()]
+      .filter((meal) => !this.db.withdrawn.has(meal.id))
+      .filter((meal) => windows.some((w) => meal.canteenId === w.canteenId && meal.servedAt >= w.from && meal.servedAt < w.until))
+      .sort((a, b) => menuOrder(menuPositionOf(a), menuPositionOf(b)));
   }
 }
 
@@ -66,12 +85,22 @@ export function pageOf(
 }
 
 export function viewOf(db: InMemoryDatabase, userId: UserId | null, meal: DetailedMeal, asOf: Date): PersonalMeal {
+  const { marked, personalRating } = ownStateOf(db, userId, meal.id);
   return {
     meal: withMealDetails(meal),
     histogram: db.histograms.get(meal.id) ?? emptyHistogram,
-    marked: userId !== null && (db.markings.get(userId)?.has(meal.id) ?? false),
-    personalRating: userId === null ? null : (db.ratings.get(meal.id)?.get(userId) ?? null),
+    marked,
+    personalRating,
     dish: dishSummaryOf(db, db.mealDishes.get(meal.id)!, asOf),
+  };
+}
+
+/** The reader's own marking and rating of the meal; a null reader (anonymous) has neither. */
+function ownStateOf(db: InMemoryDatabase, userId: UserId | null, mealId: MealId): PersonalState {
+  return {
+    mealId,
+    marked: userId !== null && (db.markings.get(userId)?.has(mealId) ?? false),
+    personalRating: userId === null ? null : (db.ratings.get(mealId)?.get(userId) ?? null),
   };
 }
 
@@ -102,9 +131,18 @@ export function dishSummaryOf(db: InMemoryDatabase, dishId: DishId, asOf: Date):
   };
 }
 
-/** By serving time, then position in the day's menu, then id. */
-function menuOrder(a: DetailedMeal, b: DetailedMeal): number {
-  return a.servedAt.getTime() - b.servedAt.getTime() || a.position - b.position || a.id - b.id;
+/** The part of `menu` (in menu order) that `page` asks for: at most `limit` meals strictly after `after`. */
+function menuPageOf(menu: readonly DetailedMeal[], { after, limit }: MenuPageRequest): DetailedMeal[] {
+  return menu.filter((meal) => after === null || menuOrder(menuPositionOf(meal), after) > 0).slice(0, limit);
+}
+
+function menuPositionOf(meal: DetailedMeal): MenuPosition {
+  return { servedAt: meal.servedAt, position: meal.position, mealId: meal.id };
+}
+
+/** Negative when `a` comes first in menu order: by serving time, then position in the day's menu, then id. */
+function menuOrder(a: MenuPosition, b: MenuPosition): number {
+  return a.servedAt.getTime() - b.servedAt.getTime() || a.position - b.position || a.mealId - b.mealId;
 }
 
 /** Negative when `a` comes first in "most recently served first" order: served later, or same instant and higher id. */

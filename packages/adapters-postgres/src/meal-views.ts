@@ -1,4 +1,4 @@
-import type { DishSummary, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
+import type { DishSummary, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import {
   fromEpochMs,
@@ -131,5 +131,24 @@ export function mostRecentFirst(parameters: StatementParameters, condition: stri
     where: `${condition}${position}`,
     limit: `ORDER BY served_at DESC, meal_id DESC LIMIT ${parameters.add(limit)}`,
     order: 'selected.served_at DESC, selected.meal_id DESC',
+  };
+}
+
+/** Menu order of the rows of `table`: served_at, then position, then meal id, all ascending (see MenuPosition). */
+export const menuOrderOf = (table: string) => `${table}.served_at, ${table}.position, ${table}.meal_id`;
+
+/**
+ * A page of the meals `condition` selects, in menu order, strictly after the page's position: a row comparison
+ * (keyset), so a page further on skips no rows by counting them.
+ */
+export function menuPage(parameters: StatementParameters, condition: string, { after, limit }: MenuPageRequest): MealSelection {
+  const position =
+    after === null
+      ? ''
+      : ` AND (served_at, position, meal_id) > (${fromEpochMs(parameters.add(after.servedAt.getTime()))}, ${parameters.add(after.position)}::integer, ${parameters.add(after.mealId)}::bigint)`;
+  return {
+    where: `${condition}${position}`,
+    limit: `ORDER BY served_at, position, meal_id LIMIT ${parameters.add(limit)}`,
+    order: menuOrderOf('selected'),
   };
 }

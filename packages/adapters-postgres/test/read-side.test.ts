@@ -50,12 +50,16 @@ async function statementsOf<T>(read: () => Promise<T>): Promise<{ count: number;
 describe('the PostgreSQL read side runs a constant number of statements, whatever the number of meals', () => {
   it('reads 1, 10 and 100 meals by id, by day, in as many serving windows and as pages in one statement each', async () => {
     const { queries } = database.adapters;
+    const wholeDay = [{ canteenId: defaultCanteenId, from: new Date(day), until: new Date(day + 24 * 60 * minute) }];
     for (const size of sizes) {
       const ids = menu.slice(0, size).map((meal) => meal.id);
       const until = new Date(menu[size - 1]!.servedAt.getTime() + 1);
-      const reads = [
+      const reads: (() => Promise<readonly unknown[]>)[] = [
         () => queries.viewsByIds('alice', ids, asOf),
         () => queries.viewsServedIn('alice', [{ canteenId: defaultCanteenId, from: new Date(day), until }], asOf),
+        () => queries.viewsServedIn(null, wholeDay, asOf, { after: null, limit: size }),
+        () => queries.viewsServedIn('alice', wholeDay, asOf, { after: { servedAt: new Date(day), position: 0, mealId: 1 }, limit: size }),
+        () => queries.personalStatesServedIn('alice', [{ canteenId: defaultCanteenId, from: new Date(day), until }]),
         () => queries.markedMeals('alice', { after: null, limit: size }, asOf),
         () => queries.ratedMeals('bob', { after: null, limit: size }, asOf),
         // One window per meal: the number of windows does not change the number of statements either.

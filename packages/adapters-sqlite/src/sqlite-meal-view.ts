@@ -1,4 +1,4 @@
-import type { CanteenId, DishId, DishSummary, MealId, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
+import type { CanteenId, DishId, DishSummary, MealId, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';
@@ -108,5 +108,68 @@ export function readPage<P extends object>(
     after === null
       ? statements.first.all({ ...parameters, limit })
       : statements.after.all({ ...parameters, limit, served_at: after.servedAt.getTime(), meal_id: after.mealId });
+  return rows.map(viewFromRow);
+}
+
+/**
+ * The meals of the windows `@windows` (a JSON array of `[canteen_id, from, until]`, the bounds in epoch milliseconds),
+ * as a condition on the meals table or alias `table`. Each window is one range of the index (canteen_id, served_at,
+ * position, meal_id); IN answers a meal of overlapping windows once.
+ */
+export function windowsCondition(table: string): string {
+  return `${table}.meal_id IN (
+    SELECT served.meal_id FROM json_each(@windows) AS span
+    JOIN meals AS served ON served.canteen_id = json_extract(span.value, '$[0]')
+      AND served.served_at >= json_extract(span.value, '$[1]') AND served.served_at < json_extract(span.value, '$[2]'))`;
+}
+
+interface MenuPageParameters extends ViewParameters {
+  limit: number;
+  served_at: number;
+  position: number;
+  meal_id: MealId;
+}
+
+/** A first page and a following one of a list in menu order. */
+export interface MenuPageStatements<P extends object> {
+  readonly first: Statement<P & ViewParameters & { limit: number }, ViewRow>;
+  readonly after: Statement<P & MenuPageParameters, ViewRow>;
+}
+
+/**
+ * The meals that are not withdrawn and that `condition` (on the alias `paged`) selects, in menu order: served_at,
+ * position, meal id. The page is chosen first, among the meals alone, cut at `@limit` and after the position by a
+ * row-value comparison (keyset: no rows are skipped by counting), so that the views' own state and dish figures are
+ * read for the page's meals only. It is cut from `meals`, not from the join of the windows, where a meal of two
+ * overlapping windows would count twice toward the limit.
+ */
+export function menuPageStatements<P extends object>(db: Database, condition: string): MenuPageStatements<P> {
+  const menuOrder = (table: string) => `${table}.served_at, ${table}.position, ${table}.meal_id`;
+  const page = (position: string) => `${selectViews}
+    WHERE meals.meal_id IN (
+      SELECT paged.meal_id FROM meals AS paged WHERE ${condition} AND paged.withdrawn_at IS NULL${position}
+      ORDER BY ${menuOrder('paged')} LIMIT @limit)
+    ORDER BY ${menuOrder('meals')}`;
+  return {
+    first: db.prepare(page('')),
+    after: db.prepare(page(` AND (${menuOrder('paged')}) > (@served_at, @position, @meal_id)`)),
+  };
+}
+
+export function readMenuPage<P extends object>(
+  statements: MenuPageStatements<P>,
+  parameters: P & ViewParameters,
+  { after, limit }: MenuPageRequest,
+): PersonalMeal[] {
+  const rows =
+    after === null
+      ? statements.first.all({ ...parameters, limit })
+      : statements.after.all({
+          ...parameters,
+          limit,
+          served_at: after.servedAt.getTime(),
+          position: after.position,
+          meal_id: after.mealId,
+        });
   return rows.map(viewFromRow);
 }

@@ -84,6 +84,30 @@ describe('the read side runs a constant number of statements, whatever the numbe
     }
   });
 
+  it('reads a day by pages of 1, 10 and 100 meals, anonymously or not, in one statement each', async () => {
+    const wholeDay = canteenIds.map((canteenId) => ({ canteenId, from: new Date(day), until: new Date(day + 24 * 60 * minute) }));
+    for (const size of sizes) {
+      const first = await statementsOf(() => adapters.queries.viewsServedIn(null, wholeDay, readAt, { after: null, limit: size }));
+      expect(first.result.map((view) => view.meal.id)).toEqual(menu.slice(0, size).map((meal) => meal.id));
+      expect(first.result.some((view) => view.marked || view.personalRating !== null)).toBe(false);
+      const { meal: last } = first.result[size - 1]!;
+      const after = { servedAt: last.servedAt, position: last.position, mealId: last.id };
+      const next = await statementsOf(() => adapters.queries.viewsServedIn('alice', wholeDay, readAt, { after, limit: size }));
+      expect(next.result.map((view) => view.meal.id)).toEqual(menu.slice(size, 2 * size).map((meal) => meal.id));
+      expect([first.count, next.count]).toEqual([1, 1]);
+    }
+  });
+
+  it("reads a user's own states of a day of 1, 10 and 100 meals in one statement each", async () => {
+    for (const size of sizes) {
+      const until = new Date(menu[size - 1]!.servedAt.getTime() + 1);
+      const windows = canteenIds.map((canteenId) => ({ canteenId, from: new Date(day), until }));
+      const { count, result } = await statementsOf(() => adapters.queries.personalStatesServedIn('alice', windows));
+      expect(result).toEqual(menu.slice(0, size).map((meal) => ({ mealId: meal.id, marked: true, personalRating: 4 })));
+      expect(count).toBe(1);
+    }
+  });
+
   it('reads pages of 1, 10 and 100 marked and rated meals in one statement each', async () => {
     for (const size of sizes) {
       const marked = await statementsOf(() => adapters.queries.markedMeals('alice', { after: null, limit: size }, readAt));

@@ -6,9 +6,12 @@ import {
   type DishSummary,
   type RatingHistogram,
   type Meal,
+  type MealQueries,
+  type MenuPosition,
   type PersonalMeal,
   type ServedPosition,
   type ServingWindow,
+  type UserId,
 } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { rateInPeriod } from './rate-in-period.js';
@@ -65,6 +68,28 @@ const otherCanteen: Canteen = {
   coordinates: null,
   feeds: [],
 };
+
+/**
+ * Reads the whole menu of `windows` page by page, each page strictly after the last meal of the one before, until a
+ * page comes back empty; answers the pages that were not. Bounded, so that a page that does not move on fails.
+ */
+async function pagesOf(
+  queries: MealQueries,
+  reader: UserId | null,
+  windows: readonly ServingWindow[],
+  limit: number,
+): Promise<PersonalMeal[][]> {
+  const pages: PersonalMeal[][] = [];
+  let after: MenuPosition | null = null;
+  for (let read = 0; read < 50; read++) {
+    const page = await queries.viewsServedIn(reader, windows, readAt, { after, limit });
+    if (page.length === 0) return pages;
+    pages.push(page);
+    const { meal: last } = page[page.length - 1]!;
+    after = { servedAt: last.servedAt, position: last.position, mealId: last.id };
+  }
+  throw new Error(`paging through the menu did not end: ${pages.map(idsOf).join(' | ')}`);
+}
 
 /** What every MealQueries adapter must do: the read side over the same store as the write side. */
 export function describeMealQueriesContract(adapterName: string, createFixture: CreateReadRepositoryFixture): void {
@@ -203,6 +228,176 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
 
         const [view] = await queries.viewsServedIn('alice', inDefault(meal(3).servedAt, meal(5).servedAt), readAt);
         expect(view).toEqual({ meal: meal(3), histogram: [1, 0, 0, 0, 1], marked: true, personalRating: 1, dish: servedAlone(meal(3), [1, 0, 0, 0, 1]) });
+      });
+    });
+
+    describe('viewsServedIn of an anonymous reader', () => {
+      it('answers no personal state, though the meals are marked and rated, and every histogram', async () => {
+        const { queries, ratings, markings } = await withWeek();
+        await markings.setMarked('alice', 3, true);
+        await rateInPeriod(ratings, 'alice', meal(3), 1);
+        await markings.setMarked('bob', 2, true);
+        await rateInPeriod(ratings, 'bob', meal(2), 5);
+        const days = inDefault(meal(2).servedAt, meal(5).servedAt);
+        const anonymous = [
+          { meal: meal(2), histogram: [0, 0, 0, 0, 1], marked: false, personalRating: null, dish: servedAlone(meal(2), [0, 0, 0, 0, 1]) },
+          { meal: meal(3), histogram: [1, 0, 0, 0, 0], marked: false, personalRating: null, dish: servedAlone(meal(3), [1, 0, 0, 0, 0]) },
+          { meal: meal(4), histogram: emptyHistogram, marked: false, personalRating: null, dish: servedAlone(meal(4), emptyHistogram) },
+        ];
+
+        expect(await queries.viewsServedIn(null, days, readAt)).toEqual(anonymous);
+        expect(await queries.viewsServedIn(null, days, readAt, { after: null, limit: 10 })).toEqual(anonymous);
+        // The same meals read by a user who marked and rated: the state was there to be left out.
+        expect((await queries.viewsServedIn('alice', days, readAt))[1]).toMatchObject({ marked: true, personalRating: 1 });
+      });
+    });
+
+    describe('viewsServedIn by page', () => {
+      const noon = at('2025-03-10T11:00:00.000Z');
+      const day = inDefault(at('2025-03-10T00:00:00.000Z'), at('2025-03-11T00:00:00.000Z'));
+      /** In menu order 30, 12, 13, 14, 11, 15, 10: three meals at noon in position 0, two in position 2. */
+      const tiedMenu: readonly Meal[] = [
+        sampleMeal(14, { servedAt: noon, position: 0 }),
+        sampleMeal(10, { servedAt: at('2025-03-10T12:00:00.000Z'), position: 0 }),
+        sampleMeal(15, { servedAt: noon, position: 2 }),
+        sampleMeal(12, { servedAt: noon, position: 0 }),
+        sampleMeal(30, { servedAt: at('2025-03-10T10:00:00.000Z'), position: 5 }),
+        sampleMeal(11, { servedAt: noon, position: 2 }),
+        sampleMeal(13, { servedAt: noon, position: 0 }),
+        sampleMeal(16, { servedAt: noon, position: 0 }),
+        sampleMeal(17, { servedAt: at('2025-03-11T00:00:00.000Z'), position: 0 }),
+      ];
+      const withTiedMenu = async () => {
+        const fixture = store();
+        await fixture.meals.upsertMany(tiedMenu);
+        await fixture.meals.withdraw(16, readAt);
+        return fixture;
+      };
+
+      it('walks a menu of tied serving times and positions, ties by id, losing and repeating no meal', async () => {
+        const { queries, markings, ratings } = await withTiedMenu();
+        await markings.setMarked('alice', 13, true);
+        await rateInPeriod(ratings, 'alice', tiedMenu.find((m) => m.id === 15)!, 3);
+
+        expect((await pagesOf(queries, 'alice', day, 1)).map(idsOf)).toEqual([[30], [12], [13], [14], [11], [15], [10]]);
+        expect((await pagesOf(queries, 'alice', day, 2)).map(idsOf)).toEqual([[30, 12], [13, 14], [11, 15], [10]]);
+        expect((await pagesOf(queries, 'alice', day, 3)).map(idsOf)).toEqual([[30, 12, 13], [14, 11, 15], [10]]);
+        expect((await pagesOf(queries, 'alice', day, 50)).map(idsOf)).toEqual([[30, 12, 13, 14, 11, 15, 10]]);
+        // Without a page, the whole menu in the same order; by page, the same views, the reader's own state included.
+        const whole = await queries.viewsServedIn('alice', day, readAt);
+        expect(idsOf(whole)).toEqual([30, 12, 13, 14, 11, 15, 10]);
+        expect((await pagesOf(queries, 'alice', day, 2)).flat()).toEqual(whole);
+        expect(whole.filter((view) => view.marked || view.personalRating !== null).map((view) => view.meal.id)).toEqual([13, 15]);
+      });
+
+      it('starts strictly after a position, whether or not a meal stands there', async () => {
+        const { queries } = await withTiedMenu();
+        const page = (after: MenuPosition, limit: number) => queries.viewsServedIn(null, day, readAt, { after, limit });
+
+        expect(idsOf(await page({ servedAt: noon, position: 0, mealId: 12 }, 2))).toEqual([13, 14]);
+        expect(idsOf(await page({ servedAt: noon, position: 1, mealId: 1 }, 10))).toEqual([11, 15, 10]);
+        expect(idsOf(await page({ servedAt: noon, position: 0, mealId: 16 }, 1))).toEqual([11]);
+        expect(idsOf(await page({ servedAt: at('2025-03-09T00:00:00.000Z'), position: 9999, mealId: 99 }, 1))).toEqual([30]);
+        expect(await page({ servedAt: at('2025-03-10T12:00:00.000Z'), position: 0, mealId: 10 }, 10)).toEqual([]);
+      });
+
+      it('pages through the windows of two canteens as one menu, a meal of overlapping windows once', async () => {
+        const { queries, meals, canteens } = store();
+        await canteens.save(otherCanteen);
+        const nord = { canteenId: otherCanteen.id };
+        await meals.upsertMany([
+          sampleMeal(1, { servedAt: noon, position: 0 }),
+          sampleMeal(2, { servedAt: noon, position: 1 }),
+          sampleMeal(3, { servedAt: at('2025-03-10T12:00:00.000Z'), position: 0 }),
+          sampleMeal(4, { servedAt: noon, position: 0, ...nord }),
+          sampleMeal(5, { servedAt: at('2025-03-10T11:30:00.000Z'), position: 0, ...nord }),
+          sampleMeal(6, { servedAt: at('2025-03-10T12:00:00.000Z'), position: 0, ...nord }),
+          sampleMeal(7, { servedAt: at('2025-03-11T11:00:00.000Z'), position: 0 }),
+          sampleMeal(8, { servedAt: at('2025-03-09T11:00:00.000Z'), position: 0, ...nord }),
+        ]);
+        const both = [...day, { ...day[0]!, ...nord }];
+
+        expect((await pagesOf(queries, 'alice', both, 2)).map(idsOf)).toEqual([[1, 4], [2, 5], [3, 6]]);
+        expect((await pagesOf(queries, 'alice', both, 4)).map(idsOf)).toEqual([[1, 4, 2, 5], [3, 6]]);
+        expect((await pagesOf(queries, 'alice', [...both, ...both, ...day], 4)).map(idsOf)).toEqual([[1, 4, 2, 5], [3, 6]]);
+        expect((await pagesOf(queries, 'alice', [{ ...day[0]!, ...nord }], 2)).map(idsOf)).toEqual([[4, 5], [6]]);
+        expect(await queries.viewsServedIn('alice', [], readAt, { after: null, limit: 2 })).toEqual([]);
+      });
+    });
+
+    describe('personalStatesServedIn', () => {
+      const noon = at('2025-03-10T11:00:00.000Z');
+      const day = inDefault(at('2025-03-10T00:00:00.000Z'), at('2025-03-11T00:00:00.000Z'));
+      const nordDay = { ...day[0]!, canteenId: otherCanteen.id };
+      /** In menu order of the default canteen's day: 5, 8, 3, 4, 1, (6 withdrawn); 2 is Mensa Nord's, 7 the next day's. */
+      const menu: readonly Meal[] = [
+        sampleMeal(1, { servedAt: noon, position: 2 }),
+        sampleMeal(2, { servedAt: noon, position: 0, canteenId: otherCanteen.id }),
+        sampleMeal(3, { servedAt: noon, position: 1 }),
+        sampleMeal(4, { servedAt: noon, position: 1 }),
+        sampleMeal(5, { servedAt: at('2025-03-10T10:00:00.000Z'), position: 9 }),
+        sampleMeal(6, { servedAt: noon, position: 3 }),
+        sampleMeal(7, { servedAt: at('2025-03-11T00:00:00.000Z'), position: 0 }),
+        sampleMeal(8, { servedAt: noon, position: 0 }),
+      ];
+      const byId = (id: number) => menu.find((m) => m.id === id)!;
+
+      it("answers the user's marked or rated meals of the windows, both flags, in menu order", async () => {
+        const { queries, meals, canteens, markings, ratings } = store();
+        await canteens.save(otherCanteen);
+        await meals.upsertMany(menu);
+        await markings.setMarked('alice', 1, true);
+        await rateInPeriod(ratings, 'alice', byId(1), 4);
+        await markings.setMarked('alice', 2, true);
+        await rateInPeriod(ratings, 'alice', byId(3), 2);
+        await markings.setMarked('alice', 5, true);
+        await markings.setMarked('alice', 6, true);
+        await rateInPeriod(ratings, 'alice', byId(6), 5);
+        await markings.setMarked('alice', 7, true);
+        await rateInPeriod(ratings, 'alice', byId(7), 1);
+        // Marked and unmarked, rated and the rating deleted: nothing of alice's is left on meal 8.
+        await markings.setMarked('alice', 8, true);
+        await markings.setMarked('alice', 8, false);
+        await rateInPeriod(ratings, 'alice', byId(8), 3);
+        await rateInPeriod(ratings, 'alice', byId(8), null);
+        await markings.setMarked('bob', 4, true);
+        await rateInPeriod(ratings, 'bob', byId(4), 5);
+        await rateInPeriod(ratings, 'bob', byId(3), 1);
+        await meals.withdraw(6, readAt);
+
+        expect(await queries.personalStatesServedIn('alice', day)).toEqual([
+          { mealId: 5, marked: true, personalRating: null },
+          { mealId: 3, marked: false, personalRating: 2 },
+          { mealId: 1, marked: true, personalRating: 4 },
+        ]);
+        expect(await queries.personalStatesServedIn('alice', [...day, nordDay, ...day])).toEqual([
+          { mealId: 5, marked: true, personalRating: null },
+          { mealId: 2, marked: true, personalRating: null },
+          { mealId: 3, marked: false, personalRating: 2 },
+          { mealId: 1, marked: true, personalRating: 4 },
+        ]);
+        expect(await queries.personalStatesServedIn('bob', day)).toEqual([
+          { mealId: 3, marked: false, personalRating: 1 },
+          { mealId: 4, marked: true, personalRating: 5 },
+        ]);
+        // The same states as the views of the menu carry.
+        const views = await queries.viewsServedIn('alice', day, readAt);
+        expect(await queries.personalStatesServedIn('alice', day)).toEqual(
+          views
+            .filter((view) => view.marked || view.personalRating !== null)
+            .map((view) => ({ mealId: view.meal.id, marked: view.marked, personalRating: view.personalRating })),
+        );
+      });
+
+      it('answers nothing for a user with nothing, and for no windows', async () => {
+        const { queries, meals, canteens, markings, ratings } = store();
+        await canteens.save(otherCanteen);
+        await meals.upsertMany(menu);
+        expect(await queries.personalStatesServedIn('alice', day)).toEqual([]);
+        await markings.setMarked('bob', 1, true);
+        await rateInPeriod(ratings, 'bob', byId(3), 2);
+        expect(await queries.personalStatesServedIn('alice', [...day, nordDay])).toEqual([]);
+        expect(await queries.personalStatesServedIn('bob', [])).toEqual([]);
       });
     });
 
