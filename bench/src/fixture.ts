@@ -12,6 +12,8 @@ export interface BenchFixture {
   /** The day (YYYY-MM-DD) whose menu the batch read asks for, and its meals. */
   readonly menuDay: string;
   readonly menuMealIds: readonly number[];
+  /** The menu's meals that can be rated (every tenth cannot): open for rating, served two days ago. */
+  readonly rateableMenuMealIds: readonly number[];
 }
 
 export const heavyRatings = 100_000;
@@ -31,6 +33,7 @@ export async function seedDatabase(
   const heavyMealId = 100;
   const lightMealId = 101;
   const menuMealIds = Array.from({ length: menuSize }, (_, i) => 1001 + i);
+  const menuMealRateable = (index: number) => index % 10 !== 9;
   // Noon UTC two days ago: the same calendar day in every European time zone, and still open for rating.
   const menuNoon = new Date(options.now.getTime() - 2 * 24 * hour);
   menuNoon.setUTCHours(12, 0, 0, 0);
@@ -47,7 +50,7 @@ export async function seedDatabase(
         id,
         name: `Menu dish ${i + 1} with a name as long as a real one`,
         servedAt: menuNoon,
-        rateable: i % 10 !== 9,
+        rateable: menuMealRateable(i),
       })),
     ]);
 
@@ -83,6 +86,7 @@ export async function seedDatabase(
     lightMealId,
     menuDay: menuNoon.toISOString().slice(0, 10),
     menuMealIds,
+    rateableMenuMealIds: menuMealIds.filter((_, i) => menuMealRateable(i)),
   };
 }
 

@@ -18,6 +18,8 @@ export interface SideSummary {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly targetCpu: number | undefined;
+  /** Requests built by kind over the measured rounds, summed (see LoadResult.sentByKind). */
+  readonly sentByKind: Readonly<Record<string, number>>;
 }
 
 export interface PairResult {
@@ -85,7 +87,14 @@ function summarize(label: string, rounds: readonly LoadResult[]): SideSummary {
     p50Ms: median(rounds.map((r) => r.p50Ms)),
     p99Ms: median(rounds.map((r) => r.p99Ms)),
     targetCpu: cpu.every((c) => c !== undefined) ? median(cpu as number[]) : undefined,
+    sentByKind: summed(rounds.map((r) => r.sentByKind)),
   };
+}
+
+function summed(counts: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const count of counts) for (const [kind, n] of Object.entries(count)) sums[kind] = (sums[kind] ?? 0) + n;
+  return sums;
 }
 
 export function median(values: readonly number[]): number {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -9,7 +9,7 @@ export interface Target {
   readonly name: string;
   readonly url: string;
   readonly pid: number;
-  /** Milliseconds from spawn to the first 200 answer. */
+  /** Milliseconds from spawn to the first answer of the expected status. */
   readonly startMs: number;
   /** What the process printed, for the report of a failure. */
   output(): string;
@@ -23,8 +23,12 @@ export interface ProbeRequest {
   readonly body?: string | undefined;
 }
 
+/** Header values as node:http gives them: a list only for the headers that may repeat (set-cookie). */
+export type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
+
 export interface Answer {
   readonly status: number;
+  readonly headers: HeaderValues;
   readonly body: string;
 }
 
@@ -43,7 +47,9 @@ export function send(url: string, probe: ProbeRequest): Promise<Answer> {
     const req = httpRequest(new URL(probe.path, url), { method: probe.method, headers: probe.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: definedHeaders(res.headers), body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -51,9 +57,14 @@ export function send(url: string, probe: ProbeRequest): Promise<Answer> {
   });
 }
 
+function definedHeaders(headers: IncomingHttpHeaders): HeaderValues {
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+}
+
 /**
- * Spawns `node <script>` and waits for the first 200 answer to `probe`: the time from spawn to that answer is the
- * start time. Any other answer, or an exit, fails.
+ * Spawns `node <script>` and waits for the first answer to `probe` of the expected status (200 unless
+ * `probeStatus` says otherwise): the time from spawn to that answer is the start time. Any other answer, or an exit,
+ * fails.
  */
 export async function startProcess(options: {
   name: string;
@@ -62,6 +73,7 @@ export async function startProcess(options: {
   env: Readonly<Record<string, string>>;
   port: number;
   probe: ProbeRequest;
+  probeStatus?: number;
   timeoutMs?: number;
 }): Promise<Target> {
   const url = `http://127.0.0.1:${options.port}`;
@@ -86,7 +98,7 @@ export async function startProcess(options: {
     }
     const answer = await send(url, options.probe).catch(() => undefined);
     if (answer !== undefined) {
-      if (answer.status !== 200) {
+      if (answer.status !== (options.probeStatus ?? 200)) {
         child.kill('SIGKILL');
         throw new Error(`${options.name} answered its first request with ${answer.status}: ${answer.body}\n${output}`);
       }

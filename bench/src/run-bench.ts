@@ -7,11 +7,23 @@ import { benchSettings, type BenchSettings } from './bench-settings.js';
 import { heavyRatings, lightRatings, mealsWithDriftedHistograms, menuSize, seedDatabase, type BenchFixture } from './fixture.js';
 import { comparePair, median, type PairResult } from './pair.js';
 import { startPostgresSide } from './postgres-side.js';
-import { peakRssBytes, send, type ProbeRequest, type Target } from './processes.js';
+import { peakRssBytes, type ProbeRequest, type Target } from './processes.js';
 import { seededRandom } from './random.js';
 import { batchReadRoundTrips } from './read-round-trips.js';
 import { resultsMarkdown, withResults, type TargetCheck } from './report.js';
-import { markMealScenario, menuReadScenario, rateMealScenario, type Scenario, type ScenarioUsers } from './scenarios.js';
+import { recordScenario } from './recording.js';
+import type { ReferenceAnswers } from './reference-app.js';
+import {
+  markMealScenario,
+  mixedScenario,
+  overlayScenario,
+  personalizedMenuScenario,
+  publicMenuRevalidationScenario,
+  publicMenuScenario,
+  rateMealScenario,
+  type Scenario,
+  type ScenarioUsers,
+} from './scenarios.js';
 import { repositoryRoot, startReference, startServer } from './server-under-test.js';
 
 const benchmarksDocument = join(repositoryRoot, 'docs/benchmarks.md');
@@ -31,6 +43,7 @@ async function main(): Promise<number> {
 }
 
 async function runBench(settings: BenchSettings, workDir: string, cleanups: Array<() => Promise<void>>): Promise<number> {
+  const only = benchOnly(process.env);
   const databasePath = join(workDir, 'meals.db');
   log(`bench: seeding ${databasePath}: ${settings.users} users, a meal with ${heavyRatings} ratings, a menu of ${menuSize}`);
   const fixture = await seedDatabase(databasePath, { users: settings.users, now: new Date() });
@@ -44,7 +57,6 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     headers: { authorization: users.authorizations[0]!, 'content-type': 'application/json' },
     body: JSON.stringify({ meal_id: fixture.openMealIds[0], marked: true }),
   };
-  const only = (process.env.BENCH_ONLY ?? '').split(',').filter((name) => name !== '');
   const selected = (name: string) => only.length === 0 || only.includes(name);
   const notices: string[] = [];
   const notice = (text: string) => {
@@ -66,43 +78,52 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
 
   const rate = rateMealScenario('rate-meal', users, fixture.openMealIds);
   const mark = markMealScenario('mark-meal', users, fixture.openMealIds);
-  const menu = menuReadScenario('menu-read', users, fixture.menuDay);
-
-  // Each scenario's first request checks it on the server; its answer becomes the reference's constant body.
-  const bodies: Record<string, string> = {};
-  let menuRouteExists = true;
-  for (const scenario of [rate, mark, menu]) {
-    const answer = await send(sqliteServer.url, scenario.nextRequest());
-    if (scenario === menu && answer.status === 404 && answer.body.includes('"not_found"')) {
-      menuRouteExists = false;
-      notice(`SKIPPED: "${menu.name}": the server has no GET /api/v1/meals?date= route yet (issue 3).`);
-      continue;
-    }
-    if (answer.status !== 200) throw new Error(`${scenario.name}: the server answered ${answer.status}: ${answer.body}`);
-    bodies[scenario.route] = answer.body;
-  }
-  const bodiesFile = join(workDir, 'reference-bodies.json');
-  writeFileSync(bodiesFile, JSON.stringify(bodies));
-  const reference = await startReference(bodiesFile, startProbe);
-  cleanups.push(() => reference.stop());
-
-  const roundTrips = menuRouteExists ? await batchReadRoundTrips() : undefined;
+  const personalized = personalizedMenuScenario('personalized-menu', users, fixture.menuDay);
+  const overlay = overlayScenario('overlay', users, fixture.menuDay);
+  const publicMenu = publicMenuScenario('public-menu', fixture.menuDay);
+  // Issue 16: 90 % public menu reads, 10 % ratings of the menu's meals that can be rated.
+  const mixedRatings = rateMealScenario('mixed ratings', users, fixture.rateableMenuMealIds);
+  const mixed = mixedScenario('mixed', users.random, publicMenu, mixedRatings, mixedRatingShare);
 
   const pairs: PairResult[] = [];
   const compare = async (name: string, measured: Parameters<typeof comparePair>[1], baseline: Parameters<typeof comparePair>[2]) => {
     log(`bench: ${name}: ${measured.label} against ${baseline.label}`);
     pairs.push(await comparePair(name, measured, baseline, settings, log));
   };
-  const versusReference = async (scenario: Scenario) => {
-    if (!selected(scenario.name)) return;
+  const skipped = (name: string, reason: string) => notice(`SKIPPED: "${name}": ${reason}.`);
+  /**
+   * The scenario against a reference of its own, which replays the server's answers to the scenario's first
+   * requests (sent just before, so that they answer the data as the load finds it). False when it did not run.
+   */
+  const versusReference = async (scenario: Scenario): Promise<boolean> => {
+    if (!selected(scenario.name)) return false;
+    const recording = await recordScenario(sqliteServer.url, scenario);
+    if (recording.missing) {
+      skipped(scenario.name, recording.reason);
+      return false;
+    }
+    const reference = await startRecordedReference(workDir, scenario, recording.answers);
+    cleanups.push(() => reference.stop());
     await compare(scenario.name, { label: 'server', target: sqliteServer, scenario }, { label: 'reference', target: reference, scenario });
+    await reference.stop();
+    cleanups.pop();
+    return true;
   };
 
   await versusReference(rate);
   // VmHWM is the highest resident set since the start: here, under the rate-meal load.
   const peakRss = peakRssBytes(sqliteServer.pid);
   await versusReference(mark);
-  if (menuRouteExists) await versusReference(menu);
+  const roundTrips = (await versusReference(personalized)) ? await batchReadRoundTrips() : undefined;
+  await versusReference(overlay);
+  await versusReference(publicMenu);
+  if (selected(publicMenuRevalidationName)) {
+    const revalidation = await publicMenuRevalidation(sqliteServer.url, publicMenu, fixture.menuDay);
+    if (typeof revalidation === 'string') skipped(publicMenuRevalidationName, revalidation);
+    else await versusReference(revalidation);
+  }
+  // Last of the menu scenarios: its ratings change the menu, and with it the etag the revalidation sends.
+  await versusReference(mixed);
   if (selected('100k')) {
     await compare(
       'rate-meal, 100k ratings vs 10',
@@ -110,7 +131,6 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
       { label: `meal with ${lightRatings} ratings`, target: sqliteServer, scenario: rateMealScenario('rate light', users, [fixture.lightMealId]) },
     );
   }
-  await reference.stop();
   if (selected('postgres')) await comparePostgres({ fixture, jwtSecret, bearer, startProbe, sqliteServer, rate, compare, notice, cleanups });
 
   await sqliteServer.stop();
@@ -125,6 +145,11 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ratioTarget(pairs, 'rate-meal throughput / reference', 'rate-meal', 0.45),
     ratioTarget(pairs, 'mark-meal throughput / reference', 'mark-meal', 0.55),
     ratioTarget(pairs, 'rate-meal on 100 000 ratings / on 10', 'rate-meal, 100k ratings vs 10', 0.95),
+    ratioTarget(pairs, 'public menu, 200, throughput / reference', publicMenu.name, 0.7),
+    ratioTarget(pairs, 'public menu, 304, throughput / reference', publicMenuRevalidationName, 0.8),
+    ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.4),
+    ratioTarget(pairs, 'overlay throughput / reference', overlay.name, 0.5),
+    ratioReported(pairs, `mixed: ${mixedDescription}, throughput / reference`, mixed.name),
     {
       what: 'batch read of a day: database round trips',
       target: 'constant (1 to 3)',
@@ -142,6 +167,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const facts = [
     { what: 'server start to first answered rating request (3 starts)', value: startTimes.map((ms) => `${ms.toFixed(0)} ms`).join(', ') },
     { what: 'peak RSS (VmHWM) of the server after the rate-meal load', value: peakRss === undefined ? 'n/a' : `${(peakRss / 1e6).toFixed(0)} MB` },
+    ...mixFacts(pairs.find((pair) => pair.name === mixed.name)),
   ];
   const results = resultsMarkdown({ date: new Date(), settings, pairs, facts, targets, notices });
   log(`\n${results}\n`);
@@ -198,6 +224,69 @@ async function comparePostgres(context: {
   context.cleanups.pop();
 }
 
+/** Issue 16's revalidation scenario: answered 304, so it runs against the public menu's etag of the moment. */
+const publicMenuRevalidationName = 'public-menu-304';
+const mixedRatingShare = 0.1;
+const mixedDescription = '90 % public menu reads, 10 % ratings of the menu\'s meals';
+
+/** The names BENCH_ONLY may list; `menu-read` became `personalized-menu` with issue 16. */
+const benchNames = [
+  'rate-meal',
+  'mark-meal',
+  'personalized-menu',
+  'overlay',
+  'public-menu',
+  publicMenuRevalidationName,
+  'mixed',
+  '100k',
+  'postgres',
+] as const;
+
+/** BENCH_ONLY's names; one the bench does not know fails before the seeding, rather than run nothing. */
+function benchOnly(env: Readonly<Record<string, string | undefined>>): string[] {
+  const only = (env.BENCH_ONLY ?? '').split(',').filter((name) => name !== '');
+  const unknown = only.filter((name) => !(benchNames as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY names ${unknown.join(', ')}: not one of ${benchNames.join(', ')}`);
+  return only;
+}
+
+/**
+ * The revalidation of the public menu with the etag the server gives it now (the loads before may have changed the
+ * menu), or why it cannot run.
+ */
+async function publicMenuRevalidation(serverUrl: string, publicMenu: Scenario, day: string): Promise<Scenario | string> {
+  const recording = await recordScenario(serverUrl, publicMenu);
+  if (recording.missing) return recording.reason;
+  const etag = Object.values(recording.answers)[0]?.headers.etag;
+  if (typeof etag !== 'string') throw new Error(`${publicMenu.name}: the server's answer has no etag header, which issue 16 asks for`);
+  return publicMenuRevalidationScenario(publicMenuRevalidationName, day, etag);
+}
+
+/** Writes the recorded answers for the reference process and starts it; ready when one of the scenario's requests is answered. */
+async function startRecordedReference(workDir: string, scenario: Scenario, answers: ReferenceAnswers): Promise<Target> {
+  const answersFile = join(workDir, `reference-${scenario.name}.json`);
+  writeFileSync(answersFile, JSON.stringify(answers));
+  return startReference(answersFile, scenario.nextRequest(), scenario.expectedStatus);
+}
+
+/** Issue 16 asks for the mixed load "with the ratio of both": how many reads and ratings each side was sent. */
+function mixFacts(pair: PairResult | undefined): { what: string; value: string }[] {
+  if (pair === undefined) return [];
+  const shares = (counts: Readonly<Record<string, number>>) => {
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    return Object.entries(counts)
+      .sort(([, a], [, b]) => b - a)
+      .map(([kind, n]) => `${kind} ${n} (${((100 * n) / total).toFixed(1)} %)`)
+      .join(', ');
+  };
+  return [
+    {
+      what: `mixed load (${mixedDescription}): requests sent in the measured rounds`,
+      value: `server: ${shares(pair.measured.sentByKind)}; reference: ${shares(pair.baseline.sentByKind)}`,
+    },
+  ];
+}
+
 function ratioTarget(pairs: readonly PairResult[], what: string, name: string, minimum: number): TargetCheck {
   const pair = pairs.find((p) => p.name === name);
   return {
@@ -205,6 +294,17 @@ function ratioTarget(pairs: readonly PairResult[], what: string, name: string, m
     target: `>= ${minimum}`,
     measured: pair === undefined ? 'not run' : pair.ratio.toFixed(2),
     pass: pair === undefined ? undefined : pair.ratio >= minimum,
+  };
+}
+
+/** A ratio without a target: shown in the targets table next to the ones that have one. */
+function ratioReported(pairs: readonly PairResult[], what: string, name: string): TargetCheck {
+  const pair = pairs.find((p) => p.name === name);
+  return {
+    what,
+    target: 'none (reported)',
+    measured: pair === undefined ? 'not run' : pair.ratio.toFixed(2),
+    pass: pair === undefined ? undefined : 'reported',
   };
 }
 

@@ -44,14 +44,18 @@ export async function startServer(options: {
   });
 }
 
-/** Starts the reference app, answering each route with its constant body. */
-export async function startReference(bodiesFile: string, probe: ProbeRequest): Promise<Target> {
+/**
+ * Starts the reference app for one scenario, answering each of its routes with the server's recorded answer; ready
+ * when `probe` (one of the scenario's requests) gets the status the scenario expects.
+ */
+export async function startReference(answersFile: string, probe: ProbeRequest, probeStatus: number): Promise<Target> {
   const port = await freePort();
   return startProcess({
     name: 'reference',
     script: referenceScript,
     port,
     probe,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), REFERENCE_BODIES_FILE: bodiesFile },
+    probeStatus,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), REFERENCE_ANSWERS_FILE: answersFile },
   });
 }

@@ -4,21 +4,68 @@ import { join } from 'node:path';
 import { openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mealsWithDriftedHistograms, seedDatabase } from '../src/fixture.js';
+import { replayable, routeOf } from '../src/recording.js';
 import { buildReferenceApp } from '../src/reference-app.js';
 import { withResults } from '../src/report.js';
 
 // The harness only: no load, no timing. The benchmark itself runs with `pnpm bench`, never in `pnpm test`.
 
 describe('the reference app', () => {
-  it('answers its route with the constant body, as JSON, and nothing else', async () => {
+  it("answers its route with the recorded status, headers and body, and nothing else", async () => {
     const body = '{"status":"success","data":{"marked":true}}';
-    const app = buildReferenceApp({ 'POST /api/v1/mark-meal': body });
+    const app = buildReferenceApp({
+      'POST /api/v1/mark-meal': {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'x-frame-options': 'SAMEORIGIN' },
+        body,
+      },
+    });
     const answer = await app.inject({ method: 'POST', url: '/api/v1/mark-meal', payload: { meal_id: 1, marked: false } });
     expect(answer.statusCode).toBe(200);
-    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(answer.body).toBe(body);
     expect((await app.inject({ method: 'POST', url: '/api/v1/rate-meal', payload: {} })).statusCode).toBe(404);
     await app.close();
+  });
+
+  it('answers a recorded 304 without a body and without content-length', async () => {
+    const etag = '"menu-1"';
+    const app = buildReferenceApp({ 'GET /api/v1/meals': { status: 304, headers: { etag, 'cache-control': 'public, max-age=60' }, body: '' } });
+    const answer = await app.inject({ method: 'GET', url: '/api/v1/meals?canteen=default&date=2026-03-10', headers: { 'if-none-match': etag } });
+    expect(answer.statusCode).toBe(304);
+    expect(answer.headers.etag).toBe(etag);
+    expect(answer.headers['content-length']).toBeUndefined();
+    expect(answer.body).toBe('');
+    await app.close();
+  });
+});
+
+describe('a recorded answer', () => {
+  it('keeps the headers of the answer and drops those of one response or connection', () => {
+    const recorded = replayable({
+      status: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        etag: '"e"',
+        vary: 'authorization',
+        'x-request-id': 'one-request',
+        date: 'Mon, 23 Nov 2026 14:12:12 GMT',
+        connection: 'keep-alive',
+        'keep-alive': 'timeout=72',
+        'content-length': '2',
+      },
+      body: '{}',
+    });
+    expect(recorded).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', etag: '"e"', vary: 'authorization' },
+      body: '{}',
+    });
+  });
+
+  it('is routed by method and path, without the query', () => {
+    expect(routeOf({ method: 'GET', path: '/api/v1/meals?canteen=default&date=2026-03-10', headers: {} })).toBe('GET /api/v1/meals');
   });
 });
 
