@@ -125,6 +125,8 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     corsOrigins: config.corsOrigins,
     cursorSecret: config.cursorSecret,
     timeouts: config.httpTimeouts,
+    clock: c.resolve<Clock>(tokens.clock),
+    menuCaching: config.menuCaching,
   });
   warn = (details, message) => app.log.warn(details, message);
   // Every feed outcome, scheduled or asked for, is logged with its canteen and feed.

@@ -1,6 +1,6 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
-import { defaultHttpTimeouts, type HttpTimeouts, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
+import { defaultHttpTimeouts, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
 import { isLocalTime, isTimeZone } from '@canteen-meals/domain';
 import { ConfigError } from './config-error.js';
@@ -58,6 +58,7 @@ export interface Config {
   readonly feedRetryBaseMs: number;
   /** How often the scheduler looks for feeds that are due; 0 turns it off (fetches then run only when asked). */
   readonly feedCheckIntervalS: number;
+  readonly menuCaching: MenuCachingOptions;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -109,6 +110,11 @@ export const settings = {
   FEED_RETRY_BASE_MS: { description: 'Feed fetches retry network errors and 5xx at most 3 times, waiting up to this, then twice and four times as long (full jitter); 4xx is not retried', default: '2000', parse: integerIn(0, 600_000) },
   FEED_CHECK_INTERVAL_S: { description: 'Every this many seconds the service fetches the canteen feeds whose schedule has fired (a feed never fetched at once); `0` turns the scheduler off', default: '30', parse: integerIn(0, 3600) },
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: { description: '`1`: URLs the service calls (canteen feeds, `pnpm meals:import <url>`) may resolve to loopback, private, link-local and other non-public addresses; `0` refuses them, checked on the address connected to', default: '0', parse: flag },
+  MENU_MAX_AGE_S: { description: 'Public menu answers (`GET /api/v1/meals?canteen=&date=` without a token) carry `Cache-Control: public, max-age=` this: how long browsers and CDNs may serve them without asking', default: '5', parse: integerIn(0, 86_400) },
+  MENU_STALE_WHILE_REVALIDATE_S: { description: '…and `stale-while-revalidate=` this: how much longer a cache may serve one while it asks again in the background', default: '30', parse: integerIn(0, 86_400) },
+  MENU_CACHE_ENTRIES: { description: 'Public menu answers (canteen and days) kept serialized in each instance; `0` reads and serializes every answer afresh', default: '1000', parse: integerIn(0, 1_000_000) },
+  MENU_RATINGS_MAX_AGE_MS: { description: 'A kept menu answer may be served this long after a rating on this instance changed it (its statistics are never older); `0` drops it at once', default: '1000', parse: integerIn(0, 60_000) },
+  MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of other instances sharing a PostgreSQL database, and of command-line tools', default: '4000', parse: integerIn(0, 3_600_000) },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -207,6 +213,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     outboundAllowPrivateNetworks: read('OUTBOUND_ALLOW_PRIVATE_NETWORKS', settings.OUTBOUND_ALLOW_PRIVATE_NETWORKS)!,
     feedRetryBaseMs: read('FEED_RETRY_BASE_MS', settings.FEED_RETRY_BASE_MS)!,
     feedCheckIntervalS: read('FEED_CHECK_INTERVAL_S', settings.FEED_CHECK_INTERVAL_S)!,
+    menuCaching: {
+      maxAgeS: read('MENU_MAX_AGE_S', settings.MENU_MAX_AGE_S)!,
+      staleWhileRevalidateS: read('MENU_STALE_WHILE_REVALIDATE_S', settings.MENU_STALE_WHILE_REVALIDATE_S)!,
+      entries: read('MENU_CACHE_ENTRIES', settings.MENU_CACHE_ENTRIES)!,
+      ratingsMaxAgeMs: read('MENU_RATINGS_MAX_AGE_MS', settings.MENU_RATINGS_MAX_AGE_MS)!,
+      ttlMs: read('MENU_CACHE_TTL_MS', settings.MENU_CACHE_TTL_MS)!,
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;
