@@ -182,6 +182,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     ...options.useCases,
     clock: options.clock ?? systemClock,
     menuCaching: options.menuCaching,
+    cursorSecret: options.cursorSecret,
     prefix: apiPrefix,
   });
   return app;

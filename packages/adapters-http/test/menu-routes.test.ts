@@ -1,9 +1,10 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import { createUseCases } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHttpApp, createHmacTokenVerifier, signHmacToken, type MenuCachingOptions } from '../src/index.js';
-import { menu, now, secret, timeZone, useCasesOver } from './app-fixture.js';
+import { menu, now, secret, timeZone } from './app-fixture.js';
 
 // The canteen `default` serves meals 1 (open) and 2 (not rateable) today, 3 tomorrow, 4 a month ago (Europe/Berlin).
 const today = '2026-03-10';
@@ -24,7 +25,7 @@ async function setup(menuCaching?: MenuCachingOptions) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
-  const useCases = useCasesOver(adapters, clock);
+  const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone });
   const app = await buildHttpApp({
     useCases,
     clock,
@@ -303,6 +304,65 @@ describe('GET /api/v1/me/meals: the personal overlay of a menu', () => {
     ] as const) {
       const response = await get(url, alice);
       expect(response.statusCode, url).toBe(status);
+      expect(response.json(), url).toMatchObject({ status: 'error', error: { code } });
+    }
+  });
+});
+
+describe("GET /api/v1/meals?date= without canteen: every canteen's day, in pages", () => {
+  it('answers at most 500 meals a page, in menu order, and every meal once across the pages', async () => {
+    const { adapters, get, bearer, write } = await setup();
+    await write('PUT', '/api/v1/admin/canteens/bistro', 'admin', { name: 'Bistro', timezone: 'Europe/Berlin' }, 'meals:write');
+    // 300 meals of `default` and 250 of `bistro` today, at two serving times, many sharing a time and a position.
+    const served = (hour: number) => new Date(`${today}T${String(hour).padStart(2, '0')}:00:00Z`);
+    await adapters.meals.upsertMany(
+      Array.from({ length: 550 }, (_, i) => ({
+        ...MealMother.servedAt(served(i % 2 === 0 ? 10 : 12), { id: 1000 + i, name: `Dish ${i}` }),
+        canteenId: i < 300 ? 'default' : 'bistro',
+        position: i % 7,
+      })),
+    );
+    const alice = { authorization: bearer('alice') };
+    const first = await get(`/api/v1/meals?date=${today}`, alice);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers['cache-control']).toBe('private, no-store');
+    const firstPage = first.json().data as { meals: Meal[]; next_cursor: string | null };
+    expect(firstPage.meals).toHaveLength(500);
+    expect(firstPage.next_cursor).toEqual(expect.any(String));
+
+    const second = await get(`/api/v1/meals?date=${today}&cursor=${firstPage.next_cursor}`, alice);
+    const secondPage = second.json().data as { meals: Meal[]; next_cursor: string | null };
+    expect(secondPage.next_cursor).toBeNull();
+    const all = [...firstPage.meals, ...secondPage.meals];
+    // Today's meals 1 and 2 of the fixture, and the 550.
+    expect(all).toHaveLength(552);
+    expect(new Set(all.map((meal) => meal.meal_id)).size).toBe(552);
+    const order = all.map((meal) => [Date.parse(meal.served_at as string), meal.meal_id] as const);
+    const positions = new Map(
+      [...adapters.db.meals.values()].map((meal) => [meal.id, meal.position] as const),
+    );
+    const key = ([at, id]: readonly [number, number]) => [at, positions.get(id)!, id];
+    for (let i = 1; i < order.length; i++) {
+      const [a, b] = [key(order[i - 1]!), key(order[i]!)];
+      expect(a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!))), `${a} before ${b}`).toBe(true);
+    }
+  });
+
+  it("refuses a cursor of another day or another user, and a cursor with anything but date", async () => {
+    const { adapters, get, bearer } = await setup();
+    await adapters.meals.upsertMany(Array.from({ length: 501 }, (_, i) => MealMother.servedToday(now, { id: 1000 + i, name: `Dish ${i}` })));
+    const alice = { authorization: bearer('alice') };
+    const cursor = (await get(`/api/v1/meals?date=${today}`, alice)).json().data.next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    for (const [url, headers, code] of [
+      [`/api/v1/meals?date=${tomorrow}&cursor=${cursor}`, alice, 'invalid_cursor'],
+      [`/api/v1/meals?date=${today}&cursor=${cursor}`, { authorization: bearer('bob') }, 'invalid_cursor'],
+      [`/api/v1/meals?date=${today}&cursor=made-up`, alice, 'invalid_cursor'],
+      [`/api/v1/meals?ids=1&cursor=${cursor}`, alice, 'invalid_request'],
+      [`/api/v1/meals?canteen=default&date=${today}&cursor=${cursor}`, alice, 'invalid_request'],
+      [`/api/v1/meals?canteen=default&date=${today}&cursor=${cursor}`, {}, 'invalid_request'],
+    ] as const) {
+      const response = await get(url, headers);
       expect(response.json(), url).toMatchObject({ status: 'error', error: { code } });
     }
   });

@@ -176,6 +176,7 @@ export {
   GetMeals,
   getMealsRefusals,
   maxMealIdsPerRead,
+  maxMealsPerDayPage,
   maxMenuDays,
   type GetMealsQuery,
   type GetMealsResult,

@@ -1,4 +1,4 @@
-import { maxMealIdsPerRead, maxMenuDays, maxPageSize } from '@canteen-meals/domain';
+import { maxMealIdsPerRead, maxMealsPerDayPage, maxMenuDays, maxPageSize } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { MealId, MealPrices } from './meal-schemas.js';
 
@@ -33,6 +33,11 @@ export const MealsQuery = Type.Object(
       Type.String({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
         description: `Last day of a range, included; at most ${maxMenuDays} days from from`,
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        description: `Every canteen's day (date without canteen) comes in pages of up to ${maxMealsPerDayPage} meals: the next_cursor of the previous page`,
       }),
     ),
   },
@@ -108,6 +113,11 @@ export type MealData = Static<typeof MealData>;
 export const MealsData = Type.Object({
   meals: Type.Array(MealData),
   unknown_ids: Type.Array(MealId, { description: 'Requested ids that name no meal; empty for a date' }),
+  next_cursor: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: `Only for every canteen's day (date without canteen): the cursor of the next page of up to ${maxMealsPerDayPage} meals; null on the last`,
+    }),
+  ),
 });
 
 /** A meal as the public menu answers it: everything but the reader's own marking and rating. */

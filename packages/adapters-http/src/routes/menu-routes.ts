@@ -7,6 +7,7 @@ import {
   type GetPublicMenu,
   type MenuChangeHub,
   type MenuDays,
+  type MenuPosition,
   type PersonalState,
 } from '@canteen-meals/domain';
 import {
@@ -31,6 +32,7 @@ import { HttpError } from '../http-error.js';
 import { MenuAnswers, noMenuCache, personalizedBody, strongTagOf, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
+import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { localDateOf, mealIdOf } from './read-params.js';
 
 /** How shared caches may keep a public menu answer. */
@@ -51,6 +53,8 @@ export interface MenuRoutesOptions {
   readonly menuChanges: MenuChangeHub;
   readonly clock: Clock;
   readonly menuCaching?: MenuCachingOptions | undefined;
+  /** Signs the cursors of every canteen's day (see ReadRoutesOptions). */
+  readonly cursorSecret?: string | undefined;
 }
 
 const json = 'application/json; charset=utf-8';
@@ -76,6 +80,7 @@ function requiredReader(request: FastifyRequest): string {
 export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (app, options) => {
   const { getMeals, getPublicMenu, getPersonalStates } = options;
   const caching = options.menuCaching ?? defaultMenuCaching;
+  const cursors = createPageCursors(options.cursorSecret);
   const menus = new MenuAnswers((days) => getPublicMenu.execute(days), options.clock, caching);
   const unsubscribe = options.menuChanges.subscribe(menus.onChange);
   app.addHook('onClose', async () => unsubscribe());
@@ -104,7 +109,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
             description: 'With a token: every meal with the caller\'s marking and rating. Without: the public menu, no personal field',
           }),
           ...notModified,
-          ...errorResponses([...publicRouteErrors, ...tokenErrors, 'invalid_request', ...wireCodesOf(getMealsRefusals)]),
+          ...errorResponses([...publicRouteErrors, ...tokenErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(getMealsRefusals)]),
         },
       },
     },
@@ -113,7 +118,8 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       // The answer depends on the token: no shared cache may give one reader's answer to another.
       reply.header('vary', 'authorization');
       const days = menuDaysOf(request.query);
-      if (days === undefined) return readByIdsOrEveryCanteen(getMeals, requiredReader(request), request.query, reply);
+      if (days === undefined) return readByIdsOrEveryCanteen(getMeals, cursors, requiredReader(request), request.query, reply);
+      if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
       const answer = await menus.answer(days);
       if (!answer.ok) return sendRefusal(reply, answer.refusal);
       if (reader === null) {
@@ -187,19 +193,44 @@ function menuDaysOf(query: MealsQuery | MenuDaysQuery): MenuDays | undefined {
   return { canteenId: canteen, from: localDateOf(from), to: localDateOf(to) };
 }
 
-/** ?ids= and ?date= without canteen: personal reads, answered as before. */
-async function readByIdsOrEveryCanteen(getMeals: GetMeals, userId: string, query: MealsQuery, reply: FastifyReply) {
-  const { ids, date, canteen, from, to } = query;
+/** ?ids= and ?date= without canteen (in pages): personal reads, private. */
+async function readByIdsOrEveryCanteen(
+  getMeals: GetMeals,
+  cursors: PageCursors,
+  userId: string,
+  query: MealsQuery,
+  reply: FastifyReply,
+) {
+  const { ids, date, canteen, from, to, cursor } = query;
   const given = [ids, date, from ?? to].filter((value) => value !== undefined).length;
   if (given !== 1) throw new HttpError('invalid_request', 'Give exactly one of: ids, date, or from with to.');
   if (ids !== undefined && canteen !== undefined) {
     throw new HttpError('invalid_request', 'canteen goes with date or from/to, not with ids.');
   }
-  if (date === undefined && ids === undefined) throw new HttpError('invalid_request', 'A range of days needs canteen.');
-  const result = await getMeals.execute(
-    ids !== undefined ? { userId, mealIds: ids.split(',').map(mealIdOf) } : { userId, servedOn: localDateOf(date!) },
-  );
-  if (!result.ok) return sendRefusal(reply, result.refusal);
+  if (date === undefined && ids === undefined) {
+    throw new HttpError('invalid_request', from === undefined || to === undefined ? 'A range needs both from and to.' : 'A range of days needs canteen.');
+  }
+  if (cursor !== undefined && date === undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
   reply.header('cache-control', 'private, no-store');
-  return { status: 'success' as const, data: { meals: result.value.meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] } };
+  if (ids !== undefined) {
+    const result = await getMeals.execute({ userId, mealIds: ids.split(',').map(mealIdOf) });
+    if (!result.ok) return sendRefusal(reply, result.refusal);
+    return { status: 'success' as const, data: { meals: result.value.meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] } };
+  }
+  const servedOn = localDateOf(date!);
+  const list = `day-${servedOn}` as const;
+  const after = cursor === undefined ? null : menuPositionOf(cursors.decode(list, userId, cursor));
+  const result = await getMeals.execute({ userId, servedOn, after });
+  if (!result.ok) return sendRefusal(reply, result.refusal);
+  const { meals, next } = result.value;
+  return {
+    status: 'success' as const,
+    data: { meals: meals.map(mealDataOf), unknown_ids: [], next_cursor: next === null ? null : cursors.encode(list, userId, next) },
+  };
+}
+
+/** A cursor of a list in menu order names a place in a day's menu; one without it was not handed out by that list. */
+function menuPositionOf(position: CursorPosition): MenuPosition {
+  if (position.position === undefined) throw new HttpError('invalid_cursor', 'The cursor is not one this list handed out.');
+  return { servedAt: position.servedAt, position: position.position, mealId: position.mealId };
 }

@@ -4,7 +4,7 @@ import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { addDays, type LocalDate } from '../menu/local-time.js';
 import type { MealId } from '../meal/meal.js';
 import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
-import type { MealQueries, ServingWindow } from '../reading/meal-queries.js';
+import type { MealQueries, MenuPosition, ServingWindow } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
 import { accept, mapResult, refuse, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
@@ -15,10 +15,24 @@ export const maxMealIdsPerRead = 100;
 /** The longest menu one read covers: `from` and `to` at most 13 days apart. */
 export const maxMenuDays = 14;
 
+/**
+ * The most meals one answer of every canteen's day holds: its meals come in pages of this many, in menu order. (One
+ * canteen's day holds at most as many, so a page never ends because of a single canteen.)
+ */
+export const maxMealsPerDayPage = 500;
+
 export type GetMealsQuery =
   | { readonly userId: UserId; readonly mealIds: readonly MealId[] }
-  /** One day: of one canteen, or of every canteen (each judged on its own clocks) when `canteenId` is absent. */
-  | { readonly userId: UserId; readonly servedOn: LocalDate; readonly canteenId?: CanteenId | undefined }
+  /**
+   * One day: of one canteen, or of every canteen (each judged on its own clocks) when `canteenId` is absent; then in
+   * pages of `maxMealsPerDayPage` meals, from the start or strictly after `after`.
+   */
+  | {
+      readonly userId: UserId;
+      readonly servedOn: LocalDate;
+      readonly canteenId?: CanteenId | undefined;
+      readonly after?: MenuPosition | null | undefined;
+    }
   /** The days `from` to `to`, both included, of one canteen. */
   | { readonly userId: UserId; readonly canteenId: CanteenId; readonly from: LocalDate; readonly to: LocalDate };
 
@@ -27,6 +41,8 @@ export interface GetMealsResult {
   readonly meals: readonly MealReading[];
   /** Requested ids that name no meal, each once, in request order; always empty for days. */
   readonly unknownIds: readonly MealId[];
+  /** Every canteen's day: where the next page starts; null when this one is the last (and for every other read). */
+  readonly next: MenuPosition | null;
 }
 
 export const getMealsRefusals = ['canteen_not_found', 'invalid_menu_range'] as const;
@@ -45,11 +61,33 @@ export class GetMeals {
 
   async execute(query: GetMealsQuery): Promise<Result<GetMealsResult, GetMealsRefusal>> {
     if ('mealIds' in query) return accept(await this.byIds(query.userId, query.mealIds));
+    if ('servedOn' in query && query.canteenId === undefined) return accept(await this.everyCanteenDay(query));
     const windows = 'servedOn' in query ? await this.dayWindows(query) : await this.rangeWindows(query);
     if (!windows.ok) return windows;
     const now = this.deps.clock.now();
     const views = await this.deps.queries.viewsServedIn(query.userId, windows.value, now);
-    return accept({ meals: views.map((view) => mealReadingOf(view, now)), unknownIds: [] });
+    return accept({ meals: views.map((view) => mealReadingOf(view, now)), unknownIds: [], next: null });
+  }
+
+  /** One page of the meals every canteen serves on a day, each canteen's day on its own clocks. */
+  private async everyCanteenDay(query: {
+    readonly userId: UserId;
+    readonly servedOn: LocalDate;
+    readonly after?: MenuPosition | null | undefined;
+  }): Promise<GetMealsResult> {
+    const canteens = await this.deps.canteens.list();
+    const windows = canteens.map((canteen) => ({ canteenId: canteen.id, ...daysRange(query.servedOn, query.servedOn, canteen.timeZone) }));
+    const now = this.deps.clock.now();
+    // One meal more than the page holds tells whether another page follows, without counting.
+    const page = { after: query.after ?? null, limit: maxMealsPerDayPage + 1 };
+    const views = await this.deps.queries.viewsServedIn(query.userId, windows, now, page);
+    const meals = views.slice(0, maxMealsPerDayPage);
+    const last = meals.at(-1)?.meal;
+    return {
+      meals: meals.map((view) => mealReadingOf(view, now)),
+      unknownIds: [],
+      next: views.length > maxMealsPerDayPage && last !== undefined ? { servedAt: last.servedAt, position: last.position, mealId: last.id } : null,
+    };
   }
 
   private async byIds(userId: UserId, requested: readonly MealId[]): Promise<GetMealsResult> {
@@ -65,6 +103,7 @@ export class GetMeals {
         return view === undefined ? [] : [mealReadingOf(view, now)];
       }),
       unknownIds: ids.filter((id) => !views.has(id)),
+      next: null,
     };
   }
 
@@ -72,13 +111,7 @@ export class GetMeals {
     readonly servedOn: LocalDate;
     readonly canteenId?: CanteenId | undefined;
   }): Promise<Result<ServingWindow[], GetMealsRefusal>> {
-    if (query.canteenId !== undefined) {
-      return this.rangeWindows({ canteenId: query.canteenId, from: query.servedOn, to: query.servedOn });
-    }
-    const canteens = await this.deps.canteens.list();
-    return accept(
-      canteens.map((canteen) => ({ canteenId: canteen.id, ...daysRange(query.servedOn, query.servedOn, canteen.timeZone) })),
-    );
+    return this.rangeWindows({ canteenId: query.canteenId!, from: query.servedOn, to: query.servedOn });
   }
 
   private async rangeWindows(query: {
