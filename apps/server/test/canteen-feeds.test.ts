@@ -140,6 +140,26 @@ describe('canteen feeds', () => {
     expect((await feeds())[0]).toMatchObject({ counts: { added: 31 } });
   });
 
+  it('answers a fetch whose import would serve more than 500 meals on a day with its failed summary, keeping the menu', async () => {
+    const { call, createCanteen, menu } = await service();
+    await createCanteen();
+    const meals = Array.from({ length: 500 }, (_, index) => ({
+      meal_id: 1000 + index,
+      name: `Admin meal ${index}`,
+      served_at: '2026-08-03T13:00:00+02:00',
+      rateable: true,
+      canteen_id: 'triplex',
+    }));
+    expect((await call('PUT', '/api/v1/admin/meals', { meals })).status).toBe(200);
+
+    const refused = await call('POST', '/api/v1/admin/canteens/triplex/feeds/full/fetch');
+
+    expect(refused.status).toBe(200);
+    expect(refused.body.data).toMatchObject({ outcome: 'failed', http_status: null, last_success_at: null });
+    expect(refused.body.data.last_error).toMatch(/^The canteen "triplex" would serve \d+ meals on 2026-08-03; a day holds at most 500\.$/);
+    expect((await menu()).map((meal) => meal.name).filter((name) => !name.startsWith('Admin meal'))).toEqual([]);
+  });
+
   it('refuses a feed on a private address unless OUTBOUND_ALLOW_PRIVATE_NETWORKS=1, before any request', async () => {
     const { server, createCanteen, feeds } = await service({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: '0' });
     await createCanteen();

@@ -14,6 +14,7 @@ export const errorCodeOfRefusal = {
   canteen_not_found: 'canteen_not_found',
   invalid_canteen: 'invalid_request',
   invalid_menu_range: 'invalid_request',
+  menu_day_full: 'menu_day_full',
   dish_not_found: 'dish_not_found',
   feed_not_found: 'feed_not_found',
   dishes_in_other_canteens: 'dishes_in_other_canteens',

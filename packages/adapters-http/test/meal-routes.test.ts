@@ -330,6 +330,21 @@ describe('PUT /api/v1/admin/meals', () => {
     expect(await probeThrough(() => fixture.adapters.queries).meal(10)).toBeUndefined();
     expect(await probeThrough(() => fixture.adapters.queries).meal(11)).toBeUndefined();
   });
+
+  it('answers menu_day_full with 422 when a day of the canteen would serve more than 500 meals, storing nothing', async () => {
+    const admin = fixture.token({ scope: 'meals:write' });
+    const day = Array.from({ length: 500 }, (_, index) => meal(100 + index, '2026-03-20T12:00:00+01:00'));
+    expect((await put({ meals: day }, admin)).statusCode).toBe(200);
+
+    // Midnight in Berlin, the canteen's zone: the first instant of the full day, with a meal for the next day.
+    const response = await put({ meals: [meal(10, '2026-03-21T00:00:00+01:00'), meal(11, '2026-03-20T00:00:00+01:00')] }, admin);
+
+    expectError(response, 'menu_day_full');
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error.message).toBe('The canteen "default" would serve 501 meals on 2026-03-20; a day holds at most 500.');
+    expect(await probeThrough(() => fixture.adapters.queries).meal(10)).toBeUndefined();
+    expect(await probeThrough(() => fixture.adapters.queries).meal(11)).toBeUndefined();
+  });
 });
 
 describe('routes and failures', () => {

@@ -14,6 +14,7 @@ import {
   type MealSourceKey,
   type RatingHistogram,
   type RatingValue,
+  type ServingWindow,
   type UserId,
 } from '@canteen-meals/domain';
 
@@ -68,6 +69,21 @@ export class InMemoryDatabase {
     const next = this.dishes.get(dishId)!;
     this.dishes.set(dishId, { ...next, histogram: sumOf([next.histogram, histogram]) });
     this.mealDishes.set(meal.id, dishId);
+  }
+
+  /**
+   * How many meals each window holds that are not withdrawn, leaving out those of `except`: what a write that adds
+   * meals to those days counts before it writes (see MenuDaysCheck).
+   */
+  heldIn(windows: readonly ServingWindow[], except: ReadonlySet<MealId>): number[] {
+    return windows.map((window) => {
+      let held = 0;
+      for (const meal of this.meals.values()) {
+        const inWindow = meal.canteenId === window.canteenId && meal.servedAt >= window.from && meal.servedAt < window.until;
+        if (inWindow && !this.withdrawn.has(meal.id) && !except.has(meal.id)) held += 1;
+      }
+      return held;
+    });
   }
 
   constructor({ defaultTimeZone = 'UTC' }: InMemoryDatabaseOptions = {}) {

@@ -1,19 +1,32 @@
-import { withMealDetails, type Meal, type MealCatalog, type MealId, type Withdrawal } from '@canteen-meals/domain';
+import {
+  accept,
+  withMealDetails,
+  type Meal,
+  type MealCatalog,
+  type MealId,
+  type MenuDaysCheck,
+  type Result,
+  type Withdrawal,
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealCatalog implements MealCatalog {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async upsertMany(meals: readonly Meal[]): Promise<number> {
+  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck): Promise<Result<number, 'menu_day_full'>> {
     // Copy the whole batch before the first write, so a meal that fails leaves the store untouched; nothing awaits
-    // between the first and the last write, so no other operation sees half a batch.
+    // between the count, the first and the last write, so no other operation sees half a batch or fills a day between.
     const copies = meals.map(withMealDetails);
+    if (check !== undefined) {
+      const decision = check.decide(this.db.heldIn(check.days, new Set(copies.map((meal) => meal.id))));
+      if (!decision.ok) return decision;
+    }
     for (const meal of copies) {
       this.db.meals.set(meal.id, meal);
       this.db.withdrawn.delete(meal.id);
       this.db.assignDish(meal);
     }
-    return meals.length;
+    return accept(meals.length);
   }
 
   async withdraw(mealId: MealId, at: Date): Promise<Withdrawal> {

@@ -5,6 +5,7 @@ import {
   type MealSourceRepository,
   type MenuImportDecision,
   type MenuImportPlan,
+  type MenuImportRefusal,
   type MenuImportScope,
   type Result,
 } from '@canteen-meals/domain';
@@ -13,7 +14,7 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryMealSourceRepository implements MealSourceRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, 'invalid_meal'>> {
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
     // Read, decide and write run without an await in between: no other operation sees half an import.
     const days = new Set(scope.days);
     const known = new Map<MealSourceKey, Meal>();
@@ -25,8 +26,10 @@ export class InMemoryMealSourceRepository implements MealSourceRepository {
     }
     let highestId = 0;
     for (const id of this.db.meals.keys()) highestId = Math.max(highestId, id);
-    const withdrawn = new Set([...known.values()].map((meal) => meal.id).filter((id) => this.db.withdrawn.has(id)));
-    const decision = decide({ known, nextMealId: highestId + 1, withdrawn });
+    const knownIds = new Set([...known.values()].map((meal) => meal.id));
+    const withdrawn = new Set([...knownIds].filter((id) => this.db.withdrawn.has(id)));
+    const held = this.db.heldIn(scope.servedIn, knownIds);
+    const decision = decide({ known, nextMealId: highestId + 1, withdrawn, held });
     if (!decision.ok) return decision;
     const plan = decision.value;
 

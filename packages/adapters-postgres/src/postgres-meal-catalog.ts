@@ -1,6 +1,7 @@
-import type { Meal, MealCatalog, MealId, Withdrawal } from '@canteen-meals/domain';
+import { accept, type Meal, type MealCatalog, type MealId, type MenuDaysCheck, type Result, type Withdrawal } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { placeInDishes } from './dish-assignment.js';
+import { heldMeals, lockMenuDays } from './held-meals.js';
 import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealWriteColumns } from './meal-rows.js';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { ConcurrentChangeError, type TransactionRunner } from './transaction.js';
@@ -16,15 +17,21 @@ export class PostgresMealCatalog implements MealCatalog {
   ) {}
 
   /**
-   * One transaction: the meals' dishes are found (and created), the existing meals and then their dishes locked, the
-   * histograms of meals that change dish moved, and then every meal written in one statement, served again (a
-   * withdrawn meal written again is no longer withdrawn). An updated meal keeps its ratings.
+   * One transaction: the days of `check` locked and counted and `check.decide` asked (see lockMenuDays); then the
+   * meals' dishes are found (and created), the existing meals and then their dishes locked, the histograms of meals
+   * that change dish moved, and then every meal written in one statement, served again (a withdrawn meal written again
+   * is no longer withdrawn). An updated meal keeps its ratings.
    */
-  async upsertMany(meals: readonly Meal[]): Promise<number> {
-    if (meals.length === 0) return 0;
+  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck): Promise<Result<number, 'menu_day_full'>> {
+    if (meals.length === 0) return accept(0);
     // The last of two meals with one id wins, as in the other adapters (ON CONFLICT cannot touch a row twice).
     const ordered = [...new Map(meals.map((meal) => [meal.id, meal])).values()].sort((a, b) => a.id - b.id);
-    await this.transactions.run(async (client) => {
+    return this.transactions.run(async (client) => {
+      if (check !== undefined) {
+        await lockMenuDays(client, check.days);
+        const decision = check.decide(await heldMeals(client, check.days, ordered.map((meal) => meal.id)));
+        if (!decision.ok) return decision;
+      }
       const { dishOf, existing } = await placeInDishes(client, ordered);
       const { rows } = await client.query<{ meal_id: string; inserted: boolean }>(
         `INSERT INTO meals (${mealWriteColumns}) ${mealBatchRows}
@@ -35,8 +42,8 @@ export class PostgresMealCatalog implements MealCatalog {
       // A meal another writer inserted after the lock found none: its dish and histogram were not accounted for.
       const raced = rows.find((row) => !row.inserted && !existing.has(Number(row.meal_id)));
       if (raced !== undefined) throw new ConcurrentChangeError(`meal ${raced.meal_id} was inserted by another transaction meanwhile`);
+      return accept(meals.length);
     });
-    return meals.length;
   }
 
   /** One statement: the first withdrawal's instant stays (coalesce), and the answer says whether there was a meal. */

@@ -5,10 +5,12 @@ import type {
   MealSourceRepository,
   MenuImportDecision,
   MenuImportPlan,
+  MenuImportRefusal,
   MenuImportScope,
   Result,
 } from '@canteen-meals/domain';
 import { placeInDishes } from './dish-assignment.js';
+import { heldMeals, lockMenuDays } from './held-meals.js';
 import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealFromRow, mealWriteColumns, type MealRow } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';
 
@@ -29,9 +31,11 @@ const updateFromBatch = [...mealColumnList.slice(1), 'dish_id'].map((column) => 
 export class PostgresMealSourceRepository implements MealSourceRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, 'invalid_meal'>> {
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
     return this.transactions.run(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [menuImportLockKey.toString()]);
+      // Before anything is read: the import decides on its known meals too, which another writer may be changing.
+      await lockMenuDays(client, scope.servedIn);
       const known = new Map<MealSourceKey, Meal>();
       const withdrawn = new Set<MealId>();
       const { rows } = await client.query<MealRow & { source_key: MealSourceKey; withdrawn: boolean }>(knownMeals, [
@@ -44,7 +48,8 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
         if (row.withdrawn) withdrawn.add(meal.id);
       }
       const next = await client.query<{ next: string }>('SELECT coalesce(max(meal_id), 0) + 1 AS next FROM meals');
-      const decision = decide({ known, nextMealId: Number(next.rows[0]?.next ?? 1), withdrawn });
+      const held = await heldMeals(client, scope.servedIn, [...known.values()].map((meal) => meal.id));
+      const decision = decide({ known, nextMealId: Number(next.rows[0]?.next ?? 1), withdrawn, held });
       if (!decision.ok) return decision;
       const plan = decision.value;
 

@@ -36,7 +36,7 @@ describe('PostgreSQL canteens', () => {
       const meal = { ...noMealDetails, name, servedAt: new Date('2025-03-10T10:30:00Z'), rateable: true, canteenId: nord.id, position };
       return { key: mealSourceKey('nord-feed', '2025-03-10', { category: '', name }), servedOn: '2025-03-10', meal };
     };
-    const scope = { source: 'nord-feed', days: ['2025-03-10'] };
+    const scope = { source: 'nord-feed', days: ['2025-03-10'], servedIn: [] };
     const first = accepted(await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('Soup', 0), candidate('Stew', 1)], snapshot, importedAt)));
     const [soup, stew] = first.added.map(({ meal }) => meal.id) as [number, number];
     const probe = probeThrough(() => queries);

@@ -6,11 +6,13 @@ import type {
   MealSourceRepository,
   MenuImportDecision,
   MenuImportPlan,
+  MenuImportRefusal,
   MenuImportScope,
   Result,
 } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { SqliteDishAssignment } from './sqlite-dish-assignment.js';
+import { SqliteHeldMeals } from './sqlite-held-meals.js';
 import { mealColumns, mealFromRow, mealParams, mealPlaceholders, type MealParams, type MealRow } from './sqlite-meal-row.js';
 
 export class SqliteMealSourceRepository implements MealSourceRepository {
@@ -21,11 +23,12 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
   private readonly withdrawMeal: Statement<[number, MealId]>;
   private readonly insertSource: Statement<[MealSourceKey, MealId, string, LocalDate]>;
   private readonly importInTransaction: Transaction<
-    (scope: MenuImportScope, decide: MenuImportDecision) => Result<MenuImportPlan, 'invalid_meal'>
+    (scope: MenuImportScope, decide: MenuImportDecision) => Result<MenuImportPlan, MenuImportRefusal>
   >;
 
   constructor(db: Database) {
     const dishes = new SqliteDishAssignment(db);
+    const held = new SqliteHeldMeals(db);
     this.selectKnown = db.prepare(`SELECT s.source_key, ${prefixed('m', mealColumns)}, m.withdrawn_at
       FROM meal_sources s JOIN meals m ON m.meal_id = s.meal_id
       WHERE s.source = ? AND s.served_on IN (SELECT value FROM json_each(?))`);
@@ -47,7 +50,8 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
         known.set(row.source_key, mealFromRow(row));
         if (row.withdrawn_at !== null) withdrawn.add(row.meal_id);
       }
-      const decision = decide({ known, nextMealId: this.selectNextId.get()?.next ?? 1, withdrawn });
+      const others = held.count(scope.servedIn, [...known.values()].map((meal) => meal.id));
+      const decision = decide({ known, nextMealId: this.selectNextId.get()?.next ?? 1, withdrawn, held: others });
       if (!decision.ok) return decision;
       const plan = decision.value;
       for (const { key, servedOn, meal } of plan.added) {
@@ -63,8 +67,9 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
     });
   }
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, 'invalid_meal'>> {
-    // IMMEDIATE takes the write lock before reading: two imports cannot both hand out the same next id.
+  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
+    // IMMEDIATE takes the write lock before reading: two imports cannot both hand out the same next id, nor two
+    // writers both count a day before the other has added to it.
     return this.importInTransaction.immediate(scope, decide);
   }
 }

@@ -123,10 +123,21 @@ export {
 export type { MealSourceRepository, MenuImportScope } from './menu/meal-source-repository.js';
 export type { MenuDay, MenuItem, ServiceTime } from './menu/menu.js';
 export {
+  canteenDaysOf,
+  decideMenuDays,
+  maxMealsPerCanteenDay,
+  type CanteenDay,
+  type MenuDaysCheck,
+  type MenuDaysDecision,
+  type ServedMeal,
+} from './menu/menu-day-bound.js';
+export {
   planMenuImport,
   sameMeal,
+  servedAfterImport,
   type MenuImportDecision,
   type MenuImportPlan,
+  type MenuImportRefusal,
   type MenuImportSnapshot,
 } from './menu/menu-import-plan.js';
 export type { MarkingRepository } from './marking/marking-repository.js';
@@ -162,7 +173,7 @@ export { isUserId, userIdMaxLength, type UserId } from './shared/user-id.js';
 export { MarkMeal, markMealRefusals, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
 export { RateMeal, rateMealRefusals, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
 export { UpsertMeals, upsertMealsRefusals } from './use-cases/upsert-meals.js';
-export { localDayRange, type InstantRange } from './calendar/local-day.js';
+export { localDayOf, localDayRange, type InstantRange, type LocalDay } from './calendar/local-day.js';
 export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
 export { MenuChangeHub, nobodyListens, type MenuChange, type MenuChangeListener } from './reading/menu-change.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';

@@ -1,5 +1,13 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { createUseCases, FeedSourceError, type FeedSource, type MenuDay, type MenuFeedReader, type NextRun } from '@canteen-meals/domain';
+import {
+  createUseCases,
+  FeedSourceError,
+  maxMealsPerCanteenDay,
+  type FeedSource,
+  type MenuDay,
+  type MenuFeedReader,
+  type NextRun,
+} from '@canteen-meals/domain';
 import { accepted } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 
@@ -52,6 +60,35 @@ describe('RunFeed', () => {
     const failed = await useCases.runFeed.execute({ canteenId: 'mensa', feedName: 'full' });
     expect(failed).toMatchObject({ ok: true, value: { outcome: 'failed', httpStatus: 503, lastError: 'https://mensa.example/full.xml: HTTP 503', lastSuccessAt: null } });
     expect(accepted(await useCases.getMeals.execute({ userId: 'u', canteenId: 'mensa', from: '2026-08-03', to: '2026-08-03' })).meals).toEqual([]);
+  });
+
+  it('records a refused import as a failure with its message, keeping the menu and the validators it had', async () => {
+    const fetched = { status: 'fetched' as const, body: body([day]), httpStatus: 200, etag: '"2"', lastModified: null };
+    const { useCases } = setup({ fetch: async () => fetched });
+    await useCases.saveCanteen.execute({ ...canteen, feeds: [feed] });
+    const full = Array.from({ length: maxMealsPerCanteenDay }, (_, index) => ({
+      id: index + 1,
+      name: `Meal ${index + 1}`,
+      servedAt: new Date('2026-08-03T12:00:00Z'),
+      rateable: true,
+      canteenId: 'mensa',
+    }));
+    accepted(await useCases.upsertMeals.execute(full));
+
+    const failed = await useCases.runFeed.execute({ canteenId: 'mensa', feedName: 'full' });
+
+    expect(failed).toEqual({
+      ok: true,
+      value: expect.objectContaining({
+        outcome: 'failed',
+        httpStatus: null,
+        lastError: 'The canteen "mensa" would serve 501 meals on 2026-08-03; a day holds at most 500.',
+        lastSuccessAt: null,
+        etag: null,
+      }),
+    });
+    const menu = accepted(await useCases.getMeals.execute({ userId: 'u', canteenId: 'mensa', from: '2026-08-03', to: '2026-08-03' }));
+    expect(menu.meals.map((reading) => reading.meal.name)).not.toContain('Tagessuppe');
   });
 
   it('refuses an unknown canteen or feed', async () => {

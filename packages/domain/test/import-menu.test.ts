@@ -1,5 +1,5 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { ImportMenu, type MenuDay, type MenuItem } from '@canteen-meals/domain';
+import { ImportMenu, maxMealsPerCanteenDay, noMealDetails, type Clock, type MenuDay, type MenuItem } from '@canteen-meals/domain';
 import { accepted, probeThrough } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 
@@ -26,9 +26,9 @@ const week: MenuDay[] = [
   { date: '2025-03-31', closed: false, items: [item('Linseneintopf'), item('Pudding', 'Dessert')] },
 ];
 
-function setup() {
+function setup(clock: Clock = afterTheMenu) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: serviceTime.timeZone }));
-  const importMenu = new ImportMenu({ ...adapters, clock: afterTheMenu, serviceStart: serviceTime.start });
+  const importMenu = new ImportMenu({ ...adapters, clock, serviceStart: serviceTime.start });
   const attempt = (days: MenuDay[], rateable = true) => importMenu.execute({ source: 'Mensa Academica', days, rateable });
   const run = async (days: MenuDay[], rateable = true) => accepted(await attempt(days, rateable));
   return { ...adapters, run, attempt, probe: probeThrough(() => adapters.queries) };
@@ -155,5 +155,55 @@ describe('ImportMenu', () => {
       ok: false,
       refusal: { code: 'invalid_meal', message: expect.stringMatching(/source/) },
     });
+  });
+});
+
+describe('ImportMenu: at most 500 meals a day in a canteen', () => {
+  const friday = '2025-03-28';
+  const menuOf = (...names: string[]): MenuDay[] => [{ date: friday, closed: false, items: names.map((name) => item(name)) }];
+  /** Meals an admin upserted on Friday, in the afternoon on the canteen's clocks, from id 1000 on. */
+  const adminMeals = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      ...noMealDetails,
+      id: 1000 + index,
+      name: `Admin meal ${index}`,
+      servedAt: new Date('2025-03-28T14:00:00Z'),
+      rateable: true,
+    }));
+
+  it('refuses an import after which a day would serve more than 500 meals, counting the meals upserted by other means', async () => {
+    const { meals, attempt, run } = setup();
+    await meals.upsertMany(adminMeals(maxMealsPerCanteenDay - 1));
+
+    expect(await attempt(menuOf('Currywurst', 'Salat'))).toEqual({
+      ok: false,
+      refusal: { code: 'menu_day_full', message: 'The canteen "default" would serve 501 meals on 2025-03-28; a day holds at most 500.' },
+    });
+    expect(await meals.count()).toBe(499);
+    expect((await run(menuOf('Currywurst'))).added).toHaveLength(1);
+  });
+
+  it('counts the meals a re-import keeps once, and leaves the other days of the canteen out', async () => {
+    const { meals, run } = setup();
+    await meals.upsertMany(adminMeals(maxMealsPerCanteenDay - 2));
+    await run(menuOf('Currywurst', 'Salat'));
+
+    const again = await run([...menuOf('Currywurst', 'Salat'), { date: '2025-03-31', closed: false, items: [item('Linseneintopf')] }]);
+    expect([again.unchanged.length, again.added.length]).toEqual([2, 1]);
+  });
+
+  it('counts what the day holds once the plan is written: a past meal it no longer lists stays, a coming one is withdrawn', async () => {
+    const setUp = async (clock: Clock) => {
+      const { meals, attempt, run } = setup(clock);
+      await meals.upsertMany(adminMeals(maxMealsPerCanteenDay - 2));
+      await run(menuOf('Currywurst', 'Salat'));
+      return attempt(menuOf('Currywurst', 'Linseneintopf'));
+    };
+
+    // After Friday the missing Salat stays served: 498 + Currywurst + Salat + Linseneintopf.
+    expect(await setUp(afterTheMenu)).toMatchObject({ ok: false, refusal: { message: expect.stringContaining('would serve 501 meals') } });
+    // Before Friday the import withdraws the Salat, which makes room for the Linseneintopf.
+    const replaced = await setUp(new FixedClock('2025-03-27T12:00:00Z'));
+    expect(replaced).toMatchObject({ ok: true, value: { withdrawn: [{ name: 'Salat' }], added: [{ meal: { name: 'Linseneintopf' } }] } });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localDayRange } from '../src/index.js';
+import { localDayOf, localDayRange } from '../src/index.js';
 
 const hours = (range: { from: Date; until: Date }) => (range.until.getTime() - range.from.getTime()) / 3_600_000;
 
@@ -76,6 +76,46 @@ describe('localDayRange', () => {
           expect(dateAt(from.getTime() - 1)).not.toBe(date);
           expect(dateAt(until.getTime() - 1)).toBe(date);
           expect(dateAt(until.getTime())).toBe(dayAfter(date));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('localDayOf', () => {
+  it('answers the date an instant shows on the clocks of the zone, with that day\'s instants', () => {
+    expect(localDayOf(new Date('2026-11-23T22:59:59.999Z'), 'Europe/Berlin')).toEqual({
+      date: '2026-11-23',
+      from: new Date('2026-11-22T23:00:00Z'),
+      until: new Date('2026-11-23T23:00:00Z'),
+    });
+    expect(localDayOf(new Date('2026-11-23T23:00:00Z'), 'Europe/Berlin').date).toBe('2026-11-24');
+    expect(localDayOf(new Date('2026-11-23T23:00:00Z'), 'UTC').date).toBe('2026-11-23');
+    expect(localDayOf(new Date('2026-06-01T09:59:59Z'), 'Pacific/Kiritimati').date).toBe('2026-06-01');
+  });
+
+  it('puts the instants of a day before again, shown after the next day began, into the next day (Goose Bay, 00:01 -> 23:01)', () => {
+    const nextDay = localDayRange('2010-11-07', 'America/Goose_Bay');
+    expect(nextDay.from).toEqual(new Date('2010-11-07T03:00:00Z'));
+    expect(localDayOf(new Date('2010-11-07T03:30:00Z'), 'America/Goose_Bay')).toEqual({ date: '2010-11-07', ...nextDay });
+    expect(localDayOf(new Date('2010-11-07T02:59:59.999Z'), 'America/Goose_Bay').date).toBe('2010-11-06');
+  });
+
+  it('names a day past the year 9999 without throwing', () => {
+    expect(localDayOf(new Date('+010000-01-01T11:00:00Z'), 'Europe/Berlin').date).toBe('+010000-01-01');
+  });
+
+  it('answers the day of localDayRange that holds the instant, in any zone and at any instant', () => {
+    const zones = ['Europe/Berlin', 'America/Havana', 'America/Santiago', 'America/Goose_Bay', 'Asia/Kathmandu', 'Pacific/Apia'];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true }),
+        (zone, instant) => {
+          const day = localDayOf(instant, zone);
+          expect(localDayRange(day.date, zone)).toEqual({ from: day.from, until: day.until });
+          expect(day.from <= instant && instant < day.until).toBe(true);
         },
       ),
       { numRuns: 300 },

@@ -169,7 +169,7 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
           const { id: _id, ...meal } = sampleMeal(0, { name, servedAt: new Date('2025-03-20T11:00:00.000Z') });
           return { key: JSON.stringify(['feed', soon, name]), servedOn: soon, meal };
         };
-        const scope = { source: 'feed', days: [soon] };
+        const scope = { source: 'feed', days: [soon], servedIn: [] };
         const before = new Date('2025-03-15T00:00:00.000Z');
         const first = accepted(await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('A'), candidate('B')], snapshot, before)));
         const [a, b] = first.added.map((added) => added.meal.id);

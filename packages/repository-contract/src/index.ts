@@ -6,6 +6,7 @@ export { describeFeedStateRepositoryContract } from './feed-state-contract.js';
 export { describeMarkingRepositoryContract } from './marking-repository-contract.js';
 export { describeMealCatalogContract } from './meal-catalog-contract.js';
 export { describeMealSourceRepositoryContract } from './meal-source-repository-contract.js';
+export { describeMenuDayBoundContract } from './menu-day-bound-contract.js';
 export { describeRatingRepositoryContract } from './rating-repository-contract.js';
 export { describeRepositoryContracts } from './repository-contracts.js';
 export { freshFixturePerTest, type CreateRepositoryFixture, type RepositoryFixture } from './repository-fixture.js';

@@ -36,7 +36,7 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
   describe(`MealSourceRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
     const probe = probeThrough(() => store().queries);
-    const scope = { source, days: [monday, tuesday] };
+    const scope = { source, days: [monday, tuesday], servedIn: [] };
 
     it('adds new meals above every id in use, with their details, readable through the catalog', async () => {
       const { meals, mealSources } = store();
@@ -49,7 +49,7 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
 
       const plan = accepted(await mealSources.importMenu(scope, planFor(menu, seen)));
 
-      expect(seen).toEqual([{ known: new Map(), nextMealId: 6, withdrawn: new Set() }]);
+      expect(seen).toEqual([{ known: new Map(), nextMealId: 6, withdrawn: new Set(), held: [] }]);
       expect(plan.added.map(({ meal }) => meal.id)).toEqual([6, 7]);
       expect(await probe.meal(6)).toEqual({ ...menu[0]!.meal, id: 6 });
       expect(await probe.meal(7)).toEqual({ ...menu[1]!.meal, id: 7 });
@@ -60,13 +60,13 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
       const { mealSources } = store();
       const mine = [candidate(monday, 'Currywurst'), candidate(tuesday, 'Linseneintopf')];
       await mealSources.importMenu(scope, planFor(mine));
-      await mealSources.importMenu({ source: 'Bistro', days: [monday] }, planFor([{ ...candidate(monday, 'Toast'), key: 'bistro-toast' }]));
-      await mealSources.importMenu({ source, days: ['2025-03-12'] }, planFor([candidate('2025-03-12', 'Pizza')]));
+      await mealSources.importMenu({ source: 'Bistro', days: [monday], servedIn: [] }, planFor([{ ...candidate(monday, 'Toast'), key: 'bistro-toast' }]));
+      await mealSources.importMenu({ source, days: ['2025-03-12'], servedIn: [] }, planFor([candidate('2025-03-12', 'Pizza')]));
       const seen: MenuImportSnapshot[] = [];
 
-      await mealSources.importMenu({ source, days: [monday] }, planFor([], seen));
+      await mealSources.importMenu({ source, days: [monday], servedIn: [] }, planFor([], seen));
 
-      expect(seen).toEqual([{ known: new Map([[mine[0]!.key, { ...mine[0]!.meal, id: 1 }]]), nextMealId: 5, withdrawn: new Set() }]);
+      expect(seen).toEqual([{ known: new Map([[mine[0]!.key, { ...mine[0]!.meal, id: 1 }]]), nextMealId: 5, withdrawn: new Set(), held: [] }]);
     });
 
     it('re-importing the same menu changes nothing; a changed meal keeps its id, ratings and markings', async () => {

@@ -3,6 +3,7 @@ import { describeFeedStateRepositoryContract } from './feed-state-contract.js';
 import { describeMarkingRepositoryContract } from './marking-repository-contract.js';
 import { describeMealCatalogContract } from './meal-catalog-contract.js';
 import { describeMealSourceRepositoryContract } from './meal-source-repository-contract.js';
+import { describeMenuDayBoundContract } from './menu-day-bound-contract.js';
 import { describeRatingRepositoryContract } from './rating-repository-contract.js';
 import type { CreateRepositoryFixture } from './repository-fixture.js';
 
@@ -12,6 +13,7 @@ export function describeRepositoryContracts(adapterName: string, createFixture: 
   describeMarkingRepositoryContract(adapterName, createFixture);
   describeRatingRepositoryContract(adapterName, createFixture);
   describeMealSourceRepositoryContract(adapterName, createFixture);
+  describeMenuDayBoundContract(adapterName, createFixture);
   describeCanteenRepositoryContract(adapterName, createFixture);
   describeFeedStateRepositoryContract(adapterName, createFixture);
 }

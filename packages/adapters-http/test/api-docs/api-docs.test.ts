@@ -119,6 +119,9 @@ describe('GET /openapi.json', () => {
     ]);
     expect(unprocessable.examples.rating_period_over.value.error.code).toBe('rating_period_over');
     expect(Object.keys(document.paths['/api/v1/admin/meals']!.put!.responses!)).toContain('403');
+    const dayFull = document.paths['/api/v1/admin/meals']!.put!.responses!['422']!.content!['application/json'] as any;
+    expect(dayFull.schema.properties.error.properties.code.enum).toEqual(['menu_day_full']);
+    expect(dayFull.examples.menu_day_full.value.error.code).toBe('menu_day_full');
     expect(Object.keys(document.paths['/api/v1/mark-meal']!.post!.responses!)).not.toContain('422');
     expect(Object.keys(document.paths['/api/v1/meals/{meal_id}']!.get!.responses!).sort()).toEqual([
       '200', '400', '401', '404', '429', '500', '503',

@@ -31,14 +31,40 @@ const maxKnownDays = 4096;
 function computeLocalDayRange(date: LocalDate, timeZone: string): InstantRange {
   if (!isLocalDate(date)) throw new RangeError(`not a calendar day: "${date}"`);
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return rangeOfDay(utcMsOf(year, month, day), wallClockOf(timeZone));
+}
+
+/** A local calendar day: its date and its instants. */
+export interface LocalDay extends InstantRange {
+  readonly date: LocalDate;
+}
+
+/**
+ * The local calendar day of `timeZone` whose instants (as localDayRange gives them) hold `instant`: the date its wall
+ * clock shows, except where the clocks went back across midnight and showed the day before once more (Goose Bay,
+ * 00:01 to 23:01, until 2010): those instants came after the next day had begun, so they belong to it.
+ */
+export function localDayOf(instant: Date, timeZone: string): LocalDay {
   const wallClock = wallClockOf(timeZone);
-  return {
-    from: startOfLocalDay(utcMsOf(year, month, day), wallClock),
-    until: startOfLocalDay(utcMsOf(year, month, day + 1), wallClock),
-  };
+  const midnight = Math.floor(wallClock(instant.getTime()) / dayMs) * dayMs;
+  const range = rangeOfDay(midnight, wallClock);
+  if (instant < range.until) return { date: dateOf(midnight), ...range };
+  return { date: dateOf(midnight + dayMs), ...rangeOfDay(midnight + dayMs, wallClock) };
 }
 
 const hourMs = 60 * 60 * 1000;
+const dayMs = 24 * hourMs;
+
+/** The instants of the day whose midnight, read as if it were UTC, is `midnight`. */
+function rangeOfDay(midnight: number, wallClock: WallClock): InstantRange {
+  return { from: startOfLocalDay(midnight, wallClock), until: startOfLocalDay(midnight + dayMs, wallClock) };
+}
+
+/** The date of a UTC midnight, "YYYY-MM-DD" (a year past 9999 has a sign and six digits, as ISO 8601 extends it). */
+function dateOf(midnight: number): LocalDate {
+  const iso = new Date(midnight).toISOString();
+  return iso.slice(0, iso.indexOf('T'));
+}
 
 /** Wall clock time of an instant in one zone, as milliseconds of a UTC date with the same fields. */
 type WallClock = (instant: number) => number;

@@ -1,3 +1,5 @@
+import type { MenuDaysCheck } from '../menu/menu-day-bound.js';
+import type { Result } from '../shared/refusal.js';
 import type { Meal, MealId } from './meal.js';
 
 /** What a withdrawal found: no meal, or the meal with the instant it was withdrawn at (the first time). */
@@ -6,9 +8,15 @@ export type Withdrawal = { readonly found: false } | { readonly found: true; rea
 export interface MealCatalog {
   /**
    * Inserts or updates every meal atomically: all of them or none. Ratings and markings stay attached; a withdrawn
-   * meal that is written again is served again. Each meal lands in its dish (see DishRepository).
+   * meal that is written again is served again. Each meal lands in its dish (see DishRepository). Answers how many
+   * meals it wrote.
+   *
+   * With `check`, one unit of work, like RatingRepository.change: count what each of `check.days` holds (one query
+   * for the batch), call `check.decide`, and write only when it accepts; a refusal writes nothing and is answered.
+   * Two writes that add meals to one day never both count it before the other has written. Without `check` (test
+   * fixtures, tools that load meals checked before), no day is counted.
    */
-  upsertMany(meals: readonly Meal[]): Promise<number>;
+  upsertMany(meals: readonly Meal[], check?: MenuDaysCheck): Promise<Result<number, 'menu_day_full'>>;
   count(): Promise<number>;
   /**
    * Withdraws the meal (a menu correction) at `at`: it leaves the menus and the reads, cannot be marked or rated, and

@@ -10,6 +10,11 @@ export interface MenuImportSnapshot {
   readonly nextMealId: MealId;
   /** Those of the known meals that are withdrawn. */
   readonly withdrawn?: ReadonlySet<MealId>;
+  /**
+   * For each of the scope's `servedIn` days, in their order: how many meals it holds that are not withdrawn and not
+   * among `known` (the admin's meals, other sources' meals, this source's meals of other days).
+   */
+  readonly held: readonly number[];
 }
 
 /** What an import does: adds new meals (with their keys), updates changed ones, and leaves the rest. */
@@ -28,21 +33,25 @@ export interface MenuImportPlan {
   readonly at: Date;
 }
 
+/** Every refusal of an import's decision: no meal id left, or a day that would hold too many meals. */
+export type MenuImportRefusal = 'invalid_meal' | 'menu_day_full';
+
 /**
  * Synchronous on purpose, like RatingDecision: it runs inside the adapter's transaction, which writes the plan it
  * accepts and nothing when it refuses.
  */
-export type MenuImportDecision = (snapshot: MenuImportSnapshot) => Result<MenuImportPlan, 'invalid_meal'>;
+export type MenuImportDecision = (snapshot: MenuImportSnapshot) => Result<MenuImportPlan, MenuImportRefusal>;
 
 /**
  * Pure: the id rule of imports. A key seen before keeps its meal id, and the meal takes the menu's name, time,
  * category, notes and prices (its rateable flag stays, as an admin may have set it). A new key gets the next free
  * id. Nothing ever changes which key a meal id belongs to, so a renamed meal is a new meal. Refuses only when the
- * meal ids are used up; candidates that repeat a key are a caller's bug and throw.
+ * meal ids are used up; candidates that repeat a key are a caller's bug and throw. The counts of the days are not its
+ * business (see decideMenuDays).
  */
 export function planMenuImport(
   candidates: readonly MenuCandidate[],
-  snapshot: MenuImportSnapshot,
+  snapshot: Omit<MenuImportSnapshot, 'held'>,
   now: Date,
 ): Result<MenuImportPlan, 'invalid_meal'> {
   const withdrawnBefore = snapshot.withdrawn ?? new Set<MealId>();
@@ -71,6 +80,16 @@ export function planMenuImport(
     .sort((a, b) => a.id - b.id);
   const withdrawn = missing.filter((meal) => meal.servedAt > now && !withdrawnBefore.has(meal.id));
   return accept({ added, updated, unchanged, missing, withdrawn, at: now });
+}
+
+/**
+ * The known and new meals of the import's scope that are served once the plan is written: added, updated (served
+ * again if they were withdrawn), unchanged, and the missing ones that neither were nor are being withdrawn.
+ */
+export function servedAfterImport(plan: MenuImportPlan, withdrawnBefore: ReadonlySet<MealId> = new Set()): DetailedMeal[] {
+  const withdrawing = new Set(plan.withdrawn.map((meal) => meal.id));
+  const kept = plan.missing.filter((meal) => !withdrawnBefore.has(meal.id) && !withdrawing.has(meal.id));
+  return [...plan.added.map(({ meal }) => meal), ...plan.updated, ...plan.unchanged, ...kept];
 }
 
 export function sameMeal(a: DetailedMeal, b: DetailedMeal): boolean {

@@ -11,6 +11,7 @@ const defaultMessages = {
   canteen_not_found: 'The canteen does not exist.',
   invalid_canteen: 'The canteen is not valid.',
   invalid_menu_range: 'The range of days is not valid.',
+  menu_day_full: 'The canteen would serve more meals on a day than a day holds.',
   dish_not_found: 'The dish does not exist.',
   feed_not_found: 'The canteen has no feed of that name.',
   dishes_in_other_canteens: 'Dishes of different canteens cannot be merged.',

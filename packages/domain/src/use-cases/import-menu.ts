@@ -9,11 +9,12 @@ import { keysOfDay, type MealSourceKey, type MenuCandidate } from '../menu/meal-
 import type { MealSourceRepository } from '../menu/meal-source-repository.js';
 import type { MenuDay } from '../menu/menu.js';
 import type { LocalTime } from '../menu/local-time.js';
-import { planMenuImport, type MenuImportPlan } from '../menu/menu-import-plan.js';
+import { canteenDaysOf, decideMenuDays } from '../menu/menu-day-bound.js';
+import { planMenuImport, servedAfterImport, type MenuImportPlan } from '../menu/menu-import-plan.js';
 import { refuse, type Result } from '../shared/refusal.js';
 
 /** Every refusal ImportMenu can answer. */
-export const importMenuRefusals = ['invalid_meal', 'canteen_not_found'] as const;
+export const importMenuRefusals = ['invalid_meal', 'canteen_not_found', 'menu_day_full'] as const;
 
 type ImportMenuRefusal = (typeof importMenuRefusals)[number];
 
@@ -30,7 +31,9 @@ export interface ImportMenuCommand {
 /**
  * Brings a published menu into the catalog in one unit of work. Meals already imported keep their ids (so their
  * ratings and markings stay attached); new ones get fresh ids; closed days add nothing; meals that vanished from a
- * re-imported day stay, except that those still to be served are withdrawn (the feed took them off the menu).
+ * re-imported day stay, except that those still to be served are withdrawn (the feed took them off the menu). An
+ * import after which a day of the canteen would serve more than `maxMealsPerCanteenDay` meals (its own and those
+ * written by other means) is refused; the day is counted in the import's transaction.
  */
 export class ImportMenu {
   constructor(
@@ -53,9 +56,18 @@ export class ImportMenu {
     if (canteen === undefined) return refuse('canteen_not_found', `The canteen "${command.canteenId}" does not exist.`);
     const candidates = this.candidatesOf(source, canteen, command);
     if (typeof candidates === 'string') return refuse('invalid_meal', candidates);
-    const scope = { source, days: command.days.map((day) => day.date) };
+    const servedIn = canteenDaysOf(
+      candidates.map(({ meal }) => ({ canteenId: canteen.id, servedAt: meal.servedAt })),
+      new Map([[canteen.id, canteen.timeZone]]),
+    );
+    const scope = { source, days: command.days.map((day) => day.date), servedIn };
     const now = this.deps.clock.now();
-    const imported = await this.deps.mealSources.importMenu(scope, (snapshot) => planMenuImport(candidates, snapshot, now));
+    const imported = await this.deps.mealSources.importMenu(scope, (snapshot) => {
+      const plan = planMenuImport(candidates, snapshot, now);
+      if (!plan.ok) return plan;
+      const bounded = decideMenuDays(servedIn, snapshot.held, servedAfterImport(plan.value, snapshot.withdrawn));
+      return bounded.ok ? plan : bounded;
+    });
     if (imported.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return imported;
   }

@@ -1,19 +1,22 @@
 import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
-import { defaultCanteenId } from '../canteen/canteen.js';
+import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
 import type { Meal } from '../meal/meal.js';
 import { validateMeals } from '../meal/meal-validation.js';
-import { accept, refuse, type Result } from '../shared/refusal.js';
+import { canteenDaysOf, decideMenuDays } from '../menu/menu-day-bound.js';
+import { mapResult, refuse, type Result } from '../shared/refusal.js';
 
 /** Every refusal UpsertMeals can answer. */
-export const upsertMealsRefusals = ['invalid_meal', 'canteen_not_found'] as const;
+export const upsertMealsRefusals = ['invalid_meal', 'canteen_not_found', 'menu_day_full'] as const;
 
 type UpsertMealsRefusal = (typeof upsertMealsRefusals)[number];
 
 /**
  * Admin import: every meal or none. An existing meal keeps its ratings and markings. A meal that names no canteen
- * goes to `default`; one without a position takes its place in the batch.
+ * goes to `default`; one without a position takes its place in the batch. A batch after which a day of a canteen
+ * would serve more than `maxMealsPerCanteenDay` meals is refused; the day is counted in the catalog's transaction,
+ * so two batches at once cannot both fill it.
  */
 export class UpsertMeals {
   constructor(
@@ -28,13 +31,16 @@ export class UpsertMeals {
       canteenId: meal.canteenId ?? defaultCanteenId,
       position: meal.position ?? index,
     }));
+    const timeZones = new Map<CanteenId, string>();
     for (const canteenId of new Set(placed.map((meal) => meal.canteenId))) {
-      if ((await this.deps.canteens.find(canteenId)) === undefined) {
-        return refuse('canteen_not_found', `The canteen "${canteenId}" does not exist.`);
-      }
+      const canteen = await this.deps.canteens.find(canteenId);
+      if (canteen === undefined) return refuse('canteen_not_found', `The canteen "${canteenId}" does not exist.`);
+      timeZones.set(canteenId, canteen.timeZone);
     }
-    const upserted = await this.deps.meals.upsertMany(placed);
-    (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
-    return accept({ upserted });
+    const days = canteenDaysOf(placed, timeZones);
+    // Every meal of the batch is served once it is written, wherever it was before.
+    const written = await this.deps.meals.upsertMany(placed, { days, decide: (held) => decideMenuDays(days, held, placed) });
+    if (written.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    return mapResult(written, (upserted) => ({ upserted }));
   }
 }
