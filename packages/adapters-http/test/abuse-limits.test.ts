@@ -165,7 +165,8 @@ describe('body limits per route', () => {
     const meals = Array.from({ length: 1000 }, (_, i) => ({
       meal_id: i + 1,
       name: `Meal ${i + 1} `.padEnd(200, 'é'),
-      served_at: '2026-03-02T11:30:00+01:00',
+      // Over two days: one day of a canteen holds at most 500 meals.
+      served_at: i % 2 === 0 ? '2026-03-02T11:30:00+01:00' : '2026-03-03T11:30:00+01:00',
       rateable: true,
     }));
     const largest = JSON.stringify({ meals });
