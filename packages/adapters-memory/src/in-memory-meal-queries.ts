@@ -37,9 +37,9 @@ export class InMemoryMealQueries implements MealQueries {
     return (page === undefined ? menu : menuPageOf(menu, page)).map((meal) => viewOf(this.db, reader, meal, asOf));
   }
 
-  async personalStatesServedIn(userId: UserId, windows: readonly ServingWindow[]): Promise<PersonalState[]> {
-    return this.servedIn(windows)
-      .map((meal) => ownStateOf(this.db, userId, meal.id))
+  async personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]> {
+    return [...new Set(mealIds)]
+      .map((mealId) => ownStateOf(this.db, userId, mealId))
       .filter((state) => state.marked || state.personalRating !== null);
   }
 

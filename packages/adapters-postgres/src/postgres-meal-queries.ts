@@ -1,13 +1,14 @@
-import type {
-  MealId,
-  MealQueries,
-  MenuPageRequest,
-  PersonalMeal,
-  PersonalState,
-  PageRequest,
-  RatingValue,
-  ServingWindow,
-  UserId,
+import {
+  inOrderOfMeals,
+  type MealId,
+  type MealQueries,
+  type MenuPageRequest,
+  type PersonalMeal,
+  type PersonalState,
+  type PageRequest,
+  type RatingValue,
+  type ServingWindow,
+  type UserId,
 } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { fromEpochMs } from './meal-rows.js';
@@ -36,20 +37,6 @@ function servedInWindows(parameters: StatementParameters, windows: readonly Serv
       AND served.served_at >= ${fromEpochMs('w.from_ms')} AND served.served_at < ${fromEpochMs('w.until_ms')}
     WHERE served.canteen_id = ANY (${canteens}::text[])
       AND served.served_at >= ${earliest} AND served.served_at < ${latest})`;
-}
-
-/**
- * Whether the meals row `meal` lies in one of the windows: for a few rows found otherwise (by their key), not for
- * finding the windows' meals, which is what servedInWindows does.
- */
-function inAnyWindow(meal: string, parameters: StatementParameters, windows: readonly ServingWindow[]): string {
-  const canteens = parameters.add(windows.map((window) => window.canteenId));
-  const froms = parameters.add(windows.map((window) => window.from.getTime()));
-  const untils = parameters.add(windows.map((window) => window.until.getTime()));
-  return `EXISTS (
-    SELECT 1 FROM unnest(${canteens}::text[], ${froms}::bigint[], ${untils}::bigint[]) AS w (canteen_id, from_ms, until_ms)
-    WHERE ${meal}.canteen_id = w.canteen_id
-      AND ${meal}.served_at >= ${fromEpochMs('w.from_ms')} AND ${meal}.served_at < ${fromEpochMs('w.until_ms')})`;
 }
 
 interface PersonalStateRow {
@@ -89,22 +76,19 @@ export class PostgresMealQueries implements MealQueries {
   }
 
   /**
-   * Driven by the user's own rows: two ranges of the keys (user_id, meal_id) of markings and ratings, merged into one
-   * row per meal by FULL JOIN, each row's meal found by primary key, and only then the windows; as cheap for a user
-   * with few markings however long the menu is.
+   * The user's rows of markings and ratings among the meals asked for, found by the keys (user_id, meal_id), merged
+   * into one row per meal by FULL JOIN.
    */
-  async personalStatesServedIn(userId: UserId, windows: readonly ServingWindow[]): Promise<PersonalState[]> {
-    if (windows.length === 0) return [];
-    const parameters = new StatementParameters();
-    const user = parameters.add(userId);
-    const sql = `SELECT meals.meal_id, marking.meal_id IS NOT NULL AS marked, rating.rating AS personal_rating
-      FROM (SELECT meal_id FROM markings WHERE user_id = ${user}) AS marking
-      FULL JOIN (SELECT meal_id, rating FROM ratings WHERE user_id = ${user}) AS rating USING (meal_id)
-      JOIN meals USING (meal_id)
-      WHERE meals.withdrawn_at IS NULL AND ${inAnyWindow('meals', parameters, windows)}
-      ORDER BY ${menuOrderOf('meals')}`;
-    const { rows } = await this.pool.query<PersonalStateRow>(sql, parameters.values);
-    return rows.map((row) => ({ mealId: Number(row.meal_id), marked: row.marked, personalRating: row.personal_rating }));
+  async personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]> {
+    if (mealIds.length === 0) return [];
+    const sql = `SELECT meal_id, marking.meal_id IS NOT NULL AS marked, rating.rating AS personal_rating
+      FROM (SELECT meal_id FROM markings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS marking
+      FULL JOIN (SELECT meal_id, rating FROM ratings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS rating USING (meal_id)`;
+    const { rows } = await this.pool.query<PersonalStateRow>(sql, [userId, mealIds]);
+    return inOrderOfMeals(
+      mealIds,
+      rows.map((row) => ({ mealId: Number(row.meal_id), marked: row.marked, personalRating: row.personal_rating })),
+    );
   }
 
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {

@@ -1,13 +1,14 @@
-import type {
-  MealId,
-  MealQueries,
-  MenuPageRequest,
-  PersonalMeal,
-  PersonalState,
-  PageRequest,
-  RatingValue,
-  ServingWindow,
-  UserId,
+import {
+  inOrderOfMeals,
+  type MealId,
+  type MealQueries,
+  type MenuPageRequest,
+  type PersonalMeal,
+  type PersonalState,
+  type PageRequest,
+  type RatingValue,
+  type ServingWindow,
+  type UserId,
 } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import {
@@ -24,18 +25,12 @@ import {
   type ViewRow,
 } from './sqlite-meal-view.js';
 
-interface PersonalStateRow {
-  meal_id: MealId;
-  marked: 0 | 1;
-  personal_rating: RatingValue | null;
-}
-
 /** Every read is one statement, so its cost in queries is the same for one meal or a hundred. */
 export class SqliteMealQueries implements MealQueries {
   private readonly byIds: Statement<ViewParameters & { ids: string }, ViewRow>;
   private readonly servedIn: Statement<ViewParameters & { windows: string }, ViewRow>;
   private readonly servedInPage: MenuPageStatements<{ windows: string }>;
-  private readonly personalStates: Statement<{ user: UserId; windows: string }, PersonalStateRow>;
+  private readonly personalStates: Statement<[{ user: UserId; low: MealId; high: MealId }], unknown[]>;
   private readonly marked: PageStatements<object>;
   private readonly rated: PageStatements<object>;
 
@@ -47,21 +42,13 @@ export class SqliteMealQueries implements MealQueries {
       WHERE ${windowsCondition('meals')} AND meals.withdrawn_at IS NULL
       ORDER BY meals.served_at, meals.position, meals.meal_id`);
     this.servedInPage = menuPageStatements(db, windowsCondition('paged'));
-    // Driven by the user's own rows, two ranges of the keys (user_id, meal_id) of markings and ratings, so it is as
-    // cheap for a user with few of them however long the menu is: each of the user's meals once (UNION), its meal,
-    // marking and rating by primary key, and only then the windows. (SQLite's FULL JOIN of the two ranges would scan
-    // one of them again for every row of the other.)
-    this.personalStates = db.prepare(`SELECT meals.meal_id AS meal_id, marking.meal_id IS NOT NULL AS marked,
-        rating.rating AS personal_rating
-      FROM (SELECT meal_id FROM markings WHERE user_id = @user UNION SELECT meal_id FROM ratings WHERE user_id = @user) AS own
-      JOIN meals ON meals.meal_id = own.meal_id
-      LEFT JOIN markings AS marking ON marking.user_id = @user AND marking.meal_id = own.meal_id
-      LEFT JOIN ratings AS rating ON rating.user_id = @user AND rating.meal_id = own.meal_id
-      WHERE meals.withdrawn_at IS NULL AND EXISTS (
-        SELECT 1 FROM json_each(@windows) AS span
-        WHERE meals.canteen_id = json_extract(span.value, '$[0]')
-          AND meals.served_at >= json_extract(span.value, '$[1]') AND meals.served_at < json_extract(span.value, '$[2]'))
-      ORDER BY meals.served_at, meals.position, meals.meal_id`);
+    // Two ranges of the keys (user_id, meal_id) of markings and ratings, bounded by the lowest and highest meal id
+    // asked for: a menu's meals are a few ids close together, so the ranges hold little beyond them, however many
+    // rows the user has elsewhere. Rows as arrays: they become states without an object each.
+    this.personalStates = db
+      .prepare<[{ user: UserId; low: MealId; high: MealId }], unknown[]>(`SELECT meal_id, 1, NULL FROM markings WHERE user_id = @user AND meal_id BETWEEN @low AND @high
+        UNION ALL SELECT meal_id, 0, rating FROM ratings WHERE user_id = @user AND meal_id BETWEEN @low AND @high`)
+      .raw(true);
     this.marked = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM markings WHERE user_id = @user)');
     this.rated = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM ratings WHERE user_id = @user)');
   }
@@ -80,12 +67,18 @@ export class SqliteMealQueries implements MealQueries {
     return page === undefined ? this.servedIn.all(parameters).map(viewFromRow) : readMenuPage(this.servedInPage, parameters, page);
   }
 
-  async personalStatesServedIn(userId: UserId, windows: readonly ServingWindow[]): Promise<PersonalState[]> {
-    return this.personalStates.all({ user: userId, windows: windowsParameter(windows) }).map((row) => ({
-      mealId: row.meal_id,
-      marked: row.marked === 1,
-      personalRating: row.personal_rating,
-    }));
+  async personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]> {
+    if (mealIds.length === 0) return [];
+    let [low, high] = [mealIds[0]!, mealIds[0]!];
+    for (const id of mealIds) [low, high] = [Math.min(low, id), Math.max(high, id)];
+    // A meal the user marked and rated comes as two rows: the marking's, then the rating's.
+    const states = new Map<MealId, { mealId: MealId; marked: boolean; personalRating: RatingValue | null }>();
+    for (const [mealId, marked, rating] of this.personalStates.all({ user: userId, low, high }) as [MealId, 0 | 1, RatingValue | null][]) {
+      const state = states.get(mealId);
+      if (state === undefined) states.set(mealId, { mealId, marked: marked === 1, personalRating: rating });
+      else state.personalRating = rating;
+    }
+    return inOrderOfMeals(mealIds, states.values());
   }
 
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {

@@ -98,11 +98,10 @@ describe('the read side runs a constant number of statements, whatever the numbe
     }
   });
 
-  it("reads a user's own states of a day of 1, 10 and 100 meals in one statement each", async () => {
+  it("reads a user's own states of 1, 10 and 100 meals in one statement each", async () => {
     for (const size of sizes) {
-      const until = new Date(menu[size - 1]!.servedAt.getTime() + 1);
-      const windows = canteenIds.map((canteenId) => ({ canteenId, from: new Date(day), until }));
-      const { count, result } = await statementsOf(() => adapters.queries.personalStatesServedIn('alice', windows));
+      const ids = menu.slice(0, size).map((meal) => meal.id);
+      const { count, result } = await statementsOf(() => adapters.queries.personalStatesOf('alice', ids));
       expect(result).toEqual(menu.slice(0, size).map((meal) => ({ mealId: meal.id, marked: true, personalRating: 4 })));
       expect(count).toBe(1);
     }

@@ -16,6 +16,8 @@ import type {
   MealPage,
   MealsQuery,
   MealsResult,
+  MenuQuery,
+  PersonalStatesResult,
   MealView,
   PageRequest,
   RateMealRequest,
@@ -53,8 +55,13 @@ export interface MealsClient {
   upsertMeals(request: UpsertMealsRequest, options?: CallOptions): Promise<UpsertMealsResult>;
   /** One meal with its statistics and the caller's marking and rating. */
   getMeal(mealId: number, options?: CallOptions): Promise<MealView>;
-  /** Many meals by id (unknown ids come back in `unknown_ids`), or the meals served on one day. */
+  /**
+   * Many meals by id (unknown ids come back in `unknown_ids`), or the meals served on some days. A client without a
+   * token gets a canteen's days as the public menu: no `marked` nor `rating_personal` (see PublicMealsResult).
+   */
   getMeals(query: MealsQuery, options?: CallOptions): Promise<MealsResult>;
+  /** The caller's own part of a canteen's menu: the meals of those days they marked or rated. */
+  getPersonalStates(query: MenuQuery, options?: CallOptions): Promise<PersonalStatesResult>;
   /** The caller's marked meals, most recently served first, a page at a time. */
   listMarkedMeals(page?: PageRequest, options?: CallOptions): Promise<MealPage>;
   /** The meals the caller has rated, most recently served first, a page at a time. */
@@ -118,6 +125,8 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     upsertMeals: (request, callOptions) => call('PUT', routePaths.upsertMeals, request, callOptions),
     getMeal: (mealId, callOptions) => call('GET', mealPath(mealId), undefined, callOptions),
     getMeals: (query, callOptions) => call('GET', `${routePaths.getMeals}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
+    getPersonalStates: (query, callOptions) =>
+      call('GET', `${routePaths.getPersonalStates}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
     listMarkedMeals: (page, callOptions) => call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
     listRatedMeals: (page, callOptions) => call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
     exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
@@ -137,10 +146,12 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
   };
 }
 
-function mealsQueryParameters(query: MealsQuery): Record<string, string> {
+function mealsQueryParameters(query: MealsQuery | MenuQuery): Record<string, string> {
   if (query.ids !== undefined) return { ids: query.ids.join(',') };
   const canteen = query.canteen === undefined ? {} : { canteen: query.canteen };
-  return query.date !== undefined ? { date: query.date, ...canteen } : { ...canteen, from: query.from, to: query.to };
+  if (query.date === undefined) return { ...canteen, from: query.from!, to: query.to! };
+  const cursor = 'cursor' in query && query.cursor !== undefined ? { cursor: query.cursor } : {};
+  return { date: query.date, ...canteen, ...cursor };
 }
 
 function pageQuery(page: PageRequest = {}): string {

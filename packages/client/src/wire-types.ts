@@ -14,6 +14,8 @@ import type {
   MealData,
   MealPageData,
   MealsData,
+  PersonalStatesData,
+  PublicMealsData,
   RateMealBody,
   RateMealData,
   UpsertMealsBody,
@@ -32,6 +34,10 @@ export type UpsertMealsRequest = Static<typeof UpsertMealsBody>;
 export type UpsertMealsResult = Static<typeof UpsertMealsData>;
 export type MealView = Static<typeof MealData>;
 export type MealsResult = Static<typeof MealsData>;
+/** The public menu: what `getMeals` answers for a canteen's days to a client without a token. */
+export type PublicMealsResult = Static<typeof PublicMealsData>;
+/** The caller's own part of a menu: the meals they marked or rated, with their marking and rating. */
+export type PersonalStatesResult = Static<typeof PersonalStatesData>;
 export type MealPage = Static<typeof MealPageData>;
 export type UserDataExport = Static<typeof UserDataExportData>;
 export type UserDataErasure = Static<typeof UserDataErasureData>;
@@ -57,8 +63,13 @@ export type SaveCanteenRequest = Static<typeof CanteenBody>;
  */
 export type MealsQuery =
   | { readonly ids: readonly number[]; readonly date?: never; readonly canteen?: never }
-  | { readonly date: string; readonly canteen?: string; readonly ids?: never }
+  /** Without `canteen`: every canteen's day, in pages (`cursor`: the previous page's `next_cursor`). */
+  | { readonly date: string; readonly canteen?: string; readonly cursor?: string; readonly ids?: never }
   | { readonly canteen: string; readonly from: string; readonly to: string; readonly ids?: never; readonly date?: never };
+/** The days of one canteen's menu: `date`, or `from` with `to`. */
+export type MenuQuery =
+  | { readonly canteen: string; readonly date: string; readonly from?: never; readonly to?: never; readonly ids?: never }
+  | { readonly canteen: string; readonly from: string; readonly to: string; readonly date?: never; readonly ids?: never };
 /** A page of a list: `limit` 1 to 100 (20 when absent), `cursor` the previous page's `next_cursor`. */
 export interface PageRequest {
   readonly limit?: number;

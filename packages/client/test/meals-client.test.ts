@@ -152,6 +152,23 @@ describe('the read endpoints against the real server', () => {
     expect(range.meals.map((meal) => meal.meal_id)).toEqual([6]);
   });
 
+  it("reads a canteen's public menu without a token, and the caller's own part of it with one", async () => {
+    const day = mealSixServedAt.slice(0, 10);
+    const anonymous = createMealsClient({ baseUrl: server.baseUrl });
+    const { meals } = await anonymous.getMeals({ canteen: 'default', date: day });
+    expect(meals.map((meal) => meal.meal_id)).toEqual([6]);
+    expect(meals[0]).not.toHaveProperty('marked');
+    expect(meals[0]).not.toHaveProperty('rating_personal');
+
+    const erin = clientFor('erin');
+    await erin.markMeal({ meal_id: 6, marked: true });
+    await expect(erin.getPersonalStates({ canteen: 'default', date: day })).resolves.toEqual({
+      meals: [{ meal_id: 6, marked: true, rating_personal: null }],
+    });
+    await expect(erin.getPersonalStates({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toEqual({ meals: [] });
+    expect((await failure(anonymous.getPersonalStates({ canteen: 'default', date: day }))).code).toBe('unauthenticated');
+  });
+
   it('reads a dish with its servings, finds it by name, merges another into it and withdraws a serving', async () => {
     await admin.upsertMeals(
       MealMother.upsertBody(

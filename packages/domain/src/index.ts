@@ -177,7 +177,7 @@ export { localDayOf, localDayRange, type InstantRange, type LocalDay } from './c
 export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
 export { MenuChangeHub, nobodyListens, type MenuChange, type MenuChangeListener } from './reading/menu-change.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
-export type { MealQueries, MenuPageRequest, MenuPosition, PersonalState, ServingWindow } from './reading/meal-queries.js';
+export { inOrderOfMeals, type MealQueries, type MenuPageRequest, type MenuPosition, type PersonalState, type ServingWindow } from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
 export type { ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';

@@ -48,7 +48,7 @@ function fakeQueries(views: PersonalMeal[]) {
       calls.push({ windows });
       return views.filter((v) => windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until));
     },
-    personalStatesServedIn: async () => [],
+    personalStatesOf: async () => [],
     markedMeals: async (_user, page: PageRequest) => {
       calls.push({ page });
       const start = page.after === null ? 0 : views.findIndex((v) => v.meal.id === page.after!.mealId) + 1;

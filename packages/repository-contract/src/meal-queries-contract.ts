@@ -325,36 +325,20 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       });
     });
 
-    describe('personalStatesServedIn', () => {
+    describe('personalStatesOf', () => {
       const noon = at('2025-03-10T11:00:00.000Z');
-      const day = inDefault(at('2025-03-10T00:00:00.000Z'), at('2025-03-11T00:00:00.000Z'));
-      const nordDay = { ...day[0]!, canteenId: otherCanteen.id };
-      /** In menu order of the default canteen's day: 5, 8, 3, 4, 1, (6 withdrawn); 2 is Mensa Nord's, 7 the next day's. */
-      const menu: readonly Meal[] = [
-        sampleMeal(1, { servedAt: noon, position: 2 }),
-        sampleMeal(2, { servedAt: noon, position: 0, canteenId: otherCanteen.id }),
-        sampleMeal(3, { servedAt: noon, position: 1 }),
-        sampleMeal(4, { servedAt: noon, position: 1 }),
-        sampleMeal(5, { servedAt: at('2025-03-10T10:00:00.000Z'), position: 9 }),
-        sampleMeal(6, { servedAt: noon, position: 3 }),
-        sampleMeal(7, { servedAt: at('2025-03-11T00:00:00.000Z'), position: 0 }),
-        sampleMeal(8, { servedAt: noon, position: 0 }),
-      ];
-      const byId = (id: number) => menu.find((m) => m.id === id)!;
+      const meals8: readonly Meal[] = Array.from({ length: 8 }, (_, i) => sampleMeal(i + 1, { servedAt: noon }));
+      const byId = (id: number) => meals8.find((m) => m.id === id)!;
 
-      it("answers the user's marked or rated meals of the windows, both flags, in menu order", async () => {
-        const { queries, meals, canteens, markings, ratings } = store();
-        await canteens.save(otherCanteen);
-        await meals.upsertMany(menu);
+      it("answers the user's own state of those of the meals asked for that the user marked or rated, in the order asked", async () => {
+        const { queries, meals, markings, ratings } = store();
+        await meals.upsertMany(meals8);
         await markings.setMarked('alice', 1, true);
         await rateInPeriod(ratings, 'alice', byId(1), 4);
         await markings.setMarked('alice', 2, true);
         await rateInPeriod(ratings, 'alice', byId(3), 2);
         await markings.setMarked('alice', 5, true);
-        await markings.setMarked('alice', 6, true);
-        await rateInPeriod(ratings, 'alice', byId(6), 5);
         await markings.setMarked('alice', 7, true);
-        await rateInPeriod(ratings, 'alice', byId(7), 1);
         // Marked and unmarked, rated and the rating deleted: nothing of alice's is left on meal 8.
         await markings.setMarked('alice', 8, true);
         await markings.setMarked('alice', 8, false);
@@ -363,41 +347,41 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await markings.setMarked('bob', 4, true);
         await rateInPeriod(ratings, 'bob', byId(4), 5);
         await rateInPeriod(ratings, 'bob', byId(3), 1);
-        await meals.withdraw(6, readAt);
 
-        expect(await queries.personalStatesServedIn('alice', day)).toEqual([
+        expect(await queries.personalStatesOf('alice', [5, 8, 3, 4, 1, 2])).toEqual([
           { mealId: 5, marked: true, personalRating: null },
           { mealId: 3, marked: false, personalRating: 2 },
           { mealId: 1, marked: true, personalRating: 4 },
-        ]);
-        expect(await queries.personalStatesServedIn('alice', [...day, nordDay, ...day])).toEqual([
-          { mealId: 5, marked: true, personalRating: null },
           { mealId: 2, marked: true, personalRating: null },
-          { mealId: 3, marked: false, personalRating: 2 },
-          { mealId: 1, marked: true, personalRating: 4 },
         ]);
-        expect(await queries.personalStatesServedIn('bob', day)).toEqual([
+        // Each meal once; meals not asked for (alice's 3 and 7 here) are left out, even between those asked for.
+        expect(await queries.personalStatesOf('alice', [1, 5, 1, 8])).toEqual([
+          { mealId: 1, marked: true, personalRating: 4 },
+          { mealId: 5, marked: true, personalRating: null },
+        ]);
+        expect(await queries.personalStatesOf('bob', [1, 2, 3, 4])).toEqual([
           { mealId: 3, marked: false, personalRating: 1 },
           { mealId: 4, marked: true, personalRating: 5 },
         ]);
-        // The same states as the views of the menu carry.
-        const views = await queries.viewsServedIn('alice', day, readAt);
-        expect(await queries.personalStatesServedIn('alice', day)).toEqual(
+        // The same states as the views of the meals carry.
+        const views = await queries.viewsByIds('alice', [1, 2, 3, 4, 5, 6, 7, 8], readAt);
+        expect(await queries.personalStatesOf('alice', [1, 2, 3, 4, 5, 6, 7, 8])).toEqual(
           views
+            .sort((x, y) => x.meal.id - y.meal.id)
             .filter((view) => view.marked || view.personalRating !== null)
             .map((view) => ({ mealId: view.meal.id, marked: view.marked, personalRating: view.personalRating })),
         );
       });
 
-      it('answers nothing for a user with nothing, and for no windows', async () => {
-        const { queries, meals, canteens, markings, ratings } = store();
-        await canteens.save(otherCanteen);
-        await meals.upsertMany(menu);
-        expect(await queries.personalStatesServedIn('alice', day)).toEqual([]);
+      it('answers nothing for a user with nothing, for no meals, and for meals that do not exist', async () => {
+        const { queries, meals, markings, ratings } = store();
+        await meals.upsertMany(meals8);
+        expect(await queries.personalStatesOf('alice', [1, 2, 3])).toEqual([]);
         await markings.setMarked('bob', 1, true);
         await rateInPeriod(ratings, 'bob', byId(3), 2);
-        expect(await queries.personalStatesServedIn('alice', [...day, nordDay])).toEqual([]);
-        expect(await queries.personalStatesServedIn('bob', [])).toEqual([]);
+        expect(await queries.personalStatesOf('alice', [1, 3])).toEqual([]);
+        expect(await queries.personalStatesOf('bob', [])).toEqual([]);
+        expect(await queries.personalStatesOf('bob', [99, 100])).toEqual([]);
       });
     });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import {
   accept,
   readingsChangeAt,
@@ -162,8 +162,15 @@ function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: numbe
 
 /** A strong entity tag of a JSON text: the same text always gets the same tag, on every instance. */
 export function strongTagOf(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `"${sha1(body)}"`;
 }
+
+// crypto.hash (Node >= 20.12) hashes a short text in a third of the time of createHash, which the overlay's tag pays
+// on every request.
+const sha1: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha1', text, 'base64url')
+    : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
 /** The personalized menu: each meal of the public answer with the reader's own marking and rating appended. */
 export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[]): string {

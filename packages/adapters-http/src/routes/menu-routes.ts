@@ -126,10 +126,9 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
         reply.header('cache-control', publicCacheControl).header('etag', answer.value.etag);
         return answerUnlessFresh(request, reply, answer.value.etag, answer.value.body);
       }
-      const states = await getPersonalStates.execute({ userId: reader, ...days });
-      if (!states.ok) return sendRefusal(reply, states.refusal);
+      const states = await getPersonalStates.execute({ userId: reader, mealIds: answer.value.mealIds });
       reply.header('cache-control', 'private, no-store');
-      return sendJsonText(reply, personalizedBody(answer.value, states.value));
+      return sendJsonText(reply, personalizedBody(answer.value, states));
     },
   );
 
@@ -154,9 +153,10 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       reply.header('vary', 'authorization');
       if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
       const days = menuDaysOf(request.query)!;
-      const states = await getPersonalStates.execute({ userId, ...days });
-      if (!states.ok) return sendRefusal(reply, states.refusal);
-      const body = personalStatesBody(states.value);
+      // The meals of the public menu, as kept: the overlay is about exactly the meals that menu shows.
+      const menu = await menus.answer(days);
+      if (!menu.ok) return sendRefusal(reply, menu.refusal);
+      const body = personalStatesBody(await getPersonalStates.execute({ userId, mealIds: menu.value.mealIds }));
       const etag = strongTagOf(body);
       // Private caches may keep it, but must ask again each time: a marking elsewhere changes it at once.
       reply.header('cache-control', 'private, no-cache').header('etag', etag);

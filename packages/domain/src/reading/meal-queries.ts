@@ -56,14 +56,31 @@ export interface MealQueries {
   ): Promise<PersonalMeal[]>;
 
   /**
-   * The user's own state of those meals of the windows (as `viewsServedIn` selects them) that the user has marked or
-   * rated, in menu order: the small personal part of a menu, read without the meals' statistics and dishes.
+   * The user's own state of those of `mealIds` that the user has marked or rated, each once, in the order of
+   * `mealIds`: the small personal part of a menu whose meals the caller knows, read without statistics nor dishes.
    */
-  personalStatesServedIn(userId: UserId, windows: readonly ServingWindow[]): Promise<PersonalState[]>;
+  personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]>;
 
   /** One page of the meals `userId` has marked, not withdrawn, most recently served first (see ServedPosition). */
   markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]>;
 
   /** One page of the meals `userId` has rated, not withdrawn, most recently served first; `personalRating` is set. */
   ratedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]>;
+}
+
+/**
+ * For adapters: `states` (each meal's at most once, in any order) as `personalStatesOf` answers them, in the order of
+ * `mealIds`, each meal once, leaving out those not asked for.
+ */
+export function inOrderOfMeals(mealIds: readonly MealId[], states: Iterable<PersonalState>): PersonalState[] {
+  const byMeal = new Map<MealId, PersonalState>();
+  for (const state of states) byMeal.set(state.mealId, state);
+  const answered: PersonalState[] = [];
+  for (const mealId of mealIds) {
+    const state = byMeal.get(mealId);
+    if (state === undefined) continue;
+    answered.push(state);
+    byMeal.delete(mealId);
+  }
+  return answered;
 }

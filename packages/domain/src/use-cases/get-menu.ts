@@ -2,6 +2,7 @@ import type { CanteenId } from '../canteen/canteen.js';
 import type { LocalDate } from '../menu/local-time.js';
 import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
 import type { PersonalState } from '../reading/meal-queries.js';
+import type { MealId } from '../meal/meal.js';
 import type { UserId } from '../shared/user-id.js';
 import { accept, type Result } from '../shared/refusal.js';
 import { menuWindow, type GetMealsDeps, type GetMealsRefusal } from './get-meals.js';
@@ -36,15 +37,14 @@ export class GetPublicMenu {
 }
 
 /**
- * A user's own part of a canteen's menu for some days: the meals they have marked or rated, with their marking and
- * rating, in menu order. With the public menu it makes the personalized menu.
+ * A user's own part of a menu: of the menu's meals (as GetPublicMenu answers them, in menu order), those the user has
+ * marked or rated, with their marking and rating, in the same order. With the public menu it makes the personalized
+ * menu; taking the meals from it keeps the two about the same meals, and reads nothing but the user's own rows.
  */
 export class GetPersonalStates {
-  constructor(private readonly deps: GetMealsDeps) {}
+  constructor(private readonly deps: Pick<GetMealsDeps, 'queries'>) {}
 
-  async execute(query: MenuDays & { readonly userId: UserId }): Promise<Result<readonly PersonalState[], GetMealsRefusal>> {
-    const window = await menuWindow(this.deps.canteens, query);
-    if (!window.ok) return window;
-    return accept(await this.deps.queries.personalStatesServedIn(query.userId, [window.value]));
+  async execute(query: { readonly userId: UserId; readonly mealIds: readonly MealId[] }): Promise<readonly PersonalState[]> {
+    return this.deps.queries.personalStatesOf(query.userId, query.mealIds);
   }
 }
