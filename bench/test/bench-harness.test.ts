@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mealsWithDriftedHistograms, seedDatabase } from '../src/fixture.js';
-import { replayable, routeOf } from '../src/recording.js';
+import { bodyOnly, replayable, routeOf } from '../src/recording.js';
 import { buildReferenceApp } from '../src/reference-app.js';
 import { withResults } from '../src/report.js';
 
@@ -62,6 +62,11 @@ describe('a recorded answer', () => {
       headers: { 'content-type': 'application/json; charset=utf-8', etag: '"e"', vary: 'authorization' },
       body: '{}',
     });
+  });
+
+  it('keeps only the body, as JSON, for the scenarios measured against the body alone (rate-meal, mark-meal)', () => {
+    const answer = { status: 200, headers: { etag: '"e"', 'x-frame-options': 'DENY', 'content-type': 'application/json' }, body: '{"a":1}' };
+    expect(bodyOnly(answer)).toEqual({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"a":1}' });
   });
 
   it('is routed by method and path, without the query', () => {
