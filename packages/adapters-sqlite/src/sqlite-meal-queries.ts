@@ -30,7 +30,7 @@ export class SqliteMealQueries implements MealQueries {
   private readonly byIds: Statement<ViewParameters & { ids: string }, ViewRow>;
   private readonly servedIn: Statement<ViewParameters & { windows: string }, ViewRow>;
   private readonly servedInPage: MenuPageStatements<{ windows: string }>;
-  private readonly personalStates: Statement<[{ user: UserId; low: MealId; high: MealId }], unknown[]>;
+  private readonly personalStates: Statement<[{ user: UserId; low: MealId; high: MealId }], string | null>;
   private readonly marked: PageStatements<object>;
   private readonly rated: PageStatements<object>;
 
@@ -44,11 +44,13 @@ export class SqliteMealQueries implements MealQueries {
     this.servedInPage = menuPageStatements(db, windowsCondition('paged'));
     // Two ranges of the keys (user_id, meal_id) of markings and ratings, bounded by the lowest and highest meal id
     // asked for: a menu's meals are a few ids close together, so the ranges hold little beyond them, however many
-    // rows the user has elsewhere. Rows as arrays: they become states without an object each.
+    // rows the user has elsewhere. The rows come back as one text, `meal_id:m` for a marking and `meal_id:rating` for a
+    // rating, comma-separated: better-sqlite3 pays for every row it hands over, and this read runs on every overlay.
     this.personalStates = db
-      .prepare<[{ user: UserId; low: MealId; high: MealId }], unknown[]>(`SELECT meal_id, 1, NULL FROM markings WHERE user_id = @user AND meal_id BETWEEN @low AND @high
-        UNION ALL SELECT meal_id, 0, rating FROM ratings WHERE user_id = @user AND meal_id BETWEEN @low AND @high`)
-      .raw(true);
+      .prepare<[{ user: UserId; low: MealId; high: MealId }], string | null>(`SELECT group_concat(own, ',') FROM (
+          SELECT meal_id || ':m' AS own FROM markings WHERE user_id = @user AND meal_id BETWEEN @low AND @high
+          UNION ALL SELECT meal_id || ':' || rating FROM ratings WHERE user_id = @user AND meal_id BETWEEN @low AND @high)`)
+      .pluck(true);
     this.marked = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM markings WHERE user_id = @user)');
     this.rated = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM ratings WHERE user_id = @user)');
   }
@@ -71,12 +73,14 @@ export class SqliteMealQueries implements MealQueries {
     if (mealIds.length === 0) return [];
     let [low, high] = [mealIds[0]!, mealIds[0]!];
     for (const id of mealIds) [low, high] = [Math.min(low, id), Math.max(high, id)];
-    // A meal the user marked and rated comes as two rows: the marking's, then the rating's.
     const states = new Map<MealId, { mealId: MealId; marked: boolean; personalRating: RatingValue | null }>();
-    for (const [mealId, marked, rating] of this.personalStates.all({ user: userId, low, high }) as [MealId, 0 | 1, RatingValue | null][]) {
-      const state = states.get(mealId);
-      if (state === undefined) states.set(mealId, { mealId, marked: marked === 1, personalRating: rating });
-      else state.personalRating = rating;
+    for (const own of this.personalStates.get({ user: userId, low, high })?.split(',') ?? []) {
+      const [id, value] = own.split(':') as [string, string];
+      const mealId = Number(id);
+      const state = states.get(mealId) ?? { mealId, marked: false, personalRating: null };
+      if (value === 'm') state.marked = true;
+      else state.personalRating = Number(value) as RatingValue;
+      states.set(mealId, state);
     }
     return inOrderOfMeals(mealIds, states.values());
   }
