@@ -85,10 +85,8 @@ export class PostgresMealQueries implements MealQueries {
       FROM (SELECT meal_id FROM markings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS marking
       FULL JOIN (SELECT meal_id, rating FROM ratings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS rating USING (meal_id)`;
     const { rows } = await this.pool.query<PersonalStateRow>(sql, [userId, mealIds]);
-    return inOrderOfMeals(
-      mealIds,
-      rows.map((row) => ({ mealId: Number(row.meal_id), marked: row.marked, personalRating: row.personal_rating })),
-    );
+    const states = rows.map((row) => ({ mealId: Number(row.meal_id), marked: row.marked, personalRating: row.personal_rating }));
+    return inOrderOfMeals(mealIds, new Map(states.map((state) => [state.mealId, state])));
   }
 
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {

@@ -71,18 +71,25 @@ export class SqliteMealQueries implements MealQueries {
 
   async personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]> {
     if (mealIds.length === 0) return [];
-    let [low, high] = [mealIds[0]!, mealIds[0]!];
-    for (const id of mealIds) [low, high] = [Math.min(low, id), Math.max(high, id)];
+    let low = mealIds[0]!;
+    let high = low;
+    for (const id of mealIds) {
+      if (id < low) low = id;
+      else if (id > high) high = id;
+    }
+    const own = this.personalStates.get({ user: userId, low, high });
+    if (own === null || own === undefined) return [];
     const states = new Map<MealId, { mealId: MealId; marked: boolean; personalRating: RatingValue | null }>();
-    for (const own of this.personalStates.get({ user: userId, low, high })?.split(',') ?? []) {
-      const [id, value] = own.split(':') as [string, string];
-      const mealId = Number(id);
-      const state = states.get(mealId) ?? { mealId, marked: false, personalRating: null };
+    for (const row of own.split(',')) {
+      const colon = row.indexOf(':');
+      const mealId = Number(row.slice(0, colon));
+      const value = row.slice(colon + 1);
+      let state = states.get(mealId);
+      if (state === undefined) states.set(mealId, (state = { mealId, marked: false, personalRating: null }));
       if (value === 'm') state.marked = true;
       else state.personalRating = Number(value) as RatingValue;
-      states.set(mealId, state);
     }
-    return inOrderOfMeals(mealIds, states.values());
+    return inOrderOfMeals(mealIds, states);
   }
 
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {

@@ -69,12 +69,10 @@ export interface MealQueries {
 }
 
 /**
- * For adapters: `states` (each meal's at most once, in any order) as `personalStatesOf` answers them, in the order of
- * `mealIds`, each meal once, leaving out those not asked for.
+ * For adapters: the states of `byMeal` (each meal's at most once) as `personalStatesOf` answers them, in the order of
+ * `mealIds`, each meal once, leaving out those not asked for. Takes the states away from `byMeal`.
  */
-export function inOrderOfMeals(mealIds: readonly MealId[], states: Iterable<PersonalState>): PersonalState[] {
-  const byMeal = new Map<MealId, PersonalState>();
-  for (const state of states) byMeal.set(state.mealId, state);
+export function inOrderOfMeals(mealIds: readonly MealId[], byMeal: Map<MealId, PersonalState>): PersonalState[] {
   const answered: PersonalState[] = [];
   for (const mealId of mealIds) {
     const state = byMeal.get(mealId);
