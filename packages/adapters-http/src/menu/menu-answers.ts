@@ -43,8 +43,8 @@ export interface MenuAnswer {
 }
 
 interface KeptAnswer extends MenuAnswer {
-  readonly meals: ReadonlySet<MealId>;
-  readonly dishes: ReadonlySet<number>;
+  /** What a rating can change in it: `meal:<id>` of each meal, `dish:<id>` of each meal's dish. */
+  readonly items: readonly string[];
   readonly readAt: number;
   /** When the answer stops being exact by the clock alone, or is too old to keep: see `readingsChangeAt` and `ttlMs`. */
   readonly expiresAt: number;
@@ -69,6 +69,8 @@ type MenuRefusal = 'canteen_not_found' | 'invalid_menu_range';
  */
 export class MenuAnswers {
   private readonly kept = new Map<string, KeptAnswer>();
+  /** The keys of the kept answers that show each meal and dish (see KeptAnswer.items): a rating finds them at once. */
+  private readonly showing = new Map<string, Set<string>>();
   private readonly flights = new Map<string, Flight>();
   /** Counts the announced menu changes: an answer read before the last one is never kept nor served. */
   private epoch = 0;
@@ -96,13 +98,15 @@ export class MenuAnswers {
     if (change.kind === 'menus') {
       this.epoch += 1;
       this.kept.clear();
+      this.showing.clear();
       return;
     }
     const now = this.clock.now().getTime();
-    const dishId = change.dish?.id;
-    for (const [key, answer] of this.kept) {
-      if (!answer.meals.has(change.mealId) && (dishId === undefined || !answer.dishes.has(dishId))) continue;
-      if (this.settings.ratingsMaxAgeMs === 0) this.kept.delete(key);
+    const items = [`meal:${change.mealId}`, ...(change.dish === null ? [] : [`dish:${change.dish.id}`])];
+    for (const key of items.flatMap((item) => [...(this.showing.get(item) ?? [])])) {
+      const answer = this.kept.get(key);
+      if (answer === undefined) continue;
+      if (this.settings.ratingsMaxAgeMs === 0) this.drop(key);
       else answer.outdatedAt ??= now;
     }
     // A read under way may have read before this rating: what it answers counts as outdated from now.
@@ -135,10 +139,26 @@ export class MenuAnswers {
   }
 
   private keep(key: string, answer: KeptAnswer): void {
-    this.kept.delete(key);
+    this.drop(key);
     // Full: the answer kept longest goes (a Map iterates in insertion order).
-    if (this.kept.size >= this.settings.entries) this.kept.delete(this.kept.keys().next().value!);
+    if (this.kept.size >= this.settings.entries) this.drop(this.kept.keys().next().value!);
     this.kept.set(key, answer);
+    for (const item of answer.items) {
+      let keys = this.showing.get(item);
+      if (keys === undefined) this.showing.set(item, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private drop(key: string): void {
+    const answer = this.kept.get(key);
+    if (answer === undefined) return;
+    this.kept.delete(key);
+    for (const item of answer.items) {
+      const keys = this.showing.get(item);
+      keys?.delete(key);
+      if (keys?.size === 0) this.showing.delete(item);
+    }
   }
 }
 
@@ -151,8 +171,7 @@ function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: numbe
     body,
     mealFragments,
     mealIds: menu.meals.map((reading) => reading.meal.id),
-    meals: new Set(menu.meals.map((reading) => reading.meal.id)),
-    dishes: new Set(menu.meals.map((reading) => reading.dish.id)),
+    items: [...new Set(menu.meals.flatMap((reading) => [`meal:${reading.meal.id}`, `dish:${reading.dish.id}`]))],
     readAt,
     expiresAt: Math.min(changesAt, readAt + ttlMs),
     epoch,

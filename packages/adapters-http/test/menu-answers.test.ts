@@ -1,0 +1,82 @@
+import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import { createUseCases, type MenuDays } from '@canteen-meals/domain';
+import { MealMother } from '@canteen-meals/repository-contract';
+import { describe, expect, it } from 'vitest';
+import { MenuAnswers } from '../src/menu/menu-answers.js';
+
+const now = new Date('2026-03-10T12:00:00.000Z');
+const today = '2026-03-10';
+const menuOf = (canteenId: string): MenuDays => ({ canteenId, from: today, to: today });
+
+/** MenuAnswers over the real use cases, counting its reads of the database per canteen. */
+async function setup(settings: { entries: number; ratingsMaxAgeMs: number; ttlMs: number }) {
+  const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'Europe/Berlin' }));
+  const clock = new FixedClock(now);
+  const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone: 'Europe/Berlin' });
+  for (const id of ['north', 'south']) {
+    expect(await useCases.saveCanteen.execute({ id, name: id, timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] })).toMatchObject({ ok: true });
+  }
+  // Meals 1 (north) and 2 (south) today; meal 3 (north) yesterday is a serving of the same dish as meal 1.
+  await useCases.upsertMeals.execute([
+    { ...MealMother.servedHoursAgo(now, 1, { id: 1, name: 'Soup' }), canteenId: 'north' },
+    { ...MealMother.servedHoursAgo(now, 1, { id: 2, name: 'Stew' }), canteenId: 'south' },
+    { ...MealMother.servedDaysAgo(now, 1, { id: 3, name: 'Soup' }), canteenId: 'north' },
+  ]);
+  const reads: string[] = [];
+  const answers = new MenuAnswers(
+    (days) => {
+      reads.push(days.canteenId);
+      return useCases.getPublicMenu.execute(days);
+    },
+    clock,
+    settings,
+  );
+  useCases.menuChanges.subscribe(answers.onChange);
+  const etagOf = async (canteenId: string) => {
+    const answer = await answers.answer(menuOf(canteenId));
+    if (!answer.ok) throw new Error(answer.refusal.code);
+    return answer.value.etag;
+  };
+  const rate = async (mealId: number, rating: number) =>
+    expect(await useCases.rateMeal.execute({ userId: 'alice', mealId, rating: rating as 1 })).toMatchObject({ ok: true });
+  return { answers, reads, etagOf, rate, clock };
+}
+
+describe('MenuAnswers', () => {
+  it('reads a menu again only when a rating changed one of its meals or their dishes', async () => {
+    const { reads, etagOf, rate } = await setup({ entries: 10, ratingsMaxAgeMs: 0, ttlMs: 60_000 });
+    const [north, south] = [await etagOf('north'), await etagOf('south')];
+    await etagOf('north');
+    expect(reads).toEqual(['north', 'south']);
+
+    await rate(2, 4); // south's meal: north stays kept
+    expect(await etagOf('north')).toBe(north);
+    expect(await etagOf('south')).not.toBe(south);
+    expect(reads).toEqual(['north', 'south', 'south']);
+
+    await rate(3, 5); // yesterday's serving of north's soup: the dish figures of today's north menu move
+    expect(await etagOf('north')).not.toBe(north);
+    expect(reads).toEqual(['north', 'south', 'south', 'north']);
+  });
+
+  it('keeps at most `entries` answers, the oldest going first, and forgets what it dropped', async () => {
+    const { reads, etagOf, rate } = await setup({ entries: 1, ratingsMaxAgeMs: 0, ttlMs: 60_000 });
+    await etagOf('north');
+    await etagOf('south'); // north goes
+    await rate(1, 3); // a rating of a meal of the dropped answer touches nothing kept
+    await etagOf('south');
+    expect(reads).toEqual(['north', 'south']);
+    await etagOf('north');
+    expect(reads).toEqual(['north', 'south', 'north']);
+    await rate(2, 3); // south was dropped for north: nothing kept shows meal 2
+    await etagOf('north');
+    expect(reads).toEqual(['north', 'south', 'north']);
+  });
+
+  it('shares one read among the reads of a menu that arrive while it runs', async () => {
+    const { reads, answers } = await setup({ entries: 10, ratingsMaxAgeMs: 0, ttlMs: 60_000 });
+    const answered = await Promise.all([1, 2, 3].map(() => answers.answer(menuOf('north'))));
+    expect(reads).toEqual(['north']);
+    expect(new Set(answered.map((answer) => (answer.ok ? answer.value.etag : answer.refusal.code))).size).toBe(1);
+  });
+});
