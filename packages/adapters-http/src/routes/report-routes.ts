@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { getRatingsReportRefusals, maxReportDays, type GetRatingsReport } from '@canteen-meals/domain';
-import { RatingsReportQuery, ratingsReportColumns, routePaths } from '@canteen-meals/http-contract';
+import { exampleRatingsReport, RatingsReportQuery, ratingsReportColumns, routePaths } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -18,12 +18,6 @@ export interface ReportRoutesOptions {
 
 const csv = 'text/csv; charset=utf-8';
 
-const exampleCsv = [
-  ratingsReportColumns.join(','),
-  '2026-03-10,2026-03-10T11:30:00.000Z,42,4,Lentil soup,Lentil soup,Hauptgericht,3,3.33,4,0,1,0,2,0',
-  '2026-03-10,2026-03-10T11:30:00.000Z,43,5,"Pasta, tomato sauce","Pasta, tomato sauce",,0,,,0,0,0,0,0',
-].join('\r\n');
-
 /**
  * The success answer, documented as CSV: @fastify/swagger writes a response's `content` as it is (a schema without it
  * would be listed under application/json, as the route's `produces` would list the error envelopes under text/csv).
@@ -34,7 +28,7 @@ const CsvAnswer = {
   content: {
     'text/csv': {
       schema: Type.String({ description: 'CSV text; free-text fields starting with =, +, -, @, tab or CR start with an apostrophe' }),
-      example: exampleCsv,
+      example: exampleRatingsReport,
     },
   },
 };
