@@ -23,6 +23,7 @@ import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
+import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
 import type { OperationsOptions } from './operations/operations-options.js';
@@ -37,7 +38,8 @@ export interface HttpAppOptions {
     UserDataRoutesOptions &
     CanteenRoutesOptions &
     DishRoutesOptions &
-    FeedRoutesOptions;
+    FeedRoutesOptions &
+    ReportRoutesOptions;
   /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
   readonly clock?: Clock;
   /**
@@ -171,6 +173,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);
+      await api.register(reportRoutes, options.useCases);
     },
     { prefix: apiPrefix },
   );

@@ -1,4 +1,4 @@
-export { adminScope, type Principal } from './auth/principal.js';
+export { adminScope, reportsScope, type Principal } from './auth/principal.js';
 export { signHmacToken, type TokenClaims } from './auth/token-signer.js';
 export {
   createHmacTokenVerifier,
@@ -32,6 +32,7 @@ export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export type { ReadRoutesOptions } from './routes/read-routes.js';
+export type { ReportRoutesOptions } from './routes/report-routes.js';
 export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';

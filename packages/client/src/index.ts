@@ -28,6 +28,7 @@ export type {
   MealView,
   PageRequest,
   RateMealRequest,
+  RatingsReportRequest,
   RatingStatistics,
   SaveCanteenRequest,
   UpsertMealsRequest,

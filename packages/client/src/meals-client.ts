@@ -21,6 +21,7 @@ import type {
   MealView,
   PageRequest,
   RateMealRequest,
+  RatingsReportRequest,
   RatingStatistics,
   UpsertMealsRequest,
   UpsertMealsResult,
@@ -88,6 +89,12 @@ export interface MealsClient {
   listFeeds(canteenId: string, options?: CallOptions): Promise<FeedsResult>;
   /** Fetches and imports one feed now (or waits for the fetch under way); answers its summary. */
   fetchFeed(canteenId: string, feedName: string, options?: CallOptions): Promise<FeedSummary>;
+  /**
+   * The ratings report of a canteen's days `from` to `to` (up to 366) as CSV text: a header row, then one row per meal
+   * (RFC 4180, CRLF line ends). The text comes decoded, without the byte order mark the server sends for spreadsheet
+   * apps: write `'\uFEFF' + csv` to a file that one should open. The token needs `meals:read-reports` or `meals:write`.
+   */
+  getRatingsReport(request: RatingsReportRequest, options?: CallOptions): Promise<string>;
 }
 
 export { apiPrefix };
@@ -97,10 +104,21 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
   const base = String(options.baseUrl).replace(/\/+$/, '') + apiPrefix;
   const tokenOf = async () => (options.getToken === undefined ? options.token : await options.getToken());
 
-  async function call<T>(method: string, path: string, body: unknown, { signal }: CallOptions = {}): Promise<T> {
+  async function call<T>(method: string, path: string, body: unknown, options?: CallOptions): Promise<T> {
+    const { url, response } = await send(method, path, body, json, options);
+    return answerOf<T>(method, url, response);
+  }
+
+  /** A GET whose success is text of `mediaType` (a report), and whose refusals are the usual envelopes. */
+  async function callText(path: string, mediaType: string, options?: CallOptions): Promise<string> {
+    const { url, response } = await send('GET', path, undefined, `${mediaType}, ${json}`, options);
+    return textAnswerOf('GET', url, response, mediaType);
+  }
+
+  async function send(method: string, path: string, body: unknown, accept: string, { signal }: CallOptions = {}) {
     const url = base + path;
     const token = await tokenOf();
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
@@ -116,7 +134,7 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
         cause: error,
       });
     }
-    return answerOf<T>(method, url, response);
+    return { url, response };
   }
 
   return {
@@ -143,8 +161,12 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     listFeeds: (canteenId, callOptions) => call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
     fetchFeed: (canteenId, feedName, callOptions) =>
       call('POST', fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }), undefined, callOptions),
+    getRatingsReport: ({ canteen, from, to }, callOptions) =>
+      callText(`${routePaths.getRatingsReport}${queryString({ canteen, from, to })}`, 'text/csv', callOptions),
   };
 }
+
+const json = 'application/json';
 
 function mealsQueryParameters(query: MealsQuery | MenuQuery): Record<string, string> {
   if (query.ids !== undefined) return { ids: query.ids.join(',') };
@@ -173,17 +195,34 @@ function queryString(parameters: Record<string, string>): string {
 /** The envelope's data, or the envelope's error thrown; anything else is an unexpected response. */
 async function answerOf<T>(method: string, url: string, response: Response): Promise<T> {
   const text = await response.text();
-  const envelope = parseJson(text) as { status?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown } };
+  const envelope = parseJson(text) as { status?: unknown; data?: unknown };
   if (response.ok && envelope?.status === 'success' && 'data' in envelope) return envelope.data as T;
+  throw failureOf(method, url, response, text, "without the service's envelope");
+}
+
+/**
+ * The text of a success of `mediaType`, as fetch decodes it (UTF-8, a byte order mark dropped); a refusal's envelope
+ * thrown as from any other route; anything else is an unexpected response.
+ */
+async function textAnswerOf(method: string, url: string, response: Response, mediaType: string): Promise<string> {
+  const text = await response.text();
+  const answered = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (response.ok && answered === mediaType) return text;
+  throw failureOf(method, url, response, text, `without ${mediaType} nor the service's envelope`);
+}
+
+/** The error of an answer that is not a success: the envelope's, or an unexpected response's. */
+function failureOf(method: string, url: string, response: Response, text: string, what: string): MealsApiError {
+  const envelope = parseJson(text) as { status?: unknown; error?: { code?: unknown; message?: unknown } };
   if (!response.ok && envelope?.status === 'error' && isMealsErrorCode(envelope.error?.code)) {
     const message = typeof envelope.error.message === 'string' ? envelope.error.message : envelope.error.code;
-    throw new MealsApiError(response.status, envelope.error.code, message, 'envelope');
+    return new MealsApiError(response.status, envelope.error.code, message, 'envelope');
   }
   const contentType = response.headers.get('content-type') ?? 'no content type';
-  throw new MealsApiError(
+  return new MealsApiError(
     response.status,
     'internal_error',
-    `${method} ${url} answered ${response.status} (${contentType}) without the service's envelope: ${text.slice(0, 200)}`,
+    `${method} ${url} answered ${response.status} (${contentType}) ${what}: ${text.slice(0, 200)}`,
     'unexpected_response',
   );
 }

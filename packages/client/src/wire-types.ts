@@ -70,6 +70,12 @@ export type MealsQuery =
 export type MenuQuery =
   | { readonly canteen: string; readonly date: string; readonly from?: never; readonly to?: never; readonly ids?: never }
   | { readonly canteen: string; readonly from: string; readonly to: string; readonly date?: never; readonly ids?: never };
+/** `GET /admin/reports/ratings.csv`: one canteen's days `from` to `to` (`YYYY-MM-DD`, both included, up to 366). */
+export interface RatingsReportRequest {
+  readonly canteen: string;
+  readonly from: string;
+  readonly to: string;
+}
 /** A page of a list: `limit` 1 to 100 (20 when absent), `cursor` the previous page's `next_cursor`. */
 export interface PageRequest {
   readonly limit?: number;

@@ -240,6 +240,25 @@ describe('the read endpoints against the real server', () => {
     await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 0, ratings_erased: 0 });
   });
 
+  it('gets the ratings report of some days as CSV text, with meals:write or meals:read-reports', async () => {
+    const header = 'date,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5';
+    const { dish_id: risotto } = await dave.getMeal(6);
+    const day = mealSixServedAt.slice(0, 10);
+    const csv = await admin.getRatingsReport({ canteen: 'default', from: day, to: day });
+    // fetch decodes the UTF-8 and drops the byte order mark that the server sends for spreadsheet apps.
+    expect(csv).toBe(`${header}\r\n${day},${mealSixServedAt},6,${risotto},Risotto,Risotto,,0,,,0,0,0,0,0\r\n`);
+    const reader = clientFor('controller', 'meals:read-reports');
+    await expect(reader.getRatingsReport({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toBe(`${header}\r\n`);
+    // Refusals come as the envelope, on this route too.
+    expect(await failure(dave.getRatingsReport({ canteen: 'default', from: day, to: day }))).toMatchObject({ code: 'forbidden', status: 403, source: 'envelope' });
+    expect(await failure(reader.getRatingsReport({ canteen: 'nowhere', from: day, to: day }))).toMatchObject({ code: 'canteen_not_found', status: 404 });
+    expect(await failure(reader.getRatingsReport({ canteen: 'default', from: day, to: '2029-01-01' }))).toMatchObject({
+      code: 'invalid_request',
+      status: 400,
+      source: 'envelope',
+    });
+  });
+
   it.each([
     ['meal_not_found', 404, () => dave.getMeal(999)],
     ['invalid_cursor', 400, () => dave.listRatedMeals({ cursor: 'not-a-cursor-we-handed-out' })],
@@ -274,6 +293,21 @@ describe('answers that are not the envelope', () => {
       code: 'internal_error',
       source: 'unexpected_response',
     });
+  });
+
+  it('turns a report answered as anything but CSV or the envelope into internal_error', async () => {
+    const answering = (response: Response) =>
+      createMealsClient({ baseUrl: 'http://meals.invalid', token: 't', fetch: async () => response });
+    const request = { canteen: 'default', from: '2026-03-01', to: '2026-03-31' };
+    expect(await failure(answering(await htmlBadGateway('')).getRatingsReport(request))).toMatchObject({
+      status: 502,
+      code: 'internal_error',
+      source: 'unexpected_response',
+    });
+    const json = Response.json({ status: 'success', data: {} });
+    expect(await failure(answering(json).getRatingsReport(request))).toMatchObject({ status: 200, source: 'unexpected_response' });
+    const csv = new Response('\uFEFFdate\r\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } });
+    await expect(answering(csv).getRatingsReport(request)).resolves.toBe('date\r\n');
   });
 
   it('turns a refused connection into internal_error with status 0', async () => {

@@ -193,6 +193,14 @@ export {
   type GetMealsResult,
 } from './use-cases/get-meals.js';
 export { GetPersonalStates, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
+export {
+  GetRatingsReport,
+  getRatingsReportRefusals,
+  maxReportDays,
+  type RatingsReport,
+  type RatingsReportQuery,
+  type RatingsReportRow,
+} from './use-cases/get-ratings-report.js';
 export { ListMarkedMeals, type ListUserMealsQuery } from './use-cases/list-marked-meals.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
 export { ImportMenu, importMenuRefusals, type ImportMenuCommand } from './use-cases/import-menu.js';

@@ -2,11 +2,12 @@ import type { CanteenData, CanteensData } from './canteen-schemas.js';
 import type { Static } from '@sinclair/typebox';
 import type { MarkMealData, RateMealData, UpsertMealsData } from './meal-schemas.js';
 import type { MealData, MealPageData, MealsData } from './read-schemas.js';
+import { ratingsReportColumns } from './report-schemas.js';
 import type { UserDataErasureData, UserDataExportData } from './user-data-schemas.js';
 
 // The examples of the API documentation tell one story, at 2026-03-10T12:00Z: an admin upserts meal 42 (meal 41 was
 // served the day before), bob, carol and dave rate it 2, 4 and 4, alice marks 41 and 42, rates 42 with a 5, reads,
-// pages, exports and erases her data. A test (adapters-http test/api-docs/examples-are-real.test.ts) replays the story
+// pages, exports and erases her data, and the ratings report of both days is read. A test (adapters-http test/api-docs/examples-are-real.test.ts) replays the story
 // against the real app, so each example is a real answer; typed, so that each also follows its schema.
 
 // The request examples are the schemas' own `examples` (so they cannot name the schemas' types); the real app
@@ -82,6 +83,17 @@ export const exampleUserDataExport: Static<typeof UserDataExportData> = {
 };
 
 export const exampleUserDataErasure: Static<typeof UserDataErasureData> = { markings_erased: 2, ratings_erased: 1 };
+
+/**
+ * The ratings report of the canteen `default` from 2026-03-09 to 2026-03-10 (Europe/Berlin) once alice's rating is
+ * erased: the CSV text after the byte order mark that starts the answer.
+ */
+export const exampleRatingsReport = [
+  ratingsReportColumns.join(','),
+  '2026-03-09,2026-03-09T11:30:00.000Z,41,1,Pancakes,Pancakes,,0,,,0,0,0,0,0',
+  '2026-03-10,2026-03-10T11:30:00.000Z,42,2,Lentil soup,Lentil soup,Hauptgericht,3,3.33,4,0,1,0,2,0',
+  '',
+].join('\r\n');
 
 /** The `examples` option of a success envelope around `data`. */
 export function successExample(data: unknown) {

@@ -21,6 +21,7 @@ export const routePaths = {
   getDish: '/dishes/:dish_id',
   searchDishes: '/canteens/:canteen_id/dishes',
   mergeDishes: '/admin/dishes/:dish_id/merge',
+  getRatingsReport: '/admin/reports/ratings.csv',
   withdrawMeal: '/admin/meals/:meal_id',
   listFeeds: '/admin/canteens/:canteen_id/feeds',
   fetchFeed: '/admin/canteens/:canteen_id/feeds/:feed_name/fetch',

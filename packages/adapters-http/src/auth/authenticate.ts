@@ -60,10 +60,23 @@ export const requireAuthentication: onRequestHookHandler = (request, _reply, don
   );
 };
 
-export const requireAdminScope: onRequestHookHandler = (request, _reply, done) => {
-  if (request.principal?.scopes.has(adminScope)) return done();
-  done(new HttpError('forbidden', `This route needs a token with the ${adminScope} scope.`));
-};
+/**
+ * An onRequest hook for the routes that need a scope, after `requireAuthentication`: 403 `forbidden` unless the
+ * verified token holds at least one of `scopes`.
+ */
+export function requireScope(...scopes: readonly [string, ...string[]]): onRequestHookHandler {
+  const needed =
+    scopes.length === 1 ? `the ${scopes[0]} scope` : `one of the scopes ${scopes.slice(0, -1).join(', ')} or ${scopes.at(-1)}`;
+  const message = `This route needs a token with ${needed}.`;
+  return function requireScopeOf(request, _reply, done) {
+    const held = request.principal?.scopes;
+    if (held !== undefined && scopes.some((scope) => held.has(scope))) return done();
+    done(new HttpError('forbidden', message));
+  };
+}
+
+/** The admin routes: scope `meals:write`. */
+export const requireAdminScope: onRequestHookHandler = requireScope(adminScope);
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -6,4 +6,8 @@ export interface Principal {
   readonly scopes: ReadonlySet<string>;
 }
 
+/** Lets a token write menus, canteens and dishes, run feeds, and read the reports. */
 export const adminScope = 'meals:write';
+
+/** Lets a token read the reports (`GET /admin/reports/...`) and nothing else of the admin routes. */
+export const reportsScope = 'meals:read-reports';

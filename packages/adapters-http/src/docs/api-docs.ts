@@ -13,7 +13,8 @@ Every answer is an envelope: \`{"status":"success","data":...}\` or
 \`{"status":"error","error":{"code":"...","message":"..."}}\`. Branch on \`code\` (listed per route and status), never on
 \`message\`. Routes under /api/v1 need \`Authorization: Bearer <JWT>\` (a \`sub\` claim, signed as the server is
 configured: an HS256 shared secret, an RS256/ES256 public key or a JWKS; admin routes also need \`meals:write\` in the
-space-separated \`scope\` claim) and are rate limited. Request bodies are validated strictly: no type coercion and no
+space-separated \`scope\` claim, the reports \`meals:read-reports\` or \`meals:write\`) and are rate limited. The
+reports answer CSV; their refusals are the envelope. Request bodies are validated strictly: no type coercion and no
 unknown fields.
 
 Every error code, with its HTTP status (each operation lists the ones it can answer):
@@ -48,7 +49,7 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
       },
       tags: [
         { name: 'meals', description: 'Marking and rating, for every authenticated user' },
-        { name: 'admin', description: 'Menu management, with the meals:write scope' },
+        { name: 'admin', description: 'Menu management, with the meals:write scope; reports, with meals:read-reports or meals:write' },
         { name: 'canteens', description: 'Canteens and their menus, public: no token needed' },
         { name: 'operations', description: 'Unauthenticated routes for operators' },
       ],

@@ -82,6 +82,15 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('GET', `${routePaths.listRatedMeals}?limit=1`, 'alice')).toEqual(answerExample('listRatedMeals'));
     expect(await call('GET', routePaths.myData, 'alice')).toEqual(answerExample('exportMyData'));
     expect(await call('DELETE', routePaths.myData, 'alice')).toEqual(answerExample('eraseMyData'));
+    // The report of both days, after the erasure: CSV, documented as text/csv.
+    const report = await app.inject({
+      method: 'GET',
+      url: `${apiPrefix}${routePaths.getRatingsReport}?canteen=default&from=2026-03-09&to=2026-03-10`,
+      headers: { authorization: `Bearer ${tokenOf('controlling', 'meals:read-reports')}` },
+    });
+    expect(report.statusCode, report.body).toBe(200);
+    const csvExample = (operations.get('getRatingsReport')?.responses['200'] as { content?: { 'text/csv'?: MediaType } })?.content?.['text/csv'];
+    expect(`\uFEFF${String(exampleOf(csvExample))}`).toBe(report.body);
 
     // The admin creates a canteen (201), then puts it again (200: replaced); anybody reads the canteens.
     const canteenUrl = canteenPath('mensa-academica', routePaths.saveCanteen);

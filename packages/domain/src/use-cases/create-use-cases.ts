@@ -20,6 +20,7 @@ import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
 import { GetPersonalStates, GetPublicMenu } from './get-menu.js';
+import { GetRatingsReport } from './get-ratings-report.js';
 import { MenuChangeHub } from '../reading/menu-change.js';
 import { ImportMenu } from './import-menu.js';
 import { ListMarkedMeals } from './list-marked-meals.js';
@@ -95,6 +96,7 @@ export function createUseCases(repositories: Repositories, clock: Clock, service
     getMeals: new GetMeals(menus),
     getPublicMenu: new GetPublicMenu(menus),
     getPersonalStates: new GetPersonalStates(menus),
+    getRatingsReport: new GetRatingsReport(menus),
     saveCanteen: new SaveCanteen({ canteens: repositories.canteens, checkSchedule: feeds.checkSchedule, announce }),
     runFeed,
     runDueFeeds: new RunDueFeeds({ ...repositories, runFeed, nextRun: feeds.nextRun, clock }),

@@ -127,14 +127,28 @@ export class GetMeals {
 export async function menuWindow(
   canteens: CanteenRepository,
   query: { readonly canteenId: CanteenId; readonly from: LocalDate; readonly to: LocalDate },
+  maxDays: number = maxMenuDays,
 ): Promise<Result<ServingWindow, GetMealsRefusal>> {
+  return mapResult(await canteenDaysWindow(canteens, query, maxDays), ({ window }) => window);
+}
+
+/**
+ * menuWindow with the canteen's time zone, for a reader that needs each meal's local day: the days `from` to `to`,
+ * at most `maxDays` of them, of one canteen, on its clocks.
+ */
+export async function canteenDaysWindow(
+  canteens: CanteenRepository,
+  query: { readonly canteenId: CanteenId; readonly from: LocalDate; readonly to: LocalDate },
+  maxDays: number,
+): Promise<Result<{ readonly window: ServingWindow; readonly timeZone: string }, GetMealsRefusal>> {
   if (query.to < query.from) return refuse('invalid_menu_range', '`to` must not be before `from`');
-  if (addDays(query.from, maxMenuDays - 1) < query.to) {
-    return refuse('invalid_menu_range', `a menu read covers at most ${maxMenuDays} days`);
+  if (addDays(query.from, maxDays - 1) < query.to) {
+    return refuse('invalid_menu_range', `the range covers at most ${maxDays} days, \`from\` and \`to\` included`);
   }
   const canteen = await canteens.find(query.canteenId);
   if (canteen === undefined) return refuse('canteen_not_found');
-  return accept({ canteenId: canteen.id, ...daysRange(query.from, query.to, canteen.timeZone) });
+  const window = { canteenId: canteen.id, ...daysRange(query.from, query.to, canteen.timeZone) };
+  return accept({ window, timeZone: canteen.timeZone });
 }
 
 /** The instants of the days `from` to `to` on the clocks of `timeZone`. */

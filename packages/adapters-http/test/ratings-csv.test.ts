@@ -1,0 +1,63 @@
+import { withMealDetails, type RatingHistogram } from '@canteen-meals/domain';
+import { describe, expect, it } from 'vitest';
+import { csvLine, quoted, textField } from '../src/reports/csv.js';
+import { ratingsCsvChunks, ratingsCsvFields } from '../src/reports/ratings-csv.js';
+
+const rowWith = (distribution: RatingHistogram, name = 'Soup') => ({
+  date: '2026-03-10',
+  meal: withMealDetails({ id: 7, name, servedAt: new Date('2026-03-10T11:00:00Z'), rateable: true }),
+  dish: { id: 3, name },
+  statistics: { count: 0, average: null, median: null },
+  distribution,
+});
+
+describe('the CSV of the ratings report', () => {
+  it('quotes exactly the fields holding a comma, a quote, CR or LF, doubling the quotes', () => {
+    expect(['plain', 'a,b', 'say "hi"', 'a\rb', 'a\nb', '', 'tab\there'].map(quoted)).toEqual([
+      'plain',
+      '"a,b"',
+      '"say ""hi"""',
+      '"a\rb"',
+      '"a\nb"',
+      '',
+      'tab\there',
+    ]);
+    expect(csvLine(['a', '"b"', ''])).toBe('a,"b",\r\n');
+  });
+
+  it('puts an apostrophe before free text that starts like a formula, then quotes it as any field', () => {
+    expect(['=1+1', '+1', '-1', '@A1', '\t=1', '\r=1', "'=1", ' =1', 'a=1', null].map(textField)).toEqual([
+      "'=1+1",
+      "'+1",
+      "'-1",
+      "'@A1",
+      "'\t=1",
+      `"'\r=1"`,
+      "'=1",
+      ' =1',
+      'a=1',
+      '',
+    ]);
+  });
+
+  it('rounds the average half up to at most 2 decimals from the counts, as binary fractions would not', () => {
+    const average = (distribution: RatingHistogram) => ratingsCsvFields(rowWith(distribution))[8];
+    // 41 / 40 = 1.025: the nearest double is below it, and 1.025 * 100 rounds to 102.
+    expect(average([39, 1, 0, 0, 0])).toBe('1.03');
+    expect(average([0, 0, 0, 2, 1])).toBe('4.33');
+    expect(average([0, 0, 0, 1, 1])).toBe('4.5');
+    expect(average([0, 0, 0, 0, 3])).toBe('5');
+    expect(average([0, 0, 0, 0, 0])).toBe('');
+  });
+
+  it('starts with the byte order mark and the header, and writes each row once across chunks', () => {
+    const rows = Array.from({ length: 1001 }, (_, index) => rowWith([0, 0, 0, 0, 0], `Meal ${index}`));
+    const chunks = [...ratingsCsvChunks(rows)];
+    expect(chunks).toHaveLength(3);
+    const lines = chunks.join('').split('\r\n');
+    expect(lines[0]).toBe('\uFEFFdate,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5');
+    expect(lines.slice(1, -1).map((line) => line.split(',')[5])).toEqual(rows.map((row) => row.meal.name));
+    expect(lines.at(-1)).toBe('');
+    expect([...ratingsCsvChunks([])]).toEqual([`${lines[0]}\r\n`]);
+  });
+});

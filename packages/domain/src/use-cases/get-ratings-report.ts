@@ -1,0 +1,79 @@
+import { localDayOf, type LocalDay } from '../calendar/local-day.js';
+import type { CanteenId } from '../canteen/canteen.js';
+import type { DishId } from '../dish/dish.js';
+import type { DetailedMeal } from '../meal/meal.js';
+import type { LocalDate } from '../menu/local-time.js';
+import type { RatingHistogram } from '../rating/rating-histogram.js';
+import { ratingStatistics, type RatingStatistics } from '../rating/rating-statistics.js';
+import type { PersonalMeal } from '../reading/personal-meal.js';
+import { accept, type Result } from '../shared/refusal.js';
+import { canteenDaysWindow, type GetMealsDeps, type GetMealsRefusal } from './get-meals.js';
+
+/**
+ * The longest span one ratings report covers: a year, leap day included. A canteen's day holds at most
+ * `maxMealsPerCanteenDay` (500) meals, so a report has at most 183 000 rows.
+ */
+export const maxReportDays = 366;
+
+/** The refusals of a report: those of a menu read (an unknown canteen, `to` before `from` or too far from it). */
+export const getRatingsReportRefusals = ['canteen_not_found', 'invalid_menu_range'] as const;
+
+export interface RatingsReportQuery {
+  readonly canteenId: CanteenId;
+  readonly from: LocalDate;
+  readonly to: LocalDate;
+}
+
+/** One meal of a report: when and what it was, and how it was rated. */
+export interface RatingsReportRow {
+  /** The calendar day the meal was served on, on the clocks of its canteen. */
+  readonly date: LocalDate;
+  readonly meal: DetailedMeal;
+  readonly dish: { readonly id: DishId; readonly name: string };
+  readonly statistics: RatingStatistics;
+  /** How many ratings of each value 1..5 the meal holds; index 0 counts the 1s. */
+  readonly distribution: RatingHistogram;
+}
+
+export interface RatingsReport {
+  /** The meals of the days asked for that are not withdrawn, in menu order (serving time, position, id). */
+  readonly rows: Iterable<RatingsReportRow>;
+  /** How many rows `rows` gives. */
+  readonly size: number;
+  /** The instant the ratings were read as of. */
+  readonly asOf: Date;
+}
+
+/**
+ * Every meal one canteen served on some days (up to `maxReportDays`) with its rating statistics, for spreadsheets:
+ * nothing personal, in one query of the meals. The rows are made as they are iterated, in one pass: a caller that
+ * writes them out as it goes holds the meals read and nothing more.
+ */
+export class GetRatingsReport {
+  constructor(private readonly deps: GetMealsDeps) {}
+
+  async execute(query: RatingsReportQuery): Promise<Result<RatingsReport, GetMealsRefusal>> {
+    const days = await canteenDaysWindow(this.deps.canteens, query, maxReportDays);
+    if (!days.ok) return days;
+    const asOf = this.deps.clock.now();
+    const views = await this.deps.queries.viewsServedIn(null, [days.value.window], asOf);
+    const { timeZone } = days.value;
+    return accept({ rows: { [Symbol.iterator]: () => rowsOf(views, timeZone) }, size: views.length, asOf });
+  }
+}
+
+function* rowsOf(views: readonly PersonalMeal[], timeZone: string): Generator<RatingsReportRow> {
+  // Menu order is by serving time: a day's meals follow one another, so only the first meal of a day costs the time
+  // zone arithmetic (at most one per day of the report, not one per row).
+  let day: LocalDay | undefined;
+  for (const { meal, histogram, dish } of views) {
+    if (day === undefined || meal.servedAt < day.from || meal.servedAt >= day.until) day = localDayOf(meal.servedAt, timeZone);
+    yield {
+      date: day.date,
+      meal,
+      dish: { id: dish.id, name: dish.name },
+      statistics: ratingStatistics(histogram),
+      distribution: histogram,
+    };
+  }
+}
