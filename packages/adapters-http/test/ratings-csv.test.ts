@@ -50,14 +50,25 @@ describe('the CSV of the ratings report', () => {
     expect(average([0, 0, 0, 0, 0])).toBe('');
   });
 
-  it('starts with the byte order mark and the header, and writes each row once across chunks', () => {
+  it('starts with the byte order mark and the header, and writes each row once across chunks', async () => {
     const rows = Array.from({ length: 1001 }, (_, index) => rowWith([0, 0, 0, 0, 0], `Meal ${index}`));
-    const chunks = [...ratingsCsvChunks(rows)];
+    const chunks = await collect(ratingsCsvChunks(toAsync(rows)));
     expect(chunks).toHaveLength(3);
     const lines = chunks.join('').split('\r\n');
     expect(lines[0]).toBe('\uFEFFdate,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5');
     expect(lines.slice(1, -1).map((line) => line.split(',')[5])).toEqual(rows.map((row) => row.meal.name));
     expect(lines.at(-1)).toBe('');
-    expect([...ratingsCsvChunks([])]).toEqual([`${lines[0]}\r\n`]);
+    expect(await collect(ratingsCsvChunks(toAsync([])))).toEqual([`${lines[0]}\r\n`]);
   });
 });
+
+async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+/** Array.fromAsync, which Node 20 lacks. */
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const collected: T[] = [];
+  for await (const item of items) collected.push(item);
+  return collected;
+}

@@ -197,6 +197,7 @@ export {
   GetRatingsReport,
   getRatingsReportRefusals,
   maxReportDays,
+  reportPageSize,
   type RatingsReport,
   type RatingsReportQuery,
   type RatingsReportRow,

@@ -8,9 +8,11 @@ import {
   maxMenuDays,
   maxReportDays,
   refuse,
+  reportPageSize,
   withMealDetails,
   type Clock,
   type MealQueries,
+  type MenuPageRequest,
   type PersonalMeal,
   type ServingWindow,
 } from '../src/index.js';
@@ -29,13 +31,15 @@ const view = (id: number, servedAt: string, histogram = emptyHistogram): Persona
   };
 };
 
-/** Answers the views in the windows, in the order given (menu order), and records each call. */
+/** Answers the views in the windows, in the order given (menu order, by id here), a page at a time, and records each call. */
 function fakeQueries(views: PersonalMeal[]) {
-  const calls: { reader: string | null; windows: readonly ServingWindow[]; asOf: Date }[] = [];
+  const calls: { reader: string | null; windows: readonly ServingWindow[]; asOf: Date; page?: MenuPageRequest | undefined }[] = [];
   const queries = {
-    viewsServedIn: async (reader, windows, asOf) => {
-      calls.push({ reader, windows, asOf });
-      return views.filter((v) => windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until));
+    viewsServedIn: async (reader, windows, asOf, page) => {
+      calls.push({ reader, windows, asOf, page });
+      const inWindows = views.filter((v) => windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until));
+      const after = page?.after?.mealId ?? 0;
+      return inWindows.filter((v) => v.meal.id > after).slice(0, page?.limit ?? Infinity);
     },
   } as Pick<MealQueries, 'viewsServedIn'> as MealQueries;
   return { queries, calls };
@@ -59,26 +63,42 @@ describe('GetRatingsReport', () => {
     );
 
     expect(calls).toEqual([
-      { reader: null, windows: [{ canteenId: 'default', from: new Date('2026-03-01T05:00:00Z'), until: new Date('2026-03-09T04:00:00Z') }], asOf: now },
+      {
+        reader: null,
+        windows: [{ canteenId: 'default', from: new Date('2026-03-01T05:00:00Z'), until: new Date('2026-03-09T04:00:00Z') }],
+        asOf: now,
+        page: { after: null, limit: reportPageSize },
+      },
     ]);
-    expect(report.size).toBe(3);
     expect(report.asOf).toEqual(now);
-    const rows = [...report.rows];
+    const rows = await collect(report.rows);
     expect(rows.map((row) => [row.meal.id, row.date])).toEqual([
       [2, '2026-03-01'],
       [3, '2026-03-07'],
       [4, '2026-03-08'],
     ]);
     expect(rows[0]).toMatchObject({ dish: { id: 102, name: 'Dish 2' }, statistics: { count: 3, average: 4, median: 4 }, distribution: [0, 0, 1, 1, 1] });
-    // The rows can be iterated again: each iteration makes them afresh from the meals read.
-    expect([...report.rows]).toEqual(rows);
+    // A short first page is the last: nothing more was read.
+    expect(calls).toHaveLength(1);
+  });
+
+  it('reads a long report a page at a time, after the last meal of the page before, and loses no meal', async () => {
+    const views = Array.from({ length: 2 * reportPageSize + 1 }, (_, index) => view(index + 1, '2026-03-02T12:00:00Z'));
+    const { queries, calls } = fakeQueries(views);
+    const report = accepted(
+      await new GetRatingsReport({ queries, clock, canteens: canteens() }).execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-08' }),
+    );
+    expect(calls).toHaveLength(1);
+    const ids = (await collect(report.rows)).map((row) => row.meal.id);
+    expect(ids).toEqual(views.map((v) => v.meal.id));
+    expect(calls.map((call) => call.page?.after?.mealId ?? null)).toEqual([null, reportPageSize, 2 * reportPageSize]);
   });
 
   it(`covers up to ${maxReportDays} days; the menu read still stops at ${maxMenuDays}`, async () => {
     const { queries, calls } = fakeQueries([]);
     const deps = { queries, clock, canteens: canteens() };
     const report = new GetRatingsReport(deps);
-    expect(accepted(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2024-12-31' })).size).toBe(0);
+    expect(await collect(accepted(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2024-12-31' })).rows)).toEqual([]);
     expect(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2025-01-01' })).toEqual(
       refuse('invalid_menu_range', 'the range covers at most 366 days, `from` and `to` included'),
     );
@@ -94,3 +114,10 @@ describe('GetRatingsReport', () => {
     expect(calls).toHaveLength(2);
   });
 });
+
+/** Array.fromAsync, which Node 20 lacks. */
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const collected: T[] = [];
+  for await (const item of items) collected.push(item);
+  return collected;
+}

@@ -9,10 +9,10 @@ const rowsPerChunk = 500;
  * The ratings report as CSV text, in chunks: the byte order mark and the header row, then one line per row, made as
  * the rows are iterated (one pass; nothing but the current chunk is held besides the rows themselves).
  */
-export function* ratingsCsvChunks(rows: Iterable<RatingsReportRow>): Generator<string, void, undefined> {
+export async function* ratingsCsvChunks(rows: AsyncIterable<RatingsReportRow>): AsyncGenerator<string, void, undefined> {
   let chunk = byteOrderMark + csvLine(ratingsReportColumns);
   let inChunk = 0;
-  for (const row of rows) {
+  for await (const row of rows) {
     chunk += csvLine(ratingsCsvFields(row));
     if (++inChunk === rowsPerChunk) {
       yield chunk;

@@ -5,6 +5,7 @@ import type { DetailedMeal } from '../meal/meal.js';
 import type { LocalDate } from '../menu/local-time.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
 import { ratingStatistics, type RatingStatistics } from '../rating/rating-statistics.js';
+import type { MenuPosition } from '../reading/meal-queries.js';
 import type { PersonalMeal } from '../reading/personal-meal.js';
 import { accept, type Result } from '../shared/refusal.js';
 import { canteenDaysWindow, type GetMealsDeps, type GetMealsRefusal } from './get-meals.js';
@@ -14,6 +15,9 @@ import { canteenDaysWindow, type GetMealsDeps, type GetMealsRefusal } from './ge
  * `maxMealsPerCanteenDay` (500) meals, so a report has at most 183 000 rows.
  */
 export const maxReportDays = 366;
+
+/** Meals read from the database at a time: a report of a year never holds all its meals at once. */
+export const reportPageSize = 2000;
 
 /** The refusals of a report: those of a menu read (an unknown canteen, `to` before `from` or too far from it). */
 export const getRatingsReportRefusals = ['canteen_not_found', 'invalid_menu_range'] as const;
@@ -36,18 +40,20 @@ export interface RatingsReportRow {
 }
 
 export interface RatingsReport {
-  /** The meals of the days asked for that are not withdrawn, in menu order (serving time, position, id). */
-  readonly rows: Iterable<RatingsReportRow>;
-  /** How many rows `rows` gives. */
-  readonly size: number;
-  /** The instant the ratings were read as of. */
+  /**
+   * The meals of the days asked for that are not withdrawn, in menu order (serving time, position, id). Iterate it
+   * once: after the first page, each page of `reportPageSize` meals is read as the rows before it are consumed.
+   */
+  readonly rows: AsyncIterable<RatingsReportRow>;
+  /** The instant the ratings were read as of: each page reads the database as it is then, with this instant's clock. */
   readonly asOf: Date;
 }
 
 /**
  * Every meal one canteen served on some days (up to `maxReportDays`) with its rating statistics, for spreadsheets:
- * nothing personal, in one query of the meals. The rows are made as they are iterated, in one pass: a caller that
- * writes them out as it goes holds the meals read and nothing more.
+ * nothing personal. The meals are read a page at a time in menu order (the first page before the answer, so that a
+ * failing database fails the request, not the file half-way) and the rows are made as they are iterated: a caller
+ * that writes them out as it goes holds one page of meals and nothing more.
  */
 export class GetRatingsReport {
   constructor(private readonly deps: GetMealsDeps) {}
@@ -56,24 +62,35 @@ export class GetRatingsReport {
     const days = await canteenDaysWindow(this.deps.canteens, query, maxReportDays);
     if (!days.ok) return days;
     const asOf = this.deps.clock.now();
-    const views = await this.deps.queries.viewsServedIn(null, [days.value.window], asOf);
-    const { timeZone } = days.value;
-    return accept({ rows: { [Symbol.iterator]: () => rowsOf(views, timeZone) }, size: views.length, asOf });
+    const { window, timeZone } = days.value;
+    const read = (after: MenuPosition | null) =>
+      this.deps.queries.viewsServedIn(null, [window], asOf, { after, limit: reportPageSize });
+    const first = await read(null);
+    return accept({ rows: rowsOf(first, read, timeZone), asOf });
   }
 }
 
-function* rowsOf(views: readonly PersonalMeal[], timeZone: string): Generator<RatingsReportRow> {
+async function* rowsOf(
+  first: readonly PersonalMeal[],
+  read: (after: MenuPosition | null) => Promise<readonly PersonalMeal[]>,
+  timeZone: string,
+): AsyncGenerator<RatingsReportRow> {
   // Menu order is by serving time: a day's meals follow one another, so only the first meal of a day costs the time
   // zone arithmetic (at most one per day of the report, not one per row).
   let day: LocalDay | undefined;
-  for (const { meal, histogram, dish } of views) {
-    if (day === undefined || meal.servedAt < day.from || meal.servedAt >= day.until) day = localDayOf(meal.servedAt, timeZone);
-    yield {
-      date: day.date,
-      meal,
-      dish: { id: dish.id, name: dish.name },
-      statistics: ratingStatistics(histogram),
-      distribution: histogram,
-    };
+  for (let page = first; ; ) {
+    for (const { meal, histogram, dish } of page) {
+      if (day === undefined || meal.servedAt < day.from || meal.servedAt >= day.until) day = localDayOf(meal.servedAt, timeZone);
+      yield {
+        date: day.date,
+        meal,
+        dish: { id: dish.id, name: dish.name },
+        statistics: ratingStatistics(histogram),
+        distribution: histogram,
+      };
+    }
+    const last = page.at(-1)?.meal;
+    if (page.length < reportPageSize || last === undefined) return;
+    page = await read({ servedAt: last.servedAt, position: last.position, mealId: last.id });
   }
 }
