@@ -8,3 +8,4 @@ export * from './meal-schemas.js';
 export * from './read-schemas.js';
 export * from './user-data-schemas.js';
 export * from './examples.js';
+export * from './live-schemas.js';
