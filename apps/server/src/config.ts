@@ -1,6 +1,6 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
-import { defaultHttpTimeouts, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
+import { defaultHttpTimeouts, defaultLiveOptions, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
 import { isLocalTime, isTimeZone } from '@canteen-meals/domain';
 import { ConfigError } from './config-error.js';
@@ -59,6 +59,8 @@ export interface Config {
   /** How often the scheduler looks for feeds that are due; 0 turns it off (fetches then run only when asked). */
   readonly feedCheckIntervalS: number;
   readonly menuCaching: MenuCachingOptions;
+  /** Live statistics streams (GET /api/v1/live) this instance holds open at once, in all and per client address. */
+  readonly live: { readonly maxStreams: number; readonly maxStreamsPerAddress: number };
 }
 
 export { ConfigError, type JwtKeySource };
@@ -115,6 +117,8 @@ export const settings = {
   MENU_CACHE_ENTRIES: { description: 'Public menu answers (canteen and days) kept serialized in each instance; `0` reads and serializes every answer afresh', default: '1000', parse: integerIn(0, 1_000_000) },
   MENU_RATINGS_MAX_AGE_MS: { description: 'A kept menu answer may be served this long after a rating on this instance changed it (its statistics are never older); `0` drops it at once', default: '1000', parse: integerIn(0, 60_000) },
   MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of other instances sharing a PostgreSQL database, and of command-line tools', default: '4000', parse: integerIn(0, 3_600_000) },
+  LIVE_MAX_STREAMS: { description: 'Live statistics streams (`GET /api/v1/live`) one instance holds open; one more answers 503 `service_unavailable`', default: String(defaultLiveOptions.maxStreams), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -219,6 +223,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       entries: read('MENU_CACHE_ENTRIES', settings.MENU_CACHE_ENTRIES)!,
       ratingsMaxAgeMs: read('MENU_RATINGS_MAX_AGE_MS', settings.MENU_RATINGS_MAX_AGE_MS)!,
       ttlMs: read('MENU_CACHE_TTL_MS', settings.MENU_CACHE_TTL_MS)!,
+    },
+    live: {
+      maxStreams: read('LIVE_MAX_STREAMS', settings.LIVE_MAX_STREAMS)!,
+      maxStreamsPerAddress: read('LIVE_MAX_STREAMS_PER_ADDRESS', settings.LIVE_MAX_STREAMS_PER_ADDRESS)!,
     },
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));

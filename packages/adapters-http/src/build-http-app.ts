@@ -22,6 +22,7 @@ import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './rou
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
+import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
@@ -69,6 +70,8 @@ export interface HttpAppOptions {
    * others' cursors. Absent: a random key of this process, fine for a single instance.
    */
   readonly cursorSecret?: string | undefined;
+  /** Live statistics streams (GET /api/v1/live): limits, heartbeat, coalescing; see defaultLiveOptions. */
+  readonly live?: Partial<LiveOptions> | undefined;
 }
 
 export type TrustProxy = boolean | number | readonly string[];
@@ -188,6 +191,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     cursorSecret: options.cursorSecret,
     prefix: apiPrefix,
   });
+  // Public: a day's statistics as Server-Sent Events, following the same menu changes.
+  await app.register(liveRoutes, { ...options.useCases, live: options.live, prefix: apiPrefix });
   return app;
 }
 

@@ -35,6 +35,8 @@ export type { ReadRoutesOptions } from './routes/read-routes.js';
 export type { ReportRoutesOptions } from './routes/report-routes.js';
 export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
+export { defaultLiveOptions, type LiveOptions } from './routes/live-routes.js';
+export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from './live/live-stats.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from '@canteen-meals/http-contract';

@@ -9,3 +9,4 @@ export * from './read-schemas.js';
 export * from './report-schemas.js';
 export * from './user-data-schemas.js';
 export * from './examples.js';
+export * from './live-schemas.js';

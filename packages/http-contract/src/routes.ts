@@ -25,6 +25,7 @@ export const routePaths = {
   withdrawMeal: '/admin/meals/:meal_id',
   listFeeds: '/admin/canteens/:canteen_id/feeds',
   fetchFeed: '/admin/canteens/:canteen_id/feeds/:feed_name/fetch',
+  liveStatistics: '/live',
 } as const;
 
 /** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */

@@ -1,0 +1,380 @@
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MealMother } from '@canteen-meals/repository-contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHmacTokenVerifier, signHmacToken, type LiveOptions, type LiveScheduler, type LiveStats } from '../src/index.js';
+import { sseSubscriber } from '../src/routes/live-routes.js';
+import { now, secret } from './app-fixture.js';
+import { buildAppWith } from './app-with.js';
+
+// The canteen `default` serves meals 1 (open) and 2 (not rateable) today; `bistro` serves meal 10 today.
+const today = '2026-03-10';
+const livePath = `/api/v1/live?canteen=default&date=${today}`;
+
+/** Timers that fire only when a test moves time on: no test sleeps for a window or a heartbeat. */
+class FakeScheduler implements LiveScheduler {
+  private at = 0;
+  private nextId = 1;
+  private readonly timers = new Map<number, { readonly due: number; readonly callback: () => void }>();
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { due: this.at + ms, callback });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  /** Fires, in order, every timer due within `ms` (those they set included). */
+  advance(ms: number): void {
+    const end = this.at + ms;
+    for (;;) {
+      const due = [...this.timers].filter(([, timer]) => timer.due <= end).sort(([, a], [, b]) => a.due - b.due)[0];
+      if (due === undefined) break;
+      this.timers.delete(due[0]);
+      this.at = due[1].due;
+      due[1].callback();
+    }
+    this.at = end;
+  }
+}
+
+interface Frame {
+  readonly id?: string;
+  readonly event?: string;
+  readonly data?: any;
+  readonly comment?: string;
+}
+
+/** A client reading a stream as it comes: frames in order, each awaited (or a short timeout instead of a hang). */
+class StreamClient {
+  readonly frames: Frame[] = [];
+  private read = 0;
+  private buffer = '';
+  private wake: (() => void) | null = null;
+  readonly ended: Promise<void>;
+
+  constructor(readonly response: IncomingMessage) {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let end: number;
+      while ((end = this.buffer.indexOf('\n\n')) !== -1) {
+        this.frames.push(frameOf(this.buffer.slice(0, end)));
+        this.buffer = this.buffer.slice(end + 2);
+      }
+      this.wake?.();
+    });
+    this.ended = new Promise((resolve) => response.on('close', () => resolve()));
+  }
+
+  async next(timeoutMs = 2000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.read >= this.frames.length) {
+      if (Date.now() > deadline) throw new Error(`no frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames)}`);
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, 20);
+      });
+    }
+    return this.frames[this.read++]!;
+  }
+
+  /** Waits a moment and answers the frames that arrived unread: what a test expects to be nothing. */
+  async unread(waitMs = 100): Promise<Frame[]> {
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    const rest = this.frames.slice(this.read);
+    this.read = this.frames.length;
+    return rest;
+  }
+
+  close(): void {
+    this.response.destroy();
+  }
+}
+
+function frameOf(text: string): Frame {
+  const frame: Record<string, unknown> = {};
+  for (const line of text.split('\n')) {
+    if (line.startsWith(':')) frame.comment = line.slice(1).trim();
+    const [, field, value] = /^(id|event|data): (.*)$/.exec(line) ?? [];
+    if (field !== undefined) frame[field] = field === 'data' ? JSON.parse(value!) : value;
+  }
+  return frame;
+}
+
+const apps: { close(): Promise<unknown> }[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+async function liveServer(live: Partial<LiveOptions> = {}) {
+  const scheduler = new FakeScheduler();
+  let registry: LiveStats | undefined;
+  const { app, adapters } = await buildAppWith({
+    verifyToken: createHmacTokenVerifier({ secret }),
+    live: { scheduler, observe: (built) => (registry = built), ...live },
+  });
+  apps.push(app);
+  const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
+  const created = await app.inject({
+    method: 'PUT',
+    url: '/api/v1/admin/canteens/bistro',
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'Bistro', timezone: 'Europe/Berlin' }),
+  });
+  expect(created.statusCode, created.body).toBeLessThan(300);
+  await adapters.meals.upsertMany([MealMother.servedToday(now, { id: 10, name: 'Bistro meal', canteenId: 'bistro' })]);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+
+  const open = (path = livePath, headers: Record<string, string> = {}) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path, headers }, resolve).on('error', reject);
+    });
+  const stream = async (path = livePath, headers: Record<string, string> = {}) => {
+    const response = await open(path, headers);
+    expect(response.statusCode).toBe(200);
+    return new StreamClient(response);
+  };
+  /** A refusal: its status and envelope. */
+  const refused = async (path = livePath) => {
+    const response = await open(path);
+    let body = '';
+    response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    await new Promise((resolve) => response.on('end', resolve));
+    return { status: response.statusCode, headers: response.headers, body: JSON.parse(body) };
+  };
+  const rate = async (user: string, mealId: number, rating: number) => {
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/api/v1/rate-meal',
+      headers: { authorization: `Bearer ${signHmacToken(secret, { sub: user })}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ meal_id: mealId, rating }),
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+  };
+  return { app, scheduler, stream, refused, rate, registry: () => registry! };
+}
+
+describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
+  it('begins with a snapshot of every meal of the day, with the stream headers and the security headers', async () => {
+    const { stream } = await liveServer();
+    const client = await stream();
+    expect(client.response.headers).toMatchObject({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(client.response.headers['x-request-id']).toBeDefined();
+    const snapshot = await client.next();
+    expect(snapshot.event).toBe('snapshot');
+    expect(snapshot.id).toMatch(/^[\w-]+\.0$/);
+    expect(snapshot.data.meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual([1, 2]);
+    expect(snapshot.data.meals[0]).toMatchObject({
+      meal_id: 1,
+      rating_count: 0,
+      rating_average: null,
+      rating_median: null,
+      rating_distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 },
+      dish: { rating_count: 0 },
+    });
+  });
+
+  it('sends a stats event with the new figures when the window of a rating closes', async () => {
+    const { stream, rate, scheduler } = await liveServer();
+    const client = await stream();
+    await client.next();
+    await rate('alice', 1, 4);
+    expect(await client.unread(50)).toEqual([]);
+    scheduler.advance(250);
+    const stats = await client.next();
+    expect(stats.event).toBe('stats');
+    expect(stats.id).toMatch(/\.1$/);
+    expect(stats.data).toMatchObject({
+      meal_id: 1,
+      rating_count: 1,
+      rating_average: 4,
+      rating_median: 4,
+      rating_distribution: { '1': 0, '2': 0, '3': 0, '4': 1, '5': 0 },
+      dish: { rating_count: 1, rating_average: 4 },
+    });
+  });
+
+  it('coalesces the ratings of one window into one event with the last figures; the next window sends the next', async () => {
+    const { stream, rate, scheduler } = await liveServer();
+    const client = await stream();
+    await client.next();
+    await rate('alice', 1, 1);
+    await rate('bob', 1, 2);
+    await rate('carol', 1, 5);
+    scheduler.advance(250);
+    const stats = await client.next();
+    expect(stats.data).toMatchObject({ meal_id: 1, rating_count: 3, rating_distribution: { '1': 1, '2': 1, '5': 1 } });
+    expect(await client.unread()).toEqual([]);
+
+    // Within the next window, nothing goes out before it closes.
+    await rate('dave', 1, 5);
+    scheduler.advance(249);
+    expect(await client.unread(50)).toEqual([]);
+    scheduler.advance(1);
+    expect((await client.next()).data).toMatchObject({ meal_id: 1, rating_count: 4 });
+  });
+
+  it("sends nothing for a rating of another canteen's meal", async () => {
+    const { stream, rate, scheduler } = await liveServer();
+    const client = await stream();
+    await client.next();
+    await rate('alice', 10, 5);
+    scheduler.advance(1000);
+    expect(await client.unread()).toEqual([]);
+    const bistro = await stream(`/api/v1/live?canteen=bistro&date=${today}`);
+    expect((await bistro.next()).data.meals).toMatchObject([{ meal_id: 10, rating_count: 1 }]);
+  });
+
+  it('resumes after Last-Event-ID with the events missed, and sends a snapshot for an id it no longer holds', async () => {
+    const { stream, rate, scheduler } = await liveServer();
+    const watcher = await stream();
+    const first = await watcher.next();
+    await rate('alice', 1, 4);
+    scheduler.advance(250);
+    const missed = await watcher.next();
+    await rate('bob', 1, 2);
+    scheduler.advance(250);
+    const last = await watcher.next();
+
+    const resumed = await stream(livePath, { 'last-event-id': first.id! });
+    expect([await resumed.next(), await resumed.next()]).toEqual([missed, last]);
+    expect(await resumed.unread()).toEqual([]);
+
+    const upToDate = await stream(livePath, { 'last-event-id': last.id! });
+    expect(await upToDate.unread()).toEqual([]);
+
+    for (const stale of ['unknown.1', `${first.id!.split('.')[0]}.99`, 'garbage']) {
+      const fresh = await stream(livePath, { 'last-event-id': stale });
+      const snapshot = await fresh.next();
+      expect(snapshot.event).toBe('snapshot');
+      expect(snapshot.id).toBe(last.id);
+      expect(snapshot.data.meals[0]).toMatchObject({ meal_id: 1, rating_count: 2 });
+    }
+  });
+
+  it('sends a snapshot for an id older than the events it keeps', async () => {
+    const { stream, rate, scheduler } = await liveServer();
+    const watcher = await stream();
+    const first = await watcher.next();
+    // 256 events are kept: 257 windows with a change each push the first one out.
+    for (let rating = 0; rating < 257; rating += 1) {
+      await rate('alice', 1, (rating % 5) + 1);
+      scheduler.advance(250);
+    }
+    const behind = await stream(livePath, { 'last-event-id': first.id! });
+    expect((await behind.next()).event).toBe('snapshot');
+    const justKept = await stream(livePath, { 'last-event-id': first.id!.replace(/\.0$/, '.1') });
+    expect((await justKept.next()).event).toBe('stats');
+  });
+
+  it('sends a heartbeat comment when 15 s pass', async () => {
+    const { stream, scheduler } = await liveServer();
+    const client = await stream();
+    await client.next();
+    scheduler.advance(14_999);
+    expect(await client.unread(50)).toEqual([]);
+    scheduler.advance(1);
+    expect(await client.next()).toEqual({ comment: 'heartbeat' });
+    scheduler.advance(15_000);
+    expect(await client.next()).toEqual({ comment: 'heartbeat' });
+  });
+
+  it('sends every stream a fresh snapshot when the menus change', async () => {
+    const { app, stream } = await liveServer();
+    const client = await stream();
+    await client.next();
+    const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
+    const withdrawn = await app.inject({ method: 'DELETE', url: '/api/v1/admin/meals/2', headers: { authorization: `Bearer ${admin}` } });
+    expect(withdrawn.statusCode, withdrawn.body).toBeLessThan(300);
+    const snapshot = await client.next();
+    expect(snapshot.event).toBe('snapshot');
+    expect(snapshot.id).toMatch(/\.1$/);
+    expect(snapshot.data.meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual([1]);
+  });
+
+  it('refuses in the envelope before any stream: a missing or bad parameter, an unknown canteen', async () => {
+    const { refused, registry } = await liveServer();
+    expect(await refused('/api/v1/live?canteen=default')).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(await refused('/api/v1/live?canteen=default&date=2026-02-30')).toMatchObject({ status: 400 });
+    expect(await refused(`${livePath}&from=${today}`)).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    const unknown = await refused(`/api/v1/live?canteen=nowhere&date=${today}`);
+    expect(unknown).toMatchObject({ status: 404, body: { status: 'error', error: { code: 'canteen_not_found' } } });
+    expect(unknown.headers['content-type']).toMatch(/^application\/json/);
+    expect([registry().streams, registry().channelCount]).toEqual([0, 0]);
+  });
+
+  it('answers 429 past the streams of one address, and 503 past those of the instance, in the envelope', async () => {
+    const perAddress = await liveServer({ maxStreamsPerAddress: 2 });
+    await perAddress.stream();
+    await perAddress.stream();
+    const tooMany = await perAddress.refused();
+    expect(tooMany).toMatchObject({ status: 429, body: { status: 'error', error: { code: 'rate_limited' } } });
+    expect(tooMany.headers['retry-after']).toBe('10');
+
+    const instance = await liveServer({ maxStreams: 1 });
+    await instance.stream();
+    expect(await instance.refused()).toMatchObject({ status: 503, body: { error: { code: 'service_unavailable' } } });
+  });
+
+  it('forgets a stream whose client leaves: its channel goes, and its place under the limit is free again', async () => {
+    const { stream, registry } = await liveServer({ maxStreamsPerAddress: 1 });
+    const client = await stream();
+    await client.next();
+    expect([registry().streams, registry().channelCount]).toEqual([1, 1]);
+    client.close();
+    await expect.poll(() => [registry().streams, registry().channelCount]).toEqual([0, 0]);
+    const again = await stream();
+    expect((await again.next()).event).toBe('snapshot');
+  });
+
+  it('ends every open stream when the app closes, and closes promptly', async () => {
+    const { app, stream, registry } = await liveServer();
+    const clients = [await stream(), await stream(`/api/v1/live?canteen=bistro&date=${today}`)];
+    await Promise.all(clients.map((client) => client.next()));
+    const started = Date.now();
+    await app.close();
+    await Promise.all(clients.map((client) => client.ended));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect([registry().streams, registry().channelCount]).toEqual([0, 0]);
+  });
+});
+
+describe('a slow reader', () => {
+  it('is dropped once its unsent bytes pass the bound, and never written to again', () => {
+    const written: string[] = [];
+    let buffered = 0;
+    let destroyed = false;
+    const response = {
+      write: (frame: string) => (written.push(frame), (buffered += frame.length) <= 16),
+      end: () => {},
+      destroy: () => ((destroyed = true), response),
+      get destroyed() {
+        return destroyed;
+      },
+      writableEnded: false,
+      get writableLength() {
+        return buffered;
+      },
+      socket: null,
+    };
+    let drops = 0;
+    const subscriber = sseSubscriber(response as never, 64, () => (drops += 1));
+    subscriber.send('x'.repeat(40));
+    expect([destroyed, drops]).toEqual([false, 0]);
+    subscriber.send('x'.repeat(40));
+    expect([destroyed, drops]).toEqual([true, 1]);
+    subscriber.send('x'.repeat(40));
+    expect(written).toHaveLength(2);
+  });
+});
