@@ -33,6 +33,7 @@ export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export type { ReadRoutesOptions } from './routes/read-routes.js';
 export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
+export type { RankingRoutesOptions } from './routes/ranking-routes.js';
 export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';

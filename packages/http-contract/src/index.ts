@@ -6,5 +6,6 @@ export * from './canteen-schemas.js';
 export * from './dish-schemas.js';
 export * from './meal-schemas.js';
 export * from './read-schemas.js';
+export * from './rankings-schemas.js';
 export * from './user-data-schemas.js';
 export * from './examples.js';
