@@ -2,7 +2,7 @@
 
 import { defaultHttpTimeouts, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
-import { isLocalTime, isTimeZone } from '@canteen-meals/domain';
+import { isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
 
@@ -59,6 +59,8 @@ export interface Config {
   /** How often the scheduler looks for feeds that are due; 0 turns it off (fetches then run only when asked). */
   readonly feedCheckIntervalS: number;
   readonly menuCaching: MenuCachingOptions;
+  /** The prior (pseudo-votes per star) and confidence z of the ranking scores. */
+  readonly rankingSettings: RankingSettings;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -115,6 +117,8 @@ export const settings = {
   MENU_CACHE_ENTRIES: { description: 'Public menu answers (canteen and days) kept serialized in each instance; `0` reads and serializes every answer afresh', default: '1000', parse: integerIn(0, 1_000_000) },
   MENU_RATINGS_MAX_AGE_MS: { description: 'A kept menu answer may be served this long after a rating on this instance changed it (its statistics are never older); `0` drops it at once', default: '1000', parse: integerIn(0, 60_000) },
   MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of other instances sharing a PostgreSQL database, and of command-line tools', default: '4000', parse: integerIn(0, 3_600_000) },
+  RANKING_PRIOR: { description: 'Rankings (`GET /api/v1/rankings`) score every meal and dish as if it also held these votes for 1 to 5 stars: five positive numbers separated by commas; larger ones make each real vote weigh less (one 5-star vote is not a perfect meal)', default: '1,1,1,1,1', parse: rankingPrior },
+  RANKING_Z: { description: '…and place the score this many standard deviations below the expected rating (0 to 10): `1.65` is a one-sided 95 % lower bound, `0` the expected rating itself; higher needs more votes before a meal climbs', default: '1.65', parse: decimalIn(0, 10) },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -220,6 +224,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       ratingsMaxAgeMs: read('MENU_RATINGS_MAX_AGE_MS', settings.MENU_RATINGS_MAX_AGE_MS)!,
       ttlMs: read('MENU_CACHE_TTL_MS', settings.MENU_CACHE_TTL_MS)!,
     },
+    rankingSettings: {
+      prior: read('RANKING_PRIOR', settings.RANKING_PRIOR)!,
+      z: read('RANKING_Z', settings.RANKING_Z)!,
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;
@@ -246,6 +254,26 @@ function integerIn(min: number, max: number) {
     }
     return value;
   };
+}
+
+/** A decimal number written plainly (`1.65`, `2`, `0.5`), from `min` to `max`. */
+function decimalIn(min: number, max: number) {
+  return (raw: string, name: string): number => {
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+      throw new ConfigError(`${name} must be a number from ${min} to ${max}, such as 1.65, not "${raw}".`);
+    }
+    return value;
+  };
+}
+
+/** Five positive decimal numbers separated by commas: the pseudo-votes for 1 to 5 stars. */
+function rankingPrior(raw: string, name: string): RankingSettings['prior'] {
+  const counts = raw.split(',').map((part) => part.trim());
+  if (counts.length !== 5 || counts.some((count) => !/^\d+(\.\d+)?$/.test(count) || !(Number(count) > 0))) {
+    throw new ConfigError(`${name} must be five numbers above 0 separated by commas (votes for 1 to 5 stars), such as 1,1,1,1,1, not "${raw}".`);
+  }
+  return counts.map(Number) as unknown as RankingSettings['prior'];
 }
 
 function oneOf<const T extends string>(allowed: readonly T[]) {
