@@ -33,9 +33,9 @@ export interface RankingRoutesOptions {
  * that accounts for the number of votes, or by markings. Public and cacheable like the public menu, with a strong
  * ETag of the answer's bytes (the same on every instance) and 304 to a matching If-None-Match.
  *
- * Nothing is kept in the process, unlike the menu: a ranking is read far less often than a menu, and its reads are
- * one statement for the menu (two by marks) and one for dishes, over the histograms kept with every rating. A cache in
- * front (max-age, stale-while-revalidate) takes the load a popular ranking brings.
+ * Nothing is kept in the process, unlike the menu: a ranking is read far less often than a menu, and it costs the
+ * canteen's row and one statement over the histograms kept with every rating (the menu's meals, or the dishes), one
+ * more for the markings by marks. A cache in front (max-age, stale-while-revalidate) takes a popular ranking's load.
  */
 export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = async (app, options) => {
   const { rankMeals, rankDishes } = options;
