@@ -128,6 +128,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     clock: c.resolve<Clock>(tokens.clock),
     menuCaching: config.menuCaching,
     live: config.live,
+    rankingSettings: config.rankingSettings,
   });
   warn = (details, message) => app.log.warn(details, message);
   // Every feed outcome, scheduled or asked for, is logged with its canteen and feed.

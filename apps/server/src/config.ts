@@ -2,7 +2,7 @@
 
 import { defaultHttpTimeouts, defaultLiveOptions, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
-import { isLocalTime, isTimeZone } from '@canteen-meals/domain';
+import { isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
 
@@ -61,6 +61,8 @@ export interface Config {
   readonly menuCaching: MenuCachingOptions;
   /** Live statistics streams (GET /api/v1/live) this instance holds open at once, in all and per client address. */
   readonly live: { readonly maxStreams: number; readonly maxStreamsPerAddress: number };
+  /** The prior (pseudo-votes per star) and confidence z of the ranking scores. */
+  readonly rankingSettings: RankingSettings;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -119,6 +121,8 @@ export const settings = {
   MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of other instances sharing a PostgreSQL database, and of command-line tools', default: '4000', parse: integerIn(0, 3_600_000) },
   LIVE_MAX_STREAMS: { description: 'Live statistics streams (`GET /api/v1/live`) one instance holds open; one more answers 503 `service_unavailable`', default: String(defaultLiveOptions.maxStreams), parse: integerIn(1, 1_000_000) },
   LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
+  RANKING_PRIOR: { description: 'Rankings (`GET /api/v1/rankings`) score every meal and dish as if it also held these votes for 1 to 5 stars: five positive numbers separated by commas; larger ones make each real vote weigh less (one 5-star vote is not a perfect meal)', default: '1,1,1,1,1', parse: rankingPrior },
+  RANKING_Z: { description: '…and place the score this many standard deviations below the expected rating (0 to 10): `1.65` is a one-sided 95 % lower bound, `0` the expected rating itself; higher needs more votes before a meal climbs', default: '1.65', parse: decimalIn(0, 10) },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -228,6 +232,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       maxStreams: read('LIVE_MAX_STREAMS', settings.LIVE_MAX_STREAMS)!,
       maxStreamsPerAddress: read('LIVE_MAX_STREAMS_PER_ADDRESS', settings.LIVE_MAX_STREAMS_PER_ADDRESS)!,
     },
+    rankingSettings: {
+      prior: read('RANKING_PRIOR', settings.RANKING_PRIOR)!,
+      z: read('RANKING_Z', settings.RANKING_Z)!,
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;
@@ -254,6 +262,26 @@ function integerIn(min: number, max: number) {
     }
     return value;
   };
+}
+
+/** A decimal number written plainly (`1.65`, `2`, `0.5`), from `min` to `max`. */
+function decimalIn(min: number, max: number) {
+  return (raw: string, name: string): number => {
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+      throw new ConfigError(`${name} must be a number from ${min} to ${max}, such as 1.65, not "${raw}".`);
+    }
+    return value;
+  };
+}
+
+/** Five positive decimal numbers separated by commas: the pseudo-votes for 1 to 5 stars. */
+function rankingPrior(raw: string, name: string): RankingSettings['prior'] {
+  const counts = raw.split(',').map((part) => part.trim());
+  if (counts.length !== 5 || counts.some((count) => !/^\d+(\.\d+)?$/.test(count) || !(Number(count) > 0))) {
+    throw new ConfigError(`${name} must be five numbers above 0 separated by commas (votes for 1 to 5 stars), such as 1,1,1,1,1, not "${raw}".`);
+  }
+  return counts.map(Number) as unknown as RankingSettings['prior'];
 }
 
 function oneOf<const T extends string>(allowed: readonly T[]) {

@@ -36,6 +36,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ JWT_SECRET: secret, CURSOR_SECRET: 'c'.repeat(40) }).cursorSecret).toBe('c'.repeat(40));
   });
 
+  it('ranks with one pseudo-vote per star and z = 1.65 unless told otherwise', () => {
+    expect(loadConfig({}).rankingSettings).toEqual({ prior: [1, 1, 1, 1, 1], z: 1.65 });
+    expect(loadConfig({ RANKING_PRIOR: '2, 1,0.5,1,2', RANKING_Z: '0' }).rankingSettings).toEqual({ prior: [2, 1, 0.5, 1, 2], z: 0 });
+    expect(loadConfig({ RANKING_Z: '2.58' }).rankingSettings.z).toBe(2.58);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', METRICS_ENABLED: '', METRICS_PORT: '' })).toMatchObject({
       port: 3000,
@@ -65,6 +71,16 @@ describe('loadConfig', () => {
     ['SERVICE_START', '24:00', 'SERVICE_START must be a time of day HH:MM (00:00 to 23:59), not "24:00".'],
     ['SERVICE_START', '11', 'SERVICE_START must be a time of day HH:MM (00:00 to 23:59), not "11".'],
     ['TZ_NAME', 'Europe/Aachen', 'TZ_NAME must be an IANA time zone such as Europe/Berlin, not "Europe/Aachen".'],
+    ...['1,1,1,1', '1,1,1,1,1,1', '1,1,0,1,1', '1,1,-1,1,1', '1,1,x,1,1', '1,1,1e3,1,1', '1;1;1;1;1'].map((value) => [
+      'RANKING_PRIOR',
+      value,
+      `RANKING_PRIOR must be five numbers above 0 separated by commas (votes for 1 to 5 stars), such as 1,1,1,1,1, not "${value}".`,
+    ]),
+    ...['-1', '10.5', 'high', '1,65', '.5'].map((value) => [
+      'RANKING_Z',
+      value,
+      `RANKING_Z must be a number from 0 to 10, such as 1.65, not "${value}".`,
+    ]),
   ])('refuses %s=%s, naming the variable and what it allows', (name, value, message) => {
     expect(name in settings).toBe(true);
     expect(configProblems({ [name]: value })).toBe(message);

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '@canteen-meals/domain';
+import { systemClock, type Clock, type RankingSettings } from '@canteen-meals/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
@@ -23,6 +23,7 @@ import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
+import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
@@ -36,6 +37,7 @@ export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions &
     ReadRoutesOptions &
     Omit<MenuRoutesOptions, 'clock' | 'menuCaching'> &
+    Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
     CanteenRoutesOptions &
     DishRoutesOptions &
@@ -48,6 +50,11 @@ export interface HttpAppOptions {
    * Default: nothing kept in the process (`noMenuCache`), `max-age=5, stale-while-revalidate=30`.
    */
   readonly menuCaching?: MenuCachingOptions;
+  /**
+   * The prior (pseudo-votes per star) and confidence z of the ranking scores (GET /rankings); refused at build when
+   * invalid (see rankingSettingsProblem). Default: the domain's, one pseudo-vote per star and z = 1.65.
+   */
+  readonly rankingSettings?: RankingSettings;
   readonly verifyToken: TokenVerifier;
   /** Fastify's logger option: false, or pino options such as `{ level: 'info' }`. */
   readonly logger?: FastifyServerOptions['logger'];
@@ -193,6 +200,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   // Public: a day's statistics as Server-Sent Events, following the same menu changes.
   await app.register(liveRoutes, { ...options.useCases, live: options.live, prefix: apiPrefix });
+  // Public, and the same for every caller: a token is neither needed nor read. Cached by others, like the menu.
+  await app.register(rankingRoutes, {
+    ...options.useCases,
+    menuCaching: options.menuCaching,
+    rankingSettings: options.rankingSettings,
+    prefix: apiPrefix,
+  });
   return app;
 }
 

@@ -45,6 +45,30 @@ export class InMemoryDishQueries implements DishQueries {
       .map((id) => dishSummaryOf(this.db, id, asOf));
   }
 
+  async ofCanteen(canteenId: CanteenId, asOf: Date): Promise<DishSummary[]> {
+    const served = new Set<DishId>();
+    for (const [mealId, dishId] of this.db.mealDishes) if (!this.db.withdrawn.has(mealId)) served.add(dishId);
+    return [...this.db.dishes.values()]
+      .filter((dish) => dish.canteenId === canteenId && served.has(dish.id))
+      .sort((a, b) => a.id - b.id)
+      .map((dish) => dishSummaryOf(this.db, dish.id, asOf));
+  }
+
+  async markingCounts(dishIds: readonly DishId[]): Promise<ReadonlyMap<DishId, number>> {
+    const wanted = new Set(dishIds);
+    const counts = new Map<DishId, number>();
+    for (const marked of this.db.markings.values()) {
+      // A user counts once per dish, however many of its servings they marked.
+      const dishes = new Set<DishId>();
+      for (const mealId of marked) {
+        const dishId = this.db.mealDishes.get(mealId);
+        if (dishId !== undefined && wanted.has(dishId)) dishes.add(dishId);
+      }
+      for (const dishId of dishes) counts.set(dishId, (counts.get(dishId) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   private servingIds(dishId: DishId) {
     return [...this.db.mealDishes].filter(([, servingOf]) => servingOf === dishId).map(([mealId]) => mealId);
   }

@@ -43,6 +43,15 @@ export class InMemoryMealQueries implements MealQueries {
       .filter((state) => state.marked || state.personalRating !== null);
   }
 
+  async markingCounts(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, number>> {
+    const wanted = new Set(mealIds);
+    const counts = new Map<MealId, number>();
+    for (const marked of this.db.markings.values()) {
+      for (const mealId of marked) if (wanted.has(mealId)) counts.set(mealId, (counts.get(mealId) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
     const marked = [...(this.db.markings.get(userId) ?? [])];
     return pageOf(this.db, userId, marked, page, asOf);

@@ -55,6 +55,26 @@ const dishSearch = `SELECT ${dishSummaryColumns('dish', 'figures')}
   ORDER BY dish.dish_id
   LIMIT $4`;
 
+/**
+ * The dishes of canteen $1 that have a serving that is not withdrawn, with their figures as of $2, by id. The canteen's
+ * dishes are found by their names (dish_names' primary key leads with the canteen; dishes has no index by canteen).
+ */
+const servedDishesOfCanteen = `SELECT ${dishSummaryColumns('dish', 'figures')}
+  FROM dishes dish
+  CROSS JOIN LATERAL (${servingFigures('dish.dish_id', '$2')}) AS figures
+  WHERE dish.dish_id IN (SELECT dish_id FROM dish_names WHERE canteen_id = $1)
+    AND EXISTS (SELECT 1 FROM meals serving WHERE serving.dish_id = dish.dish_id AND serving.withdrawn_at IS NULL)
+  ORDER BY dish.dish_id`;
+
+/**
+ * How many users marked a serving of each of the dishes $1 (each user once per dish): each dish's servings by the index
+ * meals_by_dish, then their markings by markings_by_meal.
+ */
+const dishMarkingCounts = `SELECT serving.dish_id, count(DISTINCT markings.user_id)::int AS marks
+  FROM meals serving JOIN markings ON markings.meal_id = serving.meal_id
+  WHERE serving.dish_id = ANY ($1::bigint[])
+  GROUP BY serving.dish_id`;
+
 /** Every read is one statement, as MealQueries' are. */
 export class PostgresDishQueries implements DishQueries {
   constructor(private readonly pool: Pool) {}
@@ -83,5 +103,16 @@ export class PostgresDishQueries implements DishQueries {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/gu, (character) => `\\${character}`)}%`;
     const { rows } = await this.pool.query<DishSummaryRow>(dishSearch, [canteenId, pattern, after, limit, asOf.getTime()]);
     return rows.map(dishSummaryFromRow);
+  }
+
+  async ofCanteen(canteenId: CanteenId, asOf: Date): Promise<DishSummary[]> {
+    const { rows } = await this.pool.query<DishSummaryRow>(servedDishesOfCanteen, [canteenId, asOf.getTime()]);
+    return rows.map(dishSummaryFromRow);
+  }
+
+  async markingCounts(dishIds: readonly DishId[]): Promise<ReadonlyMap<DishId, number>> {
+    if (dishIds.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ dish_id: string; marks: number }>(dishMarkingCounts, [dishIds]);
+    return new Map(rows.map((row) => [Number(row.dish_id), row.marks]));
   }
 }

@@ -89,6 +89,16 @@ export class PostgresMealQueries implements MealQueries {
     return inOrderOfMeals(mealIds, new Map(states.map((state) => [state.mealId, state])));
   }
 
+  /** Ranges of the index markings_by_meal (meal_id, user_id), one per meal: an index-only scan. */
+  async markingCounts(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, number>> {
+    if (mealIds.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ meal_id: string; marks: number }>(
+      'SELECT meal_id, count(*)::int AS marks FROM markings WHERE meal_id = ANY ($1::bigint[]) GROUP BY meal_id',
+      [mealIds],
+    );
+    return new Map(rows.map((row) => [Number(row.meal_id), row.marks]));
+  }
+
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
     return this.page('markings', userId, page, asOf);
   }

@@ -11,6 +11,7 @@ const preCanteenDatabaseUrl = databasePerFile();
 const freshDatabaseUrl = databasePerFile();
 const preDishDatabaseUrl = databasePerFile();
 const preFeedDatabaseUrl = databasePerFile();
+const preMarkingIndexDatabaseUrl = databasePerFile();
 
 describe('PostgreSQL migrations', () => {
   it('finds the versioned SQL files in order', () => {
@@ -327,6 +328,55 @@ describe('PostgreSQL migration 005 (feeds) on a database at version 4', () => {
       await refused(`INSERT INTO feed_states (canteen_id, feed_name, outcome) VALUES ('bistro', 'today', 'skipped')`);
       await refused(`INSERT INTO feed_states (canteen_id, feed_name, added, changed) VALUES ('bistro', 'today', 1, 0)`);
       await refused(`INSERT INTO feed_states (canteen_id, feed_name, duration_ms) VALUES ('bistro', 'today', -1)`);
+    } finally {
+      await upgraded.close();
+    }
+  });
+});
+
+describe('PostgreSQL migration 006 (markings by meal) on a database at version 5', () => {
+  const servedAt = new Date('2025-03-10T11:30:00.000Z');
+
+  it('keeps every marking, and counts them per meal and per dish from the new index', async () => {
+    const pool = new pg.Pool({ connectionString: preMarkingIndexDatabaseUrl(), max: 1 });
+    try {
+      expect(await migrate(pool, loadMigrations().filter((m) => m.version <= 5))).toEqual([1, 2, 3, 4, 5]);
+      // Meals as version 5 held them before their dishes were assigned: the open below assigns them (backfill).
+      await pool.query(
+        `INSERT INTO meals (meal_id, name, served_at, rateable, canteen_id, position) VALUES
+          (7, 'Ramen', $1, true, 'default', 0), (8, 'ramen', $2, true, 'default', 0)`,
+        [servedAt, new Date(servedAt.getTime() + 86_400_000)],
+      );
+      await pool.query(`INSERT INTO markings VALUES ('alice', 7), ('bob', 7), ('alice', 8)`);
+    } finally {
+      await pool.end();
+    }
+
+    const upgraded = await openPostgres(preMarkingIndexDatabaseUrl(), { poolSize: 1 });
+    try {
+      const { queries, dishQueries, markings } = upgraded.adapters;
+      const { rows } = await upgraded.pool.query(
+        `SELECT indexdef, (SELECT name FROM schema_migrations WHERE version = 6) AS name FROM pg_indexes WHERE indexname = 'markings_by_meal'`,
+      );
+      expect(rows).toEqual([{ indexdef: expect.stringMatching(/ON public\.markings USING btree \(meal_id, user_id\)$/), name: 'markings-by-meal' }]);
+      expect(await probeThrough(() => queries).marked('bob', 7)).toBe(true);
+      expect(await queries.markingCounts([7, 8, 9])).toEqual(new Map([[7, 2], [8, 1]]));
+      const dish = (await queries.viewsByIds('alice', [7], servedAt))[0]!.dish.id;
+      expect(await dishQueries.markingCounts([dish])).toEqual(new Map([[dish, 2]]));
+
+      // Among many users' markings, the planner reaches those of one meal by the index, not by reading them all.
+      await upgraded.pool.query(`INSERT INTO markings SELECT 'user-' || n, 7 FROM generate_series(1, 5000) AS n`);
+      await upgraded.pool.query('ANALYZE markings');
+      const plan = await upgraded.pool.query<{ 'QUERY PLAN': string }>(
+        'EXPLAIN SELECT meal_id, count(*) FROM markings WHERE meal_id = ANY ($1::bigint[]) GROUP BY meal_id',
+        [[8]],
+      );
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/markings_by_meal/);
+      expect(await queries.markingCounts([7, 8])).toEqual(new Map([[7, 5002], [8, 1]]));
+
+      // It goes on working.
+      await markings.setMarked('carol', 8, true);
+      expect(await queries.markingCounts([8])).toEqual(new Map([[8, 2]]));
     } finally {
       await upgraded.close();
     }

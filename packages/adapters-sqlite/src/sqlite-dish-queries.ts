@@ -37,6 +37,8 @@ export class SqliteDishQueries implements DishQueries {
   private readonly byId: Statement<ViewParameters & { dish: DishId }, DishViewRow>;
   private readonly servingPages: PageStatements<{ dish: DishId }>;
   private readonly searchNames: Statement<SearchParameters, DishSummaryRow>;
+  private readonly servedOfCanteen: Statement<{ canteen: CanteenId; as_of: number }, DishSummaryRow>;
+  private readonly markingCountsOf: Statement<{ ids: string }, { dish_id: DishId; marks: number }>;
 
   constructor(db: Database) {
     // The reader's figures count every serving, withdrawn ones too, as the dish's histogram does.
@@ -57,6 +59,18 @@ export class SqliteDishQueries implements DishQueries {
         ORDER BY dish_id LIMIT @limit) AS found
       JOIN dishes AS dish ON dish.dish_id = found.dish_id
       ORDER BY dish.dish_id`);
+    // Every dish has a name, and a canteen's names are a range of dish_names' primary key: dishes itself has no index
+    // by canteen. A dish is still served while one of its servings is not withdrawn (a range of meals_by_dish_served).
+    this.servedOfCanteen = db.prepare(`SELECT ${dishSummaryColumns('dish')}
+      FROM (SELECT DISTINCT dish_id FROM dish_names WHERE canteen_id = @canteen) AS named
+      JOIN dishes AS dish ON dish.dish_id = named.dish_id
+      WHERE EXISTS (SELECT 1 FROM meals AS serving WHERE serving.dish_id = dish.dish_id AND serving.withdrawn_at IS NULL)
+      ORDER BY dish.dish_id`);
+    // Each dish's servings (meals_by_dish_served), then each serving's markings (markings_by_meal): no table scan.
+    this.markingCountsOf = db.prepare(`SELECT serving.dish_id AS dish_id, count(DISTINCT markings.user_id) AS marks
+      FROM meals AS serving JOIN markings ON markings.meal_id = serving.meal_id
+      WHERE serving.dish_id IN (SELECT value FROM json_each(@ids))
+      GROUP BY serving.dish_id`);
   }
 
   async dish(dishId: DishId, reader: UserId | null, asOf: Date): Promise<DishView | undefined> {
@@ -77,5 +91,14 @@ export class SqliteDishQueries implements DishQueries {
   async search(canteenId: CanteenId, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
     return this.searchNames.all({ canteen: canteenId, pattern, after, limit, as_of: asOf.getTime() }).map(dishSummaryFromRow);
+  }
+
+  async ofCanteen(canteenId: CanteenId, asOf: Date): Promise<DishSummary[]> {
+    return this.servedOfCanteen.all({ canteen: canteenId, as_of: asOf.getTime() }).map(dishSummaryFromRow);
+  }
+
+  async markingCounts(dishIds: readonly DishId[]): Promise<ReadonlyMap<DishId, number>> {
+    if (dishIds.length === 0) return new Map();
+    return new Map(this.markingCountsOf.all({ ids: JSON.stringify(dishIds) }).map((row) => [row.dish_id, row.marks]));
   }
 }

@@ -31,6 +31,7 @@ export class SqliteMealQueries implements MealQueries {
   private readonly servedIn: Statement<ViewParameters & { windows: string }, ViewRow>;
   private readonly servedInPage: MenuPageStatements<{ windows: string }>;
   private readonly personalStates: Statement<[{ user: UserId; low: MealId; high: MealId }], string | null>;
+  private readonly markingCountsOf: Statement<{ ids: string }, { meal_id: MealId; marks: number }>;
   private readonly marked: PageStatements<object>;
   private readonly rated: PageStatements<object>;
 
@@ -51,6 +52,9 @@ export class SqliteMealQueries implements MealQueries {
           SELECT meal_id || ':m' AS own FROM markings WHERE user_id = @user AND meal_id BETWEEN @low AND @high
           UNION ALL SELECT meal_id || ':' || rating FROM ratings WHERE user_id = @user AND meal_id BETWEEN @low AND @high)`)
       .pluck(true);
+    // Ranges of the index markings_by_meal (meal_id, user_id), one per meal: the markings table itself is not read.
+    this.markingCountsOf = db.prepare(`SELECT meal_id, count(*) AS marks FROM markings
+      WHERE meal_id IN (SELECT value FROM json_each(@ids)) GROUP BY meal_id`);
     this.marked = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM markings WHERE user_id = @user)');
     this.rated = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM ratings WHERE user_id = @user)');
   }
@@ -90,6 +94,11 @@ export class SqliteMealQueries implements MealQueries {
       else state.personalRating = Number(value) as RatingValue;
     }
     return inOrderOfMeals(mealIds, states);
+  }
+
+  async markingCounts(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, number>> {
+    if (mealIds.length === 0) return new Map();
+    return new Map(this.markingCountsOf.all({ ids: JSON.stringify(mealIds) }).map((row) => [row.meal_id, row.marks]));
   }
 
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {

@@ -18,6 +18,8 @@ import type {
   MealsResult,
   MenuQuery,
   PersonalStatesResult,
+  RankingsQuery,
+  RankingsResult,
   MealView,
   PageRequest,
   RateMealRequest,
@@ -63,6 +65,11 @@ export interface MealsClient {
   getMeals(query: MealsQuery, options?: CallOptions): Promise<MealsResult>;
   /** The caller's own part of a canteen's menu: the meals of those days they marked or rated. */
   getPersonalStates(query: MenuQuery, options?: CallOptions): Promise<PersonalStatesResult>;
+  /**
+   * A canteen's meals of some days, or (`scope: 'dishes'`) its dishes, ranked by a score that accounts for the number
+   * of votes (unrated items last, with a null score) or by marks (public: no token needed; narrow on `scope`).
+   */
+  getRankings(query: RankingsQuery, options?: CallOptions): Promise<RankingsResult>;
   /** The caller's marked meals, most recently served first, a page at a time. */
   listMarkedMeals(page?: PageRequest, options?: CallOptions): Promise<MealPage>;
   /** The meals the caller has rated, most recently served first, a page at a time. */
@@ -145,6 +152,7 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     getMeals: (query, callOptions) => call('GET', `${routePaths.getMeals}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
     getPersonalStates: (query, callOptions) =>
       call('GET', `${routePaths.getPersonalStates}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
+    getRankings: (query, callOptions) => call('GET', `${routePaths.getRankings}${queryString(rankingsQueryParameters(query))}`, undefined, callOptions),
     listMarkedMeals: (page, callOptions) => call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
     listRatedMeals: (page, callOptions) => call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
     exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
@@ -174,6 +182,13 @@ function mealsQueryParameters(query: MealsQuery | MenuQuery): Record<string, str
   if (query.date === undefined) return { ...canteen, from: query.from!, to: query.to! };
   const cursor = 'cursor' in query && query.cursor !== undefined ? { cursor: query.cursor } : {};
   return { date: query.date, ...canteen, ...cursor };
+}
+
+function rankingsQueryParameters(query: RankingsQuery): Record<string, string> {
+  const by = query.by === undefined ? {} : { by: query.by };
+  if (query.scope === 'dishes') return { canteen: query.canteen, scope: 'dishes', ...by };
+  const days = query.date === undefined ? { from: query.from!, to: query.to! } : { date: query.date };
+  return { canteen: query.canteen, ...days, ...(query.scope === undefined ? {} : { scope: query.scope }), ...by };
 }
 
 function pageQuery(page: PageRequest = {}): string {

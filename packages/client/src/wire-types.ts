@@ -16,6 +16,9 @@ import type {
   MealsData,
   PersonalStatesData,
   PublicMealsData,
+  RankedDishData,
+  RankedMealData,
+  RankingsData,
   RateMealBody,
   RateMealData,
   UpsertMealsBody,
@@ -81,6 +84,20 @@ export interface PageRequest {
   readonly limit?: number;
   readonly cursor?: string;
 }
+
+/** `GET /rankings`: the ranked meals of some days, or the canteen's ranked dishes; `scope` tells which. */
+export type RankingsResult = Static<typeof RankingsData>;
+export type RankedMeal = Static<typeof RankedMealData>;
+export type RankedDish = Static<typeof RankedDishData>;
+/**
+ * `GET /rankings`: a canteen's meals of a day (`date`) or of the days `from` to `to` (at most 31), or with
+ * `scope: 'dishes'` its dishes over all their servings; `by` is `rating` (default: by score, unrated last) or `marks`.
+ */
+export type RankingsQuery = { readonly canteen: string; readonly by?: 'rating' | 'marks' } & (
+  | { readonly date: string; readonly from?: never; readonly to?: never; readonly scope?: 'meals' }
+  | { readonly from: string; readonly to: string; readonly date?: never; readonly scope?: 'meals' }
+  | { readonly scope: 'dishes'; readonly date?: never; readonly from?: never; readonly to?: never }
+);
 
 /** Every code an error envelope can carry. */
 export type MealsErrorCode = ErrorCode;

@@ -28,7 +28,8 @@ async function failure(promise: Promise<unknown>): Promise<MealsApiError> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ JWT_SECRET: secret, TZ_NAME: 'UTC' });
+  // Rankings score with two pseudo-votes per star and z = 0 here (the posterior mean): the settings reach the app.
+  server = await startServer({ JWT_SECRET: secret, TZ_NAME: 'UTC', RANKING_PRIOR: '2,2,2,2,2', RANKING_Z: '0' });
   admin = clientFor('menu-admin', 'meals:write');
   alice = clientFor('alice');
   bob = clientFor('bob');
@@ -340,6 +341,46 @@ describe('answers that are not the envelope', () => {
       method: 'POST',
       headers: { authorization: 'Bearer the-token', 'content-type': 'application/json' },
       body: '{"meal_id":7,"marked":true}',
+    });
+  });
+});
+
+describe('rankings against the real server', () => {
+  it("ranks a canteen's meals and dishes without a token, with the server's RANKING_PRIOR and RANKING_Z", async () => {
+    await admin.saveCanteen('ranked', { name: 'Ranked', timezone: 'UTC' });
+    const served = (id: number, name: string) => MealMother.servedToday(now(), { id, name, canteenId: 'ranked' });
+    const meals = [served(80, 'Pho'), served(81, 'Bibimbap'), served(82, 'Onigiri')];
+    await admin.upsertMeals(MealMother.upsertBody(...meals));
+    await alice.rateMeal({ meal_id: 80, rating: 5 });
+    await alice.rateMeal({ meal_id: 81, rating: 4 });
+    await bob.rateMeal({ meal_id: 81, rating: 5 });
+    await clientFor('carol').rateMeal({ meal_id: 81, rating: 5 });
+    await bob.markMeal({ meal_id: 82, marked: true });
+    const date = meals[0]!.servedAt.toISOString().slice(0, 10);
+    const anonymous = createMealsClient({ baseUrl: server.baseUrl });
+
+    // Two pseudo-votes per star, z = 0: Pho (one 5) scores 35/11, Bibimbap (4, 5, 5) 44/13; Onigiri has no score.
+    const ranking = await anonymous.getRankings({ canteen: 'ranked', date });
+    expect(ranking).toEqual({
+      scope: 'meals',
+      by: 'rating',
+      items: [
+        { rank: 1, meal_id: 81, name: 'Bibimbap', score: 44 / 13, rating_count: 3, rating_average: 14 / 3 },
+        { rank: 2, meal_id: 80, name: 'Pho', score: 35 / 11, rating_count: 1, rating_average: 5 },
+        { rank: 3, meal_id: 82, name: 'Onigiri', score: null, rating_count: 0, rating_average: null },
+      ],
+    });
+    // By marks, the tie of Pho and Bibimbap goes by menu order.
+    const byMarks = await anonymous.getRankings({ canteen: 'ranked', from: date, to: date, by: 'marks' });
+    expect(byMarks.items.map((item) => [item.name, item.marks])).toEqual([['Onigiri', 1], ['Pho', 0], ['Bibimbap', 0]]);
+    const dishes = await anonymous.getRankings({ canteen: 'ranked', scope: 'dishes' });
+    expect(dishes.scope).toBe('dishes');
+    if (dishes.scope === 'dishes') expect(dishes.items.map((item) => [item.rank, item.name, item.dish_id > 0])).toEqual([[1, 'Bibimbap', true], [2, 'Pho', true], [3, 'Onigiri', true]]);
+
+    expect(await failure(anonymous.getRankings({ canteen: 'nowhere', scope: 'dishes' }))).toMatchObject({ code: 'canteen_not_found', status: 404 });
+    expect(await failure(anonymous.getRankings({ canteen: 'ranked', from: '2030-01-01', to: '2030-02-01' }))).toMatchObject({
+      code: 'invalid_request',
+      status: 400,
     });
   });
 });

@@ -149,6 +149,13 @@ export {
   type RatingHistogram,
 } from './rating/rating-histogram.js';
 export { ratingStatistics, type RatingStatistics } from './rating/rating-statistics.js';
+export {
+  defaultRankingSettings,
+  rankingScore,
+  rankingSettingsProblem,
+  type RankingSettings,
+} from './rating/ranking-score.js';
+export { rankingOrders, rankItems, type Ranked, type RankingCandidate, type RankingOrder } from './rating/ranking.js';
 export { ratingPeriodMs, ratingRefusal, ratingRefusals, type RatingRefusal } from './rating/rating-rules.js';
 export {
   changesAnything,
@@ -189,8 +196,10 @@ export {
   maxMealIdsPerRead,
   maxMealsPerDayPage,
   maxMenuDays,
+  menuReadSpan,
   type GetMealsQuery,
   type GetMealsResult,
+  type MenuSpan,
 } from './use-cases/get-meals.js';
 export { GetPersonalStates, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
 export {
@@ -202,6 +211,16 @@ export {
   type RatingsReportQuery,
   type RatingsReportRow,
 } from './use-cases/get-ratings-report.js';
+export {
+  maxRankingDays,
+  RankDishes,
+  rankDishesRefusals,
+  RankMeals,
+  rankMealsRefusals,
+  type DishRanking,
+  type MealRanking,
+  type RankingOptions,
+} from './use-cases/rankings.js';
 export { ListMarkedMeals, type ListUserMealsQuery } from './use-cases/list-marked-meals.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
 export { ImportMenu, importMenuRefusals, type ImportMenuCommand } from './use-cases/import-menu.js';

@@ -100,7 +100,7 @@ describe('GetRatingsReport', () => {
     const report = new GetRatingsReport(deps);
     expect(await collect(accepted(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2024-12-31' })).rows)).toEqual([]);
     expect(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2025-01-01' })).toEqual(
-      refuse('invalid_menu_range', 'the range covers at most 366 days, `from` and `to` included'),
+      refuse('invalid_menu_range', 'a report covers at most 366 days'),
     );
     expect(await report.execute({ canteenId: 'default', from: '2026-03-02', to: '2026-03-01' })).toEqual(
       refuse('invalid_menu_range', '`to` must not be before `from`'),
@@ -109,7 +109,7 @@ describe('GetRatingsReport', () => {
     const menu = new GetPublicMenu(deps);
     expect(accepted(await menu.execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-14' })).meals).toEqual([]);
     expect(await menu.execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-15' })).toEqual(
-      refuse('invalid_menu_range', 'the range covers at most 14 days, `from` and `to` included'),
+      refuse('invalid_menu_range', 'a menu read covers at most 14 days'),
     );
     expect(calls).toHaveLength(2);
   });

@@ -49,6 +49,7 @@ function fakeQueries(views: PersonalMeal[]) {
       return views.filter((v) => windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until));
     },
     personalStatesOf: async () => [],
+    markingCounts: async () => new Map(),
     markedMeals: async (_user, page: PageRequest) => {
       calls.push({ page });
       const start = page.after === null ? 0 : views.findIndex((v) => v.meal.id === page.after!.mealId) + 1;

@@ -7,6 +7,7 @@ export * from './dish-schemas.js';
 export * from './meal-schemas.js';
 export * from './read-schemas.js';
 export * from './report-schemas.js';
+export * from './rankings-schemas.js';
 export * from './user-data-schemas.js';
 export * from './examples.js';
 export * from './live-schemas.js';

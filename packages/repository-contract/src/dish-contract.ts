@@ -279,6 +279,58 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         const next = await dishQueries.search('default', 'a', { after: page[1]!.id, limit: 2 }, readAt);
         expect(next.map((dish) => dish.name)).toEqual(['Kaiserschmarrn']);
       });
+
+      it("answers a canteen's dishes that are still served, by id, with their figures; not those only withdrawn or merged away", async () => {
+        const { meals, canteens, dishes, dishQueries } = store();
+        await canteens.save(bistro);
+        const soup = serving(1, 'Soup', -7);
+        await meals.upsertMany([
+          soup,
+          serving(2, 'soup', 0),
+          serving(3, 'Curry', 7),
+          serving(4, 'Fish', 1),
+          serving(5, 'Stew', 2),
+          serving(6, 'Stew (merged)', 3),
+          serving(7, 'Soup', 0, { canteenId: bistro.id }),
+        ]);
+        await rate('alice', soup, 4);
+        await meals.withdraw(4, servedAt);
+        const [soupId, curryId, stewId, mergedId] = await Promise.all([1, 3, 5, 6].map(async (id) => (await dishOf(id)).id));
+        accepted(await dishes.merge(stewId!, [mergedId!], (snapshot) => decideDishMerge({ target: stewId!, from: [mergedId!] }, snapshot)));
+        const asOf = new Date(servedAt.getTime() + day);
+
+        const found = await dishQueries.ofCanteen('default', asOf);
+
+        // Fish's one serving is withdrawn: it is no longer served, though it stays a dish.
+        expect(found.map((dish) => dish.id)).toEqual([soupId, curryId, stewId].sort((a, b) => a! - b!));
+        expect(found.find((dish) => dish.id === soupId)).toEqual({
+          id: soupId,
+          canteenId: 'default',
+          name: 'Soup',
+          histogram: [0, 0, 0, 1, 0],
+          timesServed: 2,
+          lastServedAt: servedAt,
+          nextServedAt: null,
+        });
+        // A dish only to come is served too: it has no ratings yet.
+        expect(found.find((dish) => dish.id === curryId)).toMatchObject({ timesServed: 0, nextServedAt: new Date(servedAt.getTime() + 7 * day) });
+        expect((await dishQueries.ofCanteen(bistro.id, asOf)).map((dish) => dish.name)).toEqual(['Soup']);
+        expect(await dishQueries.ofCanteen('nowhere', asOf)).toEqual([]);
+      });
+
+      it('counts the users who marked a serving of each dish, once per user, withdrawn servings included', async () => {
+        const { meals, markings, dishQueries } = store();
+        await meals.upsertMany([serving(1, 'Soup', 0), serving(2, 'Soup', 7), serving(3, 'Curry', 1), serving(4, 'Fish', 2)]);
+        for (const [userId, mealId] of [['alice', 1], ['alice', 2], ['bob', 2], ['carol', 3]] as const) {
+          await markings.setMarked(userId, mealId, true);
+        }
+        const [soup, curry, fish] = await Promise.all([1, 3, 4].map(async (id) => (await dishOf(id)).id));
+        await meals.withdraw(3, servedAt);
+
+        expect(await dishQueries.markingCounts([soup!, curry!, fish!, 999_999])).toEqual(new Map([[soup, 2], [curry, 1]]));
+        expect(await dishQueries.markingCounts([fish!])).toEqual(new Map());
+        expect(await dishQueries.markingCounts([])).toEqual(new Map());
+      });
     });
   });
 }

@@ -385,6 +385,33 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       });
     });
 
+    describe('markingCounts', () => {
+      it('counts the users who marked each meal asked for, withdrawn ones too; leaves out meals nobody marked', async () => {
+        const { queries, meals, markings } = await withWeek();
+        for (const [userId, mealId] of [['alice', 1], ['bob', 1], ['carol', 1], ['alice', 3], ['bob', 6], ['dave', 6]] as const) {
+          await markings.setMarked(userId, mealId, true);
+        }
+        // Marked and unmarked again: nothing left of it.
+        await markings.setMarked('alice', 2, true);
+        await markings.setMarked('alice', 2, false);
+        await meals.withdraw(6, readAt);
+
+        expect(await queries.markingCounts([1, 2, 3, 6, 99])).toEqual(new Map([[1, 3], [3, 1], [6, 2]]));
+        // Only the meals asked for, each once, in any order; asking for none asks nothing.
+        expect(await queries.markingCounts([3, 3, 5])).toEqual(new Map([[3, 1]]));
+        expect(await queries.markingCounts([])).toEqual(new Map());
+      });
+
+      it('counts a hundred meals in one call', async () => {
+        const { queries, meals, markings } = store();
+        const many = Array.from({ length: 100 }, (_, index) => sampleMeal(index + 1));
+        await meals.upsertMany(many);
+        for (const { id } of many) for (let user = 0; user < id % 4; user++) await markings.setMarked(`user-${user}`, id, true);
+        const counts = await queries.markingCounts(many.map((m) => m.id));
+        expect(counts).toEqual(new Map(many.filter(({ id }) => id % 4 > 0).map(({ id }) => [id, id % 4])));
+      });
+    });
+
     describe('markedMeals', () => {
       it('answers nothing for a user without markings', async () => {
         const { queries, markings } = await withWeek();

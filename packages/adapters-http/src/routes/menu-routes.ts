@@ -6,7 +6,6 @@ import {
   type GetPersonalStates,
   type GetPublicMenu,
   type MenuChangeHub,
-  type MenuDays,
   type MenuPosition,
   type PersonalState,
 } from '@canteen-meals/domain';
@@ -24,7 +23,6 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import fresh from 'fresh';
 import { requireAuthentication } from '../auth/authenticate.js';
 import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
@@ -32,8 +30,9 @@ import { HttpError } from '../http-error.js';
 import { MenuAnswers, noMenuCache, personalizedBody, strongTagOf, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
+import { answerUnlessFresh, notModified, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
-import { localDateOf, mealIdOf } from './read-params.js';
+import { localDateOf, mealIdOf, menuDaysOf } from './read-params.js';
 
 /** How shared caches may keep a public menu answer. */
 export interface MenuCachingOptions extends MenuCacheSettings {
@@ -57,8 +56,6 @@ export interface MenuRoutesOptions {
   readonly cursorSecret?: string | undefined;
 }
 
-const json = 'application/json; charset=utf-8';
-const notModified = { 304: Type.Null({ description: 'Not modified: the If-None-Match tag is the current one; no body' }) };
 const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
 
 /** The reader of a route where a token is optional: none without one; a token that is sent must be valid. */
@@ -165,32 +162,9 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
   );
 };
 
-/** 304 with no body when the request's If-None-Match names the current tag; the JSON text otherwise. */
-function answerUnlessFresh(request: FastifyRequest, reply: FastifyReply, etag: string, body: string) {
-  if (request.headers['if-none-match'] !== undefined && fresh(request.headers, { etag })) return reply.code(304).send();
-  return sendJsonText(reply, body);
-}
-
-/** A JSON text serialized beforehand: Fastify sends a string with a JSON content type as it is. */
-function sendJsonText(reply: FastifyReply, body: string) {
-  return reply.type(json).send(body);
-}
-
 function personalStatesBody(states: readonly PersonalState[]): string {
   const meals = states.map(({ mealId, marked, personalRating }) => ({ meal_id: mealId, marked, rating_personal: personalRating }));
   return JSON.stringify({ status: 'success', data: { meals } });
-}
-
-/** The days of one canteen's menu that the query names; undefined for the reads by ids and of every canteen's day. */
-function menuDaysOf(query: MealsQuery | MenuDaysQuery): MenuDays | undefined {
-  const { date, canteen, from, to } = query;
-  if (canteen === undefined || ('ids' in query && query.ids !== undefined)) return undefined;
-  if ([date, from ?? to].filter((value) => value !== undefined).length !== 1) {
-    throw new HttpError('invalid_request', 'Give exactly one of: date, or from with to.');
-  }
-  if (date !== undefined) return { canteenId: canteen, from: localDateOf(date), to: localDateOf(date) };
-  if (from === undefined || to === undefined) throw new HttpError('invalid_request', 'A range needs both from and to.');
-  return { canteenId: canteen, from: localDateOf(from), to: localDateOf(to) };
 }
 
 /** ?ids= and ?date= without canteen (in pages): personal reads, private. */

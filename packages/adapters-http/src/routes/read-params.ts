@@ -1,4 +1,4 @@
-import { isLocalDate, isMealId, type LocalDate, type MealId } from '@canteen-meals/domain';
+import { isLocalDate, isMealId, type LocalDate, type MealId, type MenuDays } from '@canteen-meals/domain';
 import { HttpError } from '../http-error.js';
 
 /** A meal id of a path or query: digits only, in range; anything else is a bad request. */
@@ -14,4 +14,25 @@ export function mealIdOf(text: string): MealId {
 export function localDateOf(text: string): LocalDate {
   if (!isLocalDate(text)) throw new HttpError('invalid_request', `"${text}" is not a calendar day (YYYY-MM-DD).`);
   return text;
+}
+
+/**
+ * The days of one canteen's menu that a query names (`canteen` with `date`, or with `from` and `to`); undefined
+ * without `canteen`, or with `ids` (the reads by ids and of every canteen's day). Any other mix is a bad request.
+ */
+export function menuDaysOf(query: {
+  readonly canteen?: string | undefined;
+  readonly date?: string | undefined;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly ids?: string | undefined;
+}): MenuDays | undefined {
+  const { date, canteen, from, to } = query;
+  if (canteen === undefined || query.ids !== undefined) return undefined;
+  if ([date, from ?? to].filter((value) => value !== undefined).length !== 1) {
+    throw new HttpError('invalid_request', 'Give exactly one of: date, or from with to.');
+  }
+  if (date !== undefined) return { canteenId: canteen, from: localDateOf(date), to: localDateOf(date) };
+  if (from === undefined || to === undefined) throw new HttpError('invalid_request', 'A range needs both from and to.');
+  return { canteenId: canteen, from: localDateOf(from), to: localDateOf(to) };
 }

@@ -32,4 +32,17 @@ export interface DishQueries {
    * do not matter), by dish id ascending.
    */
   search(canteenId: CanteenId, text: string, page: DishSearchPage, asOf: Date): Promise<DishSummary[]>;
+
+  /**
+   * Every dish of the canteen that has a serving that is not withdrawn (served or to come), with its figures as of
+   * `asOf`, by dish id ascending: what a ranking of the canteen's dishes reads, in one statement.
+   */
+  ofCanteen(canteenId: CanteenId, asOf: Date): Promise<DishSummary[]>;
+
+  /**
+   * For each of `dishIds`, how many users have marked one of its servings or more (withdrawn ones included, as the
+   * dish's histogram counts their ratings): a user who marked three servings counts once. A dish nobody marked is left
+   * out. One statement, whatever the number of ids.
+   */
+  markingCounts(dishIds: readonly DishId[]): Promise<ReadonlyMap<DishId, number>>;
 }

@@ -26,6 +26,7 @@ import { ImportMenu } from './import-menu.js';
 import { ListMarkedMeals } from './list-marked-meals.js';
 import { ListRatedMeals } from './list-rated-meals.js';
 import { MarkMeal } from './mark-meal.js';
+import { RankDishes, RankMeals } from './rankings.js';
 import { RateMeal } from './rate-meal.js';
 import { UpsertMeals } from './upsert-meals.js';
 
@@ -97,6 +98,8 @@ export function createUseCases(repositories: Repositories, clock: Clock, service
     getPublicMenu: new GetPublicMenu(menus),
     getPersonalStates: new GetPersonalStates(menus),
     getRatingsReport: new GetRatingsReport(menus),
+    rankMeals: new RankMeals(menus),
+    rankDishes: new RankDishes({ ...repositories, clock }),
     saveCanteen: new SaveCanteen({ canteens: repositories.canteens, checkSchedule: feeds.checkSchedule, announce }),
     runFeed,
     runDueFeeds: new RunDueFeeds({ ...repositories, runFeed, nextRun: feeds.nextRun, clock }),

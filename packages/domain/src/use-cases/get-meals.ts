@@ -123,27 +123,39 @@ export class GetMeals {
   }
 }
 
-/** The span of time of the days `from` to `to` of one canteen, on its clocks; refused when too long or unknown. */
+/** How many days a read of a canteen's days may cover, and what to call such a read when it covers more. */
+export interface MenuSpan {
+  readonly maxDays: number;
+  readonly readName: string;
+}
+
+/** A menu read: at most `maxMenuDays` (14). */
+export const menuReadSpan: MenuSpan = { maxDays: maxMenuDays, readName: 'a menu read' };
+
+/**
+ * The span of time of the days `from` to `to` of one canteen, on its clocks; refused when longer than `span` allows
+ * (a menu read by default) or when the canteen is unknown.
+ */
 export async function menuWindow(
   canteens: CanteenRepository,
   query: { readonly canteenId: CanteenId; readonly from: LocalDate; readonly to: LocalDate },
-  maxDays: number = maxMenuDays,
+  span: MenuSpan = menuReadSpan,
 ): Promise<Result<ServingWindow, GetMealsRefusal>> {
-  return mapResult(await canteenDaysWindow(canteens, query, maxDays), ({ window }) => window);
+  return mapResult(await canteenDaysWindow(canteens, query, span), ({ window }) => window);
 }
 
 /**
  * menuWindow with the canteen's time zone, for a reader that needs each meal's local day: the days `from` to `to`,
- * at most `maxDays` of them, of one canteen, on its clocks.
+ * as many as `span` allows, of one canteen, on its clocks.
  */
 export async function canteenDaysWindow(
   canteens: CanteenRepository,
   query: { readonly canteenId: CanteenId; readonly from: LocalDate; readonly to: LocalDate },
-  maxDays: number,
+  span: MenuSpan,
 ): Promise<Result<{ readonly window: ServingWindow; readonly timeZone: string }, GetMealsRefusal>> {
   if (query.to < query.from) return refuse('invalid_menu_range', '`to` must not be before `from`');
-  if (addDays(query.from, maxDays - 1) < query.to) {
-    return refuse('invalid_menu_range', `the range covers at most ${maxDays} days, \`from\` and \`to\` included`);
+  if (addDays(query.from, span.maxDays - 1) < query.to) {
+    return refuse('invalid_menu_range', `${span.readName} covers at most ${span.maxDays} days`);
   }
   const canteen = await canteens.find(query.canteenId);
   if (canteen === undefined) return refuse('canteen_not_found');

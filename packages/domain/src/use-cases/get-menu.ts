@@ -5,7 +5,7 @@ import type { PersonalState } from '../reading/meal-queries.js';
 import type { MealId } from '../meal/meal.js';
 import type { UserId } from '../shared/user-id.js';
 import { accept, type Result } from '../shared/refusal.js';
-import { menuWindow, type GetMealsDeps, type GetMealsRefusal } from './get-meals.js';
+import { menuReadSpan, menuWindow, type GetMealsDeps, type GetMealsRefusal, type MenuSpan } from './get-meals.js';
 
 /** The days `from` to `to`, both included, of one canteen: what a public menu and its personal overlay cover. */
 export interface MenuDays {
@@ -27,8 +27,9 @@ export interface PublicMenu {
 export class GetPublicMenu {
   constructor(private readonly deps: GetMealsDeps) {}
 
-  async execute(days: MenuDays): Promise<Result<PublicMenu, GetMealsRefusal>> {
-    const window = await menuWindow(this.deps.canteens, days);
+  /** `span`: how many days it may cover; a menu read's 14 unless a use case built on it allows more (rankings). */
+  async execute(days: MenuDays, span: MenuSpan = menuReadSpan): Promise<Result<PublicMenu, GetMealsRefusal>> {
+    const window = await menuWindow(this.deps.canteens, days, span);
     if (!window.ok) return window;
     const asOf = this.deps.clock.now();
     const views = await this.deps.queries.viewsServedIn(null, [window.value], asOf);

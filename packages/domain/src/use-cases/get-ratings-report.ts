@@ -8,13 +8,15 @@ import { ratingStatistics, type RatingStatistics } from '../rating/rating-statis
 import type { MenuPosition } from '../reading/meal-queries.js';
 import type { PersonalMeal } from '../reading/personal-meal.js';
 import { accept, type Result } from '../shared/refusal.js';
-import { canteenDaysWindow, type GetMealsDeps, type GetMealsRefusal } from './get-meals.js';
+import { canteenDaysWindow, type GetMealsDeps, type GetMealsRefusal, type MenuSpan } from './get-meals.js';
 
 /**
  * The longest span one ratings report covers: a year, leap day included. A canteen's day holds at most
  * `maxMealsPerCanteenDay` (500) meals, so a report has at most 183 000 rows.
  */
 export const maxReportDays = 366;
+
+const reportSpan: MenuSpan = { maxDays: maxReportDays, readName: 'a report' };
 
 /** Meals read from the database at a time: a report of a year never holds all its meals at once. */
 export const reportPageSize = 2000;
@@ -59,7 +61,7 @@ export class GetRatingsReport {
   constructor(private readonly deps: GetMealsDeps) {}
 
   async execute(query: RatingsReportQuery): Promise<Result<RatingsReport, GetMealsRefusal>> {
-    const days = await canteenDaysWindow(this.deps.canteens, query, maxReportDays);
+    const days = await canteenDaysWindow(this.deps.canteens, query, reportSpan);
     if (!days.ok) return days;
     const asOf = this.deps.clock.now();
     const { window, timeZone } = days.value;

@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fresh from 'fresh';
+
+const json = 'application/json; charset=utf-8';
+
+/** The response schema of a 304: what a route that answers with an ETag documents beside its 200. */
+export const notModified = { 304: Type.Null({ description: 'Not modified: the If-None-Match tag is the current one; no body' }) };
+
+/**
+ * 304 with no body when the request's If-None-Match names the current tag; the JSON text otherwise. The caller sets
+ * the ETag and Cache-Control headers first: a 304 carries them too.
+ */
+export function answerUnlessFresh(request: FastifyRequest, reply: FastifyReply, etag: string, body: string) {
+  if (request.headers['if-none-match'] !== undefined && fresh(request.headers, { etag })) return reply.code(304).send();
+  return sendJsonText(reply, body);
+}
+
+/** A JSON text serialized beforehand: Fastify sends a string with a JSON content type as it is. */
+export function sendJsonText(reply: FastifyReply, body: string) {
+  return reply.type(json).send(body);
+}
