@@ -10,6 +10,10 @@ export interface BenchSettings {
   readonly connections: number;
   /** Distinct users, each with its own signed token. */
   readonly users: number;
+  /** The live measurement (issue 17): streams held open, ratings sent per second while they are, for how long. */
+  readonly liveStreams: number;
+  readonly liveRatingsPerSecond: number;
+  readonly liveSeconds: number;
 }
 
 export function benchSettings(env: Readonly<Record<string, string | undefined>>): BenchSettings {
@@ -19,6 +23,9 @@ export function benchSettings(env: Readonly<Record<string, string | undefined>>)
     warmupSeconds: positiveInteger(env, 'BENCH_WARMUP_SECONDS', 2),
     connections: positiveInteger(env, 'BENCH_CONNECTIONS', 32),
     users: positiveInteger(env, 'BENCH_USERS', 1000),
+    liveStreams: positiveInteger(env, 'BENCH_LIVE_STREAMS', 5000),
+    liveRatingsPerSecond: positiveInteger(env, 'BENCH_LIVE_RATINGS_PER_S', 50),
+    liveSeconds: positiveInteger(env, 'BENCH_LIVE_SECONDS', 10),
   };
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
@@ -147,6 +147,36 @@ export function cpuSeconds(pid: number): number | undefined {
 export function peakRssBytes(pid: number): number | undefined {
   const match = /^VmHWM:\s+(\d+) kB$/m.exec(readProc(`/proc/${pid}/status`) ?? '');
   return match === null ? undefined : Number(match[1]) * 1024;
+}
+
+/** The resident set size of a process now (VmRSS), in bytes. */
+export function residentBytes(pid: number): number | undefined {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readProc(`/proc/${pid}/status`) ?? '');
+  return match === null ? undefined : Number(match[1]) * 1024;
+}
+
+/** The soft and hard limits of open files of a process (`ulimit -n`), from /proc; undefined where there is none. */
+export function openFileLimits(pid: number | 'self'): { soft: number; hard: number } | undefined {
+  const match = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(readProc(`/proc/${pid}/limits`) ?? '');
+  if (match === null) return undefined;
+  const limit = (text: string) => (text === 'unlimited' ? Number.POSITIVE_INFINITY : Number(text));
+  return { soft: limit(match[1]!), hard: limit(match[2]!) };
+}
+
+/**
+ * Raises a process's soft limit of open files to `wanted` (at most its hard limit) with util-linux's `prlimit`.
+ * Answers the soft limit it has afterwards, or undefined where it cannot be read.
+ */
+export function raiseOpenFileLimit(pid: number, wanted: number): number | undefined {
+  const limits = openFileLimits(pid);
+  if (limits === undefined || limits.soft >= wanted) return limits?.soft;
+  const soft = Math.min(wanted, limits.hard);
+  try {
+    execFileSync('prlimit', [`--pid=${pid}`, `--nofile=${soft}:${Number.isFinite(limits.hard) ? limits.hard : 'unlimited'}`], { stdio: 'ignore' });
+  } catch {
+    // No prlimit, or not allowed: the limit stays as it was, and the caller says so.
+  }
+  return openFileLimits(pid)?.soft;
 }
 
 function readProc(path: string): string | undefined {

@@ -7,7 +7,8 @@ import { benchSettings, type BenchSettings } from './bench-settings.js';
 import { heavyRatings, lightRatings, mealsWithDriftedHistograms, menuSize, seedDatabase, type BenchFixture } from './fixture.js';
 import { comparePair, median, type PairResult } from './pair.js';
 import { startPostgresSide } from './postgres-side.js';
-import { peakRssBytes, type ProbeRequest, type Target } from './processes.js';
+import { measureLiveStreams, type LiveResult } from './live.js';
+import { openFileLimits, peakRssBytes, raiseOpenFileLimit, type ProbeRequest, type Target } from './processes.js';
 import { seededRandom } from './random.js';
 import { batchReadRoundTrips } from './read-round-trips.js';
 import { resultsMarkdown, withResults, type TargetCheck } from './report.js';
@@ -24,7 +25,7 @@ import {
   type Scenario,
   type ScenarioUsers,
 } from './scenarios.js';
-import { repositoryRoot, startReference, startServer } from './server-under-test.js';
+import { benchLiveStreamLimit, repositoryRoot, startReference, startServer } from './server-under-test.js';
 
 const benchmarksDocument = join(repositoryRoot, 'docs/benchmarks.md');
 const log = (line: string) => console.log(line);
@@ -124,6 +125,10 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   }
   // Last of the menu scenarios: its ratings change the menu, and with it the etag the revalidation sends.
   await versusReference(mixed);
+  // After the menu scenarios too: its ratings (of users of its own) change the menu's figures.
+  const live = selected('live')
+    ? await measureLive({ settings, fixture, bearer, server: sqliteServer, notice, skipped, log })
+    : undefined;
   if (selected('100k')) {
     await compare(
       'rate-meal, 100k ratings vs 10',
@@ -135,7 +140,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
 
   await sqliteServer.stop();
   cleanups.length = 0;
-  const failures = pairs.flatMap((pair) => pair.failures);
+  const failures = [...pairs.flatMap((pair) => pair.failures), ...(live === undefined ? [] : liveFailures(live))];
   const drifted = mealsWithDriftedHistograms(databasePath);
   if (drifted.length > 0) failures.push(`after the load, histograms differ from the ratings rows for meals ${drifted.join(', ')}`);
 
@@ -163,11 +168,13 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
       pass: peakRss === undefined ? undefined : peakRss <= 150e6,
     },
     { what: 'server start to first answered request (median of 3)', target: '<= 1 s', measured: `${startMedian.toFixed(0)} ms`, pass: startMedian <= 1000 },
+    ...liveTargets(live),
   ];
   const facts = [
     { what: 'server start to first answered rating request (3 starts)', value: startTimes.map((ms) => `${ms.toFixed(0)} ms`).join(', ') },
     { what: 'peak RSS (VmHWM) of the server after the rate-meal load', value: peakRss === undefined ? 'n/a' : `${(peakRss / 1e6).toFixed(0)} MB` },
     ...mixFacts(pairs.find((pair) => pair.name === mixed.name)),
+    ...(live === undefined ? [] : liveFacts(live)),
   ];
   const results = resultsMarkdown({ date: new Date(), settings, pairs, facts, targets, notices });
   log(`\n${results}\n`);
@@ -224,6 +231,145 @@ async function comparePostgres(context: {
   context.cleanups.pop();
 }
 
+/** Spare open files beyond one per stream: the database, the rating connections, the listening socket, stdio. */
+const spareFiles = 256;
+
+/**
+ * Issue 17: streams held open on the server while ratings arrive; the memory per stream and the delivery latency.
+ * Undefined when it did not run (the route is missing, or no stream can be opened under the open-file limits).
+ */
+async function measureLive(context: {
+  settings: BenchSettings;
+  fixture: BenchFixture;
+  bearer: (sub: string) => string;
+  server: Target;
+  notice: (text: string) => void;
+  skipped: (name: string, reason: string) => void;
+  log: (line: string) => void;
+}): Promise<LiveResult | undefined> {
+  const { settings } = context;
+  if (settings.liveStreams > benchLiveStreamLimit) {
+    throw new Error(`BENCH_LIVE_STREAMS is ${settings.liveStreams}: the bench's server allows ${benchLiveStreamLimit} (LIVE_MAX_STREAMS)`);
+  }
+  // Each stream is a socket in this process and one in the server: both need an open file per stream and some more.
+  const wanted = settings.liveStreams + spareFiles;
+  const softLimits = [raiseOpenFileLimit(process.pid, wanted), raiseOpenFileLimit(context.server.pid, wanted)];
+  const known = softLimits.filter((limit): limit is number => limit !== undefined);
+  let streams = settings.liveStreams;
+  if (known.length < 2) context.notice(`live: the open-file limits could not be read from /proc; ${streams} streams asked for as they are`);
+  const lowest = Math.min(...known);
+  if (lowest < wanted) {
+    streams = Math.max(0, Math.min(streams, lowest - spareFiles));
+    context.notice(
+      `live: the open-file limit (ulimit -n) of ${softLimits[0] === lowest ? 'the bench' : 'the server'} is ${lowest} and could not be ` +
+        `raised to ${wanted} (hard limit ${openFileLimits(softLimits[0] === lowest ? process.pid : context.server.pid)?.hard}): ` +
+        `${streams} streams instead of ${settings.liveStreams}`,
+    );
+  }
+  if (streams === 0) {
+    context.skipped('live', 'no stream can be opened under the open-file limit');
+    return undefined;
+  }
+  context.log(
+    `bench: live: ${streams} streams of ${context.fixture.menuDay}, then ${settings.liveRatingsPerSecond} ratings/s for ` +
+      `${settings.liveSeconds} s (open files: bench ${softLimits[0]}, server ${softLimits[1]})`,
+  );
+  const outcome = await measureLiveStreams(context.server, {
+    streams,
+    batch: 250,
+    ratingsPerSecond: settings.liveRatingsPerSecond,
+    seconds: settings.liveSeconds,
+    day: context.fixture.menuDay,
+    mealIds: context.fixture.rateableMenuMealIds,
+    // Users of their own, none of whom has rated: every rating adds one to its meal's count.
+    authorization: (index) => context.bearer(`bench-live-user-${String(index + 1).padStart(6, '0')}`),
+    random: seededRandom(17),
+    log: context.log,
+  });
+  if (outcome.missing) {
+    context.skipped('live', outcome.reason);
+    return undefined;
+  }
+  if (outcome.dropped > 0) {
+    context.notice(`live: the server dropped ${outcome.dropped} of ${outcome.streamsHeld} streams as slow readers (the bench did not keep up)`);
+  }
+  return outcome;
+}
+
+const megabytes = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1e6).toFixed(1)} MB`);
+
+/** Memory per stream: what the resident set grew by while the streams opened, shared among them. */
+function bytesPerStream(live: LiveResult): number | undefined {
+  if (live.rssBefore === undefined || live.rssOpen === undefined || live.streamsHeld === 0) return undefined;
+  return (live.rssOpen - live.rssBefore) / live.streamsHeld;
+}
+
+function liveFacts(live: LiveResult): { what: string; value: string }[] {
+  const perStream = bytesPerStream(live);
+  const latency = live.latencyMs;
+  return [
+    { what: 'live: streams held open on the server (one day, 50 meals)', value: `${live.streamsHeld}, opened in ${live.openSeconds.toFixed(1)} s` },
+    {
+      what: 'live: server RSS (VmRSS) before the streams, with all open, after the ratings',
+      value: `${megabytes(live.rssBefore)}, ${megabytes(live.rssOpen)}, ${megabytes(live.rssAfterRatings)}`,
+    },
+    { what: 'live: memory per stream (RSS growth / streams; no GC forced)', value: perStream === undefined ? 'n/a' : `${(perStream / 1024).toFixed(1)} KiB` },
+    {
+      what: 'live: ratings sent while the streams were open',
+      value:
+        `${live.ratingsSent} (${live.ratingFailures.length} failed), answered in p50 ${live.ratingAnswerMs?.p50.toFixed(0) ?? 'n/a'} ms, ` +
+        `p99 ${live.ratingAnswerMs?.p99.toFixed(0) ?? 'n/a'} ms`,
+    },
+    {
+      what: 'live: CPU while the ratings were sent and shown (share of one core)',
+      value:
+        `server ${live.serverCpu === undefined ? 'n/a' : `${Math.round(live.serverCpu * 100)}%`}, bench (reads every stream) ` +
+        `${Math.round(live.benchCpu * 100)}%, over ${live.ratingPhaseSeconds.toFixed(1)} s` +
+        (live.serverCpu === undefined || live.statsEvents === 0
+          ? ''
+          : `; server CPU per stats event read: ${((1e6 * live.serverCpu * live.ratingPhaseSeconds) / live.statsEvents).toFixed(1)} µs`),
+    },
+    {
+      what: 'live: deliveries (stats events showing new ratings, over all streams)',
+      value: `${live.deliveries} of ${live.statsEvents} stats events; ${live.undelivered} ratings not shown on open streams; ${live.dropped} streams dropped`,
+    },
+    {
+      what: 'live: delivery latency, rating sent to stats event read (includes the 250 ms coalescing window)',
+      value: latency === undefined ? 'n/a' : `p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms`,
+    },
+  ];
+}
+
+/** Issue 17 asks to report these, not to meet a figure: rows of the targets table marked `reported`. */
+function liveTargets(live: LiveResult | undefined): TargetCheck[] {
+  const perStream = live === undefined ? undefined : bytesPerStream(live);
+  return [
+    {
+      what: `live: memory per stream${live === undefined ? '' : ` with ${live.streamsHeld} streams open`}`,
+      target: 'none (reported)',
+      measured: live === undefined ? 'not run' : perStream === undefined ? 'no /proc here' : `${(perStream / 1024).toFixed(1)} KiB`,
+      pass: live === undefined ? undefined : 'reported',
+    },
+    {
+      what: 'live: delivery latency p99 (rating sent to stats event read)',
+      target: 'none (reported)',
+      measured: live?.latencyMs === undefined ? 'not run' : `${live.latencyMs.p99.toFixed(0)} ms`,
+      pass: live === undefined ? undefined : 'reported',
+    },
+  ];
+}
+
+/** A stream that could not be opened, a rating not answered 200, or a rating an open stream never showed fails the run. */
+function liveFailures(live: LiveResult): string[] {
+  const failures: string[] = [];
+  if (live.openFailures.length > 0) failures.push(`live: streams could not be opened: ${live.openFailures.join('; ')}`);
+  if (live.ratingFailures.length > 0) {
+    failures.push(`live: ${live.ratingFailures.length} ratings failed: ${live.ratingFailures.slice(0, 3).join('; ')}`);
+  }
+  if (live.undelivered > 0) failures.push(`live: ${live.undelivered} ratings (summed over the open streams) never showed`);
+  return failures;
+}
+
 /** Issue 16's revalidation scenario: answered 304, so it runs against the public menu's etag of the moment. */
 const publicMenuRevalidationName = 'public-menu-304';
 const mixedRatingShare = 0.1;
@@ -238,6 +384,7 @@ const benchNames = [
   'public-menu',
   publicMenuRevalidationName,
   'mixed',
+  'live',
   '100k',
   'postgres',
 ] as const;

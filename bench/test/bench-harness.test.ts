@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mealsWithDriftedHistograms, seedDatabase } from '../src/fixture.js';
+import { parseFrames, quantile, RatingLedger, statsCount } from '../src/live.js';
 import { bodyOnly, replayable, routeOf } from '../src/recording.js';
 import { buildReferenceApp } from '../src/reference-app.js';
 import { withResults } from '../src/report.js';
@@ -101,5 +102,50 @@ describe('docs/benchmarks.md', () => {
     expect(second).toContain('A note after.');
     expect(second).toContain('run two');
     expect(second).not.toContain('run one');
+  });
+});
+
+describe('the live measurement', () => {
+  it('splits a stream into frames, keeps a partial frame for later and skips comments', () => {
+    const { frames, rest } = parseFrames(
+      'id: t.0\nevent: snapshot\ndata: {"meals":[]}\n\n: heartbeat\n\nid: t.1\nevent: stats\ndata: {"meal_id":7,"rating_count":3,"x":1}\n\nid: t.2\nevent: st',
+    );
+    expect(frames).toEqual([
+      { event: 'snapshot', data: '{"meals":[]}' },
+      { event: 'stats', data: '{"meal_id":7,"rating_count":3,"x":1}' },
+    ]);
+    expect(rest).toBe('id: t.2\nevent: st');
+    expect(statsCount(frames[1]!.data)).toEqual({ mealId: 7, ratingCount: 3 });
+    expect(statsCount('{"rating_count":4,"meal_id":8}')).toEqual({ mealId: 8, ratingCount: 4 });
+  });
+
+  it("times each stats event from the first rating of its meal that the stream had not shown", () => {
+    const ledger = new RatingLedger([1, 2]);
+    const stream = ledger.newStream();
+    ledger.snapshot(stream, 1, 10);
+    ledger.snapshot(stream, 2, 0);
+    ledger.sent(1, 100);
+    ledger.sent(1, 150);
+    ledger.sent(2, 160);
+    expect(ledger.behind(stream)).toBe(3);
+    // One event shows both ratings of meal 1: one sample, from the first.
+    ledger.stats(stream, 1, 12, 400);
+    // The dish moved, no rating of the meal: an event, no delivery.
+    ledger.stats(stream, 1, 12, 420);
+    ledger.stats(stream, 2, 1, 500);
+    expect(ledger.latencies()).toEqual([300, 340]);
+    expect(ledger.statsEvents).toBe(3);
+    expect(ledger.behind(stream)).toBe(0);
+    // A second stream whose snapshot came later counts from the same base.
+    const late = ledger.newStream();
+    ledger.snapshot(late, 1, 11);
+    expect(ledger.behind(late)).toBe(2);
+  });
+
+  it('takes the nearest-rank quantile', () => {
+    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(quantile(sorted, 0.5)).toBe(50);
+    expect(quantile(sorted, 0.99)).toBe(99);
+    expect(quantile([5], 0.99)).toBe(5);
   });
 });
