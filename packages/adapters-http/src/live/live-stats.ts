@@ -139,12 +139,22 @@ class Channel {
 
   /** Numbers, keeps and sends one event. */
   publish(event: 'snapshot' | 'stats', build: (id: string) => string, keepAtMost: number): void {
+    this.broadcast(this.record(event, build, keepAtMost));
+  }
+
+  /** Numbers and keeps one event; answers its frame, for the caller to send (alone, or with the others of a window). */
+  record(event: 'snapshot' | 'stats', build: (id: string) => string, keepAtMost: number): string {
     this.seq += 1;
     const frame = build(this.idOf(this.seq));
     this.kept.push({ n: this.seq, frame });
     if (this.kept.length > keepAtMost) this.forgottenUpTo = this.kept.shift()!.n;
     if (event === 'snapshot') this.snapshot = { seq: this.seq, frame };
-    for (const subscriber of this.subscribers) subscriber.send(frame);
+    return frame;
+  }
+
+  /** Sends frames to every stream: one write each, however many frames the text holds. */
+  broadcast(frames: string): void {
+    for (const subscriber of this.subscribers) subscriber.send(frames);
   }
 
   /**
@@ -282,12 +292,16 @@ export class LiveStats {
   private flush(channel: Channel): void {
     channel.flushTimer = null;
     if (channel.pending.size === 0 || this.channels.get(channel.key) !== channel) return;
+    // The window's events go to each stream in one write: with thousands of streams, a write per event and stream
+    // would cost more than the events themselves.
+    let frames = '';
     for (const mealId of channel.pending) {
       const figures = channel.meals.get(mealId);
       if (figures === undefined) continue;
-      channel.publish('stats', (id) => frameOf(id, 'stats', statsDataOf(figures)), this.settings.replayEvents);
+      frames += channel.record('stats', (id) => frameOf(id, 'stats', statsDataOf(figures)), this.settings.replayEvents);
     }
     channel.pending.clear();
+    if (frames !== '') channel.broadcast(frames);
     // The next window starts now: changes arriving in it wait for its end, so each meal gets at most one event per window.
     channel.flushTimer = this.settings.scheduler.setTimeout(() => this.flush(channel), this.settings.coalesceMs);
   }
