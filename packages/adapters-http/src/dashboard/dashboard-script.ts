@@ -41,8 +41,9 @@ function showStatus(text, kind) {
   statusLine.dataset.kind = kind;
 }
 
+/** Each read revalidates (a 304 when unchanged): the menu and ranking may be kept for seconds, and events are newer. */
 async function getData(path) {
-  const response = await fetch(api + path, { headers: { accept: 'application/json' } });
+  const response = await fetch(api + path, { cache: 'no-cache', headers: { accept: 'application/json' } });
   const body = await response.json().catch(() => null);
   if (!response.ok || body === null || body.status !== 'success') {
     const message = body && body.error && body.error.message ? body.error.message : 'HTTP ' + response.status;
