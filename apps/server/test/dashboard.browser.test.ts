@@ -87,6 +87,25 @@ async function openDashboard(viewport: { width: number; height: number }, path =
   return { page, problems };
 }
 
+/** The little of the page's globals these tests read: they are compiled without the DOM's types. */
+interface PageGlobals {
+  readonly document: {
+    querySelector(selector: string): { readonly textContent: string | null } | null;
+    readonly documentElement: { readonly scrollWidth: number };
+  };
+}
+
+/**
+ * Waits until the element's text is that, polling in the page (a function, not a string: the page's CSP refuses
+ * eval, Playwright's included).
+ */
+const untilTextIs = (page: Page, selector: string, text: string, timeout: number) =>
+  page.waitForFunction(
+    ([selector, text]) => (globalThis as unknown as PageGlobals).document.querySelector(selector)?.textContent === text,
+    [selector, text] as const,
+    { timeout },
+  );
+
 const countOf = (page: Page, mealId: number) => page.locator(`[data-meal-id="${mealId}"] .count`).textContent();
 
 describe('the kitchen dashboard in a headless browser', () => {
@@ -113,19 +132,11 @@ describe('the kitchen dashboard in a headless browser', () => {
     // A rating through the API reaches the page over the live stream: no reload, no polling.
     const sentAt = Date.now();
     await rate('late-guest', 4, 5);
-    await page.waitForFunction(
-      () => document.querySelector('[data-meal-id="4"] .count')?.textContent === '1 rating · median 5.0',
-      undefined,
-      { timeout: 2000 },
-    );
+    await untilTextIs(page, '[data-meal-id="4"] .count', '1 rating · median 5.0', 2000);
     const shownAfterMs = Date.now() - sentAt;
     expect(await page.locator('[data-meal-id="4"] .average').textContent()).toBe('5.0');
     // The ranking follows (read again at most once a second): the soup is rated now.
-    await page.waitForFunction(
-      () => document.querySelector('#ranking [data-meal-id="4"] .ranked-figures')?.textContent === '5.0 (1)',
-      undefined,
-      { timeout: 3000 },
-    );
+    await untilTextIs(page, '#ranking [data-meal-id="4"] .ranked-figures', '5.0 (1)', 3000);
 
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.screenshot({ path: screenshot, fullPage: true });
@@ -145,7 +156,7 @@ describe('the kitchen dashboard in a headless browser', () => {
     expect(new URL(page.url()).search).toBe(`?canteen=${canteen}&date=${day}`);
     const lefts = await page.locator('#meals .meal').evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().left));
     expect(new Set(lefts).size).toBe(1);
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     expect(problems).toEqual([]);
   }, 60_000);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardContentSecurityPolicy } from '../src/index.js';
+import { createHmacTokenVerifier, dashboardContentSecurityPolicy } from '../src/index.js';
+import { secret } from './app-fixture.js';
 import { buildAppWith } from './app-with.js';
-import { verifyToken } from './app-fixture.js';
+
+const verifyToken = createHmacTokenVerifier({ secret });
 
 let app: Awaited<ReturnType<typeof buildAppWith>>['app'];
 beforeAll(async () => {
