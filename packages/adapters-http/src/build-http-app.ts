@@ -22,6 +22,7 @@ import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './rou
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
+import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
@@ -60,6 +61,8 @@ export interface HttpAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
   readonly docs?: boolean;
+  /** Serve the kitchen dashboard at /dashboard, a page on the public API (default true). */
+  readonly dashboard?: boolean;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -96,7 +99,8 @@ export { apiPrefix };
 const noQueryParameters = Type.Object({}, { additionalProperties: false });
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
-  // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON).
+  // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON; the dashboard
+  // sets its own).
   const headers = securityHeaders();
   const app = Fastify({
     logger: loggerWithRedaction(options.logger),
@@ -207,6 +211,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     rankingSettings: options.rankingSettings,
     prefix: apiPrefix,
   });
+  // A web page on the public routes above, with a strict Content-Security-Policy of its own.
+  if (options.dashboard ?? true) await app.register(dashboardRoutes);
   return app;
 }
 
