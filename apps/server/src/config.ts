@@ -22,6 +22,8 @@ export interface Config {
   readonly databaseCreate: boolean;
   readonly sqliteSynchronous: 'normal' | 'full';
   readonly postgresPoolSize: number;
+  /** Where each instance LISTENs for the other instances' changes on PostgreSQL; undefined: the database URL. */
+  readonly databaseListenUrl: string | undefined;
   readonly jwtSecret: string;
   /** True when no JWT_SECRET was given and the development secret stands in. */
   readonly jwtSecretIsDevelopmentDefault: boolean;
@@ -87,6 +89,7 @@ export const settings = {
   DATABASE_CREATE: { description: '`1`: in production, create a missing SQLite database file (without it, or `pnpm db:init` first, the server refuses to start on a missing file: an unmounted volume must not become an empty service); outside production it is always created', default: '0', parse: flag },
   SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
   POSTGRES_POOL_SIZE: { description: 'PostgreSQL connections per instance (1 to 100); N instances hold up to N times as many', default: '10', parse: integerIn(1, 100) },
+  DATABASE_LISTEN_URL: { description: 'PostgreSQL only: where each instance holds the one extra connection (beside the pool) on which it LISTENs for the other instances\' changes. It must reach PostgreSQL directly (or through session pooling): set it when `DATABASE_URL` goes through a transaction-pooling proxy such as PgBouncer in `transaction` mode, which cannot keep a LISTEN. Unset: `DATABASE_URL`', default: undefined, parse: postgresUrl },
   JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; in production this, `JWT_PUBLIC_KEY_FILE` or `JWT_JWKS_URL` is required (none of them outside production: a public development secret)', default: undefined, parse: secret },
   JWT_PUBLIC_KEY_FILE: { description: 'PEM public key file instead of a secret: an RSA key (2048 bits or more) verifies RS256 only, an EC P-256 key ES256 only', default: undefined, parse: nonEmpty },
   JWT_JWKS_URL: { description: 'JWKS endpoint instead of a secret (https in production): RS256/ES256 keys chosen by the token\'s `kid`; needs `JWT_ISSUER`', default: undefined, parse: httpUrl },
@@ -186,6 +189,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     databaseCreate: read('DATABASE_CREATE', settings.DATABASE_CREATE)!,
     sqliteSynchronous: read('SQLITE_SYNCHRONOUS', settings.SQLITE_SYNCHRONOUS)!,
     postgresPoolSize: read('POSTGRES_POOL_SIZE', settings.POSTGRES_POOL_SIZE)!,
+    databaseListenUrl: read('DATABASE_LISTEN_URL', settings.DATABASE_LISTEN_URL),
     jwtSecret: givenSecret ?? developmentJwtSecret,
     jwtSecretIsDevelopmentDefault: givenSecret === undefined && jwtKey?.kind === 'secret',
     jwtIssuer,
@@ -327,4 +331,10 @@ function databaseUrl(raw: string, name: string): DatabaseConfig {
   if (/^postgres(ql)?:\/\/./.test(raw)) return { kind: 'postgres', url: raw };
   // The value may hold a password: name the accepted forms, never echo it.
   throw new ConfigError(`${name} must be sqlite:<path>, postgres://... (or postgresql://...) or memory:.`);
+}
+
+function postgresUrl(raw: string, name: string): string {
+  if (/^postgres(ql)?:\/\/./.test(raw)) return raw;
+  // The value may hold a password: name the accepted forms, never echo it.
+  throw new ConfigError(`${name} must be postgres://... (or postgresql://...).`);
 }
