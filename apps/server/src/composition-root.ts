@@ -8,6 +8,7 @@ import {
   type TokenVerifier,
 } from '@canteen-meals/adapters-http';
 import { createUseCases, systemClock, type Clock, type FeedState, type Repositories, type UseCases } from '@canteen-meals/domain';
+import type { ChangeRelayEvent } from '@canteen-meals/adapters-postgres';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
@@ -131,6 +132,8 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     rankingSettings: config.rankingSettings,
   });
   warn = (details, message) => app.log.warn(details, message);
+  // On PostgreSQL, the other instances' menu changes reach this one's caches and live streams, and its reach them.
+  const changeRelay = persistence.relayChanges?.(c.resolve<UseCases>(tokens.useCases).menuChanges, (event) => logRelayEvent(app, event)) ?? null;
   // Every feed outcome, scheduled or asked for, is logged with its canteen and feed.
   c.resolve<FeedLog>(tokens.feedLog).write = (state) =>
     app.log[state.outcome === 'failed' ? 'warn' : 'info'](
@@ -151,10 +154,29 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', async () => {
     await scheduler.stop();
+    await changeRelay?.stop();
     await metricsApp?.close();
     await persistence.close();
   });
-  return { app, metricsApp, persistence, container: c, scheduler };
+  return { app, metricsApp, persistence, container: c, scheduler, changeRelay };
+}
+
+function logRelayEvent(app: FastifyInstance, event: ChangeRelayEvent): void {
+  switch (event.type) {
+    case 'listening':
+      if (event.reconnected) app.log.warn('listening for other instances\' changes again: menu caches dropped, live streams sent snapshots');
+      else app.log.info('listening for other instances\' changes');
+      return;
+    case 'disconnected':
+      app.log.warn({ err: event.error, attempt: event.attempt, retryInMs: event.retryInMs }, 'not listening for other instances\' changes; retrying');
+      return;
+    case 'notify-failed':
+      app.log.warn({ err: event.error }, 'could not tell other instances of a change: they show it when their menu caches expire');
+      return;
+    case 'bad-payload':
+      app.log.warn({ payload: event.payload }, 'skipped a notification that is no menu change');
+      return;
+  }
 }
 
 /** The verifier for the one configured key source. */

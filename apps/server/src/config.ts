@@ -22,6 +22,8 @@ export interface Config {
   readonly databaseCreate: boolean;
   readonly sqliteSynchronous: 'normal' | 'full';
   readonly postgresPoolSize: number;
+  /** Where each instance LISTENs for the other instances' changes on PostgreSQL; undefined: the database URL. */
+  readonly databaseListenUrl: string | undefined;
   readonly jwtSecret: string;
   /** True when no JWT_SECRET was given and the development secret stands in. */
   readonly jwtSecretIsDevelopmentDefault: boolean;
@@ -87,6 +89,7 @@ export const settings = {
   DATABASE_CREATE: { description: '`1`: in production, create a missing SQLite database file (without it, or `pnpm db:init` first, the server refuses to start on a missing file: an unmounted volume must not become an empty service); outside production it is always created', default: '0', parse: flag },
   SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
   POSTGRES_POOL_SIZE: { description: 'PostgreSQL connections per instance (1 to 100); N instances hold up to N times as many', default: '10', parse: integerIn(1, 100) },
+  DATABASE_LISTEN_URL: { description: 'PostgreSQL only: where each instance holds the one extra connection (beside the pool) on which it LISTENs for the other instances\' changes. It must reach PostgreSQL directly (or through session pooling): set it when `DATABASE_URL` goes through a transaction-pooling proxy such as PgBouncer in `transaction` mode, which cannot keep a LISTEN. Unset: `DATABASE_URL`', default: undefined, parse: postgresUrl },
   JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; in production this, `JWT_PUBLIC_KEY_FILE` or `JWT_JWKS_URL` is required (none of them outside production: a public development secret)', default: undefined, parse: secret },
   JWT_PUBLIC_KEY_FILE: { description: 'PEM public key file instead of a secret: an RSA key (2048 bits or more) verifies RS256 only, an EC P-256 key ES256 only', default: undefined, parse: nonEmpty },
   JWT_JWKS_URL: { description: 'JWKS endpoint instead of a secret (https in production): RS256/ES256 keys chosen by the token\'s `kid`; needs `JWT_ISSUER`', default: undefined, parse: httpUrl },
@@ -117,8 +120,8 @@ export const settings = {
   MENU_MAX_AGE_S: { description: 'Public menu answers (`GET /api/v1/meals?canteen=&date=` without a token) carry `Cache-Control: public, max-age=` this: how long browsers and CDNs may serve them without asking', default: '5', parse: integerIn(0, 86_400) },
   MENU_STALE_WHILE_REVALIDATE_S: { description: '…and `stale-while-revalidate=` this: how much longer a cache may serve one while it asks again in the background', default: '30', parse: integerIn(0, 86_400) },
   MENU_CACHE_ENTRIES: { description: 'Public menu answers (canteen and days) kept serialized in each instance; `0` reads and serializes every answer afresh', default: '1000', parse: integerIn(0, 1_000_000) },
-  MENU_RATINGS_MAX_AGE_MS: { description: 'A kept menu answer may be served this long after a rating on this instance changed it (its statistics are never older); `0` drops it at once', default: '1000', parse: integerIn(0, 60_000) },
-  MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of other instances sharing a PostgreSQL database, and of command-line tools', default: '4000', parse: integerIn(0, 3_600_000) },
+  MENU_RATINGS_MAX_AGE_MS: { description: 'A kept menu answer may be served this long after a rating changed it, on this instance or (told through PostgreSQL `LISTEN`) on another (its statistics are never older); `0` drops it at once', default: '1000', parse: integerIn(0, 60_000) },
+  MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of command-line tools, and of other instances sharing a PostgreSQL database whose notification it missed', default: '4000', parse: integerIn(0, 3_600_000) },
   LIVE_MAX_STREAMS: { description: 'Live statistics streams (`GET /api/v1/live`) one instance holds open; one more answers 503 `service_unavailable`', default: String(defaultLiveOptions.maxStreams), parse: integerIn(1, 1_000_000) },
   LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
   RANKING_PRIOR: { description: 'Rankings (`GET /api/v1/rankings`) score every meal and dish as if it also held these votes for 1 to 5 stars: five positive numbers separated by commas; larger ones make each real vote weigh less (one 5-star vote is not a perfect meal)', default: '1,1,1,1,1', parse: rankingPrior },
@@ -186,6 +189,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     databaseCreate: read('DATABASE_CREATE', settings.DATABASE_CREATE)!,
     sqliteSynchronous: read('SQLITE_SYNCHRONOUS', settings.SQLITE_SYNCHRONOUS)!,
     postgresPoolSize: read('POSTGRES_POOL_SIZE', settings.POSTGRES_POOL_SIZE)!,
+    databaseListenUrl: read('DATABASE_LISTEN_URL', settings.DATABASE_LISTEN_URL),
     jwtSecret: givenSecret ?? developmentJwtSecret,
     jwtSecretIsDevelopmentDefault: givenSecret === undefined && jwtKey?.kind === 'secret',
     jwtIssuer,
@@ -327,4 +331,10 @@ function databaseUrl(raw: string, name: string): DatabaseConfig {
   if (/^postgres(ql)?:\/\/./.test(raw)) return { kind: 'postgres', url: raw };
   // The value may hold a password: name the accepted forms, never echo it.
   throw new ConfigError(`${name} must be sqlite:<path>, postgres://... (or postgresql://...) or memory:.`);
+}
+
+function postgresUrl(raw: string, name: string): string {
+  if (/^postgres(ql)?:\/\/./.test(raw)) return raw;
+  // The value may hold a password: name the accepted forms, never echo it.
+  throw new ConfigError(`${name} must be postgres://... (or postgresql://...).`);
 }

@@ -1,12 +1,12 @@
 import { createInMemoryAdapters, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { openPostgres } from '@canteen-meals/adapters-postgres';
+import { openPostgres, startChangeRelay, type ChangeRelay, type ChangeRelayEvent } from '@canteen-meals/adapters-postgres';
 import {
   openSqlite,
   SqliteDatabaseMissingError,
   SqliteDatabaseReadOnlyError,
   type SqliteServiceOptions,
 } from '@canteen-meals/adapters-sqlite';
-import type { Repositories } from '@canteen-meals/domain';
+import type { MenuChangeHub, Repositories } from '@canteen-meals/domain';
 import { ConfigError, type Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -14,6 +14,12 @@ export interface Persistence extends Repositories {
   /** Resolves when the database answers a query (the readiness probe); rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Only where other instances share the database (PostgreSQL): sends this instance's menu changes to them and
+   * publishes theirs into `hub`, until stopped (before `close`). SQLite and memory have no other instances to tell:
+   * their changes stay in-process.
+   */
+  relayChanges?(hub: MenuChangeHub, onEvent: (event: ChangeRelayEvent) => void): ChangeRelay;
 }
 
 /** Where the database reports what it recovered from by itself (a retried deadlock, a dropped idle connection). */
@@ -22,7 +28,8 @@ export type PersistenceWarning = (details: Record<string, unknown>, message: str
 export const warnOnStderr: PersistenceWarning = (details, message) => console.warn(`meals: ${message}`, details);
 
 export async function openPersistence(
-  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'> & Partial<Pick<Config, 'production' | 'databaseCreate' | 'timeZone'>>,
+  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'> &
+    Partial<Pick<Config, 'production' | 'databaseCreate' | 'timeZone' | 'databaseListenUrl'>>,
   warn: PersistenceWarning = warnOnStderr,
 ): Promise<Persistence> {
   switch (config.database.kind) {
@@ -41,14 +48,18 @@ export async function openPersistence(
       return { ...adapters, ping, close };
     }
     case 'postgres': {
-      const { adapters, ping, close } = await openPostgres(config.database.url, {
+      const { adapters, ping, close, pool } = await openPostgres(config.database.url, {
         poolSize: config.postgresPoolSize,
         defaultTimeZone: config.timeZone,
         onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
         onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
         onUnavailable: (reason) => warn({ reason }, 'PostgreSQL storage unavailable: writes answer 503 storage_unavailable'),
       });
-      return { ...adapters, ping, close };
+      // LISTEN needs a session of its own: a direct connection, not one through a transaction-pooling proxy.
+      const listenUrl = config.databaseListenUrl ?? config.database.url;
+      const relayChanges = (hub: MenuChangeHub, onEvent: (event: ChangeRelayEvent) => void) =>
+        startChangeRelay({ connectionString: listenUrl, notifier: pool, hub, onEvent });
+      return { ...adapters, ping, close, relayChanges };
     }
   }
 }

@@ -25,4 +25,13 @@ describe('DATABASE_URL selects the adapter', () => {
     expect(loadConfig({ POSTGRES_POOL_SIZE: '25' }).postgresPoolSize).toBe(25);
     expect(() => loadConfig({ POSTGRES_POOL_SIZE: '0' })).toThrow(/POSTGRES_POOL_SIZE must be an integer from 1 to 100/);
   });
+
+  it('takes a direct connection for LISTEN from DATABASE_LISTEN_URL, a PostgreSQL URL; unset: DATABASE_URL is used', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://meals@pgbouncer:6432/meals' }).databaseListenUrl).toBeUndefined();
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://meals@pgbouncer:6432/meals', DATABASE_LISTEN_URL: 'postgres://meals@db:5432/meals' }).databaseListenUrl,
+    ).toBe('postgres://meals@db:5432/meals');
+    expect(() => loadConfig({ DATABASE_LISTEN_URL: 'mysql://root:hunter2@db/meals' })).toThrow(/DATABASE_LISTEN_URL must be postgres:\/\//);
+    expect(() => loadConfig({ DATABASE_LISTEN_URL: 'mysql://root:hunter2@db/meals' })).not.toThrow(/hunter2/);
+  });
 });

@@ -1,23 +1,32 @@
 import { FixedClock } from '@canteen-meals/adapters-memory';
+import type { ChangeRelay } from '@canteen-meals/adapters-postgres';
+import type { MenuChange, MenuChangeOrigin, UseCases } from '@canteen-meals/domain';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import { MealMother } from '@canteen-meals/repository-contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from '../../../packages/adapters-postgres/test/support/test-database.js';
-import { buildServer } from '../src/composition-root.js';
+import { buildServer, tokens } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 import { openPersistence } from '../src/persistence.js';
 
 // Two instances of the server on one PostgreSQL database, each with the server's default menu caching and a clock
 // of its own that the test moves: how old can a public menu's statistics be on the instance that took a rating, and
-// on the other one, which is not told of it?
+// on the other one, which hears of it through the change relay (LISTEN/NOTIFY) or, without it, not at all?
 
 const secret = 'menu-freshness-secret-of-at-least-32-bytes';
 const databaseUrl = databasePerFile();
 const now = new Date('2026-03-10T12:00:00.000Z');
 const publicMenu = '/api/v1/meals?canteen=default&date=2026-03-10';
 const closeLater: (() => Promise<unknown>)[] = [];
-let instances: { app: FastifyInstance; clock: FixedClock }[];
+interface Instance {
+  readonly app: FastifyInstance;
+  readonly clock: FixedClock;
+  readonly changeRelay: ChangeRelay | null;
+  /** Resolves when the instance's hub hears a change from another instance. */
+  readonly nextRemote: () => Promise<MenuChange>;
+}
+let instances: Instance[];
 
 beforeAll(async () => {
   const config = loadConfig({ DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', POSTGRES_POOL_SIZE: '2', JWT_SECRET: secret, TZ_NAME: 'UTC' });
@@ -26,10 +35,22 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const persistence = await openPersistence(config, () => {});
     const clock = new FixedClock(now);
-    const { app } = await buildServer(config, { persistence, clock });
+    const { app, container, changeRelay } = await buildServer(config, { persistence, clock });
     closeLater.push(() => app.close(), () => persistence.close());
-    instances.push({ app, clock });
+    const hub = container.resolve<UseCases>(tokens.useCases).menuChanges;
+    const nextRemote = () =>
+      new Promise<MenuChange>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no remote change within 10 s')), 10_000);
+        const stop = hub.subscribe((change: MenuChange, origin: MenuChangeOrigin) => {
+          if (origin !== 'remote') return;
+          clearTimeout(timer);
+          stop();
+          resolve(change);
+        });
+      });
+    instances.push({ app, clock, changeRelay, nextRemote });
   }
+  for (const { changeRelay } of instances) await changeRelay?.ready;
   const admin = `Bearer ${signHmacToken(secret, { sub: 'admin', scope: 'meals:write', expiresInMs: 3_600_000 })}`;
   const upsert = await instances[0]!.app.inject({
     method: 'PUT',
@@ -43,7 +64,7 @@ afterAll(async () => {
   for (const close of closeLater.reverse()) await close();
 });
 
-const countOn = async (instance: { app: FastifyInstance }) => {
+const countOn = async (instance: Pick<Instance, 'app'>) => {
   const response = await instance.app.inject({ method: 'GET', url: publicMenu });
   expect(response.statusCode).toBe(200);
   return (response.json() as { data: { meals: { rating_count: number }[] } }).data.meals[0]!.rating_count;
@@ -52,29 +73,49 @@ const at = (ms: number) => {
   for (const { clock } of instances) clock.set(now.getTime() + ms);
 };
 
+const rate = async (instance: Instance, user: string, rating: number) => {
+  const token = signHmacToken(secret, { sub: user, expiresInMs: 3_600_000 });
+  const rated = await instance.app.inject({
+    method: 'POST',
+    url: '/api/v1/rate-meal',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { meal_id: 1, rating },
+  });
+  expect(rated.statusCode, rated.body).toBe(200);
+  return rated.json() as { data: { rating_count: number } };
+};
+
 describe('public menus of instances sharing PostgreSQL', () => {
-  it('show a rating within 1 s on the instance that took it, and within 4 s on the other', async () => {
-    const [writer, other] = instances as [(typeof instances)[0], (typeof instances)[0]];
+  it('show a rating within 1 s on the instance that took it, and on the other once it hears of it', async () => {
+    const [writer, other] = instances as [Instance, Instance];
+    expect(other.changeRelay).not.toBeNull();
     at(0);
     expect([await countOn(writer), await countOn(other)]).toEqual([0, 0]);
 
-    const token = signHmacToken(secret, { sub: 'alice', expiresInMs: 3_600_000 });
-    const rated = await writer.app.inject({
-      method: 'POST',
-      url: '/api/v1/rate-meal',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { meal_id: 1, rating: 5 },
-    });
-    expect(rated.json()).toMatchObject({ status: 'success', data: { rating_count: 1 } });
+    const heard = other.nextRemote();
+    expect(await rate(writer, 'alice', 5)).toMatchObject({ data: { rating_count: 1 } });
+    expect(await heard).toMatchObject({ kind: 'rating', mealId: 1, histogram: [0, 0, 0, 0, 1] });
 
-    // Both kept the answer read at 0 ms; the writer was told of the rating, the other instance was not.
+    // Both kept the answer read at 0 ms and both were told of the rating (the other through NOTIFY): neither clock
+    // goes anywhere near the 4 s TTL.
     at(999);
     expect([await countOn(writer), await countOn(other)]).toEqual([0, 0]);
     at(1000);
-    expect([await countOn(writer), await countOn(other)]).toEqual([1, 0]);
-    at(3999);
-    expect(await countOn(other)).toBe(0);
-    at(4000);
+    expect([await countOn(writer), await countOn(other)]).toEqual([1, 1]);
+  });
+
+  it('still show it within the TTL on an instance that does not hear of it (its relay stopped)', async () => {
+    const [writer, other] = instances as [Instance, Instance];
+    at(10_000);
+    expect([await countOn(writer), await countOn(other)]).toEqual([1, 1]);
+    await other.changeRelay!.stop();
+
+    expect(await rate(writer, 'bob', 4)).toMatchObject({ data: { rating_count: 2 } });
+    at(11_000);
+    expect([await countOn(writer), await countOn(other)]).toEqual([2, 1]);
+    at(13_999);
     expect(await countOn(other)).toBe(1);
+    at(14_000);
+    expect(await countOn(other)).toBe(2);
   });
 });

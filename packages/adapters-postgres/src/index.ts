@@ -13,3 +13,11 @@ export { PostgresRatingRepository } from './postgres-rating-repository.js';
 export { PostgresUserDataRepository } from './postgres-user-data-repository.js';
 export { isPostgresStorageFailure, PostgresStorageHealth, type PostgresStorageHealthOptions } from './storage-health.js';
 export { ConcurrentChangeError, sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';
+export {
+  changeChannel,
+  startChangeRelay,
+  type ChangeRelay,
+  type ChangeRelayEvent,
+  type ChangeRelayOptions,
+  type RelayScheduler,
+} from './postgres-change-relay.js';

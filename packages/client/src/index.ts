@@ -1,8 +1,10 @@
+export { SseParser, type SseMessage } from './sse-parser.js';
 export { isMealsErrorCode, MealsApiError, type MealsApiErrorSource } from './meals-api-error.js';
 export {
   apiPrefix,
   createMealsClient,
   type CallOptions,
+  type LiveStatisticsRequest,
   type MealsClient,
   type MealsClientOptions,
 } from './meals-client.js';
@@ -14,6 +16,8 @@ export type {
   DishSearchResult,
   FeedsResult,
   FeedSummary,
+  LiveEvent,
+  LiveMealStats,
   MergeDishesRequest,
   WithdrawMealResult,
   MarkMealRequest,

@@ -1,4 +1,5 @@
 import { isMealsErrorCode, MealsApiError } from './meals-api-error.js';
+import { SseParser } from './sse-parser.js';
 import { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from '@canteen-meals/http-contract';
 import type {
   Canteen,
@@ -8,6 +9,8 @@ import type {
   DishSearchResult,
   FeedsResult,
   FeedSummary,
+  LiveEvent,
+  LiveMealStats,
   MergeDishesRequest,
   WithdrawMealResult,
   SaveCanteenRequest,
@@ -102,6 +105,24 @@ export interface MealsClient {
    * apps: write `'\uFEFF' + csv` to a file that one should open. The token needs `meals:read-reports` or `meals:write`.
    */
   getRatingsReport(request: RatingsReportRequest, options?: CallOptions): Promise<string>;
+  /**
+   * A canteen's day live (`GET /live`, public, no token sent): a `snapshot` first (every meal of the day with its
+   * figures), then a `stats` event per meal whose figures changed, and a `snapshot` again whenever the menus change.
+   * The stream is opened on the first `next()`; a refusal (unknown canteen, too many streams) rejects it with a
+   * MealsApiError. The iteration ends when the server ends the stream (a restart, a slow reader dropped): call again
+   * with the last event's `id` as `lastEventId` to get what was missed, or a fresh snapshot. Leaving the loop, or
+   * aborting `signal`, closes the stream.
+   */
+  liveStatistics(request: LiveStatisticsRequest): AsyncIterable<LiveEvent>;
+}
+
+export interface LiveStatisticsRequest {
+  readonly canteen: string;
+  /** The day, YYYY-MM-DD. */
+  readonly date: string;
+  readonly signal?: AbortSignal;
+  /** The `id` of the last event received, to resume where it ended. */
+  readonly lastEventId?: string;
 }
 
 export { apiPrefix };
@@ -171,7 +192,71 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
       call('POST', fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }), undefined, callOptions),
     getRatingsReport: ({ canteen, from, to }, callOptions) =>
       callText(`${routePaths.getRatingsReport}${queryString({ canteen, from, to })}`, 'text/csv', callOptions),
+    liveStatistics: (request) => ({ [Symbol.asyncIterator]: () => liveEvents(request) }),
   };
+
+  async function* liveEvents({ canteen, date, signal, lastEventId }: LiveStatisticsRequest): AsyncGenerator<LiveEvent> {
+    const url = `${base}${routePaths.liveStatistics}${queryString({ canteen, date })}`;
+    // Closes the stream when the loop is left early (the generator's finally) as well as on the caller's signal.
+    const abort = new AbortController();
+    const stopOnSignal = () => abort.abort(signal?.reason);
+    if (signal?.aborted === true) stopOnSignal();
+    signal?.addEventListener('abort', stopOnSignal, { once: true });
+    try {
+      const headers: Record<string, string> = { accept: `${eventStream}, ${json}` };
+      if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+      let response: Response;
+      try {
+        response = await fetch(url, { method: 'GET', headers, signal: abort.signal });
+      } catch (error) {
+        throw new MealsApiError(0, 'internal_error', `GET ${url} got no response: ${String(error)}`, 'network', { cause: error });
+      }
+      const answered = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (!response.ok || answered !== eventStream || response.body === null) {
+        throw failureOf('GET', url, response, await response.text(), `without ${eventStream} nor the service's envelope`);
+      }
+      const parser = new SseParser();
+      const decoder = new TextDecoder();
+      const reader = response.body.getReader();
+      try {
+        for (;;) {
+          let chunk: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            chunk = await reader.read();
+          } catch (error) {
+            // Aborted by the caller: the iteration just ends.
+            if (abort.signal.aborted) return;
+            throw new MealsApiError(0, 'internal_error', `GET ${url}: the stream broke: ${String(error)}`, 'network', { cause: error });
+          }
+          const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
+          for (const message of parser.push(text)) {
+            const event = liveEventOf(message.event, message.id, message.data);
+            if (event !== null) yield event;
+          }
+          if (chunk.done) return;
+        }
+      } finally {
+        await reader.cancel().catch(() => {});
+      }
+    } finally {
+      signal?.removeEventListener('abort', stopOnSignal);
+      abort.abort();
+    }
+  }
+}
+
+const eventStream = 'text/event-stream';
+
+/** A typed live event, or null for an event type this client does not know (skipped, for newer servers). */
+function liveEventOf(type: string, id: string, data: string): LiveEvent | null {
+  switch (type) {
+    case 'snapshot':
+      return { type, id, meals: (JSON.parse(data) as { meals: LiveMealStats[] }).meals };
+    case 'stats':
+      return { type, id, meal: JSON.parse(data) as LiveMealStats };
+    default:
+      return null;
+  }
 }
 
 const json = 'application/json';

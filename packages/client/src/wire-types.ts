@@ -6,6 +6,7 @@ import type {
   DishSearchData,
   FeedsData,
   FeedSummaryData,
+  LiveMealStatsData,
   MergeDishesBody,
   WithdrawMealData,
   ErrorCode,
@@ -101,3 +102,11 @@ export type RankingsQuery = { readonly canteen: string; readonly by?: 'rating' |
 
 /** Every code an error envelope can carry. */
 export type MealsErrorCode = ErrorCode;
+
+/** One meal's figures in a live stream (and those of its dish). */
+export type LiveMealStats = Static<typeof LiveMealStatsData>;
+
+/** An event of `liveStatistics`: every meal of the day, or one meal whose figures changed; `id` resumes after it. */
+export type LiveEvent =
+  | { readonly type: 'snapshot'; readonly id: string; readonly meals: readonly LiveMealStats[] }
+  | { readonly type: 'stats'; readonly id: string; readonly meal: LiveMealStats };

@@ -1,5 +1,5 @@
 import { apiPrefix as serverApiPrefix, signHmacToken } from '@canteen-meals/adapters-http';
-import { apiPrefix, createMealsClient, MealsApiError, type MealsClient } from '@canteen-meals/client';
+import { apiPrefix, createMealsClient, MealsApiError, type LiveEvent, type MealsClient } from '@canteen-meals/client';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './start-server.js';
@@ -382,5 +382,49 @@ describe('rankings against the real server', () => {
       code: 'invalid_request',
       status: 400,
     });
+  });
+});
+
+describe('live statistics against the real server', () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  it('streams a snapshot, then a stats event per change, and resumes after the last event id', async () => {
+    const abort = new AbortController();
+    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: today(), signal: abort.signal });
+    const stream = events[Symbol.asyncIterator]();
+    try {
+      const first = await stream.next();
+      expect(first.done).toBe(false);
+      const snapshot: LiveEvent = first.value!;
+      if (snapshot.type !== 'snapshot') throw new Error(`expected a snapshot, got ${snapshot.type}`);
+      expect(snapshot.id).toMatch(/\.0$/);
+      expect(snapshot.meals.map((meal) => meal.meal_id)).toContain(1);
+      expect(snapshot.meals[0]).toHaveProperty('dish.dish_id');
+
+      const rated = await createMealsClient({ baseUrl: server.baseUrl, token: signHmacToken(secret, { sub: 'erin' }) }).rateMeal({
+        meal_id: 1,
+        rating: 5,
+      });
+      const next = await stream.next();
+      expect(next.value).toMatchObject({ type: 'stats', meal: { meal_id: 1, rating_count: rated.rating_count } });
+      const stats: LiveEvent = next.value!;
+
+      // A second stream resuming after the snapshot gets the missed stats event again, with its id.
+      const resumed = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: today(), lastEventId: snapshot.id });
+      for await (const event of resumed) {
+        expect(event).toEqual(stats);
+        break;
+      }
+    } finally {
+      abort.abort();
+    }
+    // Aborted: the iteration ends instead of waiting for the next event.
+    await expect(stream.next()).resolves.toMatchObject({ done: true });
+  });
+
+  it('rejects with the refusal before any event', async () => {
+    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'no-such-canteen', date: today() });
+    const refusal = await failure(events[Symbol.asyncIterator]().next());
+    expect(refusal).toMatchObject({ code: 'canteen_not_found', status: 404 });
   });
 });

@@ -182,7 +182,7 @@ export { RateMeal, rateMealRefusals, type RateMealCommand, type RateMealResult }
 export { UpsertMeals, upsertMealsRefusals } from './use-cases/upsert-meals.js';
 export { localDayOf, localDayRange, type InstantRange, type LocalDay } from './calendar/local-day.js';
 export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
-export { MenuChangeHub, nobodyListens, type MenuChange, type MenuChangeListener } from './reading/menu-change.js';
+export { MenuChangeHub, nobodyListens, type AnnounceMenuChange, type MenuChange, type MenuChangeListener, type MenuChangeOrigin } from './reading/menu-change.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
 export { inOrderOfMeals, type MealQueries, type MenuPageRequest, type MenuPosition, type PersonalState, type ServingWindow } from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';

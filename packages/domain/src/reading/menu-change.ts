@@ -17,7 +17,16 @@ export type MenuChange =
   /** Meals, dishes, canteens or many statistics changed at once (upsert, import, withdrawal, merge, erasure): any menu may differ. */
   | { readonly kind: 'menus' };
 
-export type MenuChangeListener = (change: MenuChange) => void;
+/**
+ * Where a change comes from: `local` for a write of this process, `remote` for one another instance made (relayed
+ * through the database, see `publishRemote`) or a catch-up after the relay lost its connection.
+ */
+export type MenuChangeOrigin = 'local' | 'remote';
+
+export type MenuChangeListener = (change: MenuChange, origin: MenuChangeOrigin) => void;
+
+/** How a use case tells of a change it committed (the hub's `publish`). */
+export type AnnounceMenuChange = (change: MenuChange) => void;
 
 /**
  * Where the use cases tell their menu changes, and where readers subscribe to them. A listener runs synchronously
@@ -34,16 +43,25 @@ export class MenuChangeHub {
     return () => this.listeners.delete(listener);
   }
 
-  readonly publish = (change: MenuChange): void => {
+  /** Tells every listener of a change this process committed. */
+  readonly publish = (change: MenuChange): void => this.tell(change, 'local');
+
+  /**
+   * Tells every listener of a change another instance committed: readers act on it as on their own, and a relay
+   * that sends local changes to the other instances skips it (it came from them), so changes never echo.
+   */
+  readonly publishRemote = (change: MenuChange): void => this.tell(change, 'remote');
+
+  private tell(change: MenuChange, origin: MenuChangeOrigin): void {
     for (const listener of this.listeners) {
       try {
-        listener(change);
+        listener(change, origin);
       } catch (error) {
         this.onListenerError(error);
       }
     }
-  };
+  }
 }
 
 /** For a use case built without a hub: nobody listens. */
-export const nobodyListens: MenuChangeListener = () => {};
+export const nobodyListens: AnnounceMenuChange = () => {};

@@ -1,4 +1,4 @@
-import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
+import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import { anySchedule, validateCanteen, type Canteen, type CanteenId } from '../canteen/canteen.js';
 import type { ScheduleCheck } from '../feed/canteen-feed.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
@@ -12,7 +12,7 @@ export class SaveCanteen {
     private readonly deps: {
       readonly canteens: CanteenRepository;
       readonly checkSchedule?: ScheduleCheck;
-      readonly announce?: MenuChangeListener;
+      readonly announce?: AnnounceMenuChange;
     },
   ) {}
 

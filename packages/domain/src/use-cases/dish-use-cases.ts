@@ -1,4 +1,4 @@
-import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
+import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import { isCanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
@@ -89,7 +89,7 @@ export class MergeDishes {
       readonly dishes: DishRepository;
       readonly dishQueries: DishQueries;
       readonly clock: Clock;
-      readonly announce?: MenuChangeListener;
+      readonly announce?: AnnounceMenuChange;
     },
   ) {}
 

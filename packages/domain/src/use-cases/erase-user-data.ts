@@ -1,4 +1,4 @@
-import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
+import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import type { UserId } from '../shared/user-id.js';
 import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-repository.js';
 
@@ -7,7 +7,7 @@ import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-
  * transaction, also for meals that can no longer be rated. Erasing twice is erasing once.
  */
 export class EraseUserData {
-  constructor(private readonly deps: { readonly userData: UserDataRepository; readonly announce?: MenuChangeListener }) {}
+  constructor(private readonly deps: { readonly userData: UserDataRepository; readonly announce?: AnnounceMenuChange }) {}
 
   async execute({ userId }: { readonly userId: UserId }): Promise<ErasedUserData> {
     const erased = await this.deps.userData.eraseAll(userId);

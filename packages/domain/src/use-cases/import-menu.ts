@@ -1,4 +1,4 @@
-import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
+import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import { defaultCanteenId, type Canteen, type CanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { noMealDetails } from '../meal/meal.js';
@@ -43,7 +43,7 @@ export class ImportMenu {
       readonly clock: Clock;
       /** Wall-clock time of the start of service, "HH:MM", in every canteen's own zone. */
       readonly serviceStart: LocalTime;
-      readonly announce?: MenuChangeListener;
+      readonly announce?: AnnounceMenuChange;
     },
   ) {}
 

@@ -5,7 +5,7 @@ import { ratingStatistics, type RatingStatistics } from '../rating/rating-statis
 import { decideRatingChange } from '../rating/rating-transition.js';
 import type { RatingValue } from '../rating/rating.js';
 import type { Clock } from '../shared/clock.js';
-import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
+import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import { mapResult, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
 
@@ -26,7 +26,7 @@ export const rateMealRefusals = ratingRefusals;
 /** Sets, replaces or deletes one user's rating while the meal's rating period is open. */
 export class RateMeal {
   constructor(
-    private readonly deps: { readonly ratings: RatingRepository; readonly clock: Clock; readonly announce?: MenuChangeListener },
+    private readonly deps: { readonly ratings: RatingRepository; readonly clock: Clock; readonly announce?: AnnounceMenuChange },
   ) {}
 
   async execute({ userId, mealId, rating }: RateMealCommand): Promise<Result<RateMealResult, RatingRefusal>> {

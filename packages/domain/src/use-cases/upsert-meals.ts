@@ -1,4 +1,4 @@
-import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
+import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
 import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
@@ -20,7 +20,7 @@ type UpsertMealsRefusal = (typeof upsertMealsRefusals)[number];
  */
 export class UpsertMeals {
   constructor(
-    private readonly deps: { readonly meals: MealCatalog; readonly canteens: CanteenRepository; readonly announce?: MenuChangeListener },
+    private readonly deps: { readonly meals: MealCatalog; readonly canteens: CanteenRepository; readonly announce?: AnnounceMenuChange },
   ) {}
 
   async execute(meals: readonly Meal[]): Promise<Result<{ readonly upserted: number }, UpsertMealsRefusal>> {

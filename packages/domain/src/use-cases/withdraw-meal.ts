@@ -1,7 +1,7 @@
 import type { MealCatalog } from '../meal/meal-catalog.js';
 import type { MealId } from '../meal/meal.js';
 import type { Clock } from '../shared/clock.js';
-import { nobodyListens, type MenuChangeListener } from '../reading/menu-change.js';
+import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 
 export const withdrawMealRefusals = ['meal_not_found'] as const;
@@ -9,7 +9,7 @@ export const withdrawMealRefusals = ['meal_not_found'] as const;
 /** A menu correction (admin): the meal leaves the menus; its markings and ratings stay. Idempotent. */
 export class WithdrawMeal {
   constructor(
-    private readonly deps: { readonly meals: MealCatalog; readonly clock: Clock; readonly announce?: MenuChangeListener },
+    private readonly deps: { readonly meals: MealCatalog; readonly clock: Clock; readonly announce?: AnnounceMenuChange },
   ) {}
 
   async execute({ mealId }: { readonly mealId: MealId }): Promise<Result<{ readonly withdrawnAt: Date }, 'meal_not_found'>> {

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import type { MenuChange, MenuChangeHub, MenuChangeOrigin } from '@canteen-meals/domain';
+import pg from 'pg';
+
+/** The channel every instance of one database notifies and listens on. */
+export const changeChannel = 'meal_changes';
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; a change that would not fit goes as `menus`. */
+const maxPayloadBytes = 7999;
+
+/** Timers, a port so that tests drive the backoff without waiting. */
+export interface RelayScheduler {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: RelayScheduler = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** What the relay tells its owner (the server logs it). */
+export type ChangeRelayEvent =
+  /** LISTEN is in place; `reconnected`: after a lost or failed connection, and `menus` was published locally. */
+  | { readonly type: 'listening'; readonly reconnected: boolean }
+  /** The listening connection failed or could not be made; the next attempt follows after `retryInMs`. */
+  | { readonly type: 'disconnected'; readonly error: string; readonly attempt: number; readonly retryInMs: number }
+  /** A local change could not be sent: the other instances learn of it only when their menu cache expires. */
+  | { readonly type: 'notify-failed'; readonly error: string }
+  /** A notification on the channel that is not a change this relay understands (skipped). */
+  | { readonly type: 'bad-payload'; readonly payload: string };
+
+export interface ChangeRelayOptions {
+  /**
+   * Where to LISTEN: a direct connection to PostgreSQL (or a session-pooling proxy), never a transaction-pooling one
+   * such as PgBouncer in `transaction` mode, which would hand the LISTEN session to other clients.
+   */
+  readonly connectionString: string;
+  /** Sends the NOTIFY of each local change: the instance's pool (one short query per change, after the commit). */
+  readonly notifier: Pick<pg.Pool, 'query'>;
+  readonly hub: MenuChangeHub;
+  readonly onEvent?: (event: ChangeRelayEvent) => void;
+  /** The first retry of a lost connection waits up to this (full jitter), each further one twice as long; 250 ms. */
+  readonly retryBaseMs?: number;
+  /** No retry waits longer than this; 30 s. */
+  readonly retryMaxMs?: number;
+  readonly scheduler?: RelayScheduler;
+  /** In [0, 1): the jitter; Math.random by default. */
+  readonly random?: () => number;
+  /** Tags this instance's notifications so that it skips them when they come back; random by default. */
+  readonly instanceId?: string;
+  readonly channel?: string;
+}
+
+export interface ChangeRelay {
+  /** Resolves when LISTEN is first in place (it may take retries); never rejects. */
+  readonly ready: Promise<void>;
+  /** Stops relaying: sends what is queued, stops listening and closes the connection. */
+  stop(): Promise<void>;
+}
+
+interface Envelope {
+  readonly v: 1;
+  readonly from: string;
+  readonly change: MenuChange;
+}
+
+/**
+ * Relays menu changes between the instances that share one PostgreSQL database: each change this instance's hub
+ * publishes is sent with `pg_notify`, and each change another instance sent is published into the hub as remote
+ * (so caches and live streams act on it, and this relay does not send it again).
+ *
+ * Notifications are sent after the write committed, from a hub listener, one at a time in the order of the hub:
+ * a process that dies between a commit and its NOTIFY loses that notification, and the other instances then show the
+ * change once their menu caches expire (MENU_CACHE_TTL_MS). Changes are listened for on one connection of its own
+ * (not from the pool), which is reopened with exponential backoff and full jitter when it fails; after a reconnect,
+ * `menus` is published locally, because changes sent while it was away are lost.
+ */
+export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
+  const channel = options.channel ?? changeChannel;
+  const instanceId = options.instanceId ?? randomUUID();
+  const scheduler = options.scheduler ?? realTimers;
+  const random = options.random ?? Math.random;
+  const baseMs = options.retryBaseMs ?? 250;
+  const maxMs = options.retryMaxMs ?? 30_000;
+  const tell = options.onEvent ?? (() => {});
+
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retryTimer: unknown = null;
+  let failures = 0;
+  let everListening = false;
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+
+  // Sending: one NOTIFY at a time, so that another instance receives a meal's changes in the order they were made.
+  let sending: Promise<void> = Promise.resolve();
+  const send = (change: MenuChange, origin: MenuChangeOrigin): void => {
+    if (origin === 'remote' || stopped) return;
+    const payload = payloadOf(instanceId, change);
+    sending = sending.then(async () => {
+      try {
+        await options.notifier.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      } catch (error) {
+        tell({ type: 'notify-failed', error: messageOf(error) });
+      }
+    });
+  };
+  const unsubscribe = options.hub.subscribe(send);
+
+  const receive = (message: pg.Notification): void => {
+    if (stopped || message.channel !== channel) return;
+    const envelope = envelopeOf(message.payload ?? '');
+    if (envelope === null) {
+      tell({ type: 'bad-payload', payload: (message.payload ?? '').slice(0, 200) });
+      return;
+    }
+    if (envelope.from === instanceId) return;
+    options.hub.publishRemote(envelope.change);
+  };
+
+  const connect = async (): Promise<void> => {
+    retryTimer = null;
+    if (stopped) return;
+    const attempt = new pg.Client({ connectionString: options.connectionString, application_name: 'meals-listen', keepAlive: true });
+    client = attempt;
+    let lost = false;
+    const onLost = (error: unknown) => {
+      if (lost) return;
+      lost = true;
+      // A client that failed may still emit: keep a listener, or the process would crash on an unhandled 'error'.
+      attempt.removeAllListeners();
+      attempt.on('error', () => {});
+      attempt.end().catch(() => {});
+      if (client === attempt) client = null;
+      if (!stopped) retryLater(error);
+    };
+    attempt.on('error', onLost);
+    attempt.on('end', () => onLost(new Error('the listening connection ended')));
+    attempt.on('notification', receive);
+    try {
+      await attempt.connect();
+      await attempt.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      onLost(error);
+      return;
+    }
+    if (lost || stopped) return;
+    const reconnected = everListening || failures > 0;
+    everListening = true;
+    failures = 0;
+    // Whatever was sent while nobody listened is lost: caches drop their answers, live streams send snapshots.
+    if (reconnected) options.hub.publishRemote({ kind: 'menus' });
+    tell({ type: 'listening', reconnected });
+    markReady();
+  };
+
+  const retryLater = (error: unknown): void => {
+    failures += 1;
+    const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 30));
+    const retryInMs = Math.round(ceiling * random());
+    tell({ type: 'disconnected', error: messageOf(error), attempt: failures, retryInMs });
+    retryTimer = scheduler.setTimeout(() => void connect(), retryInMs);
+  };
+
+  void connect();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    ready,
+    stop: () =>
+      (stopping ??= (async () => {
+        stopped = true;
+        unsubscribe();
+        if (retryTimer !== null) scheduler.clearTimeout(retryTimer);
+        retryTimer = null;
+        markReady();
+        const open = client;
+        client = null;
+        if (open !== null) {
+          open.removeAllListeners();
+          open.on('error', () => {});
+          await open.end().catch(() => {});
+        }
+        await sending;
+      })()),
+  };
+}
+
+/** The notification of one change; one that would be too long for NOTIFY goes as `menus` (any menu may differ). */
+export function payloadOf(instanceId: string, change: MenuChange): string {
+  const payload = JSON.stringify({ v: 1, from: instanceId, change } satisfies Envelope);
+  if (Buffer.byteLength(payload) <= maxPayloadBytes) return payload;
+  return JSON.stringify({ v: 1, from: instanceId, change: { kind: 'menus' } } satisfies Envelope);
+}
+
+function envelopeOf(payload: string): Envelope | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const { v, from, change } = parsed as Record<string, unknown>;
+  if (v !== 1 || typeof from !== 'string' || !isMenuChange(change)) return null;
+  return { v, from, change };
+}
+
+function isMenuChange(value: unknown): value is MenuChange {
+  if (typeof value !== 'object' || value === null) return false;
+  const change = value as Record<string, unknown>;
+  if (change.kind === 'menus') return true;
+  if (change.kind !== 'rating' || !Number.isSafeInteger(change.mealId) || !isHistogram(change.histogram)) return false;
+  if (change.dish === null) return true;
+  if (typeof change.dish !== 'object' || change.dish === undefined) return false;
+  const dish = change.dish as Record<string, unknown>;
+  return Number.isSafeInteger(dish.id) && isHistogram(dish.histogram);
+}
+
+function isHistogram(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 5 && value.every((count) => Number.isSafeInteger(count) && count >= 0);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
