@@ -86,6 +86,15 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The reader of a route where a token is optional (public menus, dishes): null without a token; a token that is sent
+ * must be valid, so a refused one answers as `identifyCaller` refused it.
+ */
+export function optionalReader(request: FastifyRequest): string | null {
+  if (request.authenticationFailure !== null) throw request.authenticationFailure as Error;
+  return request.principal?.userId ?? null;
+}
+
 /** The principal of a request that passed `requireAuthentication`. */
 export function authenticatedPrincipal(request: FastifyRequest): Principal {
   if (request.principal === null) throw new Error('route reached without authentication');

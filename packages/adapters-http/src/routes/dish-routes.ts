@@ -13,7 +13,6 @@ import {
   type WithdrawMeal,
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import {
   CanteenParams,
   DishData,
@@ -27,7 +26,7 @@ import {
   successEnvelope,
   WithdrawMealData,
 } from '@canteen-meals/http-contract';
-import { requireAdminScope } from '../auth/authenticate.js';
+import { optionalReader, requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
@@ -46,11 +45,6 @@ export interface DishRoutesOptions {
 }
 
 
-/** The reader of a route where a token is optional: none without one; a token that is sent must be valid. */
-function optionalReader(request: FastifyRequest): string | null {
-  if (request.authenticationFailure !== null) throw request.authenticationFailure as Error;
-  return request.principal?.userId ?? null;
-}
 
 /** GET /dishes/{dish_id} (token optional) and GET /canteens/{canteen_id}/dishes?q= (public). */
 export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = async (app, options) => {

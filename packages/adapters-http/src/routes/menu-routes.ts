@@ -23,7 +23,7 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requireAuthentication } from '../auth/authenticate.js';
+import { optionalReader, requireAuthentication } from '../auth/authenticate.js';
 import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
@@ -57,12 +57,6 @@ export interface MenuRoutesOptions {
 }
 
 const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
-
-/** The reader of a route where a token is optional: none without one; a token that is sent must be valid. */
-function optionalReader(request: FastifyRequest): string | null {
-  if (request.authenticationFailure !== null) throw request.authenticationFailure as Error;
-  return request.principal?.userId ?? null;
-}
 
 function requiredReader(request: FastifyRequest): string {
   const reader = optionalReader(request);
