@@ -87,9 +87,7 @@ export class MenuAnswers {
     const kept = this.kept.get(key);
     if (kept !== undefined && this.servable(kept, now)) return accept(kept);
     const flight = this.flights.get(key);
-    if (flight !== undefined && this.servable({ ...flight, readAt: now, expiresAt: Number.POSITIVE_INFINITY }, now)) {
-      return flight.promise;
-    }
+    if (flight !== undefined && this.joinable(flight)) return flight.promise;
     return this.readAndKeep(key, days, now);
   }
 
@@ -112,6 +110,14 @@ export class MenuAnswers {
     // A read under way may have read before this rating: what it answers counts as outdated from now.
     for (const flight of this.flights.values()) flight.outdatedAt ??= now;
   };
+
+  /**
+   * Whether a read under way may answer a request arriving now: it began after the last menu change, and no rating
+   * came since, or ratings may be served late at all (what it reads is younger than any kept answer).
+   */
+  private joinable(flight: Flight): boolean {
+    return flight.epoch === this.epoch && (flight.outdatedAt === null || this.settings.ratingsMaxAgeMs > 0);
+  }
 
   private servable(answer: Pick<KeptAnswer, 'epoch' | 'readAt' | 'expiresAt' | 'outdatedAt'>, now: number): boolean {
     if (answer.epoch !== this.epoch || now >= answer.expiresAt) return false;

@@ -22,8 +22,8 @@ import {
 } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { optionalReader, requireAuthentication } from '../auth/authenticate.js';
+import type { FastifyReply } from 'fastify';
+import { authenticatedPrincipal, optionalReader, requireAuthentication } from '../auth/authenticate.js';
 import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
@@ -58,11 +58,6 @@ export interface MenuRoutesOptions {
 
 const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
 
-function requiredReader(request: FastifyRequest): string {
-  const reader = optionalReader(request);
-  if (reader !== null) return reader;
-  throw new HttpError('unauthenticated', 'An Authorization: Bearer token is required.', { 'www-authenticate': 'Bearer' });
-}
 
 /**
  * GET /meals: a canteen's menu for some days is public and cacheable without a token (and personalized and private
@@ -109,7 +104,10 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       // The answer depends on the token: no shared cache may give one reader's answer to another.
       reply.header('vary', 'authorization');
       const days = menuDaysOf(request.query);
-      if (days === undefined) return readByIdsOrEveryCanteen(getMeals, cursors, requiredReader(request), request.query, reply);
+      // The onRequest hook demanded a token for these reads.
+      if (days === undefined) {
+        return readByIdsOrEveryCanteen(getMeals, cursors, authenticatedPrincipal(request).userId, request.query, reply);
+      }
       if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
       const answer = await menus.answer(days);
       if (!answer.ok) return sendRefusal(reply, answer.refusal);
@@ -140,7 +138,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const userId = requiredReader(request);
+      const { userId } = authenticatedPrincipal(request);
       reply.header('vary', 'authorization');
       if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
       const days = menuDaysOf(request.query)!;
