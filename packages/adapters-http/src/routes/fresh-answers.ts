@@ -7,6 +7,11 @@ const json = 'application/json; charset=utf-8';
 /** The response schema of a 304: what a route that answers with an ETag documents beside its 200. */
 export const notModified = { 304: Type.Null({ description: 'Not modified: the If-None-Match tag is the current one; no body' }) };
 
+/** The Cache-Control of a public answer that shared caches may keep: `max-age`, then `stale-while-revalidate`. */
+export function publicCacheControl(caching: { readonly maxAgeS: number; readonly staleWhileRevalidateS: number }): string {
+  return `public, max-age=${caching.maxAgeS}, stale-while-revalidate=${caching.staleWhileRevalidateS}`;
+}
+
 /**
  * 304 with no body when the request's If-None-Match names the current tag; the JSON text otherwise. The caller sets
  * the ETag and Cache-Control headers first: a 304 carries them too.

@@ -30,7 +30,7 @@ import { HttpError } from '../http-error.js';
 import { MenuAnswers, noMenuCache, personalizedBody, strongTagOf, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
-import { answerUnlessFresh, notModified, sendJsonText } from './fresh-answers.js';
+import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { localDateOf, mealIdOf, menuDaysOf } from './read-params.js';
 
@@ -70,7 +70,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
   const menus = new MenuAnswers((days) => getPublicMenu.execute(days), options.clock, caching);
   const unsubscribe = options.menuChanges.subscribe(menus.onChange);
   app.addHook('onClose', async () => unsubscribe());
-  const publicCacheControl = `public, max-age=${caching.maxAgeS}, stale-while-revalidate=${caching.staleWhileRevalidateS}`;
+  const cacheControl = publicCacheControl(caching);
 
   app.get(
     routePaths.getMeals,
@@ -112,7 +112,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       const answer = await menus.answer(days);
       if (!answer.ok) return sendRefusal(reply, answer.refusal);
       if (reader === null) {
-        reply.header('cache-control', publicCacheControl).header('etag', answer.value.etag);
+        reply.header('cache-control', cacheControl).header('etag', answer.value.etag);
         return answerUnlessFresh(request, reply, answer.value.etag, answer.value.body);
       }
       const states = await getPersonalStates.execute({ userId: reader, mealIds: answer.value.mealIds });

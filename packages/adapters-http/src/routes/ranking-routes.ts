@@ -15,7 +15,7 @@ import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { strongTagOf } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
-import { answerUnlessFresh, notModified } from './fresh-answers.js';
+import { answerUnlessFresh, notModified, publicCacheControl } from './fresh-answers.js';
 import { defaultMenuCaching, type MenuCachingOptions } from './menu-routes.js';
 import { menuDaysOf } from './read-params.js';
 
@@ -43,7 +43,7 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
   const problem = rankingSettingsProblem(settings);
   if (problem !== null) throw new RangeError(`rankingSettings: ${problem}`);
   const caching = options.menuCaching ?? defaultMenuCaching;
-  const publicCacheControl = `public, max-age=${caching.maxAgeS}, stale-while-revalidate=${caching.staleWhileRevalidateS}`;
+  const cacheControl = publicCacheControl(caching);
 
   app.get(
     routePaths.getRankings,
@@ -89,7 +89,7 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
       }
       const body = JSON.stringify({ status: 'success', data });
       const etag = strongTagOf(body);
-      reply.header('cache-control', publicCacheControl).header('etag', etag);
+      reply.header('cache-control', cacheControl).header('etag', etag);
       return answerUnlessFresh(request, reply, etag, body);
     },
   );
