@@ -231,3 +231,23 @@ export {
   type UseCaseOptions,
   type UseCases,
 } from './use-cases/create-use-cases.js';
+export {
+  isWebhookEventType,
+  webhookEventTypes,
+  type FavouritesUpcoming,
+  type MealWithdrawn,
+  type MenuPublished,
+  type MenuWriteCause,
+  type RecordedEvent,
+  type WebhookEvent,
+  type WebhookEventType,
+} from './webhook/webhook-event.js';
+export { isEnabled, webhookIdPattern, webhookSecretPattern, type Webhook, type WebhookDefinition, type WebhookId } from './webhook/webhook.js';
+export type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  Delivery,
+  DeliveryState,
+  WebhookOutbox,
+  WebhookRepository,
+} from './webhook/webhook-ports.js';
