@@ -27,6 +27,7 @@ import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
+import { upcomingRoutes, type UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
 import type { OperationsOptions } from './operations/operations-options.js';
@@ -40,6 +41,7 @@ export interface HttpAppOptions {
     Omit<MenuRoutesOptions, 'clock' | 'menuCaching'> &
     Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
+    UpcomingRoutesOptions &
     CanteenRoutesOptions &
     DishRoutesOptions &
     FeedRoutesOptions &
@@ -184,6 +186,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
       await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
+      await api.register(upcomingRoutes, options.useCases);
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);

@@ -39,6 +39,7 @@ export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
 export { dashboardContentSecurityPolicy, dashboardPath } from './routes/dashboard-routes.js';
 export { defaultLiveOptions, type LiveOptions } from './routes/live-routes.js';
 export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from './live/live-stats.js';
+export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from '@canteen-meals/http-contract';
