@@ -27,3 +27,4 @@ export {
   type ChangeRelayOptions,
   type RelayScheduler,
 } from './postgres-change-relay.js';
+export { withoutSessionState } from './without-session-state.js';

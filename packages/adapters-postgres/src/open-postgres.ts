@@ -5,6 +5,7 @@ import { ensureDefaultCanteen } from './postgres-canteen-repository.js';
 import { PostgresHitCounter } from './postgres-hit-counter.js';
 import { PostgresStorageHealth, reportingStorageFailures } from './storage-health.js';
 import type { TransactionOptions } from './transaction.js';
+import { withoutSessionState } from './without-session-state.js';
 
 /**
  * `session`: the pool's connections are PostgreSQL sessions of their own (a direct connection, or a pooler in session
@@ -85,7 +86,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // Behind a transaction pooler the startup parameters are not sent: each transaction sets its timeout itself.
   const transactionTimeoutMs = poolMode === 'transaction' ? statementTimeoutMs : undefined;
   return {
-    adapters: createPostgresAdapters(reportingStorageFailures(pool), { ...options, health, statementTimeoutMs: transactionTimeoutMs }),
+    adapters: createPostgresAdapters(reportingStorageFailures(poolMode === 'transaction' ? withoutSessionState(pool) : pool), { ...options, health, statementTimeoutMs: transactionTimeoutMs }),
     pool,
     hitCounter: new PostgresHitCounter(counterPool, options.onRateLimitPruneFailure),
     // Ready means a write would be kept: answering SELECT 1 is not enough after a write failed for want of storage.
