@@ -86,6 +86,12 @@ export class TransactionRunner {
   private async once<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let discard: Error | undefined;
+    // The server may drop the connection between two statements (a restart): pg then emits the error on the client,
+    // which the pool listens to only while the client is idle; unheard, it would end the process.
+    const dropped = (error: Error) => {
+      discard = error;
+    };
+    client.on('error', dropped);
     try {
       await client.query(this.begin);
       const result = await work(client);
@@ -99,6 +105,7 @@ export class TransactionRunner {
       });
       throw error;
     } finally {
+      client.removeListener('error', dropped);
       client.release(discard);
     }
   }
