@@ -25,6 +25,9 @@ export {
   type TrustProxy,
 } from './build-http-app.js';
 export type { RateLimits } from './limits/rate-limits.js';
+export { LocalHitCounter } from './limits/local-hit-counter.js';
+export { windowStartOf, type SharedHitCounter } from './limits/shared-hit-counter.js';
+export type { SharedRateLimitOptions } from './limits/shared-rate-limit-store.js';
 export type { HttpTimeouts } from './limits/server-timeouts.js';
 export { redactedLogPaths } from './logging.js';
 export { docsPath, openApiPath } from './docs/api-docs.js';

@@ -1,5 +1,6 @@
 export { loadMigrations, migrate, migrationLockKey, type MigrateOptions, type Migration } from './migrations.js';
-export { openPostgres, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
+export { openPostgres, type PoolMode, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
+export { PostgresHitCounter } from './postgres-hit-counter.js';
 export { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
 export { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 export { PostgresDishQueries } from './postgres-dish-queries.js';
@@ -11,7 +12,12 @@ export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal
 export { PostgresMealQueries } from './postgres-meal-queries.js';
 export { PostgresRatingRepository } from './postgres-rating-repository.js';
 export { PostgresUserDataRepository } from './postgres-user-data-repository.js';
-export { isPostgresStorageFailure, PostgresStorageHealth, type PostgresStorageHealthOptions } from './storage-health.js';
+export {
+  isPostgresStorageFailure,
+  PostgresStorageHealth,
+  reportingStorageFailures,
+  type PostgresStorageHealthOptions,
+} from './storage-health.js';
 export { ConcurrentChangeError, sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';
 export {
   changeChannel,
@@ -21,3 +27,4 @@ export {
   type ChangeRelayOptions,
   type RelayScheduler,
 } from './postgres-change-relay.js';
+export { withoutSessionState } from './without-session-state.js';
