@@ -1,11 +1,10 @@
 import pg from 'pg';
-import { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+import { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './postgres-adapters.js';
 import { checkedTimeZone, migrate } from './migrations.js';
 import { ensureDefaultCanteen } from './postgres-canteen-repository.js';
 import { PostgresStorageHealth } from './storage-health.js';
-import type { TransactionOptions } from './transaction.js';
 
-export interface PostgresOptions extends TransactionOptions {
+export interface PostgresOptions extends PostgresAdapterOptions {
   /** Connections this instance may hold; 10 by default. N instances hold up to N times as many. */
   readonly poolSize?: number;
   /** Told of an error on an idle pooled connection (the server went away); the pool replaces the connection. */
