@@ -109,7 +109,9 @@ function manualScheduler() {
   return { scheduler, pending, fire };
 }
 
-const start = (options: Omit<Parameters<typeof startChangeRelay>[0], 'notifier' | 'connectionString'> & { connectionString?: string }) => {
+const start = (
+  options: Omit<Parameters<typeof startChangeRelay>[0], 'notifier' | 'connectionString'> & { connectionString?: string; notifier?: Pick<pg.Pool, 'query'> },
+) => {
   const relay = startChangeRelay({ connectionString: databaseUrl(), notifier: pool, ...options });
   running.push(relay);
   return relay;
