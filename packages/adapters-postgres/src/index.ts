@@ -1,7 +1,7 @@
 export { loadMigrations, migrate, migrationLockKey, type MigrateOptions, type Migration } from './migrations.js';
 export { openPostgres, type PoolMode, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
 export { PostgresHitCounter } from './postgres-hit-counter.js';
-export { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+export { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './postgres-adapters.js';
 export { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 export { PostgresDishQueries } from './postgres-dish-queries.js';
 export { PostgresDishRepository } from './postgres-dish-repository.js';
@@ -10,7 +10,13 @@ export { PostgresMarkingRepository } from './postgres-marking-repository.js';
 export { PostgresMealCatalog } from './postgres-meal-catalog.js';
 export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 export { PostgresMealQueries } from './postgres-meal-queries.js';
-export { PostgresRatingRepository } from './postgres-rating-repository.js';
+export {
+  PostgresRatingRepository,
+  RatingNotSettledError,
+  type PostgresRatingOptions,
+  type RatingBatchOptions,
+} from './postgres-rating-repository.js';
+export type { BatchQueueOptions } from './batch-queue.js';
 export { PostgresUserDataRepository } from './postgres-user-data-repository.js';
 export {
   isPostgresStorageFailure,

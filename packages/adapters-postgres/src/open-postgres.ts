@@ -1,10 +1,9 @@
 import pg from 'pg';
-import { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+import { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './postgres-adapters.js';
 import { checkedTimeZone, migrate } from './migrations.js';
 import { ensureDefaultCanteen } from './postgres-canteen-repository.js';
 import { PostgresHitCounter } from './postgres-hit-counter.js';
 import { PostgresStorageHealth, reportingStorageFailures } from './storage-health.js';
-import type { TransactionOptions } from './transaction.js';
 import { withoutSessionState } from './without-session-state.js';
 
 /**
@@ -14,7 +13,7 @@ import { withoutSessionState } from './without-session-state.js';
  */
 export type PoolMode = 'session' | 'transaction';
 
-export interface PostgresOptions extends Omit<TransactionOptions, 'statementTimeoutMs'> {
+export interface PostgresOptions extends Omit<PostgresAdapterOptions, 'statementTimeoutMs'> {
   /** Connections this instance may hold; 10 by default. N instances hold up to N times as many. */
   readonly poolSize?: number;
   /**

@@ -2,7 +2,7 @@ import pg, { type Pool, type PoolClient } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 
 /** SQLSTATEs after which PostgreSQL has rolled the transaction back and running it again is safe. */
-const retryableStates: ReadonlySet<string> = new Set([
+export const retryableStates: ReadonlySet<string> = new Set([
   '40001', // serialization_failure
   '40P01', // deadlock_detected
 ]);
