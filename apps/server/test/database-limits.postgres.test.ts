@@ -43,8 +43,9 @@ afterAll(async () => {
   for (const app of apps) await app.close();
 });
 
-const rate = (app: FastifyInstance, rating: number) =>
-  app.inject({ method: 'POST', url: '/api/v1/rate-meal', headers, payload: { meal_id: 1, rating } });
+const bob = { authorization: `Bearer ${signHmacToken(secret, { sub: 'bob' })}` };
+const rate = (app: FastifyInstance, rating: number, as: Record<string, string> = headers) =>
+  app.inject({ method: 'POST', url: '/api/v1/rate-meal', headers: as, payload: { meal_id: 1, rating } });
 
 /** Runs `work` while a test transaction holds every meal: whoever reads or writes meals waits for it to end. */
 function holdingMeals(work: (blocker: Client) => Promise<void>): Promise<void> {
@@ -82,7 +83,8 @@ describe('PostgreSQL connection limits (DATABASE_POOL_QUEUE_TIMEOUT_MS, DATABASE
       // The pool's one connection is taken by a rating that waits for the test transaction.
       const first = rate(app, 4);
       await someoneWaitsForALock(blocker);
-      expectUnavailable(await rate(app, 5));
+      // Another user: a second change of alice's rating would wait for the first one's batch, not for the pool.
+      expectUnavailable(await rate(app, 5, bob));
       expectUnavailable(await app.inject({ method: 'GET', url: '/api/v1/meals/1', headers })); // a read waits in the same queue
       await blocker.query('COMMIT');
       expect((await first).statusCode).toBe(200);
