@@ -40,6 +40,8 @@ export type {
   RatingStatistics,
   SaveCanteenRequest,
   UpsertMealsRequest,
+  UpcomingRequest,
+  UpcomingResult,
   UpsertMealsResult,
   UserDataErasure,
   UserDataExport,

@@ -22,6 +22,7 @@ import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
 import { GetPersonalStates, GetPublicMenu } from './get-menu.js';
 import { GetRatingsReport } from './get-ratings-report.js';
+import { GetUpcomingFavourites } from './get-upcoming-favourites.js';
 import { MenuChangeHub } from '../reading/menu-change.js';
 import { ImportMenu } from './import-menu.js';
 import { ListMarkedMeals } from './list-marked-meals.js';
@@ -117,6 +118,7 @@ export function createUseCases(repositories: Repositories, clock: Clock, service
     searchDishes: new SearchDishes({ ...repositories, clock }),
     mergeDishes: new MergeDishes({ ...repositories, clock, announce }),
     listMarkedMeals: new ListMarkedMeals(reading),
+    getUpcomingFavourites: new GetUpcomingFavourites(menus),
     listRatedMeals: new ListRatedMeals(reading),
     exportUserData: new ExportUserData(userData),
     eraseUserData: new EraseUserData({ ...userData, announce }),
