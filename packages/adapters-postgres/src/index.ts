@@ -34,3 +34,5 @@ export {
   type RelayScheduler,
 } from './postgres-change-relay.js';
 export { withoutSessionState } from './without-session-state.js';
+export { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
+export { PostgresWebhookRepository } from './postgres-webhook-repository.js';

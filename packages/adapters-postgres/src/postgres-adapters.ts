@@ -9,6 +9,8 @@ import { PostgresMealQueries } from './postgres-meal-queries.js';
 import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 import { PostgresRatingRepository, type RatingBatchOptions } from './postgres-rating-repository.js';
 import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
+import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
+import { PostgresWebhookRepository } from './postgres-webhook-repository.js';
 import { TransactionRunner, type TransactionOptions } from './transaction.js';
 
 export interface PostgresAdapterOptions extends TransactionOptions {
@@ -31,9 +33,12 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     dishes: new PostgresDishRepository(transactions),
     dishQueries: new PostgresDishQueries(pool),
     feedStates: new PostgresFeedStateRepository(pool, options.health),
+    webhooks: new PostgresWebhookRepository(pool, transactions),
+    outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
     /** How many transactions (and batches of rating changes) were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount + ratings.retryCount,
   };
 }
 
 export type PostgresAdapters = ReturnType<typeof createPostgresAdapters>;
+

@@ -11,6 +11,8 @@ import { SqliteMealQueries } from './sqlite-meal-queries.js';
 import { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';
 import { SqliteRatingRepository } from './sqlite-rating-repository.js';
 import { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
+import { SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
+import { SqliteWebhookRepository } from './sqlite-webhook-repository.js';
 
 /** Every repository over one open database. */
 export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth) {
@@ -27,5 +29,8 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     dishes: new SqliteDishRepository(db, health),
     dishQueries: new SqliteDishQueries(db),
     feedStates: new SqliteFeedStateRepository(db, health),
+    webhooks: new SqliteWebhookRepository(db, health),
+    outbox: new SqliteWebhookOutbox(db, health),
   };
 }
+

@@ -260,3 +260,13 @@ export type {
   WebhookOutbox,
   WebhookRepository,
 } from './webhook/webhook-ports.js';
+export { importEvents, upsertEvents, withdrawalEvent, type CanteenTimeZones } from './webhook/menu-events.js';
+export {
+  addedServingsOf,
+  deliveriesOf,
+  favouritesUpcomingEvents,
+  type AddedServing,
+  type FavouriteServing,
+  type Subscriber,
+} from './webhook/favourites-events.js';
+export { eventIdOf, recordedEventOf, storedEventData, subjectOf } from './webhook/stored-event.js';
