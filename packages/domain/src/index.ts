@@ -251,3 +251,35 @@ export type {
   WebhookOutbox,
   WebhookRepository,
 } from './webhook/webhook-ports.js';
+export {
+  defaultWebhookRetryBaseMs,
+  disablesEndpoint,
+  nextAttemptAt,
+  retryDelayMs,
+  webhookDisableAfterMs,
+  webhookRetryCapMs,
+  webhookRetryPeriodMs,
+  type RetrySettings,
+} from './webhook/retry-schedule.js';
+export type { NewWebhookSecret, SendOutcome, WebhookSender, WebhookUrlCheck } from './webhook/webhook-delivery-ports.js';
+export { anyWebhookUrl, isWebhookSecret, maxWebhookUrlLength, validateWebhook } from './webhook/webhook-validation.js';
+export {
+  DeleteWebhook,
+  deleteWebhookRefusals,
+  GetWebhook,
+  getWebhookRefusals,
+  ListDeliveries,
+  listDeliveriesRefusals,
+  ListWebhooks,
+  maxDeliveriesPerPage,
+  SaveWebhook,
+  saveWebhookRefusals,
+  type DeliveryPosition,
+  type SaveWebhookCommand,
+} from './use-cases/webhook-use-cases.js';
+export {
+  DeliverWebhooks,
+  defaultDeliverySettings,
+  type DeliveryPass,
+  type DeliverySettings,
+} from './use-cases/deliver-webhooks.js';
