@@ -11,3 +11,5 @@ export * from './rankings-schemas.js';
 export * from './user-data-schemas.js';
 export * from './examples.js';
 export * from './live-schemas.js';
+export * from './webhook-schemas.js';
+export * from './webhook-event-schemas.js';
