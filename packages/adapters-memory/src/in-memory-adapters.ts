@@ -9,6 +9,8 @@ import { InMemoryMealQueries } from './in-memory-meal-queries.js';
 import { InMemoryMealSourceRepository } from './in-memory-meal-source-repository.js';
 import { InMemoryRatingRepository } from './in-memory-rating-repository.js';
 import { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';
+import { InMemoryWebhookOutbox } from './in-memory-webhook-outbox.js';
+import { InMemoryWebhookRepository } from './in-memory-webhook-repository.js';
 
 /** Every repository over one shared in-memory database. */
 export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDatabase()) {
@@ -24,5 +26,7 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     dishes: new InMemoryDishRepository(db),
     dishQueries: new InMemoryDishQueries(db),
     feedStates: new InMemoryFeedStateRepository(db),
+    webhooks: new InMemoryWebhookRepository(db),
+    outbox: new InMemoryWebhookOutbox(db),
   };
 }

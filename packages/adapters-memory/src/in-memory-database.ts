@@ -7,6 +7,7 @@ import {
   type Canteen,
   type CanteenId,
   type DetailedMeal,
+  type Delivery,
   type DishId,
   type FeedState,
   type LocalDate,
@@ -16,7 +17,12 @@ import {
   type RatingValue,
   type ServingWindow,
   type UserId,
+  type Webhook,
+  type WebhookEvent,
+  type WebhookId,
+  type RecordedEvent,
 } from '@canteen-meals/domain';
+import { newEventId } from './new-event-id.js';
 
 export interface InMemoryDatabaseOptions {
   /** The time zone of the `default` canteen, which every store holds from the start (default: UTC). */
@@ -45,7 +51,29 @@ export class InMemoryDatabase {
   /** Imported meals by source key: which meal each key names, for which source and day. */
   readonly mealSources = new Map<MealSourceKey, { mealId: MealId; source: string; servedOn: LocalDate }>();
 
+  /** The admin's webhook endpoints. */
+  readonly webhooks = new Map<WebhookId, Webhook>();
+  /** The webhook outbox: events recorded by menu writes, in the order they were recorded, until a fan-out takes them. */
+  readonly outbox: RecordedEvent[] = [];
+  /** Every delivery of an event to an endpoint, by `webhookId\neventId`, in the order the fan-outs made them. */
+  readonly deliveries = new Map<string, Delivery>();
+
   private lastDishId = 0;
+
+  /** Appends what a menu write records to the outbox, as part of the write: each event gets a new id. */
+  recordEvents(events: readonly WebhookEvent[], at: Date): void {
+    for (const event of events) this.outbox.push({ ...event, id: newEventId(), occurredAt: new Date(at.getTime()) });
+  }
+
+  /** The time zone of each canteen that exists among `canteenIds`. */
+  timeZonesOf(canteenIds: Iterable<CanteenId>): Map<CanteenId, string> {
+    const zones = new Map<CanteenId, string>();
+    for (const id of canteenIds) {
+      const canteen = this.canteens.get(id);
+      if (canteen !== undefined) zones.set(id, canteen.timeZone);
+    }
+    return zones;
+  }
 
   /**
    * Puts the meal (just written) in the dish of its canteen and name key, creating the dish when there is none; a

@@ -1,5 +1,7 @@
 import {
   accept,
+  upsertEvents,
+  withdrawalEvent,
   withMealDetails,
   type Meal,
   type MealCatalog,
@@ -13,7 +15,7 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryMealCatalog implements MealCatalog {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck): Promise<Result<number, 'menu_day_full'>> {
+  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck, at: Date = new Date()): Promise<Result<number, 'menu_day_full'>> {
     // Copy the whole batch before the first write, so a meal that fails leaves the store untouched; nothing awaits
     // between the count, the first and the last write, so no other operation sees half a batch or fills a day between.
     const copies = meals.map(withMealDetails);
@@ -21,18 +23,27 @@ export class InMemoryMealCatalog implements MealCatalog {
       const decision = check.decide(this.db.heldIn(check.days, new Set(copies.map((meal) => meal.id))));
       if (!decision.ok) return decision;
     }
+    const existed = new Set(copies.map((meal) => meal.id).filter((id) => this.db.meals.has(id)));
+    // Worked out before the first write: an unknown canteen throws with the store untouched, as a foreign key would.
+    const events = upsertEvents(copies, existed, this.db.timeZonesOf(copies.map((meal) => meal.canteenId)));
     for (const meal of copies) {
       this.db.meals.set(meal.id, meal);
       this.db.withdrawn.delete(meal.id);
       this.db.assignDish(meal);
     }
+    this.db.recordEvents(events, at);
     return accept(meals.length);
   }
 
   async withdraw(mealId: MealId, at: Date): Promise<Withdrawal> {
-    if (!this.db.meals.has(mealId)) return { found: false };
+    const meal = this.db.meals.get(mealId);
+    if (meal === undefined) return { found: false };
     const before = this.db.withdrawn.get(mealId);
-    if (before === undefined) this.db.withdrawn.set(mealId, new Date(at.getTime()));
+    if (before === undefined) {
+      const event = withdrawalEvent(meal, this.db.mealDishes.get(mealId) ?? null, this.db.timeZonesOf([meal.canteenId]), at);
+      this.db.withdrawn.set(mealId, new Date(at.getTime()));
+      this.db.recordEvents([event], at);
+    }
     return { found: true, withdrawnAt: new Date((before ?? at).getTime()) };
   }
 

@@ -1,4 +1,5 @@
 import {
+  importEvents,
   withMealDetails,
   type Meal,
   type MealSourceKey,
@@ -41,6 +42,9 @@ export class InMemoryMealSourceRepository implements MealSourceRepository {
     for (const meal of plan.updated) {
       if (!this.db.meals.has(meal.id)) throw new Error(`meal ${meal.id} does not exist`);
     }
+    const planned = [...plan.added.map(({ meal }) => meal), ...plan.updated, ...plan.withdrawn];
+    const dishOf = new Map(plan.withdrawn.map((meal) => [meal.id, this.db.mealDishes.get(meal.id) ?? null]));
+    const events = importEvents(plan, scope.cause ?? 'import', this.db.timeZonesOf(planned.map((meal) => meal.canteenId)), dishOf);
     const written = [...plan.added.map(({ meal }) => meal), ...plan.updated].map(withMealDetails);
     for (const meal of written) {
       this.db.meals.set(meal.id, meal);
@@ -51,6 +55,7 @@ export class InMemoryMealSourceRepository implements MealSourceRepository {
     for (const { key, servedOn, meal } of plan.added) {
       this.db.mealSources.set(key, { mealId: meal.id, source: scope.source, servedOn });
     }
+    this.db.recordEvents(events, plan.at);
     return decision;
   }
 }

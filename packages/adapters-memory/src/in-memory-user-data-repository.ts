@@ -1,4 +1,5 @@
 import {
+  subjectOf,
   withMealDetails,
   applyRatingChange,
   emptyHistogram,
@@ -40,6 +41,7 @@ export class InMemoryUserDataRepository implements UserDataRepository {
       byUser.delete(userId);
       ratings += 1;
     }
+    for (const [key, delivery] of this.db.deliveries) if (subjectOf(delivery.event) === userId) this.db.deliveries.delete(key);
     return { markings, ratings };
   }
 }

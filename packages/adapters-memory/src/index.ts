@@ -11,3 +11,5 @@ export { InMemoryDishQueries } from './in-memory-dish-queries.js';
 export { InMemoryDishRepository } from './in-memory-dish-repository.js';
 export { InMemoryFeedStateRepository } from './in-memory-feed-state-repository.js';
 export { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';
+export { InMemoryWebhookOutbox } from './in-memory-webhook-outbox.js';
+export { InMemoryWebhookRepository } from './in-memory-webhook-repository.js';

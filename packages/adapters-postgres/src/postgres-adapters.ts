@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { WebhookOutbox, WebhookRepository } from '@canteen-meals/domain';
 import { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 import { PostgresDishQueries } from './postgres-dish-queries.js';
 import { PostgresDishRepository } from './postgres-dish-repository.js';
@@ -25,9 +26,18 @@ export function createPostgresAdapters(pool: Pool, options: TransactionOptions =
     dishes: new PostgresDishRepository(transactions),
     dishQueries: new PostgresDishQueries(pool),
     feedStates: new PostgresFeedStateRepository(pool, options.health),
+    webhooks: webhooksNotYet,
+    outbox: outboxNotYet,
     /** How many transactions were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount,
   };
 }
 
 export type PostgresAdapters = ReturnType<typeof createPostgresAdapters>;
+
+/** Until this adapter stores webhooks (issue 18's next commits on this branch): every call fails saying so. */
+const notYet = (): never => {
+  throw new Error('webhook storage is not implemented in this adapter yet');
+};
+const webhooksNotYet: WebhookRepository = { save: notYet, find: notYet, list: notYet, remove: notYet };
+const outboxNotYet: WebhookOutbox = { fanOut: notYet, claimDue: notYet, record: notYet, deliveries: notYet, nextDueAt: notYet };

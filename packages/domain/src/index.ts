@@ -283,3 +283,13 @@ export {
   type DeliveryPass,
   type DeliverySettings,
 } from './use-cases/deliver-webhooks.js';
+export { importEvents, upsertEvents, withdrawalEvent, type CanteenTimeZones } from './webhook/menu-events.js';
+export {
+  addedServingsOf,
+  deliveriesOf,
+  favouritesUpcomingEvents,
+  type AddedServing,
+  type FavouriteServing,
+  type Subscriber,
+} from './webhook/favourites-events.js';
+export { eventIdOf, recordedEventOf, storedEventData, subjectOf } from './webhook/stored-event.js';

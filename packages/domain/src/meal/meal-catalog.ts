@@ -15,13 +15,18 @@ export interface MealCatalog {
    * for the batch), call `check.decide`, and write only when it accepts; a refusal writes nothing and is answered.
    * Two writes that add meals to one day never both count it before the other has written. Without `check` (test
    * fixtures, tools that load meals checked before), no day is counted.
+   *
+   * In the same unit of work it records one `menu.published` per canteen day it wrote meals to in the webhook outbox
+   * (`upsertEvents`, with the canteens' time zones as stored), occurred at `at` (absent, in fixtures and tools: the
+   * time of the call); a refused or failed write records nothing.
    */
-  upsertMany(meals: readonly Meal[], check?: MenuDaysCheck): Promise<Result<number, 'menu_day_full'>>;
+  upsertMany(meals: readonly Meal[], check?: MenuDaysCheck, at?: Date): Promise<Result<number, 'menu_day_full'>>;
   count(): Promise<number>;
   /**
    * Withdraws the meal (a menu correction) at `at`: it leaves the menus and the reads, cannot be marked or rated, and
    * keeps its markings and ratings (they stay in the user's data and in its dish's statistics). Idempotent: a meal
-   * withdrawn before keeps its first instant.
+   * withdrawn before keeps its first instant. The first withdrawal records a `meal.withdrawn` (`withdrawalEvent`) in the
+   * webhook outbox in the same unit of work; a repeated one records nothing.
    */
   withdraw(mealId: MealId, at: Date): Promise<Withdrawal>;
 }

@@ -1,4 +1,5 @@
 import type { LocalDate } from './local-time.js';
+import type { MenuWriteCause } from '../webhook/webhook-event.js';
 import type { ServingWindow } from '../reading/meal-queries.js';
 import type { Result } from '../shared/refusal.js';
 import type { MenuImportDecision, MenuImportPlan, MenuImportRefusal } from './menu-import-plan.js';
@@ -9,6 +10,8 @@ export interface MenuImportScope {
   readonly days: readonly LocalDate[];
   /** The canteen days the import serves meals on, whose meals the snapshot counts (`held`). */
   readonly servedIn: readonly ServingWindow[];
+  /** What the `menu.published` events of the import name as its cause (absent: `import`). */
+  readonly cause?: Exclude<MenuWriteCause, 'upsert'> | undefined;
 }
 
 /**
@@ -17,7 +20,9 @@ export interface MenuImportScope {
  * what it returns (new meals with their keys, updated meals) atomically, answering the decision. Nothing awaits in
  * between, so an embedded database can run it in one transaction; when `decide` refuses or throws, nothing is
  * written. An import and any other write that adds meals to one of its days never both count it before the other
- * has written (see MealCatalog.upsertMany).
+ * has written (see MealCatalog.upsertMany). With the plan it records the plan's events in the webhook outbox
+ * (`importEvents`, with the canteen's time zone as stored and the dishes of the withdrawn meals), occurred at the
+ * plan's instant; a refused or failed import records nothing.
  */
 export interface MealSourceRepository {
   importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>>;

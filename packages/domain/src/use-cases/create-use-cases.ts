@@ -11,6 +11,7 @@ import type { RatingRepository } from '../rating/rating-repository.js';
 import type { MealQueries } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
 import type { UserDataRepository } from '../user-data/user-data-repository.js';
+import type { WebhookOutbox, WebhookRepository } from '../webhook/webhook-ports.js';
 import { GetCanteen, ListCanteens, SaveCanteen } from './canteen-use-cases.js';
 import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
 import { EraseUserData } from './erase-user-data.js';
@@ -42,6 +43,10 @@ export interface Repositories {
   readonly dishes: DishRepository;
   readonly dishQueries: DishQueries;
   readonly feedStates: FeedStateRepository;
+  /** The admin's webhook endpoints. */
+  readonly webhooks: WebhookRepository;
+  /** The events the menu writers record, on their way to the endpoints. */
+  readonly outbox: WebhookOutbox;
 }
 
 /** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
@@ -91,7 +96,7 @@ export function createUseCases(repositories: Repositories, clock: Clock, service
     menuChanges,
     markMeal: new MarkMeal(repositories),
     rateMeal: new RateMeal({ ratings: repositories.ratings, clock, announce }),
-    upsertMeals: new UpsertMeals({ ...repositories, announce }),
+    upsertMeals: new UpsertMeals({ ...repositories, clock, announce }),
     importMenu,
     getMeal: new GetMeal(reading),
     getMeals: new GetMeals(menus),

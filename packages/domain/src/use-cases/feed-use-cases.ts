@@ -82,7 +82,7 @@ export class RunFeed {
         if ((current?.lastAttemptAt?.getTime() ?? 0) > ours) return current!;
         const { days } = readableFeed(() => feedReader.read(fetched.body));
         // Every feed of a canteen (full, today) names the same meals: the canteen is the source of their keys.
-        const imported = await importMenu.execute({ source: canteen.id, days, rateable: true, canteenId: canteen.id });
+        const imported = await importMenu.execute({ source: canteen.id, days, rateable: true, canteenId: canteen.id, cause: 'feed' });
         if (!imported.ok) throw new ReportableError(imported.refusal.message);
         const plan = imported.value;
         after = {

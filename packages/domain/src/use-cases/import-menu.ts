@@ -12,6 +12,7 @@ import type { LocalTime } from '../menu/local-time.js';
 import { canteenDaysOf, decideMenuDays } from '../menu/menu-day-bound.js';
 import { planMenuImport, servedAfterImport, type MenuImportPlan } from '../menu/menu-import-plan.js';
 import { refuse, type Result } from '../shared/refusal.js';
+import type { MenuWriteCause } from '../webhook/webhook-event.js';
 
 /** Every refusal ImportMenu can answer. */
 export const importMenuRefusals = ['invalid_meal', 'canteen_not_found', 'menu_day_full'] as const;
@@ -26,6 +27,8 @@ export interface ImportMenuCommand {
   readonly rateable: boolean;
   /** The canteen that serves the menu (absent: `default`); its time zone places the days. */
   readonly canteenId?: CanteenId | undefined;
+  /** Why the menu is imported, as its `menu.published` events say: `feed` from a feed fetch (absent: `import`). */
+  readonly cause?: Exclude<MenuWriteCause, 'upsert'> | undefined;
 }
 
 /**
@@ -60,7 +63,7 @@ export class ImportMenu {
       candidates.map(({ meal }) => ({ canteenId: canteen.id, servedAt: meal.servedAt })),
       new Map([[canteen.id, canteen.timeZone]]),
     );
-    const scope = { source, days: command.days.map((day) => day.date), servedIn };
+    const scope = { source, days: command.days.map((day) => day.date), servedIn, cause: command.cause ?? 'import' };
     const now = this.deps.clock.now();
     const imported = await this.deps.mealSources.importMenu(scope, (snapshot) => {
       const plan = planMenuImport(candidates, snapshot, now);

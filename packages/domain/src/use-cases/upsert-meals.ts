@@ -3,6 +3,7 @@ import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
 import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
 import type { Meal } from '../meal/meal.js';
+import type { Clock } from '../shared/clock.js';
 import { validateMeals } from '../meal/meal-validation.js';
 import { canteenDaysOf, decideMenuDays } from '../menu/menu-day-bound.js';
 import { mapResult, refuse, type Result } from '../shared/refusal.js';
@@ -20,7 +21,13 @@ type UpsertMealsRefusal = (typeof upsertMealsRefusals)[number];
  */
 export class UpsertMeals {
   constructor(
-    private readonly deps: { readonly meals: MealCatalog; readonly canteens: CanteenRepository; readonly announce?: AnnounceMenuChange },
+    private readonly deps: {
+      readonly meals: MealCatalog;
+      readonly canteens: CanteenRepository;
+      /** The instant of the write's `menu.published` events (absent: the catalog's). */
+      readonly clock?: Clock;
+      readonly announce?: AnnounceMenuChange;
+    },
   ) {}
 
   async execute(meals: readonly Meal[]): Promise<Result<{ readonly upserted: number }, UpsertMealsRefusal>> {
@@ -39,7 +46,7 @@ export class UpsertMeals {
     }
     const days = canteenDaysOf(placed, timeZones);
     // Every meal of the batch is served once it is written, wherever it was before.
-    const written = await this.deps.meals.upsertMany(placed, { days, decide: (held) => decideMenuDays(days, held, placed) });
+    const written = await this.deps.meals.upsertMany(placed, { days, decide: (held) => decideMenuDays(days, held, placed) }, this.deps.clock?.now());
     if (written.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return mapResult(written, (upserted) => ({ upserted }));
   }

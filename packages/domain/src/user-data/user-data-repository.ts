@@ -23,7 +23,8 @@ export interface UserDataRepository {
   /**
    * GDPR art. 17, in one transaction: deletes every marking and rating of `userId` and removes each of those ratings
    * from its meal's histogram and its dish's, whether or not the meal's rating period is over or it was withdrawn. No other user's data changes.
-   * Idempotent: erasing again removes nothing and answers zeros.
+   * Idempotent: erasing again removes nothing and answers zeros. Also deletes every webhook delivery of an event about
+   * the user (`favourites.upcoming`, which carries their id), pending or in the log: it is personal data too.
    */
   eraseAll(userId: UserId): Promise<ErasedUserData>;
 }
