@@ -230,6 +230,7 @@ export {
   type Repositories,
   type UseCaseOptions,
   type UseCases,
+  type WebhookPorts,
 } from './use-cases/create-use-cases.js';
 export {
   isWebhookEventType,
