@@ -13,12 +13,14 @@ const command = (overrides: Partial<SaveWebhookCommand> = {}): SaveWebhookComman
 });
 
 describe('SaveWebhook', () => {
-  it('creates, then replaces keeping createdAt; a generated secret is said to be generated', async () => {
+  it('creates with a generated secret (said to be generated), keeps it on a replacement without one, rotates it to a given one', async () => {
     const world = webhookWorld();
     const created = await world.useCases.saveWebhook.execute(command({ secret: null }));
     expect(created).toMatchObject({ ok: true, value: { created: true, secretGenerated: true, webhook: { secret: `whsec_0001${'A'.repeat(36)}` } } });
 
     world.clock.advance(60_000);
+    const kept = await world.useCases.saveWebhook.execute(command({ secret: null, events: ['meal.withdrawn'] }));
+    expect(kept).toMatchObject({ ok: true, value: { created: false, secretGenerated: false, webhook: { secret: `whsec_0001${'A'.repeat(36)}` } } });
     const replaced = await world.useCases.saveWebhook.execute(command({ events: ['meal.withdrawn'] }));
     expect(replaced).toMatchObject({
       ok: true,

@@ -13,3 +13,4 @@ export * from './examples.js';
 export * from './live-schemas.js';
 export * from './webhook-schemas.js';
 export * from './webhook-event-schemas.js';
+export * from './webhook-examples.js';

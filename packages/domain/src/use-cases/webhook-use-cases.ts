@@ -10,7 +10,7 @@ export interface SaveWebhookCommand {
   readonly id: WebhookId;
   readonly url: string;
   readonly events: readonly WebhookEventType[];
-  /** null: a new secret is generated, and shown once (in this answer). */
+  /** null: the endpoint's secret is kept; a new endpoint gets a generated one, shown once (in this answer). */
   readonly secret: string | null;
 }
 
@@ -30,8 +30,12 @@ export class SaveWebhook {
   async execute(
     command: SaveWebhookCommand,
   ): Promise<Result<{ readonly webhook: Webhook; readonly created: boolean; readonly secretGenerated: boolean }, 'invalid_webhook'>> {
-    const secretGenerated = command.secret === null;
-    const definition = { id: command.id, url: command.url, events: command.events, secret: command.secret ?? this.deps.newSecret() };
+    // Without a secret, a replacement keeps the endpoint's own (changing events must not break receivers' checks);
+    // only a new endpoint gets a generated one. Giving a secret rotates it.
+    const kept = command.secret === null ? (await this.deps.webhooks.find(command.id))?.secret : undefined;
+    const secretGenerated = command.secret === null && kept === undefined;
+    const secret = command.secret ?? kept ?? this.deps.newSecret();
+    const definition = { id: command.id, url: command.url, events: command.events, secret };
     const valid = validateWebhook(definition, this.deps.checkUrl);
     if (!valid.ok) return valid;
     const { webhook, created } = await this.deps.webhooks.save(valid.value, this.deps.clock.now());
