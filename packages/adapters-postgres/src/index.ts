@@ -21,3 +21,5 @@ export {
   type ChangeRelayOptions,
   type RelayScheduler,
 } from './postgres-change-relay.js';
+export { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
+export { PostgresWebhookRepository } from './postgres-webhook-repository.js';

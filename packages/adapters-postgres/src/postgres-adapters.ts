@@ -1,5 +1,4 @@
 import type { Pool } from 'pg';
-import type { WebhookOutbox, WebhookRepository } from '@canteen-meals/domain';
 import { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 import { PostgresDishQueries } from './postgres-dish-queries.js';
 import { PostgresDishRepository } from './postgres-dish-repository.js';
@@ -10,6 +9,8 @@ import { PostgresMealQueries } from './postgres-meal-queries.js';
 import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 import { PostgresRatingRepository } from './postgres-rating-repository.js';
 import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
+import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
+import { PostgresWebhookRepository } from './postgres-webhook-repository.js';
 import { TransactionRunner, type TransactionOptions } from './transaction.js';
 
 /** Every repository over one pool of a migrated database. */
@@ -26,8 +27,8 @@ export function createPostgresAdapters(pool: Pool, options: TransactionOptions =
     dishes: new PostgresDishRepository(transactions),
     dishQueries: new PostgresDishQueries(pool),
     feedStates: new PostgresFeedStateRepository(pool, options.health),
-    webhooks: webhooksNotYet,
-    outbox: outboxNotYet,
+    webhooks: new PostgresWebhookRepository(pool, transactions),
+    outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
     /** How many transactions were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount,
   };
@@ -35,9 +36,3 @@ export function createPostgresAdapters(pool: Pool, options: TransactionOptions =
 
 export type PostgresAdapters = ReturnType<typeof createPostgresAdapters>;
 
-/** Until this adapter stores webhooks (issue 18's next commits on this branch): every call fails saying so. */
-const notYet = (): never => {
-  throw new Error('webhook storage is not implemented in this adapter yet');
-};
-const webhooksNotYet: WebhookRepository = { save: notYet, find: notYet, list: notYet, remove: notYet };
-const outboxNotYet: WebhookOutbox = { fanOut: notYet, claimDue: notYet, record: notYet, deliveries: notYet, nextDueAt: notYet };

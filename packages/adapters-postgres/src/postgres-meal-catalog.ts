@@ -1,7 +1,20 @@
-import { accept, type Meal, type MealCatalog, type MealId, type MenuDaysCheck, type Result, type Withdrawal } from '@canteen-meals/domain';
+import {
+  accept,
+  defaultCanteenId,
+  upsertEvents,
+  withdrawalEvent,
+  type DishId,
+  type Meal,
+  type MealCatalog,
+  type MealId,
+  type MenuDaysCheck,
+  type Result,
+  type Withdrawal,
+} from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { placeInDishes } from './dish-assignment.js';
 import { heldMeals, lockMenuDays } from './held-meals.js';
+import { canteenTimeZones, recordEvents } from './outbox-records.js';
 import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealWriteColumns } from './meal-rows.js';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { ConcurrentChangeError, type TransactionRunner } from './transaction.js';
@@ -20,9 +33,9 @@ export class PostgresMealCatalog implements MealCatalog {
    * One transaction: the days of `check` locked and counted and `check.decide` asked (see lockMenuDays); then the
    * meals' dishes are found (and created), the existing meals and then their dishes locked, the histograms of meals
    * that change dish moved, and then every meal written in one statement, served again (a withdrawn meal written again
-   * is no longer withdrawn). An updated meal keeps its ratings.
+   * is no longer withdrawn). An updated meal keeps its ratings. Then its events go to the outbox in one statement.
    */
-  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck): Promise<Result<number, 'menu_day_full'>> {
+  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck, at: Date = new Date()): Promise<Result<number, 'menu_day_full'>> {
     if (meals.length === 0) return accept(0);
     // The last of two meals with one id wins, as in the other adapters (ON CONFLICT cannot touch a row twice).
     const ordered = [...new Map(meals.map((meal) => [meal.id, meal])).values()].sort((a, b) => a.id - b.id);
@@ -42,20 +55,37 @@ export class PostgresMealCatalog implements MealCatalog {
       // A meal another writer inserted after the lock found none: its dish and histogram were not accounted for.
       const raced = rows.find((row) => !row.inserted && !existing.has(Number(row.meal_id)));
       if (raced !== undefined) throw new ConcurrentChangeError(`meal ${raced.meal_id} was inserted by another transaction meanwhile`);
+      const timeZones = await canteenTimeZones(client, ordered.map((meal) => meal.canteenId ?? defaultCanteenId));
+      // In the batch's order, as the other adapters place the days.
+      const batch = [...new Map(meals.map((meal) => [meal.id, meal])).values()];
+      await recordEvents(client, upsertEvents(batch, existing, timeZones), at);
       return accept(meals.length);
     });
   }
 
-  /** One statement: the first withdrawal's instant stays (coalesce), and the answer says whether there was a meal. */
+  /**
+   * One transaction: the meal is withdrawn only when it is not yet (of two withdrawals at once, the second waits for
+   * the first's row lock and then finds it withdrawn), and only then is its event recorded; otherwise the answer is the
+   * first withdrawal's instant, or that there is no meal.
+   */
   async withdraw(mealId: MealId, at: Date): Promise<Withdrawal> {
-    const write = () =>
-      this.pool.query<{ withdrawn_at: Date }>(
-        `UPDATE meals SET withdrawn_at = coalesce(withdrawn_at, ${fromEpochMs('$2')}) WHERE meal_id = $1 RETURNING withdrawn_at`,
+    return this.transactions.run(async (client) => {
+      const { rows } = await client.query<{ served_at: Date; canteen_id: string; dish_id: string | null; time_zone: string }>(
+        `UPDATE meals SET withdrawn_at = ${fromEpochMs('$2')} WHERE meal_id = $1 AND withdrawn_at IS NULL
+         RETURNING served_at, canteen_id, dish_id, (SELECT time_zone FROM canteens WHERE canteens.canteen_id = meals.canteen_id)`,
         [mealId, at.getTime()],
       );
-    const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
-    const row = rows[0];
-    return row === undefined ? { found: false } : { found: true, withdrawnAt: row.withdrawn_at };
+      const first = rows[0];
+      if (first === undefined) {
+        const before = await client.query<{ withdrawn_at: Date | null }>('SELECT withdrawn_at FROM meals WHERE meal_id = $1', [mealId]);
+        const withdrawnAt = before.rows[0]?.withdrawn_at ?? null;
+        return withdrawnAt === null ? { found: false } : { found: true, withdrawnAt };
+      }
+      const meal = { id: mealId, servedAt: first.served_at, canteenId: first.canteen_id };
+      const dishId: DishId | null = first.dish_id === null ? null : Number(first.dish_id);
+      await recordEvents(client, [withdrawalEvent(meal, dishId, new Map([[first.canteen_id, first.time_zone]]), at)], at);
+      return { found: true, withdrawnAt: new Date(at.getTime()) };
+    });
   }
 
   async count(): Promise<number> {

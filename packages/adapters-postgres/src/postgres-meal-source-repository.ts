@@ -1,16 +1,19 @@
-import type {
-  Meal,
-  MealId,
-  MealSourceKey,
-  MealSourceRepository,
-  MenuImportDecision,
-  MenuImportPlan,
-  MenuImportRefusal,
-  MenuImportScope,
-  Result,
+import {
+  importEvents,
+  type DishId,
+  type Meal,
+  type MealId,
+  type MealSourceKey,
+  type MealSourceRepository,
+  type MenuImportDecision,
+  type MenuImportPlan,
+  type MenuImportRefusal,
+  type MenuImportScope,
+  type Result,
 } from '@canteen-meals/domain';
 import { placeInDishes } from './dish-assignment.js';
 import { heldMeals, lockMenuDays } from './held-meals.js';
+import { canteenTimeZones, recordEvents } from './outbox-records.js';
 import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealFromRow, mealWriteColumns, type MealRow } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';
 
@@ -76,12 +79,17 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
         );
         if (rowCount !== updated.length) throw new Error(`an import updates ${updated.length} meals, but ${rowCount} exist`);
       }
+      const withdrawnDishes = new Map<MealId, DishId | null>();
       if (withdrawing.length > 0) {
-        await client.query(
-          `UPDATE meals SET withdrawn_at = ${fromEpochMs('$2')} WHERE meal_id = ANY ($1::bigint[]) AND withdrawn_at IS NULL`,
+        const withdrawn = await client.query<{ meal_id: string; dish_id: string | null }>(
+          `UPDATE meals SET withdrawn_at = ${fromEpochMs('$2')} WHERE meal_id = ANY ($1::bigint[]) AND withdrawn_at IS NULL
+           RETURNING meal_id, dish_id`,
           [withdrawing, plan.at.getTime()],
         );
+        for (const row of withdrawn.rows) withdrawnDishes.set(Number(row.meal_id), row.dish_id === null ? null : Number(row.dish_id));
       }
+      const timeZones = await canteenTimeZones(client, [...added, ...updated, ...plan.withdrawn].map((meal) => meal.canteenId));
+      await recordEvents(client, importEvents(plan, scope.cause ?? 'import', timeZones, withdrawnDishes), plan.at);
       return decision;
     });
   }

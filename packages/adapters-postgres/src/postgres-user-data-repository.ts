@@ -98,6 +98,8 @@ export class PostgresUserDataRepository implements UserDataRepository {
          DELETE FROM markings WHERE user_id = $1`,
         [userId, dishIds, column(0), column(1), column(2), column(3), column(4)],
       );
+      // The deliveries of events about the user (favourites.upcoming), pending or in the log: personal data too.
+      await client.query('DELETE FROM webhook_deliveries WHERE user_id = $1', [userId]);
       return { markings: markings.rowCount ?? 0, ratings };
     });
   }

@@ -30,3 +30,5 @@ export { SqliteMealQueries } from './sqlite-meal-queries.js';
 export { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
 export { backupSqliteDatabase, type BackupReport } from './backup-database.js';
 export { openSqlite, type SqliteService, type SqliteServiceOptions } from './open-sqlite.js';
+export { SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
+export { SqliteWebhookRepository } from './sqlite-webhook-repository.js';

@@ -1,5 +1,4 @@
 import type { Database } from 'better-sqlite3';
-import type { WebhookOutbox, WebhookRepository } from '@canteen-meals/domain';
 import { GroupCommit } from './group-commit.js';
 import { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
 import { SqliteDishQueries } from './sqlite-dish-queries.js';
@@ -12,6 +11,8 @@ import { SqliteMealQueries } from './sqlite-meal-queries.js';
 import { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';
 import { SqliteRatingRepository } from './sqlite-rating-repository.js';
 import { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
+import { SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
+import { SqliteWebhookRepository } from './sqlite-webhook-repository.js';
 
 /** Every repository over one open database. */
 export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth) {
@@ -28,14 +29,8 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     dishes: new SqliteDishRepository(db, health),
     dishQueries: new SqliteDishQueries(db),
     feedStates: new SqliteFeedStateRepository(db, health),
-    webhooks: webhooksNotYet,
-    outbox: outboxNotYet,
+    webhooks: new SqliteWebhookRepository(db, health),
+    outbox: new SqliteWebhookOutbox(db, health),
   };
 }
 
-/** Until this adapter stores webhooks (issue 18's next commits on this branch): every call fails saying so. */
-const notYet = (): never => {
-  throw new Error('webhook storage is not implemented in this adapter yet');
-};
-const webhooksNotYet: WebhookRepository = { save: notYet, find: notYet, list: notYet, remove: notYet };
-const outboxNotYet: WebhookOutbox = { fanOut: notYet, claimDue: notYet, record: notYet, deliveries: notYet, nextDueAt: notYet };

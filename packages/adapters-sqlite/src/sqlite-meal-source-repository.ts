@@ -1,18 +1,21 @@
-import type {
-  LocalDate,
-  Meal,
-  MealId,
-  MealSourceKey,
-  MealSourceRepository,
-  MenuImportDecision,
-  MenuImportPlan,
-  MenuImportRefusal,
-  MenuImportScope,
-  Result,
+import {
+  importEvents,
+  type DishId,
+  type LocalDate,
+  type Meal,
+  type MealId,
+  type MealSourceKey,
+  type MealSourceRepository,
+  type MenuImportDecision,
+  type MenuImportPlan,
+  type MenuImportRefusal,
+  type MenuImportScope,
+  type Result,
 } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { SqliteDishAssignment } from './sqlite-dish-assignment.js';
 import { SqliteHeldMeals } from './sqlite-held-meals.js';
+import { SqliteOutboxRecorder } from './sqlite-outbox-recorder.js';
 import { mealColumns, mealFromRow, mealParams, mealPlaceholders, type MealParams, type MealRow } from './sqlite-meal-row.js';
 
 export class SqliteMealSourceRepository implements MealSourceRepository {
@@ -20,7 +23,7 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
   private readonly selectNextId: Statement<[], { next: number }>;
   private readonly insertMeal: Statement<[...MealParams, number]>;
   private readonly updateMeal: Statement<unknown[]>;
-  private readonly withdrawMeal: Statement<[number, MealId]>;
+  private readonly withdrawMeal: Statement<[number, MealId], DishId | null>;
   private readonly insertSource: Statement<[MealSourceKey, MealId, string, LocalDate]>;
   private readonly importInTransaction: Transaction<
     (scope: MenuImportScope, decide: MenuImportDecision) => Result<MenuImportPlan, MenuImportRefusal>
@@ -41,7 +44,10 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
       .map((column) => `${column} = ?`);
     // An updated meal is listed by its feed again: it is served, whatever was withdrawn before.
     this.updateMeal = db.prepare(`UPDATE meals SET ${assignments.join(', ')}, dish_id = ?, withdrawn_at = NULL WHERE meal_id = ?`);
-    this.withdrawMeal = db.prepare('UPDATE meals SET withdrawn_at = ? WHERE meal_id = ? AND withdrawn_at IS NULL');
+    this.withdrawMeal = db
+      .prepare<[number, MealId], DishId | null>('UPDATE meals SET withdrawn_at = ? WHERE meal_id = ? AND withdrawn_at IS NULL RETURNING dish_id')
+      .pluck();
+    const outbox = new SqliteOutboxRecorder(db);
     this.insertSource = db.prepare('INSERT INTO meal_sources (source_key, meal_id, source, served_on) VALUES (?, ?, ?, ?)');
     this.importInTransaction = db.transaction((scope: MenuImportScope, decide: MenuImportDecision) => {
       const known = new Map<MealSourceKey, Meal>();
@@ -62,7 +68,9 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
         const [id, ...fields] = mealParams(meal);
         this.updateMeal.run(...fields, dishes.assign(meal), id);
       }
-      for (const meal of plan.withdrawn) this.withdrawMeal.run(plan.at.getTime(), meal.id);
+      const dishOf = new Map(plan.withdrawn.map((meal) => [meal.id, this.withdrawMeal.get(plan.at.getTime(), meal.id) ?? null]));
+      const placed = [...plan.added.map(({ meal }) => meal), ...plan.updated, ...plan.withdrawn];
+      outbox.record(importEvents(plan, scope.cause ?? 'import', outbox.timeZonesOf(placed.map((meal) => meal.canteenId)), dishOf), plan.at);
       return decision;
     });
   }

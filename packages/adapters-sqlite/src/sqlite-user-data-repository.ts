@@ -10,6 +10,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
   private readonly unrateDishHistograms: Statement<{ user: UserId }>;
   private readonly deleteRatings: Statement<{ user: UserId }>;
   private readonly deleteMarkings: Statement<{ user: UserId }>;
+  private readonly deleteDeliveries: Statement<{ user: UserId }>;
   private readonly exportInTransaction: Transaction<(userId: UserId) => UserData>;
   private readonly eraseInTransaction: Transaction<(userId: UserId) => ErasedUserData>;
 
@@ -39,6 +40,8 @@ export class SqliteUserDataRepository implements UserDataRepository {
       WHERE dishes.dish_id = mine.dish_id`);
     this.deleteRatings = db.prepare('DELETE FROM ratings WHERE user_id = @user');
     this.deleteMarkings = db.prepare('DELETE FROM markings WHERE user_id = @user');
+    // The deliveries of events about the user (favourites.upcoming), pending or in the log: personal data too.
+    this.deleteDeliveries = db.prepare('DELETE FROM webhook_deliveries WHERE user_id = @user');
 
     // The two reads see one snapshot, so the export never shows half of a concurrent change.
     this.exportInTransaction = db.transaction((user: UserId) => ({
@@ -50,6 +53,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
       this.unrateDishHistograms.run({ user });
       const ratings = this.deleteRatings.run({ user }).changes;
       const markings = this.deleteMarkings.run({ user }).changes;
+      this.deleteDeliveries.run({ user });
       return { markings, ratings };
     });
   }

@@ -1,0 +1,11 @@
+import { describeWebhookDeliveryContract } from './webhook-delivery-contract.js';
+import { describeWebhookFanOutContract } from './webhook-fan-out-contract.js';
+import type { CreateWebhookRepositoryFixture } from './webhook-fixture.js';
+import { describeWebhookRecordingContract } from './webhook-recording-contract.js';
+
+/** The webhook contracts: recording in the menu writes, the fan-out with favourites, endpoints and deliveries. */
+export function describeWebhookContracts(adapterName: string, createFixture: CreateWebhookRepositoryFixture): void {
+  describeWebhookRecordingContract(adapterName, createFixture);
+  describeWebhookFanOutContract(adapterName, createFixture);
+  describeWebhookDeliveryContract(adapterName, createFixture);
+}
