@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@canteen-meals/domain';
+import { webhookEventTypes, type RecordedEvent } from '@canteen-meals/domain';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MealId } from './meal-schemas.js';
 
@@ -56,6 +56,9 @@ export const MealWithdrawnPayload = payload('meal.withdrawn', MealWithdrawnData)
 /** The body of a delivery: one of the three events. */
 export const WebhookPayload = Type.Union([MenuPublishedPayload, FavouritesUpcomingPayload, MealWithdrawnPayload]);
 export type WebhookPayload = Static<typeof WebhookPayload>;
+
+/** The event names of the catalogue, for receivers that check a body's `type`. */
+export const webhookEventNames: readonly WebhookPayload['type'][] = webhookEventTypes;
 
 /** An event as it goes out: the body a receiver verifies and parses. */
 export function webhookPayloadOf(event: RecordedEvent): WebhookPayload {
