@@ -95,7 +95,7 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
 
     const event = await verifyWebhook(saved.body.data.secret, received[0]!.headers, received[0]!.body);
     expect(event).toMatchObject({ type: 'menu.published', data: { added: [1], cause: 'upsert' } });
-    const log = await (await fetch(`${second.url}/api/v1/admin/webhooks/app/deliveries`, { headers: { authorization: `Bearer ${admin}` } })).json();
+    const log = (await (await fetch(`${second.url}/api/v1/admin/webhooks/app/deliveries`, { headers: { authorization: `Bearer ${admin}` } })).json()) as any;
     expect(log.data.deliveries).toMatchObject([{ event_id: event.id, state: 'delivered', attempts: 1 }]);
     // Delivered is final: nothing claims it again.
     expect(received).toHaveLength(1);
@@ -116,7 +116,7 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
     let log: any[] = [];
     for (let poll = 0; poll < 200 && !log.some((delivery) => delivery.attempts > 0); poll += 1) {
       const answer = await fetch(`${first.url}/api/v1/admin/webhooks/app/deliveries`, { headers: { authorization: `Bearer ${admin}` } });
-      log = (await answer.json()).data.deliveries;
+      log = ((await answer.json()) as any).data.deliveries;
       if (!log.some((delivery) => delivery.attempts > 0)) await new Promise((resolve) => setImmediate(resolve));
     }
     expect(log).toMatchObject([{ state: 'pending', last_error: 'connection refused' }]);
