@@ -104,14 +104,16 @@ describe('the webhook worker', () => {
     await worker.stop();
   });
 
-  it('reports a failed pass and tries again after the poll interval; stop waits for the pass under way', async () => {
+  it('reports a failed pass and tries again after the poll interval; stop tells the pass under way to end and waits for it', async () => {
     const clock = new FixedClock('2026-09-01T08:00:00Z');
     const { timers, delays, fire } = manualTimers();
     const errors: unknown[] = [];
     let fail = true;
     let finish: () => void = () => {};
+    let signal: AbortSignal | undefined;
     const deliverWebhooks = {
-      execute: () =>
+      execute: (given: AbortSignal) =>
+        (signal = given) &&
         fail ? Promise.reject(new Error('database down')) : new Promise<DeliveryPass>((resolve) => (finish = () => resolve({ fannedOut: 0, delivered: 0, failed: 0, nextRunAt: null }))),
     } as unknown as DeliverWebhooks;
     const worker = startWebhookWorker(deliverWebhooks, { pollMs: 5_000, clock, menuChanges: new MenuChangeHub(), timers, onError: (error) => errors.push(error) });
@@ -127,6 +129,8 @@ describe('the webhook worker', () => {
     const stopping = worker.stop().then(() => (stopped = true));
     await settle();
     expect(stopped).toBe(false);
+    // The pass under way is told to take nothing more.
+    expect(signal?.aborted).toBe(true);
     finish();
     await stopping;
     expect(delays()).toEqual([]);

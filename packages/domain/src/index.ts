@@ -283,6 +283,7 @@ export {
   defaultDeliverySettings,
   type DeliveryPass,
   type DeliverySettings,
+  type StopSignal,
 } from './use-cases/deliver-webhooks.js';
 export { importEvents, upsertEvents, withdrawalEvent, type CanteenTimeZones } from './webhook/menu-events.js';
 export {

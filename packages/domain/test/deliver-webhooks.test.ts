@@ -154,4 +154,20 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ fannedOut: 2, delivered: 2, nextRunAt: world.clock.now() });
     expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ fannedOut: 1, delivered: 1, nextRunAt: null });
   });
+
+  it('takes nothing more once its stop signal is raised, and ends when the attempts under way have', async () => {
+    const world = webhookWorld({ delivery: { concurrency: 1 } });
+    for (const id of ['a', 'b', 'c']) await world.endpoint(id);
+    await world.publishMenu();
+    const stop = { aborted: false };
+    world.answer(async () => {
+      stop.aborted = true;
+      return { delivered: true, status: 200 };
+    });
+
+    expect(await world.useCases.deliverWebhooks.execute(stop)).toMatchObject({ delivered: 1, failed: 0 });
+    expect(world.attempts).toHaveLength(1);
+    // What it left is due for the next pass (this instance's after a restart, or another's).
+    expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ delivered: 2, nextRunAt: null });
+  });
 });

@@ -14,7 +14,10 @@ const realTimers: WorkerTimers = {
 export interface WebhookWorker {
   /** Runs a pass after the one under way, if any; what tests call with a clock they move. */
   runNow(): Promise<void>;
-  /** Ends the timer and the subscription and waits for a pass under way, so the database can close after it. */
+  /**
+   * Ends the timer and the subscription, stops the pass under way from claiming more, and waits for its attempts (each
+   * within WEBHOOK_TIMEOUT_MS), so that the database can close after them.
+   */
   stop(): Promise<void>;
 }
 
@@ -39,6 +42,8 @@ export function startWebhookWorker(deliverWebhooks: DeliverWebhooks, options: We
   let requested = false;
   let stopped = false;
   let timer: unknown = null;
+  // Aborted on stop: the pass under way claims nothing more, so a shutdown waits for its attempts only.
+  const stopping = new AbortController();
 
   const runIn = (ms: number) => {
     if (stopped) return;
@@ -52,7 +57,7 @@ export function startWebhookWorker(deliverWebhooks: DeliverWebhooks, options: We
   const pass = async () => {
     let nextRunAt: Date | null = null;
     try {
-      const done = await deliverWebhooks.execute();
+      const done = await deliverWebhooks.execute(stopping.signal);
       options.onPass?.(done);
       nextRunAt = done.nextRunAt;
     } catch (error) {
@@ -90,6 +95,7 @@ export function startWebhookWorker(deliverWebhooks: DeliverWebhooks, options: We
     },
     stop: async () => {
       stopped = true;
+      stopping.abort();
       unsubscribe();
       if (timer !== null) timers.clearTimeout(timer);
       await running;

@@ -29,6 +29,11 @@ export const defaultDeliverySettings: Omit<DeliverySettings, keyof RetrySettings
   onSenderError: () => {},
 };
 
+/** Tells a pass to take nothing more (an AbortSignal will do; the domain knows no platform's). */
+export interface StopSignal {
+  readonly aborted: boolean;
+}
+
 export interface DeliveryPass {
   /** Recorded events turned into deliveries. */
   readonly fannedOut: number;
@@ -53,18 +58,19 @@ export class DeliverWebhooks {
     },
   ) {}
 
-  async execute(): Promise<DeliveryPass> {
-    const fanOut = await this.fanOut();
-    const sent = await this.sendDue();
+  /** `signal`: once aborted (a shutdown), the pass takes nothing more and ends when the attempts under way have. */
+  async execute(signal?: StopSignal): Promise<DeliveryPass> {
+    const fanOut = await this.fanOut(signal);
+    const sent = await this.sendDue(signal);
     const atBound = fanOut.atBound || sent.atBound;
     const nextRunAt = atBound ? this.deps.clock.now() : await this.deps.outbox.nextDueAt();
     return { fannedOut: fanOut.events, delivered: sent.delivered, failed: sent.failed, nextRunAt };
   }
 
-  private async fanOut(): Promise<{ readonly events: number; readonly atBound: boolean }> {
+  private async fanOut(signal: StopSignal | undefined): Promise<{ readonly events: number; readonly atBound: boolean }> {
     const { outbox, clock, settings } = this.deps;
     let events = 0;
-    for (let round = 0; round < settings.maxFanOuts; round += 1) {
+    for (let round = 0; round < settings.maxFanOuts && signal?.aborted !== true; round += 1) {
       const taken = await outbox.fanOut(clock.now(), settings.fanOutBatch);
       events += taken;
       if (taken < settings.fanOutBatch) return { events, atBound: false };
@@ -73,7 +79,7 @@ export class DeliverWebhooks {
   }
 
   /** Keeps up to `concurrency` attempts under way, claiming more as each ends, until none is due or the bound is hit. */
-  private async sendDue(): Promise<{ readonly delivered: number; readonly failed: number; readonly atBound: boolean }> {
+  private async sendDue(signal: StopSignal | undefined): Promise<{ readonly delivered: number; readonly failed: number; readonly atBound: boolean }> {
     const { outbox, clock, settings } = this.deps;
     const underWay = new Set<Promise<void>>();
     let claimed = 0;
@@ -90,7 +96,7 @@ export class DeliverWebhooks {
     };
     for (;;) {
       const room = Math.min(settings.concurrency - underWay.size, settings.maxAttempts - claimed);
-      if (!drained && failure === null && room > 0) {
+      if (!drained && failure === null && signal?.aborted !== true && room > 0) {
         const batch = await outbox.claimDue(clock.now(), room, settings.leaseMs).catch((error: unknown) => {
           failure ??= { error };
           return [];
