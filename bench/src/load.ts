@@ -72,3 +72,29 @@ export async function runLoad(
     sentByKind,
   };
 }
+
+/**
+ * The same load split over several targets (instances of one service): the connections shared out, the loads run
+ * at once, requests and CPU summed. p50 and p99 are the highest of the targets' (a bound, not a merged percentile).
+ */
+export async function runLoadAcross(
+  targets: readonly Target[],
+  scenario: Scenario,
+  options: { seconds: number; connections: number },
+): Promise<LoadResult> {
+  const share = (index: number) => Math.floor(options.connections / targets.length) + (index < options.connections % targets.length ? 1 : 0);
+  const results = await Promise.all(targets.map((target, index) => runLoad(target, scenario, { ...options, connections: Math.max(1, share(index)) })));
+  const sum = (pick: (result: LoadResult) => number) => results.reduce((total, result) => total + pick(result), 0);
+  const sentByKind: Record<string, number> = {};
+  for (const result of results) for (const [kind, n] of Object.entries(result.sentByKind)) sentByKind[kind] = (sentByKind[kind] ?? 0) + n;
+  return {
+    requestsPerSecond: sum((result) => result.requestsPerSecond),
+    p50Ms: Math.max(...results.map((result) => result.p50Ms)),
+    p99Ms: Math.max(...results.map((result) => result.p99Ms)),
+    requests: sum((result) => result.requests),
+    failures: sum((result) => result.failures),
+    failureDetail: results.map((result) => result.failureDetail).filter((detail) => detail !== '').join('; '),
+    targetCpu: results.every((result) => result.targetCpu !== undefined) ? sum((result) => result.targetCpu!) : undefined,
+    sentByKind,
+  };
+}

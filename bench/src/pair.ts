@@ -1,4 +1,4 @@
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, runLoadAcross, type LoadResult } from './load.js';
 import type { Target } from './processes.js';
 import type { Scenario } from './scenarios.js';
 import type { BenchSettings } from './bench-settings.js';
@@ -6,7 +6,8 @@ import type { BenchSettings } from './bench-settings.js';
 /** One side of a comparison: a scenario against a target. */
 export interface Side {
   readonly label: string;
-  readonly target: Target;
+  /** Several targets: instances of one service, the load split between them. */
+  readonly target: Target | readonly Target[];
   readonly scenario: Scenario;
 }
 
@@ -43,8 +44,10 @@ export async function comparePair(
   settings: BenchSettings,
   log: (line: string) => void,
 ): Promise<PairResult> {
-  const load = (side: Side, seconds: number) =>
-    runLoad(side.target, side.scenario, { seconds, connections: settings.connections });
+  const load = (side: Side, seconds: number) => {
+    const options = { seconds, connections: settings.connections };
+    return isTarget(side.target) ? runLoad(side.target, side.scenario, options) : runLoadAcross(side.target, side.scenario, options);
+  };
   const failures: string[] = [];
   const check = (side: Side, result: LoadResult) => {
     if (result.failures > 0) failures.push(`${name}, ${side.label}: ${result.failureDetail}`);
@@ -76,6 +79,10 @@ export async function comparePair(
     ratio: median(ratios),
     failures,
   };
+}
+
+function isTarget(target: Target | readonly Target[]): target is Target {
+  return !Array.isArray(target);
 }
 
 function summarize(label: string, rounds: readonly LoadResult[]): SideSummary {

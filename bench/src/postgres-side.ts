@@ -3,7 +3,13 @@ import { send, type ProbeRequest, type Target } from './processes.js';
 import { startServer } from './server-under-test.js';
 
 export type PostgresSide =
-  | { readonly available: true; readonly server: Target; stop(): Promise<void> }
+  | {
+      readonly available: true;
+      readonly server: Target;
+      /** Starts one more instance of the server on the same database (stopped with the side). */
+      startAnother(): Promise<Target>;
+      stop(): Promise<void>;
+    }
   | { readonly available: false; readonly reason: string };
 
 /**
@@ -32,28 +38,38 @@ export async function startPostgresSide(options: {
       jwtSecret: options.jwtSecret,
       probe: { method: 'GET', path: '/readyz', headers: {} },
     });
+    const others: Target[] = [];
     const stop = async () => {
       try {
+        for (const other of others) await other.stop();
         await server.stop();
       } finally {
         await cluster.stop();
       }
     };
+    const startAnother = async () => {
+      const other = await startServer({ name: `server on PostgreSQL ${others.length + 2}`, databaseUrl, jwtSecret: options.jwtSecret, probe: options.probe });
+      others.push(other);
+      return other;
+    };
     try {
-      const upsert = await send(server.url, {
-        method: 'PUT',
-        path: '/api/v1/admin/meals',
-        headers: { authorization: options.adminAuthorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ meals: options.meals }),
-      });
-      if (upsert.status !== 200) throw new Error(`PUT /api/v1/admin/meals on PostgreSQL: ${upsert.status} ${upsert.body}`);
+      // In parts: the route takes at most 1000 meals per request.
+      for (let start = 0; start < options.meals.length; start += 500) {
+        const upsert = await send(server.url, {
+          method: 'PUT',
+          path: '/api/v1/admin/meals',
+          headers: { authorization: options.adminAuthorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ meals: options.meals.slice(start, start + 500) }),
+        });
+        if (upsert.status !== 200) throw new Error(`PUT /api/v1/admin/meals on PostgreSQL: ${upsert.status} ${upsert.body}`);
+      }
       const probe = await send(server.url, options.probe);
       if (probe.status !== 200) throw new Error(`the server on PostgreSQL answered ${probe.status}: ${probe.body}`);
     } catch (error) {
       await stop();
       throw error;
     }
-    return { available: true, server, stop };
+    return { available: true, server, startAnother, stop };
   } catch (error) {
     await cluster.stop().catch(() => undefined);
     throw error;

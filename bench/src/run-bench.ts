@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { benchSettings, type BenchSettings } from './bench-settings.js';
@@ -136,7 +136,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
       { label: `meal with ${lightRatings} ratings`, target: sqliteServer, scenario: rateMealScenario('rate light', users, [fixture.lightMealId]) },
     );
   }
-  if (selected('postgres')) await comparePostgres({ fixture, jwtSecret, bearer, startProbe, sqliteServer, rate, compare, notice, cleanups });
+  if (selected('postgres')) await comparePostgres({ fixture, jwtSecret, bearer, startProbe, sqliteServer, rate, users, compare, notice, cleanups });
 
   await sqliteServer.stop();
   cleanups.length = 0;
@@ -155,6 +155,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.4),
     ratioTarget(pairs, 'overlay throughput / reference', overlay.name, 0.5),
     ratioReported(pairs, `mixed: ${mixedDescription}, throughput / reference`, mixed.name),
+    ...postgresTargets(pairs),
     {
       what: 'batch read of a day: database round trips',
       target: 'constant (1 to 3)',
@@ -198,7 +199,15 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   return 0;
 }
 
-/** Issue 6: rate-meal on one server instance over PostgreSQL against one over SQLite. */
+/** Issue 19's spread load: open meals of their own on PostgreSQL, over three days (a canteen day holds at most 500). */
+const spreadMealCount = 1000;
+const firstSpreadMealId = 1_000_001;
+const hotMealCount = 3;
+
+/**
+ * Issue 6: rate-meal on one server instance over PostgreSQL against one over SQLite. Issue 19: on PostgreSQL, the
+ * same load all on 3 hot meals against spread over 1000 meals, and two instances on one database against one.
+ */
 async function comparePostgres(context: {
   fixture: BenchFixture;
   jwtSecret: string;
@@ -206,16 +215,21 @@ async function comparePostgres(context: {
   startProbe: ProbeRequest;
   sqliteServer: Target;
   rate: Scenario;
+  users: ScenarioUsers;
   compare: (name: string, measured: Parameters<typeof comparePair>[1], baseline: Parameters<typeof comparePair>[2]) => Promise<void>;
   notice: (text: string) => void;
   cleanups: Array<() => Promise<void>>;
 }): Promise<void> {
-  const servedAt = new Date(Date.now() - hour).toISOString();
+  const servedAt = (hoursAgo: number) => new Date(Date.now() - hoursAgo * hour).toISOString();
+  const spreadIds = Array.from({ length: spreadMealCount }, (_, index) => firstSpreadMealId + index);
   const postgres = await startPostgresSide({
     jwtSecret: context.jwtSecret,
     probe: context.startProbe,
     adminAuthorization: context.bearer('bench-admin', adminScope),
-    meals: context.fixture.openMealIds.map((id) => ({ meal_id: id, name: `Open meal ${id}`, served_at: servedAt, rateable: true })),
+    meals: [
+      ...context.fixture.openMealIds.map((id) => ({ meal_id: id, name: `Open meal ${id}`, served_at: servedAt(1), rateable: true })),
+      ...spreadIds.map((id, index) => ({ meal_id: id, name: `Spread meal ${id}`, served_at: servedAt(1 + 24 * (index % 3)), rateable: true })),
+    ],
   });
   if (!postgres.available) {
     context.notice(`SKIPPED: rate-meal on PostgreSQL vs SQLite: ${postgres.reason}.`);
@@ -227,8 +241,41 @@ async function comparePostgres(context: {
     { label: 'server on PostgreSQL', target: postgres.server, scenario: context.rate },
     { label: 'server on SQLite', target: context.sqliteServer, scenario: context.rate },
   );
+  await context.compare(
+    postgresHotName,
+    { label: `${hotMealCount} hot meals`, target: postgres.server, scenario: rateMealScenario('rate hot', context.users, spreadIds.slice(0, hotMealCount)) },
+    { label: `${spreadMealCount} meals`, target: postgres.server, scenario: rateMealScenario('rate spread', context.users, spreadIds) },
+  );
+  const second = await postgres.startAnother();
+  await context.compare(
+    postgresInstancesName,
+    { label: 'two instances', target: [postgres.server, second], scenario: context.rate },
+    { label: 'one instance', target: postgres.server, scenario: context.rate },
+  );
+  if (availableParallelism() < 4) {
+    context.notice(
+      `"${postgresInstancesName}": ${availableParallelism()} cores run the load generator, both servers and PostgreSQL, so a second ` +
+        'instance has no core of its own: its target (>= 1.6) needs at least 4 and is marked not applicable',
+    );
+  }
   await postgres.stop();
   context.cleanups.pop();
+}
+
+const postgresHotName = 'PostgreSQL, 3 hot meals vs 1000 meals';
+const postgresInstancesName = 'PostgreSQL, two instances vs one';
+
+/** Issue 19's targets for PostgreSQL; the one of two instances applies where the cores allow it. */
+function postgresTargets(pairs: readonly PairResult[]): TargetCheck[] {
+  const instances = ratioTarget(pairs, 'PostgreSQL: two instances / one instance (rate-meal)', postgresInstancesName, 1.6);
+  const cores = availableParallelism();
+  return [
+    ratioTarget(pairs, 'rate-meal on PostgreSQL / on SQLite', 'rate-meal, PostgreSQL vs SQLite', 0.4),
+    ratioTarget(pairs, 'PostgreSQL: rate-meal on 3 hot meals / on 1000 meals', postgresHotName, 0.8),
+    cores >= 4 || instances.pass === undefined
+      ? instances
+      : { ...instances, target: `>= 1.6 (not applicable: ${cores} cores)`, pass: 'reported' },
+  ];
 }
 
 /** Spare open files beyond one per stream: the database, the rating connections, the listening socket, stdio. */

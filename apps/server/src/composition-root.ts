@@ -144,6 +144,16 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     },
     rateLimits: config.rateLimits,
+    ...(config.rateLimitStore === 'database' && persistence.hitCounter !== undefined && {
+      sharedRateLimits: {
+        counter: persistence.hitCounter,
+        onFallback: (error: Error) => {
+          metrics?.rateLimitFallback();
+          warn({ err: error.message }, 'the shared rate-limit count failed: this instance counts on its own for a while');
+        },
+        onRecovered: () => warn({}, 'the shared rate-limit count answers again'),
+      },
+    }),
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     cursorSecret: config.cursorSecret,

@@ -12,6 +12,16 @@ export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string }
   | { readonly kind: 'memory' };
 
+export interface PostgresConnectionConfig {
+  /** `transaction`: DATABASE_URL goes through a transaction-pooling proxy (nothing relies on session state). */
+  readonly poolMode: 'session' | 'transaction';
+  readonly poolQueueTimeoutMs: number;
+  /** 0: no limit. */
+  readonly statementTimeoutMs: number;
+  /** Where the migrations run (they need a session of their own); undefined: see DATABASE_MIGRATION_URL. */
+  readonly migrationUrl: string | undefined;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -25,6 +35,10 @@ export interface Config {
   readonly postgresPoolSize: number;
   /** Where each instance LISTENs for the other instances' changes on PostgreSQL; undefined: the database URL. */
   readonly databaseListenUrl: string | undefined;
+  /** PostgreSQL's connection behaviour: see the DATABASE_* settings below. */
+  readonly postgres: PostgresConnectionConfig;
+  /** `database`: on PostgreSQL, every instance counts each caller's requests in one shared count; `memory`: each on its own. */
+  readonly rateLimitStore: 'database' | 'memory';
   readonly jwtSecret: string;
   /** True when no JWT_SECRET was given and the development secret stands in. */
   readonly jwtSecretIsDevelopmentDefault: boolean;
@@ -97,6 +111,11 @@ export const settings = {
   SQLITE_SYNCHRONOUS: { description: '`normal`: every acknowledged write survives a process crash; `full`: also a power loss', default: 'normal', parse: oneOf(['normal', 'full'] as const) },
   POSTGRES_POOL_SIZE: { description: 'PostgreSQL connections per instance (1 to 100); N instances hold up to N times as many', default: '10', parse: integerIn(1, 100) },
   DATABASE_LISTEN_URL: { description: 'PostgreSQL only: where each instance holds the one extra connection (beside the pool) on which it LISTENs for the other instances\' changes. It must reach PostgreSQL directly (or through session pooling): set it when `DATABASE_URL` goes through a transaction-pooling proxy such as PgBouncer in `transaction` mode, which cannot keep a LISTEN. Unset: `DATABASE_URL`', default: undefined, parse: postgresUrl },
+  DATABASE_POOL_MODE: { description: 'PostgreSQL only: `session` when `DATABASE_URL` reaches PostgreSQL directly (or through a session pooler); `transaction` when it goes through a transaction-pooling proxy such as PgBouncer in `transaction` mode: no startup parameters are sent (the statement timeout is set with `SET LOCAL` in each transaction), and `DATABASE_LISTEN_URL` is then required (a direct connection, which the migrations use too unless `DATABASE_MIGRATION_URL` is set)', default: 'session', parse: oneOf(['session', 'transaction'] as const) },
+  DATABASE_POOL_QUEUE_TIMEOUT_MS: { description: 'PostgreSQL only: a request that finds every pooled connection busy waits this long for one (or for a new one to open), then answers 503 `storage_unavailable` with `Retry-After`', default: '2000', parse: integerIn(1, 600_000) },
+  DATABASE_STATEMENT_TIMEOUT_MS: { description: 'PostgreSQL only: a statement running longer is cancelled by the server and its request answers 503 `storage_unavailable` (migrations have no limit); 0: no limit', default: '10000', parse: integerIn(0, 3_600_000) },
+  DATABASE_MIGRATION_URL: { description: 'PostgreSQL only: where the migrations run at start (they hold a session-level advisory lock, so a direct connection, not a transaction pooler). Unset: `DATABASE_LISTEN_URL` in `transaction` pool mode, else `DATABASE_URL`', default: undefined, parse: postgresUrl },
+  RATE_LIMIT_STORE: { description: '`database`: on PostgreSQL the rate limits count every instance\'s requests in one shared count (an unlogged table; while it cannot be reached each instance counts on its own), on SQLite and `memory:` in the process (one instance); `memory`: every instance counts on its own (N instances allow N times the rate)', default: 'database', parse: oneOf(['database', 'memory'] as const) },
   JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; in production this, `JWT_PUBLIC_KEY_FILE` or `JWT_JWKS_URL` is required (none of them outside production: a public development secret)', default: undefined, parse: secret },
   JWT_PUBLIC_KEY_FILE: { description: 'PEM public key file instead of a secret: an RSA key (2048 bits or more) verifies RS256 only, an EC P-256 key ES256 only', default: undefined, parse: nonEmpty },
   JWT_JWKS_URL: { description: 'JWKS endpoint instead of a secret (https in production): RS256/ES256 keys chosen by the token\'s `kid`; needs `JWT_ISSUER`', default: undefined, parse: httpUrl },
@@ -187,6 +206,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     problems.push(`METRICS_PORT must differ from PORT (both are ${port}); leave it unset to serve /metrics on PORT.`);
   }
+  const databaseListenUrl = read('DATABASE_LISTEN_URL', settings.DATABASE_LISTEN_URL);
+  const poolMode = read('DATABASE_POOL_MODE', settings.DATABASE_POOL_MODE)!;
+  if (poolMode === 'transaction' && databaseListenUrl === undefined) {
+    // LISTEN and the migrations' advisory lock need a session of their own, which a transaction pooler does not keep.
+    problems.push('DATABASE_POOL_MODE=transaction needs DATABASE_LISTEN_URL: a direct connection to PostgreSQL for LISTEN and the migrations.');
+  }
   const metricsTokenValue = read('METRICS_TOKEN', settings.METRICS_TOKEN);
   const metricsWanted = read('METRICS_ENABLED', settings.METRICS_ENABLED)!;
   // Fail closed: in production, metrics that would be open to whoever reaches PORT are not served at all.
@@ -199,7 +224,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     databaseCreate: read('DATABASE_CREATE', settings.DATABASE_CREATE)!,
     sqliteSynchronous: read('SQLITE_SYNCHRONOUS', settings.SQLITE_SYNCHRONOUS)!,
     postgresPoolSize: read('POSTGRES_POOL_SIZE', settings.POSTGRES_POOL_SIZE)!,
-    databaseListenUrl: read('DATABASE_LISTEN_URL', settings.DATABASE_LISTEN_URL),
+    databaseListenUrl,
+    postgres: {
+      poolMode,
+      poolQueueTimeoutMs: read('DATABASE_POOL_QUEUE_TIMEOUT_MS', settings.DATABASE_POOL_QUEUE_TIMEOUT_MS)!,
+      statementTimeoutMs: read('DATABASE_STATEMENT_TIMEOUT_MS', settings.DATABASE_STATEMENT_TIMEOUT_MS)!,
+      migrationUrl: read('DATABASE_MIGRATION_URL', settings.DATABASE_MIGRATION_URL) ?? (poolMode === 'transaction' ? databaseListenUrl : undefined),
+    },
+    rateLimitStore: read('RATE_LIMIT_STORE', settings.RATE_LIMIT_STORE)!,
     jwtSecret: givenSecret ?? developmentJwtSecret,
     jwtSecretIsDevelopmentDefault: givenSecret === undefined && jwtKey?.kind === 'secret',
     jwtIssuer,

@@ -6,6 +6,7 @@ import {
   SqliteDatabaseReadOnlyError,
   type SqliteServiceOptions,
 } from '@canteen-meals/adapters-sqlite';
+import type { SharedHitCounter } from '@canteen-meals/adapters-http';
 import type { MenuChangeHub, Repositories } from '@canteen-meals/domain';
 import { ConfigError, type Config } from './config.js';
 
@@ -20,6 +21,8 @@ export interface Persistence extends Repositories {
    * their changes stay in-process.
    */
   relayChanges?(hub: MenuChangeHub, onEvent: (event: ChangeRelayEvent) => void): ChangeRelay;
+  /** Only where other instances share the database (PostgreSQL): the rate limits' count they all add to. */
+  readonly hitCounter?: SharedHitCounter;
 }
 
 /** Where the database reports what it recovered from by itself (a retried deadlock, a dropped idle connection). */
@@ -29,7 +32,7 @@ export const warnOnStderr: PersistenceWarning = (details, message) => console.wa
 
 export async function openPersistence(
   config: Pick<Config, 'database' | 'sqliteSynchronous' | 'postgresPoolSize'> &
-    Partial<Pick<Config, 'production' | 'databaseCreate' | 'timeZone' | 'databaseListenUrl'>>,
+    Partial<Pick<Config, 'production' | 'databaseCreate' | 'timeZone' | 'databaseListenUrl' | 'postgres'>>,
   warn: PersistenceWarning = warnOnStderr,
 ): Promise<Persistence> {
   switch (config.database.kind) {
@@ -48,18 +51,25 @@ export async function openPersistence(
       return { ...adapters, ping, close };
     }
     case 'postgres': {
-      const { adapters, ping, close, pool } = await openPostgres(config.database.url, {
+      const { adapters, ping, close, pool, hitCounter } = await openPostgres(config.database.url, {
         poolSize: config.postgresPoolSize,
+        ...(config.postgres && {
+          poolMode: config.postgres.poolMode,
+          poolQueueTimeoutMs: config.postgres.poolQueueTimeoutMs,
+          statementTimeoutMs: config.postgres.statementTimeoutMs,
+          migrationUrl: config.postgres.migrationUrl,
+        }),
         defaultTimeZone: config.timeZone,
         onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
         onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
         onUnavailable: (reason) => warn({ reason }, 'PostgreSQL storage unavailable: writes answer 503 storage_unavailable'),
+        onRateLimitPruneFailure: (error) => warn({ err: error.message }, 'could not delete ended rate-limit windows'),
       });
       // LISTEN needs a session of its own: a direct connection, not one through a transaction-pooling proxy.
       const listenUrl = config.databaseListenUrl ?? config.database.url;
       const relayChanges = (hub: MenuChangeHub, onEvent: (event: ChangeRelayEvent) => void) =>
         startChangeRelay({ connectionString: listenUrl, notifier: pool, hub, onEvent });
-      return { ...adapters, ping, close, relayChanges };
+      return { ...adapters, ping, close, relayChanges, hitCounter };
     }
   }
 }

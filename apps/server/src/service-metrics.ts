@@ -12,6 +12,8 @@ export interface ServiceMetrics {
   userDataErased(erased: ErasedUserData): void;
   /** One fetch of a canteen's feed, by canteen and outcome, with its duration. */
   feedFetched(state: FeedState): void;
+  /** The shared rate-limit count failed, and this instance counts on its own for a while. */
+  rateLimitFallback(): void;
 }
 
 // From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
@@ -75,6 +77,12 @@ export function createServiceMetrics(): ServiceMetrics {
     registers,
   });
 
+  const rateLimitFallbacks = new Counter({
+    name: 'meals_rate_limit_fallbacks_total',
+    help: 'Times the rate-limit count shared by the instances (PostgreSQL) failed and this instance counted on its own for a while',
+    registers,
+  });
+
   return {
     endpoint: { contentType: registry.contentType, render: () => registry.metrics() },
     feedFetched: (state) => {
@@ -92,6 +100,7 @@ export function createServiceMetrics(): ServiceMetrics {
     markingSet: (marked) => {
       markingCounts[marked ? 'true' : 'false'] += 1;
     },
+    rateLimitFallback: () => rateLimitFallbacks.inc(),
     userDataErased: ({ markings, ratings }) => {
       ratingCounts.deleted += ratings;
       markingCounts.false += markings;

@@ -68,6 +68,15 @@ describe('the wired server on SQLite', () => {
     expect((await get('/api/v1/meals?date=2026-06-14')).data.meals).toEqual([]);
   });
 
+  it("answers GET /me/upcoming with today's favourites on the canteen's clocks (TZ_NAME), in two statements", async () => {
+    const { data, statements } = await get('/api/v1/me/upcoming?days=1');
+    expect(data.truncated).toBe(false);
+    expect(data.servings).toHaveLength(100);
+    expect(data.servings[0]).toMatchObject({ meal_id: 1, date: '2026-06-15', served_at: '2026-06-14T15:00:00.000Z', marked: true });
+    // The canteens (each day is judged on its canteen's clocks), then the servings of every favourite dish at once.
+    expect(statements).toBe(2);
+  });
+
   it('answers the marked meals page by page, one statement per page', async () => {
     const first = await get('/api/v1/marked-meals?limit=100');
     expect(first.data.meals).toHaveLength(100);

@@ -13,6 +13,7 @@ import { HttpError } from './http-error.js';
 import { parseJsonBody } from './json-body.js';
 import { validationMessage } from './validation-messages.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
+import type { SharedRateLimitOptions } from './limits/shared-rate-limit-store.js';
 import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeouts.js';
 import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
@@ -27,6 +28,7 @@ import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
+import { upcomingRoutes, type UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
 import { webhookRoutes, type WebhookRoutesOptions } from './routes/webhook-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
@@ -41,6 +43,7 @@ export interface HttpAppOptions {
     Omit<MenuRoutesOptions, 'clock' | 'menuCaching'> &
     Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
+    UpcomingRoutesOptions &
     CanteenRoutesOptions &
     DishRoutesOptions &
     FeedRoutesOptions &
@@ -69,6 +72,11 @@ export interface HttpAppOptions {
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
   readonly rateLimits?: RateLimits;
+  /**
+   * The count the rate limits share with every other instance (on the database they share), on fixed windows aligned
+   * by `clock`; absent: each instance counts on its own.
+   */
+  readonly sharedRateLimits?: SharedRateLimitOptions;
   /**
    * Which proxies may name the client in X-Forwarded-For (Fastify's trustProxy): false (default) uses the socket's
    * address; true trusts any; a number trusts that many hops; a list trusts those addresses or CIDR ranges.
@@ -170,6 +178,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, {
     limitedPrefixes: [apiPrefix, openApiPath, docsPath],
+    ...(options.sharedRateLimits && { shared: { options: options.sharedRateLimits, clock: options.clock ?? systemClock } }),
   });
 
   // Before every route: the document lists the routes registered after it.
@@ -186,6 +195,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
       await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
+      await api.register(upcomingRoutes, options.useCases);
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);

@@ -10,11 +10,16 @@ interface WireError {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** A restarting database or a full pool is usually back within seconds: when a client may try again. */
+const storageRetryHeaders = { 'retry-after': '2' } as const;
+
 /** Classifies anything thrown while serving a request; what it does not recognise is an internal error. */
 export function wireErrorOf(error: unknown): WireError {
   if (error instanceof HttpError) return error;
   // Why the storage fails (a path, an SQLite or PostgreSQL message) is for the log only.
-  if (isStorageUnavailable(error)) return { code: 'storage_unavailable', message: exampleMessageOf.storage_unavailable };
+  if (isStorageUnavailable(error)) {
+    return { code: 'storage_unavailable', message: exampleMessageOf.storage_unavailable, headers: storageRetryHeaders };
+  }
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation !== undefined) return { code: 'invalid_request', message: fastifyError.message ?? '' };
   const known = fastifyError.code === undefined ? undefined : errorCodeOfFastify[fastifyError.code];

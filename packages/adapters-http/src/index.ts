@@ -25,6 +25,9 @@ export {
   type TrustProxy,
 } from './build-http-app.js';
 export type { RateLimits } from './limits/rate-limits.js';
+export { LocalHitCounter } from './limits/local-hit-counter.js';
+export { windowStartOf, type SharedHitCounter } from './limits/shared-hit-counter.js';
+export type { SharedRateLimitOptions } from './limits/shared-rate-limit-store.js';
 export type { HttpTimeouts } from './limits/server-timeouts.js';
 export { redactedLogPaths } from './logging.js';
 export { docsPath, openApiPath } from './docs/api-docs.js';
@@ -39,6 +42,7 @@ export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
 export { dashboardContentSecurityPolicy, dashboardPath } from './routes/dashboard-routes.js';
 export { defaultLiveOptions, type LiveOptions } from './routes/live-routes.js';
 export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from './live/live-stats.js';
+export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export type { WebhookRoutesOptions } from './routes/webhook-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';

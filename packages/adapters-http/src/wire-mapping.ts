@@ -11,6 +11,7 @@ import {
   type MealReading,
   type MealPrices,
   type RateMealResult,
+  type UpcomingFavourites,
   type UserDataExport,
 } from '@canteen-meals/domain';
 import type {
@@ -22,6 +23,7 @@ import type {
   MealData,
   PublicMealData,
   RateMealData,
+  UpcomingData,
   UpsertMealsBody,
   UserDataErasureData,
   UserDataExportData,
@@ -34,6 +36,14 @@ import type { Static } from '@sinclair/typebox';
 /** A meal as the read endpoints answer it: the public figures, then the reader's own marking and rating. */
 export function mealDataOf(details: MealReading): MealData {
   return { ...publicMealDataOf(details), marked: details.marked, rating_personal: details.personalRating };
+}
+
+/** GET /me/upcoming: each coming serving as a menu item with its canteen's day, and whether the answer was cut. */
+export function upcomingDataOf(upcoming: UpcomingFavourites): UpcomingData {
+  return {
+    servings: upcoming.servings.map(({ date, reading }) => ({ ...mealDataOf(reading), date })),
+    truncated: upcoming.truncated,
+  };
 }
 
 /** A meal as the public menu answers it: the same as `mealDataOf` without the reader's own fields. */

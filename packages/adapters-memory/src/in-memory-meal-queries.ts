@@ -1,4 +1,5 @@
 import {
+  inServingOrder,
   withMealDetails,
   emptyHistogram,
   type DetailedMeal,
@@ -50,6 +51,16 @@ export class InMemoryMealQueries implements MealQueries {
       for (const mealId of marked) if (wanted.has(mealId)) counts.set(mealId, (counts.get(mealId) ?? 0) + 1);
     }
     return counts;
+  }
+
+  async favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]> {
+    // A marking of any serving counts, a withdrawn one's too: the dish stays a favourite.
+    const favourites = new Set([...(this.db.markings.get(userId) ?? [])].map((mealId) => this.db.mealDishes.get(mealId)));
+    return this.servedIn(windows)
+      .filter((meal) => favourites.has(this.db.mealDishes.get(meal.id)))
+      .sort(inServingOrder)
+      .slice(0, limit)
+      .map((meal) => viewOf(this.db, userId, meal, asOf));
   }
 
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {

@@ -1,6 +1,7 @@
 export { loadMigrations, migrate, migrationLockKey, type MigrateOptions, type Migration } from './migrations.js';
-export { openPostgres, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
-export { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+export { openPostgres, type PoolMode, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
+export { PostgresHitCounter } from './postgres-hit-counter.js';
+export { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './postgres-adapters.js';
 export { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 export { PostgresDishQueries } from './postgres-dish-queries.js';
 export { PostgresDishRepository } from './postgres-dish-repository.js';
@@ -9,9 +10,20 @@ export { PostgresMarkingRepository } from './postgres-marking-repository.js';
 export { PostgresMealCatalog } from './postgres-meal-catalog.js';
 export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 export { PostgresMealQueries } from './postgres-meal-queries.js';
-export { PostgresRatingRepository } from './postgres-rating-repository.js';
+export {
+  PostgresRatingRepository,
+  RatingNotSettledError,
+  type PostgresRatingOptions,
+  type RatingBatchOptions,
+} from './postgres-rating-repository.js';
+export type { BatchQueueOptions } from './batch-queue.js';
 export { PostgresUserDataRepository } from './postgres-user-data-repository.js';
-export { isPostgresStorageFailure, PostgresStorageHealth, type PostgresStorageHealthOptions } from './storage-health.js';
+export {
+  isPostgresStorageFailure,
+  PostgresStorageHealth,
+  reportingStorageFailures,
+  type PostgresStorageHealthOptions,
+} from './storage-health.js';
 export { ConcurrentChangeError, sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';
 export {
   changeChannel,
@@ -21,5 +33,6 @@ export {
   type ChangeRelayOptions,
   type RelayScheduler,
 } from './postgres-change-relay.js';
+export { withoutSessionState } from './without-session-state.js';
 export { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 export { PostgresWebhookRepository } from './postgres-webhook-repository.js';

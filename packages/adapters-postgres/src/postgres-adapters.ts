@@ -7,19 +7,25 @@ import { PostgresMarkingRepository } from './postgres-marking-repository.js';
 import { PostgresMealCatalog } from './postgres-meal-catalog.js';
 import { PostgresMealQueries } from './postgres-meal-queries.js';
 import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
-import { PostgresRatingRepository } from './postgres-rating-repository.js';
+import { PostgresRatingRepository, type RatingBatchOptions } from './postgres-rating-repository.js';
 import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
 import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { PostgresWebhookRepository } from './postgres-webhook-repository.js';
 import { TransactionRunner, type TransactionOptions } from './transaction.js';
 
+export interface PostgresAdapterOptions extends TransactionOptions {
+  /** How rating changes are batched (see PostgresRatingRepository); the defaults suit a server. */
+  readonly ratingBatches?: RatingBatchOptions;
+}
+
 /** Every repository over one pool of a migrated database. */
-export function createPostgresAdapters(pool: Pool, options: TransactionOptions = {}) {
+export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptions = {}) {
   const transactions = new TransactionRunner(pool, options);
+  const ratings = new PostgresRatingRepository(pool, { ...options.ratingBatches, health: options.health, onRetry: options.onRetry });
   return {
     meals: new PostgresMealCatalog(pool, transactions, options.health),
     markings: new PostgresMarkingRepository(pool, options.health),
-    ratings: new PostgresRatingRepository(pool, transactions),
+    ratings,
     mealSources: new PostgresMealSourceRepository(transactions),
     queries: new PostgresMealQueries(pool),
     userData: new PostgresUserDataRepository(pool, transactions),
@@ -29,8 +35,8 @@ export function createPostgresAdapters(pool: Pool, options: TransactionOptions =
     feedStates: new PostgresFeedStateRepository(pool, options.health),
     webhooks: new PostgresWebhookRepository(pool, transactions),
     outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
-    /** How many transactions were run again after a serialization failure or a deadlock. */
-    retryCount: () => transactions.retryCount,
+    /** How many transactions (and batches of rating changes) were run again after a serialization failure or a deadlock. */
+    retryCount: () => transactions.retryCount + ratings.retryCount,
   };
 }
 

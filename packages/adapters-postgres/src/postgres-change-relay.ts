@@ -8,6 +8,8 @@ export const changeChannel = 'meal_changes';
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; a change that would not fit goes as `menus`. */
 const maxPayloadBytes = 7999;
 
+const notifyMany = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';
+
 /** Timers, a port so that tests drive the backoff without waiting. */
 export interface RelayScheduler {
   setTimeout(callback: () => void, ms: number): unknown;
@@ -36,7 +38,7 @@ export interface ChangeRelayOptions {
    * such as PgBouncer in `transaction` mode, which would hand the LISTEN session to other clients.
    */
   readonly connectionString: string;
-  /** Sends the NOTIFY of each local change: the instance's pool (one short query per change, after the commit). */
+  /** Sends the NOTIFYs of local changes: the instance's pool (after the commit; one query for all the changes of a turn). */
   readonly notifier: Pick<pg.Pool, 'query'>;
   readonly hub: MenuChangeHub;
   readonly onEvent?: (event: ChangeRelayEvent) => void;
@@ -62,6 +64,8 @@ export interface ChangeRelay {
 interface Envelope {
   readonly v: 1;
   readonly from: string;
+  /** The sender's sequence number of the change (readers need not look at it). */
+  readonly n?: number | undefined;
   readonly change: MenuChange;
 }
 
@@ -70,8 +74,8 @@ interface Envelope {
  * publishes is sent with `pg_notify`, and each change another instance sent is published into the hub as remote
  * (so caches and live streams act on it, and this relay does not send it again).
  *
- * Notifications are sent after the write committed, from a hub listener, one at a time in the order of the hub:
- * a process that dies between a commit and its NOTIFY loses that notification, and the other instances then show the
+ * Notifications are sent after the write committed, from a hub listener, in the order of the hub (those of one turn,
+ * such as a batch of ratings, in one query): a process that dies between a commit and its NOTIFY loses that notification, and the other instances then show the
  * change once their menu caches expire (MENU_CACHE_TTL_MS). Changes are listened for on one connection of its own
  * (not from the pool), which is reopened with exponential backoff and full jitter when it fails; after a reconnect,
  * `menus` is published locally, because changes sent while it was away are lost.
@@ -86,6 +90,7 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   const tell = options.onEvent ?? (() => {});
 
   let stopped = false;
+  let sequence = 0;
   let client: pg.Client | null = null;
   let retryTimer: unknown = null;
   let failures = 0;
@@ -93,18 +98,30 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  // Sending: one NOTIFY at a time, so that another instance receives a meal's changes in the order they were made.
+  // Sending: one query at a time, so that another instance receives a meal's changes in the order they were made.
+  // The changes published while one is under way (or in the same turn) go together in the next: one round trip for
+  // all of them, however many ratings a batch commits.
+  let queued: string[] = [];
   let sending: Promise<void> = Promise.resolve();
+  let sendScheduled = false;
+  const sendQueued = async (): Promise<void> => {
+    sendScheduled = false;
+    const payloads = queued;
+    queued = [];
+    try {
+      // unnest keeps the array's order, and notifications of one transaction are delivered in the order sent.
+      await options.notifier.query(notifyMany, [channel, payloads]);
+    } catch (error) {
+      tell({ type: 'notify-failed', error: messageOf(error) });
+    }
+  };
   const send = (change: MenuChange, origin: MenuChangeOrigin): void => {
     if (origin === 'remote' || stopped) return;
-    const payload = payloadOf(instanceId, change);
-    sending = sending.then(async () => {
-      try {
-        await options.notifier.query('SELECT pg_notify($1, $2)', [channel, payload]);
-      } catch (error) {
-        tell({ type: 'notify-failed', error: messageOf(error) });
-      }
-    });
+    // The sequence number keeps two equal changes apart: PostgreSQL delivers equal payloads of one transaction once.
+    queued.push(payloadOf(instanceId, change, sequence++));
+    if (sendScheduled) return;
+    sendScheduled = true;
+    sending = sending.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(sendQueued);
   };
   const unsubscribe = options.hub.subscribe(send);
 
@@ -188,10 +205,10 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
 }
 
 /** The notification of one change; one that would be too long for NOTIFY goes as `menus` (any menu may differ). */
-export function payloadOf(instanceId: string, change: MenuChange): string {
-  const payload = JSON.stringify({ v: 1, from: instanceId, change } satisfies Envelope);
+export function payloadOf(instanceId: string, change: MenuChange, n?: number): string {
+  const payload = JSON.stringify({ v: 1, from: instanceId, n, change } satisfies Envelope);
   if (Buffer.byteLength(payload) <= maxPayloadBytes) return payload;
-  return JSON.stringify({ v: 1, from: instanceId, change: { kind: 'menus' } } satisfies Envelope);
+  return JSON.stringify({ v: 1, from: instanceId, n, change: { kind: 'menus' } } satisfies Envelope);
 }
 
 function envelopeOf(payload: string): Envelope | null {

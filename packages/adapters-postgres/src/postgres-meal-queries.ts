@@ -99,6 +99,37 @@ export class PostgresMealQueries implements MealQueries {
     return new Map(rows.map((row) => [Number(row.meal_id), row.marks]));
   }
 
+  /**
+   * From the user's markings (the key user_id, meal_id) to their meals' dishes, then each dish's servings between the
+   * earliest and the latest bound of all windows, a range of the index meals_by_dish (dish_id, served_at); each of
+   * those few rows is checked against the windows of its canteen, so the menus of canteens without a favourite are
+   * never read. The page is cut from the meals alone (see readViews).
+   */
+  async favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]> {
+    if (windows.length === 0) return [];
+    const parameters = new StatementParameters();
+    const from = windows.map((window) => window.from.getTime());
+    const until = windows.map((window) => window.until.getTime());
+    const canteens = parameters.add(windows.map((window) => window.canteenId));
+    const froms = parameters.add(from);
+    const untils = parameters.add(until);
+    const earliest = fromEpochMs(parameters.add(from.reduce((a, b) => Math.min(a, b))));
+    const latest = fromEpochMs(parameters.add(until.reduce((a, b) => Math.max(a, b))));
+    const where = `dish_id IN (
+        SELECT marked.dish_id FROM markings JOIN meals marked ON marked.meal_id = markings.meal_id
+        WHERE markings.user_id = ${parameters.add(userId)})
+      AND served_at >= ${earliest} AND served_at < ${latest}
+      AND EXISTS (SELECT 1 FROM unnest(${canteens}::text[], ${froms}::bigint[], ${untils}::bigint[]) AS w (canteen_id, from_ms, until_ms)
+        WHERE w.canteen_id = meals.canteen_id AND served_at >= ${fromEpochMs('w.from_ms')} AND served_at < ${fromEpochMs('w.until_ms')})`;
+    // Canteen ids compare byte by byte, as in the other adapters, whatever the database's collation.
+    const servingOrder = (table: string) => `${table}served_at, ${table}canteen_id COLLATE "C", ${table}position, ${table}meal_id`;
+    return readViews(this.pool, parameters, userId, asOf, {
+      where,
+      limit: `ORDER BY ${servingOrder('')} LIMIT ${parameters.add(limit)}`,
+      order: servingOrder('selected.'),
+    });
+  }
+
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
     return this.page('markings', userId, page, asOf);
   }

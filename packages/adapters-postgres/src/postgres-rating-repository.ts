@@ -4,88 +4,222 @@ import {
   type MealId,
   type RatingChange,
   type RatingDecision,
+  type RatingHistogram,
   type RatingRefusal,
   type RatingRepository,
-  type RatingValue,
+  type RatingSnapshot,
   type Result,
   type UserId,
 } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
-import { histogramColumns, histogramFromRow, mealColumns, mealFromRow, type HistogramRow, type MealRow } from './meal-rows.js';
-import type { TransactionRunner } from './transaction.js';
+import { BatchQueue, type BatchQueueOptions } from './batch-queue.js';
+import { exactAnswers, type AppliedRow } from './rating-batch-answers.js';
+import {
+  dishIdOf,
+  readBatch,
+  writeBatch,
+  writeBatchValues,
+  type BatchChange,
+  type ReadMeal,
+  type ReadRow,
+  type WriteRow,
+} from './rating-batch-statements.js';
+import type { PostgresStorageHealth } from './storage-health.js';
+import { retryableStates, sqlStateOf, type RetryEvent } from './transaction.js';
 
-// Named statements are parsed once per pooled connection and reused by every later change.
-const lockMeal = {
-  name: 'meals-rating-lock-meal',
-  // NO KEY UPDATE is the row lock an UPDATE of the histogram takes anyway: it queues every change of this meal behind
-  // the one in progress, yet lets markings and ratings of the meal (foreign-key checks: KEY SHARE) go on. A withdrawn
-  // meal is no meal to rate.
-  text: `SELECT ${mealColumns}, ${histogramColumns}, dish_id FROM meals WHERE meal_id = $1 AND withdrawn_at IS NULL
-    FOR NO KEY UPDATE`,
-};
+export interface RatingBatchOptions extends BatchQueueOptions {
+  /**
+   * How many batches one change may take part in before it fails: it is run again when another writer changed its
+   * rating or its meal between the batch's read and its write, or when PostgreSQL aborted the write (deadlock).
+   * 10 by default; reaching it means something keeps changing that rating, which no person does.
+   */
+  readonly maxAttempts?: number;
+}
+
+export interface PostgresRatingOptions extends RatingBatchOptions {
+  readonly health?: PostgresStorageHealth | undefined;
+  /** Told of every batch run again after a deadlock or serialization failure (like the transactions' retries). */
+  readonly onRetry?: ((event: RetryEvent) => void) | undefined;
+}
+
+/** A change that never settled: something kept changing its rating or its meal. A bug or an attack, not contention. */
+export class RatingNotSettledError extends Error {
+  override readonly name = 'RatingNotSettledError';
+}
+
+interface PendingChange {
+  readonly key: string;
+  readonly userId: UserId;
+  readonly mealId: MealId;
+  readonly decide: RatingDecision;
+  readonly resolve: (result: Result<RatingChange, RatingRefusal>) => void;
+  readonly reject: (reason: unknown) => void;
+  attempts: number;
+}
+
 /**
- * Second, the dish row ($3, the locked meal's dish) and the user's rating. Both are current: the statement starts after
- * the meal row is ours, so the rating (changed only by whoever holds that row) is the latest committed one, and the
- * locked dish row is read in its latest version. Not one join with the meal's lock: should that statement wait for a
- * writer that moves the meal to another dish, READ COMMITTED would recheck the join with the old dish row, drop the
- * meal, and keep that old dish locked.
+ * Rating changes in batches (see the README, "How a rating change stays atomic across instances"): the changes
+ * asked for together are read in one statement, decided one by one by the domain's `decide` (the rules stay in
+ * TypeScript), and written in one statement that applies each as a compare-and-set and adds histogram deltas, so a
+ * hot meal's row is locked once per batch, not once per rating. A change whose compare-and-set failed runs again in
+ * the next batch (read again, decided again). Refusals and changes that change nothing are answered from the read.
  */
-const lockDishAndReadRating = {
-  name: 'meals-rating-lock-dish',
-  text: `SELECT ${histogramColumns}, (SELECT rating FROM ratings WHERE meal_id = $1 AND user_id = $2) AS rating
-    FROM dishes WHERE dish_id = $3 FOR NO KEY UPDATE`,
-};
-const upsertRating = {
-  name: 'meals-rating-upsert',
-  text: `INSERT INTO ratings (meal_id, user_id, rating) VALUES ($1, $2, $3)
-         ON CONFLICT (meal_id, user_id) DO UPDATE SET rating = excluded.rating`,
-};
-const deleteRating = { name: 'meals-rating-delete', text: 'DELETE FROM ratings WHERE meal_id = $1 AND user_id = $2' };
-const updateHistograms = {
-  name: 'meals-rating-update-histograms',
-  text: `WITH meal AS (
-      UPDATE meals SET rated_1 = $1, rated_2 = $2, rated_3 = $3, rated_4 = $4, rated_5 = $5 WHERE meal_id = $6)
-    UPDATE dishes SET rated_1 = $7, rated_2 = $8, rated_3 = $9, rated_4 = $10, rated_5 = $11 WHERE dish_id = $12`,
-};
-const updateMealHistogram = {
-  name: 'meals-rating-update-histogram',
-  text: 'UPDATE meals SET rated_1 = $1, rated_2 = $2, rated_3 = $3, rated_4 = $4, rated_5 = $5 WHERE meal_id = $6',
-};
-
 export class PostgresRatingRepository implements RatingRepository {
+  private readonly queue: BatchQueue<PendingChange>;
+  private readonly maxAttempts: number;
+  private retried = 0;
+  private rerun = 0;
+  /** The write under way, if any: the next batch's write waits for it (see runBatch). */
+  private writing: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly pool: Pool,
-    private readonly transactions: TransactionRunner,
-  ) {}
+    private readonly options: PostgresRatingOptions = {},
+  ) {
+    this.maxAttempts = options.maxAttempts ?? 10;
+    this.queue = new BatchQueue((batch, requeue) => this.runBatch(batch, requeue), options);
+  }
 
-  /**
-   * One short READ COMMITTED transaction. Lock order, the same in every writer: the meal row first, then its dish's
-   * row, then the user's rating row. Holding the meal row, nobody else can change this meal's ratings, histogram or
-   * dish; holding the dish row, no change of another serving can change the dish's histogram. So the histograms
-   * written last cannot lose an update. Five statements and COMMIT for a change, two and COMMIT for a missing meal.
-   */
-  async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<Result<RatingChange, RatingRefusal>> {
-    return this.transactions.run(async (client) => {
-      const meal = (await client.query<MealRow & HistogramRow & { dish_id: string }>({ ...lockMeal, values: [mealId] })).rows[0];
-      const dish =
-        meal === undefined
-          ? undefined
-          : (await client.query<HistogramRow & { rating: RatingValue | null }>({ ...lockDishAndReadRating, values: [mealId, userId, meal.dish_id] }))
-              .rows[0];
-      if (meal !== undefined && dish === undefined) throw new Error(`meal ${mealId} names the dish ${meal.dish_id}, which does not exist`);
-      const decision = decide({
-        meal: meal === undefined ? undefined : mealFromRow(meal),
-        current: dish?.rating ?? null,
-        histogram: meal === undefined ? emptyHistogram : histogramFromRow(meal),
-        dish: meal === undefined || dish === undefined ? undefined : { id: Number(meal.dish_id), histogram: histogramFromRow(dish) },
-      });
-      if (!decision.ok || !changesAnything(decision.value)) return decision;
-      const change = decision.value;
-      if (change.next === null) await client.query({ ...deleteRating, values: [mealId, userId] });
-      else await client.query({ ...upsertRating, values: [mealId, userId, change.next] });
-      if (change.dish === null) await client.query({ ...updateMealHistogram, values: [...change.histogram, mealId] });
-      else await client.query({ ...updateHistograms, values: [...change.histogram, mealId, ...change.dish.histogram, change.dish.id] });
-      return decision;
+  /** Batches run again after PostgreSQL aborted their write (a deadlock with another writer). */
+  get retryCount(): number {
+    return this.retried;
+  }
+
+  /** Changes run again because their rating or meal changed between their batch's read and write. */
+  get rerunCount(): number {
+    return this.rerun;
+  }
+
+  change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<Result<RatingChange, RatingRefusal>> {
+    return new Promise((resolve, reject) => {
+      // JSON: a user id may hold any character, so no separator could tell the two parts apart.
+      this.queue.add({ key: JSON.stringify([mealId, userId]), userId, mealId, decide, resolve, reject, attempts: 0 });
     });
   }
+
+  private async runBatch(batch: readonly PendingChange[], requeue: (items: readonly PendingChange[]) => void): Promise<void> {
+    const unsettled = new Set(batch);
+    const settle = (item: PendingChange, outcome: { result: Result<RatingChange, RatingRefusal> } | { error: unknown }) => {
+      unsettled.delete(item);
+      if ('result' in outcome) item.resolve(outcome.result);
+      else item.reject(outcome.error);
+    };
+    const again: PendingChange[] = [];
+    const runAgain = (item: PendingChange, why: () => Error) => {
+      unsettled.delete(item);
+      item.attempts += 1;
+      if (item.attempts >= this.maxAttempts) item.reject(why());
+      else again.push(item);
+    };
+    try {
+      const rows = await this.guarded(() => this.pool.query<ReadRow>({ ...readBatch, values: [batch.map((i) => i.mealId), batch.map((i) => i.userId)] }));
+      const byPosition = new Map(rows.rows.map((row) => [row[0], row]));
+      const changes: BatchChange[] = [];
+      const decided = new Map<number, { item: PendingChange; change: RatingChange }>();
+      const meals = new Map<MealId, ReadMeal>();
+      batch.forEach((item, index) => {
+        const n = index + 1;
+        const row = byPosition.get(n);
+        let decision: Result<RatingChange, RatingRefusal>;
+        let snapshot: RatingSnapshot;
+        try {
+          snapshot = snapshotOf(item.mealId, row);
+          decision = item.decide(snapshot);
+        } catch (error) {
+          return settle(item, { error });
+        }
+        // A refusal or a change of nothing writes nothing: answered as of the read, one consistent snapshot.
+        if (!decision.ok || !changesAnything(decision.value)) return settle(item, { result: decision });
+        const change = decision.value;
+        let delta: RatingHistogram;
+        try {
+          delta = deltaOf(snapshot, change);
+        } catch (error) {
+          return settle(item, { error });
+        }
+        changes.push({ n, mealId: item.mealId, userId: item.userId, previous: snapshot.current, next: change.next, delta });
+        decided.set(n, { item, change });
+        meals.set(item.mealId, { mealId: item.mealId, servedMs: row![2], rateable: row![3] });
+      });
+      if (changes.length === 0) return;
+      let written: WriteRow[];
+      try {
+        written = (await this.oneWriteAtATime(() => this.pool.query<WriteRow>({ ...writeBatch, values: writeBatchValues([...meals.values()], changes) })))
+          .rows;
+      } catch (error) {
+        const code = sqlStateOf(error);
+        if (code === undefined || !retryableStates.has(code)) throw error;
+        // The statement was rolled back as a whole: every change of it runs again.
+        this.retried += 1;
+        this.options.onRetry?.({ code, attempt: Math.max(...[...decided.values()].map(({ item }) => item.attempts)) + 1, error: error as Error });
+        for (const { item } of decided.values()) runAgain(item, () => new RatingNotSettledError(`rating of meal ${item.mealId} aborted ${this.maxAttempts} times`, { cause: error }));
+        return;
+      }
+      const applied: AppliedRow[] = written.map((row) => ({
+        n: row[0],
+        histogram: [row[2], row[3], row[4], row[5], row[6]],
+        dishId: dishIdOf(row[1]),
+        dishHistogram: row[7] === null ? null : [row[7], row[8]!, row[9]!, row[10]!, row[11]!],
+      }));
+      const answers = exactAnswers(changes, applied);
+      for (const [n, { item, change }] of decided) {
+        const answer = answers.get(n);
+        if (answer !== undefined) {
+          settle(item, { result: { ok: true, value: { ...change, histogram: answer.histogram, dish: answer.dish } } });
+        } else {
+          this.rerun += 1;
+          runAgain(item, () => new RatingNotSettledError(`the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`));
+        }
+      }
+    } catch (error) {
+      for (const item of [...unsettled]) settle(item, { error });
+    } finally {
+      requeue(again);
+    }
+  }
+
+  /**
+   * One write of this instance at a time, while the next batch may already read: the batches of one instance mostly
+   * share their hot meals, so a second write would only wait for the first one's meal rows until its commit, holding
+   * a connection and locking in turn every other meal it shares. Measured on two cores: 7 900 ratings/s with one batch
+   * under way at all, 4 700 with two whose writes overlapped (each waiting for the other's locks).
+   */
+  private oneWriteAtATime<T>(write: () => Promise<T>): Promise<T> {
+    const turn = this.writing.then(() => this.guarded(write));
+    this.writing = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private guarded<T>(query: () => Promise<T>): Promise<T> {
+    const health = this.options.health;
+    return health === undefined ? query() : health.guard(query);
+  }
+}
+
+function snapshotOf(mealId: MealId, row: ReadRow | undefined): RatingSnapshot {
+  if (row === undefined) return { meal: undefined, current: null, histogram: emptyHistogram, dish: undefined };
+  const [, name, servedMs, rateable, dishId, rated1, rated2, rated3, rated4, rated5, dish1, dish2, dish3, dish4, dish5, rating] = row;
+  if (dishId === null || dish1 === null) throw new Error(`meal ${mealId} has no dish`);
+  return {
+    meal: { id: mealId, name, servedAt: new Date(Number(servedMs)), rateable },
+    current: rating,
+    histogram: [rated1, rated2, rated3, rated4, rated5],
+    dish: { id: Number(dishId), histogram: [dish1, dish2!, dish3!, dish4!, dish5!] },
+  };
+}
+
+/**
+ * What the decision adds to the histograms, as it computed them. The meal's and the dish's must agree: a rating
+ * counts in both, which is what keeps a dish's histogram the sum of its servings'.
+ */
+function deltaOf(snapshot: RatingSnapshot, change: RatingChange): RatingHistogram {
+  const delta = change.histogram.map((count, index) => count - snapshot.histogram[index]!) as unknown as RatingHistogram;
+  const dish = change.dish;
+  if (dish !== null && snapshot.dish !== undefined) {
+    const dishDelta = dish.histogram.map((count, index) => count - snapshot.dish!.histogram[index]!);
+    if (dishDelta.some((count, index) => count !== delta[index])) {
+      throw new Error(`the decision changes meal ${change.mealId} by ${delta.join(',')} but its dish by ${dishDelta.join(',')}`);
+    }
+  }
+  return delta;
 }

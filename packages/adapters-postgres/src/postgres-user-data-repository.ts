@@ -94,12 +94,12 @@ export class PostgresUserDataRepository implements UserDataRepository {
              rated_4 = rated_4 - n.n4, rated_5 = rated_5 - n.n5
            FROM unnest($2::bigint[], $3::integer[], $4::integer[], $5::integer[], $6::integer[], $7::integer[])
              AS n (dish_id, n1, n2, n3, n4, n5)
-           WHERE dishes.dish_id = n.dish_id)
+           WHERE dishes.dish_id = n.dish_id),
+         -- The deliveries of events about the user (favourites.upcoming), pending or in the log: personal data too.
+         deliveries AS (DELETE FROM webhook_deliveries WHERE user_id = $1)
          DELETE FROM markings WHERE user_id = $1`,
         [userId, dishIds, column(0), column(1), column(2), column(3), column(4)],
       );
-      // The deliveries of events about the user (favourites.upcoming), pending or in the log: personal data too.
-      await client.query('DELETE FROM webhook_deliveries WHERE user_id = $1', [userId]);
       return { markings: markings.rowCount ?? 0, ratings };
     });
   }

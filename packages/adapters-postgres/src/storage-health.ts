@@ -1,4 +1,5 @@
 import { StorageUnavailableError } from '@canteen-meals/domain';
+import type { Pool } from 'pg';
 import { sqlStateOf } from './transaction.js';
 
 /** SQLSTATEs (exact) that mean the server cannot keep a write now, whatever the write. */
@@ -7,6 +8,7 @@ const failingStates: ReadonlySet<string> = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now: starting up or in recovery
+  '57014', // query_canceled: statement_timeout cut a statement (a server too busy or a lock held too long)
 ]);
 
 /** SQLSTATE classes: 08 connection exception, 53 insufficient resources (53100 disk_full), 58 system error (I/O). */
@@ -39,6 +41,11 @@ export class PostgresStorageHealth {
 
   constructor(private readonly options: PostgresStorageHealthOptions = {}) {}
 
+  /** False while the last write failed because the database did. */
+  get available(): boolean {
+    return this.problem === undefined;
+  }
+
   /** Throws a `StorageUnavailableError` while the last write failed because the database did. */
   assertAvailable(): void {
     if (this.problem !== undefined) throw new StorageUnavailableError(this.problem);
@@ -56,12 +63,34 @@ export class PostgresStorageHealth {
     return result;
   }
 
-  private classify(error: unknown): unknown {
-    if (!isPostgresStorageFailure(error)) return error;
+  private classify(thrown: unknown): unknown {
+    // A failure reportingStorageFailures already turned into a StorageUnavailableError still marks the storage failing.
+    const error = thrown instanceof StorageUnavailableError ? thrown.cause : thrown;
+    if (!isPostgresStorageFailure(error)) return thrown;
     const state = sqlStateOf(error);
     const reason = `PostgreSQL cannot keep writes: ${state === undefined ? '' : `SQLSTATE ${state}: `}${(error as Error).message}`;
     if (this.problem === undefined) this.options.onUnavailable?.(reason);
     this.problem = reason;
     return new StorageUnavailableError(reason, { cause: error });
   }
+}
+
+/**
+ * The pool, except that `pool.query` rejects with a `StorageUnavailableError` (HTTP 503) when the database cannot
+ * answer (unreachable, restarting, no connection free in time, a statement cut by the timeout): reads fail as
+ * unavailable too, not as internal errors. Transactions (`pool.connect`) go through PostgresStorageHealth instead.
+ */
+export function reportingStorageFailures(pool: Pool): Pool {
+  const query = (...args: Parameters<Pool['query']>) =>
+    (pool.query as (...given: unknown[]) => Promise<unknown>)(...args).catch((error: unknown) => {
+      if (!isPostgresStorageFailure(error)) throw error;
+      throw new StorageUnavailableError(`PostgreSQL cannot answer: ${(error as Error).message}`, { cause: error });
+    });
+  return new Proxy(pool, {
+    get: (target, property) => {
+      if (property === 'query') return query;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -2,7 +2,7 @@ import pg, { type Pool, type PoolClient } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 
 /** SQLSTATEs after which PostgreSQL has rolled the transaction back and running it again is safe. */
-const retryableStates: ReadonlySet<string> = new Set([
+export const retryableStates: ReadonlySet<string> = new Set([
   '40001', // serialization_failure
   '40P01', // deadlock_detected
 ]);
@@ -21,7 +21,12 @@ export interface TransactionOptions {
   /** Told of every retry, so that none is silent (the adapters also count them). */
   readonly onRetry?: (event: RetryEvent) => void;
   /** Turns a failing database's errors into `StorageUnavailableError`s, and learns when writes succeed again. */
-  readonly health?: PostgresStorageHealth;
+  readonly health?: PostgresStorageHealth | undefined;
+  /**
+   * Set with `SET LOCAL` at the start of every transaction (in the same round trip as BEGIN): for connections through a
+   * transaction pooler, where the session's startup parameters cannot carry it. Undefined or 0: not set.
+   */
+  readonly statementTimeoutMs?: number | undefined;
 }
 
 /** The SQLSTATE of an error the server sent; undefined for anything else (a lost connection, a domain refusal). */
@@ -41,12 +46,16 @@ export class ConcurrentChangeError extends Error {
 export class TransactionRunner {
   private retried = 0;
   private readonly maxRetries: number;
+  private readonly begin: string;
 
   constructor(
     private readonly pool: Pool,
     private readonly options: TransactionOptions = {},
   ) {
     this.maxRetries = options.maxRetries ?? 5;
+    const timeoutMs = options.statementTimeoutMs ?? 0;
+    // One simple-protocol query string: two statements, one round trip.
+    this.begin = timeoutMs > 0 ? `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}` : 'BEGIN';
   }
 
   /** How many attempts were run again since this runner was made. */
@@ -77,8 +86,14 @@ export class TransactionRunner {
   private async once<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let discard: Error | undefined;
+    // The server may drop the connection between two statements (a restart): pg then emits the error on the client,
+    // which the pool listens to only while the client is idle; unheard, it would end the process.
+    const dropped = (error: Error) => {
+      discard = error;
+    };
+    client.on('error', dropped);
     try {
-      await client.query('BEGIN');
+      await client.query(this.begin);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
@@ -90,6 +105,7 @@ export class TransactionRunner {
       });
       throw error;
     } finally {
+      client.removeListener('error', dropped);
       client.release(discard);
     }
   }

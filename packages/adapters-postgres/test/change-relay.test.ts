@@ -109,7 +109,9 @@ function manualScheduler() {
   return { scheduler, pending, fire };
 }
 
-const start = (options: Omit<Parameters<typeof startChangeRelay>[0], 'notifier' | 'connectionString'> & { connectionString?: string }) => {
+const start = (
+  options: Omit<Parameters<typeof startChangeRelay>[0], 'notifier' | 'connectionString'> & { connectionString?: string; notifier?: Pick<pg.Pool, 'query'> },
+) => {
   const relay = startChangeRelay({ connectionString: databaseUrl(), notifier: pool, ...options });
   running.push(relay);
   return relay;
@@ -149,6 +151,32 @@ describe('the PostgreSQL change relay', () => {
       { change: rating, origin: 'remote' },
       { change: { kind: 'menus' }, origin: 'local' },
     ]);
+  });
+
+  it('sends the changes of one turn in one query, in order, equal ones included', async () => {
+    const a = recordingHub();
+    const b = recordingHub();
+    const sent: unknown[][] = [];
+    const countingNotifier = {
+      query: (text: string, values: unknown[]) => {
+        sent.push(values);
+        return pool.query(text, values);
+      },
+    } as unknown as Pick<pg.Pool, 'query'>;
+    const relays = [start({ hub: a.hub, notifier: countingNotifier }), start({ hub: b.hub })];
+    await Promise.all(relays.map((relay) => relay.ready));
+    const back: MenuChange = { ...rating, histogram: [0, 0, 0, 0, 2] };
+
+    // A rating, its deletion, and the same rating again: the first and the third are equal changes.
+    a.hub.publish(rating);
+    a.hub.publish(back);
+    a.hub.publish(rating);
+    a.hub.publish({ kind: 'menus' });
+    await b.next(({ change }) => change.kind === 'menus', 'the last change on B');
+
+    expect(b.heard).toEqual([rating, back, rating, { kind: 'menus' }].map((change) => ({ change, origin: 'remote' })));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]![1]).toHaveLength(4);
   });
 
   it('skips notifications it does not understand, and tells of them', async () => {
@@ -239,6 +267,6 @@ describe('the PostgreSQL change relay', () => {
     const long = payloadOf('x'.repeat(7900), rating);
     expect(Buffer.byteLength(long)).toBeLessThan(8000);
     expect(JSON.parse(long)).toMatchObject({ change: { kind: 'menus' } });
-    expect(JSON.parse(payloadOf('a', rating))).toEqual({ v: 1, from: 'a', change: rating });
+    expect(JSON.parse(payloadOf('a', rating, 3))).toEqual({ v: 1, from: 'a', n: 3, change: rating });
   });
 });

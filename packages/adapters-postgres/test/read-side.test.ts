@@ -114,7 +114,7 @@ describe('the PostgreSQL read side runs a constant number of statements, whateve
       const { count, result } = await statementsOf(() => userData.eraseAll(user));
       expect(result).toEqual({ markings: size, ratings: size });
       // BEGIN, the per-user erasure lock, lock the rated meals, delete and uncount them (finding no rating left), lock
-      // their dishes, uncount them and delete the markings, COMMIT.
+      // their dishes, uncount them and delete the markings and the webhook deliveries about the user, COMMIT.
       expect(count).toBe(7);
     }
   });

@@ -1,5 +1,6 @@
 import {
   accept,
+  defaultCanteenId,
   upsertEvents,
   withdrawalEvent,
   type CanteenId,
@@ -51,9 +52,9 @@ export class SqliteMealCatalog implements MealCatalog {
         if (!decision.ok) return decision;
       }
       const existed = new Set(this.existingIds.all(JSON.stringify(meals.map((meal) => meal.id))));
-      const events = upsertEvents(meals, existed, outbox.timeZonesOf(meals.map((meal) => meal.canteenId ?? 'default')));
       for (const meal of meals) this.upsert.run(...mealParams(meal), dishes.assign(meal));
-      outbox.record(events, at);
+      // After the writes, whose foreign keys name a missing canteen first; a throw here still rolls them back.
+      outbox.record(upsertEvents(meals, existed, outbox.timeZonesOf(meals.map((meal) => meal.canteenId ?? defaultCanteenId))), at);
       return accept(meals.length);
     });
     this.withdrawOnce = db.transaction((mealId: MealId, at: Date): Withdrawal => {

@@ -32,6 +32,7 @@ export class SqliteMealQueries implements MealQueries {
   private readonly servedInPage: MenuPageStatements<{ windows: string }>;
   private readonly personalStates: Statement<[{ user: UserId; low: MealId; high: MealId }], string | null>;
   private readonly markingCountsOf: Statement<{ ids: string }, { meal_id: MealId; marks: number }>;
+  private readonly favouriteServings: Statement<ViewParameters & { windows: string; earliest: number; latest: number; limit: number }, ViewRow>;
   private readonly marked: PageStatements<object>;
   private readonly rated: PageStatements<object>;
 
@@ -55,6 +56,7 @@ export class SqliteMealQueries implements MealQueries {
     // Ranges of the index markings_by_meal (meal_id, user_id), one per meal: the markings table itself is not read.
     this.markingCountsOf = db.prepare(`SELECT meal_id, count(*) AS marks FROM markings
       WHERE meal_id IN (SELECT value FROM json_each(@ids)) GROUP BY meal_id`);
+    this.favouriteServings = db.prepare(favouriteServingsSql);
     this.marked = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM markings WHERE user_id = @user)');
     this.rated = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM ratings WHERE user_id = @user)');
   }
@@ -101,6 +103,20 @@ export class SqliteMealQueries implements MealQueries {
     return new Map(this.markingCountsOf.all({ ids: JSON.stringify(mealIds) }).map((row) => [row.meal_id, row.marks]));
   }
 
+  async favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]> {
+    if (windows.length === 0) return [];
+    return this.favouriteServings
+      .all({
+        user: userId,
+        as_of: asOf.getTime(),
+        windows: windowsParameter(windows),
+        earliest: windows.map((window) => window.from.getTime()).reduce((a, b) => Math.min(a, b)),
+        latest: windows.map((window) => window.until.getTime()).reduce((a, b) => Math.max(a, b)),
+        limit,
+      })
+      .map(viewFromRow);
+  }
+
   async markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
     return readPage(this.marked, { user: userId, as_of: asOf.getTime() }, page);
   }
@@ -114,3 +130,23 @@ export class SqliteMealQueries implements MealQueries {
 function windowsParameter(windows: readonly ServingWindow[]): string {
   return JSON.stringify(windows.map((window) => [window.canteenId, window.from.getTime(), window.until.getTime()]));
 }
+
+/**
+ * The servings of the user's favourite dishes in the windows: from the user's markings (the key user_id, meal_id) to
+ * their meals' dishes, then each dish's servings between the earliest and the latest bound of all windows, a range of
+ * the index meals_by_dish_served (dish_id, served_at, withdrawn_at). Each of those few rows is checked against the
+ * windows of its canteen; the menus of canteens without a favourite are never read. The LIMIT cuts the meals alone, so
+ * the views' figures are read for the answer's meals only.
+ */
+const favouriteServingsSql = `${selectViews}
+  WHERE meals.meal_id IN (
+    SELECT upcoming.meal_id FROM meals AS upcoming
+    WHERE upcoming.dish_id IN (
+        SELECT marked.dish_id FROM markings JOIN meals AS marked ON marked.meal_id = markings.meal_id
+        WHERE markings.user_id = @user)
+      AND upcoming.served_at >= @earliest AND upcoming.served_at < @latest AND upcoming.withdrawn_at IS NULL
+      AND EXISTS (SELECT 1 FROM json_each(@windows) AS span
+        WHERE json_extract(span.value, '$[0]') = upcoming.canteen_id
+          AND upcoming.served_at >= json_extract(span.value, '$[1]') AND upcoming.served_at < json_extract(span.value, '$[2]'))
+    ORDER BY upcoming.served_at, upcoming.canteen_id, upcoming.position, upcoming.meal_id LIMIT @limit)
+  ORDER BY meals.served_at, meals.canteen_id, meals.position, meals.meal_id`;

@@ -98,6 +98,20 @@ describe('the read side runs a constant number of statements, whatever the numbe
     }
   });
 
+  it("reads the coming servings of 1, 10 and 100 favourite dishes in one statement each, from the user's markings", async () => {
+    const wholeDay = canteenIds.map((canteenId) => ({ canteenId, from: new Date(day), until: new Date(day + 24 * 60 * minute) }));
+    for (const size of sizes) {
+      const { count, result } = await statementsOf(() => adapters.queries.favouriteServingsIn('alice', wholeDay, readAt, size));
+      expect(result.map((view) => view.meal.id)).toEqual(menu.slice(0, size).map((meal) => meal.id));
+      expect(count).toBe(1);
+    }
+    // The markings by their key, then each favourite dish's servings by meals_by_dish_served: no menu is read whole.
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${executed[0]!}`).all() as { detail: string }[]).map((step) => step.detail);
+    expect(plan).toContain('SEARCH markings USING PRIMARY KEY (user_id=?)');
+    expect(plan.some((step) => /^SEARCH upcoming USING INDEX meals_by_dish_served \(dish_id=\? AND served_at>\? AND served_at<\?\)$/.test(step))).toBe(true);
+    expect(plan.filter((step) => /^SCAN (meals|markings|upcoming|marked)\b/.test(step))).toEqual([]);
+  });
+
   it("reads a user's own states of 1, 10 and 100 meals in one statement each", async () => {
     for (const size of sizes) {
       const ids = menu.slice(0, size).map((meal) => meal.id);

@@ -47,6 +47,8 @@ export type {
   RatingStatistics,
   SaveCanteenRequest,
   UpsertMealsRequest,
+  UpcomingRequest,
+  UpcomingResult,
   UpsertMealsResult,
   UserDataErasure,
   UserDataExport,

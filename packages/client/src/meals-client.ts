@@ -30,6 +30,8 @@ import type {
   RatingStatistics,
   UpsertMealsRequest,
   UpsertMealsResult,
+  UpcomingRequest,
+  UpcomingResult,
   UserDataErasure,
   UserDataExport,
   DeletedWebhook,
@@ -82,6 +84,11 @@ export interface MealsClient {
   listMarkedMeals(page?: PageRequest, options?: CallOptions): Promise<MealPage>;
   /** The meals the caller has rated, most recently served first, a page at a time. */
   listRatedMeals(page?: PageRequest, options?: CallOptions): Promise<MealPage>;
+  /**
+   * The servings in the coming `days` (1 to 14, default 7; today included, on each canteen's clocks) of every dish the
+   * caller marked a serving of, in serving order, each with its `date`; at most 500 (`truncated` says when cut).
+   */
+  getUpcoming(request?: UpcomingRequest, options?: CallOptions): Promise<UpcomingResult>;
   /** Every marking and rating the service holds for the caller. */
   exportMyData(options?: CallOptions): Promise<UserDataExport>;
   /** Erases every marking and rating of the caller; idempotent. */
@@ -191,6 +198,8 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     getRankings: (query, callOptions) => call('GET', `${routePaths.getRankings}${queryString(rankingsQueryParameters(query))}`, undefined, callOptions),
     listMarkedMeals: (page, callOptions) => call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
     listRatedMeals: (page, callOptions) => call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
+    getUpcoming: ({ days } = {}, callOptions) =>
+      call('GET', `${routePaths.getUpcoming}${queryString(days === undefined ? {} : { days: String(days) })}`, undefined, callOptions),
     exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
     eraseMyData: (callOptions) => call('DELETE', routePaths.myData, undefined, callOptions),
     listCanteens: (callOptions) => call('GET', routePaths.listCanteens, undefined, callOptions),

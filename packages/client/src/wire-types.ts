@@ -22,6 +22,7 @@ import type {
   RankingsData,
   RateMealBody,
   RateMealData,
+  UpcomingData,
   UpsertMealsBody,
   UpsertMealsData,
   UserDataErasureData,
@@ -53,6 +54,12 @@ export type PublicMealsResult = Static<typeof PublicMealsData>;
 /** The caller's own part of a menu: the meals they marked or rated, with their marking and rating. */
 export type PersonalStatesResult = Static<typeof PersonalStatesData>;
 export type MealPage = Static<typeof MealPageData>;
+/** `GET /me/upcoming`: how many days, today included (1 to 14; 7 when absent). */
+export interface UpcomingRequest {
+  readonly days?: number;
+}
+/** The coming servings of the caller's favourite dishes: menu items with their canteen's `date`, and `truncated`. */
+export type UpcomingResult = Static<typeof UpcomingData>;
 export type UserDataExport = Static<typeof UserDataExportData>;
 export type UserDataErasure = Static<typeof UserDataErasureData>;
 export type Canteen = Static<typeof CanteenData>;

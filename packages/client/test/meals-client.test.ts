@@ -217,6 +217,26 @@ describe('the read endpoints against the real server', () => {
     expect(await failure(alice.saveCanteen('bistro-8', { name: 'Bistro 8', timezone: 'UTC' }))).toMatchObject({ code: 'forbidden' });
   });
 
+  it('gets the coming servings of the dishes the caller marked a serving of, 7 days by default, up to 14', async () => {
+    await admin.saveCanteen('upcoming', { name: 'Upcoming', timezone: 'UTC' });
+    const goulash = (id: number, days: number) =>
+      MealMother.servedAt(new Date(now().getTime() + days * 24 * 60 * 60 * 1000), { id, name: 'Goulash', canteenId: 'upcoming' });
+    const [past, soon, later] = [goulash(90, -3), goulash(91, 2), goulash(92, 10)];
+    await admin.upsertMeals(MealMother.upsertBody(past!, soon!, later!));
+    const erin = clientFor('erin');
+    await erin.markMeal({ meal_id: 90, marked: true });
+    const dateOf = (meal: typeof past) => meal!.servedAt.toISOString().slice(0, 10);
+
+    const week = await erin.getUpcoming();
+    expect(week.truncated).toBe(false);
+    expect(week.servings.map((serving) => [serving.meal_id, serving.date, serving.canteen_id])).toEqual([[91, dateOf(soon), 'upcoming']]);
+    expect(week.servings[0]).toMatchObject({ marked: false, dish: { name: 'Goulash', times_served: 1 } });
+    expect((await erin.getUpcoming({ days: 14 })).servings.map((serving) => serving.meal_id)).toEqual([91, 92]);
+    expect((await clientFor('frank').getUpcoming({ days: 14 })).servings).toEqual([]);
+    expect(await failure(erin.getUpcoming({ days: 15 }))).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(await failure(createMealsClient({ baseUrl: server.baseUrl }).getUpcoming())).toMatchObject({ code: 'unauthenticated', status: 401 });
+  });
+
   it('lists the marked meals a page at a time', async () => {
     const first = await dave.listMarkedMeals({ limit: 1 });
     expect(first.meals).toHaveLength(1);

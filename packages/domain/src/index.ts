@@ -184,7 +184,7 @@ export { localDayOf, localDayRange, type InstantRange, type LocalDay } from './c
 export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
 export { MenuChangeHub, nobodyListens, type AnnounceMenuChange, type MenuChange, type MenuChangeListener, type MenuChangeOrigin } from './reading/menu-change.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
-export { inOrderOfMeals, type MealQueries, type MenuPageRequest, type MenuPosition, type PersonalState, type ServingWindow } from './reading/meal-queries.js';
+export { inOrderOfMeals, inServingOrder, type MealQueries, type MenuPageRequest, type MenuPosition, type PersonalState, type ServingWindow } from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
 export type { ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';
@@ -222,6 +222,15 @@ export {
   type RankingOptions,
 } from './use-cases/rankings.js';
 export { ListMarkedMeals, type ListUserMealsQuery } from './use-cases/list-marked-meals.js';
+export {
+  comingDaysOf,
+  defaultUpcomingDays,
+  GetUpcomingFavourites,
+  maxUpcomingDays,
+  maxUpcomingServings,
+  type UpcomingFavourites,
+  type UpcomingServing,
+} from './use-cases/get-upcoming-favourites.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
 export { ImportMenu, importMenuRefusals, type ImportMenuCommand } from './use-cases/import-menu.js';
 export {

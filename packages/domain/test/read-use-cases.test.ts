@@ -56,6 +56,7 @@ function fakeQueries(views: PersonalMeal[]) {
       return views.slice(start, start + page.limit);
     },
     ratedMeals: async () => [],
+    favouriteServingsIn: async () => [],
   };
   return { queries, calls };
 }

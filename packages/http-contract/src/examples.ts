@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { MarkMealData, RateMealData, UpsertMealsData } from './meal-schemas.js';
 import type { MealData, MealPageData, MealsData } from './read-schemas.js';
 import { ratingsReportColumns } from './report-schemas.js';
+import type { UpcomingData } from './upcoming-schemas.js';
 import type { UserDataErasureData, UserDataExportData } from './user-data-schemas.js';
 
 // The examples of the API documentation tell one story, at 2026-03-10T12:00Z: an admin upserts meal 42 (meal 41 was
@@ -71,6 +72,9 @@ export const exampleMarkedPage: Static<typeof MealPageData> = {
 };
 /** `?limit=1` of alice's rated meals: 42 alone, the last page. */
 export const exampleRatedPage: Static<typeof MealPageData> = { meals: [exampleMeal], next_cursor: null };
+
+/** alice's coming week: she marked the lentil soup, served today (earlier today still counts) and not again yet. */
+export const exampleUpcoming: UpcomingData = { servings: [{ ...exampleMeal, date: '2026-03-10' }], truncated: false };
 
 export const exampleUserDataExport: Static<typeof UserDataExportData> = {
   user_id: 'alice',

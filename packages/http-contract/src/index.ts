@@ -9,6 +9,7 @@ export * from './read-schemas.js';
 export * from './report-schemas.js';
 export * from './rankings-schemas.js';
 export * from './user-data-schemas.js';
+export * from './upcoming-schemas.js';
 export * from './examples.js';
 export * from './live-schemas.js';
 export * from './webhook-schemas.js';

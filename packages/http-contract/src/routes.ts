@@ -12,6 +12,7 @@ export const routePaths = {
   getMeal: '/meals/:meal_id',
   getMeals: '/meals',
   getPersonalStates: '/me/meals',
+  getUpcoming: '/me/upcoming',
   getRankings: '/rankings',
   listMarkedMeals: '/marked-meals',
   listRatedMeals: '/rated-meals',

@@ -13,6 +13,7 @@ export { freshFixturePerTest, type CreateRepositoryFixture, type RepositoryFixtu
 export { MealMother, type MealTraits, type WireMeal } from './meal-mother.js';
 export { ratingOpenAt, readAt, sampleMeal, servedAt } from './sample-meals.js';
 export { describeMealQueriesContract } from './meal-queries-contract.js';
+export { describeFavouriteServingsContract } from './favourite-servings-contract.js';
 export { accepted } from './accepted.js';
 export { probeThrough, type RepositoryProbe } from './repository-probe.js';
 export { rateInPeriod } from './rate-in-period.js';

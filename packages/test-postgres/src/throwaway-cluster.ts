@@ -27,6 +27,12 @@ export interface ThrowawayCluster {
   createDatabase(name: string): Promise<string>;
   /** Drops a database made by createDatabase, closing whatever connections are still open on it. */
   dropDatabase(name: string): Promise<void>;
+  /**
+   * Stops the server and starts it again on the same data folder and port, as `pg_ctl restart` would: `fast` (the
+   * default) rolls back open transactions and checkpoints; `immediate` is a crash (SIGQUIT), recovered from the WAL
+   * at start. Resolves once the server answers again; `onStopped` runs while it is down. Every connection is lost.
+   */
+  restart(options?: { readonly mode?: 'fast' | 'immediate'; readonly onStopped?: () => Promise<void> | void }): Promise<void>;
   /** Stops the server and deletes its folder. */
   stop(): Promise<void>;
 }
@@ -78,20 +84,28 @@ export async function startThrowawayCluster(options: ThrowawayClusterOptions = {
   let lastFailure: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const server = spawn(join(binaries.binDir, 'postgres'), serverArguments(dataDir, port, options.settings ?? {}), {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      ...processOptions(folder, owner),
-    });
-    const log = captureTail(server);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    const startServer = async () => {
+      const server = spawn(join(binaries.binDir, 'postgres'), serverArguments(dataDir, port, options.settings ?? {}), {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        ...processOptions(folder, owner),
+      });
+      try {
+        await waitUntilReady(url, server, captureTail(server));
+      } catch (error) {
+        await stopServer(server);
+        throw error;
+      }
+      return server;
+    };
+    let server: ChildProcess;
     try {
-      await waitUntilReady(url, server, log);
+      server = await startServer();
     } catch (error) {
       lastFailure = error;
-      await stopServer(server);
       continue;
     }
-    return cluster({ url, port, binaries, osUser: owner?.name }, server, removeFolder);
+    return cluster({ url, port, binaries, osUser: owner?.name }, server, startServer, removeFolder);
   }
   removeFolder();
   throw new Error(`PostgreSQL did not start: ${describe(lastFailure)}`, { cause: lastFailure });
@@ -99,9 +113,11 @@ export async function startThrowawayCluster(options: ThrowawayClusterOptions = {
 
 function cluster(
   { url, port, binaries, osUser }: Pick<ThrowawayCluster, 'url' | 'port' | 'binaries' | 'osUser'>,
-  server: ChildProcess,
+  started: ChildProcess,
+  startServer: () => Promise<ChildProcess>,
   removeFolder: () => void,
 ): ThrowawayCluster {
+  let server = started;
   // If the owning process exits without stop(), the server and its folder must not outlive it.
   const onExit = () => {
     server.kill('SIGQUIT');
@@ -129,6 +145,12 @@ function cluster(
       return urlOf(name);
     },
     dropDatabase: (name) => admin(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`),
+    restart: async ({ mode = 'fast', onStopped } = {}) => {
+      // The same port: nobody else can have bound it while our server held it, and it is free again once it exits.
+      await stopServer(server, mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
+      await onStopped?.();
+      server = await startServer();
+    },
     stop: () =>
       (stopping ??= (async () => {
         process.removeListener('exit', onExit);
@@ -218,8 +240,8 @@ async function waitUntilReady(url: string, server: ChildProcess, log: () => stri
   }
 }
 
-/** Fast shutdown (SIGINT), then SIGKILL if the server has not gone after a few seconds. */
-function stopServer(server: ChildProcess): Promise<void> {
+/** Fast shutdown (SIGINT; SIGQUIT: immediate), then SIGKILL if the server has not gone after a few seconds. */
+function stopServer(server: ChildProcess, signal: 'SIGINT' | 'SIGQUIT' = 'SIGINT'): Promise<void> {
   if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => server.kill('SIGKILL'), 10_000);
@@ -227,7 +249,7 @@ function stopServer(server: ChildProcess): Promise<void> {
       clearTimeout(kill);
       resolve();
     });
-    server.kill('SIGINT');
+    server.kill(signal);
   });
 }
 

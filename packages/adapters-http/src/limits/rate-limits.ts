@@ -1,6 +1,8 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Clock } from '@canteen-meals/domain';
 import { HttpError } from '../http-error.js';
+import { sharedRateLimitStore, type SharedRateLimitOptions } from './shared-rate-limit-store.js';
 
 /** Requests per minute; 0 turns that limit off. */
 export interface RateLimits {
@@ -19,6 +21,11 @@ export interface RateLimitScope {
    * routes; other routes (probes, metrics, CORS preflights) are not.
    */
   readonly limitedPrefixes: readonly string[];
+  /**
+   * Where the counts live: absent, in this process (@fastify/rate-limit's own store, a window from each key's first
+   * request); given, in the shared count every instance adds to, on windows aligned by `clock`.
+   */
+  readonly shared?: { readonly options: SharedRateLimitOptions; readonly clock: Clock };
 }
 
 /**
@@ -33,6 +40,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
     global: false,
     // Counts for up to 10 000 callers at once; past that, the least recently seen are forgotten.
     cache: 10_000,
+    ...(scope.shared && { store: sharedRateLimitStore(scope.shared.options, scope.shared.clock) }),
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate_limited', `Too many requests: retry in ${context.after}.`),
   });

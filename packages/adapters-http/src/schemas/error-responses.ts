@@ -81,4 +81,5 @@ const headersOfStatus: Readonly<Record<number, Record<string, TSchema>>> = {
     'www-authenticate': Type.String({ description: 'RFC 6750 challenge: `Bearer`, or `Bearer error="invalid_token"`' }),
   },
   429: { 'retry-after': Type.Integer({ minimum: 0, description: 'Seconds to wait before the next request' }) },
+  503: { 'retry-after': Type.Integer({ minimum: 0, description: 'Seconds to wait before retrying (with `storage_unavailable` and `service_unavailable`)' }) },
 };

@@ -126,6 +126,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/api/v1/meals/{meal_id}']!.get!.responses!).sort()).toEqual([
       '200', '400', '401', '404', '429', '500', '503',
     ]);
+    expect(Object.keys(document.paths['/api/v1/me/upcoming']!.get!.responses!).sort()).toEqual(['200', '400', '401', '429', '500', '503']);
   });
 
   it('names each operation as the client method that calls it, and declares only the tags in use', async () => {
@@ -139,6 +140,7 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/api/v1/rated-meals']!.get!.operationId).toBe('listRatedMeals');
     expect(document.paths['/api/v1/me/data']!.get!.operationId).toBe('exportMyData');
     expect(document.paths['/api/v1/me/data']!.delete!.operationId).toBe('eraseMyData');
+    expect(document.paths['/api/v1/me/upcoming']!.get!.operationId).toBe('getUpcoming');
     const used = Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap((o) => o.tags ?? []));
     expect(document.tags.map((tag: { name: string }) => tag.name).sort()).toEqual([...new Set(used)].sort());
   });

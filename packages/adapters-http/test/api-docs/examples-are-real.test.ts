@@ -80,6 +80,8 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('GET', `${routePaths.getMeals}?ids=42,7`, 'alice')).toEqual(answerExample('getMeals'));
     expect(await call('GET', `${routePaths.listMarkedMeals}?limit=1`, 'alice')).toEqual(answerExample('listMarkedMeals'));
     expect(await call('GET', `${routePaths.listRatedMeals}?limit=1`, 'alice')).toEqual(answerExample('listRatedMeals'));
+    // Her favourites of the coming week: the lentil soup, served at 11:30 today, still counts at noon.
+    expect(await call('GET', `${routePaths.getUpcoming}?days=7`, 'alice')).toEqual(answerExample('getUpcoming'));
     expect(await call('GET', routePaths.myData, 'alice')).toEqual(answerExample('exportMyData'));
     expect(await call('DELETE', routePaths.myData, 'alice')).toEqual(answerExample('eraseMyData'));
     // The report of both days, after the erasure: CSV, documented as text/csv.
@@ -121,7 +123,7 @@ describe('the API documentation examples are real answers', () => {
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'exportMyData', 'eraseMyData'];
+    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);

@@ -1,5 +1,5 @@
 import type { CanteenId } from '../canteen/canteen.js';
-import type { MealId } from '../meal/meal.js';
+import type { DetailedMeal, MealId } from '../meal/meal.js';
 import type { UserId } from '../shared/user-id.js';
 import type { RatingValue } from '../rating/rating.js';
 import type { PersonalMeal, PageRequest } from './personal-meal.js';
@@ -67,6 +67,14 @@ export interface MealQueries {
    */
   markingCounts(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, number>>;
 
+  /**
+   * The meals of the windows that are not withdrawn, each once, that are servings of one of the user's favourite
+   * dishes: a dish is a favourite when the user has marked any of its servings, past or to come, withdrawn ones
+   * included. In serving order (see `inServingOrder`), at most `limit`: what the upcoming favourites read, in one statement
+   * that starts from the user's markings, whatever the number of windows.
+   */
+  favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]>;
+
   /** One page of the meals `userId` has marked, not withdrawn, most recently served first (see ServedPosition). */
   markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]>;
 
@@ -87,4 +95,18 @@ export function inOrderOfMeals(mealIds: readonly MealId[], byMeal: Map<MealId, P
     byMeal.delete(mealId);
   }
   return answered;
+}
+
+/**
+ * Serving order, across canteens: negative when `a` comes first. By `servedAt`, then canteen id, then `position`, then
+ * meal id, all ascending: within one canteen it is menu order, and meals of two canteens served at the same instant
+ * keep their canteens apart. The order of the upcoming favourites.
+ */
+export function inServingOrder(a: DetailedMeal, b: DetailedMeal): number {
+  return (
+    a.servedAt.getTime() - b.servedAt.getTime() ||
+    (a.canteenId < b.canteenId ? -1 : a.canteenId > b.canteenId ? 1 : 0) ||
+    a.position - b.position ||
+    a.id - b.id
+  );
 }

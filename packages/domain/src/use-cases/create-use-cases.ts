@@ -27,6 +27,7 @@ import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
 import { GetPersonalStates, GetPublicMenu } from './get-menu.js';
 import { GetRatingsReport } from './get-ratings-report.js';
+import { GetUpcomingFavourites } from './get-upcoming-favourites.js';
 import { MenuChangeHub } from '../reading/menu-change.js';
 import { ImportMenu } from './import-menu.js';
 import { ListMarkedMeals } from './list-marked-meals.js';
@@ -156,6 +157,7 @@ export function createUseCases(
     searchDishes: new SearchDishes({ ...repositories, clock }),
     mergeDishes: new MergeDishes({ ...repositories, clock, announce }),
     listMarkedMeals: new ListMarkedMeals(reading),
+    getUpcomingFavourites: new GetUpcomingFavourites(menus),
     listRatedMeals: new ListRatedMeals(reading),
     exportUserData: new ExportUserData(userData),
     eraseUserData: new EraseUserData({ ...userData, announce }),
