@@ -187,7 +187,9 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
           pollMs: config.webhookPollMs,
           clock: c.resolve<Clock>(tokens.clock),
           menuChanges: useCases.menuChanges,
-          onPass: ({ fannedOut, delivered, failed }) => {
+          onPass: (pass) => {
+            metrics?.webhooksDelivered(pass);
+            const { fannedOut, delivered, failed } = pass;
             if (delivered + failed > 0) app.log.info({ events: fannedOut, delivered, failed }, 'webhook deliveries');
           },
           onError: (error) => app.log.error({ err: error }, 'the webhook worker failed'),

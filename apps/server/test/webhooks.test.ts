@@ -108,7 +108,7 @@ describe('webhooks through the service, to a real receiver', () => {
   });
 
   it('sends the event again with the same webhook-id after a 500, when the retry falls due', async () => {
-    const { saveWebhook, publishMenu, pass, deliveries, clock } = await service();
+    const { server, saveWebhook, publishMenu, pass, deliveries, clock } = await service();
     await saveWebhook();
     answers = [500, 200];
     await publishMenu();
@@ -128,6 +128,10 @@ describe('webhooks through the service, to a real receiver', () => {
     await pass();
     expect(received.map(({ headers }) => headers['webhook-id'])).toEqual([failed.event_id, failed.event_id]);
     expect(await deliveries()).toMatchObject([{ state: 'delivered', attempts: 2, last_status: 200, last_error: null, next_attempt_at: null }]);
+    const metrics = (await server.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toContain('meals_webhook_attempts_total{result="delivered"} 1');
+    expect(metrics).toContain('meals_webhook_attempts_total{result="failed"} 1');
+    expect(metrics).toContain('meals_webhook_events_total 1');
   });
 
   it('times out a receiver that hangs (WEBHOOK_TIMEOUT_MS) and retries later', async () => {
