@@ -1,4 +1,4 @@
-import { maxWebhookUrlLength, webhookEventTypes } from '@canteen-meals/domain';
+import { maxWebhookUrlLength, webhookEventTypes, webhookSecretPattern } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 
 export const WebhookParams = Type.Object({ webhook_id: Type.String({ description: 'Webhook id: 1 to 64 of A-Z, a-z, 0-9, "_" and "-"' }) });
@@ -20,7 +20,7 @@ export const WebhookBody = Type.Object(
     events: Type.Array(WebhookEventName, { minItems: 1, maxItems: webhookEventTypes.length, uniqueItems: true }),
     secret: Type.Optional(
       Type.String({
-        pattern: '^whsec_[A-Za-z0-9+/]{32,88}={0,2}$',
+        pattern: webhookSecretPattern.source,
         description: 'The signing secret, "whsec_" and the base64 of 24 to 64 random bytes. Absent: one is generated and shown in this answer only',
       }),
     ),

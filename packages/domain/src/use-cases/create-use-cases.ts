@@ -121,6 +121,7 @@ export function createUseCases(
   const delivery: DeliverySettings = {
     ...defaultDeliverySettings,
     baseMs: defaultWebhookRetryBaseMs,
+    // Jitter needs no cryptographic randomness (secrets come through newSecret); tests inject their own.
     random: Math.random,
     ...webhooks.delivery,
   };
