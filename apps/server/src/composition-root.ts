@@ -20,10 +20,18 @@ import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRe
 import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
+import { newWebhookSecret } from '@canteen-meals/adapters-outbound';
+import { outboundWebhookSender, webhookUrlCheck } from './webhooks/outbound-webhook-sender.js';
+import { startWebhookWorker } from './webhooks/webhook-worker.js';
 
 /** Where one container logs feed outcomes: stderr until the app (and its logger) exists. */
 interface FeedLog {
   write: (state: FeedState) => void;
+}
+
+/** Where one container reports a sender that threw (a bug): stderr until the app (and its logger) exists. */
+interface WebhookLog {
+  senderFailed: (error: unknown) => void;
 }
 
 /** Explicit tokens: no decorators, so the wiring works whatever compiler builds the code. */
@@ -35,6 +43,7 @@ export const tokens = {
   useCases: Symbol('UseCases'),
   metrics: Symbol('ServiceMetrics'),
   feedLog: Symbol('FeedLog'),
+  webhookLog: Symbol('WebhookLog'),
 } as const;
 
 export interface Overrides {
@@ -57,6 +66,8 @@ export function createContainer(
   c.register(tokens.clock, { useValue: overrides.clock ?? systemClock });
   const feedLog: FeedLog = { write: (state) => console.warn(`meals: feed ${state.canteenId}/${state.feedName}: ${state.outcome}`) };
   c.register(tokens.feedLog, { useValue: feedLog });
+  const webhookLog: WebhookLog = { senderFailed: (error) => console.error('meals: a webhook sender failed', error) };
+  c.register(tokens.webhookLog, { useValue: webhookLog });
   c.register(tokens.persistence, { useValue: overrides.persistence });
   c.register(tokens.verifyToken, {
     useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
@@ -95,6 +106,17 @@ export function createContainer(
             d.resolve<ServiceMetrics | null>(tokens.metrics)?.feedFetched(state);
             feedLog.write(state);
           },
+        },
+        {
+          sender: outboundWebhookSender({
+            allowPrivateNetworks: config.outboundAllowPrivateNetworks,
+            timeoutMs: config.webhookTimeoutMs,
+            clock: d.resolve<Clock>(tokens.clock),
+          }),
+          newSecret: newWebhookSecret,
+          checkUrl: webhookUrlCheck({ allowPrivateNetworks: config.outboundAllowPrivateNetworks }),
+          // A claimed delivery stays this instance's well past one attempt's timeout.
+          delivery: { baseMs: config.webhookRetryBaseMs, leaseMs: config.webhookTimeoutMs + 60_000, onSenderError: (error) => webhookLog.senderFailed(error) },
         },
       ),
     ),
@@ -155,6 +177,23 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     intervalMs: config.feedCheckIntervalS * 1000,
     onError: (error) => app.log.error({ err: error }, 'the feed scheduler failed'),
   });
+  // Webhooks go out in the background, after local menu changes and every WEBHOOK_POLL_MS (0: not from this instance).
+  c.resolve<WebhookLog>(tokens.webhookLog).senderFailed = (error) => app.log.error({ err: error }, 'a webhook sender failed');
+  const useCases = c.resolve<UseCases>(tokens.useCases);
+  const webhookWorker =
+    config.webhookPollMs === 0
+      ? null
+      : startWebhookWorker(useCases.deliverWebhooks, {
+          pollMs: config.webhookPollMs,
+          clock: c.resolve<Clock>(tokens.clock),
+          menuChanges: useCases.menuChanges,
+          onPass: (pass) => {
+            metrics?.webhooksDelivered(pass);
+            const { fannedOut, delivered, failed } = pass;
+            if (delivered + failed > 0) app.log.info({ events: fannedOut, delivered, failed }, 'webhook deliveries');
+          },
+          onError: (error) => app.log.error({ err: error }, 'the webhook worker failed'),
+        });
   // Served on METRICS_PORT by main.ts; closed with the app.
   const metricsApp = metricsOnOwnPort ? await buildMetricsApp({
         metrics: metrics.endpoint,
@@ -164,11 +203,12 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', async () => {
     await scheduler.stop();
+    await webhookWorker?.stop();
     await changeRelay?.stop();
     await metricsApp?.close();
     await persistence.close();
   });
-  return { app, metricsApp, persistence, container: c, scheduler, changeRelay };
+  return { app, metricsApp, persistence, container: c, scheduler, changeRelay, webhookWorker };
 }
 
 function logRelayEvent(app: FastifyInstance, event: ChangeRelayEvent): void {

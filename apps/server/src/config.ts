@@ -2,7 +2,8 @@
 
 import { defaultHttpTimeouts, defaultLiveOptions, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
-import { isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
+import { defaultWebhookRetryBaseMs, isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
+import { defaultWebhookTimeoutMs } from '@canteen-meals/adapters-outbound';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
 
@@ -79,6 +80,12 @@ export interface Config {
   readonly live: { readonly maxStreams: number; readonly maxStreamsPerAddress: number };
   /** The prior (pseudo-votes per star) and confidence z of the ranking scores. */
   readonly rankingSettings: RankingSettings;
+  /** The nominal wait after a webhook delivery's first failed attempt; it doubles with each further one, up to 6 h. */
+  readonly webhookRetryBaseMs: number;
+  /** Time for one attempt to deliver a webhook. */
+  readonly webhookTimeoutMs: number;
+  /** The longest wait between two delivery passes of this instance; 0: this instance delivers nothing. */
+  readonly webhookPollMs: number;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -135,7 +142,7 @@ export const settings = {
   TZ_NAME: { description: 'IANA time zone of the `default` canteen, set when a database is created or migrated to canteens (each other canteen has its own): the days of its menus are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
   FEED_RETRY_BASE_MS: { description: 'Feed fetches retry network errors and 5xx at most 3 times, waiting up to this, then twice and four times as long (full jitter); 4xx is not retried', default: '2000', parse: integerIn(0, 600_000) },
   FEED_CHECK_INTERVAL_S: { description: 'Every this many seconds the service fetches the canteen feeds whose schedule has fired (a feed never fetched at once); `0` turns the scheduler off', default: '30', parse: integerIn(0, 3600) },
-  OUTBOUND_ALLOW_PRIVATE_NETWORKS: { description: '`1`: URLs the service calls (canteen feeds, `pnpm meals:import <url>`) may resolve to loopback, private, link-local and other non-public addresses; `0` refuses them, checked on the address connected to', default: '0', parse: flag },
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: { description: '`1`: URLs the service calls (canteen feeds, `pnpm meals:import <url>`, webhook endpoints) may resolve to loopback, private, link-local and other non-public addresses; `0` refuses them, checked on the address connected to', default: '0', parse: flag },
   MENU_MAX_AGE_S: { description: 'Public menu answers (`GET /api/v1/meals?canteen=&date=` without a token) carry `Cache-Control: public, max-age=` this: how long browsers and CDNs may serve them without asking', default: '5', parse: integerIn(0, 86_400) },
   MENU_STALE_WHILE_REVALIDATE_S: { description: '…and `stale-while-revalidate=` this: how much longer a cache may serve one while it asks again in the background', default: '30', parse: integerIn(0, 86_400) },
   MENU_CACHE_ENTRIES: { description: 'Public menu answers (canteen and days) kept serialized in each instance; `0` reads and serializes every answer afresh', default: '1000', parse: integerIn(0, 1_000_000) },
@@ -145,6 +152,9 @@ export const settings = {
   LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
   RANKING_PRIOR: { description: 'Rankings (`GET /api/v1/rankings`) score every meal and dish as if it also held these votes for 1 to 5 stars: five positive numbers separated by commas; larger ones make each real vote weigh less (one 5-star vote is not a perfect meal)', default: '1,1,1,1,1', parse: rankingPrior },
   RANKING_Z: { description: '…and place the score this many standard deviations below the expected rating (0 to 10): `1.65` is a one-sided 95 % lower bound, `0` the expected rating itself; higher needs more votes before a meal climbs', default: '1.65', parse: decimalIn(0, 10) },
+  WEBHOOK_RETRY_BASE_MS: { description: 'A failed webhook delivery is retried after about this long (half to one and a half times, at random), then after twice and four times as long and so on, each wait at most 6 h, for up to 3 days after its first attempt', default: String(defaultWebhookRetryBaseMs), parse: integerIn(1, 3_600_000) },
+  WEBHOOK_TIMEOUT_MS: { description: 'One attempt to deliver a webhook (connection, request, answer) must end within this, else it failed and is retried', default: String(defaultWebhookTimeoutMs), parse: integerIn(100, 120_000) },
+  WEBHOOK_POLL_MS: { description: 'Each instance delivers webhooks right after its own menu changes, when a retry falls due, and at least this often (other instances\' events, recovery after a crash); `0`: this instance delivers none (another one must)', default: '5000', parse: integerIn(0, 3_600_000) },
 } satisfies Record<string, Setting<unknown>>;
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
@@ -272,6 +282,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       prior: read('RANKING_PRIOR', settings.RANKING_PRIOR)!,
       z: read('RANKING_Z', settings.RANKING_Z)!,
     },
+    webhookRetryBaseMs: read('WEBHOOK_RETRY_BASE_MS', settings.WEBHOOK_RETRY_BASE_MS)!,
+    webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS', settings.WEBHOOK_TIMEOUT_MS)!,
+    webhookPollMs: read('WEBHOOK_POLL_MS', settings.WEBHOOK_POLL_MS)!,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;

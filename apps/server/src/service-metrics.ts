@@ -1,5 +1,5 @@
 import type { MetricsEndpoint, RequestObserver } from '@canteen-meals/adapters-http';
-import type { ErasedUserData, FeedState, RatingChange } from '@canteen-meals/domain';
+import type { DeliveryPass, ErasedUserData, FeedState, RatingChange } from '@canteen-meals/domain';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
@@ -14,6 +14,8 @@ export interface ServiceMetrics {
   feedFetched(state: FeedState): void;
   /** The shared rate-limit count failed, and this instance counts on its own for a while. */
   rateLimitFallback(): void;
+  /** One pass of this instance's webhook worker: the events it fanned out and its attempts by result. */
+  webhooksDelivered(pass: DeliveryPass): void;
 }
 
 // From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
@@ -83,8 +85,25 @@ export function createServiceMetrics(): ServiceMetrics {
     registers,
   });
 
+  const webhookAttempts = countedOnScrape(registers, {
+    name: 'meals_webhook_attempts_total',
+    help: 'Attempts of this instance to deliver a webhook, by result: "delivered" (a 2xx) or "failed" (anything else, retried or given up)',
+    label: 'result',
+    values: ['delivered', 'failed'],
+  });
+  const webhookEvents = new Counter({
+    name: 'meals_webhook_events_total',
+    help: 'Recorded events this instance turned into deliveries (favourites.upcoming ones derived on the way not counted)',
+    registers,
+  });
+
   return {
     endpoint: { contentType: registry.contentType, render: () => registry.metrics() },
+    webhooksDelivered: ({ fannedOut, delivered, failed }) => {
+      webhookAttempts.delivered += delivered;
+      webhookAttempts.failed += failed;
+      if (fannedOut > 0) webhookEvents.inc(fannedOut);
+    },
     feedFetched: (state) => {
       const labels = { canteen: state.canteenId, result: state.outcome ?? 'failed' };
       feedFetches.inc(labels);

@@ -30,6 +30,7 @@ import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
 import { upcomingRoutes, type UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
+import { webhookRoutes, type WebhookRoutesOptions } from './routes/webhook-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
 import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
@@ -46,7 +47,8 @@ export interface HttpAppOptions {
     CanteenRoutesOptions &
     DishRoutesOptions &
     FeedRoutesOptions &
-    ReportRoutesOptions;
+    ReportRoutesOptions &
+    Omit<WebhookRoutesOptions, 'cursorSecret'>;
   /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
   readonly clock?: Clock;
   /**
@@ -198,6 +200,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);
       await api.register(reportRoutes, options.useCases);
+      await api.register(webhookRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
     },
     { prefix: apiPrefix },
   );

@@ -19,6 +19,8 @@ export const errorCodeOfRefusal = {
   feed_not_found: 'feed_not_found',
   dishes_in_other_canteens: 'dishes_in_other_canteens',
   invalid_dish_merge: 'invalid_request',
+  invalid_webhook: 'invalid_request',
+  webhook_not_found: 'webhook_not_found',
 } as const satisfies Record<RefusalCode, ErrorCode>;
 
 export type WireCodeOf<R extends RefusalCode> = (typeof errorCodeOfRefusal)[R];

@@ -44,6 +44,7 @@ export { defaultLiveOptions, type LiveOptions } from './routes/live-routes.js';
 export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from './live/live-stats.js';
 export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
+export type { WebhookRoutesOptions } from './routes/webhook-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from '@canteen-meals/http-contract';
 export {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import { createUseCases, type Clock, type Meal } from '@canteen-meals/domain';
@@ -24,7 +25,8 @@ export const menu: Meal[] = [
 
 /** Every use case the app serves, over one set of in-memory adapters and a clock: built as the server builds them. */
 export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): HttpAppOptions['useCases'] {
-  return createUseCases(adapters, clock, { start: '11:00', timeZone });
+  // Webhooks without a secret get one as the server makes them; nothing is sent from route tests.
+  return createUseCases(adapters, clock, { start: '11:00', timeZone }, {}, { newSecret: () => `whsec_${randomBytes(32).toString('base64')}` });
 }
 
 /** The real HTTP app over in-memory adapters and a fixed clock, with real signed tokens. */

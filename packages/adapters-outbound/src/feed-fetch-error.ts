@@ -18,7 +18,8 @@ export class FeedFetchError extends Error {
   constructor(
     readonly kind: FeedFetchErrorKind,
     readonly url: string,
-    reason: string,
+    /** What failed, without the URL: for a log that names the URL elsewhere (a webhook's delivery log). */
+    readonly reason: string,
     /** The HTTP status of the answer that failed, when there was one (kind `http_status`). */
     readonly httpStatus: number | null = null,
   ) {

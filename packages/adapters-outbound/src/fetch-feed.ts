@@ -145,7 +145,7 @@ function requestHeaders(settings: ResolvedOptions): Record<string, string> {
 }
 
 /** An absolute http(s) URL without credentials (they would end up in logs), resolved against the hop it came from. */
-function checkedUrl(text: string, base?: URL): URL {
+export function checkedUrl(text: string, base?: URL): URL {
   let url: URL;
   try {
     url = new URL(text, base);

@@ -15,9 +15,12 @@ export interface Hop {
   /** Aborted when the attempt's total time is up, with the FeedFetchError to report as its reason. */
   readonly signal: AbortSignal;
   readonly abort: (reason: FeedFetchError) => void;
+  /** GET without a body unless told otherwise (a webhook is a POST). */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: Buffer;
 }
 
-/** One GET on one connection, up to the answer's headers; the caller reads or destroys the body. */
+/** One request on one connection, up to the answer's headers; the caller reads or destroys the body. */
 export function requestOnce(hop: Hop): Promise<IncomingMessage> {
   const url = hop.url.href;
   const host = hop.url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -30,7 +33,7 @@ export function requestOnce(hop: Hop): Promise<IncomingMessage> {
       host,
       port: hop.url.port || (secure ? 443 : 80),
       path: `${hop.url.pathname}${hop.url.search}`,
-      method: 'GET',
+      method: hop.method ?? 'GET',
       headers: hop.headers,
       // A connection of its own per hop: a pooled socket would skip the lookup, and with it the address check.
       agent: false,
@@ -53,7 +56,7 @@ export function requestOnce(hop: Hop): Promise<IncomingMessage> {
       if (hop.signal.aborted) reject(hop.signal.reason);
       else reject(error instanceof FeedFetchError ? error : networkError(url, error));
     });
-    request.end();
+    request.end(hop.body);
   });
 }
 

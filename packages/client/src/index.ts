@@ -1,4 +1,11 @@
 export { SseParser, type SseMessage } from './sse-parser.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  type WebhookRefusal,
+} from './verify-webhook.js';
 export { isMealsErrorCode, MealsApiError, type MealsApiErrorSource } from './meals-api-error.js';
 export {
   apiPrefix,
@@ -45,4 +52,14 @@ export type {
   UpsertMealsResult,
   UserDataErasure,
   UserDataExport,
+  DeletedWebhook,
+  DeliveriesResult,
+  Delivery,
+  FavouritesUpcomingEvent,
+  MealWithdrawnEvent,
+  MenuPublishedEvent,
+  SaveWebhookRequest,
+  Webhook,
+  WebhookEvent,
+  WebhooksResult,
 } from './wire-types.js';

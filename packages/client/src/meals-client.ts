@@ -34,6 +34,11 @@ import type {
   UpcomingResult,
   UserDataErasure,
   UserDataExport,
+  DeletedWebhook,
+  DeliveriesResult,
+  SaveWebhookRequest,
+  Webhook,
+  WebhooksResult,
 } from './wire-types.js';
 
 type TokenSource =
@@ -106,6 +111,16 @@ export interface MealsClient {
   listFeeds(canteenId: string, options?: CallOptions): Promise<FeedsResult>;
   /** Fetches and imports one feed now (or waits for the fetch under way); answers its summary. */
   fetchFeed(canteenId: string, feedName: string, options?: CallOptions): Promise<FeedSummary>;
+  /**
+   * Creates or replaces a webhook endpoint; the token needs the `meals:write` scope. Without `secret`, a new endpoint
+   * gets a generated one, in this answer only (keep it); a replaced endpoint keeps its own.
+   */
+  saveWebhook(webhookId: string, request: SaveWebhookRequest, options?: CallOptions): Promise<Webhook>;
+  getWebhook(webhookId: string, options?: CallOptions): Promise<Webhook>;
+  listWebhooks(options?: CallOptions): Promise<WebhooksResult>;
+  deleteWebhook(webhookId: string, options?: CallOptions): Promise<DeletedWebhook>;
+  /** An endpoint's delivery log, newest first, a page at a time. */
+  listDeliveries(webhookId: string, page?: PageRequest, options?: CallOptions): Promise<DeliveriesResult>;
   /**
    * The ratings report of a canteen's days `from` to `to` (up to 366) as CSV text: a header row, then one row per meal
    * (RFC 4180, CRLF line ends). The text comes decoded, without the byte order mark the server sends for spreadsheet
@@ -199,6 +214,12 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     listFeeds: (canteenId, callOptions) => call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
     fetchFeed: (canteenId, feedName, callOptions) =>
       call('POST', fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }), undefined, callOptions),
+    saveWebhook: (webhookId, request, callOptions) => call('PUT', webhookPath(webhookId), request, callOptions),
+    getWebhook: (webhookId, callOptions) => call('GET', webhookPath(webhookId), undefined, callOptions),
+    listWebhooks: (callOptions) => call('GET', routePaths.listWebhooks, undefined, callOptions),
+    deleteWebhook: (webhookId, callOptions) => call('DELETE', webhookPath(webhookId), undefined, callOptions),
+    listDeliveries: (webhookId, page, callOptions) =>
+      call('GET', `${webhookPath(webhookId, routePaths.listDeliveries)}${pageQuery(page)}`, undefined, callOptions),
     getRatingsReport: ({ canteen, from, to }, callOptions) =>
       callText(`${routePaths.getRatingsReport}${queryString({ canteen, from, to })}`, 'text/csv', callOptions),
     liveStatistics: (request) => ({ [Symbol.asyncIterator]: () => liveEvents(request) }),
@@ -283,6 +304,10 @@ function rankingsQueryParameters(query: RankingsQuery): Record<string, string> {
   if (query.scope === 'dishes') return { canteen: query.canteen, scope: 'dishes', ...by };
   const days = query.date === undefined ? { from: query.from!, to: query.to! } : { date: query.date };
   return { canteen: query.canteen, ...days, ...(query.scope === undefined ? {} : { scope: query.scope }), ...by };
+}
+
+function webhookPath(webhookId: string, path: string = routePaths.webhook): string {
+  return fillPath(path, { webhook_id: webhookId });
 }
 
 function pageQuery(page: PageRequest = {}): string {

@@ -27,6 +27,16 @@ import type {
   UpsertMealsData,
   UserDataErasureData,
   UserDataExportData,
+  DeletedWebhookData,
+  DeliveriesData,
+  DeliveryData,
+  FavouritesUpcomingPayload,
+  MealWithdrawnPayload,
+  MenuPublishedPayload,
+  WebhookBody,
+  WebhookData,
+  WebhookPayload,
+  WebhooksData,
 } from '@canteen-meals/http-contract';
 import type { Static } from '@sinclair/typebox';
 
@@ -117,3 +127,18 @@ export type LiveMealStats = Static<typeof LiveMealStatsData>;
 export type LiveEvent =
   | { readonly type: 'snapshot'; readonly id: string; readonly meals: readonly LiveMealStats[] }
   | { readonly type: 'stats'; readonly id: string; readonly meal: LiveMealStats };
+
+/** PUT /admin/webhooks/{webhook_id}: `secret` absent keeps the endpoint's own, or generates one for a new endpoint. */
+export type SaveWebhookRequest = Static<typeof WebhookBody>;
+/** An endpoint; `secret` only in the answer of the PUT that generated it. */
+export type Webhook = Static<typeof WebhookData>;
+export type WebhooksResult = Static<typeof WebhooksData>;
+export type DeletedWebhook = Static<typeof DeletedWebhookData>;
+export type Delivery = Static<typeof DeliveryData>;
+export type DeliveriesResult = Static<typeof DeliveriesData>;
+
+/** What a receiver gets (the body of a delivery), after verifyWebhook: branch on `type`. */
+export type WebhookEvent = Static<typeof WebhookPayload>;
+export type MenuPublishedEvent = Static<typeof MenuPublishedPayload>;
+export type FavouritesUpcomingEvent = Static<typeof FavouritesUpcomingPayload>;
+export type MealWithdrawnEvent = Static<typeof MealWithdrawnPayload>;

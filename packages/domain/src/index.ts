@@ -239,6 +239,7 @@ export {
   type Repositories,
   type UseCaseOptions,
   type UseCases,
+  type WebhookPorts,
 } from './use-cases/create-use-cases.js';
 export {
   isWebhookEventType,
@@ -260,6 +261,39 @@ export type {
   WebhookOutbox,
   WebhookRepository,
 } from './webhook/webhook-ports.js';
+export {
+  defaultWebhookRetryBaseMs,
+  disablesEndpoint,
+  nextAttemptAt,
+  retryDelayMs,
+  webhookDisableAfterMs,
+  webhookRetryCapMs,
+  webhookRetryPeriodMs,
+  type RetrySettings,
+} from './webhook/retry-schedule.js';
+export type { NewWebhookSecret, SendOutcome, WebhookSender, WebhookUrlCheck } from './webhook/webhook-delivery-ports.js';
+export { anyWebhookUrl, isWebhookSecret, maxWebhookUrlLength, validateWebhook } from './webhook/webhook-validation.js';
+export {
+  DeleteWebhook,
+  deleteWebhookRefusals,
+  GetWebhook,
+  getWebhookRefusals,
+  ListDeliveries,
+  listDeliveriesRefusals,
+  ListWebhooks,
+  maxDeliveriesPerPage,
+  SaveWebhook,
+  saveWebhookRefusals,
+  type DeliveryPosition,
+  type SaveWebhookCommand,
+} from './use-cases/webhook-use-cases.js';
+export {
+  DeliverWebhooks,
+  defaultDeliverySettings,
+  type DeliveryPass,
+  type DeliverySettings,
+  type StopSignal,
+} from './use-cases/deliver-webhooks.js';
 export { importEvents, upsertEvents, withdrawalEvent, type CanteenTimeZones } from './webhook/menu-events.js';
 export {
   addedServingsOf,

@@ -12,3 +12,6 @@ export * from './user-data-schemas.js';
 export * from './upcoming-schemas.js';
 export * from './examples.js';
 export * from './live-schemas.js';
+export * from './webhook-schemas.js';
+export * from './webhook-event-schemas.js';
+export * from './webhook-examples.js';

@@ -28,6 +28,9 @@ export const routePaths = {
   listFeeds: '/admin/canteens/:canteen_id/feeds',
   fetchFeed: '/admin/canteens/:canteen_id/feeds/:feed_name/fetch',
   liveStatistics: '/live',
+  listWebhooks: '/admin/webhooks',
+  webhook: '/admin/webhooks/:webhook_id',
+  listDeliveries: '/admin/webhooks/:webhook_id/deliveries',
 } as const;
 
 /** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */

@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { httpStatusOf } from '../error-mapping.js';
+import { webhookDocs } from './webhook-docs.js';
 
 export const openApiPath = '/openapi.json';
 export const docsPath = '/docs';
@@ -53,6 +54,7 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
         { name: 'canteens', description: 'Canteens and their menus, public: no token needed' },
         { name: 'operations', description: 'Unauthenticated routes for operators' },
       ],
+      webhooks: webhookDocs,
     },
     // The same rule as the authentication hook: /api/v1 needs a token, nothing outside it does, except the public
     // routes, which say so with `security: []`.

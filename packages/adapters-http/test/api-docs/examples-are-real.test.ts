@@ -1,5 +1,5 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { apiPrefix, canteenPath, routePaths } from '@canteen-meals/http-contract';
+import { apiPrefix, canteenPath, fillPath, routePaths } from '@canteen-meals/http-contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp, createHmacTokenVerifier, signHmacToken } from '../../src/index.js';
@@ -106,10 +106,24 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('PUT', canteenUrl, 'admin', requestExample('saveCanteen'), 'meals:write')).toEqual(answerExample('saveCanteen'));
     expect(await call('GET', routePaths.listCanteens, 'anybody')).toEqual(answerExample('listCanteens'));
     expect(await call('GET', canteenPath('mensa-academica'), 'anybody')).toEqual(answerExample('getCanteen'));
+
+    // The admin registers a webhook endpoint (201, with a generated secret), puts it again (200), reads and deletes it.
+    const webhookUrl = fillPath(routePaths.webhook, { webhook_id: 'app-backend' });
+    const registered = await app.inject({
+      method: 'PUT',
+      url: `${apiPrefix}${webhookUrl}`,
+      headers: { authorization: `Bearer ${tokenOf('admin', 'meals:write')}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(requestExample('saveWebhook')),
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    expect(await call('PUT', webhookUrl, 'admin', requestExample('saveWebhook'), 'meals:write')).toEqual(answerExample('saveWebhook'));
+    expect(await call('GET', webhookUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('getWebhook'));
+    expect(await call('GET', routePaths.listWebhooks, 'admin', undefined, 'meals:write')).toEqual(answerExample('listWebhooks'));
+    expect(await call('DELETE', webhookUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('deleteWebhook'));
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveCanteen', 'listCanteens', 'getCanteen', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
+    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);

@@ -39,8 +39,9 @@ export function feedsProblem(feeds: readonly CanteenFeed[], timeZone: string, ch
 /** http(s), a host, an optional port and path; no credentials (they would end up in logs) and no white space. */
 const httpUrl = /^https?:\/\/[^\s/?#@:]+(?::\d{1,5})?(?:[/?#][^\s]*)?$/i;
 
-function isHttpUrl(value: string): boolean {
-  return value.length <= maxFeedUrlLength && httpUrl.test(value);
+/** Also the rule of webhook URLs: the same shape as feed URLs, checked again on the address connected to. */
+export function isHttpUrl(value: string, maxLength: number = maxFeedUrlLength): boolean {
+  return value.length <= maxLength && httpUrl.test(value);
 }
 
 /** The outcome counts of one fetch that imported a menu. */

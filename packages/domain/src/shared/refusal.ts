@@ -16,6 +16,8 @@ const defaultMessages = {
   feed_not_found: 'The canteen has no feed of that name.',
   dishes_in_other_canteens: 'Dishes of different canteens cannot be merged.',
   invalid_dish_merge: 'The merge is not valid.',
+  invalid_webhook: 'The webhook is not valid.',
+  webhook_not_found: 'The webhook does not exist.',
 } as const;
 
 export type RefusalCode = keyof typeof defaultMessages;

@@ -12,6 +12,11 @@ import type { MealQueries } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
 import type { UserDataRepository } from '../user-data/user-data-repository.js';
 import type { WebhookOutbox, WebhookRepository } from '../webhook/webhook-ports.js';
+import { defaultWebhookRetryBaseMs } from '../webhook/retry-schedule.js';
+import type { NewWebhookSecret, WebhookSender, WebhookUrlCheck } from '../webhook/webhook-delivery-ports.js';
+import { anyWebhookUrl } from '../webhook/webhook-validation.js';
+import { defaultDeliverySettings, DeliverWebhooks, type DeliverySettings } from './deliver-webhooks.js';
+import { DeleteWebhook, GetWebhook, ListDeliveries, ListWebhooks, SaveWebhook } from './webhook-use-cases.js';
 import { GetCanteen, ListCanteens, SaveCanteen } from './canteen-use-cases.js';
 import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
 import { EraseUserData } from './erase-user-data.js';
@@ -73,6 +78,27 @@ const noFeedPorts: FeedPorts = {
   onFeedRan: () => {},
 };
 
+/** The outside world of webhooks: the network and the signature, the address rule, randomness; and the schedule. */
+export interface WebhookPorts {
+  readonly sender: WebhookSender;
+  /** Generates the secret of a PUT without one. */
+  readonly newSecret: NewWebhookSecret;
+  /** The outbound address rule, as far as it can be checked on saving. */
+  readonly checkUrl: WebhookUrlCheck;
+  /** Retry base, jitter, concurrency, lease and the bounds of one pass: see DeliverySettings. */
+  readonly delivery: Partial<DeliverySettings>;
+}
+
+/** Without webhook adapters: every attempt fails saying so, and a PUT without a secret is a bug to be told. */
+const noWebhookPorts: WebhookPorts = {
+  sender: { send: async () => ({ delivered: false, status: null, error: 'no webhook sender is configured' }) },
+  newSecret: () => {
+    throw new Error('no webhook secret generator is configured');
+  },
+  checkUrl: anyWebhookUrl,
+  delivery: {},
+};
+
 /**
  * When canteens serve: imported meals are served at `start` on their canteen's clocks. `timeZone` is the zone of the
  * `default` canteen when an adapter creates it; every other canteen carries its own.
@@ -83,8 +109,22 @@ export type UseCaseOptions = ServiceTime;
  * The one place that builds the use cases, for the server, every command-line tool, the demo seed and embedders:
  * whoever holds repositories and a clock gets the same operations with the same rules.
  */
-export function createUseCases(repositories: Repositories, clock: Clock, serviceTime: UseCaseOptions, feedPorts: Partial<FeedPorts> = {}) {
+export function createUseCases(
+  repositories: Repositories,
+  clock: Clock,
+  serviceTime: UseCaseOptions,
+  feedPorts: Partial<FeedPorts> = {},
+  webhookPorts: Partial<WebhookPorts> = {},
+) {
   const feeds = { ...noFeedPorts, ...feedPorts };
+  const webhooks = { ...noWebhookPorts, ...webhookPorts };
+  const delivery: DeliverySettings = {
+    ...defaultDeliverySettings,
+    baseMs: defaultWebhookRetryBaseMs,
+    // Jitter needs no cryptographic randomness (secrets come through newSecret); tests inject their own.
+    random: Math.random,
+    ...webhooks.delivery,
+  };
   // Every write that changes what menus show tells it here, after it committed: caches and live streams subscribe.
   const menuChanges = new MenuChangeHub();
   const announce = menuChanges.publish;
@@ -122,6 +162,12 @@ export function createUseCases(repositories: Repositories, clock: Clock, service
     listRatedMeals: new ListRatedMeals(reading),
     exportUserData: new ExportUserData(userData),
     eraseUserData: new EraseUserData({ ...userData, announce }),
+    saveWebhook: new SaveWebhook({ ...repositories, clock, newSecret: webhooks.newSecret, checkUrl: webhooks.checkUrl }),
+    getWebhook: new GetWebhook(repositories),
+    listWebhooks: new ListWebhooks(repositories),
+    deleteWebhook: new DeleteWebhook(repositories),
+    listDeliveries: new ListDeliveries(repositories),
+    deliverWebhooks: new DeliverWebhooks({ ...repositories, sender: webhooks.sender, clock, settings: delivery }),
   };
 }
 

@@ -1,0 +1,42 @@
+import { nonPublicRangeOf, sendWebhook } from '@canteen-meals/adapters-outbound';
+import type { Clock, WebhookSender, WebhookUrlCheck } from '@canteen-meals/domain';
+import { webhookPayloadOf } from '@canteen-meals/http-contract';
+
+export interface OutboundWebhookOptions {
+  readonly allowPrivateNetworks: boolean;
+  readonly timeoutMs: number;
+  /** The instant of each attempt: its `webhook-timestamp`. */
+  readonly clock: Clock;
+}
+
+/** Deliveries through adapters-outbound: the events in their wire form, signed, under the same address rule as feeds. */
+export function outboundWebhookSender(options: OutboundWebhookOptions): WebhookSender {
+  return {
+    send: (webhook, event) =>
+      sendWebhook(
+        { url: webhook.url, id: event.id, body: JSON.stringify(webhookPayloadOf(event)), secret: webhook.secret },
+        { allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs: options.timeoutMs, now: () => options.clock.now() },
+      ),
+  };
+}
+
+/**
+ * The part of the outbound address rule a PUT can check without a lookup: a host that is an IP literal of a
+ * non-public range, or `localhost`. A name is checked where it counts, on the address each delivery connects to.
+ */
+export function webhookUrlCheck({ allowPrivateNetworks }: { readonly allowPrivateNetworks: boolean }): WebhookUrlCheck {
+  return (url) => {
+    if (allowPrivateNetworks) return undefined;
+    let host: string;
+    try {
+      host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    } catch {
+      return undefined; // the shape rule names what is wrong with it
+    }
+    const local = host === 'localhost' || host.endsWith('.localhost');
+    const range = local ? 'loopback' : /^[\d.]+$|:/.test(host) ? nonPublicRangeOf(host) : null;
+    return range === null || range === 'not an IP address'
+      ? undefined
+      : `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`;
+  };
+}
