@@ -100,7 +100,7 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
     // Delivered is final: nothing claims it again.
     expect(received).toHaveLength(1);
     await second.stop();
-  });
+  }, 60_000);
 
   it('delivers, after the restart, a delivery whose first attempt failed before the kill, with the same webhook-id', async () => {
     received.length = 0;
@@ -109,7 +109,9 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const first = await start('retry.db', { WEBHOOK_POLL_MS: '200', WEBHOOK_RETRY_BASE_MS: '1' });
+    // A retry base of 3 s: the failed attempt's retry is not due before the kill, so no attempt of the first process
+    // holds a lease (WEBHOOK_TIMEOUT_MS + 60 s) that the second would have to wait out.
+    const first = await start('retry.db', { WEBHOOK_POLL_MS: '200', WEBHOOK_RETRY_BASE_MS: '3000' });
     await put(first, '/api/v1/admin/webhooks/app', { url: `http://127.0.0.1:${deadPort}/hooks`, events: ['menu.published'] });
     await put(first, '/api/v1/admin/meals', MealMother.upsertBody(MealMother.servedTomorrow(new Date(), { id: 1 })));
     // Wait for the first failed attempt in the log, then kill.
@@ -129,5 +131,5 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
 
     expect(received[0]!.headers['webhook-id']).toBe(log[0].event_id);
     await second.stop();
-  });
+  }, 60_000);
 });
