@@ -27,6 +27,7 @@ export {
 export { ConcurrentChangeError, sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';
 export {
   changeChannel,
+  latestOfEachMeal,
   startChangeRelay,
   type ChangeRelay,
   type ChangeRelayEvent,

@@ -101,12 +101,12 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   // Sending: one query at a time, so that another instance receives a meal's changes in the order they were made.
   // The changes published while one is under way (or in the same turn) go together in the next: one round trip for
   // all of them, however many ratings a batch commits.
-  let queued: string[] = [];
+  let queued: MenuChange[] = [];
   let sending: Promise<void> = Promise.resolve();
   let sendScheduled = false;
   const sendQueued = async (): Promise<void> => {
     sendScheduled = false;
-    const payloads = queued;
+    const payloads = latestOfEachMeal(queued).map((change) => payloadOf(instanceId, change, sequence++));
     queued = [];
     try {
       // unnest keeps the array's order, and notifications of one transaction are delivered in the order sent.
@@ -117,8 +117,7 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   };
   const send = (change: MenuChange, origin: MenuChangeOrigin): void => {
     if (origin === 'remote' || stopped) return;
-    // The sequence number keeps two equal changes apart: PostgreSQL delivers equal payloads of one transaction once.
-    queued.push(payloadOf(instanceId, change, sequence++));
+    queued.push(change);
     if (sendScheduled) return;
     sendScheduled = true;
     sending = sending.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(sendQueued);
@@ -202,6 +201,20 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
         await sending;
       })()),
   };
+}
+
+/**
+ * The changes to send, without the rating changes of a meal that a later one in the list supersedes: a rating change
+ * carries the meal's and its dish's whole histograms, so the last one of a meal tells every listener all the earlier
+ * ones did. Under load this is one notification per rated meal and send instead of one per rating (each notification
+ * wakes every listening backend and instance). The others keep their order.
+ */
+export function latestOfEachMeal(changes: readonly MenuChange[]): MenuChange[] {
+  const last = new Map<number, number>();
+  changes.forEach((change, index) => {
+    if (change.kind === 'rating') last.set(change.mealId, index);
+  });
+  return changes.filter((change, index) => change.kind !== 'rating' || last.get(change.mealId) === index);
 }
 
 /** The notification of one change; one that would be too long for NOTIFY goes as `menus` (any menu may differ). */

@@ -1,4 +1,4 @@
-import { startChangeRelay, type ChangeRelay, type ChangeRelayEvent, type RelayScheduler } from '@canteen-meals/adapters-postgres';
+import { latestOfEachMeal, startChangeRelay, type ChangeRelay, type ChangeRelayEvent, type RelayScheduler } from '@canteen-meals/adapters-postgres';
 import { MenuChangeHub, type MenuChange, type MenuChangeOrigin } from '@canteen-meals/domain';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -153,7 +153,7 @@ describe('the PostgreSQL change relay', () => {
     ]);
   });
 
-  it('sends the changes of one turn in one query, in order, equal ones included', async () => {
+  it('sends the changes of one turn in one query, in order, a meal\'s rating changes as its last one, equal ones apart', async () => {
     const a = recordingHub();
     const b = recordingHub();
     const sent: unknown[][] = [];
@@ -166,17 +166,29 @@ describe('the PostgreSQL change relay', () => {
     const relays = [start({ hub: a.hub, notifier: countingNotifier }), start({ hub: b.hub })];
     await Promise.all(relays.map((relay) => relay.ready));
     const back: MenuChange = { ...rating, histogram: [0, 0, 0, 0, 2] };
+    const other: MenuChange = { ...rating, mealId: rating.mealId + 1, histogram: [1, 0, 0, 0, 0] };
 
-    // A rating, its deletion, and the same rating again: the first and the third are equal changes.
+    // The meal's rating, another meal's, the first one's deletion: the first is superseded by the third.
     a.hub.publish(rating);
+    a.hub.publish(other);
     a.hub.publish(back);
-    a.hub.publish(rating);
     a.hub.publish({ kind: 'menus' });
     await b.next(({ change }) => change.kind === 'menus', 'the last change on B');
+    // The next turn: the same rating again, equal to one sent before, still arrives.
+    a.hub.publish(rating);
+    await b.next(() => b.heard.length === 4, 'the repeated rating on B');
 
-    expect(b.heard).toEqual([rating, back, rating, { kind: 'menus' }].map((change) => ({ change, origin: 'remote' })));
-    expect(sent).toHaveLength(1);
-    expect(sent[0]![1]).toHaveLength(4);
+    expect(b.heard).toEqual([other, back, { kind: 'menus' }, rating].map((change) => ({ change, origin: 'remote' })));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]![1]).toHaveLength(3);
+  });
+
+  it('keeps the last rating change of each meal, in order, and every other change', () => {
+    const first: MenuChange = { ...rating, histogram: [1, 0, 0, 0, 0] };
+    const second: MenuChange = { ...rating, histogram: [2, 0, 0, 0, 0] };
+    const other: MenuChange = { ...rating, mealId: rating.mealId + 1 };
+    expect(latestOfEachMeal([first, other, { kind: 'menus' }, second])).toEqual([other, { kind: 'menus' }, second]);
+    expect(latestOfEachMeal([])).toEqual([]);
   });
 
   it('skips notifications it does not understand, and tells of them', async () => {
