@@ -11,9 +11,7 @@ const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)
 /**
  * The read: for each (meal, user) of the batch, in batch order (`n`, 1-based), what the rules read of the meal, its
  * histogram, its dish's, and the user's rating. No locks: the write checks what it relies on. A missing or withdrawn
- * meal has no row. Named statements are parsed once per pooled connection. Each meal is looked up by its key (a
- * LATERAL subquery with LIMIT 1 is never flattened into a join): on a small table the planner would otherwise scan
- * every meal into a hash, which costs more than the whole rest of the statement.
+ * meal has no row. Named statements are parsed once per pooled connection.
  */
 export const readBatch = {
   name: 'meals-rating-batch-read',
@@ -22,7 +20,7 @@ export const readBatch = {
       m.rated_1, m.rated_2, m.rated_3, m.rated_4, m.rated_5,
       d.rated_1, d.rated_2, d.rated_3, d.rated_4, d.rated_5, r.rating
     FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS g (meal_id, user_id, n)
-    CROSS JOIN LATERAL (SELECT * FROM meals WHERE meals.meal_id = g.meal_id AND meals.withdrawn_at IS NULL LIMIT 1) m
+    JOIN meals m ON m.meal_id = g.meal_id AND m.withdrawn_at IS NULL
     LEFT JOIN dishes d ON d.dish_id = m.dish_id
     LEFT JOIN ratings r ON r.meal_id = g.meal_id AND r.user_id = g.user_id`,
 };
@@ -47,8 +45,7 @@ export type ReadRow = [
  *
  * 1. `locked` locks the rows of the batch's meals in id order, and only those that still have the rule fields the
  *    decisions read (served, rateable, not withdrawn): the lock order of every writer, meal rows first. Nothing of a
- *    meal that changed meanwhile is written; its items run again in the next batch. Sorted first, then each row looked
- *    up and locked by its key (as in the read, a LATERAL subquery with LIMIT 1), one after the other in that order.
+ *    meal that changed meanwhile is written; its items run again in the next batch.
  * 2. Each change is a compare-and-set of its rating row, applied only if the row still holds what was read: a new
  *    rating is inserted only where none exists, an update or a deletion only of the value read. A rating row is thus
  *    written only under its meal's lock (as every writer of ratings does), and `applied` says which succeeded.
@@ -64,13 +61,11 @@ export const writeBatch = {
   name: 'meals-rating-batch-write',
   rowMode: 'array' as const,
   text: `WITH locked AS MATERIALIZED (
-      SELECT m.meal_id
-      FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS r (meal_id, served_ms, rateable) ORDER BY meal_id) AS read
-      CROSS JOIN LATERAL (
-        SELECT meals.meal_id FROM meals
-        WHERE meals.meal_id = read.meal_id AND meals.withdrawn_at IS NULL AND meals.rateable = read.rateable
-          AND ${epochMs('meals.served_at')} = read.served_ms
-        LIMIT 1 FOR NO KEY UPDATE) AS m),
+      SELECT meals.meal_id FROM meals
+      JOIN unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS read (meal_id, served_ms, rateable) ON read.meal_id = meals.meal_id
+      WHERE meals.withdrawn_at IS NULL AND meals.rateable = read.rateable AND ${epochMs('meals.served_at')} = read.served_ms
+      ORDER BY meals.meal_id
+      FOR NO KEY UPDATE OF meals),
     changes AS MATERIALIZED (
       SELECT * FROM unnest($4::int[], $5::bigint[], $6::text[], $7::smallint[], $8::smallint[],
           $9::int[], $10::int[], $11::int[], $12::int[], $13::int[])
