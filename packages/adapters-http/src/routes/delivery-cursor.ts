@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DeliveryPosition } from '@canteen-meals/domain';
 import { HttpError } from '../http-error.js';
+import { createCursorSeal } from './cursor-seal.js';
 
 /** Cursors of a webhook's delivery log: where a page ended (a delivery's creation instant and event id). */
 export interface DeliveryCursors {
@@ -11,35 +11,24 @@ export interface DeliveryCursors {
 
 const format = /^(-?\d{1,16}):([A-Za-z0-9_-]{1,64})$/;
 const maxInstantMs = 8.64e15;
-const macBytes = 16;
 
 /**
- * Opaque and tamper-evident like the page cursors of the meal lists (page-cursor.ts), whose positions are meals: the
- * base64url of the position and an HMAC-SHA256 (128 bits) over it, the log's name and the webhook id, so that a cursor
- * of one endpoint's log pages no other. The same secret makes every instance accept the others' cursors.
+ * Opaque and tamper-evident like the page cursors of the meal lists (cursor-seal.ts): the position sealed for the log
+ * and the webhook id, so that a cursor of one endpoint's log pages no other.
  */
 export function createDeliveryCursors(secret?: string): DeliveryCursors {
-  const key = secret === undefined || secret === '' ? randomBytes(32) : Buffer.from(secret, 'utf8');
-  const macOf = (webhookId: string, payload: Buffer) =>
-    createHmac('sha256', key).update('deliveries\n').update(webhookId).update('\n').update(payload).digest().subarray(0, macBytes);
-  const encode = (webhookId: string, { createdAt, eventId }: DeliveryPosition) => {
-    const payload = Buffer.from(`${createdAt.getTime()}:${eventId}`);
-    return Buffer.concat([payload, macOf(webhookId, payload)]).toString('base64url');
-  };
+  const cursorSeal = createCursorSeal(secret);
+  const scopeOf = (webhookId: string) => `deliveries\n${webhookId}`;
   return {
-    encode,
+    encode: (webhookId, { createdAt, eventId }) => cursorSeal.seal(scopeOf(webhookId), `${createdAt.getTime()}:${eventId}`),
     decode(webhookId, cursor) {
-      const bytes = Buffer.from(cursor, 'base64url');
-      const payload = bytes.subarray(0, Math.max(0, bytes.length - macBytes));
-      const authentic = bytes.length > macBytes && timingSafeEqual(bytes.subarray(payload.length), macOf(webhookId, payload));
-      const match = authentic ? format.exec(payload.toString('utf8')) : null;
+      const payload = cursorSeal.open(scopeOf(webhookId), cursor);
+      const match = payload === null ? null : format.exec(payload);
       const createdAtMs = Number(match?.[1]);
-      const position = { createdAt: new Date(createdAtMs), eventId: match?.[2] ?? '' };
-      // base64url has several spellings of the same bytes: only the one handed out is accepted.
-      if (match === null || Math.abs(createdAtMs) > maxInstantMs || encode(webhookId, position) !== cursor) {
+      if (match === null || Math.abs(createdAtMs) > maxInstantMs) {
         throw new HttpError('invalid_cursor', 'The cursor is not one this list handed out.');
       }
-      return position;
+      return { createdAt: new Date(createdAtMs), eventId: match[2]! };
     },
   };
 }
