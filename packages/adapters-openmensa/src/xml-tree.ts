@@ -28,9 +28,17 @@ interface OpenElement extends XmlElement {
 }
 
 /**
+ * The deepest element nesting a feed may have. An OpenMensa feed needs 6 levels (openmensa, canteen, day, category,
+ * meal, price); the bound leaves room and stops a deep document before saxes's namespace lookup, which walks every
+ * open element for every tag: quadratic in depth (40 000 levels took a minute of the thread).
+ */
+export const maxElementDepth = 32;
+
+/**
  * Parses a whole document with saxes, a conforming XML 1.0 parser with namespaces: anything not well-formed (an
  * unclosed tag, an undefined entity, a second root, a character XML forbids) is refused with its line. A DOCTYPE is
- * refused as well: a feed needs none, and refusing it rules out entity tricks.
+ * refused as well: a feed needs none, and refusing it rules out entity tricks. So is an element deeper than
+ * `maxElementDepth`, as soon as its tag starts (before saxes resolves its namespace).
  */
 export function parseXmlTree(text: string): XmlElement {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -43,6 +51,11 @@ export function parseXmlTree(text: string): XmlElement {
   });
   parser.on('opentagstart', () => {
     tagLine = parser.line;
+    if (open.length >= maxElementDepth) {
+      throw new OpenMensaFeedError([
+        { line: tagLine, message: `elements are nested more than ${maxElementDepth} deep (an OpenMensa feed needs 6): refused as hostile` },
+      ]);
+    }
   });
   parser.on('opentag', (tag: SaxesTagNS) => {
     const element: OpenElement = {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { maxMealsPerDay, maxMealsPerFeed, OpenMensaFeedError, readOpenMensaFeed, type FeedProblem } from '@canteen-meals/adapters-openmensa';
+import { maxElementDepth, maxMealsPerDay, maxMealsPerFeed, OpenMensaFeedError, readOpenMensaFeed, type FeedProblem } from '@canteen-meals/adapters-openmensa';
 import { describe, expect, it } from 'vitest';
 
 const sample = readFileSync(new URL('../../../examples/openmensa-feed.xml', import.meta.url));
@@ -202,5 +202,23 @@ describe('readOpenMensaFeed: meal counts', () => {
     expect(problemsOf(feed(days.join('')))).toEqual([
       expect.objectContaining({ element: '<canteen>', message: `the feed lists ${maxMealsPerFeed + perDay} meals; at most ${maxMealsPerFeed} are taken` }),
     ]);
+  });
+});
+
+describe('readOpenMensaFeed: nesting depth', () => {
+  /** A valid feed whose first meal's name holds elements nested to `depth` in all (the name itself is level 6). */
+  const nested = (depth: number) => feed(day(category(meal(`<name>${'<x>'.repeat(depth - 6)}Soup${'</x>'.repeat(depth - 6)}</name>`))));
+  const tooDeep = `elements are nested more than ${maxElementDepth} deep (an OpenMensa feed needs 6): refused as hostile`;
+
+  it(`reads a document ${maxElementDepth} deep as far as its schema (no depth error), and refuses one level more`, () => {
+    expect(problemsOf(nested(maxElementDepth)).map(({ message }) => message)).not.toContain(tooDeep);
+    expect(problemsOf(nested(maxElementDepth + 1))).toEqual([{ line: 4, message: tooDeep }]);
+  });
+
+  // Before the bound, 40 000 levels held the thread for about a minute (docs/reliability.md, issue 24).
+  it.each([40_000, 400_000])('refuses a document %i elements deep with the depth error, before reading it whole', (depth) => {
+    const deep = `<?xml version="1.0"?>\n<openmensa version="2.1" xmlns="http://openmensa.org/open-mensa-v2">${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</openmensa>`;
+    expect(problemsOf(deep)).toEqual([{ line: 2, message: tooDeep }]);
+    expect(problemsOf(new TextEncoder().encode(deep))).toEqual([{ line: 2, message: tooDeep }]);
   });
 });
