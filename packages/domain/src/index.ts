@@ -28,6 +28,7 @@ export {
   type FeedStateRepository,
   type FetchedFeed,
   type MenuFeedReader,
+  type MenuFeedReading,
   type NextRun,
 } from './feed/feed-ports.js';
 export {

@@ -153,15 +153,35 @@ describe('RunDueFeeds', () => {
           release = () => resolve({ status: 'fetched', body: body([day]), httpStatus: 200, etag: null, lastModified: null });
         }),
     };
-    const { useCases } = setup(slow);
+    const { useCases, clock } = setup(slow);
     await useCases.saveCanteen.execute({ ...canteen, feeds: [feed] });
-    const manual = useCases.runFeed.execute({ canteenId: 'mensa', feedName: 'full' });
+    const manual = useCases.runFeed.execute({ canteenId: 'mensa', feedName: 'full' }); // its attempt: 05:00
     await new Promise((resolve) => setImmediate(resolve));
-    const scheduled = useCases.runDueFeeds.execute(); // claims the feed (never fetched) and joins the admin's fetch
+    clock.set('2026-08-01T06:00:00Z');
+    const scheduled = useCases.runDueFeeds.execute(); // claims the 06:00 run and joins the admin's fetch
     await new Promise((resolve) => setImmediate(resolve));
     release();
     expect(await manual).toMatchObject({ ok: true, value: { outcome: 'imported' } });
     expect((await scheduled).map((state) => state.outcome)).toEqual(['imported']);
+  });
+
+  it('stores the attempt of an admin\'s fetch before fetching: a run that never finished (the process died) waits for its next due time after a restart', async () => {
+    const db = new InMemoryDatabase({ defaultTimeZone: 'UTC' });
+    const fetched: string[] = [];
+    const hanging: FeedSource = { fetch: () => (fetched.push('before the restart'), new Promise(() => {})) };
+    const before = setup(hanging, db);
+    await before.useCases.saveCanteen.execute({ ...canteen, feeds: [feed] });
+    void before.useCases.runFeed.execute({ canteenId: 'mensa', feedName: 'full' }); // 05:00, never finishes
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const after = setup({ fetch: async () => (fetched.push(`after, at ${after.clock.now().toISOString()}`), { status: 'fetched', body: body([day]), httpStatus: 200, etag: null, lastModified: null }) }, db);
+    after.clock.set('2026-08-01T05:01:00Z');
+    expect(await after.useCases.runDueFeeds.execute()).toEqual([]);
+    const [listed] = accepted(await after.useCases.listFeeds.execute({ canteenId: 'mensa' }));
+    expect(listed).toMatchObject({ state: { lastAttemptAt: new Date('2026-08-01T05:00:00Z'), outcome: null }, nextRunAt: new Date('2026-08-01T06:00:00Z') });
+    after.clock.set('2026-08-01T06:00:00Z');
+    await after.useCases.runDueFeeds.execute();
+    expect(fetched).toEqual(['before the restart', 'after, at 2026-08-01T06:00:00.000Z']);
   });
 
   it('records a failure of the service itself without its message, and passes the error on', async () => {

@@ -39,9 +39,16 @@ export interface FeedSource {
   fetch(url: string, validators: { readonly etag: string | null; readonly lastModified: string | null }): Promise<FetchedFeed>;
 }
 
-/** Reads a feed's bytes into menu days; throws an Error naming every problem for a feed it cannot take. */
+/**
+ * Reads a feed's bytes into menu days; throws (or rejects) with an Error naming every problem for a feed it cannot
+ * take. A server reads off its request thread, within a budget, so it answers a promise.
+ */
 export interface MenuFeedReader {
-  read(bytes: Uint8Array): { readonly days: readonly MenuDay[] };
+  read(bytes: Uint8Array): MenuFeedReading | Promise<MenuFeedReading>;
+}
+
+export interface MenuFeedReading {
+  readonly days: readonly MenuDay[];
 }
 
 /** When a cron schedule next fires after an instant, on the clocks of a time zone (null: never again). */

@@ -57,15 +57,21 @@ export class RunFeed {
     if (claimedAt !== undefined) this.ownClaims.set(key, Math.max(this.ownClaims.get(key) ?? 0, claimedAt.getTime()));
     const under = this.running.get(key);
     if (under !== undefined) return under;
-    const run = this.fetchAndImport(canteen, feed).finally(() => this.running.delete(key));
+    const run = this.fetchAndImport(canteen, feed, claimedAt !== undefined).finally(() => this.running.delete(key));
     this.running.set(key, run);
     return run;
   }
 
-  private async fetchAndImport(canteen: Canteen, feed: CanteenFeed): Promise<FeedState> {
+  private async fetchAndImport(canteen: Canteen, feed: CanteenFeed, claimed: boolean): Promise<FeedState> {
     const { feedStates, feedSource, feedReader, importMenu, clock } = this.deps;
+    const key = `${canteen.id}\n${feed.name}`;
     const before = (await feedStates.find(canteen.id, feed.name)) ?? neverFetched(canteen.id, feed.name);
     const startedAt = clock.now();
+    // The attempt is stored before the fetch (a scheduled run's claim already is): a feed whose run killed the process
+    // then waits for its next due time after a restart instead of being fetched again at once.
+    if (!claimed && (await feedStates.claim(canteen.id, feed.name, before.lastAttemptAt, startedAt))) {
+      this.ownClaims.set(key, Math.max(this.ownClaims.get(key) ?? 0, startedAt.getTime()));
+    }
     const took = () => Math.max(0, clock.now().getTime() - startedAt.getTime());
     let after: FeedState;
     /** A failure of the service itself: recorded without its message, then passed on to be logged. */
@@ -78,9 +84,9 @@ export class RunFeed {
         // A run that outlived its claim (another instance claimed a later run meanwhile) commits nothing: the later
         // run imports the newer feed. The check and the import are two steps; the window between them is one query.
         const current = await feedStates.find(canteen.id, feed.name);
-        const ours = Math.max(before.lastAttemptAt?.getTime() ?? 0, this.ownClaims.get(`${canteen.id}\n${feed.name}`) ?? 0);
+        const ours = Math.max(before.lastAttemptAt?.getTime() ?? 0, this.ownClaims.get(key) ?? 0);
         if ((current?.lastAttemptAt?.getTime() ?? 0) > ours) return current!;
-        const { days } = readableFeed(() => feedReader.read(fetched.body));
+        const { days } = await readableFeed(async () => feedReader.read(fetched.body));
         // Every feed of a canteen (full, today) names the same meals: the canteen is the source of their keys.
         const imported = await importMenu.execute({ source: canteen.id, days, rateable: true, canteenId: canteen.id, cause: 'feed' });
         if (!imported.ok) throw new ReportableError(imported.refusal.message);
@@ -181,9 +187,9 @@ export class ListFeeds {
 /** A failure of the feed (it cannot be read, or its menu was refused): its message goes to the admin. */
 class ReportableError extends Error {}
 
-function readableFeed<T>(read: () => T): T {
+async function readableFeed<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return read();
+    return await read();
   } catch (error) {
     throw error instanceof Error ? new ReportableError(error.message) : error;
   }
