@@ -14,7 +14,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
-import { openMensaFeedReader } from './feeds/openmensa-feed-reader.js';
+import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
@@ -51,6 +51,8 @@ export interface Overrides {
   readonly persistence?: Persistence;
   /** Log lines go here instead of stdout (tests read them). */
   readonly logDestination?: LogDestination;
+  /** What reading one feed may take (default: defaultFeedReadingBudget); tests give a tiny one. */
+  readonly feedReadingBudget?: FeedReadingBudget;
 }
 
 /**
@@ -99,7 +101,7 @@ export function createContainer(
             allowPrivateNetworks: config.outboundAllowPrivateNetworks,
             retryBaseMs: config.feedRetryBaseMs,
           }),
-          feedReader: openMensaFeedReader,
+          feedReader: workerFeedReader(overrides.feedReadingBudget),
           nextRun: nextRunOf,
           checkSchedule,
           onFeedRan: (state) => {

@@ -171,6 +171,18 @@ describe('pnpm meals:import <feed.xml>', () => {
     expect(ids).toEqual([101, 102, 103, ...Array.from({ length: 14 }, (_, index) => 104 + index)]);
   });
 
+  it('refuses a feed nested 400 000 deep at once with the depth error (read in a thread within a budget), importing nothing', async () => {
+    const { run, withDatabase } = freshDatabase();
+    run([sampleFeed]);
+    const deep = writeFeed('deep.xml', (xml) => xml.replace('<canteen>', `<canteen>${'<a>'.repeat(400_000)}${'</a>'.repeat(400_000)}`));
+
+    const result = run([deep]);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^meals:import: not a valid OpenMensa v2 feed:\n {2}line \d+: elements are nested more than 32 deep/);
+    await withDatabase((db) => expect(db.prepare('SELECT count(*) AS n FROM meals').get()).toEqual({ n: 14 }));
+  });
+
   it('refuses an invalid feed, naming the line and element, and imports nothing', async () => {
     const { run, withDatabase } = freshDatabase();
     run([sampleFeed]);

@@ -40,7 +40,7 @@ async function importMeals(args: string[]): Promise<void> {
     // The service's one way out to other hosts: time and size limits, gzip, retries, no private addresses.
     const fetched = await fetchFeed(file, { allowPrivateNetworks: config.outboundAllowPrivateNetworks });
     if (fetched.status !== 'fetched') throw new Error(`${file} answered 304 Not Modified to a request without a condition`);
-    const feed = prepareOpenMensaFeed(file, { source: values.source, rateable: !values['not-rateable'], canteen: values.canteen }, fetched.body);
+    const feed = await prepareOpenMensaFeed(file, { source: values.source, rateable: !values['not-rateable'], canteen: values.canteen }, fetched.body);
     await withNewDatabaseRemovedOnFailure(config, () => importInto(config, async (useCases) => importOpenMensaFeed(feed, config, useCases)));
     return;
   }
@@ -54,7 +54,7 @@ async function importMeals(args: string[]): Promise<void> {
   // Read and check the whole input before the database is opened: a refused file leaves no database behind.
   const prepared =
     format === '.xml'
-      ? { format, feed: prepareOpenMensaFeed(path, { source: values.source, rateable: !values['not-rateable'], canteen: values.canteen }) }
+      ? { format, feed: await prepareOpenMensaFeed(path, { source: values.source, rateable: !values['not-rateable'], canteen: values.canteen }) }
       : { format, meals: prepareJsonMeals(path) };
   await withNewDatabaseRemovedOnFailure(config, () =>
     importInto(config, (useCases) =>

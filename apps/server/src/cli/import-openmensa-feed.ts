@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { readOpenMensaFeed, type OpenMensaFeed } from '@canteen-meals/adapters-openmensa';
+import type { OpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { defaultCanteenId, type Canteen, type UseCases } from '@canteen-meals/domain';
 import type { Config } from '../config.js';
 import { menuImportReport } from './menu-import-report.js';
 import { valueOrThrow } from '../refused.js';
+import { readFeedInWorker } from '../feeds/worker-feed-reader.js';
 
 export interface FeedImportOptions {
   /** The source name in every meal's key; defaults to the canteen id given, else to the feed's canteen name. */
@@ -25,9 +26,11 @@ export interface PreparedFeed {
 /**
  * Reads and checks an OpenMensa v2 feed before any database is opened; throws, saying why, for a feed it cannot take.
  * `path` names the feed in messages (a file or a URL); `bytes`, when given, is its content (else the file is read).
+ * Read in a thread within the server's budget, as the feeds the server fetches: a hostile feed stops the import with
+ * a message instead of holding the command for hours.
  */
-export function prepareOpenMensaFeed(path: string, options: FeedImportOptions, bytes?: Buffer): PreparedFeed {
-  const feed = readOpenMensaFeed(bytes ?? readFileSync(path));
+export async function prepareOpenMensaFeed(path: string, options: FeedImportOptions, bytes?: Buffer): Promise<PreparedFeed> {
+  const feed = await readFeedInWorker(bytes ?? readFileSync(path));
   const source = options.source ?? options.canteen ?? feed.canteenName;
   if (source === null) {
     throw new Error(`${path} names no canteen (<canteen><name>): pass --canteen <id> or --source <name> to say which canteen it is`);
