@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, type Overrides } from '../src/composition-root.js';
+import type { UseCases } from '@canteen-meals/domain';
+import { buildServer, tokens, type Overrides } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 
 // Issue 24: a hostile feed (deep XML, a reading that never ends, a run that kills the process) must not take the
@@ -16,6 +17,14 @@ const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-
 const deepFeed = `<?xml version="1.0"?>\n<openmensa version="2.1" xmlns="http://openmensa.org/open-mensa-v2">${'<a>'.repeat(400_000)}${'</a>'.repeat(400_000)}</openmensa>`;
 const secret = 'hostile-feeds-test-secret-of-32-bytes!!';
 const admin = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:write' });
+
+/** 10 000 meals (the most a feed may list), 500 a day from 2026-07-31 on: the first day's meals can be rated at once. */
+const largeFeed = (() => {
+  const meals = Array.from({ length: 500 }, (_, i) => `<meal><name>Meal ${i}</name><price role="student">2.50</price></meal>`).join('');
+  const day = (index: number) => `<day date="${new Date(Date.UTC(2026, 6, 31 + index)).toISOString().slice(0, 10)}"><category name="Hauptgerichte">${meals}</category></day>`;
+  const days = Array.from({ length: 20 }, (_, index) => day(index)).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<openmensa version="2.1" xmlns="http://openmensa.org/open-mensa-v2"><canteen>${days}</canteen></openmensa>\n`;
+})();
 
 let served: { body: string } | 'hang' = { body: realFeed };
 const requests: string[] = [];
@@ -88,6 +97,37 @@ describe('hostile feeds', () => {
     expect(run.body.data).toMatchObject({ outcome: 'failed', last_error: 'reading the feed took longer than 1 ms: stopped, nothing imported' });
     expect((await feeds())[0]).toMatchObject({ outcome: 'failed', last_error: 'reading the feed took longer than 1 ms: stopped, nothing imported' });
     expect(await menu()).toEqual([]);
+  });
+
+  it('answers a rating between the units of a 10 000-meal feed\'s import, which no longer holds the event loop whole', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'hostile-feeds-'));
+    closers.push(async () => rmSync(folder, { recursive: true, force: true }));
+    const { server, createCanteen, fetchNow } = await service({ databaseUrl: `sqlite:${join(folder, 'meals.db')}`, feedReadingBudget: { timeMs: 120_000, heapMb: 512 } });
+    await createCanteen();
+    served = { body: largeFeed };
+    const events: string[] = [];
+    let rating: Promise<unknown> | undefined;
+    // Each unit of the import announces its committed days; at the first, a student rates one of its meals.
+    server.container.resolve<UseCases>(tokens.useCases).menuChanges.subscribe(() => {
+      events.push('unit written');
+      rating ??= server.app
+        .inject({
+          method: 'POST',
+          url: '/api/v1/rate-meal',
+          headers: { authorization: `Bearer ${signHmacToken(secret, { sub: 'student' })}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ meal_id: 1, rating: 4 }),
+        })
+        .then((response) => events.push(`rating answered ${response.statusCode}`));
+    });
+
+    const run = await fetchNow();
+    await rating;
+
+    expect(run.body.data).toMatchObject({ outcome: 'imported', counts: { added: 10_000 } });
+    const answered = events.indexOf('rating answered 200');
+    expect(answered).toBeGreaterThan(0);
+    // Answered while the import still had units to write (before: one transaction, announced once at its end).
+    expect(events.slice(answered).filter((event) => event === 'unit written').length).toBeGreaterThan(0);
   });
 
   it('stores the attempt before the fetch: after a restart, a feed whose run never finished waits for its next due time', async () => {

@@ -233,7 +233,7 @@ export {
   type UpcomingServing,
 } from './use-cases/get-upcoming-favourites.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
-export { ImportMenu, importMenuRefusals, type ImportMenuCommand } from './use-cases/import-menu.js';
+export { ImportMenu, importMenuRefusals, maxMealsPerImportWrite, type ImportMenuCommand } from './use-cases/import-menu.js';
 export {
   createUseCases,
   type FeedPorts,

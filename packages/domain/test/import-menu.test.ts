@@ -1,5 +1,5 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { ImportMenu, maxMealsPerCanteenDay, noMealDetails, type Clock, type MenuDay, type MenuItem } from '@canteen-meals/domain';
+import { ImportMenu, maxMealsPerCanteenDay, maxMealsPerImportWrite, noMealDetails, type Clock, type MenuDay, type MenuItem } from '@canteen-meals/domain';
 import { accepted, probeThrough } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 
@@ -205,5 +205,59 @@ describe('ImportMenu: at most 500 meals a day in a canteen', () => {
     // Before Friday the import withdraws the Salat, which makes room for the Linseneintopf.
     const replaced = await setUp(new FixedClock('2025-03-27T12:00:00Z'));
     expect(replaced).toMatchObject({ ok: true, value: { withdrawn: [{ name: 'Salat' }], added: [{ meal: { name: 'Linseneintopf' } }] } });
+  });
+});
+
+describe(`ImportMenu: units of whole days of at most ${maxMealsPerImportWrite} meals, others running between them`, () => {
+  /** `count` meals on each of the days, from 2025-03-03 on. */
+  const days = (count: number, ...dates: string[]): MenuDay[] =>
+    dates.map((date) => ({ date, closed: false, items: Array.from({ length: count }, (_, index) => item(`Meal ${date} ${index}`)) }));
+
+  function unitSetup() {
+    const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: serviceTime.timeZone }));
+    /** What the catalog held each time others were let run: the import's progress between its units. */
+    const turns: number[] = [];
+    const announced: string[] = [];
+    const importMenu = new ImportMenu({
+      ...adapters,
+      clock: afterTheMenu,
+      serviceStart: serviceTime.start,
+      announce: (change) => void announced.push(change.kind),
+      letOthersRun: async () => void turns.push(await adapters.meals.count()),
+    });
+    return { ...adapters, turns, announced, attempt: (menu: MenuDay[]) => importMenu.execute({ source: 'Mensa Academica', days: menu, rateable: true }) };
+  }
+
+  it('writes a menu of the usual size in one unit, and a large one day by day with others running in between', async () => {
+    const small = unitSetup();
+    expect(accepted(await small.attempt(days(40, '2025-03-03', '2025-03-04', '2025-03-05'))).added).toHaveLength(120);
+    expect([small.turns, small.announced]).toEqual([[], ['menus']]);
+
+    const large = unitSetup();
+    const plan = accepted(await large.attempt(days(300, '2025-03-03', '2025-03-04', '2025-03-05')));
+    // Checking the meals lets others run between days too (nothing written yet), then each day is its own unit.
+    expect(large.turns).toEqual([0, 0, 300, 600]);
+    expect(large.announced).toEqual(['menus', 'menus', 'menus']);
+    expect(plan.added.map(({ meal }) => meal.id)).toEqual(Array.from({ length: 900 }, (_, index) => index + 1));
+  });
+
+  it('refuses a meal that cannot be stored before any unit is written', async () => {
+    const { meals, attempt } = unitSetup();
+    const menu = days(300, '2025-03-03', '2025-03-04');
+    menu.push({ date: '2025-03-05', closed: false, items: [item('Soup'), item('')] });
+    expect(await attempt(menu)).toMatchObject({ ok: false, refusal: { code: 'invalid_meal', message: expect.stringContaining('2025-03-05, meal 2') } });
+    expect(await meals.count()).toBe(0);
+  });
+
+  it('keeps the units written before a day the bound refuses, and names that day', async () => {
+    const { meals, attempt } = unitSetup();
+    await meals.upsertMany(
+      Array.from({ length: maxMealsPerCanteenDay }, (_, index) => ({ ...noMealDetails, id: 5000 + index, name: `Admin ${index}`, servedAt: new Date('2025-03-04T14:00:00Z'), rateable: true })),
+    );
+    expect(await attempt(days(300, '2025-03-03', '2025-03-04'))).toMatchObject({
+      ok: false,
+      refusal: { code: 'menu_day_full', message: 'The canteen "default" would serve 800 meals on 2025-03-04; a day holds at most 500.' },
+    });
+    expect(await meals.count()).toBe(maxMealsPerCanteenDay + 300);
   });
 });

@@ -1,4 +1,4 @@
-import type { DetailedMeal, MenuImportPlan } from '@canteen-meals/domain';
+import { maxMealsPerImportWrite, type DetailedMeal, type MenuImportPlan } from '@canteen-meals/domain';
 
 export interface MenuImportContext {
   readonly path: string;
@@ -17,7 +17,7 @@ export function menuImportReport(plan: MenuImportPlan, context: MenuImportContex
   return [
     `meals:import: OpenMensa ${context.version} feed ${context.path}`,
     `  source "${context.source}", ${context.days} days${closed}, served at ${context.serviceStart} ${context.timeZone}`,
-    `  added ${added.length}, updated ${updated.length}, unchanged ${unchanged.length} (one transaction)`,
+    `  added ${added.length}, updated ${updated.length}, unchanged ${unchanged.length} (${transactions(added.length + updated.length + unchanged.length)})`,
     ...added.map(({ servedOn, meal }) => `  + #${meal.id} ${servedOn} ${describe(meal)}`),
     ...updated.map((meal) => `  ~ #${meal.id} ${describe(meal)}`),
     ...(missing.length > 0 ? [`  kept ${missing.length} meals that the feed no longer lists on their day:`] : []),
@@ -29,4 +29,9 @@ export function menuImportReport(plan: MenuImportPlan, context: MenuImportContex
 
 function describe(meal: DetailedMeal): string {
   return meal.category === null ? meal.name : `${meal.category}: ${meal.name}`;
+}
+
+/** ImportMenu writes a menu of up to maxMealsPerImportWrite meals in one transaction, a larger one day by day. */
+function transactions(listed: number): string {
+  return listed <= maxMealsPerImportWrite ? 'one transaction' : `whole days per transaction, at most ${maxMealsPerImportWrite} meals each`;
 }

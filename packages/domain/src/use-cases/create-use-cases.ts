@@ -103,7 +103,13 @@ const noWebhookPorts: WebhookPorts = {
  * When canteens serve: imported meals are served at `start` on their canteen's clocks. `timeZone` is the zone of the
  * `default` canteen when an adapter creates it; every other canteen carries its own.
  */
-export type UseCaseOptions = ServiceTime;
+export type UseCaseOptions = ServiceTime & {
+  /**
+   * Lets others' work (a server's requests) run between the transactions of a long import; a server passes the next
+   * turn of its event loop. Absent: a resolved promise.
+   */
+  readonly letOthersRun?: () => Promise<void>;
+};
 
 /**
  * The one place that builds the use cases, for the server, every command-line tool, the demo seed and embedders:
@@ -128,7 +134,7 @@ export function createUseCases(
   // Every write that changes what menus show tells it here, after it committed: caches and live streams subscribe.
   const menuChanges = new MenuChangeHub();
   const announce = menuChanges.publish;
-  const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start, announce });
+  const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start, announce, ...(serviceTime.letOthersRun === undefined ? {} : { letOthersRun: serviceTime.letOthersRun }) });
   const runFeed = new RunFeed({ ...repositories, ...feeds, onRan: feeds.onFeedRan, importMenu, clock });
   const reading = { queries: repositories.queries, clock };
   const userData = { userData: repositories.userData, clock };

@@ -46,17 +46,22 @@ export function importEvents(
   for (const meal of plan.withdrawn) days.of(meal).withdrawn.push(meal.id);
   const withdrawals = [...plan.withdrawn]
     .sort((a, b) => a.id - b.id)
-    .map((meal) => withdrawalEvent(meal, dishOf.get(meal.id) ?? null, timeZones, plan.at));
+    // The day of each withdrawn meal is its group's: the time zone arithmetic once per day, not once per meal (an
+    // import that withdraws 10 000 meals spent 0.4 s of the event loop on it).
+    .map((meal) => withdrawalOn(meal, days.of(meal).day.date, dishOf.get(meal.id) ?? null, plan.at));
   return [...days.events(cause), ...withdrawals];
 }
 
 /** `MealCatalog.withdraw` (the first time only) and every meal an import withdraws: one `meal.withdrawn`. */
 export function withdrawalEvent(meal: PlacedMeal, dishId: DishId | null, timeZones: CanteenTimeZones, withdrawnAt: Date): WebhookEvent {
-  const canteenId = meal.canteenId ?? defaultCanteenId;
+  return withdrawalOn(meal, localDayOf(meal.servedAt, timeZoneOf(timeZones, meal.canteenId ?? defaultCanteenId)).date, dishId, withdrawnAt);
+}
+
+function withdrawalOn(meal: PlacedMeal, date: LocalDay['date'], dishId: DishId | null, withdrawnAt: Date): WebhookEvent {
   const data: MealWithdrawn = {
     mealId: meal.id,
-    canteenId,
-    date: localDayOf(meal.servedAt, timeZoneOf(timeZones, canteenId)).date,
+    canteenId: meal.canteenId ?? defaultCanteenId,
+    date,
     dishId,
     withdrawnAt: new Date(withdrawnAt.getTime()),
   };
@@ -74,17 +79,22 @@ interface DayChanges {
 /** The canteen days of a write, each with what it did to the day, in the order of their first meals. */
 class DayGroups {
   private readonly days: DayChanges[] = [];
+  private last: DayChanges | undefined;
 
   constructor(private readonly timeZones: CanteenTimeZones) {}
 
   of(meal: PlacedMeal): DayChanges {
     const canteenId = meal.canteenId ?? defaultCanteenId;
     // Most meals of a write share a few days: only a meal on a day not seen yet costs the time zone arithmetic.
-    const known = this.days.find(({ day, ...group }) => group.canteenId === canteenId && meal.servedAt >= day.from && meal.servedAt < day.until);
-    if (known !== undefined) return known;
+    const servedAt = meal.servedAt.getTime();
+    const holds = (group: DayChanges) => group.canteenId === canteenId && servedAt >= group.day.from.getTime() && servedAt < group.day.until.getTime();
+    // Meals come grouped by day: the group of the meal before first.
+    if (this.last !== undefined && holds(this.last)) return this.last;
+    const known = this.days.find(holds);
+    if (known !== undefined) return (this.last = known);
     const group = { day: localDayOf(meal.servedAt, timeZoneOf(this.timeZones, canteenId)), canteenId, added: [], changed: [], withdrawn: [] };
     this.days.push(group);
-    return group;
+    return (this.last = group);
   }
 
   events(cause: MenuWriteCause): WebhookEvent[] {
