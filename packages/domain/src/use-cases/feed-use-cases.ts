@@ -68,8 +68,9 @@ export class RunFeed {
     const before = (await feedStates.find(canteen.id, feed.name)) ?? neverFetched(canteen.id, feed.name);
     const startedAt = clock.now();
     // The attempt is stored before the fetch (a scheduled run's claim already is): a feed whose run killed the process
-    // then waits for its next due time after a restart instead of being fetched again at once.
-    if (!claimed && (await feedStates.claim(canteen.id, feed.name, before.lastAttemptAt, startedAt))) {
+    // then waits for its next due time after a restart instead of being fetched again at once. Never moved back.
+    const later = before.lastAttemptAt === null || startedAt > before.lastAttemptAt;
+    if (!claimed && later && (await feedStates.claim(canteen.id, feed.name, before.lastAttemptAt, startedAt))) {
       this.ownClaims.set(key, Math.max(this.ownClaims.get(key) ?? 0, startedAt.getTime()));
     }
     const took = () => Math.max(0, clock.now().getTime() - startedAt.getTime());
