@@ -45,7 +45,11 @@ export function loggableUrl(text: string): string {
   let shown: string;
   try {
     const url = new URL(text);
-    shown = url.host === '' ? `${url.protocol}${url.pathname}` : `${url.protocol}//${url.host}${url.pathname}`;
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    shown = url.href;
   } catch {
     shown = text.replace(/[?#][\s\S]*$/, '');
   }
