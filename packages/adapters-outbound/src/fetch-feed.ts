@@ -59,6 +59,7 @@ const cancelled = (url: string, signal: AbortSignal) =>
 /** A wait that ends early when the signal aborts (the next attempt then finds it aborted). */
 function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (signal === undefined) return wait;
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       signal.removeEventListener('abort', done);
