@@ -170,7 +170,7 @@ describe('canteen feeds', () => {
     );
     const put = (url: string) =>
       call('PUT', '/api/v1/admin/canteens/triplex', { name: 'Triplex', timezone: 'Europe/Berlin', feeds: [{ name: 'today', url, schedule: '0 6 * * *' }] });
-    for (const url of ['http://localhost/feed.xml', 'http://10.1.2.3/feed.xml', 'http://[::1]:8080/feed.xml', 'http://[fd00::1]/feed.xml']) {
+    for (const url of ['http://localhost/feed.xml', 'http://localhost./feed.xml', 'http://10.1.2.3/feed.xml', 'http://[::1]:8080/feed.xml', 'http://[fd00::1]/feed.xml']) {
       expect((await put(url)).body.error?.message, url).toMatch(/^feeds\[0\]: the url of the feed "today" must reach a public address, not an? \w+ one \(OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it\)$/);
     }
     // A public IPv6 literal is a URL like any other (it was refused as malformed).
