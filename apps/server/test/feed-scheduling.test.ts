@@ -60,6 +60,8 @@ const hanging: Handler = () => {};
 async function service(env: Record<string, string> = {}) {
   const clock = new FixedClock('2026-08-01T04:00:00Z');
   const written: string[] = [];
+  /** Checked at every log write: what `ran` waits for. */
+  const watchers = new Set<() => void>();
   const config = loadConfig({
     JWT_SECRET: secret,
     DATABASE_URL: 'memory:',
@@ -69,7 +71,13 @@ async function service(env: Record<string, string> = {}) {
     FEED_CHECK_INTERVAL_S: '0',
     ...env,
   });
-  const server = await buildServer(config, { clock, logDestination: { write: (line) => void written.push(line) } });
+  const logDestination = {
+    write: (line: string) => {
+      written.push(line);
+      for (const watch of watchers) watch();
+    },
+  };
+  const server = await buildServer(config, { clock, logDestination });
   let closed = false;
   closers.push(async () => closed || (await server.app.close()));
   const close = async () => {
@@ -102,9 +110,11 @@ async function service(env: Record<string, string> = {}) {
     new Promise<Record<string, unknown>>((resolve) => {
       const look = () => {
         const line = feedLines().map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.canteen === canteen && entry.feed === feed);
-        if (line !== undefined) resolve(line);
-        else setImmediate(look);
+        if (line === undefined) return;
+        watchers.delete(look);
+        resolve(line);
       };
+      watchers.add(look);
       look();
     });
   return { server, clock, call, putCanteen, feeds, feedLines, ran, close };
