@@ -29,6 +29,7 @@ export function startFeedScheduler(runDueFeeds: RunDueFeeds, { intervalMs, runDe
     if (stopped) return;
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(), runDeadlineMs);
+    deadline.unref();
     const done = runDueFeeds
       .execute({ signal: controller.signal })
       .then(() => undefined, onError)
