@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
+import { registerFeedFreshnessGauge } from './feeds/feed-freshness-gauge.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
@@ -44,6 +45,7 @@ export const tokens = {
   metrics: Symbol('ServiceMetrics'),
   feedLog: Symbol('FeedLog'),
   webhookLog: Symbol('WebhookLog'),
+  feedsStopping: Symbol('FeedsStopping'),
 } as const;
 
 export interface Overrides {
@@ -71,12 +73,20 @@ export function createContainer(
   const webhookLog: WebhookLog = { senderFailed: (error) => console.error('meals: a webhook sender failed', error) };
   c.register(tokens.webhookLog, { useValue: webhookLog });
   c.register(tokens.persistence, { useValue: overrides.persistence });
+  // Aborted when the app closes: every feed fetch under way ends, so no hanging feed host holds up a shutdown.
+  const feedsStopping = new AbortController();
+  c.register(tokens.feedsStopping, { useValue: feedsStopping });
   c.register(tokens.verifyToken, {
     useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
   // Disabled metrics are null: nothing is counted, and /metrics does not exist.
   c.register(tokens.metrics, {
-    useFactory: instanceCachingFactory<ServiceMetrics | null>(() => (config.metricsEnabled ? createServiceMetrics() : null)),
+    useFactory: instanceCachingFactory<ServiceMetrics | null>((d) => {
+      if (!config.metricsEnabled) return null;
+      const { canteens, feedStates } = d.resolve<Persistence>(tokens.persistence);
+      const clock = d.resolve<Clock>(tokens.clock);
+      return createServiceMetrics([(registers) => registerFeedFreshnessGauge(registers, { canteens, feedStates, clock })]);
+    }),
   });
   // The ports, wrapped to count ratings, markings and erasures when metrics are on.
   const repositories = (d: DependencyContainer): Repositories => {
@@ -101,10 +111,15 @@ export function createContainer(
           feedSource: outboundFeedSource({
             allowPrivateNetworks: config.outboundAllowPrivateNetworks,
             retryBaseMs: config.feedRetryBaseMs,
+            deadlineMs: config.feedRuns.fetchDeadlineMs,
+            stopping: feedsStopping.signal,
           }),
           feedReader: workerFeedReader(overrides.feedReadingBudget),
           nextRun: nextRunOf,
           checkSchedule,
+          // Feeds and webhooks share the outbound address rule, and so its check on saving.
+          checkUrl: webhookUrlCheck({ allowPrivateNetworks: config.outboundAllowPrivateNetworks }),
+          runBounds: { concurrency: config.feedRuns.concurrency, perKey: config.feedRuns.perHost },
           onFeedRan: (state) => {
             d.resolve<ServiceMetrics | null>(tokens.metrics)?.feedFetched(state);
             feedLog.write(state);
@@ -178,6 +193,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   // Canteen feeds are fetched on their schedules from here on.
   const scheduler = startFeedScheduler(c.resolve<UseCases>(tokens.useCases).runDueFeeds, {
     intervalMs: config.feedCheckIntervalS * 1000,
+    runDeadlineMs: config.feedRuns.runDeadlineMs,
     onError: (error) => app.log.error({ err: error }, 'the feed scheduler failed'),
   });
   // Webhooks go out in the background, after local menu changes and every WEBHOOK_POLL_MS (0: not from this instance).
@@ -203,6 +219,8 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
         ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
         logger,
       }) : undefined;
+  // Before Fastify waits for the requests in flight: a manual feed fetch among them ends now, with its failure.
+  app.addHook('preClose', async () => c.resolve<AbortController>(tokens.feedsStopping).abort());
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', async () => {
     await scheduler.stop();

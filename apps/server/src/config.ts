@@ -75,6 +75,13 @@ export interface Config {
   readonly feedRetryBaseMs: number;
   /** How often the scheduler looks for feeds that are due; 0 turns it off (fetches then run only when asked). */
   readonly feedCheckIntervalS: number;
+  /** How scheduled feed runs share the network: fetches at once, per host, and the deadlines (see docs/feeds.md). */
+  readonly feedRuns: {
+    readonly concurrency: number;
+    readonly perHost: number;
+    readonly fetchDeadlineMs: number;
+    readonly runDeadlineMs: number;
+  };
   readonly menuCaching: MenuCachingOptions;
   /** Live statistics streams (GET /api/v1/live) this instance holds open at once, in all and per client address. */
   readonly live: { readonly maxStreams: number; readonly maxStreamsPerAddress: number };
@@ -142,6 +149,10 @@ export const settings = {
   TZ_NAME: { description: 'IANA time zone of the `default` canteen, set when a database is created or migrated to canteens (each other canteen has its own): the days of its menus are days on its clocks', default: 'Europe/Berlin', parse: timeZone },
   FEED_RETRY_BASE_MS: { description: 'Feed fetches retry network errors and 5xx at most 3 times, waiting up to this, then twice and four times as long (full jitter); 4xx is not retried', default: '2000', parse: integerIn(0, 600_000) },
   FEED_CHECK_INTERVAL_S: { description: 'Every this many seconds the service fetches the canteen feeds whose schedule has fired (a feed never fetched at once); `0` turns the scheduler off', default: '30', parse: integerIn(0, 3600) },
+  FEED_CONCURRENCY: { description: 'A scheduled feed run fetches at most this many feeds at once, so one hanging host does not delay the other canteens\' feeds', default: '4', parse: integerIn(1, 64) },
+  FEED_CONCURRENCY_PER_HOST: { description: 'Of those, at most this many from one host', default: '1', parse: integerIn(1, 16) },
+  FEED_FETCH_DEADLINE_MS: { description: 'One feed fetch, its retries included, ends within this (a manual fetch then answers in time); less than `HTTP_CONNECTION_TIMEOUT_MS`', default: '90000', parse: integerIn(100, 600_000) },
+  FEED_RUN_DEADLINE_S: { description: 'A scheduled feed run ends its fetches after this; feeds it did not start wait for the next check', default: '300', parse: integerIn(1, 3600) },
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: { description: '`1`: URLs the service calls (canteen feeds, `pnpm meals:import <url>`, webhook endpoints) may resolve to loopback, private, link-local and other non-public addresses; `0` refuses them, checked on the address connected to', default: '0', parse: flag },
   MENU_MAX_AGE_S: { description: 'Public menu answers (`GET /api/v1/meals?canteen=&date=` without a token) carry `Cache-Control: public, max-age=` this: how long browsers and CDNs may serve them without asking', default: '5', parse: integerIn(0, 86_400) },
   MENU_STALE_WHILE_REVALIDATE_S: { description: '…and `stale-while-revalidate=` this: how much longer a cache may serve one while it asks again in the background', default: '30', parse: integerIn(0, 86_400) },
@@ -206,6 +217,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     problems.push(`METRICS_PORT must differ from PORT (both are ${port}); leave it unset to serve /metrics on PORT.`);
   }
+  const feedFetchDeadlineMs = read('FEED_FETCH_DEADLINE_MS', settings.FEED_FETCH_DEADLINE_MS);
+  // Read where the HTTP timeouts are read; here only compared, so a bad value is reported once.
+  const connectionIdleMs = Number(env.HTTP_CONNECTION_TIMEOUT_MS || settings.HTTP_CONNECTION_TIMEOUT_MS.default);
+  if (feedFetchDeadlineMs !== undefined && connectionIdleMs > 0 && feedFetchDeadlineMs >= connectionIdleMs) {
+    // A manual fetch answers when its fetch ends: after the idle connection is closed, the answer would be lost.
+    problems.push(`FEED_FETCH_DEADLINE_MS (${feedFetchDeadlineMs}) must be less than HTTP_CONNECTION_TIMEOUT_MS (${connectionIdleMs}), or a manual feed fetch loses its answer.`);
+  }
   const databaseListenUrl = read('DATABASE_LISTEN_URL', settings.DATABASE_LISTEN_URL);
   const poolMode = read('DATABASE_POOL_MODE', settings.DATABASE_POOL_MODE)!;
   if (poolMode === 'transaction' && databaseListenUrl === undefined) {
@@ -267,6 +285,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     outboundAllowPrivateNetworks: read('OUTBOUND_ALLOW_PRIVATE_NETWORKS', settings.OUTBOUND_ALLOW_PRIVATE_NETWORKS)!,
     feedRetryBaseMs: read('FEED_RETRY_BASE_MS', settings.FEED_RETRY_BASE_MS)!,
     feedCheckIntervalS: read('FEED_CHECK_INTERVAL_S', settings.FEED_CHECK_INTERVAL_S)!,
+    feedRuns: {
+      concurrency: read('FEED_CONCURRENCY', settings.FEED_CONCURRENCY)!,
+      perHost: read('FEED_CONCURRENCY_PER_HOST', settings.FEED_CONCURRENCY_PER_HOST)!,
+      fetchDeadlineMs: feedFetchDeadlineMs!,
+      runDeadlineMs: read('FEED_RUN_DEADLINE_S', settings.FEED_RUN_DEADLINE_S)! * 1000,
+    },
     menuCaching: {
       maxAgeS: read('MENU_MAX_AGE_S', settings.MENU_MAX_AGE_S)!,
       staleWhileRevalidateS: read('MENU_STALE_WHILE_REVALIDATE_S', settings.MENU_STALE_WHILE_REVALIDATE_S)!,

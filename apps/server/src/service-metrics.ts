@@ -21,10 +21,14 @@ export interface ServiceMetrics {
 // From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
 const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-export function createServiceMetrics(): ServiceMetrics {
+/** Registers a metric read at scrape time (a gauge of stored state) in the server's registry. */
+export type ScrapedMetric = (registers: Registry[]) => void;
+
+export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  for (const register of scraped) register(registers);
 
   const requestLabels = ['method', 'route', 'status_code'] as const;
   const latencyName = 'http_request_duration_seconds';

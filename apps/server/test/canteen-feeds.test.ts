@@ -134,7 +134,8 @@ describe('canteen feeds', () => {
     served = { status: 200, body: '<!DOCTYPE x [<!ENTITY a "aaaa">]><openmensa/>', etag: null };
     clock.advance(1000);
     const hostile = await call('POST', '/api/v1/admin/canteens/triplex/feeds/full/fetch');
-    expect(hostile.body.data).toMatchObject({ outcome: 'failed', http_status: null });
+    // The answer came (a 200); its content was refused.
+    expect(hostile.body.data).toMatchObject({ outcome: 'failed', http_status: 200 });
     expect(hostile.body.data.last_error).toMatch(/DOCTYPE/i);
     expect(await menu()).toEqual(before);
     expect((await feeds())[0]).toMatchObject({ counts: { added: 31 } });
@@ -155,17 +156,41 @@ describe('canteen feeds', () => {
     const refused = await call('POST', '/api/v1/admin/canteens/triplex/feeds/full/fetch');
 
     expect(refused.status).toBe(200);
-    expect(refused.body.data).toMatchObject({ outcome: 'failed', http_status: null, last_success_at: null });
+    expect(refused.body.data).toMatchObject({ outcome: 'failed', http_status: 200, last_success_at: null });
     expect(refused.body.data.last_error).toMatch(/^The canteen "triplex" would serve \d+ meals on 2026-08-03; a day holds at most 500\.$/);
     expect((await menu()).map((meal) => meal.name).filter((name) => !name.startsWith('Admin meal'))).toEqual([]);
   });
 
-  it('refuses a feed on a private address unless OUTBOUND_ALLOW_PRIVATE_NETWORKS=1, before any request', async () => {
-    const { server, createCanteen, feeds } = await service({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: '0' });
-    await createCanteen();
-    await server.scheduler.tick();
+  it('refuses a feed on a loopback or private address at the PUT unless OUTBOUND_ALLOW_PRIVATE_NETWORKS=1, naming feed and setting', async () => {
+    const { server, call, createCanteen } = await service({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: '0' });
+    const refused = await createCanteen();
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'invalid_request']);
+    expect(refused.body.error.message).toContain(
+      'feeds[0]: the url of the feed "full" must reach a public address, not a loopback one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+    );
+    const put = (url: string) =>
+      call('PUT', '/api/v1/admin/canteens/triplex', { name: 'Triplex', timezone: 'Europe/Berlin', feeds: [{ name: 'today', url, schedule: '0 6 * * *' }] });
+    for (const url of ['http://localhost/feed.xml', 'http://localhost./feed.xml', 'http://10.1.2.3/feed.xml', 'http://[::1]:8080/feed.xml', 'http://[fd00::1]/feed.xml']) {
+      expect((await put(url)).body.error?.message, url).toMatch(/^feeds\[0\]: the url of the feed "today" must reach a public address, not an? \w+ one \(OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it\)$/);
+    }
+    // A public IPv6 literal is a URL like any other (it was refused as malformed).
+    expect((await put('http://[2606:4700:4700::1111]:8080/feed.xml?key=1')).status).toBe(201);
+    await server.scheduler.stop();
     expect(requests).toHaveLength(0);
-    expect((await feeds())[0]).toMatchObject({ outcome: 'failed', http_status: null, last_error: expect.stringMatching(/non-public|private|loopback/i) });
+  });
+
+  it('refuses a schedule that fires more than once a minute, naming the feed\'s field; once a minute is fine', async () => {
+    const { call } = await service();
+    const put = (schedule: string) =>
+      call('PUT', '/api/v1/admin/canteens/triplex', { name: 'Triplex', timezone: 'Europe/Berlin', feeds: [{ name: 'full', url: 'https://mensa.example/f.xml', schedule }] });
+    for (const schedule of ['* * * * * *', '*/5 * * * * *', '0,30 * * * * *', '0-59 0 6 * * *']) {
+      const refused = await put(schedule);
+      expect([refused.status, refused.body.error.message], schedule).toEqual([
+        400,
+        'feeds[0]: the schedule fires more than once a minute: with 6 fields, the first (the seconds) must be one number, e.g. 0',
+      ]);
+    }
+    for (const schedule of ['* * * * *', '30 * * * * *', '0 0 6 * * 1-5']) expect((await put(schedule)).status, schedule).toBeLessThan(300);
   });
 
   it('refuses a schedule that is not a cron expression and a feed that is not http(s), naming them', async () => {

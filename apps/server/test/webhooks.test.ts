@@ -164,7 +164,7 @@ describe('webhooks through the service, to a real receiver', () => {
 
     expect(connections).toBe(before);
     expect(await sender.deliveries()).toMatchObject([
-      { state: 'pending', attempts: 1, last_status: null, last_error: 'the host is not on the public internet (set allowPrivateNetworks to reach it)' },
+      { state: 'pending', attempts: 1, last_status: null, last_error: 'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)' },
     ]);
   });
 

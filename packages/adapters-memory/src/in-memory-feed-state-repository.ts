@@ -24,6 +24,10 @@ export class InMemoryFeedStateRepository implements FeedStateRepository {
     this.db.feedStates.set(key, copyOf({ ...state, lastAttemptAt }));
   }
 
+  async forget(canteenId: CanteenId, feedName: string): Promise<void> {
+    this.db.feedStates.delete(`${canteenId}\n${feedName}`);
+  }
+
   async claim(canteenId: CanteenId, feedName: string, expected: Date | null, at: Date): Promise<boolean> {
     const key = `${canteenId}\n${feedName}`;
     const state = this.db.feedStates.get(key) ?? neverFetched(canteenId, feedName);

@@ -222,3 +222,24 @@ describe('readOpenMensaFeed: nesting depth', () => {
     expect(problemsOf(new TextEncoder().encode(deep))).toEqual([{ line: 2, message: tooDeep }]);
   });
 });
+
+describe('readOpenMensaFeed: problems quote the feed within bounds', () => {
+  it('cuts a 4 MB attribute value in the message to 80 characters, saying how much was left out', () => {
+    const huge = 'A'.repeat(4 * 1024 * 1024);
+    let error: OpenMensaFeedError | undefined;
+    try {
+      readOpenMensaFeed(feed(day(category(meal(`<name>A</name><price role="${huge}">2.60</price>`)))));
+    } catch (caught) {
+      error = caught as OpenMensaFeedError;
+    }
+    expect(error?.problems[0]?.message).toBe(`attribute "role": "${'A'.repeat(80)}… (${huge.length - 80} more characters)" is not one of pupil, student, employee, other`);
+    expect(error!.message.length).toBeLessThan(500);
+  });
+
+  it('cuts an element name of any length too', () => {
+    const name = `x${'y'.repeat(100_000)}`;
+    const problems = problemsOf(feed(day(category(meal(`<name>A</name><${name}/>`)))));
+    expect(problems[0]!.element!.length).toBeLessThan(150);
+    expect(problems[0]!.message.length).toBeLessThanOrEqual(400 + 40);
+  });
+});

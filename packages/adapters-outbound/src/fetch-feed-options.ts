@@ -27,6 +27,11 @@ export interface FetchFeedOptions {
   readonly random?: () => number;
   /** Milliseconds on a monotonic clock, for the durations reported. */
   readonly now?: () => number;
+  /**
+   * Ends the fetch, its retries included, when aborted (a run's deadline, a shutdown): it then fails with kind
+   * `cancelled`, and the abort reason, when it is a string, as its reason.
+   */
+  readonly signal?: AbortSignal;
   /** Host name resolution (default: the system's, as dns.lookup). Every address it gives is checked before use. */
   readonly lookup?: HostLookup;
 }
@@ -44,8 +49,8 @@ export interface FetchAttemptReport {
   readonly retryInMs: number | null;
 }
 
-export type ResolvedOptions = Required<Omit<FetchFeedOptions, 'etag' | 'lastModified' | 'onAttempt'>> &
-  Pick<FetchFeedOptions, 'etag' | 'lastModified' | 'onAttempt'>;
+export type ResolvedOptions = Required<Omit<FetchFeedOptions, 'etag' | 'lastModified' | 'onAttempt' | 'signal'>> &
+  Pick<FetchFeedOptions, 'etag' | 'lastModified' | 'onAttempt' | 'signal'>;
 
 export const defaultOptions = {
   allowPrivateNetworks: false,
@@ -60,4 +65,4 @@ export const defaultOptions = {
   random: Math.random,
   now: () => performance.now(),
   lookup: systemLookup,
-} satisfies Omit<ResolvedOptions, 'etag' | 'lastModified' | 'onAttempt'>;
+} satisfies Omit<ResolvedOptions, 'etag' | 'lastModified' | 'onAttempt' | 'signal'>;

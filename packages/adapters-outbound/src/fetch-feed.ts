@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { nonPublicRangeOf, type AddressPolicy } from './address-policy.js';
-import { FeedFetchError, isTransient } from './feed-fetch-error.js';
+import { FeedFetchError, isTransient, loggableUrl } from './feed-fetch-error.js';
 import { defaultOptions, type FetchAttemptReport, type FetchFeedOptions, type ResolvedOptions } from './fetch-feed-options.js';
 import { acceptEncoding, readLimitedBody } from './read-limited-body.js';
 import { requestOnce } from './request-once.js';
@@ -35,7 +35,8 @@ export async function fetchFeedUnder(
   const settings: ResolvedOptions = { ...defaultOptions, ...withoutUndefined(options) };
   const start = checkedUrl(String(url));
   for (let attempt = 1; ; attempt += 1) {
-    const report = reporter(settings, attempt, start.href);
+    if (settings.signal?.aborted) throw cancelled(start.href, settings.signal);
+    const report = reporter(settings, attempt, loggableUrl(start.href));
     try {
       const result = await attemptOnce(start, settings, settings.allowPrivateNetworks ? null : policy);
       report({ outcome: result.status, httpStatus: result.status === 'fetched' ? result.httpStatus : 304 });
@@ -46,9 +47,27 @@ export async function fetchFeedUnder(
       const retryInMs = isTransient(error) && retryIndex < settings.maxRetries ? backoff(settings, retryIndex) : null;
       report({ outcome: 'failed', httpStatus: error.httpStatus, errorKind: error.kind, retryInMs });
       if (retryInMs === null) throw error;
-      await settings.sleep(retryInMs);
+      await untilAborted(settings.sleep(retryInMs), settings.signal);
     }
   }
+}
+
+/** The failure of a fetch its caller ended. */
+const cancelled = (url: string, signal: AbortSignal) =>
+  new FeedFetchError('cancelled', url, typeof signal.reason === 'string' ? signal.reason : 'cancelled by the caller');
+
+/** A wait that ends early when the signal aborts (the next attempt then finds it aborted). */
+function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return wait;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void wait.then(done);
+  });
 }
 
 /** Starts the clock of one attempt; the function it answers tells onAttempt how the attempt ended. */
@@ -84,6 +103,8 @@ async function attemptOnce(
     () => abort(new FeedFetchError('timeout', url.href, `no complete answer within ${settings.totalTimeoutMs} ms`)),
     settings.totalTimeoutMs,
   );
+  const callerEnded = () => abort(cancelled(url.href, settings.signal!));
+  settings.signal?.addEventListener('abort', callerEnded, { once: true });
   let response: IncomingMessage | null = null;
   try {
     for (let redirects = 0; ; redirects += 1) {
@@ -115,7 +136,10 @@ async function attemptOnce(
       response.destroy();
       throw new FeedFetchError('http_status', url.href, `HTTP ${status}`, status);
     }
-    const body = await readLimitedBody(response, url.href, settings.maxBodyBytes);
+    const body = await readLimitedBody(response, url.href, settings.maxBodyBytes).catch((error: unknown) => {
+      // A body refused after a 2xx (too large, undecodable) still reports the status that came.
+      throw error instanceof FeedFetchError ? new FeedFetchError(error.kind, error.url, error.reason, status) : error;
+    });
     return {
       status: 'fetched',
       body,
@@ -131,6 +155,7 @@ async function attemptOnce(
     throw error;
   } finally {
     clearTimeout(deadline);
+    settings.signal?.removeEventListener('abort', callerEnded);
   }
 }
 

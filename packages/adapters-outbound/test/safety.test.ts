@@ -66,7 +66,7 @@ describe('safety: only public addresses, checked on the connection', () => {
     const error = await caught(fetchFeed(url, publicOnly({ lookup: fixedLookup({ 'feeds.example': '127.0.0.1' }) })));
 
     expect(error.kind).toBe('forbidden_address');
-    expect(error.message).toBe(`${url}: the host is not on the public internet (set allowPrivateNetworks to reach it)`);
+    expect(error.message).toBe(`${url}: the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`);
     expect(server.connections()).toBe(before);
   });
 

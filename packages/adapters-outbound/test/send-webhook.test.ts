@@ -141,7 +141,7 @@ describe('sendWebhook: one signed POST', () => {
     expect(outcome).toEqual({
       delivered: false,
       status: null,
-      error: 'the host is not on the public internet (set allowPrivateNetworks to reach it)',
+      error: 'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
     });
     expect(receiver.connections()).toBe(before);
   });

@@ -16,6 +16,7 @@ interface FeedStateRow {
   unchanged: number | null;
   withdrawn: number | null;
   last_error: string | null;
+  failures: number;
   etag: string | null;
   last_modified: string | null;
 }
@@ -33,6 +34,7 @@ const feedStateColumns = [
   'unchanged',
   'withdrawn',
   'last_error',
+  'failures',
   'etag',
   'last_modified',
 ] as const;
@@ -95,6 +97,11 @@ export class PostgresFeedStateRepository implements FeedStateRepository {
     return rowCount === 1;
   }
 
+  async forget(canteenId: CanteenId, feedName: string): Promise<void> {
+    const remove = () => this.pool.query('DELETE FROM feed_states WHERE canteen_id = $1 AND feed_name = $2', [canteenId, feedName]);
+    await (this.health === undefined ? remove() : this.health.guard(remove));
+  }
+
   async save(state: FeedState): Promise<void> {
     const { counts } = state;
     const write = () =>
@@ -111,6 +118,7 @@ export class PostgresFeedStateRepository implements FeedStateRepository {
         counts?.unchanged ?? null,
         counts?.withdrawn ?? null,
         state.lastError,
+        state.failures,
         state.etag,
         state.lastModified,
       ]);
@@ -133,6 +141,7 @@ function feedStateFromRow(row: FeedStateRow): FeedState {
         ? null
         : { added: row.added, changed: row.changed, unchanged: row.unchanged, withdrawn: row.withdrawn },
     lastError: row.last_error,
+    failures: row.failures,
     etag: row.etag,
     lastModified: row.last_modified,
   };

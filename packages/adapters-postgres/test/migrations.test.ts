@@ -12,6 +12,7 @@ const freshDatabaseUrl = databasePerFile();
 const preDishDatabaseUrl = databasePerFile();
 const preFeedDatabaseUrl = databasePerFile();
 const preMarkingIndexDatabaseUrl = databasePerFile();
+const preFeedFailuresDatabaseUrl = databasePerFile();
 
 describe('PostgreSQL migrations', () => {
   it('finds the versioned SQL files in order', () => {
@@ -377,6 +378,44 @@ describe('PostgreSQL migration 006 (markings by meal) on a database at version 5
       // It goes on working.
       await markings.setMarked('carol', 8, true);
       expect(await queries.markingCounts([8])).toEqual(new Map([[8, 2]]));
+    } finally {
+      await upgraded.close();
+    }
+  });
+});
+
+describe('PostgreSQL migration 010 (feed failures) on a database at version 9', () => {
+  it('counts a feed whose last attempt failed as failed once (so it is retried soon), the others as never', async () => {
+    const pool = new pg.Pool({ connectionString: preFeedFailuresDatabaseUrl(), max: 1 });
+    const six = new Date('2026-07-30T06:00:00.000Z');
+    try {
+      expect(await migrate(pool, loadMigrations().filter((m) => m.version <= 9))).toEqual([1, 2, 3, 4, 5, 6, 8, 9]);
+      await pool.query(
+        `UPDATE canteens SET feeds = '[{"name":"full","url":"https://mensa.example/full.xml","schedule":"0 6 * * *"},{"name":"today","url":"https://mensa.example/today.xml","schedule":"0 6 * * *"}]'
+         WHERE canteen_id = 'default'`,
+      );
+      await pool.query(
+        `INSERT INTO feed_states (canteen_id, feed_name, last_attempt_at, last_success_at, http_status, outcome, last_error)
+         VALUES ('default', 'full', $1, NULL, 503, 'failed', 'HTTP 503'), ('default', 'today', $1, $1, 200, 'imported', NULL)`,
+        [six],
+      );
+    } finally {
+      await pool.end();
+    }
+
+    const upgraded = await openPostgres(preFeedFailuresDatabaseUrl(), { poolSize: 1 });
+    try {
+      const { feedStates } = upgraded.adapters;
+      expect((await feedStates.list('default')).map((state) => [state.feedName, state.outcome, state.failures])).toEqual([
+        ['full', 'failed', 1],
+        ['today', 'imported', 0],
+      ]);
+      const { rows } = await upgraded.pool.query('SELECT name FROM schema_migrations WHERE version = 10');
+      expect(rows).toEqual([{ name: 'feed-failures' }]);
+      await expect(upgraded.pool.query(`UPDATE feed_states SET failures = -1 WHERE feed_name = 'full'`)).rejects.toMatchObject({ code: '23514' });
+      // It goes on working: a feed forgotten is gone.
+      await feedStates.forget('default', 'full');
+      expect((await feedStates.list('default')).map((state) => state.feedName)).toEqual(['today']);
     } finally {
       await upgraded.close();
     }

@@ -15,6 +15,7 @@ interface FeedStateRow {
   unchanged: number | null;
   withdrawn: number | null;
   last_error: string | null;
+  failures: number;
   etag: string | null;
   last_modified: string | null;
 }
@@ -32,6 +33,7 @@ const feedStateColumns = [
   'unchanged',
   'withdrawn',
   'last_error',
+  'failures',
   'etag',
   'last_modified',
 ] as const;
@@ -44,6 +46,7 @@ export class SqliteFeedStateRepository implements FeedStateRepository {
   private readonly upsert: Statement<FeedStateRow>;
   private readonly claimFirst: Statement<[CanteenId, string, number]>;
   private readonly claimNext: Statement<[number, CanteenId, string, number]>;
+  private readonly remove: Statement<[CanteenId, string]>;
 
   constructor(
     db: Database,
@@ -68,6 +71,7 @@ export class SqliteFeedStateRepository implements FeedStateRepository {
     this.claimFirst = db.prepare(`INSERT INTO feed_states (canteen_id, feed_name, last_attempt_at) VALUES (?, ?, ?)
       ON CONFLICT (canteen_id, feed_name) DO UPDATE SET last_attempt_at = excluded.last_attempt_at
       WHERE feed_states.last_attempt_at IS NULL`);
+    this.remove = db.prepare('DELETE FROM feed_states WHERE canteen_id = ? AND feed_name = ?');
     this.claimNext = db.prepare(
       'UPDATE feed_states SET last_attempt_at = ? WHERE canteen_id = ? AND feed_name = ? AND last_attempt_at = ?',
     );
@@ -89,6 +93,12 @@ export class SqliteFeedStateRepository implements FeedStateRepository {
 
   async list(canteenId: CanteenId): Promise<readonly FeedState[]> {
     return this.byCanteen.all(canteenId).map(feedStateFromRow);
+  }
+
+  async forget(canteenId: CanteenId, feedName: string): Promise<void> {
+    const write = () => void this.remove.run(canteenId, feedName);
+    if (this.health === undefined) write();
+    else this.health.guard(write);
   }
 
   async save(state: FeedState): Promise<void> {
@@ -113,6 +123,7 @@ function rowOf(state: FeedState): FeedStateRow {
     unchanged: counts?.unchanged ?? null,
     withdrawn: counts?.withdrawn ?? null,
     last_error: state.lastError,
+    failures: state.failures,
     etag: state.etag,
     last_modified: state.lastModified,
   };
@@ -134,6 +145,7 @@ function feedStateFromRow(row: FeedStateRow): FeedState {
         ? null
         : { added: row.added, changed: row.changed, unchanged: row.unchanged, withdrawn: row.withdrawn },
     lastError: row.last_error,
+    failures: row.failures,
     etag: row.etag,
     lastModified: row.last_modified,
   };

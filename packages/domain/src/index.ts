@@ -12,18 +12,26 @@ export {
 } from './canteen/canteen.js';
 export type { CanteenRepository } from './canteen/canteen-repository.js';
 export {
+  anyFeedUrl,
+  boundedFeedError,
   feedNamePattern,
   feedsProblem,
+  hostOfHttpUrl,
+  maxFeedErrorLength,
   maxFeedsPerCanteen,
   maxFeedUrlLength,
   neverFetched,
   type CanteenFeed,
   type FeedImportCounts,
   type FeedState,
+  type FeedUrlCheck,
   type ScheduleCheck,
 } from './feed/canteen-feed.js';
+export { feedRetryDelayMs, firstFeedRetryMs, nextFeedAttemptAt } from './feed/feed-retry.js';
+export { runBounded, type RunBounds } from './shared/bounded-runs.js';
 export {
   FeedSourceError,
+  type CancelSignal,
   type FeedSource,
   type FeedStateRepository,
   type FetchedFeed,
@@ -32,6 +40,7 @@ export {
   type NextRun,
 } from './feed/feed-ports.js';
 export {
+  defaultFeedRunBounds,
   ListFeeds,
   listFeedsRefusals,
   RunDueFeeds,

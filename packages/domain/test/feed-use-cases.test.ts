@@ -81,7 +81,7 @@ describe('RunFeed', () => {
       ok: true,
       value: expect.objectContaining({
         outcome: 'failed',
-        httpStatus: null,
+        httpStatus: 200, // the answer came; its menu was refused
         lastError: 'The canteen "mensa" would serve 501 meals on 2026-08-03; a day holds at most 500.',
         lastSuccessAt: null,
         etag: null,

@@ -65,8 +65,12 @@ export const FeedSummaryData = Type.Object({
     ],
     { description: 'Of the last import' },
   ),
-  last_error: Type.Union([Type.String(), Type.Null()]),
-  next_run_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the schedule fires next' }),
+  last_error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the last attempt failed, at most 2000 characters; URLs without their query',
+  }),
+  next_run_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the feed is next fetched: when the schedule fires next, or earlier, the retry after a failure (30 s, doubling)',
+  }),
 });
 export type FeedSummaryData = Static<typeof FeedSummaryData>;
 

@@ -14,6 +14,7 @@ const imported: FeedState = {
   outcome: 'imported',
   counts: { added: 14, changed: 2, unchanged: 30, withdrawn: 1 },
   lastError: null,
+  failures: 0,
   etag: '"abc-123"',
   lastModified: 'Tue, 10 Mar 2026 05:59:00 GMT',
 };
@@ -41,6 +42,7 @@ export function describeFeedStateRepositoryContract(adapterName: string, createF
         durationMs: 5003,
         outcome: 'failed',
         lastError: 'https://mensa.example/full.xml: the connection timed out',
+        failures: 3,
       };
       await feedStates.save(failed);
       expect(await feedStates.find('default', 'full')).toEqual(failed);
@@ -71,6 +73,19 @@ export function describeFeedStateRepositoryContract(adapterName: string, createF
       const late = { ...imported, lastAttemptAt: first, outcome: 'not_modified' as const, httpStatus: 304 };
       await feedStates.save(late);
       expect(await feedStates.find('default', 'full')).toEqual({ ...late, lastAttemptAt: next });
+    });
+
+    it('forgets a feed: its state is gone, a claim finds it never tried, and the other feeds keep theirs', async () => {
+      const { feedStates } = store();
+      await feedStates.save({ ...imported, outcome: 'failed', failures: 2 });
+      await feedStates.save({ ...imported, feedName: 'today' });
+      await feedStates.forget('default', 'full');
+      await feedStates.forget('default', 'never-saved');
+      expect(await feedStates.find('default', 'full')).toBeUndefined();
+      expect((await feedStates.list('default')).map((state) => state.feedName)).toEqual(['today']);
+      const now = at('2026-03-11T06:00:00.000Z');
+      expect(await feedStates.claim('default', 'full', null, now)).toBe(true);
+      expect(await feedStates.find('default', 'full')).toEqual({ ...neverFetched('default', 'full'), lastAttemptAt: now });
     });
 
     it("lists one canteen's feeds by name", async () => {

@@ -29,7 +29,8 @@ export function webhookUrlCheck({ allowPrivateNetworks }: { readonly allowPrivat
     if (allowPrivateNetworks) return undefined;
     let host: string;
     try {
-      host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+      // `localhost.` is `localhost`: the resolver ignores the root's dot.
+      host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
     } catch {
       return undefined; // the shape rule names what is wrong with it
     }

@@ -1,6 +1,6 @@
 import { isTimeZone } from '../menu/local-time.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
-import { feedsProblem, type CanteenFeed, type ScheduleCheck } from '../feed/canteen-feed.js';
+import { anyFeedUrl, feedsProblem, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import { isTextField } from '../shared/storable-text.js';
 
 /** A canteen's stable name in URLs and meals: a lowercase slug, e.g. `mensa-academica`. */
@@ -44,8 +44,12 @@ export function isCanteenId(value: unknown): value is CanteenId {
 export const anySchedule: ScheduleCheck = (schedule) => (schedule.trim() === '' ? 'must not be blank' : undefined);
 
 /** The canteen as given, or what is wrong with the first field that is not. */
-export function validateCanteen(canteen: Canteen, checkSchedule: ScheduleCheck = anySchedule): Result<Canteen, 'invalid_canteen'> {
-  const problem = canteenProblem(canteen) ?? feedsProblem(canteen.feeds, canteen.timeZone, checkSchedule);
+export function validateCanteen(
+  canteen: Canteen,
+  checkSchedule: ScheduleCheck = anySchedule,
+  checkFeedUrl: FeedUrlCheck = anyFeedUrl,
+): Result<Canteen, 'invalid_canteen'> {
+  const problem = canteenProblem(canteen) ?? feedsProblem(canteen.feeds, canteen.timeZone, checkSchedule, checkFeedUrl);
   return problem === undefined ? accept(canteen) : refuse('invalid_canteen', problem);
 }
 

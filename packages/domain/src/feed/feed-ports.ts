@@ -15,6 +15,8 @@ export interface FeedStateRepository {
    * that find a feed due at once, one claims it; the others find the claim taken and leave the fetch to it.
    */
   claim(canteenId: CanteenId, feedName: string, expected: Date | null, at: Date): Promise<boolean>;
+  /** Forgets what is remembered of a feed (its URL changed): it is then due at once, with no validators to send. */
+  forget(canteenId: CanteenId, feedName: string): Promise<void>;
 }
 
 /** What fetching a feed answered. */
@@ -34,9 +36,20 @@ export class FeedSourceError extends Error {
   }
 }
 
+/** Ends a fetch under way (an AbortSignal will do; the domain knows no platform's): a deadline passed, or a shutdown. */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** Fetches a feed over the network (an adapter: limits, retries, no private addresses); throws FeedSourceError. */
 export interface FeedSource {
-  fetch(url: string, validators: { readonly etag: string | null; readonly lastModified: string | null }): Promise<FetchedFeed>;
+  fetch(
+    url: string,
+    validators: { readonly etag: string | null; readonly lastModified: string | null },
+    options?: { readonly signal?: CancelSignal },
+  ): Promise<FetchedFeed>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { DishQueries } from '../dish/dish-queries.js';
-import type { FeedState, ScheduleCheck } from '../feed/canteen-feed.js';
+import { anyFeedUrl, type FeedState, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
+import type { RunBounds } from '../shared/bounded-runs.js';
 import { FeedSourceError, type FeedSource, type FeedStateRepository, type MenuFeedReader, type NextRun } from '../feed/feed-ports.js';
 import type { DishRepository } from '../dish/dish-repository.js';
 import type { MarkingRepository } from '../marking/marking-repository.js';
@@ -20,7 +21,7 @@ import { DeleteWebhook, GetWebhook, ListDeliveries, ListWebhooks, SaveWebhook } 
 import { GetCanteen, ListCanteens, SaveCanteen } from './canteen-use-cases.js';
 import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
 import { EraseUserData } from './erase-user-data.js';
-import { ListFeeds, RunDueFeeds, RunFeed } from './feed-use-cases.js';
+import { defaultFeedRunBounds, ListFeeds, RunDueFeeds, RunFeed } from './feed-use-cases.js';
 import { WithdrawMeal } from './withdraw-meal.js';
 import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
@@ -61,6 +62,10 @@ export interface FeedPorts {
   readonly feedReader: MenuFeedReader;
   readonly nextRun: NextRun;
   readonly checkSchedule: ScheduleCheck;
+  /** The outbound address rule, as far as it can be checked on saving a canteen's feeds. */
+  readonly checkUrl: FeedUrlCheck;
+  /** How many feeds a scheduled run fetches at once, in all and from one host. */
+  readonly runBounds: RunBounds;
   /** Told the outcome of every fetch, scheduled or asked for (logs, metrics). */
   readonly onFeedRan: (state: FeedState) => void;
 }
@@ -75,6 +80,8 @@ const noFeedPorts: FeedPorts = {
   },
   nextRun: () => null,
   checkSchedule: (schedule) => (schedule.trim() === '' ? 'must not be blank' : undefined),
+  checkUrl: anyFeedUrl,
+  runBounds: defaultFeedRunBounds,
   onFeedRan: () => {},
 };
 
@@ -152,9 +159,15 @@ export function createUseCases(
     getRatingsReport: new GetRatingsReport(menus),
     rankMeals: new RankMeals(menus),
     rankDishes: new RankDishes({ ...repositories, clock }),
-    saveCanteen: new SaveCanteen({ canteens: repositories.canteens, checkSchedule: feeds.checkSchedule, announce }),
+    saveCanteen: new SaveCanteen({
+      canteens: repositories.canteens,
+      feedStates: repositories.feedStates,
+      checkSchedule: feeds.checkSchedule,
+      checkFeedUrl: feeds.checkUrl,
+      announce,
+    }),
     runFeed,
-    runDueFeeds: new RunDueFeeds({ ...repositories, runFeed, nextRun: feeds.nextRun, clock }),
+    runDueFeeds: new RunDueFeeds({ ...repositories, runFeed, nextRun: feeds.nextRun, clock, bounds: feeds.runBounds }),
     listFeeds: new ListFeeds({ ...repositories, nextRun: feeds.nextRun, clock }),
     getCanteen: new GetCanteen(repositories),
     listCanteens: new ListCanteens(repositories),

@@ -1,7 +1,16 @@
 import type { Canteen, CanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
-import { neverFetched, type CanteenFeed, type FeedState } from '../feed/canteen-feed.js';
-import { FeedSourceError, type FeedSource, type FeedStateRepository, type MenuFeedReader, type NextRun } from '../feed/feed-ports.js';
+import { boundedFeedError, hostOfHttpUrl, neverFetched, type CanteenFeed, type FeedState } from '../feed/canteen-feed.js';
+import {
+  FeedSourceError,
+  type CancelSignal,
+  type FeedSource,
+  type FeedStateRepository,
+  type MenuFeedReader,
+  type NextRun,
+} from '../feed/feed-ports.js';
+import { nextFeedAttemptAt } from '../feed/feed-retry.js';
+import { runBounded, type RunBounds } from '../shared/bounded-runs.js';
 import type { Clock } from '../shared/clock.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { ImportMenu } from './import-menu.js';
@@ -40,29 +49,43 @@ export class RunFeed {
     },
   ) {}
 
-  async execute({ canteenId, feedName }: { readonly canteenId: CanteenId; readonly feedName: string }): Promise<Result<FeedState, RunFeedRefusal>> {
+  /** `signal` ends the fetch (its deadline passed): the run then records a failure and answers it. */
+  async execute({
+    canteenId,
+    feedName,
+    signal,
+  }: {
+    readonly canteenId: CanteenId;
+    readonly feedName: string;
+    readonly signal?: CancelSignal;
+  }): Promise<Result<FeedState, RunFeedRefusal>> {
     const canteen = await this.deps.canteens.find(canteenId);
     if (canteen === undefined) return refuse('canteen_not_found');
     const feed = canteen.feeds.find((candidate) => candidate.name === feedName);
     if (feed === undefined) return refuse('feed_not_found');
-    return accept(await this.once(canteen, feed));
+    return accept(await this.once(canteen, feed, undefined, signal));
   }
 
   /**
    * Runs the feed unless a run of it is under way, whose outcome it then answers. `claimedAt`: the scheduled run this
    * process claimed for it (see FeedStateRepository.claim).
    */
-  once(canteen: Canteen, feed: CanteenFeed, claimedAt?: Date): Promise<FeedState> {
+  once(canteen: Canteen, feed: CanteenFeed, claimedAt?: Date, signal?: CancelSignal): Promise<FeedState> {
     const key = `${canteen.id}\n${feed.name}`;
     if (claimedAt !== undefined) this.ownClaims.set(key, Math.max(this.ownClaims.get(key) ?? 0, claimedAt.getTime()));
     const under = this.running.get(key);
     if (under !== undefined) return under;
-    const run = this.fetchAndImport(canteen, feed, claimedAt !== undefined).finally(() => this.running.delete(key));
+    const run = this.fetchAndImport(canteen, feed, claimedAt !== undefined, signal).finally(() => this.running.delete(key));
     this.running.set(key, run);
     return run;
   }
 
-  private async fetchAndImport(canteen: Canteen, feed: CanteenFeed, claimed: boolean): Promise<FeedState> {
+  private async fetchAndImport(
+    canteen: Canteen,
+    feed: CanteenFeed,
+    claimed: boolean,
+    signal: CancelSignal | undefined,
+  ): Promise<FeedState> {
     const { feedStates, feedSource, feedReader, importMenu, clock } = this.deps;
     const key = `${canteen.id}\n${feed.name}`;
     const before = (await feedStates.find(canteen.id, feed.name)) ?? neverFetched(canteen.id, feed.name);
@@ -77,10 +100,14 @@ export class RunFeed {
     let after: FeedState;
     /** A failure of the service itself: recorded without its message, then passed on to be logged. */
     let internal: Error | undefined;
+    /** The status of the answer once one came: a feed refused after a 200 still reports it. */
+    let answered: number | null = null;
     try {
-      const fetched = await feedSource.fetch(feed.url, { etag: before.etag, lastModified: before.lastModified });
+      const validators = { etag: before.etag, lastModified: before.lastModified };
+      const fetched = await feedSource.fetch(feed.url, validators, signal === undefined ? {} : { signal });
+      answered = fetched.httpStatus;
       if (fetched.status === 'not_modified') {
-        after = { ...before, lastAttemptAt: startedAt, lastSuccessAt: startedAt, httpStatus: fetched.httpStatus, durationMs: took(), outcome: 'not_modified', lastError: null };
+        after = { ...before, lastAttemptAt: startedAt, lastSuccessAt: startedAt, httpStatus: fetched.httpStatus, durationMs: took(), outcome: 'not_modified', lastError: null, failures: 0 };
       } else {
         // A run that outlived its claim (another instance claimed a later run meanwhile) commits nothing: the later
         // run imports the newer feed. The check and the import are two steps; the window between them is one query.
@@ -101,6 +128,7 @@ export class RunFeed {
           outcome: 'imported',
           counts: { added: plan.added.length, changed: plan.updated.length, unchanged: plan.unchanged.length, withdrawn: plan.withdrawn.length },
           lastError: null,
+          failures: 0,
           etag: fetched.etag,
           lastModified: fetched.lastModified,
         };
@@ -113,10 +141,12 @@ export class RunFeed {
       after = {
         ...before,
         lastAttemptAt: startedAt,
-        httpStatus: error instanceof FeedSourceError ? error.httpStatus : null,
+        httpStatus: error instanceof FeedSourceError ? error.httpStatus : answered,
         durationMs: took(),
         outcome: 'failed',
-        lastError: reportable ? error.message : 'the import failed inside the service; its log says why',
+        // A hostile feed's text (a 4 MB attribute quoted in a message) stays out of the store, the API and the log.
+        lastError: reportable ? boundedFeedError(error.message) : 'the import failed inside the service; its log says why',
+        failures: before.failures + 1,
       };
     }
     await feedStates.save(after);
@@ -126,7 +156,13 @@ export class RunFeed {
   }
 }
 
-/** Every feed whose schedule has fired since its last attempt (a feed never fetched is due at once), fetched in turn. */
+/** How many feeds one run fetches at once: in all, and from one host (4 and 1 unless configured). */
+export const defaultFeedRunBounds: RunBounds = { concurrency: 4, perKey: 1 };
+
+/**
+ * Every feed that is due (its schedule fired since its last attempt, its retry after a failure came, or it was never
+ * fetched), fetched a few at a time: a hanging host holds its own slot, not every other canteen's feeds.
+ */
 export class RunDueFeeds {
   constructor(
     private readonly deps: {
@@ -135,26 +171,44 @@ export class RunDueFeeds {
       readonly runFeed: RunFeed;
       readonly nextRun: NextRun;
       readonly clock: Clock;
+      readonly bounds?: RunBounds;
     },
   ) {}
 
-  async execute(): Promise<readonly FeedState[]> {
+  /** `signal`: the run's deadline. Fetches under way then end as failures, and feeds not started wait for the next run. */
+  async execute({ signal }: { readonly signal?: CancelSignal } = {}): Promise<readonly FeedState[]> {
     const now = this.deps.clock.now();
-    const ran: FeedState[] = [];
+    const due = await this.dueFeeds(now);
+    return runBounded(due, ({ feed }) => hostOfHttpUrl(feed.url), (entry) => this.claimAndRun(entry, now, signal), this.deps.bounds ?? defaultFeedRunBounds);
+  }
+
+  private async dueFeeds(now: Date): Promise<DueFeed[]> {
+    const due: DueFeed[] = [];
     for (const canteen of await this.deps.canteens.list()) {
       if (canteen.feeds.length === 0) continue;
       const states = new Map((await this.deps.feedStates.list(canteen.id)).map((state) => [state.feedName, state]));
       for (const feed of canteen.feeds) {
-        const last = states.get(feed.name)?.lastAttemptAt ?? null;
-        const next = last === null ? now : this.deps.nextRun(feed.schedule, canteen.timeZone, last);
-        if (next === null || next > now) continue;
-        // Another instance that found it due first runs it; this one leaves it.
-        if (!(await this.deps.feedStates.claim(canteen.id, feed.name, last, now))) continue;
-        ran.push(await this.deps.runFeed.once(canteen, feed, now));
+        const state = states.get(feed.name) ?? neverFetched(canteen.id, feed.name);
+        const next = nextFeedAttemptAt(feed, state, canteen.timeZone, this.deps.nextRun, now);
+        if (next !== null && next <= now) due.push({ canteen, feed, lastAttemptAt: state.lastAttemptAt });
       }
     }
-    return ran;
+    return due;
   }
+
+  /** Claimed only when its turn comes, so a feed the deadline left waiting stays due for the next run. */
+  private async claimAndRun({ canteen, feed, lastAttemptAt }: DueFeed, now: Date, signal: CancelSignal | undefined): Promise<FeedState | undefined> {
+    if (signal?.aborted) return undefined;
+    // Another instance that found it due first runs it; this one leaves it.
+    if (!(await this.deps.feedStates.claim(canteen.id, feed.name, lastAttemptAt, now))) return undefined;
+    return this.deps.runFeed.once(canteen, feed, now, signal);
+  }
+}
+
+interface DueFeed {
+  readonly canteen: Canteen;
+  readonly feed: CanteenFeed;
+  readonly lastAttemptAt: Date | null;
 }
 
 export const listFeedsRefusals = ['canteen_not_found'] as const;
@@ -178,8 +232,7 @@ export class ListFeeds {
     return accept(
       canteen.feeds.map((feed) => {
         const state = states.get(feed.name) ?? neverFetched(canteen.id, feed.name);
-        const nextRunAt = state.lastAttemptAt === null ? now : this.deps.nextRun(feed.schedule, canteen.timeZone, state.lastAttemptAt);
-        return { feed, state, nextRunAt };
+        return { feed, state, nextRunAt: nextFeedAttemptAt(feed, state, canteen.timeZone, this.deps.nextRun, now) };
       }),
     );
   }
