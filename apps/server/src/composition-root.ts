@@ -257,6 +257,7 @@ function createTokenVerifier(config: Config): TokenVerifier {
     audience: config.jwtAudience,
     clockToleranceMs: config.jwtClockToleranceMs,
     maxLifetimeMs: config.jwtMaxLifetimeMs,
+    roleMapping: config.roleMapping,
   };
   switch (config.jwtKey.kind) {
     case 'secret':

@@ -1,6 +1,16 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
-import { defaultHttpTimeouts, defaultLiveOptions, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
+import {
+  defaultHttpTimeouts,
+  defaultLiveOptions,
+  parseRoleClaimPaths,
+  parseRoleScopes,
+  type HttpTimeouts,
+  type MenuCachingOptions,
+  type RateLimits,
+  type RoleMapping,
+  type TrustProxy,
+} from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
 import { defaultWebhookRetryBaseMs, isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
 import { defaultWebhookTimeoutMs } from '@canteen-meals/adapters-outbound';
@@ -46,6 +56,8 @@ export interface Config {
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
   readonly jwtMaxLifetimeMs: number;
+  /** Scopes granted by the identity provider's roles (TOKEN_ROLES_CLAIM, TOKEN_ROLE_SCOPES); undefined: only `scope` counts. */
+  readonly roleMapping: RoleMapping | undefined;
   /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
@@ -130,6 +142,8 @@ export const settings = {
   JWT_ISSUER: { description: 'When set, tokens must carry exactly this `iss`', default: undefined, parse: nonEmpty },
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
+  TOKEN_ROLES_CLAIM: { description: 'Where tokens carry the identity provider\'s roles: dotted claim paths separated by commas (e.g. `realm_access.roles,roles,permissions`), each holding an array or a space-separated string; needs `TOKEN_ROLE_SCOPES`. The `scope` claim counts as well', default: undefined, parse: roleClaimPaths },
+  TOKEN_ROLE_SCOPES: { description: 'Which scopes each role grants: `role=scope,scope;role=scope` (e.g. `canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen`); scopes are `meals:write`, `meals:read-reports`, `meals:kitchen`; roles not named grant nothing', default: undefined, parse: roleScopes },
   JWT_MAX_LIFETIME_HOURS: { description: 'A token whose `exp` lies further ahead than this (1 to 8760 hours), or that has no `exp`, is refused; `pnpm issue-token` mints no longer-lived one', default: '24', parse: integerIn(1, 8760) },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
   DOCS_ENABLED: { description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)', default: 'true', parse: boolean },
@@ -256,6 +270,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtAudience: read('JWT_AUDIENCE', settings.JWT_AUDIENCE),
     jwtClockToleranceMs: read('JWT_CLOCK_TOLERANCE_S', settings.JWT_CLOCK_TOLERANCE_S)! * 1000,
     jwtMaxLifetimeMs: read('JWT_MAX_LIFETIME_HOURS', settings.JWT_MAX_LIFETIME_HOURS)! * 3_600_000,
+    roleMapping: checked(() =>
+      roleMapping(read('TOKEN_ROLES_CLAIM', settings.TOKEN_ROLES_CLAIM), read('TOKEN_ROLE_SCOPES', settings.TOKEN_ROLE_SCOPES)),
+    ),
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
     docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
@@ -320,6 +337,30 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
  */
 function cursorSecretOf(jwtSecret: string): string {
   return createHmac('sha256', jwtSecret).update('meals page cursors v1').digest('base64url');
+}
+
+function roleClaimPaths(raw: string, name: string): string[] {
+  try {
+    return parseRoleClaimPaths(raw);
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}.`);
+  }
+}
+
+function roleScopes(raw: string, name: string): Map<string, string[]> {
+  try {
+    return parseRoleScopes(raw);
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}.`);
+  }
+}
+
+/** Roles count only with both settings: paths without a mapping (or the reverse) would silently grant nothing. */
+function roleMapping(claimPaths: string[] | undefined, scopesByRole: Map<string, string[]> | undefined): RoleMapping | undefined {
+  if (claimPaths === undefined && scopesByRole === undefined) return undefined;
+  if (claimPaths === undefined) throw new ConfigError('TOKEN_ROLE_SCOPES needs TOKEN_ROLES_CLAIM: say where tokens carry their roles (e.g. realm_access.roles).');
+  if (scopesByRole === undefined) throw new ConfigError('TOKEN_ROLES_CLAIM needs TOKEN_ROLE_SCOPES: say which scopes each role grants (e.g. canteen-admin=meals:write).');
+  return { claimPaths, scopesByRole };
 }
 
 function nonEmpty(raw: string, name: string): string {

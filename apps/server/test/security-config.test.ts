@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -132,6 +132,33 @@ describe('rate limits, trust proxy and timeouts', () => {
   });
 });
 
+describe('roles from the identity provider', () => {
+  it('are off by default: only the scope claim counts', () => {
+    expect(loadConfig({}).roleMapping).toBeUndefined();
+  });
+
+  it('reads the claim paths and the role mapping', () => {
+    const { roleMapping } = loadConfig({
+      TOKEN_ROLES_CLAIM: 'realm_access.roles, roles',
+      TOKEN_ROLE_SCOPES: 'canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen',
+    });
+    expect(roleMapping?.claimPaths).toEqual(['realm_access.roles', 'roles']);
+    expect([...roleMapping!.scopesByRole]).toEqual([
+      ['canteen-admin', ['meals:write', 'meals:read-reports']],
+      ['kitchen', ['meals:kitchen']],
+    ]);
+  });
+
+  it('refuses one setting without the other, and unknown scopes, saying what to give', () => {
+    expect(configProblems({ TOKEN_ROLES_CLAIM: 'roles' })).toContain('TOKEN_ROLES_CLAIM needs TOKEN_ROLE_SCOPES');
+    expect(configProblems({ TOKEN_ROLE_SCOPES: 'kitchen=meals:kitchen' })).toContain('TOKEN_ROLE_SCOPES needs TOKEN_ROLES_CLAIM');
+    expect(configProblems({ TOKEN_ROLES_CLAIM: 'roles', TOKEN_ROLE_SCOPES: 'kitchen=meals:cook' })).toContain(
+      'TOKEN_ROLE_SCOPES: role "kitchen" names unknown scopes meals:cook',
+    );
+    expect(configProblems({ TOKEN_ROLES_CLAIM: 'roles,', TOKEN_ROLE_SCOPES: 'kitchen=meals:kitchen' })).toContain('TOKEN_ROLES_CLAIM:');
+  });
+});
+
 describe('the composition root wires the security settings', () => {
   const base = { DATABASE_URL: 'memory:', LOG_LEVEL: 'silent' };
   const rs256 = (payload: Record<string, unknown>, kid?: string) => {
@@ -180,5 +207,23 @@ describe('the composition root wires the security settings', () => {
     expect((await mark(rs256({ sub: 'alice', iss: 'https://other.test' }, 'k1'))).statusCode).toBe(401);
     expect((await mark(rs256({ sub: 'alice', iss: issuer }, 'k2'))).statusCode).toBe(401);
     expect(requests).toBe(1);
+  });
+
+  it('grants the scopes of mapped roles: an admin role opens the admin routes, another role does not', async () => {
+    const { app } = await serverFor({
+      JWT_SECRET: secret,
+      TOKEN_ROLES_CLAIM: 'realm_access.roles',
+      TOKEN_ROLE_SCOPES: 'canteen-admin=meals:write;kitchen=meals:kitchen',
+    });
+    const hs256 = (roles: string[]) => {
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+      const payload = { sub: 'carol', exp: Math.floor(Date.now() / 1000) + 600, realm_access: { roles } };
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${header}.${body}.${createHmac('sha256', secret).update(`${header}.${body}`).digest('base64url')}`;
+    };
+    const listWebhooks = (roles: string[]) =>
+      app.inject({ method: 'GET', url: '/api/v1/admin/webhooks', headers: { authorization: `Bearer ${hs256(roles)}` } });
+    expect((await listWebhooks(['canteen-admin'])).statusCode).toBe(200);
+    expect((await listWebhooks(['kitchen'])).statusCode).toBe(403);
   });
 });

@@ -1,4 +1,11 @@
-export { adminScope, reportsScope, type Principal } from './auth/principal.js';
+export { adminScope, kitchenScope, knownScopes, reportsScope, type Principal } from './auth/principal.js';
+export {
+  parseRoleClaimPaths,
+  parseRoleScopes,
+  rolesIn,
+  scopesGrantedBy,
+  type RoleMapping,
+} from './auth/role-mapping.js';
 export { signHmacToken, type TokenClaims } from './auth/token-signer.js';
 export {
   createHmacTokenVerifier,

@@ -2,6 +2,7 @@ import { isUserId, userIdMaxLength } from '@canteen-meals/domain';
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
+import { scopesGrantedBy, type RoleMapping } from './role-mapping.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
 /** What every verifier checks besides the signature. */
@@ -14,6 +15,8 @@ export interface ClaimOptions {
   readonly maxLifetimeMs?: number | undefined;
   /** Milliseconds since the epoch, for the lifetime check and the verified-token cache; Date.now unless a test swaps it. */
   readonly now?: (() => number) | undefined;
+  /** Scopes granted by the identity provider's roles, besides the `scope` claim; none when undefined. */
+  readonly roleMapping?: RoleMapping | undefined;
 }
 
 export interface HmacTokenOptions extends ClaimOptions {
@@ -97,7 +100,7 @@ export function claimVerifierOptions(options: ClaimOptions) {
 export function principalOf(
   header: Record<string, unknown>,
   payload: Record<string, unknown>,
-  options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now'> = {},
+  options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now' | 'roleMapping'> = {},
 ): Principal {
   // RFC 7515 §4.1.11: a recipient must reject a token whose critical extensions it does not understand (we know none).
   if (header.crit !== undefined) throw invalidToken('The token uses a critical extension this service does not know.');
@@ -113,6 +116,7 @@ export function principalOf(
     throw invalidToken(`The token's exp lies more than ${formatHours(options.maxLifetimeMs!)} hours ahead: ask for a shorter-lived token.`);
   }
   const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];
+  if (options.roleMapping !== undefined) scopes.push(...scopesGrantedBy(payload, options.roleMapping));
   return { userId: sub, scopes: new Set(scopes) };
 }
 

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createJwksTokenVerifier,
+  parseRoleClaimPaths,
+  parseRoleScopes,
+  rolesIn,
+  scopesGrantedBy,
+  type RoleMapping,
+  type TokenVerifier,
+} from '../src/index.js';
+import { buildAppWith } from './app-with.js';
+import { JwksServer, nowSeconds, rsaKey, signJwt } from './token-fixtures.js';
+
+// Roles as identity providers write them, turned into this service's scopes by TOKEN_ROLES_CLAIM and TOKEN_ROLE_SCOPES.
+
+const issuer = 'https://id.university.test/realms/campus';
+const key = rsaKey('campus-1');
+const jwks = new JwksServer([key]);
+const namespacedClaim = 'https://meals.example/roles';
+
+const mapping: RoleMapping = {
+  claimPaths: parseRoleClaimPaths(`realm_access.roles,resource_access.meals-api.roles,roles,permissions,${namespacedClaim}`),
+  scopesByRole: parseRoleScopes('canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen;Meals.Report=meals:read-reports'),
+};
+
+let verify: TokenVerifier;
+beforeAll(async () => {
+  await jwks.start();
+  verify = createJwksTokenVerifier({ issuer, jwksUrl: jwks.url, roleMapping: mapping });
+});
+afterAll(() => jwks.stop());
+
+const tokenWith = (claims: Record<string, unknown>) =>
+  signJwt({ alg: 'RS256', typ: 'JWT', kid: key.kid }, { iss: issuer, sub: 'u-1', iat: nowSeconds(), exp: nowSeconds() + 300, ...claims }, key);
+
+const scopesOf = async (claims: Record<string, unknown>) => [...(await verify(tokenWith(claims))).scopes].sort();
+
+describe('tokens shaped as identity providers issue them', () => {
+  it('Keycloak: realm roles and client roles, beside its own space-separated scope claim', async () => {
+    const keycloak = {
+      typ: 'Bearer',
+      azp: 'meals-console',
+      scope: 'openid profile email',
+      realm_access: { roles: ['offline_access', 'uma_authorization', 'kitchen'] },
+      resource_access: { 'meals-api': { roles: ['canteen-admin'] }, account: { roles: ['manage-account'] } },
+    };
+    expect(await scopesOf(keycloak)).toEqual(['email', 'meals:kitchen', 'meals:read-reports', 'meals:write', 'openid', 'profile']);
+  });
+
+  it('Entra ID: app roles in `roles`, delegated permissions in `scp` (not a scope claim of ours)', async () => {
+    const entra = { ver: '2.0', tid: 'c0ffee', roles: ['Meals.Report'], scp: 'meals:write' };
+    expect(await scopesOf(entra)).toEqual(['meals:read-reports']);
+  });
+
+  it('Auth0: RBAC permissions and a namespaced claim whose name holds dots', async () => {
+    const auth0 = { permissions: ['kitchen'], [namespacedClaim]: ['canteen-admin'], azp: 'abc', gty: 'client-credentials' };
+    expect(await scopesOf(auth0)).toEqual(['meals:kitchen', 'meals:read-reports', 'meals:write']);
+  });
+
+  it('roles that the mapping does not name grant nothing, and a token without roles keeps its scope claim only', async () => {
+    expect(await scopesOf({ realm_access: { roles: ['meals:write', 'admin'] } })).toEqual([]);
+    expect(await scopesOf({ scope: 'meals:write' })).toEqual(['meals:write']);
+  });
+});
+
+describe('reading roles', () => {
+  it('takes arrays and space-separated strings, and ignores what is neither', () => {
+    const payload = { a: { b: 'x y  z' }, c: ['p', 7, null, 'q'], d: 42, e: { f: { g: ['deep'] } } };
+    expect(rolesIn(payload, ['a.b', 'c', 'd', 'e.f.g', 'missing.path', 'a.b.c'])).toEqual(['x', 'y', 'z', 'p', 'q', 'deep']);
+  });
+
+  it('grants the union of the scopes of every mapped role it finds', () => {
+    expect(scopesGrantedBy({ roles: ['kitchen', 'canteen-admin'] }, mapping)).toEqual(['meals:kitchen', 'meals:write', 'meals:read-reports']);
+  });
+
+  it('never reads inherited properties as claims', () => {
+    expect(rolesIn({}, ['constructor', 'toString', '__proto__'])).toEqual([]);
+  });
+});
+
+describe('the settings', () => {
+  it('refuses malformed claim paths', () => {
+    for (const text of ['', 'roles,', 'realm_access..roles', '.roles']) {
+      expect(() => parseRoleClaimPaths(text), text).toThrow(/claim paths/);
+    }
+  });
+
+  it('refuses malformed mappings, unknown scopes and roles mapped twice, naming the problem', () => {
+    expect(() => parseRoleScopes('canteen-admin')).toThrow(/role=scope/);
+    expect(() => parseRoleScopes('=meals:write')).toThrow(/role=scope/);
+    expect(() => parseRoleScopes('admin=')).toThrow(/role=scope/);
+    expect(() => parseRoleScopes('admin=meals:wirte')).toThrow('role "admin" names unknown scopes meals:wirte (known: meals:write, meals:read-reports, meals:kitchen)');
+    expect(() => parseRoleScopes('a=meals:write;a=meals:kitchen')).toThrow('role "a" is mapped twice');
+    expect(() => parseRoleScopes(' ; ')).toThrow(/no role is mapped/);
+  });
+
+  it('keeps roles that hold `=` and trims around separators', () => {
+    expect([...parseRoleScopes(' cn=admins,ou=staff = meals:write ; kitchen=meals:kitchen ').entries()]).toEqual([
+      ['cn=admins,ou=staff', ['meals:write']],
+      ['kitchen', ['meals:kitchen']],
+    ]);
+  });
+});
+
+describe('scopes from roles on the routes', () => {
+  it('a mapped admin role opens the admin routes; the kitchen role does not (403); no token is 401', async () => {
+    const { app } = await buildAppWith({ verifyToken: verify });
+    try {
+      const list = (claims: Record<string, unknown> | null) =>
+        app.inject({
+          method: 'GET',
+          url: '/api/v1/admin/webhooks',
+          headers: claims === null ? {} : { authorization: `Bearer ${tokenWith(claims)}` },
+        });
+      expect((await list({ realm_access: { roles: ['canteen-admin'] } })).statusCode).toBe(200);
+      const kitchen = await list({ realm_access: { roles: ['kitchen'] } });
+      expect([kitchen.statusCode, kitchen.json().error.code]).toEqual([403, 'forbidden']);
+      expect((await list(null)).statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+});
