@@ -170,6 +170,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  // An answer to a verified token that says nothing of caching is the caller's own: no shared cache may keep it.
+  // Routes whose answers are the same for everyone (rankings, the dashboard) say so with a Cache-Control of their own.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.principal !== null && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-store');
+    done(null, payload);
+  });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorEnvelope('not_found', noRouteMessage(request))));
   // Bodies that no route takes are refused before they are read: after the token checks, before the parser.
@@ -209,7 +215,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   );
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
-  await app.register(publicDishRoutes, { ...options.useCases, cursorSecret: options.cursorSecret, prefix: apiPrefix });
+  await app.register(publicDishRoutes, {
+    ...options.useCases,
+    cursorSecret: options.cursorSecret,
+    menuCaching: options.menuCaching,
+    prefix: apiPrefix,
+  });
   // A token is optional: the menus are public, and personalized for a caller who sends one.
   await app.register(menuRoutes, {
     ...options.useCases,

@@ -302,7 +302,7 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     expect(operation.tags).toEqual(['admin']);
     expect(Object.keys(operation.responses['200'].content)).toEqual(['text/csv']);
     expect(operation.responses['200'].content['text/csv'].example.split('\r\n')[0]).toBe(ratingsReportColumns.join(','));
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '500', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '429', '500', '503']);
     expect(Object.keys(operation.responses['403'].content)).toEqual(['application/json']);
     expect(operation.responses['404'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['canteen_not_found']);
   });
