@@ -232,7 +232,7 @@ describe('bodies on a real socket', () => {
         },
       });
     };
-    const bodies: [string, () => BodyInit][] = [
+    const bodies: [string, () => Uint8Array | ReadableStream<Uint8Array>][] = [
       ['announced', () => new Uint8Array(size).fill(0x20)],
       ['streamed', streamed],
     ];
@@ -245,7 +245,7 @@ describe('bodies on a real socket', () => {
           duplex: 'half',
         } as RequestInit);
         expect([name, response.status]).toEqual([name, 413]);
-        expect((await response.json()).error.code).toBe('payload_too_large');
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
       }
     }
   });
