@@ -1,7 +1,7 @@
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminScope } from '../src/index.js';
+import { adminScope, buildMetricsApp } from '../src/index.js';
 import { maxJsonDepth } from '../src/json-body.js';
 import { maxDiscardedBodyBytes } from '../src/limits/request-bodies.js';
 import { buildTestApp, secret, type TestApp } from './app-fixture.js';
@@ -53,6 +53,20 @@ describe('hostile bodies on every route', () => {
       }
     }
     expect(requests).toBeGreaterThan(300);
+  });
+
+  it('never answer 5xx on the separate metrics port either', async () => {
+    const metricsApp = await buildMetricsApp({ metrics: { contentType: 'text/plain', render: async () => 'up 1\n' } });
+    try {
+      for (const [method, url] of [['GET', '/metrics'], ['POST', '/metrics'], ['POST', '/nowhere']] as const) {
+        for (const [name, payload] of hostileBodies) {
+          const response = await metricsApp.inject({ method, url, headers: { 'content-type': 'application/json' }, payload });
+          expect([method, url, name, response.statusCode]).toEqual([method, url, name, method === 'GET' ? 413 : 404]);
+        }
+      }
+    } finally {
+      await metricsApp.close();
+    }
   });
 
   it('refuse nesting past the bound as invalid_json before parsing, and take nesting up to it', async () => {
