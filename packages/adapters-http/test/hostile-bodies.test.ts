@@ -202,8 +202,8 @@ describe('bodies on a real socket', () => {
     // The 413 comes at once, from the announced length; the client only then sends its body, as a slow one does.
     expect((await connection.answers(1)).split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
     const chunk = ' '.repeat(64 * 1024);
-    for (let sent = 0; sent < size; sent += chunk.length) {
-      if (!connection.socket.write(chunk)) await new Promise((resolve) => connection.socket.once('drain', resolve));
+    for (let sent = 0; sent < size && !connection.isClosed(); sent += chunk.length) {
+      if (!connection.socket.write(chunk)) await new Promise((resolve) => connection.socket.once('drain', resolve).once('close', resolve));
     }
     connection.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     const both = await connection.answers(2);
