@@ -11,6 +11,7 @@ import { answerClientError, answerFrameworkError } from './edge-errors.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { HttpError } from './http-error.js';
 import { parseJsonBody } from './json-body.js';
+import { discardUnreadBody, noRouteMessage, refuseBodiesNotTaken } from './limits/request-bodies.js';
 import { validationMessage } from './validation-messages.js';
 import { registerRateLimits, type RateLimits } from './limits/rate-limits.js';
 import type { SharedRateLimitOptions } from './limits/shared-rate-limit-store.js';
@@ -162,15 +163,23 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.header('connection', 'close');
     done(new HttpError('service_unavailable', 'The server is shutting down; retry on another connection.'));
   });
+  // Before the hook below, which closes the connection anyway while shutting down.
+  app.addHook('onSend', discardUnreadBody);
   // A kept-alive connection would hold the close open until its timeout: the last answer on it closes it.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  // An answer to a verified token that says nothing of caching is the caller's own: no shared cache may keep it.
+  // Routes whose answers are the same for everyone (rankings, the dashboard) say so with a Cache-Control of their own.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.principal !== null && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-store');
+    done(null, payload);
+  });
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorEnvelope('not_found', noRouteMessage(request))));
+  // Bodies that no route takes are refused before they are read: after the token checks, before the parser.
+  app.addHook('preParsing', refuseBodiesNotTaken);
 
   // Before the token check and the limiter: a preflight needs neither, and a 401 or 429 must carry the CORS headers.
   await registerCors(app, { origins: options.corsOrigins ?? [], apiPrefix });
@@ -206,7 +215,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   );
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
-  await app.register(publicDishRoutes, { ...options.useCases, cursorSecret: options.cursorSecret, prefix: apiPrefix });
+  await app.register(publicDishRoutes, {
+    ...options.useCases,
+    cursorSecret: options.cursorSecret,
+    menuCaching: options.menuCaching,
+    prefix: apiPrefix,
+  });
   // A token is optional: the menus are public, and personalized for a caller who sends one.
   await app.register(menuRoutes, {
     ...options.useCases,

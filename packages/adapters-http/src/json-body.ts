@@ -11,6 +11,9 @@ export function parseJsonBody(request: FastifyRequest, text: string, done: (erro
     if (request.routeOptions.schema?.body === undefined) return done(null, undefined);
     return done(new HttpError('invalid_json', 'The body is empty; this route needs a JSON body.'));
   }
+  // One pass over the text before JSON.parse: nesting past the bound is refused before anything recurses over it.
+  const shape = shapeOf(text);
+  if (shape.tooDeep) return done(new HttpError('invalid_json', `The body is not JSON we accept: it nests deeper than ${maxJsonDepth} levels.`));
   let body: unknown;
   try {
     body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -19,7 +22,7 @@ export function parseJsonBody(request: FastifyRequest, text: string, done: (erro
   }
   try {
     // Each key of the text is followed by the one colon outside strings: fewer keys parsed means a key was repeated.
-    if (keysOf(body, '') !== colonsOutsideStrings(text)) {
+    if (keysOf(body) !== shape.colons) {
       return done(new HttpError('invalid_json', `The body is not valid JSON here: the key "${repeatedKeyOf(text)}" appears twice in one object.`));
     }
   } catch (error) {
@@ -28,26 +31,16 @@ export function parseJsonBody(request: FastifyRequest, text: string, done: (erro
   done(null, body);
 }
 
-/** How many keys the parsed value holds at any depth; throws for a key that names the prototype. */
-function keysOf(value: unknown, path: string): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  if (Array.isArray(value)) {
-    let count = 0;
-    for (let index = 0; index < value.length; index++) count += keysOf(value[index], `${path}[${index}]`);
-    return count;
-  }
-  const keys = Object.keys(value);
-  let count = keys.length;
-  for (const key of keys) {
-    const field = path === '' ? key : `${path}.${key}`;
-    if (key === '__proto__' || key === 'constructor') throw new HttpError('invalid_request', `unknown field "${field}"`);
-    count += keysOf((value as Record<string, unknown>)[key], field);
-  }
-  return count;
-}
+/**
+ * How deep a JSON body may nest objects and arrays: our deepest body (an upsert's meal prices) is 4 levels; a bound
+ * far above it keeps every walk over a parsed body short, whatever the 1 MiB of an admin body holds.
+ */
+export const maxJsonDepth = 64;
 
-function colonsOutsideStrings(text: string): number {
-  let count = 0;
+/** The colons outside strings, and whether brackets outside strings nest past maxJsonDepth (the scan stops there). */
+function shapeOf(text: string): { colons: number; tooDeep: boolean } {
+  let colons = 0;
+  let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index);
@@ -55,7 +48,35 @@ function colonsOutsideStrings(text: string): number {
       if (char === 0x5c) index++;
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
-    else if (char === 0x3a) count++;
+    else if (char === 0x3a) colons++;
+    else if (char === 0x7b || char === 0x5b) {
+      if (++depth > maxJsonDepth) return { colons, tooDeep: true };
+    } else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return { colons, tooDeep: false };
+}
+
+/**
+ * How many keys the parsed value holds at any depth; throws for a key that names the prototype. A loop over a stack,
+ * not recursion: no body can overflow the call stack here, whatever bound the parser above keeps.
+ */
+function keysOf(root: unknown): number {
+  let count = 0;
+  const pending: { value: unknown; path: string }[] = [{ value: root, path: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], path: `${path}[${index}]` });
+      continue;
+    }
+    const keys = Object.keys(value);
+    count += keys.length;
+    for (const key of keys) {
+      const field = path === '' ? key : `${path}.${key}`;
+      if (key === '__proto__' || key === 'constructor') throw new HttpError('invalid_request', `unknown field "${field}"`);
+      pending.push({ value: (value as Record<string, unknown>)[key], path: field });
+    }
   }
   return count;
 }
@@ -94,4 +115,16 @@ function repeatedKeyOf(text: string): string {
  */
 export function requireJsonBody(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
   done(request.body === undefined ? new HttpError('invalid_json', 'A JSON body is required.') : undefined);
+}
+
+/**
+ * A preValidation hook for a route whose body is optional and, when sent, the empty object (DELETE /me/data): a
+ * field in it is unknown, as on every other route, not silently ignored.
+ */
+export function refuseFieldsOfEmptyBody(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  const { body } = request;
+  if (body === undefined) return done();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return done(new HttpError('invalid_request', 'the body must be an object'));
+  const [field] = Object.keys(body);
+  done(field === undefined ? undefined : new HttpError('invalid_request', `unknown field "${field}"`));
 }

@@ -258,7 +258,7 @@ describe('GET /api/v1/me/meals: the personal overlay of a menu', () => {
 
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('private, no-cache');
-    expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
     expect(response.json()).toEqual({
       status: 'success',
       data: { meals: [{ meal_id: 1, marked: true, rating_personal: 3 }, { meal_id: 2, marked: true, rating_personal: null }] },

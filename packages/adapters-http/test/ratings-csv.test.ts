@@ -25,18 +25,33 @@ describe('the CSV of the ratings report', () => {
     expect(csvLine(['a', '"b"', ''])).toBe('a,"b",\r\n');
   });
 
-  it('puts an apostrophe before free text that starts like a formula, then quotes it as any field', () => {
-    expect(['=1+1', '+1', '-1', '@A1', '\t=1', '\r=1', "'=1", ' =1', 'a=1', null].map(textField)).toEqual([
-      "'=1+1",
-      "'+1",
-      "'-1",
-      "'@A1",
-      "'\t=1",
-      `"'\r=1"`,
-      "'=1",
-      ' =1',
-      'a=1',
+  it('quotes every free text, and puts an apostrophe before it where it starts like a formula', () => {
+    expect(['=1+1', '+1', '-1', '@A1', '\t=1', '\r=1', "'=1", ' =1', 'a=1', 'plain', 'say "hi"', null].map(textField)).toEqual([
+      `"'=1+1"`,
+      `"'+1"`,
+      `"'-1"`,
+      `"'@A1"`,
+      `"'\t'=1"`,
+      `"'\r'=1"`,
+      `"'=1"`,
+      '" =1"',
+      '"a=1"',
+      '"plain"',
+      '"say ""hi"""',
       '',
+    ]);
+  });
+
+  it('puts an apostrophe before a formula after any separator a spreadsheet may split on: comma, semicolon, tab, line break', () => {
+    expect(['Harmless;=1+2;', 'Harmless,=1+2', 'a;  +1', 'a\t@SUM(A1)', 'a\n-1', 'a; b=1', 'Chili - hot', 'a;b'].map(textField)).toEqual([
+      `"Harmless;'=1+2;"`,
+      `"Harmless,'=1+2"`,
+      `"a;  '+1"`,
+      `"a\t'@SUM(A1)"`,
+      `"a\n'-1"`,
+      '"a; b=1"',
+      '"Chili - hot"',
+      '"a;b"',
     ]);
   });
 
@@ -56,7 +71,7 @@ describe('the CSV of the ratings report', () => {
     expect(chunks).toHaveLength(3);
     const lines = chunks.join('').split('\r\n');
     expect(lines[0]).toBe('\uFEFFdate,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5');
-    expect(lines.slice(1, -1).map((line) => line.split(',')[5])).toEqual(rows.map((row) => row.meal.name));
+    expect(lines.slice(1, -1).map((line) => line.split(',')[5])).toEqual(rows.map((row) => `"${row.meal.name}"`));
     expect(lines.at(-1)).toBe('');
     expect(await collect(ratingsCsvChunks(toAsync([])))).toEqual([`${lines[0]}\r\n`]);
   });

@@ -169,8 +169,20 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     expect(response.rawPayload.includes(Buffer.from('Käse', 'utf8'))).toBe(true);
   });
 
-  it('starts free text that a spreadsheet could run as a formula with an apostrophe, and leaves other text alone', async () => {
-    const dangerous = ['=HYPERLINK("https://evil.example","Click")', '+1+1', '-2+3', '@SUM(A1:A9)', '\t=1+1', '\r+2+2'];
+  it('puts an apostrophe wherever free text could start a formula, after a separator too, and leaves other text alone', async () => {
+    // Each name, and the text the report holds for it.
+    const guarded: readonly [string, string][] = [
+      ['=HYPERLINK("https://evil.example","Click")', `'=HYPERLINK("https://evil.example","Click")`],
+      ['+1+1', "'+1+1"],
+      ['-2+3', "'-2+3"],
+      ['@SUM(A1:A9)', "'@SUM(A1:A9)"],
+      ['\t=1+1', "'\t'=1+1"],
+      ['\r+2+2', "'\r'+2+2"],
+      // Excel splits on ";" in German, French and Italian locales: the second cell was a formula.
+      ['Harmless;=1+2;', "Harmless;'=1+2;"],
+      ['Harmless, =1+2', "Harmless, '=1+2"],
+    ];
+    const dangerous = guarded.map(([name]) => name);
     await serve(
       ...dangerous.map((name, index) => ({ id: 20 + index, name, servedAt: new Date('2026-03-12T11:00:00Z'), rateable: true, category: '=1+2' })),
       { id: 30, name: 'Soup = good, 1+1', servedAt: new Date('2026-03-12T11:00:00Z'), rateable: true, category: "'quoted'" },
@@ -180,12 +192,14 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     const rows = rowsOf(response);
 
     expect(rows.map((row) => [row.name, row.dish, row.category])).toEqual([
-      ...dangerous.map((name) => [`'${name}`, `'${name}`, "'=1+2"]),
+      ...guarded.map(([, text]) => [text, text, "'=1+2"]),
       ['Soup = good, 1+1', 'Soup = good, 1+1', "'quoted'"],
     ]);
     // The guard comes before the quoting: a field that needs both is quoted with the apostrophe inside.
     expect(response.body).toContain(`"'=HYPERLINK(""https://evil.example"",""Click"")"`);
-    expect(response.body).toContain(`"'\r+2+2"`);
+    expect(response.body).toContain(`"'\r'+2+2"`);
+    // Every text field is quoted, so that no app splits it on the separator of its locale.
+    expect(response.body).toContain(`"Harmless;'=1+2;"`);
   });
 
   it("gives each meal the calendar day of its canteen's clocks, and covers exactly the days asked for on them", async () => {
@@ -302,7 +316,7 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     expect(operation.tags).toEqual(['admin']);
     expect(Object.keys(operation.responses['200'].content)).toEqual(['text/csv']);
     expect(operation.responses['200'].content['text/csv'].example.split('\r\n')[0]).toBe(ratingsReportColumns.join(','));
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '500', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '429', '500', '503']);
     expect(Object.keys(operation.responses['403'].content)).toEqual(['application/json']);
     expect(operation.responses['404'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['canteen_not_found']);
   });

@@ -268,7 +268,7 @@ describe('the read endpoints against the real server', () => {
     const day = mealSixServedAt.slice(0, 10);
     const csv = await admin.getRatingsReport({ canteen: 'default', from: day, to: day });
     // fetch decodes the UTF-8 and drops the byte order mark that the server sends for spreadsheet apps.
-    expect(csv).toBe(`${header}\r\n${day},${mealSixServedAt},6,${risotto},Risotto,Risotto,,0,,,0,0,0,0,0\r\n`);
+    expect(csv).toBe(`${header}\r\n${day},${mealSixServedAt},6,${risotto},"Risotto","Risotto",,0,,,0,0,0,0,0\r\n`);
     const reader = clientFor('controller', 'meals:read-reports');
     await expect(reader.getRatingsReport({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toBe(`${header}\r\n`);
     // Refusals come as the envelope, on this route too.

@@ -79,3 +79,22 @@ describe('meal ids', () => {
     expect(await meals.count()).toBe(3);
   });
 });
+
+describe('a meal is served on a day that a read can name', () => {
+  it.each(['0000-01-01T11:00:00Z', '0001-01-01T23:59:59.999Z', '9999-12-31T00:00:00Z', '9999-12-31T23:30:00Z'])(
+    'refuses served_at %s: its day lies outside the years 0001 to 9999 on some clock',
+    async (instant) => {
+      const { upsertMeals, meals } = setup();
+      const answer = await refusal(upsertMeals.execute([meal(1, { servedAt: new Date(instant) })]));
+      expect(answer).toMatchObject({ code: 'invalid_meal', message: expect.stringMatching(/^meals\[0\]: served_at must lie from 0001-01-02/) });
+      expect(await meals.count()).toBe(0);
+    },
+  );
+
+  it('takes the first and the last instant of the bounds', async () => {
+    const { upsertMeals } = setup();
+    const first = meal(1, { servedAt: new Date('0001-01-02T00:00:00Z') });
+    const last = meal(2, { servedAt: new Date('9999-12-30T23:59:59.999Z') });
+    expect(await refusal(upsertMeals.execute([first, last]))).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
 import { canteenTextMaxLength, maxFeedsPerCanteen, maxFeedUrlLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
+import { bidiRule, visibleTextWithoutBidiControls } from './text-patterns.js';
 
 export const CanteenId = Type.String({
   pattern: '^[a-z0-9][a-z0-9-]{0,63}$',
@@ -9,8 +10,8 @@ export const CanteenId = Type.String({
 const CanteenText = Type.String({
   minLength: 1,
   maxLength: canteenTextMaxLength,
-  pattern: '\\S',
-  description: 'not blank; no control character, no unpaired surrogate',
+  pattern: visibleTextWithoutBidiControls,
+  description: `not blank; no control character, ${bidiRule}, no unpaired surrogate`,
 });
 
 export const Coordinates = Type.Object(

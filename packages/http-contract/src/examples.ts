@@ -94,8 +94,8 @@ export const exampleUserDataErasure: Static<typeof UserDataErasureData> = { mark
  */
 export const exampleRatingsReport = [
   ratingsReportColumns.join(','),
-  '2026-03-09,2026-03-09T11:30:00.000Z,41,1,Pancakes,Pancakes,,0,,,0,0,0,0,0',
-  '2026-03-10,2026-03-10T11:30:00.000Z,42,2,Lentil soup,Lentil soup,Hauptgericht,3,3.33,4,0,1,0,2,0',
+  '2026-03-09,2026-03-09T11:30:00.000Z,41,1,"Pancakes","Pancakes",,0,,,0,0,0,0,0',
+  '2026-03-10,2026-03-10T11:30:00.000Z,42,2,"Lentil soup","Lentil soup","Hauptgericht",3,3.33,4,0,1,0,2,0',
   '',
 ].join('\r\n');
 

@@ -2,6 +2,7 @@ import { maxChosenMealId, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLengt
 import { Type, type Static } from '@sinclair/typebox';
 import { CanteenId } from './canteen-schemas.js';
 import { exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
+import { bidiRule, visibleTextWithoutBidiControls, withoutBidiControls } from './text-patterns.js';
 
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });
 
@@ -12,7 +13,7 @@ const ChosenMealId = Type.Integer({
   description: 'Meal id chosen by the upsert, 1 to 2^31 - 1 (imported meals are numbered above the highest id in use)',
 });
 
-const textRule = 'not blank; no control character (U+0000-U+001F, U+007F-U+009F), no unpaired surrogate';
+const textRule = `not blank; no control character (U+0000-U+001F, U+007F-U+009F), ${bidiRule}, no unpaired surrogate`;
 
 export const MarkMealBody = Type.Object(
   { meal_id: MealId, marked: Type.Boolean({ description: 'true marks the meal as a favourite; false unmarks it' }) },
@@ -52,7 +53,7 @@ export const DateTimeWithOffset = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$',
 });
 
-const MealText = Type.String({ minLength: 1, maxLength: mealTextMaxLength, pattern: '\\S', description: textRule });
+const MealText = Type.String({ minLength: 1, maxLength: mealTextMaxLength, pattern: visibleTextWithoutBidiControls, description: textRule });
 
 /** A euro amount as a decimal string ("2.60", "3", "0.5"); stored in canonical form ("2.60", "3.00", "0.50"). */
 export const PriceAmount = Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,6})?$', description: 'Euro amount, e.g. "2.60"' });
@@ -74,7 +75,7 @@ export const MealPrices = Type.Object(
 export const MealInput = Type.Object(
   {
     meal_id: ChosenMealId,
-    name: Type.String({ minLength: 1, maxLength: mealNameMaxLength, description: textRule }),
+    name: Type.String({ minLength: 1, maxLength: mealNameMaxLength, pattern: withoutBidiControls, description: textRule }),
     served_at: DateTimeWithOffset,
     rateable: Type.Boolean(),
     category: Type.Optional(Type.Union([MealText, Type.Null()], { description: 'Menu line; absent means null' })),

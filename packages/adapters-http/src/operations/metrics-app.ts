@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { errorEnvelope, handleError } from '../error-handler.js';
+import { discardUnreadBody, noRouteMessage, refuseBodiesNotTaken } from '../limits/request-bodies.js';
 import type { MetricsEndpoint } from './operations-options.js';
 import { metricsRoute } from './operations-routes.js';
 import { echoRequestId } from './observability-hooks.js';
@@ -21,9 +22,10 @@ export async function buildMetricsApp(options: {
   });
   echoRequestId(app);
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorEnvelope('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorEnvelope('not_found', noRouteMessage(request))));
+  // No route here takes a body: as on the API port, one is refused before it is read, and the rest dropped.
+  app.addHook('preParsing', refuseBodiesNotTaken);
+  app.addHook('onSend', discardUnreadBody);
   const token = options.metricsToken;
   await app.register(metricsRoute, { metrics: options.metrics, ...(token === undefined ? {} : { token }) });
   return app;

@@ -17,10 +17,13 @@ export const lineEnd = '\r\n';
 const needsQuotes = /[",\r\n]/;
 
 /**
- * What a spreadsheet app may take as the start of a formula (CSV or formula injection): `=SUM(...)`, `+`, `-`, `@`,
- * and a tab or carriage return before one of them.
+ * Where a spreadsheet app may start a formula (CSV or formula injection): at the start of a field, and after any
+ * separator an app may split on when it reads the file: the comma, the semicolon (Excel's list separator in German,
+ * French and Italian locales: `Harmless;=1+2;` became a formula cell), a tab or a line break, spaces between. A
+ * formula starts with `=`, `+`, `-`, `@`, or a tab or carriage return before one of them.
  */
-const formulaStart = /^[=+\-@\t\r]/;
+const formulaAfterSeparator = /([,;\t\r\n] *)(?=[=+\-@\t\r])/g;
+const formulaAtStart = /^(?=[=+\-@\t\r])/;
 
 /** A field as RFC 4180 writes it: in quotes, each quote doubled, when it holds a separator, a quote, CR or LF. */
 export function quoted(value: string): string {
@@ -28,13 +31,16 @@ export function quoted(value: string): string {
 }
 
 /**
- * A field of free text (a name, a category: whatever a menu or an admin wrote): one that a spreadsheet could run as a
- * formula starts with a `'` (OWASP's advice: shown as text, never evaluated; the apostrophe itself stays visible in
- * most apps), then quoted as any field. Not for numbers and dates that the report makes itself.
+ * A field of free text (a name, a category: whatever a menu or an admin wrote), always in quotes, so that no app
+ * splits it on a separator of its locale; and wherever a spreadsheet could start a formula in it, a `'` goes first
+ * (OWASP's advice: shown as text, never evaluated; the apostrophe itself stays visible in most apps). Not for numbers
+ * and dates that the report makes itself. Null is the empty field.
  */
 export function textField(value: string | null): string {
   if (value === null) return '';
-  return quoted(formulaStart.test(value) ? `'${value}` : value);
+  // The separators first: a field that starts with a tab is guarded both before it and after it.
+  const guarded = value.replace(formulaAfterSeparator, "$1'").replace(formulaAtStart, "'");
+  return `"${guarded.replaceAll('"', '""')}"`;
 }
 
 /** One record: its fields, separated by commas, and the line end. */

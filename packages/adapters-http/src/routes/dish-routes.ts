@@ -32,7 +32,9 @@ import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { dishDataOf, dishSummaryDataOf } from '../wire-mapping.js';
+import { publicCacheControl } from './fresh-answers.js';
 import { adminBodyLimit } from './meal-routes.js';
+import { defaultMenuCaching, type MenuCachingOptions } from './menu-routes.js';
 import { createPageCursors } from './page-cursor.js';
 
 export interface DishRoutesOptions {
@@ -47,9 +49,13 @@ export interface DishRoutesOptions {
 
 
 /** GET /dishes/{dish_id} (token optional) and GET /canteens/{canteen_id}/dishes?q= (public). */
-export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = async (app, options) => {
+export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { readonly menuCaching?: MenuCachingOptions | undefined }> = async (
+  app,
+  options,
+) => {
   const { getDish, listDishServings, searchDishes } = options;
   const cursors = createPageCursors(options.cursorSecret);
+  const cacheControl = publicCacheControl(options.menuCaching ?? defaultMenuCaching);
 
   app.get(
     routePaths.getDish,
@@ -69,6 +75,8 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = as
     },
     async (request, reply) => {
       const reader = optionalReader(request);
+      // As the menu: with a token the answer holds the caller's own figures; without, it is the same for everyone.
+      reply.header('vary', 'authorization').header('cache-control', reader === null ? cacheControl : 'private, no-store');
       const dishId = Number(request.params.dish_id) as DishId;
       if (!isMealId(dishId)) throw new HttpError('invalid_request', 'The dish id is out of range.');
       const result = await getDish.execute({ dishId, reader });

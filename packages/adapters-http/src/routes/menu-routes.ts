@@ -27,11 +27,12 @@ import { authenticatedPrincipal, optionalReader, requireAuthentication } from '.
 import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { MenuAnswers, noMenuCache, personalizedBody, strongTagOf, type MenuCacheSettings } from '../menu/menu-answers.js';
+import { MenuAnswers, noMenuCache, personalizedBody, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
 import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
+import { createPrivateTags } from './private-tags.js';
 import { localDateOf, mealIdOf, menuDaysOf } from './read-params.js';
 
 /** How shared caches may keep a public menu answer. */
@@ -52,7 +53,7 @@ export interface MenuRoutesOptions {
   readonly menuChanges: MenuChangeHub;
   readonly clock: Clock;
   readonly menuCaching?: MenuCachingOptions | undefined;
-  /** Signs the cursors of every canteen's day (see ReadRoutesOptions). */
+  /** Signs the cursors of every canteen's day (see ReadRoutesOptions) and keys the tags of GET /me/meals. */
   readonly cursorSecret?: string | undefined;
 }
 
@@ -67,6 +68,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
   const { getMeals, getPublicMenu, getPersonalStates } = options;
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cursors = createPageCursors(options.cursorSecret);
+  const privateTagOf = createPrivateTags(options.cursorSecret);
   const menus = new MenuAnswers((days) => getPublicMenu.execute(days), options.clock, caching);
   const unsubscribe = options.menuChanges.subscribe(menus.onChange);
   app.addHook('onClose', async () => unsubscribe());
@@ -146,7 +148,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       const menu = await menus.answer(days);
       if (!menu.ok) return sendRefusal(reply, menu.refusal);
       const body = personalStatesBody(await getPersonalStates.execute({ userId, mealIds: menu.value.mealIds }));
-      const etag = strongTagOf(body);
+      const etag = privateTagOf(body);
       // Private caches may keep it, but must ask again each time: a marking elsewhere changes it at once.
       reply.header('cache-control', 'private, no-cache').header('etag', etag);
       return answerUnlessFresh(request, reply, etag, body);

@@ -11,7 +11,9 @@ import {
   UserDataExportData,
 } from '@canteen-meals/http-contract';
 import { authenticatedRouteErrors, errorResponses, writeRouteErrors } from '../schemas/error-responses.js';
+import { refuseFieldsOfEmptyBody } from '../json-body.js';
 import { erasureDataOf, userDataExportDataOf } from '../wire-mapping.js';
+import { smallBodyLimit } from './meal-routes.js';
 import { answerPrivately } from './private-answers.js';
 
 export interface UserDataRoutesOptions {
@@ -20,8 +22,8 @@ export interface UserDataRoutesOptions {
 }
 
 const exportErrors = errorResponses(authenticatedRouteErrors);
-// Fastify reads a DELETE's body when one is sent: it needs none, but a broken one is still refused.
-const eraseErrors = errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
+// A DELETE's body is read when one is sent: it needs none, but a broken one or one with a field is refused.
+const eraseErrors = errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
 
 /** The caller's own data (GDPR art. 15 and 17): always the token's subject, never anyone else's. */
 export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {
@@ -49,6 +51,10 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
   app.delete(
     routePaths.myData,
     {
+      // No body, or `{}` (some clients send one with every DELETE); nothing else.
+      config: { optionalBody: true },
+      bodyLimit: smallBodyLimit,
+      preValidation: refuseFieldsOfEmptyBody,
       schema: {
         operationId: 'eraseMyData',
         summary: "Erase every marking and rating of the caller; the meals' statistics follow. Idempotent",

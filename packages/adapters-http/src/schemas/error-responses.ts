@@ -9,8 +9,11 @@ export { exampleMessageOf };
  */
 export const beforeRoutingErrors = ['not_found', 'invalid_url', 'request_timeout', 'headers_too_large'] as const;
 
-/** What any route can answer, whatever it does: a failure, or a refusal while the server shuts down. */
-export const everyRouteErrors = ['internal_error', 'service_unavailable'] as const;
+/**
+ * What any route can answer, whatever it does: a failure, a refusal while the server shuts down, and a body it is
+ * sent beyond its limit (0 bytes for a route that takes none: refused before it is read).
+ */
+export const everyRouteErrors = ['internal_error', 'service_unavailable', 'payload_too_large'] as const;
 
 /** What a public route (no token needed) can answer, whatever it does: it is limited per client address. */
 export const publicRouteErrors = ['rate_limited', ...everyRouteErrors] as const;

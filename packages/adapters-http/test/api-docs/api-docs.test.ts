@@ -123,10 +123,11 @@ describe('GET /openapi.json', () => {
     expect(dayFull.schema.properties.error.properties.code.enum).toEqual(['menu_day_full']);
     expect(dayFull.examples.menu_day_full.value.error.code).toBe('menu_day_full');
     expect(Object.keys(document.paths['/api/v1/mark-meal']!.post!.responses!)).not.toContain('422');
+    // A route that takes no body refuses one with 413 before reading it.
     expect(Object.keys(document.paths['/api/v1/meals/{meal_id}']!.get!.responses!).sort()).toEqual([
-      '200', '400', '401', '404', '429', '500', '503',
+      '200', '400', '401', '404', '413', '429', '500', '503',
     ]);
-    expect(Object.keys(document.paths['/api/v1/me/upcoming']!.get!.responses!).sort()).toEqual(['200', '400', '401', '429', '500', '503']);
+    expect(Object.keys(document.paths['/api/v1/me/upcoming']!.get!.responses!).sort()).toEqual(['200', '400', '401', '413', '429', '500', '503']);
   });
 
   it('names each operation as the client method that calls it, and declares only the tags in use', async () => {

@@ -11,6 +11,15 @@ export const mealNotesMaxCount = 100;
 /** Far beyond any day's menu; keeps positions small integers in every store. */
 export const mealPositionMax = 9_999;
 
+/**
+ * The instants a meal may be served at: those whose day, on any clock (UTC-12 to UTC+14), is a day a read can name
+ * (YYYY-MM-DD, years 0001 to 9999). A meal on 9999-12-31 23:30 UTC lies on 10000-01-01 in Berlin: it was stored and
+ * could never be read by its day.
+ */
+export const earliestServedAt = new Date('0001-01-02T00:00:00Z');
+export const latestServedAt = new Date('9999-12-31T00:00:00Z');
+const servedAtRule = 'served_at must lie from 0001-01-02T00:00:00Z to before 9999-12-31T00:00:00Z (a day of years 0001 to 9999 on every clock)';
+
 /** Refuses a batch that could not be stored as given, naming the first offending meal. */
 export function validateMeals(meals: readonly Meal[]): Result<readonly Meal[], 'invalid_meal'> {
   const problem = batchProblem(meals);
@@ -36,6 +45,7 @@ function batchProblem(meals: readonly Meal[]): string | undefined {
 export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
   if (!isTextField(meal.name, mealNameMaxLength)) return `the name must have ${textRule(mealNameMaxLength)}`;
   if (Number.isNaN(meal.servedAt.getTime())) return 'served_at is not a valid instant';
+  if (!(meal.servedAt >= earliestServedAt && meal.servedAt < latestServedAt)) return servedAtRule;
   if (meal.canteenId !== undefined && !isCanteenId(meal.canteenId)) return 'the canteen id must match ^[a-z0-9][a-z0-9-]{0,63}$';
   if (meal.position !== undefined && !(Number.isSafeInteger(meal.position) && meal.position >= 0 && meal.position <= mealPositionMax)) {
     return `the position must be an integer from 0 to ${mealPositionMax}`;

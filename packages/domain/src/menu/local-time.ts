@@ -82,6 +82,16 @@ function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, s
   return date.getTime();
 }
 
+/** How many days `to` lies after `from` (negative when before): 0 for the same day. */
+export function daysFrom(from: LocalDate, to: LocalDate): number {
+  const dayNumber = (date: LocalDate) => {
+    if (!isLocalDate(date)) throw new RangeError(`not a calendar day: "${date}"`);
+    const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+    return Math.round(utcMs(year, month, day) / 86_400_000);
+  };
+  return dayNumber(to) - dayNumber(from);
+}
+
 /** The calendar day `days` after `date` (before it when negative). */
 export function addDays(date: LocalDate, days: number): LocalDate {
   if (!isLocalDate(date)) throw new RangeError(`not a calendar day: "${date}"`);

@@ -1,7 +1,7 @@
 import { localDayRange } from '../calendar/local-day.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
-import { addDays, type LocalDate } from '../menu/local-time.js';
+import { daysFrom, type LocalDate } from '../menu/local-time.js';
 import type { MealId } from '../meal/meal.js';
 import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
 import type { MealQueries, MenuPosition, ServingWindow } from '../reading/meal-queries.js';
@@ -154,7 +154,8 @@ export async function canteenDaysWindow(
   span: MenuSpan,
 ): Promise<Result<{ readonly window: ServingWindow; readonly timeZone: string }, GetMealsRefusal>> {
   if (query.to < query.from) return refuse('invalid_menu_range', '`to` must not be before `from`');
-  if (addDays(query.from, span.maxDays - 1) < query.to) {
+  // By day numbers, not text: past year 9999 the text of a date has a sign and six digits and sorts first.
+  if (daysFrom(query.from, query.to) >= span.maxDays) {
     return refuse('invalid_menu_range', `${span.readName} covers at most ${span.maxDays} days`);
   }
   const canteen = await canteens.find(query.canteenId);

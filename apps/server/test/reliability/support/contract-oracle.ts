@@ -204,13 +204,16 @@ const codePoints = (text: string) => [...text].length;
 const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const priceRoles: readonly string[] = ['student', 'employee', 'pupil', 'other'];
 
+const bidiControl = /[\u202A-\u202E\u2066-\u2069]/;
+
 /**
  * Meal text (name, category, note): 1 to 250 characters, not blank, no control character (C0, DEL, C1: NUL among
- * them), storable as text: no unpaired surrogate.
+ * them), no bidirectional override or isolate (issue 24), storable as text: no unpaired surrogate.
  */
 function isMealText(value: unknown): value is string {
   return (
     typeof value === 'string' &&
+    !bidiControl.test(value) &&
     codePoints(value) >= 1 &&
     codePoints(value) <= 250 &&
     value.trim() !== '' &&
