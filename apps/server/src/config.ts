@@ -2,7 +2,7 @@
 
 import { defaultHttpTimeouts, defaultLiveOptions, type HttpTimeouts, type MenuCachingOptions, type RateLimits, type TrustProxy } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
-import { defaultWebhookRetryBaseMs, isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
+import { defaultDeliverySettings, defaultWebhookRetryBaseMs, isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
 import { defaultWebhookTimeoutMs } from '@canteen-meals/adapters-outbound';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
@@ -86,6 +86,10 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** The longest wait between two delivery passes of this instance; 0: this instance delivers nothing. */
   readonly webhookPollMs: number;
+  /** Attempts under way at once to one endpoint in this instance. */
+  readonly webhookMaxInFlightPerEndpoint: number;
+  /** How long an endpoint whose attempt timed out gets no attempt (doubling per timeout in a row, up to 15 min). */
+  readonly webhookTimeoutBackoffMs: number;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -154,6 +158,8 @@ export const settings = {
   RANKING_Z: { description: '…and place the score this many standard deviations below the expected rating (0 to 10): `1.65` is a one-sided 95 % lower bound, `0` the expected rating itself; higher needs more votes before a meal climbs', default: '1.65', parse: decimalIn(0, 10) },
   WEBHOOK_RETRY_BASE_MS: { description: 'A failed webhook delivery is retried after about this long (half to one and a half times, at random), then after twice and four times as long and so on, each wait at most 6 h, for up to 3 days after its first attempt', default: String(defaultWebhookRetryBaseMs), parse: integerIn(1, 3_600_000) },
   WEBHOOK_TIMEOUT_MS: { description: 'One attempt to deliver a webhook (connection, request, answer) must end within this, else it failed and is retried', default: String(defaultWebhookTimeoutMs), parse: integerIn(100, 120_000) },
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: { description: 'Attempts one instance has under way at once to one webhook endpoint (of 8 in all): a receiver that hangs holds no more than these, the others keep receiving', default: String(defaultDeliverySettings.perEndpoint), parse: integerIn(1, 8) },
+  WEBHOOK_TIMEOUT_BACKOFF_MS: { description: 'An endpoint whose delivery attempt timed out gets no attempt from this instance for this long, twice as long after each further timeout in a row (at most 15 min); any answer ends it', default: String(defaultDeliverySettings.timeoutBackoffMs), parse: integerIn(1000, 900_000) },
   WEBHOOK_POLL_MS: { description: 'Each instance delivers webhooks right after its own menu changes, when a retry falls due, and at least this often (other instances\' events, recovery after a crash); `0`: this instance delivers none (another one must)', default: '5000', parse: integerIn(0, 3_600_000) },
 } satisfies Record<string, Setting<unknown>>;
 
@@ -285,6 +291,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     webhookRetryBaseMs: read('WEBHOOK_RETRY_BASE_MS', settings.WEBHOOK_RETRY_BASE_MS)!,
     webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS', settings.WEBHOOK_TIMEOUT_MS)!,
     webhookPollMs: read('WEBHOOK_POLL_MS', settings.WEBHOOK_POLL_MS)!,
+    webhookMaxInFlightPerEndpoint: read('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT)!,
+    webhookTimeoutBackoffMs: read('WEBHOOK_TIMEOUT_BACKOFF_MS', settings.WEBHOOK_TIMEOUT_BACKOFF_MS)!,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;

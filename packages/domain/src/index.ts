@@ -256,6 +256,7 @@ export { isEnabled, webhookIdPattern, webhookSecretPattern, type Webhook, type W
 export type {
   AttemptOutcome,
   ClaimedDelivery,
+  ClaimRoom,
   Delivery,
   DeliveryState,
   WebhookOutbox,
