@@ -71,7 +71,8 @@ export class ImportMenu {
       const bounded = decideMenuDays(servedIn, snapshot.held, servedAfterImport(plan.value, snapshot.withdrawn));
       return bounded.ok ? plan : bounded;
     });
-    if (imported.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    // An import that changed nothing (a feed fetched again, as it is most of the time) sends no reader to the database.
+    if (imported.ok && changesMenus(imported.value)) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return imported;
   }
 
@@ -106,6 +107,10 @@ export class ImportMenu {
     }
     return candidates;
   }
+}
+
+function changesMenus(plan: MenuImportPlan): boolean {
+  return plan.added.length > 0 || plan.updated.length > 0 || plan.withdrawn.length > 0;
 }
 
 function repeatedOrInvalidDay(days: readonly MenuDay[]): string | undefined {
