@@ -76,8 +76,18 @@ export interface Config {
   /** How often the scheduler looks for feeds that are due; 0 turns it off (fetches then run only when asked). */
   readonly feedCheckIntervalS: number;
   readonly menuCaching: MenuCachingOptions;
-  /** Live statistics streams (GET /api/v1/live) this instance holds open at once, in all and per client address. */
-  readonly live: { readonly maxStreams: number; readonly maxStreamsPerAddress: number };
+  /**
+   * Live statistics streams (GET /api/v1/live) this instance holds open at once, in all, per client address and per
+   * IPv6 /56; the (canteen, day) channels they follow, in all and per address; and how long one stream lasts.
+   */
+  readonly live: {
+    readonly maxStreams: number;
+    readonly maxStreamsPerAddress: number;
+    readonly maxStreamsPerIpv6Slash56: number;
+    readonly maxChannels: number;
+    readonly maxChannelsPerAddress: number;
+    readonly maxLifetimeMs: number;
+  };
   /** The prior (pseudo-votes per star) and confidence z of the ranking scores. */
   readonly rankingSettings: RankingSettings;
   /** The nominal wait after a webhook delivery's first failed attempt; it doubles with each further one, up to 6 h. */
@@ -153,7 +163,11 @@ export const settings = {
   MENU_RATINGS_MAX_AGE_MS: { description: 'A kept menu answer may be served this long after a rating changed it, on this instance or (told through PostgreSQL `LISTEN`) on another (its statistics are never older); `0` drops it at once', default: '1000', parse: integerIn(0, 60_000) },
   MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of command-line tools, and of other instances sharing a PostgreSQL database whose notification it missed', default: '4000', parse: integerIn(0, 3_600_000) },
   LIVE_MAX_STREAMS: { description: 'Live statistics streams (`GET /api/v1/live`) one instance holds open; one more answers 503 `service_unavailable`', default: String(defaultLiveOptions.maxStreams), parse: integerIn(1, 1_000_000) },
-  LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`; IPv6 counted by its /64) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_STREAMS_PER_IPV6_56: { description: 'Live statistics streams the addresses of one IPv6 /56 network may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerIpv6Slash56), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_CHANNELS: { description: 'Distinct canteen days one instance follows live (each is read again when the menus change); a stream that would add one more answers 503 `service_unavailable`', default: String(defaultLiveOptions.maxChannels), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_CHANNELS_PER_ADDRESS: { description: 'Distinct canteen days the live streams of one client address may follow on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxChannelsPerAddress), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_STREAM_LIFETIME_S: { description: 'A live statistics stream is ended after at most this long (less up to a tenth, at random); its client reconnects with `Last-Event-ID` and resumes', default: String(defaultLiveOptions.maxLifetimeMs / 1000), parse: integerIn(60, 86_400) },
   RANKING_PRIOR: { description: 'Rankings (`GET /api/v1/rankings`) score every meal and dish as if it also held these votes for 1 to 5 stars: five positive numbers separated by commas; larger ones make each real vote weigh less (one 5-star vote is not a perfect meal)', default: '1,1,1,1,1', parse: rankingPrior },
   RANKING_Z: { description: '…and place the score this many standard deviations below the expected rating (0 to 10): `1.65` is a one-sided 95 % lower bound, `0` the expected rating itself; higher needs more votes before a meal climbs', default: '1.65', parse: decimalIn(0, 10) },
   WEBHOOK_RETRY_BASE_MS: { description: 'A failed webhook delivery is retried after about this long (half to one and a half times, at random), then after twice and four times as long and so on, each wait at most 6 h, for up to 3 days after its first attempt', default: String(defaultWebhookRetryBaseMs), parse: integerIn(1, 3_600_000) },
@@ -283,6 +297,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     live: {
       maxStreams: read('LIVE_MAX_STREAMS', settings.LIVE_MAX_STREAMS)!,
       maxStreamsPerAddress: read('LIVE_MAX_STREAMS_PER_ADDRESS', settings.LIVE_MAX_STREAMS_PER_ADDRESS)!,
+      maxStreamsPerIpv6Slash56: read('LIVE_MAX_STREAMS_PER_IPV6_56', settings.LIVE_MAX_STREAMS_PER_IPV6_56)!,
+      maxChannels: read('LIVE_MAX_CHANNELS', settings.LIVE_MAX_CHANNELS)!,
+      maxChannelsPerAddress: read('LIVE_MAX_CHANNELS_PER_ADDRESS', settings.LIVE_MAX_CHANNELS_PER_ADDRESS)!,
+      maxLifetimeMs: read('LIVE_MAX_STREAM_LIFETIME_S', settings.LIVE_MAX_STREAM_LIFETIME_S)! * 1000,
     },
     rankingSettings: {
       prior: read('RANKING_PRIOR', settings.RANKING_PRIOR)!,
