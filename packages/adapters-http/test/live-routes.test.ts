@@ -393,6 +393,22 @@ describe('GET /api/v1/live under load (issue 24)', () => {
     expect(menuReads).toHaveLength(2);
   });
 
+  it("a rating of another serving of a meal's dish reaches the channel through the dish, and no other channel", async () => {
+    const { adapters, stream, rate, scheduler } = await liveServer();
+    // Served two days ago under the same name in the same canteen: another serving of meal 1's dish.
+    await adapters.meals.upsertMany([MealMother.servedDaysAgo(now, 2, { id: 20, name: 'Open meal' })]);
+    const followed = await stream();
+    const other = await stream(bistroPath);
+    await followed.next();
+    await other.next();
+
+    await rate('dave', 20, 4);
+    scheduler.advance(250);
+
+    expect(await followed.next()).toMatchObject({ event: 'stats', data: { meal_id: 1, rating_count: 0, dish: { rating_count: 1, rating_average: 4 } } });
+    expect(await other.unread(50)).toEqual([]);
+  });
+
   it('answers 503 for a new channel past the channels of the instance, and 429 past those of one address; a kept channel is always joined', async () => {
     const instance = await liveServer({ maxChannels: 1 });
     await instance.stream();

@@ -190,8 +190,7 @@ export class LiveStats {
   private readonly byDish = new Map<DishId, Set<Channel>>();
   /** The channels being read (first read or reload): they keep every change that arrives meanwhile. */
   private readonly reading = new Set<Channel>();
-  /** How many times a channel was read: what tests count instead of timing a change. */
-  private readsStarted = 0;
+
   private heartbeat: unknown = null;
   private closed = false;
 
@@ -212,11 +211,6 @@ export class LiveStats {
 
   get isClosed(): boolean {
     return this.closed;
-  }
-
-  /** How many menu reads the channels have started, first reads and reloads. */
-  get reads(): number {
-    return this.readsStarted;
   }
 
   /** Whether a channel of `days` is kept (a stream joining it opens no new one). */
@@ -333,7 +327,6 @@ export class LiveStats {
     try {
       for (let attempt = 0; ; attempt += 1) {
         channel.missed = [];
-        this.readsStarted += 1;
         const menu = await this.read(channel.days);
         const missed = channel.missed;
         channel.missed = null;
