@@ -134,7 +134,13 @@ export function createContainer(
           newSecret: newWebhookSecret,
           checkUrl: webhookUrlCheck({ allowPrivateNetworks: config.outboundAllowPrivateNetworks }),
           // A claimed delivery stays this instance's well past one attempt's timeout.
-          delivery: { baseMs: config.webhookRetryBaseMs, leaseMs: config.webhookTimeoutMs + 60_000, onSenderError: (error) => webhookLog.senderFailed(error) },
+          delivery: {
+            baseMs: config.webhookRetryBaseMs,
+            leaseMs: config.webhookTimeoutMs + 60_000,
+            perEndpoint: config.webhookMaxInFlightPerEndpoint,
+            timeoutBackoffMs: config.webhookTimeoutBackoffMs,
+            onSenderError: (error) => webhookLog.senderFailed(error),
+          },
         },
       ),
     ),

@@ -12,7 +12,7 @@ import {
   type TrustProxy,
 } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
-import { defaultWebhookRetryBaseMs, isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
+import { defaultDeliverySettings, defaultWebhookRetryBaseMs, isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
 import { defaultWebhookTimeoutMs } from '@canteen-meals/adapters-outbound';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
@@ -95,8 +95,18 @@ export interface Config {
     readonly runDeadlineMs: number;
   };
   readonly menuCaching: MenuCachingOptions;
-  /** Live statistics streams (GET /api/v1/live) this instance holds open at once, in all and per client address. */
-  readonly live: { readonly maxStreams: number; readonly maxStreamsPerAddress: number };
+  /**
+   * Live statistics streams (GET /api/v1/live) this instance holds open at once, in all, per client address and per
+   * IPv6 /56; the (canteen, day) channels they follow, in all and per address; and how long one stream lasts.
+   */
+  readonly live: {
+    readonly maxStreams: number;
+    readonly maxStreamsPerAddress: number;
+    readonly maxStreamsPerIpv6Slash56: number;
+    readonly maxChannels: number;
+    readonly maxChannelsPerAddress: number;
+    readonly maxLifetimeMs: number;
+  };
   /** The prior (pseudo-votes per star) and confidence z of the ranking scores. */
   readonly rankingSettings: RankingSettings;
   /** The nominal wait after a webhook delivery's first failed attempt; it doubles with each further one, up to 6 h. */
@@ -105,6 +115,10 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** The longest wait between two delivery passes of this instance; 0: this instance delivers nothing. */
   readonly webhookPollMs: number;
+  /** Attempts under way at once to one endpoint in this instance. */
+  readonly webhookMaxInFlightPerEndpoint: number;
+  /** How long an endpoint whose attempt timed out gets no attempt (doubling per timeout in a row, up to 15 min). */
+  readonly webhookTimeoutBackoffMs: number;
 }
 
 export { ConfigError, type JwtKeySource };
@@ -174,11 +188,17 @@ export const settings = {
   MENU_RATINGS_MAX_AGE_MS: { description: 'A kept menu answer may be served this long after a rating changed it, on this instance or (told through PostgreSQL `LISTEN`) on another (its statistics are never older); `0` drops it at once', default: '1000', parse: integerIn(0, 60_000) },
   MENU_CACHE_TTL_MS: { description: 'No menu answer is kept longer: how late an instance shows the writes of command-line tools, and of other instances sharing a PostgreSQL database whose notification it missed', default: '4000', parse: integerIn(0, 3_600_000) },
   LIVE_MAX_STREAMS: { description: 'Live statistics streams (`GET /api/v1/live`) one instance holds open; one more answers 503 `service_unavailable`', default: String(defaultLiveOptions.maxStreams), parse: integerIn(1, 1_000_000) },
-  LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_STREAMS_PER_ADDRESS: { description: 'Live statistics streams one client address (see `TRUST_PROXY`; IPv6 counted by its /64) may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerAddress), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_STREAMS_PER_IPV6_56: { description: 'Live statistics streams the addresses of one IPv6 /56 network may hold open on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxStreamsPerIpv6Slash56), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_CHANNELS: { description: 'Distinct canteen days one instance follows live (each is read again when the menus change); a stream that would add one more answers 503 `service_unavailable`', default: String(defaultLiveOptions.maxChannels), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_CHANNELS_PER_ADDRESS: { description: 'Distinct canteen days the live streams of one client address may follow on one instance; one more answers 429 `rate_limited`', default: String(defaultLiveOptions.maxChannelsPerAddress), parse: integerIn(1, 1_000_000) },
+  LIVE_MAX_STREAM_LIFETIME_S: { description: 'A live statistics stream is ended after at most this long (less up to a tenth, at random); its client reconnects with `Last-Event-ID` and resumes', default: String(defaultLiveOptions.maxLifetimeMs / 1000), parse: integerIn(60, 86_400) },
   RANKING_PRIOR: { description: 'Rankings (`GET /api/v1/rankings`) score every meal and dish as if it also held these votes for 1 to 5 stars: five positive numbers separated by commas; larger ones make each real vote weigh less (one 5-star vote is not a perfect meal)', default: '1,1,1,1,1', parse: rankingPrior },
   RANKING_Z: { description: '…and place the score this many standard deviations below the expected rating (0 to 10): `1.65` is a one-sided 95 % lower bound, `0` the expected rating itself; higher needs more votes before a meal climbs', default: '1.65', parse: decimalIn(0, 10) },
   WEBHOOK_RETRY_BASE_MS: { description: 'A failed webhook delivery is retried after about this long (half to one and a half times, at random), then after twice and four times as long and so on, each wait at most 6 h, for up to 3 days after its first attempt', default: String(defaultWebhookRetryBaseMs), parse: integerIn(1, 3_600_000) },
   WEBHOOK_TIMEOUT_MS: { description: 'One attempt to deliver a webhook (connection, request, answer) must end within this, else it failed and is retried', default: String(defaultWebhookTimeoutMs), parse: integerIn(100, 120_000) },
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: { description: 'Attempts one instance has under way at once to one webhook endpoint (of 8 in all): a receiver that hangs holds no more than these, the others keep receiving', default: String(defaultDeliverySettings.perEndpoint), parse: integerIn(1, 8) },
+  WEBHOOK_TIMEOUT_BACKOFF_MS: { description: 'An endpoint whose delivery attempt timed out gets no attempt from this instance for this long, twice as long after each further timeout in a row (at most 15 min); any answer ends it', default: String(defaultDeliverySettings.timeoutBackoffMs), parse: integerIn(1000, 900_000) },
   WEBHOOK_POLL_MS: { description: 'Each instance delivers webhooks right after its own menu changes, when a retry falls due, and at least this often (other instances\' events, recovery after a crash); `0`: this instance delivers none (another one must)', default: '5000', parse: integerIn(0, 3_600_000) },
 } satisfies Record<string, Setting<unknown>>;
 
@@ -318,6 +338,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     live: {
       maxStreams: read('LIVE_MAX_STREAMS', settings.LIVE_MAX_STREAMS)!,
       maxStreamsPerAddress: read('LIVE_MAX_STREAMS_PER_ADDRESS', settings.LIVE_MAX_STREAMS_PER_ADDRESS)!,
+      maxStreamsPerIpv6Slash56: read('LIVE_MAX_STREAMS_PER_IPV6_56', settings.LIVE_MAX_STREAMS_PER_IPV6_56)!,
+      maxChannels: read('LIVE_MAX_CHANNELS', settings.LIVE_MAX_CHANNELS)!,
+      maxChannelsPerAddress: read('LIVE_MAX_CHANNELS_PER_ADDRESS', settings.LIVE_MAX_CHANNELS_PER_ADDRESS)!,
+      maxLifetimeMs: read('LIVE_MAX_STREAM_LIFETIME_S', settings.LIVE_MAX_STREAM_LIFETIME_S)! * 1000,
     },
     rankingSettings: {
       prior: read('RANKING_PRIOR', settings.RANKING_PRIOR)!,
@@ -326,6 +350,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     webhookRetryBaseMs: read('WEBHOOK_RETRY_BASE_MS', settings.WEBHOOK_RETRY_BASE_MS)!,
     webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS', settings.WEBHOOK_TIMEOUT_MS)!,
     webhookPollMs: read('WEBHOOK_POLL_MS', settings.WEBHOOK_POLL_MS)!,
+    webhookMaxInFlightPerEndpoint: read('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT)!,
+    webhookTimeoutBackoffMs: read('WEBHOOK_TIMEOUT_BACKOFF_MS', settings.WEBHOOK_TIMEOUT_BACKOFF_MS)!,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;

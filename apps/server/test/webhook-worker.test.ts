@@ -30,9 +30,13 @@ function manualTimers() {
 /** A DeliverWebhooks whose passes the test ends: each call waits for `finish(pass)`. */
 function controlledPasses() {
   const calls: ((pass: DeliveryPass) => void)[] = [];
-  const deliverWebhooks = { execute: () => new Promise<DeliveryPass>((resolve) => calls.push(resolve)) } as unknown as DeliverWebhooks;
+  const wakes: number[] = [];
+  const deliverWebhooks = {
+    execute: () => new Promise<DeliveryPass>((resolve) => calls.push(resolve)),
+    wake: () => wakes.push(calls.length),
+  } as unknown as DeliverWebhooks;
   const pass = (nextRunAt: Date | null): DeliveryPass => ({ fannedOut: 0, delivered: 0, failed: 0, nextRunAt });
-  return { deliverWebhooks, calls, pass };
+  return { deliverWebhooks, calls, pass, wakes };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -85,13 +89,15 @@ describe('the webhook worker', () => {
     const clock = new FixedClock('2026-09-01T08:00:00Z');
     const hub = new MenuChangeHub();
     const { timers, delays, fire } = manualTimers();
-    const { deliverWebhooks, calls, pass } = controlledPasses();
+    const { deliverWebhooks, calls, pass, wakes } = controlledPasses();
     const worker = startWebhookWorker(deliverWebhooks, { pollMs: 5_000, clock, menuChanges: hub, timers, onError: () => {} });
     fire();
 
     hub.publish({ kind: 'menus' });
     fire();
     expect(calls).toHaveLength(1);
+    // The pass under way is told to look again (it may be waiting for a receiver that hangs).
+    expect(wakes).toEqual([1]);
     calls[0]!(pass(null));
     await settle();
 
@@ -115,6 +121,7 @@ describe('the webhook worker', () => {
       execute: (given: AbortSignal) =>
         (signal = given) &&
         fail ? Promise.reject(new Error('database down')) : new Promise<DeliveryPass>((resolve) => (finish = () => resolve({ fannedOut: 0, delivered: 0, failed: 0, nextRunAt: null }))),
+      wake: () => {},
     } as unknown as DeliverWebhooks;
     const worker = startWebhookWorker(deliverWebhooks, { pollMs: 5_000, clock, menuChanges: new MenuChangeHub(), timers, onError: (error) => errors.push(error) });
 

@@ -1,10 +1,12 @@
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FixedClock } from '@canteen-meals/adapters-memory';
+import type { GetPublicMenu, MenuDays } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHmacTokenVerifier, signHmacToken, type LiveOptions, type LiveScheduler, type LiveStats } from '../src/index.js';
 import { sseSubscriber } from '../src/routes/live-routes.js';
-import { now, secret } from './app-fixture.js';
+import { now, secret, useCasesOver } from './app-fixture.js';
 import { buildAppWith } from './app-with.js';
 
 // The canteen `default` serves meals 1 (open) and 2 (not rateable) today; `bistro` serves meal 10 today.
@@ -110,13 +112,25 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
-async function liveServer(live: Partial<LiveOptions> = {}) {
+async function liveServer(live: Partial<LiveOptions> = {}, http: { readonly trustProxy?: boolean } = {}) {
   const scheduler = new FakeScheduler();
   let registry: LiveStats | undefined;
+  // Every menu read of the live streams goes through this spy on the read port: tests count reads, not time.
+  const menuReads: MenuDays[] = [];
+  let readMenu: GetPublicMenu | undefined;
+  const getPublicMenu = {
+    execute: (days: MenuDays) => {
+      menuReads.push(days);
+      return readMenu!.execute(days);
+    },
+  } as GetPublicMenu;
   const { app, adapters } = await buildAppWith({
+    ...http,
     verifyToken: createHmacTokenVerifier({ secret }),
     live: { scheduler, observe: (built) => (registry = built), ...live },
+    useCases: { getPublicMenu },
   });
+  readMenu = useCasesOver(adapters, new FixedClock(now)).getPublicMenu;
   apps.push(app);
   const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
   const created = await app.inject({
@@ -130,7 +144,7 @@ async function liveServer(live: Partial<LiveOptions> = {}) {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
 
-  const open = (path = livePath, headers: Record<string, string> = {}) =>
+  const open = (path = livePath, headers: Record<string, string> = {}): Promise<IncomingMessage> =>
     new Promise<IncomingMessage>((resolve, reject) => {
       get({ host: '127.0.0.1', port, path, headers }, resolve).on('error', reject);
     });
@@ -140,8 +154,8 @@ async function liveServer(live: Partial<LiveOptions> = {}) {
     return new StreamClient(response);
   };
   /** A refusal: its status and envelope. */
-  const refused = async (path = livePath) => {
-    const response = await open(path);
+  const refused = async (path = livePath, headers: Record<string, string> = {}) => {
+    const response = await open(path, headers);
     let body = '';
     response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     await new Promise((resolve) => response.on('end', resolve));
@@ -156,7 +170,11 @@ async function liveServer(live: Partial<LiveOptions> = {}) {
     });
     expect(answer.statusCode, answer.body).toBe(200);
   };
-  return { app, scheduler, stream, refused, rate, registry: () => registry! };
+  const eraseMyData = async (user: string) => {
+    const answer = await app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: { authorization: `Bearer ${signHmacToken(secret, { sub: user })}` } });
+    expect(answer.statusCode, answer.body).toBe(200);
+  };
+  return { app, adapters, scheduler, stream, refused, rate, eraseMyData, menuReads, registry: () => registry! };
 }
 
 describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
@@ -350,31 +368,163 @@ describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
   });
 });
 
+
+describe('GET /api/v1/live under load (issue 24)', () => {
+  const bistroPath = `/api/v1/live?canteen=bistro&date=${today}`;
+
+  it("an erasure sends the changed meals' figures to the channels that show them, and reads no menu again", async () => {
+    const { stream, rate, eraseMyData, menuReads, scheduler } = await liveServer();
+    await rate('alice', 1, 5);
+    await rate('bob', 1, 3);
+    const followed = await stream();
+    const other = await stream(bistroPath);
+    await followed.next();
+    await other.next();
+    scheduler.advance(250);
+    expect(menuReads).toHaveLength(2);
+
+    await eraseMyData('alice');
+    scheduler.advance(250);
+
+    const stats = await followed.next();
+    expect(stats).toMatchObject({ event: 'stats', data: { meal_id: 1, rating_count: 1, rating_average: 3 } });
+    expect(await other.unread(50)).toEqual([]);
+    // Before: a change of every menu, and each channel read its menu again.
+    expect(menuReads).toHaveLength(2);
+  });
+
+  it("a rating of another serving of a meal's dish reaches the channel through the dish, and no other channel", async () => {
+    const { adapters, stream, rate, scheduler } = await liveServer();
+    // Served two days ago under the same name in the same canteen: another serving of meal 1's dish.
+    await adapters.meals.upsertMany([MealMother.servedDaysAgo(now, 2, { id: 20, name: 'Open meal' })]);
+    const followed = await stream();
+    const other = await stream(bistroPath);
+    await followed.next();
+    await other.next();
+
+    await rate('dave', 20, 4);
+    scheduler.advance(250);
+
+    expect(await followed.next()).toMatchObject({ event: 'stats', data: { meal_id: 1, rating_count: 0, dish: { rating_count: 1, rating_average: 4 } } });
+    expect(await other.unread(50)).toEqual([]);
+  });
+
+  it('answers 503 for a new channel past the channels of the instance, and 429 past those of one address; a kept channel is always joined', async () => {
+    const instance = await liveServer({ maxChannels: 1 });
+    await instance.stream();
+    await instance.stream();
+    const full = await instance.refused(bistroPath);
+    expect(full).toMatchObject({ status: 503, body: { status: 'error', error: { code: 'service_unavailable' } } });
+    expect(full.headers['retry-after']).toBe('10');
+
+    const address = await liveServer({ maxChannelsPerAddress: 1 });
+    await address.stream();
+    await address.stream();
+    expect(await address.refused(bistroPath)).toMatchObject({ status: 429, body: { status: 'error', error: { code: 'rate_limited' } } });
+  });
+
+  it('counts IPv6 clients by their /64 per address and by their /56 in all', async () => {
+    const { stream, refused } = await liveServer({ maxStreamsPerAddress: 1, maxStreamsPerIpv6Slash56: 2 }, { trustProxy: true });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    await stream(livePath, from('2001:db8:0:1::1'));
+    // Another address of the same /64 is the same client.
+    expect(await refused(livePath, from('2001:db8:0:1::2'))).toMatchObject({ status: 429, body: { error: { code: 'rate_limited' } } });
+    await stream(livePath, from('2001:db8:0:2::1'));
+    // A third /64 of the same /56 is past the network's bound; another /56 is not.
+    expect(await refused(livePath, from('2001:db8:0:3::1'))).toMatchObject({ status: 429, body: { error: { code: 'rate_limited' } } });
+    await stream(livePath, from('2001:db8:0:100::1'));
+  });
+
+  it('ends a stream after its lifetime, freeing its slot; the client resumes with Last-Event-ID', async () => {
+    const { stream, registry, scheduler, rate } = await liveServer({ maxLifetimeMs: 60_000, random: () => 0, maxStreamsPerAddress: 1 });
+    const client = await stream();
+    await client.next();
+    await rate('carol', 1, 4);
+    scheduler.advance(250);
+    const stats = await client.next();
+
+    scheduler.advance(60_000 - 250 - 1);
+    expect(registry().streams).toBe(1);
+    scheduler.advance(1);
+    await client.ended;
+    await expect.poll(() => registry().streams).toBe(0);
+
+    const again = await stream(livePath, { 'last-event-id': stats.id! });
+    // Its channel went with its last stream: the id is not this channel's, so a snapshot with the figures follows.
+    const snapshot = await again.next();
+    expect(snapshot.event).toBe('snapshot');
+    expect(snapshot.data.meals.find((meal: { meal_id: number }) => meal.meal_id === 1)).toMatchObject({ rating_count: 1 });
+  });
+
+  it('streams a day of 400 meals: its snapshot alone is larger than the backlog bound', async () => {
+    const { adapters, stream } = await liveServer();
+    await adapters.meals.upsertMany(
+      Array.from({ length: 400 }, (_, index) =>
+        MealMother.servedToday(now, { id: 1000 + index, name: `Bistro meal number ${index} with a long name`, canteenId: 'bistro', position: index }),
+      ),
+    );
+    const client = await stream(bistroPath);
+    const snapshot = await client.next();
+    expect(snapshot.event).toBe('snapshot');
+    expect(snapshot.data.meals).toHaveLength(401);
+    expect(JSON.stringify(snapshot.data).length).toBeGreaterThan(64 * 1024);
+  });
+});
+
 describe('a slow reader', () => {
-  it('is dropped once its unsent bytes pass the bound, and never written to again', () => {
+  /** A response whose socket takes `accepts` bytes before a write answers false, and drains when the test says. */
+  function slowResponse(accepts: number) {
     const written: string[] = [];
     let buffered = 0;
     let destroyed = false;
+    const drainListeners: (() => void)[] = [];
     const response = {
-      write: (frame: string) => (written.push(frame), (buffered += frame.length) <= 16),
+      write: (frame: string) => (written.push(frame), (buffered += frame.length) <= accepts),
       end: () => {},
       destroy: () => ((destroyed = true), response),
       get destroyed() {
         return destroyed;
       },
       writableEnded: false,
-      get writableLength() {
-        return buffered;
-      },
       socket: null,
+      on: (event: string, listener: () => void) => (event === 'drain' && drainListeners.push(listener), response),
     };
+    return {
+      response,
+      written,
+      destroyed: () => destroyed,
+      drain: () => {
+        buffered = 0;
+        for (const listener of drainListeners) listener();
+      },
+    };
+  }
+
+  it('is dropped once what was written since its socket filled passes the bound, and never written to again', () => {
+    const slow = slowResponse(16);
     let drops = 0;
-    const subscriber = sseSubscriber(response as never, 64, () => (drops += 1));
+    const subscriber = sseSubscriber(slow.response as never, 64, () => (drops += 1));
     subscriber.send('x'.repeat(40));
-    expect([destroyed, drops]).toEqual([false, 0]);
     subscriber.send('x'.repeat(40));
-    expect([destroyed, drops]).toEqual([true, 1]);
+    expect([slow.destroyed(), drops]).toEqual([false, 0]);
     subscriber.send('x'.repeat(40));
-    expect(written).toHaveLength(2);
+    expect([slow.destroyed(), drops]).toEqual([true, 1]);
+    subscriber.send('x'.repeat(40));
+    expect(slow.written).toHaveLength(2);
+  });
+
+  it('takes one frame larger than the bound (a big day\'s snapshot), and counts afresh once the socket drained', () => {
+    const slow = slowResponse(16);
+    let drops = 0;
+    const subscriber = sseSubscriber(slow.response as never, 64, () => (drops += 1));
+    subscriber.send('x'.repeat(100_000));
+    subscriber.send('x'.repeat(60));
+    expect([slow.destroyed(), drops]).toEqual([false, 0]);
+    slow.drain();
+    subscriber.send('x'.repeat(100_000));
+    subscriber.send('x'.repeat(60));
+    expect([slow.destroyed(), drops]).toEqual([false, 0]);
+    subscriber.send('x'.repeat(10));
+    expect([slow.destroyed(), drops]).toEqual([true, 1]);
   });
 });

@@ -31,6 +31,7 @@ export class InMemoryUserDataRepository implements UserDataRepository {
     const markings = this.db.markings.get(userId)?.size ?? 0;
     this.db.markings.delete(userId);
     let ratings = 0;
+    const erasedFrom: number[] = [];
     for (const [mealId, byUser] of this.db.ratings) {
       const rating = byUser.get(userId);
       if (rating === undefined) continue;
@@ -40,8 +41,16 @@ export class InMemoryUserDataRepository implements UserDataRepository {
       this.db.dishes.set(dish.id, { ...dish, histogram: applyRatingChange(dish.histogram, rating, null) });
       byUser.delete(userId);
       ratings += 1;
+      erasedFrom.push(mealId);
     }
     for (const [key, delivery] of this.db.deliveries) if (subjectOf(delivery.event) === userId) this.db.deliveries.delete(key);
-    return { markings, ratings };
+    // Read after every change: two of the meals may share a dish.
+    const meals = erasedFrom
+      .sort((a, b) => a - b)
+      .map((mealId) => {
+        const dish = this.db.dishes.get(this.db.mealDishes.get(mealId)!)!;
+        return { mealId, histogram: this.db.histograms.get(mealId) ?? emptyHistogram, dish: { id: dish.id, histogram: dish.histogram } };
+      });
+    return { markings, ratings, meals };
   }
 }

@@ -6,6 +6,7 @@ import {
   storedEventData,
   type AttemptOutcome,
   type ClaimedDelivery,
+  type ClaimRoom,
   type Delivery,
   type FavouriteServing,
   type RecordedEvent,
@@ -42,12 +43,20 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
     return taken.length;
   }
 
-  async claimDue(at: Date, limit: number, leaseMs: number): Promise<readonly ClaimedDelivery[]> {
+  async claimDue(at: Date, limit: number, leaseMs: number, room?: ClaimRoom): Promise<readonly ClaimedDelivery[]> {
     const leasedUntil = new Date(at.getTime() + leaseMs);
+    const taken = new Map(room?.busy ?? []);
     const due = [...this.db.deliveries.values()]
       .filter((delivery) => this.isDue(delivery) && delivery.nextAttemptAt! <= at)
       // A stable sort: equal instants keep the order the fan-outs made them in.
       .sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime())
+      .filter((delivery) => {
+        if (room === undefined) return true;
+        const count = taken.get(delivery.webhookId) ?? 0;
+        if (count >= room.perEndpoint) return false;
+        taken.set(delivery.webhookId, count + 1);
+        return true;
+      })
       .slice(0, Math.max(0, limit));
     return due.map((delivery) => {
       // The lease is the due instant moved to its end: a lease that runs out makes the delivery due again.
@@ -92,9 +101,11 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
       .map(deliveryCopy);
   }
 
-  async nextDueAt(): Promise<Date | null> {
+  async nextDueAt(except?: ReadonlySet<string>): Promise<Date | null> {
     const instants = [
-      ...[...this.db.deliveries.values()].filter((delivery) => this.isDue(delivery)).map((delivery) => delivery.nextAttemptAt!.getTime()),
+      ...[...this.db.deliveries.values()]
+        .filter((delivery) => this.isDue(delivery) && except?.has(delivery.webhookId) !== true)
+        .map((delivery) => delivery.nextAttemptAt!.getTime()),
       ...this.db.outbox.map((event) => event.occurredAt.getTime()),
     ];
     return instants.length === 0 ? null : new Date(Math.min(...instants));

@@ -33,7 +33,8 @@ export interface SendWebhookOptions {
 /** What one attempt came to: a 2xx, or a short reason (never the receiver's body, never an address). */
 export type WebhookSendResult =
   | { readonly delivered: true; readonly status: number }
-  | { readonly delivered: false; readonly status: number | null; readonly error: string };
+  /** `timedOut`: the attempt took the whole timeout (the receiver hangs), which the worker backs off from. */
+  | { readonly delivered: false; readonly status: number | null; readonly error: string; readonly timedOut?: boolean };
 
 export const defaultWebhookTimeoutMs = 10_000;
 
@@ -97,7 +98,9 @@ export async function sendWebhookUnder(
   } catch (error) {
     response?.destroy();
     const failure = controller.signal.aborted ? controller.signal.reason : error;
-    if (failure instanceof FeedFetchError) return { delivered: false, status: null, error: failure.reason };
+    if (failure instanceof FeedFetchError) {
+      return { delivered: false, status: null, error: failure.reason, ...(failure.kind === 'timeout' ? { timedOut: true } : {}) };
+    }
     throw failure;
   } finally {
     clearTimeout(deadline);

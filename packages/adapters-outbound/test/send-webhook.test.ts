@@ -117,10 +117,10 @@ describe('sendWebhook: one signed POST', () => {
     expect(received).toHaveLength(1);
   });
 
-  it('gives up on a receiver that does not answer within the timeout', async () => {
+  it('gives up on a receiver that does not answer within the timeout, and says it timed out (the worker backs off)', async () => {
     const outcome = await sendWebhook(message('/hangs'), { ...allowed, timeoutMs: 200 });
 
-    expect(outcome).toEqual({ delivered: false, status: null, error: 'no answer within 200 ms' });
+    expect(outcome).toEqual({ delivered: false, status: null, error: 'no answer within 200 ms', timedOut: true });
   });
 
   it('reads a few KiB of a long answer and closes the connection', async () => {

@@ -8,6 +8,7 @@ import {
   subjectOf,
   type AttemptOutcome,
   type ClaimedDelivery,
+  type ClaimRoom,
   type Delivery,
   type RecordedEvent,
   type WebhookOutbox,
@@ -91,22 +92,44 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
     });
   }
 
-  /** One statement: the due deliveries locked (skipping those another instance is claiming) and leased. */
-  async claimDue(at: Date, limit: number, leaseMs: number): Promise<readonly ClaimedDelivery[]> {
+  /**
+   * One statement: the due deliveries locked (skipping those another instance is claiming) and leased. With a room,
+   * the candidates are first the oldest due deliveries of each endpoint, as many as it has room for.
+   */
+  async claimDue(at: Date, limit: number, leaseMs: number, room?: ClaimRoom): Promise<readonly ClaimedDelivery[]> {
     const until = at.getTime() + leaseMs;
+    const dueAndEnabled = `d.state = 'pending' AND d.next_attempt_at <= ${fromEpochMs('$1')} AND w.disabled_at IS NULL`;
+    // FOR UPDATE takes no window function: the ranking picks candidates, the lock re-checks that they are still due.
+    const candidates =
+      room === undefined
+        ? `SELECT d.seq, d.next_attempt_at AS due_at FROM webhook_deliveries AS d JOIN webhooks AS w ON w.webhook_id = d.webhook_id
+           WHERE ${dueAndEnabled}
+           ORDER BY d.next_attempt_at, d.seq LIMIT $2
+           FOR UPDATE OF d SKIP LOCKED`
+        : `SELECT d.seq, d.next_attempt_at AS due_at FROM webhook_deliveries AS d JOIN webhooks AS w ON w.webhook_id = d.webhook_id
+           WHERE d.seq IN (
+             SELECT ranked.seq FROM (
+               SELECT d.seq, d.webhook_id, d.next_attempt_at,
+                 row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.seq) AS nth
+               FROM webhook_deliveries AS d JOIN webhooks AS w ON w.webhook_id = d.webhook_id
+               WHERE ${dueAndEnabled}) AS ranked
+             LEFT JOIN unnest($5::text[], $6::integer[]) AS busy (webhook_id, n) ON busy.webhook_id = ranked.webhook_id
+             WHERE ranked.nth <= $4 - coalesce(busy.n, 0)
+             ORDER BY ranked.next_attempt_at, ranked.seq LIMIT $2)
+           AND ${dueAndEnabled}
+           ORDER BY d.next_attempt_at, d.seq
+           FOR UPDATE OF d SKIP LOCKED`;
+    const params: unknown[] = [at.getTime(), Math.max(0, limit), until];
+    if (room !== undefined) params.push(room.perEndpoint, [...room.busy.keys()], [...room.busy.values()]);
     const { rows } = await this.query<ClaimRow & { due_at: Date; seq: string }>(
-      `WITH due AS (
-         SELECT d.seq, d.next_attempt_at AS due_at FROM webhook_deliveries AS d JOIN webhooks AS w ON w.webhook_id = d.webhook_id
-         WHERE d.state = 'pending' AND d.next_attempt_at <= ${fromEpochMs('$1')} AND w.disabled_at IS NULL
-         ORDER BY d.next_attempt_at, d.seq LIMIT $2
-         FOR UPDATE OF d SKIP LOCKED),
+      `WITH due AS (${candidates}),
        leased AS (
          UPDATE webhook_deliveries AS d SET next_attempt_at = ${fromEpochMs('$3')} FROM due WHERE d.seq = due.seq
          RETURNING d.seq, due.due_at, ${deliveryColumnList.map((column) => `d.${column}`).join(', ')})
        SELECT leased.*, ${webhookColumnList.map((column) => `w.${column} AS w_${column}`).join(', ')}
        FROM leased JOIN webhooks AS w ON w.webhook_id = leased.webhook_id
        ORDER BY leased.due_at, leased.seq`,
-      [at.getTime(), Math.max(0, limit), until],
+      params,
     );
     return rows.map((row) => ({ webhook: webhookFromRow(unprefixed(row)), delivery: deliveryFromRow(row), leasedUntil: new Date(until) }));
   }
@@ -153,12 +176,13 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
     return rows.map(deliveryFromRow);
   }
 
-  async nextDueAt(): Promise<Date | null> {
+  async nextDueAt(except?: ReadonlySet<string>): Promise<Date | null> {
     const { rows } = await this.pool.query<{ due: Date | null }>(
       `SELECT least(
          (SELECT min(d.next_attempt_at) FROM webhook_deliveries AS d JOIN webhooks AS w ON w.webhook_id = d.webhook_id
-           WHERE d.state = 'pending' AND w.disabled_at IS NULL),
+           WHERE d.state = 'pending' AND w.disabled_at IS NULL AND d.webhook_id <> ALL ($1::text[])),
          (SELECT min(occurred_at) FROM webhook_outbox)) AS due`,
+      [[...(except ?? [])]],
     );
     return rows[0]?.due ?? null;
   }

@@ -1,5 +1,7 @@
 import { latestOfEachMeal, startChangeRelay, type ChangeRelay, type ChangeRelayEvent, type RelayScheduler } from '@canteen-meals/adapters-postgres';
-import { MenuChangeHub, type MenuChange, type MenuChangeOrigin } from '@canteen-meals/domain';
+import { openPostgres } from '@canteen-meals/adapters-postgres';
+import { EraseUserData, MenuChangeHub, type MenuChange, type MenuChangeOrigin } from '@canteen-meals/domain';
+import { MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -280,5 +282,26 @@ describe('the PostgreSQL change relay', () => {
     expect(Buffer.byteLength(long)).toBeLessThan(8000);
     expect(JSON.parse(long)).toMatchObject({ change: { kind: 'menus' } });
     expect(JSON.parse(payloadOf('a', rating, 3))).toEqual({ v: 1, from: 'a', n: 3, change: rating });
+  });
+
+  it("relays an erasure as the erased meals' figures, not as a change of every menu (issue 24)", async () => {
+    const database = await openPostgres(databaseUrl(), { poolSize: 2 });
+    try {
+      const servedAt = new Date('2026-03-10T11:30:00Z');
+      await database.adapters.meals.upsertMany([MealMother.servedAt(servedAt, { id: 41, name: 'Erased soup' }), MealMother.servedAt(servedAt, { id: 42, name: 'Kept stew' })]);
+      await rateInPeriod(database.adapters.ratings, 'erased-user', MealMother.servedAt(servedAt, { id: 41 }), 5);
+      await rateInPeriod(database.adapters.ratings, 'other-user', MealMother.servedAt(servedAt, { id: 41 }), 2);
+      const a = recordingHub();
+      const b = recordingHub();
+      await Promise.all([start({ hub: a.hub }).ready, start({ hub: b.hub }).ready]);
+
+      await new EraseUserData({ userData: database.adapters.userData, announce: a.hub.publish }).execute({ userId: 'erased-user' });
+
+      const heard = await b.next(({ origin }) => origin === 'remote', 'the erasure on B');
+      expect(heard.change).toEqual({ kind: 'rating', mealId: 41, histogram: [0, 1, 0, 0, 0], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] } });
+      expect(b.heard.map(({ change }) => change.kind)).toEqual(['rating']);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -112,7 +112,8 @@ describe('the PostgreSQL read side runs a constant number of statements, whateve
         await markings.setMarked(user, meal.id, true);
       }
       const { count, result } = await statementsOf(() => userData.eraseAll(user));
-      expect(result).toEqual({ markings: size, ratings: size });
+      expect(result).toMatchObject({ markings: size, ratings: size });
+      expect(result.meals.map((meal) => meal.mealId)).toEqual(menu.slice(0, size).map((meal) => meal.id).sort((a, b) => a - b));
       // BEGIN, the per-user erasure lock, lock the rated meals, delete and uncount them (finding no rating left), lock
       // their dishes, uncount them and delete the markings and the webhook deliveries about the user, COMMIT.
       expect(count).toBe(7);

@@ -8,6 +8,7 @@ import {
   subjectOf,
   type AttemptOutcome,
   type ClaimedDelivery,
+  type ClaimRoom,
   type Delivery,
   type RecordedEvent,
   type WebhookOutbox,
@@ -43,11 +44,11 @@ type LogCursor = { readonly createdAt: Date; readonly eventId: string };
  */
 export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly fanOutInTransaction: Transaction<(at: Date, limit: number) => number>;
-  private readonly claimInTransaction: Transaction<(at: Date, limit: number, leaseMs: number) => ClaimedDelivery[]>;
+  private readonly claimInTransaction: Transaction<(at: Date, limit: number, leaseMs: number, room: ClaimRoom | undefined) => ClaimedDelivery[]>;
   private readonly recordInTransaction: Transaction<(webhookId: string, eventId: string, outcome: AttemptOutcome, at: Date, disable: boolean) => void>;
   private readonly firstPage: Statement<[string, number], DeliveryRow>;
   private readonly nextPage: Statement<[string, number, string, number], DeliveryRow>;
-  private readonly earliestDue: Statement<[], number | null>;
+  private readonly earliestDue: Statement<[string], number | null>;
 
   constructor(
     db: Database,
@@ -97,9 +98,24 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
       WHERE d.state = 'pending' AND d.next_attempt_at <= @at AND w.disabled_at IS NULL
       ORDER BY d.next_attempt_at, d.seq LIMIT @limit`,
     );
+    // With a room: the oldest due deliveries of each endpoint, as many as it has room for (`busy`: a JSON object of
+    // endpoint id to attempts under way), then the oldest of those first.
+    const dueWithinRoom = db.prepare<{ at: number; limit: number; per: number; busy: string }, DeliveryRow & { seq: number } & { [K in keyof WebhookRow as `w_${K}`]: WebhookRow[K] }>(
+      `SELECT ranked.* FROM (
+        SELECT d.seq, ${prefixed('d', deliveryColumns)}, ${webhookColumns.split(', ').map((column) => `w.${column} AS w_${column}`).join(', ')},
+          row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.seq) AS nth
+        FROM webhook_deliveries AS d JOIN webhooks AS w ON w.webhook_id = d.webhook_id
+        WHERE d.state = 'pending' AND d.next_attempt_at <= @at AND w.disabled_at IS NULL) AS ranked
+      LEFT JOIN json_each(@busy) AS busy ON busy.key = ranked.webhook_id
+      WHERE ranked.nth <= @per - coalesce(busy.value, 0)
+      ORDER BY ranked.next_attempt_at, ranked.seq LIMIT @limit`,
+    );
     const lease = db.prepare<{ until: number; seqs: string }>('UPDATE webhook_deliveries SET next_attempt_at = @until WHERE seq IN (SELECT value FROM json_each(@seqs))');
-    this.claimInTransaction = db.transaction((at: Date, limit: number, leaseMs: number) => {
-      const rows = dueDeliveries.all({ at: at.getTime(), limit });
+    this.claimInTransaction = db.transaction((at: Date, limit: number, leaseMs: number, room: ClaimRoom | undefined) => {
+      const rows =
+        room === undefined
+          ? dueDeliveries.all({ at: at.getTime(), limit })
+          : dueWithinRoom.all({ at: at.getTime(), limit, per: room.perEndpoint, busy: JSON.stringify(Object.fromEntries(room.busy)) });
       if (rows.length === 0) return [];
       // The lease is the due instant moved to its end: a lease that runs out without a record makes it due again.
       const until = at.getTime() + leaseMs;
@@ -143,10 +159,10 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     this.nextPage = db.prepare(`SELECT ${deliveryColumns} FROM webhook_deliveries WHERE webhook_id = ? AND (created_at, event_id) < (?, ?)
       ORDER BY created_at DESC, event_id DESC LIMIT ?`);
     this.earliestDue = db
-      .prepare<[], number | null>(
+      .prepare<[string], number | null>(
         `SELECT min(due) FROM (
           SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries AS d JOIN webhooks AS w ON w.webhook_id = d.webhook_id
-            WHERE d.state = 'pending' AND w.disabled_at IS NULL
+            WHERE d.state = 'pending' AND w.disabled_at IS NULL AND d.webhook_id NOT IN (SELECT value FROM json_each(?))
           UNION ALL SELECT min(occurred_at) FROM webhook_outbox)`,
       )
       .pluck();
@@ -156,8 +172,8 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return this.guarded(() => this.fanOutInTransaction.immediate(at, Math.max(0, limit)));
   }
 
-  async claimDue(at: Date, limit: number, leaseMs: number): Promise<readonly ClaimedDelivery[]> {
-    return this.guarded(() => this.claimInTransaction.immediate(at, Math.max(0, limit), leaseMs));
+  async claimDue(at: Date, limit: number, leaseMs: number, room?: ClaimRoom): Promise<readonly ClaimedDelivery[]> {
+    return this.guarded(() => this.claimInTransaction.immediate(at, Math.max(0, limit), leaseMs, room));
   }
 
   async record(webhookId: string, eventId: string, outcome: AttemptOutcome, at: Date, disable: boolean): Promise<void> {
@@ -171,8 +187,8 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return rows.map(deliveryFromRow);
   }
 
-  async nextDueAt(): Promise<Date | null> {
-    const due = this.earliestDue.get() ?? null;
+  async nextDueAt(except?: ReadonlySet<string>): Promise<Date | null> {
+    const due = this.earliestDue.get(JSON.stringify([...(except ?? [])])) ?? null;
     return due === null ? null : new Date(due);
   }
 

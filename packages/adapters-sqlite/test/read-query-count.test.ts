@@ -138,7 +138,8 @@ describe('the read side runs a constant number of statements, whatever the numbe
         await adapters.markings.setMarked(user, meal.id, true);
       }
       const { count, result } = await statementsOf(() => adapters.userData.eraseAll(user));
-      expect(result).toEqual({ markings: size, ratings: size });
+      expect(result).toMatchObject({ markings: size, ratings: size });
+      expect(result.meals.map((meal) => meal.mealId)).toEqual(menu.slice(0, size).map((meal) => meal.id).sort((a, b) => a - b));
       expect(executed[0]).toBe('BEGIN IMMEDIATE');
       expect(count).toBe(7);
     }

@@ -196,7 +196,7 @@ export { MenuChangeHub, nobodyListens, type AnnounceMenuChange, type MenuChange,
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
 export { inOrderOfMeals, inServingOrder, type MealQueries, type MenuPageRequest, type MenuPosition, type PersonalState, type ServingWindow } from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
-export type { ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
+export type { ErasedFromMeal, ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';
 export { ExportUserData, type UserDataExport } from './use-cases/export-user-data.js';
 export { GetMeal, getMealRefusals } from './use-cases/get-meal.js';
@@ -266,6 +266,7 @@ export { isEnabled, webhookIdPattern, webhookSecretPattern, type Webhook, type W
 export type {
   AttemptOutcome,
   ClaimedDelivery,
+  ClaimRoom,
   Delivery,
   DeliveryState,
   WebhookOutbox,

@@ -170,4 +170,115 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     // What it left is due for the next pass (this instance's after a restart, or another's).
     expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ delivered: 2, nextRunAt: null });
   });
+
+  describe('a receiver that hangs', () => {
+    /** `slow`'s 10 deliveries are made before `fast`'s 10: oldest first, they would take every slot. */
+    async function slowBeforeFast(world: ReturnType<typeof webhookWorld>) {
+      await world.endpoint('slow', ['menu.published']);
+      for (let index = 0; index < 10; index += 1) await world.publishMenu();
+      await world.adapters.outbox.fanOut(world.clock.now(), 100);
+      await world.endpoint('fast', ['menu.published']);
+      await world.adapters.webhooks.save({ ...(await world.adapters.webhooks.find('slow'))!, events: [] }, world.clock.now());
+      for (let index = 0; index < 10; index += 1) await world.publishMenu();
+      await world.adapters.outbox.fanOut(world.clock.now(), 100);
+    }
+
+    /** `slow` answers when the test says (one call ends every attempt under way), `fast` at once. */
+    function hangingSlow(world: ReturnType<typeof webhookWorld>) {
+      const waiting: ((outcome: SendOutcome) => void)[] = [];
+      world.answer((webhook) =>
+        webhook.id === 'slow' ? new Promise<SendOutcome>((resolve) => waiting.push(resolve)) : Promise.resolve({ delivered: true, status: 200 }),
+      );
+      return {
+        get hanging() {
+          return waiting.length;
+        },
+        answerAll(outcome: SendOutcome) {
+          for (const resolve of waiting.splice(0)) resolve(outcome);
+        },
+      };
+    }
+
+    const timedOut: SendOutcome = { delivered: false, status: null, error: 'no answer within 10000 ms', timedOut: true };
+    const sentTo = (world: ReturnType<typeof webhookWorld>, id: string) => world.attempts.filter((attempt) => attempt.webhookId === id).length;
+
+    /** Lets the pass run until it waits for nothing but the hanging attempts (the in-memory store never does I/O). */
+    async function settle() {
+      for (let turn = 0; turn < 200; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    }
+
+    it('holds at most `perEndpoint` slots: the other endpoint gets every delivery while the hanging ones wait', async () => {
+      const world = webhookWorld({ delivery: { concurrency: 8, perEndpoint: 2 } });
+      await slowBeforeFast(world);
+      const slow = hangingSlow(world);
+
+      const pass = world.useCases.deliverWebhooks.execute();
+      await settle();
+
+      expect(slow.hanging).toBe(2);
+      expect(sentTo(world, 'fast')).toBe(10);
+      expect(world.attempts.slice(0, 2).map((attempt) => attempt.webhookId)).toEqual(['slow', 'slow']);
+      // Its answers free its slots: the rest of its deliveries go out two at a time, in the same pass.
+      for (let round = 0; round < 10 && slow.hanging > 0; round += 1) {
+        expect(slow.hanging).toBe(2);
+        slow.answerAll({ delivered: true, status: 200 });
+        await settle();
+      }
+      expect(await pass).toMatchObject({ delivered: 20, failed: 0 });
+    });
+
+    it('fans out and claims again when woken, while its earlier attempts still hang', async () => {
+      const world = webhookWorld({ delivery: { concurrency: 8, perEndpoint: 2 } });
+      await world.endpoint('slow', ['menu.published']);
+      await world.endpoint('fast', ['menu.published']);
+      await world.publishMenu();
+      const slow = hangingSlow(world);
+      const pass = world.useCases.deliverWebhooks.execute();
+      await settle();
+      expect(world.attempts.map((attempt) => attempt.webhookId).sort()).toEqual(['fast', 'slow']);
+
+      await world.publishMenu();
+      await settle();
+      expect(sentTo(world, 'fast')).toBe(1);
+      world.useCases.deliverWebhooks.wake();
+      await settle();
+
+      expect(sentTo(world, 'fast')).toBe(2);
+      expect(slow.hanging).toBe(2);
+      slow.answerAll({ delivered: true, status: 200 });
+      expect(await pass).toMatchObject({ fannedOut: 2, delivered: 4, failed: 0 });
+    });
+
+    it('backs off an endpoint that timed out: no attempt to it until the backoff ends, twice as long after the next', async () => {
+      const world = webhookWorld({ delivery: { concurrency: 8, perEndpoint: 2, timeoutBackoffMs: 60_000 } });
+      await slowBeforeFast(world);
+      const slow = hangingSlow(world);
+      const start = world.clock.now().getTime();
+
+      const pass = world.useCases.deliverWebhooks.execute();
+      await settle();
+      slow.answerAll(timedOut);
+      const first = await pass;
+
+      expect(sentTo(world, 'slow')).toBe(2);
+      expect(sentTo(world, 'fast')).toBe(10);
+      // 8 of `slow`'s deliveries are due now, yet the next pass is due when the backoff ends.
+      expect(first.nextRunAt).toEqual(new Date(start + 60_000));
+      world.clock.set(start + 60_000 - 1);
+      expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ delivered: 0, failed: 0, nextRunAt: new Date(start + 60_000) });
+      expect(slow.hanging).toBe(0);
+
+      world.clock.set(start + 60_000);
+      const second = world.useCases.deliverWebhooks.execute();
+      await settle();
+      expect(slow.hanging).toBe(2);
+      slow.answerAll(timedOut);
+      expect((await second).nextRunAt).toEqual(new Date(start + 60_000 + 120_000));
+
+      // An answer (any status) ends the backoff: the rest goes out in the same pass, two at a time.
+      world.clock.set(start + 180_000);
+      world.answer({ delivered: true, status: 204 });
+      expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ delivered: 10, nextRunAt: null });
+    });
+  });
 });

@@ -1,5 +1,14 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { ImportMenu, maxMealsPerCanteenDay, maxMealsPerImportWrite, noMealDetails, type Clock, type MenuDay, type MenuItem } from '@canteen-meals/domain';
+import {
+  ImportMenu,
+  maxMealsPerCanteenDay,
+  maxMealsPerImportWrite,
+  noMealDetails,
+  type Clock,
+  type MenuChange,
+  type MenuDay,
+  type MenuItem,
+} from '@canteen-meals/domain';
 import { accepted, probeThrough } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 
@@ -28,10 +37,11 @@ const week: MenuDay[] = [
 
 function setup(clock: Clock = afterTheMenu) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: serviceTime.timeZone }));
-  const importMenu = new ImportMenu({ ...adapters, clock, serviceStart: serviceTime.start });
+  const announced: MenuChange[] = [];
+  const importMenu = new ImportMenu({ ...adapters, clock, serviceStart: serviceTime.start, announce: (change) => announced.push(change) });
   const attempt = (days: MenuDay[], rateable = true) => importMenu.execute({ source: 'Mensa Academica', days, rateable });
   const run = async (days: MenuDay[], rateable = true) => accepted(await attempt(days, rateable));
-  return { ...adapters, run, attempt, probe: probeThrough(() => adapters.queries) };
+  return { ...adapters, run, attempt, announced, probe: probeThrough(() => adapters.queries) };
 }
 
 describe('ImportMenu', () => {
@@ -55,6 +65,19 @@ describe('ImportMenu', () => {
     // Monday after the change to summer time: 11:00 CEST.
     expect((await probe.meal(3))?.servedAt).toEqual(new Date('2025-03-31T09:00:00Z'));
     expect(await meals.count()).toBe(4);
+  });
+
+  it('announces a menu change only when the import changed the menu: the same menu again sends no reader to the database', async () => {
+    const { run, announced } = setup();
+    await run(week);
+    expect(announced).toEqual([{ kind: 'menus' }]);
+
+    await run(week);
+    expect(announced).toHaveLength(1);
+
+    const renamed = week.map((day) => (day.closed ? day : { ...day, items: day.items.map((entry, index) => (index === 0 ? { ...entry, prices: { student: '9.99' } } : entry)) }));
+    await run(renamed);
+    expect(announced).toEqual([{ kind: 'menus' }, { kind: 'menus' }]);
   });
 
   it('changes nothing when the same menu comes again', async () => {

@@ -158,7 +158,12 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         await meals.upsertMany([meal, serving(2, 'Fish', 7)]);
         await rate('alice', meal, 4);
         await meals.withdraw(1, servedAt);
-        expect(await userData.eraseAll('alice')).toEqual({ markings: 0, ratings: 1 });
+        const dish = await dishOf(2);
+        expect(await userData.eraseAll('alice')).toEqual({
+          markings: 0,
+          ratings: 1,
+          meals: [{ mealId: 1, histogram: emptyHistogram, dish: { id: dish.id, histogram: emptyHistogram } }],
+        });
         expect((await dishOf(2)).histogram).toEqual(emptyHistogram);
       });
 

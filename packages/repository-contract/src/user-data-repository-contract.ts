@@ -78,7 +78,16 @@ export function describeUserDataRepositoryContract(adapterName: string, createFi
 
     it("erases the user's markings and ratings, counting them, and the export is then empty", async () => {
       const fixture = await populated();
-      expect(await fixture.userData.eraseAll('alice')).toEqual({ markings: 2, ratings: 3 });
+      expect(await fixture.userData.eraseAll('alice')).toEqual({
+        markings: 2,
+        ratings: 3,
+        // Each rated meal's figures as the erasure left them: what the live streams and caches are told.
+        meals: [
+          { mealId: 1, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } },
+          { mealId: 2, histogram: [1, 0, 0, 0, 0], dish: { id: expect.any(Number), histogram: [1, 0, 0, 0, 0] } },
+          { mealId: 3, histogram: [0, 0, 0, 0, 0], dish: { id: expect.any(Number), histogram: [0, 0, 0, 0, 0] } },
+        ],
+      });
       expect(await fixture.userData.exportAll('alice')).toEqual({ markings: [], ratings: [] });
       for (const meal of meals) {
         expect(await probe.rating('alice', meal.id)).toBeNull();
@@ -120,8 +129,8 @@ export function describeUserDataRepositoryContract(adapterName: string, createFi
       await fixture.userData.eraseAll('alice');
       const histograms = await Promise.all(meals.map((meal) => probe.histogram(meal.id)));
 
-      expect(await fixture.userData.eraseAll('alice')).toEqual({ markings: 0, ratings: 0 });
-      expect(await fixture.userData.eraseAll('nobody')).toEqual({ markings: 0, ratings: 0 });
+      expect(await fixture.userData.eraseAll('alice')).toEqual({ markings: 0, ratings: 0, meals: [] });
+      expect(await fixture.userData.eraseAll('nobody')).toEqual({ markings: 0, ratings: 0, meals: [] });
 
       expect(await Promise.all(meals.map((meal) => probe.histogram(meal.id)))).toEqual(histograms);
       await recount(probe);

@@ -65,6 +65,43 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       expect(await outbox.nextDueAt()).toEqual(ms(at, 2 * leaseMs));
     });
 
+    it('claims within each endpoint\'s room: its oldest due first, less its attempts under way, none when full', async () => {
+      const fixture = store();
+      // `hook` has 4 due deliveries, made before the 2 of `other`: oldest first alone would hand `hook` every slot.
+      await withDeliveries(fixture, 4);
+      await fixture.webhooks.save(webhookDefinition('other', { events: ['menu.published'] }), savedAt);
+      for (const id of [11, 12]) await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(at, 24 * id), { id })], undefined, at);
+      await fixture.outbox.fanOut(ms(at, 1), 10);
+      const { outbox } = fixture;
+      const endpoints = (claims: readonly { readonly webhook: { readonly id: string } }[]) => claims.map((claim) => claim.webhook.id);
+
+      const first = await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['other', 1]]) });
+      expect(endpoints(first)).toEqual(['hook', 'hook', 'other']);
+      // `hook` also has the 2 newer events' deliveries: its oldest due ones are taken.
+      expect(first.map((claim) => claim.delivery.createdAt)).toEqual([at, at, ms(at, 1)]);
+      // `hook` full (backed off, or 2 under way): only `other`'s last one; then nothing is left within the room.
+      expect(endpoints(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['hook', 2]]) }))).toEqual(['other']);
+      expect(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['hook', 2]]) })).toEqual([]);
+      expect(endpoints(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 1, busy: new Map() }))).toEqual(['hook']);
+      // The limit still holds across endpoints.
+      expect(await outbox.claimDue(ms(at, 1), 0, leaseMs, { perEndpoint: 5, busy: new Map() })).toEqual([]);
+    });
+
+    it('answers the next due instant without the endpoints it is told to leave out', async () => {
+      const fixture = store();
+      await withDeliveries(fixture, 1);
+      await fixture.webhooks.save(webhookDefinition('other', { events: ['menu.published'] }), savedAt);
+      const { outbox } = fixture;
+      const [claim] = await outbox.claimDue(at, 10, leaseMs);
+      await outbox.record('hook', claim!.delivery.event.id, failed(hoursAfter(at, 1), null), at, false);
+      await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(at, 200), { id: 20 })], undefined, at);
+      await outbox.fanOut(hoursAfter(at, 2), 10);
+
+      expect(await outbox.nextDueAt()).toEqual(hoursAfter(at, 1));
+      expect(await outbox.nextDueAt(new Set(['hook']))).toEqual(hoursAfter(at, 2));
+      expect(await outbox.nextDueAt(new Set(['hook', 'other']))).toBeNull();
+    });
+
     it('records a delivery: delivered for good, the endpoint no longer failing', async () => {
       const fixture = store();
       await withDeliveries(fixture, 2);

@@ -149,7 +149,7 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
         expect(await users('favourites')).toEqual(['alice', 'bob', 'carol']);
         expect(await users('menus')).toEqual([]);
 
-        expect(await fixture.userData.eraseAll('bob')).toEqual({ markings: 1, ratings: 0 });
+        expect(await fixture.userData.eraseAll('bob')).toEqual({ markings: 1, ratings: 0, meals: [] });
 
         expect(await users('favourites')).toEqual(['alice', 'carol']);
         expect(await users('observer')).toEqual(['alice', 'carol']);

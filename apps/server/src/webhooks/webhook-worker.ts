@@ -71,9 +71,11 @@ export function startWebhookWorker(deliverWebhooks: DeliverWebhooks, options: We
 
   const run = (): Promise<void> => {
     if (stopped) return Promise.resolve();
-    // A change during a pass may have come after its fan-out: one more pass follows it.
+    // A change during a pass may have come after its fan-out: the pass looks again at once (it may be waiting for a
+    // receiver that hangs), and one more pass follows it.
     if (running !== null) {
       requested = true;
+      deliverWebhooks.wake();
       return running;
     }
     running = pass().finally(() => {

@@ -87,11 +87,9 @@ class Channel {
 
   constructor(readonly key: string, readonly days: MenuDays) {}
 
-  showsMealOrDish(change: Extract<MenuChange, { kind: 'rating' }>): boolean {
-    if (this.meals.has(change.mealId)) return true;
-    if (change.dish === null) return false;
-    for (const figures of this.meals.values()) if (figures.dishId === change.dish.id) return true;
-    return false;
+  /** The dishes its meals are servings of. */
+  dishIds(): Set<DishId> {
+    return new Set([...this.meals.values()].map((figures) => figures.dishId));
   }
 
   /** Takes a rating's histograms into the figures; answers the meals whose figures moved. */
@@ -184,6 +182,15 @@ class Channel {
 export class LiveStats {
   private readonly channels = new Map<string, Channel>();
   private readonly channelOf = new Map<LiveSubscriber, Channel>();
+  /**
+   * The channels that show each meal and each dish: a rating (or an erasure's figures) finds the few channels it
+   * concerns at once, instead of every channel looking through its meals.
+   */
+  private readonly byMeal = new Map<MealId, Set<Channel>>();
+  private readonly byDish = new Map<DishId, Set<Channel>>();
+  /** The channels being read (first read or reload): they keep every change that arrives meanwhile. */
+  private readonly reading = new Set<Channel>();
+
   private heartbeat: unknown = null;
   private closed = false;
 
@@ -206,6 +213,11 @@ export class LiveStats {
     return this.closed;
   }
 
+  /** Whether a channel of `days` is kept (a stream joining it opens no new one). */
+  hasChannel(days: MenuDays): boolean {
+    return this.channels.has(keyOf(days));
+  }
+
   /**
    * Reads the channel of `days` if no stream watches it yet, then, without yielding, calls `start` (which begins the
    * HTTP answer) and joins the subscriber it answers: no change can slip between the read and the join. `start` is
@@ -217,7 +229,7 @@ export class LiveStats {
     lastEventId: string | undefined,
     start: () => LiveSubscriber | undefined,
   ): Promise<Result<boolean, LiveMenuRefusal>> {
-    const key = `${days.canteenId}\u0000${days.from}\u0000${days.to}`;
+    const key = keyOf(days);
     let channel = this.channels.get(key);
     if (channel === undefined) {
       channel = new Channel(key, days);
@@ -273,16 +285,15 @@ export class LiveStats {
 
   /** The listener of the menu changes: of this process's use cases, and of any other source of them. */
   readonly onChange = (change: MenuChange): void => {
-    for (const channel of this.channels.values()) {
-      if (channel.missed !== null) {
-        channel.missed.push(change);
-        continue;
-      }
-      if (change.kind === 'menus') {
-        this.reload(channel);
-        continue;
-      }
-      if (!channel.showsMealOrDish(change)) continue;
+    for (const channel of this.reading) channel.missed?.push(change);
+    if (change.kind === 'menus') {
+      for (const channel of this.channels.values()) if (!this.reading.has(channel)) this.reload(channel);
+      return;
+    }
+    const showing = new Set(this.byMeal.get(change.mealId));
+    if (change.dish !== null) for (const channel of this.byDish.get(change.dish.id) ?? []) showing.add(channel);
+    for (const channel of showing) {
+      if (this.reading.has(channel)) continue;
       for (const mealId of channel.apply(change)) channel.pending.add(mealId);
       channel.flushTimer ??= this.settings.scheduler.setTimeout(() => this.flush(channel), this.settings.coalesceMs);
     }
@@ -312,6 +323,7 @@ export class LiveStats {
    * three reads: an import that announces changes without pause must not keep a stream from starting).
    */
   private async load(channel: Channel): Promise<Result<void, LiveMenuRefusal>> {
+    this.reading.add(channel);
     try {
       for (let attempt = 0; ; attempt += 1) {
         channel.missed = [];
@@ -319,7 +331,9 @@ export class LiveStats {
         const missed = channel.missed;
         channel.missed = null;
         if (!menu.ok) return menu;
+        this.unindex(channel);
         channel.replaceMeals(menu.value);
+        this.index(channel);
         const menusChanged = missed.some((change) => change.kind === 'menus');
         if (menusChanged && attempt < 2) continue;
         for (const change of missed) if (change.kind === 'rating') channel.apply(change);
@@ -329,8 +343,19 @@ export class LiveStats {
       channel.missed = null;
       throw error;
     } finally {
+      this.reading.delete(channel);
       channel.reading = null;
     }
+  }
+
+  private index(channel: Channel): void {
+    for (const mealId of channel.meals.keys()) addTo(this.byMeal, mealId, channel);
+    for (const dishId of channel.dishIds()) addTo(this.byDish, dishId, channel);
+  }
+
+  private unindex(channel: Channel): void {
+    for (const mealId of channel.meals.keys()) removeFrom(this.byMeal, mealId, channel);
+    for (const dishId of channel.dishIds()) removeFrom(this.byDish, dishId, channel);
   }
 
   /** A `menus` change: read the channel again and send its streams a snapshot; a canteen that is gone ends them. */
@@ -359,6 +384,7 @@ export class LiveStats {
   private dropIfUnwatched(channel: Channel): void {
     if (channel.subscribers.size > 0 || channel.joining > 0 || channel.reading !== null) return;
     if (this.channels.get(channel.key) === channel) this.channels.delete(channel.key);
+    this.unindex(channel);
     if (channel.flushTimer !== null) this.settings.scheduler.clearTimeout(channel.flushTimer);
     channel.flushTimer = null;
   }
@@ -368,6 +394,23 @@ export class LiveStats {
     for (const subscriber of [...this.channelOf.keys()]) subscriber.send(': heartbeat\n\n');
     if (this.channelOf.size > 0) this.heartbeat = this.settings.scheduler.setTimeout(this.beat, this.settings.heartbeatMs);
   };
+}
+
+function keyOf(days: MenuDays): string {
+  return `${days.canteenId}\u0000${days.from}\u0000${days.to}`;
+}
+
+function addTo<K>(index: Map<K, Set<Channel>>, key: K, channel: Channel): void {
+  const channels = index.get(key);
+  if (channels === undefined) index.set(key, new Set([channel]));
+  else channels.add(channel);
+}
+
+function removeFrom<K>(index: Map<K, Set<Channel>>, key: K, channel: Channel): void {
+  const channels = index.get(key);
+  if (channels === undefined) return;
+  channels.delete(channel);
+  if (channels.size === 0) index.delete(key);
 }
 
 function statsDataOf(figures: MealFigures) {

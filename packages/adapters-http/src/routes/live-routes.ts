@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { getMenuRefusals, type GetPublicMenu, type MenuChangeHub } from '@canteen-meals/domain';
+import { getMenuRefusals, type GetPublicMenu, type MenuChangeHub, type MenuDays } from '@canteen-meals/domain';
 import { LiveQuery, LiveSnapshotData, routePaths } from '@canteen-meals/http-contract';
+import { isIPv6 } from 'node:net';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -15,13 +16,35 @@ import { localDateOf } from './read-params.js';
 export interface LiveOptions {
   /** Open streams per instance; one more answers 503 `service_unavailable` (another instance may have room). */
   readonly maxStreams: number;
-  /** Open streams per client address (as `trustProxy` determines it); one more answers 429 `rate_limited`. */
+  /**
+   * Open streams per client address (as `trustProxy` determines it; an IPv6 address counts by its /64); one more
+   * answers 429 `rate_limited`.
+   */
   readonly maxStreamsPerAddress: number;
+  /** Open streams per IPv6 /56 (256 /64s: one subscriber's usual delegation); one more answers 429 `rate_limited`. */
+  readonly maxStreamsPerIpv6Slash56: number;
+  /**
+   * (canteen, day) channels kept per instance: each is read again on a menu change, so they are what a change costs.
+   * A stream that would open one more answers 503 `service_unavailable`; joining a kept channel is always possible.
+   */
+  readonly maxChannels: number;
+  /** Distinct channels the streams of one address (IPv6: its /64) follow; one more answers 429 `rate_limited`. */
+  readonly maxChannelsPerAddress: number;
+  /**
+   * A stream is ended after at most this long (less up to a tenth, at random, so that streams opened together do not
+   * come back together); its client reconnects with Last-Event-ID (EventSource does so by itself) and resumes.
+   */
+  readonly maxLifetimeMs: number;
+  /** In [0, 1): the lifetimes' jitter; Math.random by default. */
+  readonly random?: () => number;
   /** A `: heartbeat` comment goes to every stream this often. */
   readonly heartbeatMs: number;
   /** A meal's `stats` events are at least this far apart (250: at most 4 a second). */
   readonly coalesceMs: number;
-  /** A stream whose unsent bytes exceed this is dropped: its client does not keep up, and memory must not grow. */
+  /**
+   * A stream is dropped when the bytes written to it since its socket last drained exceed this (the frame that filled
+   * the socket does not count: a day's snapshot may be larger): its client does not keep up, memory must not grow.
+   */
   readonly maxBufferedBytes: number;
   /** The timers of the windows and the heartbeat; default: Node's. */
   readonly scheduler?: LiveScheduler;
@@ -37,6 +60,12 @@ export interface LiveOptions {
 export const defaultLiveOptions: LiveOptions = {
   maxStreams: 5000,
   maxStreamsPerAddress: 20,
+  maxStreamsPerIpv6Slash56: 100,
+  // A menu change costs a read per channel: 1000 bound it to what one instance reads in well under a second; a
+  // household follows a canteen or two, an office a handful.
+  maxChannels: 1000,
+  maxChannelsPerAddress: 10,
+  maxLifetimeMs: 3_600_000,
   heartbeatMs: 15_000,
   coalesceMs: 250,
   maxBufferedBytes: 64 * 1024,
@@ -83,30 +112,47 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRoutesOptions> = async (a
   // Streams counted from the moment they are asked for, so that many opening at once cannot pass the limits together.
   let open = 0;
   const perAddress = new Map<string, number>();
-  const reserve = (address: string): (() => void) => {
-    if (open >= settings.maxStreams) {
+  const perSlash56 = new Map<string, number>();
+  const channelsOfAddress = new Map<string, Map<string, number>>();
+  const reserve = (ip: string, days: MenuDays): (() => void) => {
+    const address = normalizeIP(ip);
+    const slash56 = isIPv6(address) ? normalizeIP(ip, 56) : null;
+    const channel = `${days.canteenId}\u0000${days.from}`;
+    const followed = channelsOfAddress.get(address);
+    if (open >= settings.maxStreams || (!live.hasChannel(days) && live.channelCount >= settings.maxChannels)) {
       throw new HttpError('service_unavailable', 'This instance serves as many live streams as it can; retry later.', {
         'retry-after': String(retryAfterS),
       });
     }
     const ofAddress = perAddress.get(address) ?? 0;
     if (ofAddress >= settings.maxStreamsPerAddress) {
-      throw new HttpError('rate_limited', `Too many live streams from one address (${settings.maxStreamsPerAddress}).`, {
-        'retry-after': String(retryAfterS),
-      });
+      throw tooMany(`Too many live streams from one address (${settings.maxStreamsPerAddress}).`);
+    }
+    if (slash56 !== null && (perSlash56.get(slash56) ?? 0) >= settings.maxStreamsPerIpv6Slash56) {
+      throw tooMany(`Too many live streams from one IPv6 /56 network (${settings.maxStreamsPerIpv6Slash56}).`);
+    }
+    if (followed !== undefined && !followed.has(channel) && followed.size >= settings.maxChannelsPerAddress) {
+      throw tooMany(`Too many canteen days followed live from one address (${settings.maxChannelsPerAddress}).`);
     }
     open += 1;
     perAddress.set(address, ofAddress + 1);
+    if (slash56 !== null) perSlash56.set(slash56, (perSlash56.get(slash56) ?? 0) + 1);
+    const channels = followed ?? new Map<string, number>();
+    channels.set(channel, (channels.get(channel) ?? 0) + 1);
+    channelsOfAddress.set(address, channels);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       open -= 1;
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left === 0) perAddress.delete(address);
-      else perAddress.set(address, left);
+      decrement(perAddress, address);
+      if (slash56 !== null) decrement(perSlash56, slash56);
+      decrement(channels, channel);
+      if (channels.size === 0) channelsOfAddress.delete(address);
     };
   };
+  const random = settings.random ?? Math.random;
+  const scheduler = settings.scheduler ?? realTimers;
 
   app.get(
     routePaths.liveStatistics,
@@ -139,19 +185,31 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRoutesOptions> = async (a
       if (canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
       if (date === undefined) throw new HttpError('invalid_request', 'missing query parameter "date"');
       const day = localDateOf(date);
-      const release = reserve(normalizeIP(request.ip));
+      const days = { canteenId: canteen, from: day, to: day };
+      const release = reserve(request.ip, days);
       let started = false;
       try {
         const header = request.headers['last-event-id'];
         const lastEventId = typeof header === 'string' ? header : undefined;
-        const joined = await live.subscribe({ canteenId: canteen, from: day, to: day }, lastEventId, () => {
+        const joined = await live.subscribe(days, lastEventId, () => {
           if (reply.raw.destroyed) return undefined;
           started = true;
-          return startStream(reply, settings.maxBufferedBytes, (subscriber, dropped) => {
-            live.leave(subscriber);
+          // Ended by the server after its lifetime: its client comes back with Last-Event-ID and takes a slot anew.
+          const lifetimeMs = Math.max(1, Math.round(settings.maxLifetimeMs * (1 - random() / 10)));
+          let lifetime: unknown = null;
+          const subscriber = startStream(reply, settings.maxBufferedBytes, (ended, dropped) => {
+            if (lifetime !== null) scheduler.clearTimeout(lifetime);
+            live.leave(ended);
             release();
             if (dropped) request.log.info({ canteen, date }, 'live stream dropped: its client does not keep up');
           });
+          lifetime = scheduler.setTimeout(() => {
+            lifetime = null;
+            live.leave(subscriber);
+            // The answer ends, the connection stays open for the client's next request (its reconnect).
+            if (!reply.raw.destroyed && !reply.raw.writableEnded) reply.raw.end();
+          }, lifetimeMs);
+          return subscriber;
         });
         if (!joined.ok) return sendRefusal(reply, joined.refusal);
         if (!started) throw new HttpError('service_unavailable', 'The server is shutting down; retry on another connection.');
@@ -162,6 +220,16 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRoutesOptions> = async (a
     },
   );
 };
+
+function tooMany(message: string): HttpError {
+  return new HttpError('rate_limited', message, { 'retry-after': String(retryAfterS) });
+}
+
+function decrement<K>(counts: Map<K, number>, key: K): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left <= 0) counts.delete(key);
+  else counts.set(key, left);
+}
 
 /**
  * Takes the answer from Fastify and begins the event stream on the socket: the headers the hooks have set (security
@@ -185,20 +253,34 @@ function startStream(
   return subscriber;
 }
 
-/** Writes frames to a response; one that holds more than `maxBufferedBytes` unsent is destroyed, and `onDrop` told. */
+/**
+ * Writes frames to a response. The backlog is what was written since the socket last drained, not counting the write
+ * that filled it: one frame larger than `maxBufferedBytes` (a day of 400 meals' snapshot) goes out; a response whose
+ * backlog passes the bound is destroyed, and `onDrop` told.
+ */
 export function sseSubscriber(
-  response: Pick<ServerResponse, 'write' | 'end' | 'destroy' | 'destroyed' | 'writableEnded' | 'writableLength' | 'socket'>,
+  response: Pick<ServerResponse, 'write' | 'end' | 'destroy' | 'destroyed' | 'writableEnded' | 'socket' | 'on'>,
   maxBufferedBytes: number,
   onDrop: () => void,
 ): LiveSubscriber {
+  let waitingForDrain = false;
+  let backlog = 0;
+  response.on('drain', () => {
+    waitingForDrain = false;
+    backlog = 0;
+  });
   return {
     send(frame) {
       if (response.destroyed || response.writableEnded) return;
-      // writableLength counts what the response and its socket hold: bytes the client has not taken yet.
-      if (!response.write(frame) && response.writableLength > maxBufferedBytes) {
-        onDrop();
-        response.destroy();
+      if (waitingForDrain) {
+        backlog += Buffer.byteLength(frame);
+        if (backlog > maxBufferedBytes) {
+          onDrop();
+          response.destroy();
+          return;
+        }
       }
+      if (!response.write(frame)) waitingForDrain = true;
     },
     end() {
       if (response.destroyed || response.writableEnded) return;

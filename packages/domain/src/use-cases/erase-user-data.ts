@@ -11,7 +11,10 @@ export class EraseUserData {
 
   async execute({ userId }: { readonly userId: UserId }): Promise<ErasedUserData> {
     const erased = await this.deps.userData.eraseAll(userId);
-    if (erased.ratings > 0) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    // What changed is each rated meal's histogram and its dish's, as after a rating: readers apply the figures, and
+    // no live stream or cached menu that shows none of those meals is read again.
+    const announce = this.deps.announce ?? nobodyListens;
+    for (const { mealId, histogram, dish } of erased.meals) announce({ kind: 'rating', mealId, histogram, dish });
     return erased;
   }
 }

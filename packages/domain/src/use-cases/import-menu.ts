@@ -75,7 +75,8 @@ export class ImportMenu {
       if (index > 0) await (this.deps.letOthersRun ?? nothingToWaitFor)();
       const imported = await this.importUnit(source, canteen, unit, command.cause ?? 'import', now);
       if (!imported.ok) return imported;
-      (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+      // A unit that changed nothing (a feed fetched again, as it is most of the time) sends no reader to the database.
+      if (changesMenus(imported.value)) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
       done = done === undefined ? imported.value : joined(done, imported.value);
     }
     return accept(done!);
@@ -173,6 +174,10 @@ function joined(first: MenuImportPlan, next: MenuImportPlan): MenuImportPlan {
 }
 
 const nothingToWaitFor = async () => {};
+
+function changesMenus(plan: MenuImportPlan): boolean {
+  return plan.added.length > 0 || plan.updated.length > 0 || plan.withdrawn.length > 0;
+}
 
 function repeatedOrInvalidDay(days: readonly MenuDay[]): string | undefined {
   const seen = new Set<string>();

@@ -1,4 +1,6 @@
-import type { DetailedMeal } from '../meal/meal.js';
+import type { DishId } from '../dish/dish.js';
+import type { DetailedMeal, MealId } from '../meal/meal.js';
+import type { RatingHistogram } from '../rating/rating-histogram.js';
 import type { RatingValue } from '../rating/rating.js';
 import type { UserId } from '../shared/user-id.js';
 
@@ -10,10 +12,19 @@ export interface UserData {
   readonly ratings: readonly { readonly meal: DetailedMeal; readonly rating: RatingValue }[];
 }
 
-/** How many markings and ratings an erasure removed. */
+/** A meal whose figures an erasure changed: its histogram and its dish's, as they are after the erasure. */
+export interface ErasedFromMeal {
+  readonly mealId: MealId;
+  readonly histogram: RatingHistogram;
+  readonly dish: { readonly id: DishId; readonly histogram: RatingHistogram } | null;
+}
+
+/** How many markings and ratings an erasure removed, and the meals whose figures it changed (by meal id). */
 export interface ErasedUserData {
   readonly markings: number;
   readonly ratings: number;
+  /** One per erased rating: what readers of the menus are told (live streams re-read nothing for it). */
+  readonly meals: readonly ErasedFromMeal[];
 }
 
 /** A user's own data as a whole: to hand it out and to erase it. */
@@ -25,6 +36,7 @@ export interface UserDataRepository {
    * from its meal's histogram and its dish's, whether or not the meal's rating period is over or it was withdrawn. No other user's data changes.
    * Idempotent: erasing again removes nothing and answers zeros. Also deletes every webhook delivery of an event about
    * the user (`favourites.upcoming`, which carries their id), pending or in the log: it is personal data too.
+   * Answers, per meal the erased ratings were of, its histogram and its dish's as they are when the erasure commits.
    */
   eraseAll(userId: UserId): Promise<ErasedUserData>;
 }

@@ -4,8 +4,11 @@ import type { Webhook } from './webhook.js';
 /** What one attempt to send an event came to: a 2xx answer, or why not (never the receiver's body). */
 export type SendOutcome =
   | { readonly delivered: true; readonly status: number }
-  /** `status` null: no answer came (timeout, refused address, connection error). */
-  | { readonly delivered: false; readonly status: number | null; readonly error: string };
+  /**
+   * `status` null: no answer came (timeout, refused address, connection error). `timedOut`: the receiver took the
+   * whole timeout, holding an attempt that long; the worker backs its endpoint off.
+   */
+  | { readonly delivered: false; readonly status: number | null; readonly error: string; readonly timedOut?: boolean };
 
 /**
  * Sends one event to one endpoint, signed with its secret (an adapter: the network, the wire format, the signature).

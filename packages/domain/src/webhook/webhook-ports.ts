@@ -41,6 +41,16 @@ export interface ClaimedDelivery {
   readonly leasedUntil: Date;
 }
 
+/**
+ * How many deliveries of each endpoint a claim may take: at most `perEndpoint`, less what the endpoint already has
+ * under way in the claiming instance (`busy`; an endpoint at or above `perEndpoint` there, such as one backed off, gets
+ * none). One slow endpoint then holds at most `perEndpoint` of the instance's attempts, not all of them.
+ */
+export interface ClaimRoom {
+  readonly perEndpoint: number;
+  readonly busy: ReadonlyMap<WebhookId, number>;
+}
+
 /** What one attempt came to, recorded by `WebhookOutbox.record`. */
 export type AttemptOutcome =
   | { readonly kind: 'delivered'; readonly status: number }
@@ -64,9 +74,10 @@ export interface WebhookOutbox {
    * Claims up to `limit` pending deliveries due at `at` (oldest due first) of enabled endpoints, leasing them until
    * `at + leaseMs`: a claimed delivery is not claimed again before its lease ends, by this instance or another (on
    * PostgreSQL: FOR UPDATE SKIP LOCKED in the claiming statement). A lease that ends without a `record` (a crash)
-   * makes the delivery due again: at least once.
+   * makes the delivery due again: at least once. With `room`, no endpoint gets more than its room (see ClaimRoom): the
+   * oldest due deliveries of the endpoints that have room, still oldest first.
    */
-  claimDue(at: Date, limit: number, leaseMs: number): Promise<readonly ClaimedDelivery[]>;
+  claimDue(at: Date, limit: number, leaseMs: number, room?: ClaimRoom): Promise<readonly ClaimedDelivery[]>;
   /**
    * Records an attempt of a claimed delivery at `at` and ends its lease: delivered; failed with a retry at `retryAt`;
    * or failed for good. Also keeps the endpoint's `failingSince` (set on a failure when null, cleared on a success)
@@ -79,6 +90,9 @@ export interface WebhookOutbox {
     webhookId: string,
     page: { readonly limit: number; readonly before?: { readonly createdAt: Date; readonly eventId: string } },
   ): Promise<readonly Delivery[]>;
-  /** The earliest instant a pending delivery of an enabled endpoint is due or a recorded event waits (null: none). */
-  nextDueAt(): Promise<Date | null>;
+  /**
+   * The earliest instant a pending delivery of an enabled endpoint is due or a recorded event waits (null: none);
+   * the deliveries of the endpoints in `except` (backed off by the asking instance) do not count.
+   */
+  nextDueAt(except?: ReadonlySet<WebhookId>): Promise<Date | null>;
 }
