@@ -1,6 +1,7 @@
 import {
   canonicalPrice,
   type Canteen,
+  type StoredCanteen,
   type FeedSummary,
   type DishDetails,
   type DishReading,
@@ -110,9 +111,10 @@ export function dishDataOf(details: DishDetails, servings: readonly MealReading[
 }
 
 /** A canteen as the canteen routes answer it; its feeds only for an admin (`withFeeds`). */
-export function canteenDataOf(canteen: Canteen, { withFeeds = false }: { readonly withFeeds?: boolean } = {}): CanteenData {
+export function canteenDataOf(canteen: StoredCanteen, { withFeeds = false }: { readonly withFeeds?: boolean } = {}): CanteenData {
   return {
     canteen_id: canteen.id,
+    openmensa_id: canteen.openmensaId,
     name: canteen.name,
     timezone: canteen.timeZone,
     city: canteen.city,
@@ -150,6 +152,7 @@ export function canteenFromBody(id: string, body: CanteenBody): Canteen {
     address: body.address ?? null,
     coordinates: body.coordinates ?? null,
     feeds: (body.feeds ?? []).map(({ name, url, schedule }) => ({ name, url, schedule })),
+    ...(body.openmensa_id === undefined ? {} : { openmensaId: body.openmensa_id }),
   };
 }
 

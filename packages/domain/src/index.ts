@@ -5,12 +5,16 @@ export {
   canteenTextMaxLength,
   defaultCanteenId,
   isCanteenId,
+  isOpenMensaId,
+  maxOpenMensaId,
   validateCanteen,
   type Canteen,
   type CanteenId,
+  type OpenMensaId,
+  type StoredCanteen,
   type Coordinates,
 } from './canteen/canteen.js';
-export type { CanteenRepository } from './canteen/canteen-repository.js';
+export { openMensaIdTakenMessage, type CanteenRepository } from './canteen/canteen-repository.js';
 export {
   feedNamePattern,
   feedsProblem,
@@ -68,6 +72,16 @@ export {
   type DishSearchResult,
 } from './use-cases/dish-use-cases.js';
 export { WithdrawMeal, withdrawMealRefusals } from './use-cases/withdraw-meal.js';
+export type { ClosedDayRepository, DayClosure } from './menu/closed-day-repository.js';
+export { SetDayClosed, setDayClosedRefusals } from './use-cases/set-day-closed.js';
+export {
+  FindCanteenByOpenMensaId,
+  findCanteenByNumberRefusals,
+  GetMenuDays,
+  maxMenuDaysRead,
+  type MenuDayReading,
+  type MenuDaysReading,
+} from './use-cases/get-menu-days.js';
 export {
   GetCanteen,
   getCanteenRefusals,

@@ -1,4 +1,4 @@
-import { canteenTextMaxLength, maxFeedsPerCanteen, maxFeedUrlLength } from '@canteen-meals/domain';
+import { canteenTextMaxLength, maxFeedsPerCanteen, maxFeedUrlLength, maxOpenMensaId } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 
 export const CanteenId = Type.String({
@@ -73,9 +73,23 @@ export type FeedSummaryData = Static<typeof FeedSummaryData>;
 export const FeedsData = Type.Object({ feeds: Type.Array(FeedSummaryData) });
 
 /** PUT /admin/canteens/{canteen_id}: the whole canteen; absent optional fields become null. */
+const OpenMensaId = Type.Integer({
+  minimum: 1,
+  maximum: maxOpenMensaId,
+  description: "The canteen's number in the OpenMensa API v2 (/api/v2/canteens/{id}): unique across canteens",
+});
+
 export const CanteenBody = Type.Object(
   {
     name: CanteenText,
+    openmensa_id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: maxOpenMensaId,
+        description:
+          "The canteen's number in the OpenMensa API v2, e.g. its id on openmensa.org; absent: a stored canteen keeps its own, a new one gets one no canteen has",
+      }),
+    ),
     timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. "Europe/Berlin"' }),
     city: Type.Optional(Type.Union([CanteenText, Type.Null()])),
     address: Type.Optional(Type.Union([CanteenText, Type.Null()])),
@@ -87,6 +101,7 @@ export const CanteenBody = Type.Object(
     examples: [
       {
         name: 'Mensa Academica',
+        openmensa_id: 187,
         timezone: 'Europe/Berlin',
         city: 'Aachen',
         address: 'Pontwall 3, 52062 Aachen',
@@ -99,6 +114,7 @@ export type CanteenBody = Static<typeof CanteenBody>;
 
 export const CanteenData = Type.Object({
   canteen_id: Type.String(),
+  openmensa_id: OpenMensaId,
   name: Type.String(),
   timezone: Type.String({ description: 'IANA time zone: the days of menus are days on its clocks' }),
   city: Type.Union([Type.String(), Type.Null()]),

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { mealFieldProblem } from '../meal/meal-validation.js';
 import { instantOfLocalTime, isLocalDate } from '../menu/local-time.js';
 import { keysOfDay, type MealSourceKey, type MenuCandidate } from '../menu/meal-identity.js';
+import type { ClosedDayRepository } from '../menu/closed-day-repository.js';
 import type { MealSourceRepository } from '../menu/meal-source-repository.js';
 import type { MenuDay } from '../menu/menu.js';
 import type { LocalTime } from '../menu/local-time.js';
@@ -36,7 +37,8 @@ export interface ImportMenuCommand {
  * ratings and markings stay attached); new ones get fresh ids; closed days add nothing; meals that vanished from a
  * re-imported day stay, except that those still to be served are withdrawn (the feed took them off the menu). An
  * import after which a day of the canteen would serve more than `maxMealsPerCanteenDay` meals (its own and those
- * written by other means) is refused; the day is counted in the import's transaction.
+ * written by other means) is refused; the day is counted in the import's transaction. The days the menu says are
+ * closed are recorded as closed, and the others it lists as open.
  */
 export class ImportMenu {
   constructor(
@@ -47,6 +49,8 @@ export class ImportMenu {
       /** Wall-clock time of the start of service, "HH:MM", in every canteen's own zone. */
       readonly serviceStart: LocalTime;
       readonly announce?: AnnounceMenuChange;
+      /** Where the closed days of a menu are kept; absent: they are not kept. */
+      readonly closedDays?: ClosedDayRepository;
     },
   ) {}
 
@@ -71,7 +75,10 @@ export class ImportMenu {
       const bounded = decideMenuDays(servedIn, snapshot.held, servedAfterImport(plan.value, snapshot.withdrawn));
       return bounded.ok ? plan : bounded;
     });
-    if (imported.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    if (!imported.ok) return imported;
+    // After the meals: a day the menu closes shows no meal either way, and one it opens again had none to show.
+    await this.deps.closedDays?.record(canteen.id, command.days.map(({ date, closed }) => ({ date, closed })));
+    (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return imported;
   }
 
