@@ -22,7 +22,7 @@ import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } fr
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
-import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
+import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
@@ -36,6 +36,8 @@ import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
 import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
+import { openMensaV2Routes, type OpenMensaV2UseCases } from './openmensa-v2/v2-routes.js';
+import { openMensaV2Prefix, openMensaV2Url } from './openmensa-v2/v2-paths.js';
 
 export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions &
@@ -48,7 +50,8 @@ export interface HttpAppOptions {
     DishRoutesOptions &
     FeedRoutesOptions &
     ReportRoutesOptions &
-    Omit<WebhookRoutesOptions, 'cursorSecret'>;
+    Omit<WebhookRoutesOptions, 'cursorSecret'> &
+    OpenMensaV2UseCases;
   /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
   readonly clock?: Clock;
   /**
@@ -125,6 +128,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     clientErrorHandler: answerClientError(headers),
     frameworkErrors: answerFrameworkError(headers),
     schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
+    // The paths OpenMensa clients send (`/api/v2//canteens`, `.json`, a trailing `/`) to the v2 routes; others unchanged.
+    rewriteUrl: (request) => openMensaV2Url(request.url ?? '/'),
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
@@ -177,7 +182,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, {
-    limitedPrefixes: [apiPrefix, openApiPath, docsPath],
+    limitedPrefixes: [apiPrefix, openMensaV2Prefix, openApiPath, docsPath],
     ...(options.sharedRateLimits && { shared: { options: options.sharedRateLimits, clock: options.clock ?? systemClock } }),
   });
 
@@ -223,6 +228,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     menuCaching: options.menuCaching,
     rankingSettings: options.rankingSettings,
     prefix: apiPrefix,
+  });
+  // OpenMensa's read API v2 for the apps and libraries that speak it: public, cached like the menu.
+  await app.register(openMensaV2Routes, {
+    ...options.useCases,
+    clock: options.clock ?? systemClock,
+    menuCaching: options.menuCaching ?? defaultMenuCaching,
+    prefix: openMensaV2Prefix,
   });
   // A web page on the public routes above, with a strict Content-Security-Policy of its own.
   if (options.dashboard ?? true) await app.register(dashboardRoutes);
