@@ -37,6 +37,8 @@ import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
 import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
 import { openMensaV2Routes, type OpenMensaV2UseCases } from './openmensa-v2/v2-routes.js';
+import { menuExportRoutes, type MenuExportUseCases } from './menu-exports/menu-export-routes.js';
+import { closedDayRoutes, type ClosedDayRoutesOptions } from './routes/closed-day-routes.js';
 import { openMensaV2Prefix, openMensaV2Url } from './openmensa-v2/v2-paths.js';
 
 export interface HttpAppOptions {
@@ -51,7 +53,9 @@ export interface HttpAppOptions {
     FeedRoutesOptions &
     ReportRoutesOptions &
     Omit<WebhookRoutesOptions, 'cursorSecret'> &
-    OpenMensaV2UseCases;
+    OpenMensaV2UseCases &
+    MenuExportUseCases &
+    ClosedDayRoutesOptions;
   /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
   readonly clock?: Clock;
   /**
@@ -202,6 +206,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(userDataRoutes, options.useCases);
       await api.register(upcomingRoutes, options.useCases);
       await api.register(adminCanteenRoutes, options.useCases);
+      await api.register(closedDayRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);
       await api.register(reportRoutes, options.useCases);
@@ -227,6 +232,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     ...options.useCases,
     menuCaching: options.menuCaching,
     rankingSettings: options.rankingSettings,
+    prefix: apiPrefix,
+  });
+  // Public and cacheable: a canteen's menu as an OpenMensa feed and as a calendar.
+  await app.register(menuExportRoutes, {
+    ...options.useCases,
+    clock: options.clock ?? systemClock,
+    menuCaching: options.menuCaching ?? defaultMenuCaching,
     prefix: apiPrefix,
   });
   // OpenMensa's read API v2 for the apps and libraries that speak it: public, cached like the menu.

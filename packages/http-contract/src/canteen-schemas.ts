@@ -128,3 +128,37 @@ export type CanteenData = Static<typeof CanteenData>;
 
 export const CanteensData = Type.Object({ canteens: Type.Array(CanteenData, { description: 'By canteen id' }) });
 export type CanteensData = Static<typeof CanteensData>;
+
+/** PUT /admin/canteens/{canteen_id}/days/{date}. */
+export const DayParams = Type.Object({
+  canteen_id: Type.String({ description: 'Canteen id' }),
+  date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: "A day on the canteen's calendar, YYYY-MM-DD" }),
+});
+
+export const DayClosedBody = Type.Object(
+  {
+    closed: Type.Boolean({
+      description: "true: the canteen is closed that day (its meals still to be served are withdrawn); false: it is not",
+    }),
+  },
+  { additionalProperties: false, examples: [{ closed: true }] },
+);
+export type DayClosedBody = Static<typeof DayClosedBody>;
+
+export const DayClosedData = Type.Object({
+  canteen_id: Type.String(),
+  date: Type.String(),
+  closed: Type.Boolean(),
+  withdrawn_meal_ids: Type.Array(Type.Integer(), { description: 'The meals of the day this closing withdrew (still to be served)' }),
+});
+export type DayClosedData = Static<typeof DayClosedData>;
+
+/** The days of an export: `from` (default today on the canteen's calendar) to `to`, up to 31 days. */
+export const ExportDaysQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day (default: today on the canteen\'s calendar)' })),
+    to: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'Last day, at most 31 days after from (default: a span from from)' })),
+  },
+  { additionalProperties: false },
+);
+export type ExportDaysQuery = Static<typeof ExportDaysQuery>;

@@ -37,6 +37,12 @@ describe('GET /api/v2/canteens', () => {
     );
   });
 
+  it('ignores parameters it does not know, as openmensa.org does', async () => {
+    const { get } = await open();
+    expect((await get('/api/v2/canteens?colour=red')).statusCode).toBe(200);
+    expect((await get('/api/v2/canteens/187?colour=red')).json().id).toBe(187);
+  });
+
   it('writes whole coordinates as Ruby floats', async () => {
     const { get } = await open({ canteens: [{ ...academica, coordinates: { lat: 50, lng: -6 } }] });
     expect((await get('/api/v2/canteens/187')).body).toContain('"coordinates":[50.0,-6.0]');

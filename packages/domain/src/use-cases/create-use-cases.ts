@@ -146,7 +146,7 @@ export function createUseCases(
     importMenu,
     getMeal: new GetMeal(reading),
     getMeals: new GetMeals(menus),
-    getPublicMenu: new GetPublicMenu(menus),
+    getPublicMenu: new GetPublicMenu({ ...menus, closedDays: repositories.closedDays }),
     getPersonalStates: new GetPersonalStates(menus),
     getRatingsReport: new GetRatingsReport(menus),
     rankMeals: new RankMeals(menus),
