@@ -1,4 +1,5 @@
 import {
+  defaultCanteenId,
   canonicalPrice,
   type Canteen,
   type StoredCanteen,
@@ -184,6 +185,11 @@ export function userDataExportDataOf(data: UserDataExport): Static<typeof UserDa
 
 export function erasureDataOf(erased: ErasedUserData): Static<typeof UserDataErasureData> {
   return { markings_erased: erased.markings, ratings_erased: erased.ratings };
+}
+
+/** The closed days of an upsert body; a day without canteen_id is the default canteen's. */
+export function closedDaysFromUpsertBody(body: UpsertMealsBody): { readonly canteenId: string; readonly date: string }[] {
+  return (body.closed_days ?? []).map((day) => ({ canteenId: day.canteen_id ?? defaultCanteenId, date: day.date }));
 }
 
 export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {

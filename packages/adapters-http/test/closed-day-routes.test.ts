@@ -45,3 +45,29 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}/days/{date}', () => {
     expect((await menuOf(today)).closed_days).toEqual([]);
   });
 });
+
+describe('PUT /api/v1/admin/meals with closed_days (the JSON import\'s <closed/>)', () => {
+  const upsert = (body: unknown) =>
+    fixture.app.inject({
+      method: 'PUT',
+      url: '/api/v1/admin/meals',
+      headers: { authorization: `Bearer ${fixture.token({ scope: adminScope })}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+  const soup = { meal_id: 50, name: 'Soup', served_at: '2026-03-12T11:00:00Z', rateable: true };
+
+  it('records the days as closed, withdrawing their meals still to be served, then writes the meals', async () => {
+    const response = await upsert({ meals: [soup], closed_days: [{ date: tomorrow }, { canteen_id: 'default', date: '2026-03-13' }] });
+    expect(response.json()).toEqual({ status: 'success', data: { upserted: 1 } });
+    expect(await menuOf(tomorrow)).toEqual({ meals: [], unknown_ids: [], closed_days: [tomorrow] });
+    expect((await menuOf('2026-03-13')).closed_days).toEqual(['2026-03-13']);
+    expect((await menuOf('2026-03-12')).meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual([50]);
+  });
+
+  it('refuses a closed day of an unknown canteen before any meal is written', async () => {
+    const response = await upsert({ meals: [soup], closed_days: [{ canteen_id: 'nowhere', date: tomorrow }] });
+    expect([response.statusCode, response.json().error.code]).toEqual([404, 'canteen_not_found']);
+    expect((await menuOf('2026-03-12')).meals).toEqual([]);
+    expect((await upsert({ meals: [soup], closed_days: [{ date: tomorrow, closed: true }] })).json().error.code).toBe('invalid_request');
+  });
+});
