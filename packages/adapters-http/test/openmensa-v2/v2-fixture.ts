@@ -1,7 +1,7 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import type { Canteen, MenuDay, MenuItem } from '@canteen-meals/domain';
+import { createUseCases, type Canteen, type MenuDay, type MenuItem } from '@canteen-meals/domain';
 import { buildHttpApp, createHmacTokenVerifier, type HttpAppOptions } from '../../src/index.js';
-import { now, secret, timeZone, useCasesOver } from '../app-fixture.js';
+import { now, secret, timeZone } from '../app-fixture.js';
 
 /** 2026-03-10 in Berlin, where `now` (noon UTC) falls. */
 export const today = '2026-03-10';
@@ -33,7 +33,8 @@ export async function v2App(
 ) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   const clock = new FixedClock(now);
-  const useCases = useCasesOver(adapters, clock);
+  // The server's use cases; the routes here send no webhook, so none of its ports.
+  const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone });
   for (const canteen of options.canteens ?? [academica]) {
     const saved = await useCases.saveCanteen.execute(canteen);
     if (!saved.ok) throw new Error(saved.refusal.message);
