@@ -53,4 +53,13 @@ describe('PostgreSQL canteens', () => {
     const third = accepted(await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('Stew', 0), candidate('Soup', 1)], snapshot, importedAt)));
     expect(third.updated).toEqual([]);
   });
+
+  it('numbers canteens created at the same time on two connections each with a number of its own', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => database.adapters.canteens.save({ ...nord, id: `at-once-${index}`, name: `At once ${index}` })),
+    );
+    const numbers = created.map((saved) => (saved.ok ? saved.value.canteen.openmensaId : 0));
+    expect(numbers.every((number) => number > 0)).toBe(true);
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
 });
