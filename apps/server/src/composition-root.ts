@@ -14,7 +14,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
-import { openMensaFeedReader } from './feeds/openmensa-feed-reader.js';
+import { openMensaFeedReader, openMensaFeedWriter } from './feeds/openmensa-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
@@ -162,6 +162,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     menuCaching: config.menuCaching,
     live: config.live,
     rankingSettings: config.rankingSettings,
+    menuFeedWriter: openMensaFeedWriter,
   });
   warn = (details, message) => app.log.warn(details, message);
   // On PostgreSQL, the other instances' menu changes reach this one's caches and live streams, and its reach them.

@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type RankingSettings } from '@canteen-meals/domain';
+import { systemClock, type Clock, type MenuFeedWriter, type RankingSettings } from '@canteen-meals/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
@@ -97,6 +97,11 @@ export interface HttpAppOptions {
    * others' cursors. Absent: a random key of this process, fine for a single instance.
    */
   readonly cursorSecret?: string | undefined;
+  /**
+   * Writes a canteen's menu as an OpenMensa feed for `GET /canteens/{id}/openmensa.xml` (the server passes
+   * @canteen-meals/adapters-openmensa's writer); absent, that route is not served.
+   */
+  readonly menuFeedWriter?: MenuFeedWriter | undefined;
   /** Live statistics streams (GET /api/v1/live): limits, heartbeat, coalescing; see defaultLiveOptions. */
   readonly live?: Partial<LiveOptions> | undefined;
 }
@@ -239,6 +244,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     ...options.useCases,
     clock: options.clock ?? systemClock,
     menuCaching: options.menuCaching ?? defaultMenuCaching,
+    feedWriter: options.menuFeedWriter,
     prefix: apiPrefix,
   });
   // OpenMensa's read API v2 for the apps and libraries that speak it: public, cached like the menu.

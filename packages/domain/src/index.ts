@@ -32,6 +32,7 @@ export {
   type FeedStateRepository,
   type FetchedFeed,
   type MenuFeedReader,
+  type MenuFeedWriter,
   type NextRun,
 } from './feed/feed-ports.js';
 export {

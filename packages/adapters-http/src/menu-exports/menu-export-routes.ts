@@ -5,11 +5,8 @@ import {
   type Clock,
   type GetCanteen,
   type GetMenuDays,
-  type LocalDate,
-  type MenuDayReading,
-  type StoredCanteen,
+  type MenuFeedWriter,
 } from '@canteen-meals/domain';
-import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { CanteenParams, ExportDaysQuery, routePaths } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -32,6 +29,8 @@ export interface MenuExportUseCases {
 export interface MenuExportRoutesOptions extends MenuExportUseCases {
   readonly clock: Clock;
   readonly menuCaching: MenuCachingOptions;
+  /** Writes the OpenMensa feed of `openmensa.xml`; absent, that route is not served. */
+  readonly feedWriter?: MenuFeedWriter | undefined;
 }
 
 /** The longest export: a month and a day. */
@@ -71,7 +70,8 @@ export const menuExportRoutes: FastifyPluginAsyncTypebox<MenuExportRoutesOptions
     return reply.type(type).send(body);
   };
 
-  app.get(
+  const { feedWriter } = options;
+  if (feedWriter !== undefined) app.get(
     routePaths.openMensaFeed,
     {
       schema: {
@@ -91,7 +91,7 @@ export const menuExportRoutes: FastifyPluginAsyncTypebox<MenuExportRoutesOptions
     async (request, reply) => {
       const menu = await menuOf(request.params.canteen_id, request.query, defaultFeedDays);
       if (!menu.ok) return sendRefusal(reply, menu.refusal);
-      return send(request, reply, 'application/xml; charset=utf-8', writeOpenMensaFeed(menu.value.canteen, menu.value.days));
+      return send(request, reply, 'application/xml; charset=utf-8', feedWriter.write(menu.value.canteen, menu.value.days));
     },
   );
 

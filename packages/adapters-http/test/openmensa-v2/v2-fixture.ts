@@ -1,3 +1,4 @@
+import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import { createUseCases, type Canteen, type MenuDay, type MenuItem } from '@canteen-meals/domain';
 import { buildHttpApp, createHmacTokenVerifier, type HttpAppOptions } from '../../src/index.js';
@@ -45,6 +46,7 @@ export async function v2App(
   }
   const app = await buildHttpApp({
     useCases,
+    menuFeedWriter: { write: writeOpenMensaFeed },
     clock,
     verifyToken: createHmacTokenVerifier({ secret }),
     ...(options.menuCaching === undefined ? {} : { menuCaching: options.menuCaching }),
