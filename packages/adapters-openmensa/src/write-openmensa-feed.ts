@@ -34,8 +34,9 @@ function dayLines(day: MenuDayReading): string[] {
   const categories = new Map<string, MenuDayReading['meals'][number][]>();
   for (const reading of day.meals) {
     const name = reading.meal.category ?? uncategorized;
-    const meals = categories.get(name) ?? [];
-    categories.set(name, [...meals, reading]);
+    const meals = categories.get(name);
+    if (meals === undefined) categories.set(name, [reading]);
+    else meals.push(reading);
   }
   const lines = [`    <day date="${day.date}">`];
   for (const [name, meals] of categories) {

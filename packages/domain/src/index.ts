@@ -77,7 +77,7 @@ export type { ClosedDayRepository, DayClosure } from './menu/closed-day-reposito
 export { SetDayClosed, setDayClosedRefusals } from './use-cases/set-day-closed.js';
 export {
   FindCanteenByOpenMensaId,
-  findCanteenByNumberRefusals,
+  findCanteenByOpenMensaIdRefusals,
   GetMenuDays,
   maxMenuDaysRead,
   type MenuDayReading,

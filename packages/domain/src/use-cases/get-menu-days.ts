@@ -70,7 +70,7 @@ export class GetMenuDays {
   }
 }
 
-export const findCanteenByNumberRefusals = ['canteen_not_found'] as const;
+export const findCanteenByOpenMensaIdRefusals = ['canteen_not_found'] as const;
 
 /** The canteen with an OpenMensa number: how OpenMensa's apps name it. */
 export class FindCanteenByOpenMensaId {
