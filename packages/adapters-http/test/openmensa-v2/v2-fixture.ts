@@ -30,6 +30,7 @@ export async function v2App(
     readonly menus?: Readonly<Record<string, readonly MenuDay[]>>;
     readonly menuCaching?: HttpAppOptions['menuCaching'];
     readonly trustProxy?: HttpAppOptions['trustProxy'];
+    readonly corsOrigins?: HttpAppOptions['corsOrigins'];
   } = {},
 ) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
@@ -51,6 +52,7 @@ export async function v2App(
     verifyToken: createHmacTokenVerifier({ secret }),
     ...(options.menuCaching === undefined ? {} : { menuCaching: options.menuCaching }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
   });
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
   return { app, adapters, clock, useCases, get };

@@ -247,8 +247,8 @@ describe('caching and CORS', () => {
     expect(changed.json().map((meal: { name: string }) => meal.name)).toEqual(['Neu']);
   });
 
-  it('lets any origin read the answers and their paging headers, and answers a preflight', async () => {
-    const { get, app } = await open();
+  it.each([[[]], [['https://dashboard.example']]])('lets any origin read the answers and their paging headers, and answers a preflight (CORS_ORIGINS %j for v1)', async (corsOrigins) => {
+    const { get, app } = await open({ corsOrigins });
     const response = await get('/api/v2/canteens', { origin: 'https://app.example' });
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(String(response.headers['access-control-expose-headers'])).toMatch(/Link.*X-OM-Api-Version.*X-Total-Pages/);
