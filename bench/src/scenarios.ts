@@ -140,6 +140,22 @@ export function mixedScenario(
   };
 }
 
+/**
+ * Issue 25: the same 50-meal day through OpenMensa's API v2 (`/api/v2/canteens/{id}/days/{date}/meals`), as OpenMensa
+ * apps read a day. The fixture's canteen is the server's default canteen, which a fresh database numbers 1.
+ */
+export function openMensaDayScenario(name: string, day: string): Scenario {
+  return single(name, 'answer', () => ({ method: 'GET', path: `/api/v2/canteens/${defaultOpenMensaId}/days/${day}/meals`, headers: {} }), openMensaMissing);
+}
+
+const defaultOpenMensaId = 1;
+
+const openMensaMissing: MissingRoute = {
+  status: 404,
+  code: 'not_found',
+  reason: 'GET /api/v2/canteens/1/days/{date}/meals answers 404 not_found: the server has no OpenMensa API v2 yet (issue 25)',
+};
+
 const publicMenuMissing: MissingRoute = {
   status: 401,
   code: 'unauthenticated',

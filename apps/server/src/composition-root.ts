@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
 import { registerFeedFreshnessGauge } from './feeds/feed-freshness-gauge.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
+import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
@@ -186,6 +187,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     menuCaching: config.menuCaching,
     live: config.live,
     rankingSettings: config.rankingSettings,
+    menuFeedWriter: openMensaFeedWriter,
   });
   warn = (details, message) => app.log.warn(details, message);
   // On PostgreSQL, the other instances' menu changes reach this one's caches and live streams, and its reach them.

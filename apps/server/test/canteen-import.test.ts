@@ -82,6 +82,7 @@ describe('pnpm meals:import <feed.xml> --canteen <id>', () => {
     await withAdapters(async ({ canteens }) => {
       expect(await canteens.find('triplex')).toEqual({
         ...heidelberg,
+        openmensaId: expect.any(Number),
         city: 'Heidelberg',
         address: 'Grabengasse 14, 69117 Heidelberg',
         coordinates: { lat: 49.410596, lng: 8.705868 },

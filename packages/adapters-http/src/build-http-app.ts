@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type RankingSettings } from '@canteen-meals/domain';
+import { systemClock, type Clock, type MenuFeedWriter, type RankingSettings } from '@canteen-meals/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
@@ -23,7 +23,7 @@ import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } fr
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
-import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
+import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
@@ -37,6 +37,10 @@ import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
 import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
+import { openMensaV2Routes, type OpenMensaV2UseCases } from './openmensa-v2/v2-routes.js';
+import { menuExportRoutes, type MenuExportUseCases } from './menu-exports/menu-export-routes.js';
+import { closedDayRoutes, type ClosedDayRoutesOptions } from './routes/closed-day-routes.js';
+import { openMensaV2Prefix, openMensaV2Url } from './openmensa-v2/v2-paths.js';
 
 export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions &
@@ -49,7 +53,10 @@ export interface HttpAppOptions {
     DishRoutesOptions &
     FeedRoutesOptions &
     ReportRoutesOptions &
-    Omit<WebhookRoutesOptions, 'cursorSecret'>;
+    Omit<WebhookRoutesOptions, 'cursorSecret'> &
+    OpenMensaV2UseCases &
+    MenuExportUseCases &
+    ClosedDayRoutesOptions;
   /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
   readonly clock?: Clock;
   /**
@@ -91,6 +98,11 @@ export interface HttpAppOptions {
    * others' cursors. Absent: a random key of this process, fine for a single instance.
    */
   readonly cursorSecret?: string | undefined;
+  /**
+   * Writes a canteen's menu as an OpenMensa feed for `GET /canteens/{id}/openmensa.xml` (the server passes
+   * @canteen-meals/adapters-openmensa's writer); absent, that route is not served.
+   */
+  readonly menuFeedWriter?: MenuFeedWriter | undefined;
   /** Live statistics streams (GET /api/v1/live): limits, heartbeat, coalescing; see defaultLiveOptions. */
   readonly live?: Partial<LiveOptions> | undefined;
 }
@@ -126,6 +138,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     clientErrorHandler: answerClientError(headers),
     frameworkErrors: answerFrameworkError(headers),
     schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
+    // The paths OpenMensa clients send (`/api/v2//canteens`, `.json`, a trailing `/`) to the v2 routes; others unchanged.
+    rewriteUrl: (request) => openMensaV2Url(request.url ?? '/'),
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
@@ -186,7 +200,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, {
-    limitedPrefixes: [apiPrefix, openApiPath, docsPath],
+    limitedPrefixes: [apiPrefix, openMensaV2Prefix, openApiPath, docsPath],
     ...(options.sharedRateLimits && { shared: { options: options.sharedRateLimits, clock: options.clock ?? systemClock } }),
   });
 
@@ -206,6 +220,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(userDataRoutes, options.useCases);
       await api.register(upcomingRoutes, options.useCases);
       await api.register(adminCanteenRoutes, options.useCases);
+      await api.register(closedDayRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);
       await api.register(reportRoutes, options.useCases);
@@ -237,6 +252,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     menuCaching: options.menuCaching,
     rankingSettings: options.rankingSettings,
     prefix: apiPrefix,
+  });
+  // Public and cacheable: a canteen's menu as an OpenMensa feed and as a calendar.
+  await app.register(menuExportRoutes, {
+    ...options.useCases,
+    clock: options.clock ?? systemClock,
+    menuCaching: options.menuCaching ?? defaultMenuCaching,
+    feedWriter: options.menuFeedWriter,
+    prefix: apiPrefix,
+  });
+  // OpenMensa's read API v2 for the apps and libraries that speak it: public, cached like the menu.
+  await app.register(openMensaV2Routes, {
+    ...options.useCases,
+    clock: options.clock ?? systemClock,
+    menuCaching: options.menuCaching ?? defaultMenuCaching,
+    prefix: openMensaV2Prefix,
   });
   // A web page on the public routes above, with a strict Content-Security-Policy of its own.
   if (options.dashboard ?? true) await app.register(dashboardRoutes);

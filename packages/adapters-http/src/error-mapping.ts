@@ -13,6 +13,7 @@ export const errorCodeOfRefusal = {
   invalid_meal: 'invalid_request',
   canteen_not_found: 'canteen_not_found',
   invalid_canteen: 'invalid_request',
+  openmensa_id_taken: 'openmensa_id_taken',
   invalid_menu_range: 'invalid_request',
   menu_day_full: 'menu_day_full',
   dish_not_found: 'dish_not_found',

@@ -52,7 +52,7 @@ export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from '
 export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
 export type { WebhookRoutesOptions } from './routes/webhook-routes.js';
-export { createSchemaValidator, mealsFromUpsertDocument } from './schema-validation.js';
+export { createSchemaValidator, mealsFromUpsertDocument, menuFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from '@canteen-meals/http-contract';
 export {
   authenticatedRouteErrors,

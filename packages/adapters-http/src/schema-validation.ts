@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { Meal } from '@canteen-meals/domain';
 import { UpsertMealsBody } from '@canteen-meals/http-contract';
 import { validationMessage } from './validation-messages.js';
-import { mealsFromUpsertBody } from './wire-mapping.js';
+import { closedDaysFromUpsertBody, mealsFromUpsertBody } from './wire-mapping.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -19,9 +19,17 @@ let upsertValidator: ValidateFunction<UpsertMealsBody> | undefined;
 
 /** Validates an admin-upsert document (as in `PUT /admin/meals` or a JSON import file) and turns it into meals. */
 export function mealsFromUpsertDocument(document: unknown): Meal[] {
+  return menuFromUpsertDocument(document).meals;
+}
+
+/** The meals of an admin-upsert document and the days it says are closed. */
+export function menuFromUpsertDocument(document: unknown): {
+  readonly meals: Meal[];
+  readonly closedDays: { readonly canteenId: string; readonly date: string }[];
+} {
   upsertValidator ??= createSchemaValidator().compile<UpsertMealsBody>(UpsertMealsBody);
   if (!upsertValidator(document)) {
     throw new TypeError(`invalid meals document: ${validationMessage(upsertValidator.errors ?? [], 'body')}`);
   }
-  return mealsFromUpsertBody(document);
+  return { meals: mealsFromUpsertBody(document), closedDays: closedDaysFromUpsertBody(document) };
 }

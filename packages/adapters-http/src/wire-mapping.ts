@@ -1,6 +1,8 @@
 import {
+  defaultCanteenId,
   canonicalPrice,
   type Canteen,
+  type StoredCanteen,
   type FeedSummary,
   type DishDetails,
   type DishReading,
@@ -110,9 +112,10 @@ export function dishDataOf(details: DishDetails, servings: readonly MealReading[
 }
 
 /** A canteen as the canteen routes answer it; its feeds only for an admin (`withFeeds`). */
-export function canteenDataOf(canteen: Canteen, { withFeeds = false }: { readonly withFeeds?: boolean } = {}): CanteenData {
+export function canteenDataOf(canteen: StoredCanteen, { withFeeds = false }: { readonly withFeeds?: boolean } = {}): CanteenData {
   return {
     canteen_id: canteen.id,
+    openmensa_id: canteen.openmensaId,
     name: canteen.name,
     timezone: canteen.timeZone,
     city: canteen.city,
@@ -150,6 +153,7 @@ export function canteenFromBody(id: string, body: CanteenBody): Canteen {
     address: body.address ?? null,
     coordinates: body.coordinates ?? null,
     feeds: (body.feeds ?? []).map(({ name, url, schedule }) => ({ name, url, schedule })),
+    ...(body.openmensa_id === undefined ? {} : { openmensaId: body.openmensa_id }),
   };
 }
 
@@ -181,6 +185,11 @@ export function userDataExportDataOf(data: UserDataExport): Static<typeof UserDa
 
 export function erasureDataOf(erased: ErasedUserData): Static<typeof UserDataErasureData> {
   return { markings_erased: erased.markings, ratings_erased: erased.ratings };
+}
+
+/** The closed days of an upsert body; a day without canteen_id is the default canteen's. */
+export function closedDaysFromUpsertBody(body: UpsertMealsBody): { readonly canteenId: string; readonly date: string }[] {
+  return (body.closed_days ?? []).map((day) => ({ canteenId: day.canteen_id ?? defaultCanteenId, date: day.date }));
 }
 
 export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {

@@ -1,3 +1,4 @@
+import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
@@ -38,6 +39,7 @@ export async function buildTestApp(
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
     useCases: useCasesOver(adapters, clock),
+    menuFeedWriter: { write: writeOpenMensaFeed },
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
     ...(options.docs === undefined ? {} : { docs: options.docs }),
     ...(options.operations === undefined ? {} : { operations: options.operations }),
@@ -60,7 +62,7 @@ export function useSharedTestApp(): TestApp {
   });
   beforeEach(async () => {
     const { db } = shared.adapters;
-    for (const table of [db.meals, db.histograms, db.ratings, db.markings, db.dishes, db.dishNames, db.mealDishes, db.withdrawn]) {
+    for (const table of [db.meals, db.histograms, db.ratings, db.markings, db.dishes, db.dishNames, db.mealDishes, db.withdrawn, db.closedDays]) {
       table.clear();
     }
     for (const id of db.canteens.keys()) if (id !== 'default') db.canteens.delete(id);

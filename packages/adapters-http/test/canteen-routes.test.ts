@@ -31,12 +31,13 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
   it('creates (201), then replaces every field (200), absent optional fields becoming null', async () => {
     const created = await put('mensa-academica', academica);
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', ...academica, feeds: [] } });
+    expect(created.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', openmensa_id: 2, ...academica, feeds: [] } });
 
     const replaced = await put('mensa-academica', { name: 'Mensa Academica', timezone: 'Europe/Vienna' });
     expect(replaced.statusCode).toBe(200);
     expect(replaced.json().data).toEqual({
       canteen_id: 'mensa-academica',
+      openmensa_id: 2,
       name: 'Mensa Academica',
       timezone: 'Europe/Vienna',
       city: null,
@@ -44,6 +45,29 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
       coordinates: null,
       feeds: [],
     });
+  });
+
+  it('takes openmensa_id, keeps it when a PUT leaves it out, and numbers a new canteen above the highest', async () => {
+    expect((await put('mensa-academica', { ...academica, openmensa_id: 187 })).json().data.openmensa_id).toBe(187);
+    expect((await put('mensa-academica', academica)).json().data.openmensa_id).toBe(187);
+    expect((await get('/api/v1/canteens/mensa-academica')).json().data.openmensa_id).toBe(187);
+    expect((await put('bistro', academica)).json().data.openmensa_id).toBe(188);
+    const list = (await get('/api/v1/canteens')).json().data.canteens;
+    expect(list.map((c: { openmensa_id: number }) => c.openmensa_id)).toEqual([188, 1, 187]);
+  });
+
+  it('answers 409 openmensa_id_taken naming the field when another canteen has the number, and changes nothing', async () => {
+    await put('mensa-academica', { ...academica, openmensa_id: 187 });
+    const taken = await put('bistro', { ...academica, openmensa_id: 187 });
+    expect(errorOf(taken)).toEqual([409, 'openmensa_id_taken']);
+    expect(taken.json().error.message).toBe('openmensa_id 187 is taken by the canteen "mensa-academica".');
+    expect(errorOf(await get('/api/v1/canteens/bistro'))).toEqual([404, 'canteen_not_found']);
+    expect(errorOf(await put('default', { name: 'Default', timezone: 'UTC', openmensa_id: 187 }))).toEqual([409, 'openmensa_id_taken']);
+    expect((await get('/api/v1/canteens/default')).json().data).toMatchObject({ openmensa_id: 1, name: 'Default canteen' });
+  });
+
+  it.each([0, -1, 2_147_483_648, 1.5, '7'])('refuses openmensa_id %j with 400 invalid_request', async (openmensaId) => {
+    expect(errorOf(await put('mensa', { ...academica, openmensa_id: openmensaId }))).toEqual([400, 'invalid_request']);
   });
 
   it('needs the meals:write scope and a token', async () => {
@@ -84,7 +108,7 @@ describe('GET /api/v1/canteens and /api/v1/canteens/{canteen_id}', () => {
       expect(list.statusCode).toBe(200);
       expect(list.json().data.canteens.map((c: { canteen_id: string }) => c.canteen_id)).toEqual(['default', 'mensa-academica']);
       const one = await get('/api/v1/canteens/mensa-academica', headers);
-      expect(one.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', ...academica } });
+      expect(one.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', openmensa_id: 2, ...academica } });
     }
   });
 

@@ -11,6 +11,7 @@ const validBodies: Readonly<Record<string, unknown>> = {
   'POST /api/v1/rate-meal': { meal_id: 1, rating: 3 },
   'PUT /api/v1/admin/meals': { meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true }] },
   'PUT /api/v1/admin/canteens/:canteen_id': { name: 'Mensa', timezone: 'Europe/Berlin' },
+  'PUT /api/v1/admin/canteens/:canteen_id/days/:date': { closed: true },
   'POST /api/v1/admin/dishes/:dish_id/merge': { from: [2] },
   'PUT /api/v1/admin/webhooks/:webhook_id': { url: 'https://app.example.com/hooks', events: ['menu.published'] },
 };
@@ -20,6 +21,9 @@ describe('unknown query parameters', () => {
     const routes = registeredRoutes(fixture.app);
     expect(routes.length).toBeGreaterThan(20);
     for (const [method, path] of routes) {
+      // OpenMensa's API v2 ignores parameters it does not know, as openmensa.org does (its own tests say so).
+      // (Its CORS preflight route, /api/v2/*, prints as a bare wildcard.)
+      if (path.startsWith('/api/v2') || (method === 'OPTIONS' && path.endsWith('*'))) continue;
       const url = `${concreteUrl(path)}?${path.endsWith('/dishes') ? 'q=soup&' : ''}colour=red`;
       const body = validBodies[`${method} ${path}`];
       const response = await fixture.app.inject({

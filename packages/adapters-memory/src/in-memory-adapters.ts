@@ -1,3 +1,4 @@
+import { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';
 import { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
 import { InMemoryDatabase } from './in-memory-database.js';
 import { InMemoryDishQueries } from './in-memory-dish-queries.js';
@@ -23,6 +24,7 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     userData: new InMemoryUserDataRepository(db),
     mealSources: new InMemoryMealSourceRepository(db),
     canteens: new InMemoryCanteenRepository(db),
+    closedDays: new InMemoryClosedDayRepository(db),
     dishes: new InMemoryDishRepository(db),
     dishQueries: new InMemoryDishQueries(db),
     feedStates: new InMemoryFeedStateRepository(db),

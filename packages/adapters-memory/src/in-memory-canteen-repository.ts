@@ -1,26 +1,62 @@
-import type { Canteen, CanteenId, CanteenRepository } from '@canteen-meals/domain';
+import {
+  accept,
+  maxOpenMensaId,
+  openMensaIdTakenMessage,
+  refuse,
+  type Canteen,
+  type CanteenId,
+  type CanteenRepository,
+  type OpenMensaId,
+  type Result,
+  type StoredCanteen,
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryCanteenRepository implements CanteenRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async save(canteen: Canteen): Promise<{ readonly created: boolean }> {
-    const created = !this.db.canteens.has(canteen.id);
-    this.db.canteens.set(canteen.id, copyOf(canteen));
-    return { created };
+  async save(canteen: Canteen): Promise<Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>> {
+    const stored = this.db.canteens.get(canteen.id);
+    const holder = canteen.openmensaId === undefined ? undefined : this.holderOf(canteen.openmensaId);
+    if (holder !== undefined && holder.id !== canteen.id) {
+      return refuse('openmensa_id_taken', openMensaIdTakenMessage(holder.openmensaId, holder.id));
+    }
+    const openmensaId = canteen.openmensaId ?? stored?.openmensaId ?? this.unusedNumber();
+    const saved = copyOf({ ...canteen, openmensaId });
+    this.db.canteens.set(canteen.id, saved);
+    return accept({ created: stored === undefined, canteen: copyOf(saved) });
   }
 
-  async find(id: CanteenId): Promise<Canteen | undefined> {
+  async find(id: CanteenId): Promise<StoredCanteen | undefined> {
     const canteen = this.db.canteens.get(id);
     return canteen === undefined ? undefined : copyOf(canteen);
   }
 
-  async list(): Promise<readonly Canteen[]> {
+  async findByOpenMensaId(openmensaId: OpenMensaId): Promise<StoredCanteen | undefined> {
+    const canteen = this.holderOf(openmensaId);
+    return canteen === undefined ? undefined : copyOf(canteen);
+  }
+
+  async list(): Promise<readonly StoredCanteen[]> {
     return [...this.db.canteens.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copyOf);
+  }
+
+  private holderOf(openmensaId: OpenMensaId): StoredCanteen | undefined {
+    return [...this.db.canteens.values()].find((canteen) => canteen.openmensaId === openmensaId);
+  }
+
+  /** One above the highest in use; at the top of the range, the lowest free one (as the SQL adapters do). */
+  private unusedNumber(): OpenMensaId {
+    const used = new Set([...this.db.canteens.values()].map((canteen) => canteen.openmensaId));
+    const highest = Math.max(0, ...used);
+    if (highest < maxOpenMensaId) return highest + 1;
+    let candidate = 1;
+    while (used.has(candidate)) candidate += 1;
+    return candidate;
   }
 }
 
-function copyOf(canteen: Canteen): Canteen {
+function copyOf(canteen: StoredCanteen): StoredCanteen {
   return {
     ...canteen,
     coordinates: canteen.coordinates === null ? null : { ...canteen.coordinates },

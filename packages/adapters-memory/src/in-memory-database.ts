@@ -4,7 +4,7 @@ import {
   emptyHistogram,
   sumOf,
   withoutServing,
-  type Canteen,
+  type StoredCanteen,
   type CanteenId,
   type DetailedMeal,
   type Delivery,
@@ -31,7 +31,9 @@ export interface InMemoryDatabaseOptions {
 
 /** The state every in-memory adapter shares, as one database would be shared by the SQL adapters. */
 export class InMemoryDatabase {
-  readonly canteens = new Map<CanteenId, Canteen>();
+  readonly canteens = new Map<CanteenId, StoredCanteen>();
+  /** `${canteenId} ${date}` of each closed day. */
+  readonly closedDays = new Set<string>();
   readonly meals = new Map<MealId, DetailedMeal>();
   readonly histograms = new Map<MealId, RatingHistogram>();
   /** mealId -> userId -> rating */
@@ -123,6 +125,7 @@ export class InMemoryDatabase {
       address: null,
       coordinates: null,
       feeds: [],
+      openmensaId: 1,
     });
   }
 }

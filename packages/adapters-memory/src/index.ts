@@ -1,6 +1,7 @@
 export { FixedClock } from './fixed-clock.js';
 export { createInMemoryAdapters } from './in-memory-adapters.js';
 export { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
+export { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';
 export { InMemoryDatabase, type InMemoryDatabaseOptions } from './in-memory-database.js';
 export { InMemoryMarkingRepository } from './in-memory-marking-repository.js';
 export { InMemoryMealCatalog } from './in-memory-meal-catalog.js';

@@ -4,3 +4,4 @@ export { describeProblem, OpenMensaFeedError, type FeedProblem } from './feed-er
 export { openMensaNamespace } from './openmensa-schema.js';
 export { maxMealsPerDay, maxMealsPerFeed, readOpenMensaFeed, type OpenMensaCanteen, type OpenMensaFeed } from './read-openmensa-feed.js';
 export { maxElementDepth } from './xml-tree.js';
+export { uncategorized, writeOpenMensaFeed, writtenFeedVersion } from './write-openmensa-feed.js';

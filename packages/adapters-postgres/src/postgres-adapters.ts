@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { PostgresCanteenRepository } from './postgres-canteen-repository.js';
+import { PostgresClosedDayRepository } from './postgres-closed-day-repository.js';
 import { PostgresDishQueries } from './postgres-dish-queries.js';
 import { PostgresDishRepository } from './postgres-dish-repository.js';
 import { PostgresFeedStateRepository } from './postgres-feed-state-repository.js';
@@ -30,6 +31,7 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     queries: new PostgresMealQueries(pool),
     userData: new PostgresUserDataRepository(pool, transactions),
     canteens: new PostgresCanteenRepository(pool, options.health),
+    closedDays: new PostgresClosedDayRepository(pool, options.health),
     dishes: new PostgresDishRepository(transactions),
     dishQueries: new PostgresDishQueries(pool),
     feedStates: new PostgresFeedStateRepository(pool, options.health),

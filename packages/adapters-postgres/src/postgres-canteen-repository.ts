@@ -1,6 +1,19 @@
-import { defaultCanteenId, type Canteen, type CanteenFeed, type CanteenId, type CanteenRepository } from '@canteen-meals/domain';
+import {
+  accept,
+  defaultCanteenId,
+  openMensaIdTakenMessage,
+  refuse,
+  type Canteen,
+  type CanteenFeed,
+  type CanteenId,
+  type CanteenRepository,
+  type OpenMensaId,
+  type Result,
+  type StoredCanteen,
+} from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
+import { sqlStateOf } from './transaction.js';
 
 interface CanteenRow {
   canteen_id: string;
@@ -13,18 +26,26 @@ interface CanteenRow {
   lng: number | null;
   /** jsonb arrives parsed (pg parses it); an array keeps its order. */
   feeds: CanteenFeed[];
+  openmensa_id: number;
 }
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds';
+type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
+
+const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id';
 
 /**
  * One statement, so no race between two saves of one id. `xmax = 0` holds for a freshly inserted row version only:
  * an update through ON CONFLICT leaves the id of the transaction that locked the old row there.
  */
-const upsert = `INSERT INTO canteens (${canteenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+const upsert = `INSERT INTO canteens (${canteenColumns})
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::integer, canteens_unused_openmensa_id()))
   ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone, city = excluded.city,
-    address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds
-  RETURNING (xmax = 0) AS created`;
+    address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
+    openmensa_id = coalesce($9::integer, canteens.openmensa_id)
+  RETURNING (xmax = 0) AS created, ${canteenColumns}`;
+
+/** How often an insert runs again when a concurrent one took the number it was to get. */
+const numberRetries = 3;
 
 export class PostgresCanteenRepository implements CanteenRepository {
   constructor(
@@ -32,10 +53,27 @@ export class PostgresCanteenRepository implements CanteenRepository {
     private readonly health?: PostgresStorageHealth,
   ) {}
 
-  async save(canteen: Canteen): Promise<{ readonly created: boolean }> {
+  async save(canteen: Canteen): Promise<Saved> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.upsert(canteen);
+      } catch (error) {
+        if (sqlStateOf(error) !== '23505' || (error as { constraint?: string }).constraint !== 'canteens_openmensa_id_key') throw error;
+        if (canteen.openmensaId !== undefined) {
+          const holder = await this.findByOpenMensaId(canteen.openmensaId);
+          // Taken and released again in between: rare enough to let the caller try again.
+          if (holder === undefined) throw error;
+          return refuse('openmensa_id_taken', openMensaIdTakenMessage(holder.openmensaId, holder.id));
+        }
+        if (attempt >= numberRetries) throw error;
+      }
+    }
+  }
+
+  private async upsert(canteen: Canteen): Promise<Saved> {
     const { coordinates } = canteen;
     const write = () =>
-      this.pool.query<{ created: boolean }>(upsert, [
+      this.pool.query<CanteenRow & { created: boolean }>(upsert, [
         canteen.id,
         canteen.name,
         canteen.timeZone,
@@ -45,18 +83,25 @@ export class PostgresCanteenRepository implements CanteenRepository {
         coordinates?.lng ?? null,
         // Serialized here: pg would send a JavaScript array as a PostgreSQL array, not as JSON. Only the three fields.
         JSON.stringify(canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }))),
+        canteen.openmensaId ?? null,
       ]);
     const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
-    return { created: rows[0]?.created === true };
+    const row = rows[0]!;
+    return accept({ created: row.created, canteen: canteenFromRow(row) });
   }
 
-  async find(id: CanteenId): Promise<Canteen | undefined> {
+  async find(id: CanteenId): Promise<StoredCanteen | undefined> {
     const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = $1`, [id]);
     return rows[0] === undefined ? undefined : canteenFromRow(rows[0]);
   }
 
   /** Ordered by the ids' bytes (COLLATE "C"), as the other adapters compare them, whatever the database's collation. */
-  async list(): Promise<readonly Canteen[]> {
+  async findByOpenMensaId(openmensaId: OpenMensaId): Promise<StoredCanteen | undefined> {
+    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE openmensa_id = $1`, [openmensaId]);
+    return rows[0] === undefined ? undefined : canteenFromRow(rows[0]);
+  }
+
+  async list(): Promise<readonly StoredCanteen[]> {
     const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens ORDER BY canteen_id COLLATE "C"`);
     return rows.map(canteenFromRow);
   }
@@ -70,7 +115,7 @@ export async function ensureDefaultCanteen(pool: Pool, timeZone: string): Promis
   );
 }
 
-function canteenFromRow(row: CanteenRow): Canteen {
+function canteenFromRow(row: CanteenRow): StoredCanteen {
   return {
     id: row.canteen_id,
     name: row.name,
@@ -79,5 +124,6 @@ function canteenFromRow(row: CanteenRow): Canteen {
     address: row.address,
     coordinates: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
     feeds: row.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })),
+    openmensaId: row.openmensa_id,
   };
 }

@@ -26,7 +26,7 @@ describe('PostgreSQL canteens', () => {
   ])('round-trips %s exactly', async (_, coordinates) => {
     const canteen: Canteen = { ...nord, id: 'edge', name: 'Mensa 🍲 "Süd"', city: 'Köln', address: 'a\\b', coordinates };
     await database.adapters.canteens.save(canteen);
-    expect(await database.adapters.canteens.find('edge')).toEqual(canteen);
+    expect(await database.adapters.canteens.find('edge')).toEqual({ ...canteen, openmensaId: expect.any(Number) });
   });
 
   it('imports meals into their canteen at their position, and updates both on a re-import', async () => {
@@ -52,5 +52,14 @@ describe('PostgreSQL canteens', () => {
     // Nothing changed: a third import finds the meals as they are, canteen and position included.
     const third = accepted(await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('Stew', 0), candidate('Soup', 1)], snapshot, importedAt)));
     expect(third.updated).toEqual([]);
+  });
+
+  it('numbers canteens created at the same time on two connections each with a number of its own', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => database.adapters.canteens.save({ ...nord, id: `at-once-${index}`, name: `At once ${index}` })),
+    );
+    const numbers = created.map((saved) => (saved.ok ? saved.value.canteen.openmensaId : 0));
+    expect(numbers.every((number) => number > 0)).toBe(true);
+    expect(new Set(numbers).size).toBe(numbers.length);
   });
 });

@@ -127,7 +127,7 @@ describe('PostgreSQL migration 003 (canteens) on a database at version 2', () =>
     try {
       const { canteens, queries, meals } = upgraded.adapters;
       expect(await canteens.list()).toEqual([
-        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] },
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 1 },
       ]);
       const probe = probeThrough(() => queries);
       expect(await probe.meal(7)).toEqual({
@@ -299,8 +299,8 @@ describe('PostgreSQL migration 005 (feeds) on a database at version 4', () => {
     try {
       const { canteens, queries, meals, feedStates } = upgraded.adapters;
       expect(await canteens.list()).toEqual([
-        { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [] },
-        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] },
+        { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [], openmensaId: 1 },
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 2 },
       ]);
       const probe = probeThrough(() => queries);
       expect(await meals.count()).toBe(1);

@@ -5,6 +5,7 @@ import { SqliteDishQueries } from './sqlite-dish-queries.js';
 import { SqliteDishRepository } from './sqlite-dish-repository.js';
 import { SqliteFeedStateRepository } from './sqlite-feed-state-repository.js';
 import type { SqliteStorageHealth } from './storage-health.js';
+import { SqliteClosedDayRepository } from './sqlite-closed-day-repository.js';
 import { SqliteMarkingRepository } from './sqlite-marking-repository.js';
 import { SqliteMealCatalog } from './sqlite-meal-catalog.js';
 import { SqliteMealQueries } from './sqlite-meal-queries.js';
@@ -26,6 +27,7 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     userData: new SqliteUserDataRepository(db, health),
     mealSources: new SqliteMealSourceRepository(db),
     canteens: new SqliteCanteenRepository(db, health),
+    closedDays: new SqliteClosedDayRepository(db, health),
     dishes: new SqliteDishRepository(db, health),
     dishQueries: new SqliteDishQueries(db),
     feedStates: new SqliteFeedStateRepository(db, health),

@@ -1,4 +1,15 @@
-import type { Canteen, CanteenFeed, CanteenId, CanteenRepository } from '@canteen-meals/domain';
+import {
+  accept,
+  openMensaIdTakenMessage,
+  refuse,
+  type Canteen,
+  type CanteenFeed,
+  type CanteenId,
+  type CanteenRepository,
+  type OpenMensaId,
+  type Result,
+  type StoredCanteen,
+} from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { SqliteStorageHealth } from './storage-health.js';
 
@@ -12,17 +23,22 @@ interface CanteenRow {
   lng: number | null;
   /** A JSON array of {name, url, schedule}, in the canteen's order. */
   feeds: string;
+  /** Never null once written: the migration numbered every row and a trigger numbers each new one. */
+  openmensa_id: number;
 }
 
-type CanteenParams = [string, string, string, string | null, string | null, number | null, number | null, string];
+type CanteenParams = [string, string, string, string | null, string | null, number | null, number | null, string, number | null];
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds';
+type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
+
+const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id';
 
 export class SqliteCanteenRepository implements CanteenRepository {
   private readonly exists: Statement<[CanteenId], 1>;
   private readonly byId: Statement<[CanteenId], CanteenRow>;
   private readonly all: Statement<[], CanteenRow>;
-  private readonly saveInTransaction: Transaction<(canteen: Canteen) => { created: boolean }>;
+  private readonly byNumber: Statement<[OpenMensaId], CanteenRow>;
+  private readonly saveInTransaction: Transaction<(canteen: Canteen) => Saved>;
 
   constructor(
     db: Database,
@@ -31,29 +47,41 @@ export class SqliteCanteenRepository implements CanteenRepository {
     this.exists = db.prepare<[CanteenId], 1>('SELECT 1 FROM canteens WHERE canteen_id = ?').pluck();
     this.byId = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = ?`);
     this.all = db.prepare(`SELECT ${canteenColumns} FROM canteens ORDER BY canteen_id`);
-    // An UPSERT, not INSERT OR REPLACE: REPLACE deletes the row first, which the meals' foreign key would refuse.
-    const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    this.byNumber = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE openmensa_id = ?`);
+    // An UPSERT, not INSERT OR REPLACE: REPLACE deletes the row first, which the meals' foreign key would refuse. A row
+    // inserted without a number gets one from the trigger of migration 010; an update without one keeps its own.
+    const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone,
-        city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds`);
-    this.saveInTransaction = db.transaction((canteen: Canteen) => {
+        city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
+        openmensa_id = coalesce(excluded.openmensa_id, canteens.openmensa_id)`);
+    this.saveInTransaction = db.transaction((canteen: Canteen): Saved => {
+      const holder = canteen.openmensaId === undefined ? undefined : this.byNumber.get(canteen.openmensaId);
+      if (holder !== undefined && holder.canteen_id !== canteen.id) {
+        return refuse('openmensa_id_taken', openMensaIdTakenMessage(holder.openmensa_id, holder.canteen_id));
+      }
       const created = this.exists.get(canteen.id) === undefined;
       upsert.run(...canteenParams(canteen));
-      return { created };
+      return accept({ created, canteen: canteenFromRow(this.byId.get(canteen.id)!) });
     });
   }
 
-  async save(canteen: Canteen): Promise<{ readonly created: boolean }> {
+  async save(canteen: Canteen): Promise<Saved> {
     // IMMEDIATE: no other connection can create the canteen between the read and the write.
     const save = () => this.saveInTransaction.immediate(canteen);
     return this.health === undefined ? save() : this.health.guard(save);
   }
 
-  async find(id: CanteenId): Promise<Canteen | undefined> {
+  async find(id: CanteenId): Promise<StoredCanteen | undefined> {
     const row = this.byId.get(id);
     return row === undefined ? undefined : canteenFromRow(row);
   }
 
-  async list(): Promise<readonly Canteen[]> {
+  async findByOpenMensaId(openmensaId: OpenMensaId): Promise<StoredCanteen | undefined> {
+    const row = this.byNumber.get(openmensaId);
+    return row === undefined ? undefined : canteenFromRow(row);
+  }
+
+  async list(): Promise<readonly StoredCanteen[]> {
     return this.all.all().map(canteenFromRow);
   }
 }
@@ -62,10 +90,11 @@ function canteenParams(canteen: Canteen): CanteenParams {
   const at = canteen.coordinates;
   // Only the three fields of a feed are stored, whatever else an object passed in carries.
   const feeds = canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }));
-  return [canteen.id, canteen.name, canteen.timeZone, canteen.city, canteen.address, at?.lat ?? null, at?.lng ?? null, JSON.stringify(feeds)];
+  const { id, name, timeZone, city, address } = canteen;
+  return [id, name, timeZone, city, address, at?.lat ?? null, at?.lng ?? null, JSON.stringify(feeds), canteen.openmensaId ?? null];
 }
 
-function canteenFromRow(row: CanteenRow): Canteen {
+function canteenFromRow(row: CanteenRow): StoredCanteen {
   return {
     id: row.canteen_id,
     name: row.name,
@@ -76,5 +105,6 @@ function canteenFromRow(row: CanteenRow): Canteen {
     coordinates: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
     // The table's CHECK keeps it a JSON array; only this adapter writes its elements.
     feeds: (JSON.parse(row.feeds) as CanteenFeed[]).map(({ name, url, schedule }) => ({ name, url, schedule })),
+    openmensaId: row.openmensa_id,
   };
 }

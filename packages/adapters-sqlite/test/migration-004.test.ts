@@ -8,6 +8,7 @@ const noon = 1741608000000; // 2025-03-10T12:00:00Z
 const openAt = new Date(noon + 3_600_000);
 
 const berlinDefault: Canteen = {
+  openmensaId: 1,
   id: 'default',
   name: 'Default canteen',
   timeZone: 'Europe/Berlin',
@@ -73,7 +74,7 @@ describe('migration 004 (canteens) on a database that has migrations 001 to 003'
     expect(change).toMatchObject({ ok: true, value: { previous: 2, next: 3, histogram: [0, 0, 1, 0, 1] } });
 
     await expect(meals.upsertMany([sampleMeal(4, { canteenId: 'nowhere' })])).rejects.toThrow(/FOREIGN KEY constraint failed/);
-    await canteens.save({ ...berlinDefault, id: 'mensa-academica', name: 'Mensa Academica' });
+    await canteens.save({ ...berlinDefault, id: 'mensa-academica', name: 'Mensa Academica', openmensaId: undefined });
     await meals.upsertMany([sampleMeal(4, { canteenId: 'mensa-academica', position: 3 })]);
     expect(await probeThrough(() => queries).meal(4)).toEqual(sampleMeal(4, { canteenId: 'mensa-academica', position: 3 }));
   });

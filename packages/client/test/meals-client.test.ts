@@ -208,7 +208,7 @@ describe('the read endpoints against the real server', () => {
 
   it('saves, lists and reads canteens; the reads need no token', async () => {
     const saved = await admin.saveCanteen('bistro-7', { name: 'Bistro 7', timezone: 'America/New_York' });
-    expect(saved).toEqual({ canteen_id: 'bistro-7', name: 'Bistro 7', timezone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [] });
+    expect(saved).toEqual({ canteen_id: 'bistro-7', openmensa_id: expect.any(Number), name: 'Bistro 7', timezone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [] });
     const anonymous = createMealsClient({ baseUrl: server.baseUrl });
     expect((await anonymous.listCanteens()).canteens.map((canteen) => canteen.canteen_id)).toEqual(['bistro-7', 'default', 'feedy']);
     // Public reads leave the feeds out (a feed URL may carry a key); the admin's answer has them.

@@ -5,12 +5,16 @@ export {
   canteenTextMaxLength,
   defaultCanteenId,
   isCanteenId,
+  isOpenMensaId,
+  maxOpenMensaId,
   validateCanteen,
   type Canteen,
   type CanteenId,
+  type OpenMensaId,
+  type StoredCanteen,
   type Coordinates,
 } from './canteen/canteen.js';
-export type { CanteenRepository } from './canteen/canteen-repository.js';
+export { openMensaIdTakenMessage, type CanteenRepository } from './canteen/canteen-repository.js';
 export {
   anyFeedUrl,
   boundedFeedError,
@@ -37,6 +41,7 @@ export {
   type FetchedFeed,
   type MenuFeedReader,
   type MenuFeedReading,
+  type MenuFeedWriter,
   type NextRun,
 } from './feed/feed-ports.js';
 export {
@@ -78,6 +83,16 @@ export {
   type DishSearchResult,
 } from './use-cases/dish-use-cases.js';
 export { WithdrawMeal, withdrawMealRefusals } from './use-cases/withdraw-meal.js';
+export type { ClosedDayRepository, DayClosure } from './menu/closed-day-repository.js';
+export { SetDayClosed, setDayClosedRefusals } from './use-cases/set-day-closed.js';
+export {
+  FindCanteenByOpenMensaId,
+  findCanteenByOpenMensaIdRefusals,
+  GetMenuDays,
+  maxMenuDaysRead,
+  type MenuDayReading,
+  type MenuDaysReading,
+} from './use-cases/get-menu-days.js';
 export {
   GetCanteen,
   getCanteenRefusals,

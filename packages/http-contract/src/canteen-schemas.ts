@@ -1,4 +1,4 @@
-import { canteenTextMaxLength, maxFeedsPerCanteen, maxFeedUrlLength } from '@canteen-meals/domain';
+import { canteenTextMaxLength, maxFeedsPerCanteen, maxFeedUrlLength, maxOpenMensaId } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { bidiRule, visibleTextWithoutBidiControls } from './text-patterns.js';
 
@@ -78,9 +78,23 @@ export type FeedSummaryData = Static<typeof FeedSummaryData>;
 export const FeedsData = Type.Object({ feeds: Type.Array(FeedSummaryData) });
 
 /** PUT /admin/canteens/{canteen_id}: the whole canteen; absent optional fields become null. */
+const OpenMensaId = Type.Integer({
+  minimum: 1,
+  maximum: maxOpenMensaId,
+  description: "The canteen's number in the OpenMensa API v2 (/api/v2/canteens/{id}): unique across canteens",
+});
+
 export const CanteenBody = Type.Object(
   {
     name: CanteenText,
+    openmensa_id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: maxOpenMensaId,
+        description:
+          "The canteen's number in the OpenMensa API v2, e.g. its id on openmensa.org; absent: a stored canteen keeps its own, a new one gets one no canteen has",
+      }),
+    ),
     timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. "Europe/Berlin"' }),
     city: Type.Optional(Type.Union([CanteenText, Type.Null()])),
     address: Type.Optional(Type.Union([CanteenText, Type.Null()])),
@@ -92,6 +106,7 @@ export const CanteenBody = Type.Object(
     examples: [
       {
         name: 'Mensa Academica',
+        openmensa_id: 187,
         timezone: 'Europe/Berlin',
         city: 'Aachen',
         address: 'Pontwall 3, 52062 Aachen',
@@ -104,6 +119,7 @@ export type CanteenBody = Static<typeof CanteenBody>;
 
 export const CanteenData = Type.Object({
   canteen_id: Type.String(),
+  openmensa_id: OpenMensaId,
   name: Type.String(),
   timezone: Type.String({ description: 'IANA time zone: the days of menus are days on its clocks' }),
   city: Type.Union([Type.String(), Type.Null()]),
@@ -117,3 +133,37 @@ export type CanteenData = Static<typeof CanteenData>;
 
 export const CanteensData = Type.Object({ canteens: Type.Array(CanteenData, { description: 'By canteen id' }) });
 export type CanteensData = Static<typeof CanteensData>;
+
+/** PUT /admin/canteens/{canteen_id}/days/{date}. */
+export const DayParams = Type.Object({
+  canteen_id: Type.String({ description: 'Canteen id' }),
+  date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: "A day on the canteen's calendar, YYYY-MM-DD" }),
+});
+
+export const DayClosedBody = Type.Object(
+  {
+    closed: Type.Boolean({
+      description: "true: the canteen is closed that day (its meals still to be served are withdrawn); false: it is not",
+    }),
+  },
+  { additionalProperties: false, examples: [{ closed: true }] },
+);
+export type DayClosedBody = Static<typeof DayClosedBody>;
+
+export const DayClosedData = Type.Object({
+  canteen_id: Type.String(),
+  date: Type.String(),
+  closed: Type.Boolean(),
+  withdrawn_meal_ids: Type.Array(Type.Integer(), { description: 'The meals of the day this closing withdrew (still to be served)' }),
+});
+export type DayClosedData = Static<typeof DayClosedData>;
+
+/** The days of an export: `from` (default today on the canteen's calendar) to `to`, up to 31 days. */
+export const ExportDaysQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day (default: today on the canteen\'s calendar)' })),
+    to: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'Last day, at most 31 days after from (default: a span from from)' })),
+  },
+  { additionalProperties: false },
+);
+export type ExportDaysQuery = Static<typeof ExportDaysQuery>;

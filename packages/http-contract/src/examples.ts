@@ -106,6 +106,7 @@ export function successExample(data: unknown) {
 
 export const exampleCanteen: CanteenData = {
   canteen_id: 'mensa-academica',
+  openmensa_id: 187,
   name: 'Mensa Academica',
   timezone: 'Europe/Berlin',
   city: 'Aachen',
@@ -118,7 +119,7 @@ export const exampleSavedCanteen: CanteenData = { ...exampleCanteen, feeds: [] }
 
 export const exampleCanteens: CanteensData = {
   canteens: [
-    { canteen_id: 'default', name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null },
+    { canteen_id: 'default', openmensa_id: 1, name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null },
     exampleCanteen,
   ],
 };

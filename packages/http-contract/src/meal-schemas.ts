@@ -88,8 +88,29 @@ export const MealInput = Type.Object(
 
 export const maxMealsPerUpsert = 1000;
 
+/** The longest list of closed days one upsert may carry. */
+export const maxClosedDaysPerUpsert = 62;
+
+/** A day a canteen is closed, as a JSON import says what a feed's `<day date="…"><closed/></day>` says. */
+export const ClosedDayInput = Type.Object(
+  {
+    canteen_id: Type.Optional(CanteenId),
+    date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: "A day on the canteen's calendar, YYYY-MM-DD" }),
+  },
+  { additionalProperties: false },
+);
+
 export const UpsertMealsBody = Type.Object(
-  { meals: Type.Array(MealInput, { minItems: 1, maxItems: maxMealsPerUpsert }) },
+  {
+    meals: Type.Array(MealInput, { minItems: 1, maxItems: maxMealsPerUpsert }),
+    closed_days: Type.Optional(
+      Type.Array(ClosedDayInput, {
+        maxItems: maxClosedDaysPerUpsert,
+        description:
+          "Days the canteens are closed, recorded before the meals are written (a feed's <closed/>): each day's meals still to be served are withdrawn",
+      }),
+    ),
+  },
   {
     additionalProperties: false,
     examples: [exampleUpsertRequest],

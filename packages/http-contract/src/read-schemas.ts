@@ -113,6 +113,11 @@ export type MealData = Static<typeof MealData>;
 export const MealsData = Type.Object({
   meals: Type.Array(MealData),
   unknown_ids: Type.Array(MealId, { description: 'Requested ids that name no meal; empty for a date' }),
+  closed_days: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "Only for a canteen's days: those of them the canteen is closed on (a feed's <closed/>, an admin's word), ascending",
+    }),
+  ),
   next_cursor: Type.Optional(
     Type.Union([Type.String(), Type.Null()], {
       description: `Only for every canteen's day (date without canteen): the cursor of the next page of up to ${maxMealsPerDayPage} meals; null on the last`,
@@ -127,6 +132,11 @@ export type PublicMealData = Static<typeof PublicMealData>;
 export const PublicMealsData = Type.Object({
   meals: Type.Array(PublicMealData),
   unknown_ids: Type.Array(MealId, { maxItems: 0, description: 'Always empty: a menu names no ids' }),
+  closed_days: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "Only for a canteen's days: those of them the canteen is closed on (a feed's <closed/>, an admin's word), ascending",
+    }),
+  ),
 });
 
 /** The days of one canteen's menu: `date`, or `from` with `to`. */

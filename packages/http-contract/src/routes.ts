@@ -31,6 +31,9 @@ export const routePaths = {
   listWebhooks: '/admin/webhooks',
   webhook: '/admin/webhooks/:webhook_id',
   listDeliveries: '/admin/webhooks/:webhook_id/deliveries',
+  setDayClosed: '/admin/canteens/:canteen_id/days/:date',
+  openMensaFeed: '/canteens/:canteen_id/openmensa.xml',
+  menuCalendar: '/canteens/:canteen_id/menu.ics',
 } as const;
 
 /** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */

@@ -1,4 +1,5 @@
 import { describeCanteenRepositoryContract } from './canteen-repository-contract.js';
+import { describeClosedDayRepositoryContract } from './closed-day-contract.js';
 import { describeFeedStateRepositoryContract } from './feed-state-contract.js';
 import { describeMarkingRepositoryContract } from './marking-repository-contract.js';
 import { describeMealCatalogContract } from './meal-catalog-contract.js';
@@ -15,5 +16,6 @@ export function describeRepositoryContracts(adapterName: string, createFixture: 
   describeMealSourceRepositoryContract(adapterName, createFixture);
   describeMenuDayBoundContract(adapterName, createFixture);
   describeCanteenRepositoryContract(adapterName, createFixture);
+  describeClosedDayRepositoryContract(adapterName, createFixture);
   describeFeedStateRepositoryContract(adapterName, createFixture);
 }

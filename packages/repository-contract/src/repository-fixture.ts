@@ -1,6 +1,7 @@
 import { afterEach, beforeEach } from 'vitest';
 import type {
   CanteenRepository,
+  ClosedDayRepository,
   DishQueries,
   DishRepository,
   FeedStateRepository,
@@ -18,6 +19,7 @@ export interface RepositoryFixture {
   readonly ratings: RatingRepository;
   readonly mealSources: MealSourceRepository;
   readonly canteens: CanteenRepository;
+  readonly closedDays: ClosedDayRepository;
   readonly dishes: DishRepository;
   readonly dishQueries: DishQueries;
   readonly feedStates: FeedStateRepository;

@@ -37,6 +37,8 @@ export interface MenuAnswer {
   readonly etag: string;
   /** The whole public answer, `{status, data: {meals, unknown_ids}}`, as JSON text. */
   readonly body: string;
+  /** `,"closed_days":[...]`: what follows the meals and unknown ids in both answers. */
+  readonly closedDaysField: string;
   /** Each meal's public JSON object without its closing brace, in menu order: the personal fields go after it. */
   readonly mealFragments: readonly string[];
   readonly mealIds: readonly MealId[];
@@ -170,11 +172,13 @@ export class MenuAnswers {
 
 function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: number): KeptAnswer {
   const mealFragments = menu.meals.map((reading) => JSON.stringify(publicMealDataOf(reading)).slice(0, -1));
-  const body = `{"status":"success","data":{"meals":[${mealFragments.map((fragment) => `${fragment}}`).join(',')}],"unknown_ids":[]}}`;
+  const closedDaysField = `,"closed_days":${JSON.stringify(menu.closedDays)}`;
+  const body = `{"status":"success","data":{"meals":[${mealFragments.map((fragment) => `${fragment}}`).join(',')}],"unknown_ids":[]${closedDaysField}}}`;
   const changesAt = readingsChangeAt(menu.meals, menu.asOf)?.getTime() ?? Number.POSITIVE_INFINITY;
   return {
     etag: strongTagOf(body),
     body,
+    closedDaysField,
     mealFragments,
     mealIds: menu.meals.map((reading) => reading.meal.id),
     items: [...new Set(menu.meals.flatMap((reading) => [`meal:${reading.meal.id}`, `dish:${reading.dish.id}`]))],
@@ -204,5 +208,5 @@ export function personalizedBody(answer: MenuAnswer, states: readonly PersonalSt
     const state = own.get(answer.mealIds[index]!);
     return `${fragment},"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}}`;
   });
-  return `{"status":"success","data":{"meals":[${meals.join(',')}],"unknown_ids":[]}}`;
+  return `{"status":"success","data":{"meals":[${meals.join(',')}],"unknown_ids":[]${answer.closedDaysField}}}`;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import fresh from 'fresh';
+import { ifNoneMatchHolds } from '../conditional-requests.js';
 import { dashboardPage } from '../dashboard/dashboard-page.js';
 import { dashboardScript } from '../dashboard/dashboard-script.js';
 import { dashboardStyle } from '../dashboard/dashboard-style.js';
@@ -81,6 +81,6 @@ function sendStatic(request: FastifyRequest, reply: FastifyReply, file: StaticFi
     'cache-control': file.cacheControl,
     etag: file.etag,
   });
-  if (request.headers['if-none-match'] !== undefined && fresh(request.headers, { etag: file.etag })) return reply.code(304).send();
+  if (ifNoneMatchHolds(request.headers, file.etag)) return reply.code(304).send();
   return reply.type(file.type).send(file.body);
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import fresh from 'fresh';
+import { ifNoneMatchHolds } from '../conditional-requests.js';
 
 const json = 'application/json; charset=utf-8';
 
@@ -13,11 +13,11 @@ export function publicCacheControl(caching: { readonly maxAgeS: number; readonly
 }
 
 /**
- * 304 with no body when the request's If-None-Match names the current tag; the JSON text otherwise. The caller sets
+ * 304 with no body when the request's If-None-Match names the current tag (whatever its Cache-Control says); the JSON text otherwise. The caller sets
  * the ETag and Cache-Control headers first: a 304 carries them too.
  */
 export function answerUnlessFresh(request: FastifyRequest, reply: FastifyReply, etag: string, body: string) {
-  if (request.headers['if-none-match'] !== undefined && fresh(request.headers, { etag })) return reply.code(304).send();
+  if (ifNoneMatchHolds(request.headers, etag)) return reply.code(304).send();
   return sendJsonText(reply, body);
 }
 

@@ -4,13 +4,16 @@ import {
   upsertMealsRefusals,
   type MarkMeal,
   type RateMeal,
+  setDayClosedRefusals,
+  type SetDayClosed,
   type UpsertMeals,
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import { mealsFromUpsertBody, rateMealDataOf } from '../wire-mapping.js';
+import { closedDaysFromUpsertBody, mealsFromUpsertBody, rateMealDataOf } from '../wire-mapping.js';
+import { localDateOf } from './read-params.js';
 import {
   exampleMarkAnswer,
   exampleRateAnswer,
@@ -30,6 +33,7 @@ export interface MealRoutesOptions {
   readonly markMeal: MarkMeal;
   readonly rateMeal: RateMeal;
   readonly upsertMeals: UpsertMeals;
+  readonly setDayClosed: SetDayClosed;
 }
 
 /** A rating or marking body is a few dozen bytes; anything near this limit is not a client of ours. */
@@ -40,9 +44,9 @@ export const adminBodyLimit = 1024 * 1024;
 const writeErrors = [...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors] as const;
 const markMealErrors = errorResponses([...writeErrors, ...wireCodesOf(markMealRefusals)]);
 const rateMealErrors = errorResponses([...writeErrors, ...wireCodesOf(rateMealRefusals)]);
-const upsertMealsErrors = errorResponses([...writeErrors, 'forbidden', ...wireCodesOf(upsertMealsRefusals)]);
+const upsertMealsErrors = errorResponses([...writeErrors, 'forbidden', ...wireCodesOf([...upsertMealsRefusals, ...setDayClosedRefusals])]);
 
-export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals }) => {
+export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals, setDayClosed }) => {
   app.addHook('preValidation', requireJsonBody);
 
   app.post(
@@ -118,6 +122,11 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
+      // The closed days first: an unknown canteen is refused before any meal is written.
+      for (const { canteenId, date } of closedDaysFromUpsertBody(request.body)) {
+        const closed = await setDayClosed.execute({ canteenId, date: localDateOf(date), closed: true });
+        if (!closed.ok) return sendRefusal(reply, closed.refusal);
+      }
       const result = await upsertMeals.execute(mealsFromUpsertBody(request.body));
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return { status: 'success' as const, data: { upserted: result.value.upserted } };

@@ -13,6 +13,18 @@ export const defaultCanteenId: CanteenId = 'default';
 
 export const canteenTextMaxLength = 250;
 
+/**
+ * A canteen's number in the OpenMensa API v2 (its `id` there): a positive 32-bit integer, unique across canteens, so
+ * that apps that saved a canteen of openmensa.org find it here under the same number.
+ */
+export type OpenMensaId = number;
+
+export const maxOpenMensaId = 2_147_483_647;
+
+export function isOpenMensaId(value: unknown): value is OpenMensaId {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= maxOpenMensaId;
+}
+
 export interface Coordinates {
   /** Degrees north, -90..90. */
   readonly lat: number;
@@ -34,7 +46,15 @@ export interface Canteen {
   readonly coordinates: Coordinates | null;
   /** The menu feeds the service fetches on their schedules; empty when the menu comes by upsert or import only. */
   readonly feeds: readonly CanteenFeed[];
+  /**
+   * Its OpenMensa number. Absent when written: a stored canteen keeps its own, a new one gets one no canteen has.
+   * Every repository answers it (see StoredCanteen).
+   */
+  readonly openmensaId?: OpenMensaId | undefined;
 }
+
+/** A canteen as repositories answer it: with its OpenMensa number. */
+export type StoredCanteen = Canteen & { readonly openmensaId: OpenMensaId };
 
 export function isCanteenId(value: unknown): value is CanteenId {
   return typeof value === 'string' && canteenIdPattern.test(value);
@@ -56,6 +76,9 @@ export function validateCanteen(
 function canteenProblem(canteen: Canteen): string | undefined {
   if (!isCanteenId(canteen.id)) return 'the canteen id must match ^[a-z0-9][a-z0-9-]{0,63}$';
   if (!isText(canteen.name)) return `the name must have ${textRule}`;
+  if (canteen.openmensaId !== undefined && !isOpenMensaId(canteen.openmensaId)) {
+    return `the openmensa_id must be an integer from 1 to ${maxOpenMensaId}`;
+  }
   if (!isTimeZone(canteen.timeZone)) return `"${canteen.timeZone}" is not an IANA time zone`;
   if (canteen.city !== null && !isText(canteen.city)) return `the city must be null or have ${textRule}`;
   if (canteen.address !== null && !isText(canteen.address)) return `the address must be null or have ${textRule}`;

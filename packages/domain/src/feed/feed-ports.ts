@@ -1,3 +1,5 @@
+import type { Canteen } from '../canteen/canteen.js';
+import type { MenuDayReading } from '../use-cases/get-menu-days.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import type { MenuDay } from '../menu/menu.js';
 import type { FeedState } from './canteen-feed.js';
@@ -62,6 +64,14 @@ export interface MenuFeedReader {
 
 export interface MenuFeedReading {
   readonly days: readonly MenuDay[];
+}
+
+/**
+ * Writes a canteen's menu days as a feed (the menu's export), which a MenuFeedReader reads back as the same days:
+ * closed days as closed, the others with their meals.
+ */
+export interface MenuFeedWriter {
+  write(canteen: Pick<Canteen, 'name' | 'address' | 'city' | 'coordinates'>, days: readonly MenuDayReading[]): string;
 }
 
 /** When a cron schedule next fires after an instant, on the clocks of a time zone (null: never again). */

@@ -10,6 +10,7 @@ const defaultMessages = {
   invalid_meal: 'The meal is not valid.',
   canteen_not_found: 'The canteen does not exist.',
   invalid_canteen: 'The canteen is not valid.',
+  openmensa_id_taken: 'The openmensa_id is taken by another canteen.',
   invalid_menu_range: 'The range of days is not valid.',
   menu_day_full: 'The canteen would serve more meals on a day than a day holds.',
   dish_not_found: 'The dish does not exist.',

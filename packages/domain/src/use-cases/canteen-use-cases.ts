@@ -1,13 +1,15 @@
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
-import { anySchedule, validateCanteen, type Canteen, type CanteenId } from '../canteen/canteen.js';
+import { anySchedule, validateCanteen, type Canteen, type CanteenId, type StoredCanteen } from '../canteen/canteen.js';
 import { anyFeedUrl, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import type { FeedStateRepository } from '../feed/feed-ports.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 
-export const saveCanteenRefusals = ['invalid_canteen'] as const;
+export const saveCanteenRefusals = ['invalid_canteen', 'openmensa_id_taken'] as const;
 
-/** Creates a canteen or replaces all of its fields (admin). */
+type SaveCanteenRefusal = (typeof saveCanteenRefusals)[number];
+
+/** Creates a canteen or replaces all of its fields (admin); its OpenMensa number is kept unless one is given. */
 export class SaveCanteen {
   constructor(
     private readonly deps: {
@@ -20,15 +22,16 @@ export class SaveCanteen {
     },
   ) {}
 
-  async execute(canteen: Canteen): Promise<Result<{ readonly canteen: Canteen; readonly created: boolean }, 'invalid_canteen'>> {
+  async execute(canteen: Canteen): Promise<Result<{ readonly canteen: StoredCanteen; readonly created: boolean }, SaveCanteenRefusal>> {
     const valid = validateCanteen(canteen, this.deps.checkSchedule ?? anySchedule, this.deps.checkFeedUrl ?? anyFeedUrl);
     if (!valid.ok) return valid;
     const before = await this.deps.canteens.find(canteen.id);
-    const { created } = await this.deps.canteens.save(valid.value);
+    const saved = await this.deps.canteens.save(valid.value);
+    if (!saved.ok) return saved;
     await this.forgetMovedFeeds(valid.value, before?.feeds ?? []);
     // A canteen's time zone decides which meals its days hold.
     (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
-    return accept({ canteen: valid.value, created });
+    return saved;
   }
 
   /**
@@ -48,7 +51,7 @@ export const getCanteenRefusals = ['canteen_not_found'] as const;
 export class GetCanteen {
   constructor(private readonly deps: { readonly canteens: CanteenRepository }) {}
 
-  async execute(id: CanteenId): Promise<Result<Canteen, 'canteen_not_found'>> {
+  async execute(id: CanteenId): Promise<Result<StoredCanteen, 'canteen_not_found'>> {
     const canteen = await this.deps.canteens.find(id);
     return canteen === undefined ? refuse('canteen_not_found') : accept(canteen);
   }
@@ -58,7 +61,7 @@ export class GetCanteen {
 export class ListCanteens {
   constructor(private readonly deps: { readonly canteens: CanteenRepository }) {}
 
-  async execute(): Promise<readonly Canteen[]> {
+  async execute(): Promise<readonly StoredCanteen[]> {
     return this.deps.canteens.list();
   }
 }

@@ -6,6 +6,7 @@ import { FeedSourceError, type FeedSource, type FeedStateRepository, type MenuFe
 import type { DishRepository } from '../dish/dish-repository.js';
 import type { MarkingRepository } from '../marking/marking-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
+import type { ClosedDayRepository } from '../menu/closed-day-repository.js';
 import type { MealSourceRepository } from '../menu/meal-source-repository.js';
 import type { ServiceTime } from '../menu/menu.js';
 import type { RatingRepository } from '../rating/rating-repository.js';
@@ -31,6 +32,8 @@ import { GetRatingsReport } from './get-ratings-report.js';
 import { GetUpcomingFavourites } from './get-upcoming-favourites.js';
 import { MenuChangeHub } from '../reading/menu-change.js';
 import { ImportMenu } from './import-menu.js';
+import { FindCanteenByOpenMensaId, GetMenuDays } from './get-menu-days.js';
+import { SetDayClosed } from './set-day-closed.js';
 import { ListMarkedMeals } from './list-marked-meals.js';
 import { ListRatedMeals } from './list-rated-meals.js';
 import { MarkMeal } from './mark-meal.js';
@@ -54,6 +57,8 @@ export interface Repositories {
   readonly webhooks: WebhookRepository;
   /** The events the menu writers record, on their way to the endpoints. */
   readonly outbox: WebhookOutbox;
+  /** The days the menus say a canteen is closed. */
+  readonly closedDays: ClosedDayRepository;
 }
 
 /** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
@@ -154,7 +159,7 @@ export function createUseCases(
     importMenu,
     getMeal: new GetMeal(reading),
     getMeals: new GetMeals(menus),
-    getPublicMenu: new GetPublicMenu(menus),
+    getPublicMenu: new GetPublicMenu({ ...menus, closedDays: repositories.closedDays }),
     getPersonalStates: new GetPersonalStates(menus),
     getRatingsReport: new GetRatingsReport(menus),
     rankMeals: new RankMeals(menus),
@@ -172,6 +177,9 @@ export function createUseCases(
     getCanteen: new GetCanteen(repositories),
     listCanteens: new ListCanteens(repositories),
     withdrawMeal: new WithdrawMeal({ meals: repositories.meals, clock, announce }),
+    setDayClosed: new SetDayClosed({ ...repositories, clock, announce }),
+    getMenuDays: new GetMenuDays({ ...repositories, clock }),
+    findCanteenByOpenMensaId: new FindCanteenByOpenMensaId(repositories),
     getDish: new GetDish({ dishQueries: repositories.dishQueries, clock }),
     listDishServings: new ListDishServings({ dishQueries: repositories.dishQueries, clock }),
     searchDishes: new SearchDishes({ ...repositories, clock }),

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { mealFieldProblem } from '../meal/meal-validation.js';
 import { instantOfLocalTime, isLocalDate } from '../menu/local-time.js';
 import { keysOfDay, type MealSourceKey, type MenuCandidate } from '../menu/meal-identity.js';
+import type { ClosedDayRepository } from '../menu/closed-day-repository.js';
 import type { MealSourceRepository } from '../menu/meal-source-repository.js';
 import type { MenuDay } from '../menu/menu.js';
 import { canteenDaysOf, decideMenuDays } from '../menu/menu-day-bound.js';
@@ -44,7 +45,8 @@ export const maxMealsPerImportWrite = 500;
  * that those still to be served are withdrawn (the feed took them off the menu). A meal that cannot be stored refuses
  * the whole import before anything is written. An import after which a day of the canteen would serve more than
  * `maxMealsPerCanteenDay` meals (its own and those written by other means) is refused; the day is counted in its
- * unit's transaction, and the units before it stay written.
+ * unit's transaction, and the units before it stay written. The days the menu says are closed are recorded as
+ * closed, and the others it lists as open.
  */
 export class ImportMenu {
   constructor(
@@ -57,6 +59,8 @@ export class ImportMenu {
       readonly announce?: AnnounceMenuChange;
       /** Awaited between two units of work (see UseCaseOptions.letOthersRun). */
       readonly letOthersRun?: () => Promise<void>;
+      /** Where the closed days of a menu are kept; absent: they are not kept. */
+      readonly closedDays?: ClosedDayRepository;
     },
   ) {}
 
@@ -79,7 +83,20 @@ export class ImportMenu {
       if (changesMenus(imported.value)) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
       done = done === undefined ? imported.value : joined(done, imported.value);
     }
+    // After the meals: a day the menu closes shows no meal either way, and one it opens again had none to show.
+    const closingsChanged = await this.recordClosedDays(canteen, command.days);
+    if (closingsChanged && !changesMenus(done!)) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return accept(done!);
+  }
+
+  /** Records which of the menu's days are closed; answers whether that changed any day's closing. */
+  private async recordClosedDays(canteen: Canteen, days: readonly MenuDay[]): Promise<boolean> {
+    const { closedDays } = this.deps;
+    if (closedDays === undefined || days.length === 0) return false;
+    const dates = days.map(({ date }) => date).sort();
+    const before = new Set(await closedDays.closedIn(canteen.id, dates[0]!, dates.at(-1)!));
+    await closedDays.record(canteen.id, days.map(({ date, closed }) => ({ date, closed })));
+    return days.some(({ date, closed }) => before.has(date) !== closed);
   }
 
   /** One unit of work: the unit's days of the source read, planned, bounded and written in one transaction. */

@@ -1,0 +1,5 @@
+import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
+import type { MenuFeedWriter } from '@canteen-meals/domain';
+
+/** A canteen's menu exported as an OpenMensa feed v2.1 (`GET /api/v1/canteens/{id}/openmensa.xml`). */
+export const openMensaFeedWriter: MenuFeedWriter = { write: writeOpenMensaFeed };

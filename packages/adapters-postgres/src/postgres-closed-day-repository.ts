@@ -1,0 +1,29 @@
+import type { CanteenId, ClosedDayRepository, DayClosure, LocalDate } from '@canteen-meals/domain';
+import type { Pool } from 'pg';
+import type { PostgresStorageHealth } from './storage-health.js';
+
+// One statement per write: the days to close are inserted and the days to open deleted together, atomically.
+const record = `WITH given AS (SELECT * FROM unnest($2::date[], $3::boolean[]) AS g (day, closed)),
+  opened AS (DELETE FROM closed_days AS c USING given WHERE c.canteen_id = $1 AND c.day = given.day AND NOT given.closed)
+  INSERT INTO closed_days (canteen_id, day) SELECT $1, day FROM given WHERE closed ON CONFLICT DO NOTHING`;
+
+export class PostgresClosedDayRepository implements ClosedDayRepository {
+  constructor(
+    private readonly pool: Pool,
+    private readonly health?: PostgresStorageHealth,
+  ) {}
+
+  async record(canteenId: CanteenId, days: readonly DayClosure[]): Promise<void> {
+    if (days.length === 0) return;
+    const write = () => this.pool.query(record, [canteenId, days.map((day) => day.date), days.map((day) => day.closed)]);
+    await (this.health === undefined ? write() : this.health.guard(write));
+  }
+
+  async closedIn(canteenId: CanteenId, from: LocalDate, to: LocalDate): Promise<readonly LocalDate[]> {
+    const { rows } = await this.pool.query<{ day: string }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM closed_days WHERE canteen_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day`,
+      [canteenId, from, to],
+    );
+    return rows.map((row) => row.day);
+  }
+}
