@@ -3,8 +3,8 @@ export interface BatchQueueOptions {
   /** Most items in one batch; 256 by default (the arrays of its two statements grow with it). */
   readonly maxBatchSize?: number;
   /**
-   * Batches under way at once; 2 by default: one reads while the one before writes and commits. More would mostly
-   * queue on the same hot meal rows and cost more statements per rating.
+   * Batches under way at once; 2 by default (markings: one writes while the next forms). Rating changes take 4: their
+   * writes run one at a time and the batches that read and decided meanwhile are written together (CombinedWrites).
    */
   readonly maxBatchesInFlight?: number;
 }

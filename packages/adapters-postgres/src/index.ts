@@ -6,7 +6,7 @@ export { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 export { PostgresDishQueries } from './postgres-dish-queries.js';
 export { PostgresDishRepository } from './postgres-dish-repository.js';
 export { PostgresFeedStateRepository } from './postgres-feed-state-repository.js';
-export { PostgresMarkingRepository } from './postgres-marking-repository.js';
+export { PostgresMarkingRepository, type MarkingBatchOptions, type PostgresMarkingOptions } from './postgres-marking-repository.js';
 export { PostgresMealCatalog } from './postgres-meal-catalog.js';
 export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 export { PostgresMealQueries } from './postgres-meal-queries.js';

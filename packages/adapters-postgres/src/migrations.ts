@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { isTimeZone } from '@canteen-meals/domain';
 import type { Pool, PoolClient } from 'pg';
 import { backfillDishes } from './dish-backfill.js';
+import { analyzeTables } from './table-statistics.js';
 
 export interface Migration {
   readonly version: number;
@@ -40,8 +41,8 @@ export function loadMigrations(folder: URL = migrationsFolder): Migration[] {
 /**
  * Applies every migration the database lacks, each in its own transaction, while holding an advisory lock: instances
  * that start together wait for the first one and then find nothing left to do. Then, under the same lock, puts the
- * meals that have no dish yet into their dishes (backfillDishes: after 004, in its own transaction, idempotent).
- * Returns the versions it applied.
+ * meals that have no dish yet into their dishes (backfillDishes: after 004, in its own transaction, idempotent), and
+ * analyses the tables when it applied any migration. Returns the versions it applied.
  */
 export async function migrate(
   pool: Pool,
@@ -58,6 +59,8 @@ export async function migrate(
     const applied = await applyMissing(client, migrations);
     // What SQL cannot do (dish name keys are JavaScript's Unicode rules), under the same lock.
     if (await hasTable(client, 'dishes')) await backfillDishes(client);
+    // A migration may rewrite tables or add indexes whose statistics the planner then lacks until autovacuum comes by.
+    if (applied.length > 0) await analyzeTables(client);
     await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey.toString()]);
     return applied;
   } finally {

@@ -4,7 +4,7 @@ import { PostgresClosedDayRepository } from './postgres-closed-day-repository.js
 import { PostgresDishQueries } from './postgres-dish-queries.js';
 import { PostgresDishRepository } from './postgres-dish-repository.js';
 import { PostgresFeedStateRepository } from './postgres-feed-state-repository.js';
-import { PostgresMarkingRepository } from './postgres-marking-repository.js';
+import { PostgresMarkingRepository, type MarkingBatchOptions } from './postgres-marking-repository.js';
 import { PostgresMealCatalog } from './postgres-meal-catalog.js';
 import { PostgresMealQueries } from './postgres-meal-queries.js';
 import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
@@ -12,22 +12,27 @@ import { PostgresRatingRepository, type RatingBatchOptions } from './postgres-ra
 import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
 import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { PostgresWebhookRepository } from './postgres-webhook-repository.js';
+import { TableStatistics } from './table-statistics.js';
 import { TransactionRunner, type TransactionOptions } from './transaction.js';
 
 export interface PostgresAdapterOptions extends TransactionOptions {
   /** How rating changes are batched (see PostgresRatingRepository); the defaults suit a server. */
   readonly ratingBatches?: RatingBatchOptions;
+  /** How markings are batched (see PostgresMarkingRepository); the defaults suit a server. */
+  readonly markingBatches?: MarkingBatchOptions;
 }
 
 /** Every repository over one pool of a migrated database. */
 export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptions = {}) {
   const transactions = new TransactionRunner(pool, options);
   const ratings = new PostgresRatingRepository(pool, { ...options.ratingBatches, health: options.health, onRetry: options.onRetry });
+  const statistics = new TableStatistics(pool);
+  const markings = new PostgresMarkingRepository(pool, { ...options.markingBatches, health: options.health, onRetry: options.onRetry });
   return {
-    meals: new PostgresMealCatalog(pool, transactions, options.health),
-    markings: new PostgresMarkingRepository(pool, options.health),
+    meals: new PostgresMealCatalog(pool, transactions, options.health, statistics),
+    markings,
     ratings,
-    mealSources: new PostgresMealSourceRepository(transactions),
+    mealSources: new PostgresMealSourceRepository(transactions, statistics),
     queries: new PostgresMealQueries(pool),
     userData: new PostgresUserDataRepository(pool, transactions),
     canteens: new PostgresCanteenRepository(pool, options.health),
@@ -37,8 +42,8 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     feedStates: new PostgresFeedStateRepository(pool, options.health),
     webhooks: new PostgresWebhookRepository(pool, transactions),
     outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
-    /** How many transactions (and batches of rating changes) were run again after a serialization failure or a deadlock. */
-    retryCount: () => transactions.retryCount + ratings.retryCount,
+    /** How many transactions (and batches of rating changes and markings) were run again after a serialization failure or a deadlock. */
+    retryCount: () => transactions.retryCount + ratings.retryCount + markings.retryCount,
   };
 }
 

@@ -17,6 +17,7 @@ import { heldMeals, lockMenuDays } from './held-meals.js';
 import { canteenTimeZones, recordEvents } from './outbox-records.js';
 import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealWriteColumns } from './meal-rows.js';
 import type { PostgresStorageHealth } from './storage-health.js';
+import type { TableStatistics } from './table-statistics.js';
 import { ConcurrentChangeError, type TransactionRunner } from './transaction.js';
 
 /** `SET name = excluded.name, ...` for every column but the id, the dish included; the histogram is left alone. */
@@ -27,6 +28,7 @@ export class PostgresMealCatalog implements MealCatalog {
     private readonly pool: Pool,
     private readonly transactions: TransactionRunner,
     private readonly health?: PostgresStorageHealth,
+    private readonly statistics?: TableStatistics,
   ) {}
 
   /**
@@ -39,7 +41,8 @@ export class PostgresMealCatalog implements MealCatalog {
     if (meals.length === 0) return accept(0);
     // The last of two meals with one id wins, as in the other adapters (ON CONFLICT cannot touch a row twice).
     const ordered = [...new Map(meals.map((meal) => [meal.id, meal])).values()].sort((a, b) => a.id - b.id);
-    return this.transactions.run(async (client) => {
+    let inserted = 0;
+    const result = await this.transactions.run(async (client) => {
       if (check !== undefined) {
         await lockMenuDays(client, check.days);
         const decision = check.decide(await heldMeals(client, check.days, ordered.map((meal) => meal.id)));
@@ -55,12 +58,15 @@ export class PostgresMealCatalog implements MealCatalog {
       // A meal another writer inserted after the lock found none: its dish and histogram were not accounted for.
       const raced = rows.find((row) => !row.inserted && !existing.has(Number(row.meal_id)));
       if (raced !== undefined) throw new ConcurrentChangeError(`meal ${raced.meal_id} was inserted by another transaction meanwhile`);
+      inserted = rows.filter((row) => row.inserted).length;
       const timeZones = await canteenTimeZones(client, ordered.map((meal) => meal.canteenId ?? defaultCanteenId));
       // In the batch's order, as the other adapters place the days.
       const batch = [...new Map(meals.map((meal) => [meal.id, meal])).values()];
       await recordEvents(client, upsertEvents(batch, existing, timeZones), at);
       return accept(meals.length);
     });
+    if (result.ok) await this.statistics?.afterAdding(inserted);
+    return result;
   }
 
   /**

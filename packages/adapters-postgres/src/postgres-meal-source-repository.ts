@@ -15,6 +15,7 @@ import { placeInDishes } from './dish-assignment.js';
 import { heldMeals, lockMenuDays } from './held-meals.js';
 import { canteenTimeZones, recordEvents } from './outbox-records.js';
 import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealFromRow, mealWriteColumns, type MealRow } from './meal-rows.js';
+import type { TableStatistics } from './table-statistics.js';
 import type { TransactionRunner } from './transaction.js';
 
 /**
@@ -32,10 +33,13 @@ const knownMeals = `SELECT s.source_key, ${mealColumnList.map((column) => `m.${c
 const updateFromBatch = [...mealColumnList.slice(1), 'dish_id'].map((column) => `${column} = batch.${column}`).join(', ');
 
 export class PostgresMealSourceRepository implements MealSourceRepository {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly statistics?: TableStatistics,
+  ) {}
 
   async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
-    return this.transactions.run(async (client) => {
+    const result = await this.transactions.run(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [menuImportLockKey.toString()]);
       // Before anything is read: the import decides on its known meals too, which another writer may be changing.
       await lockMenuDays(client, scope.servedIn);
@@ -92,5 +96,7 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
       await recordEvents(client, importEvents(plan, scope.cause ?? 'import', timeZones, withdrawnDishes), plan.at);
       return decision;
     });
+    if (result.ok) await this.statistics?.afterAdding(result.value.added.length);
+    return result;
   }
 }

@@ -1,0 +1,129 @@
+import { createPostgresAdapters, migrate, type PostgresAdapters } from '@canteen-meals/adapters-postgres';
+import { decideRatingChange, ratingPeriodMs, type Meal, type RatingValue } from '@canteen-meals/domain';
+import { accepted, MealMother } from '@canteen-meals/repository-contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databasePerFile } from './support/test-database.js';
+
+// The plans the hot statements really run with, as PostgreSQL's auto_explain reports them: every statement of this
+// pool's sessions, those inside the functions of migration 016 included, is explained as JSON in a NOTICE.
+const databaseUrl = databasePerFile();
+const explainEverything = [
+  'session_preload_libraries=auto_explain',
+  'auto_explain.log_min_duration=0',
+  'auto_explain.log_nested_statements=on',
+  'auto_explain.log_format=json',
+  'auto_explain.log_level=notice',
+].map((setting) => `-c ${setting}`).join(' ');
+
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Relation Name'?: string;
+  readonly 'Index Cond'?: string;
+  readonly 'TID Cond'?: string;
+  readonly Plans?: readonly PlanNode[];
+}
+interface ExplainedStatement {
+  readonly 'Query Text': string;
+  readonly Plan: PlanNode;
+}
+
+/** The tables the hot statements look rows up in by key. */
+const keyedTables = new Set(['meals', 'dishes', 'ratings', 'markings']);
+
+/** What reads more of a keyed table than the rows asked for: a sequential scan, an index scan without a key, a hash. */
+function scansOfKeyedTables(node: PlanNode): string[] {
+  const found: string[] = [];
+  const relation = node['Relation Name'];
+  if (relation !== undefined && keyedTables.has(relation)) {
+    const type = node['Node Type'];
+    const keyed = (type === 'Index Scan' || type === 'Index Only Scan') ? node['Index Cond'] !== undefined
+      : type === 'Tid Scan' ? node['TID Cond'] !== undefined
+        : type === 'Bitmap Heap Scan' || type === 'ModifyTable' || type === 'LockRows';
+    if (!keyed) found.push(`${type} on ${relation}`);
+  }
+  if (node['Node Type'] === 'Hash') {
+    for (const table of relationsUnder(node)) if (keyedTables.has(table)) found.push(`Hash of ${table}`);
+  }
+  for (const child of node.Plans ?? []) found.push(...scansOfKeyedTables(child));
+  return found;
+}
+
+function relationsUnder(node: PlanNode): string[] {
+  return [...(node['Relation Name'] === undefined ? [] : [node['Relation Name']]), ...(node.Plans ?? []).flatMap(relationsUnder)];
+}
+
+let pool: pg.Pool;
+let adapters: PostgresAdapters;
+const explained: ExplainedStatement[] = [];
+beforeAll(async () => {
+  const migrating = new pg.Pool({ connectionString: databaseUrl(), max: 1 });
+  await migrate(migrating);
+  await migrating.end();
+  // Two connections: each keeps its own plans, made while the tables were as small as they ever are.
+  pool = new pg.Pool({ connectionString: databaseUrl(), max: 2, options: explainEverything });
+  pool.on('connect', (client) => {
+    client.on('notice', (notice) => {
+      const json = notice.message?.slice(notice.message.indexOf('{'));
+      if (json !== undefined && notice.message?.includes('plan:')) explained.push(JSON.parse(json) as ExplainedStatement);
+    });
+  });
+  adapters = createPostgresAdapters(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+});
+
+const served = new Date('2026-03-02T11:30:00Z');
+const inPeriod = new Date(served.getTime() + ratingPeriodMs / 2);
+const meal = (id: number, traits: Partial<Meal> = {}) => MealMother.servedAt(served, { id, ...traits });
+const rate = (user: string, mealId: number, rating: RatingValue | null) =>
+  adapters.ratings.change(user, mealId, (snapshot) => decideRatingChange(snapshot, rating, inPeriod));
+const statementsOf = (marker: string) => explained.filter((statement) => statement['Query Text'].includes(marker));
+
+describe('the plans of the hot PostgreSQL statements on a fresh database', () => {
+  it('look every meal, dish, rating and marking up by its key while the tables grow from empty', async () => {
+    // A fresh database with the bench's shape: a few open meals and a thousand more, as one admin write each, so that
+    // the first plans are made while ratings and markings are empty and meals is young.
+    await adapters.meals.upsertMany([1, 2, 3, 4, 5].map((id) => meal(id)));
+    await adapters.meals.upsertMany(Array.from({ length: 1000 }, (_, index) => meal(1_000_001 + index, { name: `Spread meal ${index}` })));
+    const users = Array.from({ length: 120 }, (_, index) => `user-${index}`);
+    const values: (RatingValue | null)[] = [4, 2, null];
+    // First ratings, changes and deletions, and markings set and cleared, in batches of many items.
+    for (const value of values) {
+      const answers = await Promise.all(users.map((user, index) => rate(user, 1 + (index % 5), value)));
+      answers.forEach(accepted);
+      const marked = await Promise.all(users.map((user, index) => adapters.markings.setMarked(user, 1 + (index % 5), value !== null)));
+      expect(marked.every(Boolean)).toBe(true);
+    }
+    expect(await adapters.markings.setMarked('user-0', 999, true)).toBe(false);
+
+    const reads = statementsOf('WITH ORDINALITY AS g (meal_id, user_id, n)');
+    const writes = statementsOf('meals_after AS');
+    const markings = statementsOf('INSERT INTO markings');
+    for (const statements of [reads, writes, markings]) expect(statements.length).toBeGreaterThanOrEqual(3);
+    const hot = [...reads, ...writes, ...markings];
+    const scans = hot.flatMap((statement) => scansOfKeyedTables(statement.Plan).map((scan) => `${scan} in: ${statement['Query Text'].slice(0, 80)}`));
+    expect(scans).toEqual([]);
+  });
+});
+
+describe('what the plan check recognises', () => {
+  it('names a sequential scan, a hash of a scan and an index scan without a key of a keyed table, and nothing else', () => {
+    const scan = (table: string): PlanNode => ({ 'Node Type': 'Seq Scan', 'Relation Name': table });
+    expect(scansOfKeyedTables({
+      'Node Type': 'Hash Join',
+      Plans: [{ 'Node Type': 'Function Scan' }, { 'Node Type': 'Hash', Plans: [scan('meals')] }],
+    })).toEqual(['Hash of meals', 'Seq Scan on meals']);
+    expect(scansOfKeyedTables({ 'Node Type': 'Index Scan', 'Relation Name': 'ratings' })).toEqual(['Index Scan on ratings']);
+    expect(scansOfKeyedTables({
+      'Node Type': 'Nested Loop',
+      Plans: [
+        { 'Node Type': 'Function Scan' },
+        { 'Node Type': 'Index Scan', 'Relation Name': 'meals', 'Index Cond': '(meal_id = g.meal_id)' },
+        { 'Node Type': 'Tid Scan', 'Relation Name': 'ratings', 'TID Cond': '(ctid = f.row_id)' },
+        scan('canteens'),
+      ],
+    })).toEqual([]);
+  });
+});
