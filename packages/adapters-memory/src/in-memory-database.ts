@@ -32,6 +32,8 @@ export interface InMemoryDatabaseOptions {
 /** The state every in-memory adapter shares, as one database would be shared by the SQL adapters. */
 export class InMemoryDatabase {
   readonly canteens = new Map<CanteenId, Canteen>();
+  /** When each archived canteen was archived; a canteen without an entry is active. */
+  readonly canteenArchivedAt = new Map<CanteenId, Date>();
   readonly meals = new Map<MealId, DetailedMeal>();
   readonly histograms = new Map<MealId, RatingHistogram>();
   /** mealId -> userId -> rating */

@@ -1,4 +1,4 @@
-import { defaultCanteenId, type Canteen, type CanteenFeed, type CanteenId, type CanteenRepository } from '@canteen-meals/domain';
+import { defaultCanteenId, type Canteen, type CanteenFeed, type CanteenId, type CanteenRecord, type CanteenRepository } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 
@@ -47,20 +47,43 @@ export class PostgresCanteenRepository implements CanteenRepository {
         JSON.stringify(canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }))),
       ]);
     const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
+    // A saved canteen is active: a PUT restores an archived one. A second statement keeps the upsert as it is.
+    const restore = () => this.pool.query(restoreCanteen, [canteen.id]);
+    await (this.health === undefined ? restore() : this.health.guard(restore));
     return { created: rows[0]?.created === true };
   }
 
   async find(id: CanteenId): Promise<Canteen | undefined> {
-    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = $1`, [id]);
+    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = $1 AND archived_at IS NULL`, [id]);
     return rows[0] === undefined ? undefined : canteenFromRow(rows[0]);
   }
 
   /** Ordered by the ids' bytes (COLLATE "C"), as the other adapters compare them, whatever the database's collation. */
   async list(): Promise<readonly Canteen[]> {
-    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens ORDER BY canteen_id COLLATE "C"`);
+    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE archived_at IS NULL ORDER BY canteen_id COLLATE "C"`);
     return rows.map(canteenFromRow);
   }
+
+  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
+    // COALESCE in one statement: archiving an archived canteen keeps the first instant, whoever archives at once.
+    const write = () =>
+      this.pool.query<{ archived_at: Date }>(
+        'UPDATE canteens SET archived_at = COALESCE(archived_at, $1) WHERE canteen_id = $2 RETURNING archived_at',
+        [at, id],
+      );
+    const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
+    return rows[0]?.archived_at;
+  }
+
+  async listWithArchived(): Promise<readonly CanteenRecord[]> {
+    const { rows } = await this.pool.query<CanteenRow & { archived_at: Date | null }>(
+      `SELECT ${canteenColumns}, archived_at FROM canteens ORDER BY canteen_id COLLATE "C"`,
+    );
+    return rows.map((row) => ({ ...canteenFromRow(row), archivedAt: row.archived_at }));
+  }
 }
+
+const restoreCanteen = 'UPDATE canteens SET archived_at = NULL WHERE canteen_id = $1 AND archived_at IS NOT NULL';
 
 /** Creates the `default` canteen in `timeZone` unless it exists; an existing one keeps every field. */
 export async function ensureDefaultCanteen(pool: Pool, timeZone: string): Promise<void> {

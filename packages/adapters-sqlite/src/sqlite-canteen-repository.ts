@@ -1,4 +1,4 @@
-import type { Canteen, CanteenFeed, CanteenId, CanteenRepository } from '@canteen-meals/domain';
+import type { Canteen, CanteenFeed, CanteenId, CanteenRecord, CanteenRepository } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { SqliteStorageHealth } from './storage-health.js';
 
@@ -23,21 +23,33 @@ export class SqliteCanteenRepository implements CanteenRepository {
   private readonly byId: Statement<[CanteenId], CanteenRow>;
   private readonly all: Statement<[], CanteenRow>;
   private readonly saveInTransaction: Transaction<(canteen: Canteen) => { created: boolean }>;
+  private readonly allWithArchivedAt: Statement<[], CanteenRow & { archived_at: number | null }>;
+  private readonly restore: Statement<[CanteenId]>;
+  private readonly archiveOnce: Statement<[number, CanteenId], number>;
 
   constructor(
     db: Database,
     private readonly health?: SqliteStorageHealth,
   ) {
     this.exists = db.prepare<[CanteenId], 1>('SELECT 1 FROM canteens WHERE canteen_id = ?').pluck();
-    this.byId = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = ?`);
-    this.all = db.prepare(`SELECT ${canteenColumns} FROM canteens ORDER BY canteen_id`);
+    // The reads see active canteens only (see CanteenRepository); listWithArchived sees the archived ones.
+    this.byId = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = ? AND archived_at IS NULL`);
+    this.all = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE archived_at IS NULL ORDER BY canteen_id`);
     // An UPSERT, not INSERT OR REPLACE: REPLACE deletes the row first, which the meals' foreign key would refuse.
     const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone,
         city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds`);
+    this.allWithArchivedAt = db.prepare(`SELECT ${canteenColumns}, archived_at FROM canteens ORDER BY canteen_id`);
+    this.restore = db.prepare('UPDATE canteens SET archived_at = NULL WHERE canteen_id = ? AND archived_at IS NOT NULL');
+    // COALESCE: archiving an archived canteen keeps the first instant.
+    this.archiveOnce = db
+      .prepare<[number, CanteenId], number>('UPDATE canteens SET archived_at = COALESCE(archived_at, ?) WHERE canteen_id = ? RETURNING archived_at')
+      .pluck();
     this.saveInTransaction = db.transaction((canteen: Canteen) => {
       const created = this.exists.get(canteen.id) === undefined;
       upsert.run(...canteenParams(canteen));
+      // A saved canteen is active: a PUT restores an archived one.
+      this.restore.run(canteen.id);
       return { created };
     });
   }
@@ -55,6 +67,19 @@ export class SqliteCanteenRepository implements CanteenRepository {
 
   async list(): Promise<readonly Canteen[]> {
     return this.all.all().map(canteenFromRow);
+  }
+
+  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
+    const archive = () => this.archiveOnce.get(at.getTime(), id);
+    const archivedAt = this.health === undefined ? archive() : this.health.guard(archive);
+    return archivedAt === undefined ? undefined : new Date(archivedAt);
+  }
+
+  async listWithArchived(): Promise<readonly CanteenRecord[]> {
+    return this.allWithArchivedAt.all().map((row) => ({
+      ...canteenFromRow(row),
+      archivedAt: row.archived_at === null ? null : new Date(row.archived_at),
+    }));
   }
 }
 

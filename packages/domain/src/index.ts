@@ -8,6 +8,7 @@ export {
   validateCanteen,
   type Canteen,
   type CanteenId,
+  type CanteenRecord,
   type Coordinates,
 } from './canteen/canteen.js';
 export type { CanteenRepository } from './canteen/canteen-repository.js';
@@ -82,6 +83,10 @@ export {
   GetCanteen,
   getCanteenRefusals,
   ListCanteens,
+  ArchiveCanteen,
+  archiveCanteenRefusals,
+  ListCanteensWithArchived,
+  type ArchivedCanteen,
   SaveCanteen,
   saveCanteenRefusals,
 } from './use-cases/canteen-use-cases.js';

@@ -36,6 +36,14 @@ export interface Canteen {
   readonly feeds: readonly CanteenFeed[];
 }
 
+/**
+ * A canteen as an admin lists it: an archived one too, with the instant it was archived (null while it is active).
+ * An archived canteen is left out of every other read; its meals and ratings stay, and saving it makes it active.
+ */
+export interface CanteenRecord extends Canteen {
+  readonly archivedAt: Date | null;
+}
+
 export function isCanteenId(value: unknown): value is CanteenId {
   return typeof value === 'string' && canteenIdPattern.test(value);
 }
