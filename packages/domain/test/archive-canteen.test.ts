@@ -103,6 +103,8 @@ describe('ArchiveCanteen', () => {
     expect(fetched).toHaveLength(1);
 
     expect(accepted(await useCases.saveCanteen.execute(mensa)).created).toBe(false);
+    // Restored with the same feed URL: the feed keeps its state (its last outcome), as any PUT that keeps a URL does.
+    expect(accepted(await useCases.listFeeds.execute({ canteenId: 'mensa' })).map(({ state }) => state.outcome)).toEqual(['not_modified']);
     expect((await useCases.listCanteens.execute()).map((canteen) => canteen.id)).toEqual([defaultCanteenId, 'mensa']);
     const menu = accepted(await useCases.getPublicMenu.execute(dayOf('mensa')));
     expect(menu.meals.map((reading) => [reading.meal.id, reading.statistics.count])).toEqual([[1, 1]]);

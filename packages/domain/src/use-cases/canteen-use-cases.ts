@@ -24,7 +24,8 @@ export class SaveCanteen {
   async execute(canteen: Canteen): Promise<Result<{ readonly canteen: Canteen; readonly created: boolean }, 'invalid_canteen'>> {
     const valid = validateCanteen(canteen, this.deps.checkSchedule ?? anySchedule, this.deps.checkFeedUrl ?? anyFeedUrl);
     if (!valid.ok) return valid;
-    const before = await this.deps.canteens.find(canteen.id);
+    // An archived canteen counts too: restoring it keeps the states of the feeds it keeps.
+    const before = (await this.deps.canteens.listWithArchived()).find((each) => each.id === canteen.id);
     const { created } = await this.deps.canteens.save(valid.value);
     await this.forgetMovedFeeds(valid.value, before?.feeds ?? []);
     // A canteen's time zone decides which meals its days hold.
