@@ -9,7 +9,7 @@ const academica = { name: 'Mensa Academica', timezone: 'Europe/Berlin', city: 'A
 const feeds = [{ name: 'full', url: 'https://mensa.example/full.xml?key=secret', schedule: '0 6 * * *' }];
 const today = '2026-03-10';
 
-function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, { scope = adminScope, body }: { scope?: string | null; body?: unknown } = {}) {
+function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, { scope = adminScope, body }: { scope?: string | null | undefined; body?: unknown } = {}) {
   return fixture.app.inject({
     method,
     url,
