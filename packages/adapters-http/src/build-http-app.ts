@@ -20,6 +20,7 @@ import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } from './routes/canteen-routes.js';
+import { canteenArchiveRoutes, type CanteenArchiveRoutesOptions } from './routes/canteen-archive-routes.js';
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
@@ -50,6 +51,7 @@ export interface HttpAppOptions {
     UserDataRoutesOptions &
     UpcomingRoutesOptions &
     CanteenRoutesOptions &
+    CanteenArchiveRoutesOptions &
     DishRoutesOptions &
     FeedRoutesOptions &
     ReportRoutesOptions &
@@ -221,6 +223,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(upcomingRoutes, options.useCases);
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(closedDayRoutes, options.useCases);
+      await api.register(canteenArchiveRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);
       await api.register(reportRoutes, options.useCases);

@@ -2,6 +2,7 @@ import {
   defaultCanteenId,
   canonicalPrice,
   type Canteen,
+  type CanteenRecord,
   type StoredCanteen,
   type FeedSummary,
   type DishDetails,
@@ -17,6 +18,7 @@ import {
   type UserDataExport,
 } from '@canteen-meals/domain';
 import type {
+  AdminCanteenData,
   CanteenBody,
   CanteenData,
   DishData,
@@ -208,4 +210,13 @@ export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {
 /** The schema's pattern guarantees that every amount has a canonical form. */
 function canonicalPrices(prices: Readonly<Record<string, string>>): MealPrices {
   return Object.fromEntries(Object.entries(prices).map(([role, amount]) => [role, canonicalPrice(amount) ?? amount]));
+}
+
+/** A canteen in the admin's list (GET /admin/canteens): with its feeds and `archived_at`. */
+export function adminCanteenDataOf(canteen: CanteenRecord): AdminCanteenData {
+  return {
+    ...canteenDataOf(canteen),
+    feeds: canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })),
+    archived_at: canteen.archivedAt?.toISOString() ?? null,
+  };
 }

@@ -66,6 +66,7 @@ export function useSharedTestApp(): TestApp {
       table.clear();
     }
     for (const id of db.canteens.keys()) if (id !== 'default') db.canteens.delete(id);
+    db.canteenArchivedAt.clear();
     await shared.adapters.meals.upsertMany(menu);
     shared.clock.set(now);
   });

@@ -174,7 +174,11 @@ async function liveServer(live: Partial<LiveOptions> = {}, http: { readonly trus
     const answer = await app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: { authorization: `Bearer ${signHmacToken(secret, { sub: user })}` } });
     expect(answer.statusCode, answer.body).toBe(200);
   };
-  return { app, adapters, scheduler, stream, refused, rate, eraseMyData, menuReads, registry: () => registry! };
+  const archive = async (canteenId: string) => {
+    const answer = await app.inject({ method: 'DELETE', url: `/api/v1/admin/canteens/${canteenId}`, headers: { authorization: `Bearer ${admin}` } });
+    expect(answer.statusCode, answer.body).toBe(200);
+  };
+  return { app, adapters, scheduler, stream, refused, rate, eraseMyData, archive, menuReads, registry: () => registry! };
 }
 
 describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
@@ -252,6 +256,19 @@ describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
     expect(await client.unread()).toEqual([]);
     const bistro = await stream(`/api/v1/live?canteen=bistro&date=${today}`);
     expect((await bistro.next()).data.meals).toMatchObject([{ meal_id: 10, rating_count: 1 }]);
+  });
+
+  it("ends the streams of a canteen that is archived, and no other canteen's", async () => {
+    const { app, stream, archive } = await liveServer();
+    const bistro = await stream(`/api/v1/live?canteen=bistro&date=${today}`);
+    const fallback = await stream();
+    await bistro.next();
+    await fallback.next();
+    await archive('bistro');
+    await bistro.ended;
+    expect((await fallback.next()).event).toBe('snapshot');
+    const again = await app.inject({ method: 'GET', url: `/api/v1/live?canteen=bistro&date=${today}` });
+    expect([again.statusCode, again.json().error.code]).toEqual([404, 'canteen_not_found']);
   });
 
   it('resumes after Last-Event-ID with the events missed, and sends a snapshot for an id it no longer holds', async () => {

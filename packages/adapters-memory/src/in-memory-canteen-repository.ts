@@ -5,6 +5,7 @@ import {
   refuse,
   type Canteen,
   type CanteenId,
+  type CanteenRecord,
   type CanteenRepository,
   type OpenMensaId,
   type Result,
@@ -24,21 +25,39 @@ export class InMemoryCanteenRepository implements CanteenRepository {
     const openmensaId = canteen.openmensaId ?? stored?.openmensaId ?? this.unusedNumber();
     const saved = copyOf({ ...canteen, openmensaId });
     this.db.canteens.set(canteen.id, saved);
+    this.db.canteenArchivedAt.delete(canteen.id);
     return accept({ created: stored === undefined, canteen: copyOf(saved) });
   }
 
   async find(id: CanteenId): Promise<StoredCanteen | undefined> {
     const canteen = this.db.canteens.get(id);
-    return canteen === undefined ? undefined : copyOf(canteen);
+    return canteen === undefined || this.db.canteenArchivedAt.has(id) ? undefined : copyOf(canteen);
   }
 
   async findByOpenMensaId(openmensaId: OpenMensaId): Promise<StoredCanteen | undefined> {
     const canteen = this.holderOf(openmensaId);
-    return canteen === undefined ? undefined : copyOf(canteen);
+    return canteen === undefined || this.db.canteenArchivedAt.has(canteen.id) ? undefined : copyOf(canteen);
   }
 
   async list(): Promise<readonly StoredCanteen[]> {
-    return [...this.db.canteens.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copyOf);
+    return this.byId().filter((canteen) => !this.db.canteenArchivedAt.has(canteen.id)).map(copyOf);
+  }
+
+  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
+    if (!this.db.canteens.has(id)) return undefined;
+    if (!this.db.canteenArchivedAt.has(id)) this.db.canteenArchivedAt.set(id, new Date(at.getTime()));
+    return new Date(this.db.canteenArchivedAt.get(id)!.getTime());
+  }
+
+  async listWithArchived(): Promise<readonly CanteenRecord[]> {
+    return this.byId().map((canteen) => {
+      const archivedAt = this.db.canteenArchivedAt.get(canteen.id);
+      return { ...copyOf(canteen), archivedAt: archivedAt === undefined ? null : new Date(archivedAt.getTime()) };
+    });
+  }
+
+  private byId(): StoredCanteen[] {
+    return [...this.db.canteens.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   private holderOf(openmensaId: OpenMensaId): StoredCanteen | undefined {

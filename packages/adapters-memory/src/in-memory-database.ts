@@ -34,6 +34,8 @@ export class InMemoryDatabase {
   readonly canteens = new Map<CanteenId, StoredCanteen>();
   /** `${canteenId} ${date}` of each closed day. */
   readonly closedDays = new Set<string>();
+  /** When each archived canteen was archived; a canteen without an entry is active. */
+  readonly canteenArchivedAt = new Map<CanteenId, Date>();
   readonly meals = new Map<MealId, DetailedMeal>();
   readonly histograms = new Map<MealId, RatingHistogram>();
   /** mealId -> userId -> rating */

@@ -6,6 +6,7 @@ import {
   type Canteen,
   type CanteenFeed,
   type CanteenId,
+  type CanteenRecord,
   type CanteenRepository,
   type OpenMensaId,
   type Result,
@@ -34,14 +35,14 @@ type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen
 const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id';
 
 /**
- * One statement, so no race between two saves of one id. `xmax = 0` holds for a freshly inserted row version only:
+ * One statement, so no race between two saves of one id; a saved canteen is active (a PUT restores an archived one). `xmax = 0` holds for a freshly inserted row version only:
  * an update through ON CONFLICT leaves the id of the transaction that locked the old row there.
  */
 const upsert = `INSERT INTO canteens (${canteenColumns})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::integer, canteens_unused_openmensa_id()))
   ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone, city = excluded.city,
     address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
-    openmensa_id = coalesce($9::integer, canteens.openmensa_id)
+    openmensa_id = coalesce($9::integer, canteens.openmensa_id), archived_at = NULL
   RETURNING (xmax = 0) AS created, ${canteenColumns}`;
 
 /** How often an insert runs again when a concurrent one took the number it was to get. */
@@ -60,10 +61,10 @@ export class PostgresCanteenRepository implements CanteenRepository {
       } catch (error) {
         if (sqlStateOf(error) !== '23505' || (error as { constraint?: string }).constraint !== 'canteens_openmensa_id_key') throw error;
         if (canteen.openmensaId !== undefined) {
-          const holder = await this.findByOpenMensaId(canteen.openmensaId);
+          const holder = await this.holderOf(canteen.openmensaId);
           // Taken and released again in between: rare enough to let the caller try again.
           if (holder === undefined) throw error;
-          return refuse('openmensa_id_taken', openMensaIdTakenMessage(holder.openmensaId, holder.id));
+          return refuse('openmensa_id_taken', openMensaIdTakenMessage(holder.openmensa_id, holder.canteen_id));
         }
         if (attempt >= numberRetries) throw error;
       }
@@ -91,19 +92,46 @@ export class PostgresCanteenRepository implements CanteenRepository {
   }
 
   async find(id: CanteenId): Promise<StoredCanteen | undefined> {
-    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = $1`, [id]);
+    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = $1 AND archived_at IS NULL`, [id]);
     return rows[0] === undefined ? undefined : canteenFromRow(rows[0]);
+  }
+
+  async findByOpenMensaId(openmensaId: OpenMensaId): Promise<StoredCanteen | undefined> {
+    const holder = await this.holderOf(openmensaId);
+    return holder === undefined || holder.archived_at !== null ? undefined : canteenFromRow(holder);
+  }
+
+  /** The canteen with this number, archived or not: numbers stay unique across every canteen. */
+  private async holderOf(openmensaId: OpenMensaId): Promise<(CanteenRow & { archived_at: Date | null }) | undefined> {
+    const { rows } = await this.pool.query<CanteenRow & { archived_at: Date | null }>(
+      `SELECT ${canteenColumns}, archived_at FROM canteens WHERE openmensa_id = $1`,
+      [openmensaId],
+    );
+    return rows[0];
   }
 
   /** Ordered by the ids' bytes (COLLATE "C"), as the other adapters compare them, whatever the database's collation. */
-  async findByOpenMensaId(openmensaId: OpenMensaId): Promise<StoredCanteen | undefined> {
-    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE openmensa_id = $1`, [openmensaId]);
-    return rows[0] === undefined ? undefined : canteenFromRow(rows[0]);
+  async list(): Promise<readonly StoredCanteen[]> {
+    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE archived_at IS NULL ORDER BY canteen_id COLLATE "C"`);
+    return rows.map(canteenFromRow);
   }
 
-  async list(): Promise<readonly StoredCanteen[]> {
-    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens ORDER BY canteen_id COLLATE "C"`);
-    return rows.map(canteenFromRow);
+  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
+    // COALESCE in one statement: archiving an archived canteen keeps the first instant, whoever archives at once.
+    const write = () =>
+      this.pool.query<{ archived_at: Date }>(
+        'UPDATE canteens SET archived_at = COALESCE(archived_at, $1) WHERE canteen_id = $2 RETURNING archived_at',
+        [at, id],
+      );
+    const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
+    return rows[0]?.archived_at;
+  }
+
+  async listWithArchived(): Promise<readonly CanteenRecord[]> {
+    const { rows } = await this.pool.query<CanteenRow & { archived_at: Date | null }>(
+      `SELECT ${canteenColumns}, archived_at FROM canteens ORDER BY canteen_id COLLATE "C"`,
+    );
+    return rows.map((row) => ({ ...canteenFromRow(row), archivedAt: row.archived_at }));
   }
 }
 

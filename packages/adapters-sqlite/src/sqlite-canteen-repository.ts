@@ -5,6 +5,7 @@ import {
   type Canteen,
   type CanteenFeed,
   type CanteenId,
+  type CanteenRecord,
   type CanteenRepository,
   type OpenMensaId,
   type Result,
@@ -37,23 +38,33 @@ export class SqliteCanteenRepository implements CanteenRepository {
   private readonly exists: Statement<[CanteenId], 1>;
   private readonly byId: Statement<[CanteenId], CanteenRow>;
   private readonly all: Statement<[], CanteenRow>;
-  private readonly byNumber: Statement<[OpenMensaId], CanteenRow>;
+  private readonly byNumber: Statement<[OpenMensaId], CanteenRow & { archived_at: number | null }>;
   private readonly saveInTransaction: Transaction<(canteen: Canteen) => Saved>;
+  private readonly allWithArchivedAt: Statement<[], CanteenRow & { archived_at: number | null }>;
+  private readonly archiveOnce: Statement<[number, CanteenId], number>;
 
   constructor(
     db: Database,
     private readonly health?: SqliteStorageHealth,
   ) {
     this.exists = db.prepare<[CanteenId], 1>('SELECT 1 FROM canteens WHERE canteen_id = ?').pluck();
-    this.byId = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = ?`);
-    this.all = db.prepare(`SELECT ${canteenColumns} FROM canteens ORDER BY canteen_id`);
-    this.byNumber = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE openmensa_id = ?`);
+    // The reads see active canteens only (see CanteenRepository); listWithArchived sees the archived ones.
+    this.byId = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = ? AND archived_at IS NULL`);
+    this.all = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE archived_at IS NULL ORDER BY canteen_id`);
+    // Archived or not: numbers stay unique across every canteen.
+    this.byNumber = db.prepare(`SELECT ${canteenColumns}, archived_at FROM canteens WHERE openmensa_id = ?`);
     // An UPSERT, not INSERT OR REPLACE: REPLACE deletes the row first, which the meals' foreign key would refuse. A row
-    // inserted without a number gets one from the trigger of migration 010; an update without one keeps its own.
+    // inserted without a number gets one from the trigger of migration 010; an update without one keeps its own. A
+    // saved canteen is active: a PUT restores an archived one.
     const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone,
         city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
-        openmensa_id = coalesce(excluded.openmensa_id, canteens.openmensa_id)`);
+        openmensa_id = coalesce(excluded.openmensa_id, canteens.openmensa_id), archived_at = NULL`);
+    this.allWithArchivedAt = db.prepare(`SELECT ${canteenColumns}, archived_at FROM canteens ORDER BY canteen_id`);
+    // COALESCE: archiving an archived canteen keeps the first instant.
+    this.archiveOnce = db
+      .prepare<[number, CanteenId], number>('UPDATE canteens SET archived_at = COALESCE(archived_at, ?) WHERE canteen_id = ? RETURNING archived_at')
+      .pluck();
     this.saveInTransaction = db.transaction((canteen: Canteen): Saved => {
       const holder = canteen.openmensaId === undefined ? undefined : this.byNumber.get(canteen.openmensaId);
       if (holder !== undefined && holder.canteen_id !== canteen.id) {
@@ -78,11 +89,24 @@ export class SqliteCanteenRepository implements CanteenRepository {
 
   async findByOpenMensaId(openmensaId: OpenMensaId): Promise<StoredCanteen | undefined> {
     const row = this.byNumber.get(openmensaId);
-    return row === undefined ? undefined : canteenFromRow(row);
+    return row === undefined || row.archived_at !== null ? undefined : canteenFromRow(row);
   }
 
   async list(): Promise<readonly StoredCanteen[]> {
     return this.all.all().map(canteenFromRow);
+  }
+
+  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
+    const archive = () => this.archiveOnce.get(at.getTime(), id);
+    const archivedAt = this.health === undefined ? archive() : this.health.guard(archive);
+    return archivedAt === undefined ? undefined : new Date(archivedAt);
+  }
+
+  async listWithArchived(): Promise<readonly CanteenRecord[]> {
+    return this.allWithArchivedAt.all().map((row) => ({
+      ...canteenFromRow(row),
+      archivedAt: row.archived_at === null ? null : new Date(row.archived_at),
+    }));
   }
 }
 

@@ -16,6 +16,8 @@ export {
   type MealsClientOptions,
 } from './meals-client.js';
 export type {
+  AdminCanteensResult,
+  ArchivedCanteen,
   Canteen,
   CanteensResult,
   Dish,

@@ -2,6 +2,8 @@ import { isMealsErrorCode, MealsApiError } from './meals-api-error.js';
 import { SseParser } from './sse-parser.js';
 import { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from '@canteen-meals/http-contract';
 import type {
+  AdminCanteensResult,
+  ArchivedCanteen,
   Canteen,
   CanteensResult,
   Dish,
@@ -99,6 +101,13 @@ export interface MealsClient {
   getCanteen(canteenId: string, options?: CallOptions): Promise<Canteen>;
   /** Creates or replaces a canteen; the token needs the `meals:write` scope. */
   saveCanteen(canteenId: string, request: SaveCanteenRequest, options?: CallOptions): Promise<Canteen>;
+  /**
+   * Archives a canteen: it leaves every list and its menus answer 404, its meals and ratings are kept, and
+   * `saveCanteen` restores it. Archiving it again keeps the first `archived_at`. The token needs `meals:write`.
+   */
+  archiveCanteen(canteenId: string, options?: CallOptions): Promise<ArchivedCanteen>;
+  /** Every canteen with its feeds, archived ones too (`archived_at`); the token needs the `meals:write` scope. */
+  listAdminCanteens(options?: CallOptions): Promise<AdminCanteensResult>;
   /** A dish over all its servings, with a page of them (token optional: with one, the caller's own figures). */
   getDish(dishId: number, page?: PageRequest, options?: CallOptions): Promise<Dish>;
   /** A canteen's dishes whose names hold `q` (public). */
@@ -206,6 +215,8 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     getCanteen: (canteenId, callOptions) => call('GET', canteenPath(canteenId), undefined, callOptions),
     saveCanteen: (canteenId, request, callOptions) =>
       call('PUT', canteenPath(canteenId, routePaths.saveCanteen), request, callOptions),
+    archiveCanteen: (canteenId, callOptions) => call('DELETE', canteenPath(canteenId, routePaths.archiveCanteen), undefined, callOptions),
+    listAdminCanteens: (callOptions) => call('GET', routePaths.listAdminCanteens, undefined, callOptions),
     getDish: (dishId, page, callOptions) => call('GET', `${dishPath(dishId)}${pageQuery(page)}`, undefined, callOptions),
     searchDishes: (canteenId, { q, ...page }, callOptions) =>
       call('GET', `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page) })}`, undefined, callOptions),

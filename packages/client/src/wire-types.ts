@@ -1,4 +1,6 @@
 import type {
+  AdminCanteensData,
+  ArchivedCanteenData,
   CanteenBody,
   CanteenData,
   CanteensData,
@@ -64,6 +66,10 @@ export type UserDataExport = Static<typeof UserDataExportData>;
 export type UserDataErasure = Static<typeof UserDataErasureData>;
 export type Canteen = Static<typeof CanteenData>;
 export type CanteensResult = Static<typeof CanteensData>;
+/** `DELETE /admin/canteens/{canteen_id}`: the canteen archived, and since when. */
+export type ArchivedCanteen = Static<typeof ArchivedCanteenData>;
+/** `GET /admin/canteens`: every canteen with its feeds, archived ones with their `archived_at` (null for the others). */
+export type AdminCanteensResult = Static<typeof AdminCanteensData>;
 export type Dish = Static<typeof DishData>;
 export type FeedSummary = Static<typeof FeedSummaryData>;
 export type FeedsResult = Static<typeof FeedsData>;

@@ -449,3 +449,28 @@ describe('live statistics against the real server', () => {
     expect(refusal).toMatchObject({ code: 'canteen_not_found', status: 404 });
   });
 });
+
+describe('archived canteens against the real server', () => {
+  it('archives a canteen (again: the same archived_at), lists it among every canteen, and a save restores it', async () => {
+    await admin.saveCanteen('closing', { name: 'Closing', timezone: 'UTC' });
+    const archived = await admin.archiveCanteen('closing');
+    expect(archived.canteen_id).toBe('closing');
+    expect(Number.isNaN(Date.parse(archived.archived_at))).toBe(false);
+    expect(await admin.archiveCanteen('closing')).toEqual(archived);
+
+    const anonymous = createMealsClient({ baseUrl: server.baseUrl });
+    expect((await anonymous.listCanteens()).canteens.map((canteen) => canteen.canteen_id)).not.toContain('closing');
+    expect(await failure(anonymous.getCanteen('closing'))).toMatchObject({ code: 'canteen_not_found', status: 404 });
+    const listed = (await admin.listAdminCanteens()).canteens;
+    expect(listed.find((canteen) => canteen.canteen_id === 'closing')).toEqual({
+      canteen_id: 'closing', name: 'Closing', timezone: 'UTC', city: null, address: null, coordinates: null, openmensa_id: expect.any(Number), feeds: [], archived_at: archived.archived_at,
+    });
+    expect(listed.find((canteen) => canteen.canteen_id === 'default')?.archived_at).toBeNull();
+
+    await admin.saveCanteen('closing', { name: 'Closing', timezone: 'UTC' });
+    expect((await anonymous.getCanteen('closing')).name).toBe('Closing');
+    expect(await failure(admin.archiveCanteen('nowhere'))).toMatchObject({ code: 'canteen_not_found', status: 404 });
+    expect(await failure(alice.archiveCanteen('closing'))).toMatchObject({ code: 'forbidden', status: 403 });
+    expect(await failure(alice.listAdminCanteens())).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+});

@@ -10,6 +10,7 @@ export {
   validateCanteen,
   type Canteen,
   type CanteenId,
+  type CanteenRecord,
   type OpenMensaId,
   type StoredCanteen,
   type Coordinates,
@@ -97,6 +98,10 @@ export {
   GetCanteen,
   getCanteenRefusals,
   ListCanteens,
+  ArchiveCanteen,
+  archiveCanteenRefusals,
+  ListCanteensWithArchived,
+  type ArchivedCanteen,
   SaveCanteen,
   saveCanteenRefusals,
 } from './use-cases/canteen-use-cases.js';

@@ -167,3 +167,22 @@ export const ExportDaysQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ExportDaysQuery = Static<typeof ExportDaysQuery>;
+
+const ArchivedAt = Type.String({ format: 'date-time', description: 'When the canteen was archived; archiving it again keeps this instant' });
+
+/** DELETE /admin/canteens/{canteen_id}: the canteen archived, and since when. */
+export const ArchivedCanteenData = Type.Object({ canteen_id: Type.String(), archived_at: ArchivedAt });
+export type ArchivedCanteenData = Static<typeof ArchivedCanteenData>;
+
+/** A canteen in the admin's list: with its feeds, and `archived_at` (null while it is active). */
+export const AdminCanteenData = Type.Object({
+  ...CanteenData.properties,
+  feeds: Type.Array(CanteenFeed),
+  archived_at: Type.Union([ArchivedAt, Type.Null()], { description: 'When the canteen was archived; null while it is active' }),
+});
+export type AdminCanteenData = Static<typeof AdminCanteenData>;
+
+export const AdminCanteensData = Type.Object({
+  canteens: Type.Array(AdminCanteenData, { description: 'Every canteen, archived ones too, by canteen id' }),
+});
+export type AdminCanteensData = Static<typeof AdminCanteensData>;

@@ -1,4 +1,5 @@
 import type { CanteenData, CanteensData } from './canteen-schemas.js';
+import type { AdminCanteensData, ArchivedCanteenData } from './canteen-schemas.js';
 import type { Static } from '@sinclair/typebox';
 import type { MarkMealData, RateMealData, UpsertMealsData } from './meal-schemas.js';
 import type { MealData, MealPageData, MealsData } from './read-schemas.js';
@@ -121,5 +122,16 @@ export const exampleCanteens: CanteensData = {
   canteens: [
     { canteen_id: 'default', openmensa_id: 1, name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null },
     exampleCanteen,
+  ],
+};
+
+/** The admin archives the canteen at the story's instant (DELETE /admin/canteens/mensa-academica). */
+export const exampleArchivedCanteen: ArchivedCanteenData = { canteen_id: 'mensa-academica', archived_at: '2026-03-10T12:00:00.000Z' };
+
+/** The admin's list after that: the archived canteen stays in it, with its archived_at, for a console to restore it. */
+export const exampleAdminCanteens: AdminCanteensData = {
+  canteens: [
+    { ...exampleCanteens.canteens[0]!, feeds: [], archived_at: null },
+    { ...exampleSavedCanteen, feeds: [], archived_at: exampleArchivedCanteen.archived_at },
   ],
 };

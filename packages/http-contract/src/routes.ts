@@ -20,6 +20,8 @@ export const routePaths = {
   listCanteens: '/canteens',
   getCanteen: '/canteens/:canteen_id',
   saveCanteen: '/admin/canteens/:canteen_id',
+  archiveCanteen: '/admin/canteens/:canteen_id',
+  listAdminCanteens: '/admin/canteens',
   getDish: '/dishes/:dish_id',
   searchDishes: '/canteens/:canteen_id/dishes',
   mergeDishes: '/admin/dishes/:dish_id/merge',

@@ -1,6 +1,6 @@
 import { defaultCanteenId, maxOpenMensaId, type Canteen } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
-import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
+import { freshFixturePerTest, type CreateRepositoryFixture, type RepositoryFixture } from './repository-fixture.js';
 import { sampleMeal, readAt } from './sample-meals.js';
 
 const academica: Canteen = {
@@ -129,5 +129,90 @@ export function describeCanteenRepositoryContract(adapterName: string, createFix
       await canteens.save({ ...academica, name: 'Renamed' });
       expect((await queries.viewsByIds('alice', [1], readAt))[0]?.meal.canteenId).toBe(academica.id);
     });
+
+    describeArchivedCanteens(store);
+  });
+}
+
+const archivedAt = new Date('2026-03-02T09:15:30.123Z');
+
+/** A canteen as stored: with the OpenMensa number the repository gave it. */
+const numbered = <T extends object>(canteen: T) => ({ ...canteen, openmensaId: expect.any(Number) as unknown as number });
+
+/** Archiving: the reads see active canteens only, listWithArchived sees every one, and a save restores one. */
+function describeArchivedCanteens(store: () => RepositoryFixture): void {
+  it('lists every canteen with archivedAt null while none is archived', async () => {
+    const { canteens } = store();
+    await canteens.save(academica);
+    const listed = await canteens.listWithArchived();
+    expect(listed.map((canteen) => [canteen.id, canteen.archivedAt])).toEqual([
+      [defaultCanteenId, null],
+      [academica.id, null],
+    ]);
+    expect(listed[1]).toEqual({ ...numbered(academica), archivedAt: null });
+  });
+
+  it('archives a canteen: not found, not listed, but listed with its archivedAt among the archived, its meals kept', async () => {
+    const { canteens, meals, queries } = store();
+    await canteens.save(academica);
+    await canteens.save(bare);
+    await meals.upsertMany([{ ...sampleMeal(1), canteenId: academica.id }]);
+    expect(await canteens.archive(academica.id, archivedAt)).toEqual(archivedAt);
+    expect(await canteens.find(academica.id)).toBeUndefined();
+    expect((await canteens.list()).map((canteen) => canteen.id)).toEqual(['bistro-7', defaultCanteenId]);
+    expect(await canteens.listWithArchived()).toEqual([
+      { ...numbered(bare), archivedAt: null },
+      { ...(await canteens.find(defaultCanteenId))!, archivedAt: null },
+      { ...numbered(academica), archivedAt },
+    ]);
+    expect((await queries.viewsByIds('alice', [1], readAt))[0]?.meal.canteenId).toBe(academica.id);
+  });
+
+  it('keeps the first archivedAt when an archived canteen is archived again, and archives no unknown id', async () => {
+    const { canteens } = store();
+    await canteens.save(academica);
+    await canteens.archive(academica.id, archivedAt);
+    const later = new Date(archivedAt.getTime() + 60_000);
+    expect(await canteens.archive(academica.id, later)).toEqual(archivedAt);
+    expect((await canteens.listWithArchived()).find((canteen) => canteen.id === academica.id)?.archivedAt).toEqual(archivedAt);
+    expect(await canteens.archive('nowhere', later)).toBeUndefined();
+    expect((await canteens.listWithArchived()).map((canteen) => canteen.id)).toEqual([defaultCanteenId, academica.id]);
+  });
+
+  it('restores an archived canteen when it is saved: found and listed again with its new fields and its meals', async () => {
+    const { canteens, meals, queries } = store();
+    await canteens.save(academica);
+    await meals.upsertMany([{ ...sampleMeal(1), canteenId: academica.id }]);
+    await canteens.archive(academica.id, archivedAt);
+    const renamed = { ...academica, name: 'Mensa Academica (neu)' };
+    expect(await canteens.save(renamed)).toEqual({ ok: true, value: { created: false, canteen: numbered(renamed) } });
+    expect(await canteens.find(academica.id)).toEqual(numbered(renamed));
+    expect((await canteens.list()).map((canteen) => canteen.id)).toEqual([defaultCanteenId, academica.id]);
+    expect((await canteens.listWithArchived()).find((canteen) => canteen.id === academica.id)?.archivedAt).toBeNull();
+    expect((await queries.viewsByIds('alice', [1], readAt))[0]?.meal.canteenId).toBe(academica.id);
+    // Archived again after the restore: a new instant, not the first archive's.
+    const later = new Date(archivedAt.getTime() + 60_000);
+    expect(await canteens.archive(academica.id, later)).toEqual(later);
+  });
+
+  it('keeps an archived canteen\'s OpenMensa number: not found by it, but taken, and its own again when restored', async () => {
+    const { canteens } = store();
+    const saved = await canteens.save(academica);
+    const number = saved.ok ? saved.value.canteen.openmensaId : -1;
+    await canteens.archive(academica.id, archivedAt);
+    expect(await canteens.findByOpenMensaId(number)).toBeUndefined();
+    const taken = await canteens.save({ ...bare, openmensaId: number });
+    expect(taken.ok).toBe(false);
+    expect(taken.ok ? undefined : taken.refusal.code).toBe('openmensa_id_taken');
+    await canteens.save(academica);
+    expect((await canteens.findByOpenMensaId(number))?.id).toBe(academica.id);
+  });
+
+  it('archives the default canteen like any other', async () => {
+    const { canteens } = store();
+    expect(await canteens.archive(defaultCanteenId, archivedAt)).toEqual(archivedAt);
+    expect(await canteens.find(defaultCanteenId)).toBeUndefined();
+    expect(await canteens.list()).toEqual([]);
+    expect((await canteens.listWithArchived()).map((canteen) => [canteen.id, canteen.archivedAt])).toEqual([[defaultCanteenId, archivedAt]]);
   });
 }

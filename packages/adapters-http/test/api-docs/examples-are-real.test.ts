@@ -106,6 +106,11 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('PUT', canteenUrl, 'admin', requestExample('saveCanteen'), 'meals:write')).toEqual(answerExample('saveCanteen'));
     expect(await call('GET', routePaths.listCanteens, 'anybody')).toEqual(answerExample('listCanteens'));
     expect(await call('GET', canteenPath('mensa-academica'), 'anybody')).toEqual(answerExample('getCanteen'));
+    // The admin archives it (twice: the first instant stays) and lists every canteen, the archived one too.
+    const archiveUrl = canteenPath('mensa-academica', routePaths.archiveCanteen);
+    expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('archiveCanteen'));
+    expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('archiveCanteen'));
+    expect(await call('GET', routePaths.listAdminCanteens, 'admin', undefined, 'meals:write')).toEqual(answerExample('listAdminCanteens'));
 
     // The admin registers a webhook endpoint (201, with a generated secret), puts it again (200), reads and deletes it.
     const webhookUrl = fillPath(routePaths.webhook, { webhook_id: 'app-backend' });
@@ -123,7 +128,7 @@ describe('the API documentation examples are real answers', () => {
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
+    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);

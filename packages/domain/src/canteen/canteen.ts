@@ -56,6 +56,12 @@ export interface Canteen {
 /** A canteen as repositories answer it: with its OpenMensa number. */
 export type StoredCanteen = Canteen & { readonly openmensaId: OpenMensaId };
 
+/**
+ * A canteen as an admin lists it: an archived one too, with the instant it was archived (null while it is active).
+ * An archived canteen is left out of every other read; its meals and ratings stay, and saving it makes it active.
+ */
+export type CanteenRecord = StoredCanteen & { readonly archivedAt: Date | null };
+
 export function isCanteenId(value: unknown): value is CanteenId {
   return typeof value === 'string' && canteenIdPattern.test(value);
 }

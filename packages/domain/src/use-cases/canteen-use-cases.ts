@@ -1,9 +1,10 @@
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
-import { anySchedule, validateCanteen, type Canteen, type CanteenId, type StoredCanteen } from '../canteen/canteen.js';
+import { anySchedule, validateCanteen, type Canteen, type CanteenId, type CanteenRecord, type StoredCanteen } from '../canteen/canteen.js';
 import { anyFeedUrl, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import type { FeedStateRepository } from '../feed/feed-ports.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
+import type { Clock } from '../shared/clock.js';
 
 export const saveCanteenRefusals = ['invalid_canteen', 'openmensa_id_taken'] as const;
 
@@ -25,7 +26,8 @@ export class SaveCanteen {
   async execute(canteen: Canteen): Promise<Result<{ readonly canteen: StoredCanteen; readonly created: boolean }, SaveCanteenRefusal>> {
     const valid = validateCanteen(canteen, this.deps.checkSchedule ?? anySchedule, this.deps.checkFeedUrl ?? anyFeedUrl);
     if (!valid.ok) return valid;
-    const before = await this.deps.canteens.find(canteen.id);
+    // An archived canteen counts too: restoring it keeps the states of the feeds it keeps.
+    const before = (await this.deps.canteens.listWithArchived()).find((each) => each.id === canteen.id);
     const saved = await this.deps.canteens.save(valid.value);
     if (!saved.ok) return saved;
     await this.forgetMovedFeeds(valid.value, before?.feeds ?? []);
@@ -63,5 +65,40 @@ export class ListCanteens {
 
   async execute(): Promise<readonly StoredCanteen[]> {
     return this.deps.canteens.list();
+  }
+}
+
+export const archiveCanteenRefusals = ['canteen_not_found'] as const;
+
+export interface ArchivedCanteen {
+  readonly canteenId: CanteenId;
+  /** When it was first archived: archiving it again keeps this instant. */
+  readonly archivedAt: Date;
+}
+
+/**
+ * Archives a canteen (admin): it leaves every list and read, its feeds are no longer fetched, and its meals and
+ * ratings stay for the day a save restores it.
+ */
+export class ArchiveCanteen {
+  constructor(
+    private readonly deps: { readonly canteens: CanteenRepository; readonly clock: Clock; readonly announce?: AnnounceMenuChange },
+  ) {}
+
+  async execute(id: CanteenId): Promise<Result<ArchivedCanteen, 'canteen_not_found'>> {
+    const archivedAt = await this.deps.canteens.archive(id, this.deps.clock.now());
+    if (archivedAt === undefined) return refuse('canteen_not_found');
+    // Its menus are gone: caches forget them and live streams of its days end.
+    (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
+    return accept({ canteenId: id, archivedAt });
+  }
+}
+
+/** Every canteen, archived ones too, by id (admin): what a console shows to restore one. */
+export class ListCanteensWithArchived {
+  constructor(private readonly deps: { readonly canteens: CanteenRepository }) {}
+
+  async execute(): Promise<readonly CanteenRecord[]> {
+    return this.deps.canteens.listWithArchived();
   }
 }

@@ -19,7 +19,7 @@ import type { NewWebhookSecret, WebhookSender, WebhookUrlCheck } from '../webhoo
 import { anyWebhookUrl } from '../webhook/webhook-validation.js';
 import { defaultDeliverySettings, DeliverWebhooks, type DeliverySettings } from './deliver-webhooks.js';
 import { DeleteWebhook, GetWebhook, ListDeliveries, ListWebhooks, SaveWebhook } from './webhook-use-cases.js';
-import { GetCanteen, ListCanteens, SaveCanteen } from './canteen-use-cases.js';
+import { ArchiveCanteen, GetCanteen, ListCanteens, ListCanteensWithArchived, SaveCanteen } from './canteen-use-cases.js';
 import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
 import { EraseUserData } from './erase-user-data.js';
 import { defaultFeedRunBounds, ListFeeds, RunDueFeeds, RunFeed } from './feed-use-cases.js';
@@ -176,6 +176,8 @@ export function createUseCases(
     listFeeds: new ListFeeds({ ...repositories, nextRun: feeds.nextRun, clock }),
     getCanteen: new GetCanteen(repositories),
     listCanteens: new ListCanteens(repositories),
+    archiveCanteen: new ArchiveCanteen({ canteens: repositories.canteens, clock, announce }),
+    listCanteensWithArchived: new ListCanteensWithArchived(repositories),
     withdrawMeal: new WithdrawMeal({ meals: repositories.meals, clock, announce }),
     setDayClosed: new SetDayClosed({ ...repositories, clock, announce }),
     getMenuDays: new GetMenuDays({ ...repositories, clock }),
