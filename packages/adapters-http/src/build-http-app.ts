@@ -18,6 +18,7 @@ import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeout
 import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
+import { compileValidatorOnFirstUse, serializersCompiledOnFirstUse } from './lazy-compilers.js';
 import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } from './routes/canteen-routes.js';
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
@@ -125,6 +126,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     clientErrorHandler: answerClientError(headers),
     frameworkErrors: answerFrameworkError(headers),
     schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
+    // A route's serializers are compiled on its first answer, not at start (lazy-compilers.ts).
+    schemaController: serializersCompiledOnFirstUse,
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
@@ -133,7 +136,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped.
   const ajv = createSchemaValidator();
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  app.setValidatorCompiler(compileValidatorOnFirstUse(ajv));
 
   // Only JSON is accepted: every other media type (text/plain included) answers 415.
   app.removeContentTypeParser(['text/plain', 'application/json']);
