@@ -19,7 +19,7 @@ import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
-import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
+import type { ServiceMetrics } from './service-metrics.js';
 import { newWebhookSecret } from '@canteen-meals/adapters-outbound';
 import { outboundWebhookSender, webhookUrlCheck } from './webhooks/outbound-webhook-sender.js';
 import { startWebhookWorker } from './webhooks/webhook-worker.js';
@@ -61,7 +61,7 @@ export interface Overrides {
  */
 export function createContainer(
   config: Config,
-  overrides: Overrides & { readonly persistence: Persistence },
+  overrides: Overrides & { readonly persistence: Persistence; readonly metrics: ServiceMetrics | null },
 ): DependencyContainer {
   const c = rootContainer.createChildContainer();
   c.register(tokens.config, { useValue: config });
@@ -75,9 +75,8 @@ export function createContainer(
     useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
   // Disabled metrics are null: nothing is counted, and /metrics does not exist.
-  c.register(tokens.metrics, {
-    useFactory: instanceCachingFactory<ServiceMetrics | null>(() => (config.metricsEnabled ? createServiceMetrics() : null)),
-  });
+  // A factory, not useValue: tsyringe takes a null useValue for a class to construct.
+  c.register(tokens.metrics, { useFactory: () => overrides.metrics });
   // The ports, wrapped to count ratings, markings and erasures when metrics are on.
   const repositories = (d: DependencyContainer): Repositories => {
     const persistence = d.resolve<Persistence>(tokens.persistence);
@@ -127,11 +126,16 @@ export function createContainer(
   return c;
 }
 
+/** The service's metrics when they are on; prom-client is loaded only then (start time, issue 30). */
+export async function createMetrics(config: Pick<Config, 'metricsEnabled'>): Promise<ServiceMetrics | null> {
+  return config.metricsEnabled ? (await import('./service-metrics.js')).createServiceMetrics() : null;
+}
+
 export async function buildServer(config: Config, overrides: Overrides = {}) {
   // The database may warn before the app (and its logger) exists: such warnings go to stderr until then.
   let warn: PersistenceWarning = warnOnStderr;
   const persistence = overrides.persistence ?? (await openPersistence(config, (details, message) => warn(details, message)));
-  const c = createContainer(config, { ...overrides, persistence });
+  const c = createContainer(config, { ...overrides, persistence, metrics: await createMetrics(config) });
   const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
   const logger = loggerOptions(config, overrides.logDestination);
   const metricsOnOwnPort = metrics !== null && config.metricsPort !== undefined;
