@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { UseCases } from '@canteen-meals/domain';
 import { fetchFeed } from '@canteen-meals/adapters-outbound';
 import { loadConfig, type Config } from '../config.js';
-import { createContainer, createMetrics, tokens } from '../composition-root.js';
+import { createContainer, tokens } from '../composition-root.js';
 import { openPersistence } from '../persistence.js';
 import { importJsonMeals, prepareJsonMeals } from './import-json-meals.js';
 import { importOpenMensaFeed, prepareOpenMensaFeed } from './import-openmensa-feed.js';
@@ -69,7 +69,8 @@ async function importMeals(args: string[]): Promise<void> {
 async function importInto(config: Config, work: (useCases: UseCases) => Promise<string[]>): Promise<void> {
   const persistence = await openPersistence(config);
   try {
-    const useCases = createContainer(config, { persistence, metrics: await createMetrics(config) }).resolve<UseCases>(tokens.useCases);
+    // Nothing scrapes an import's metrics: it counts none, and does not load prom-client (a process per import).
+    const useCases = createContainer(config, { persistence, metrics: null }).resolve<UseCases>(tokens.useCases);
     console.log((await work(useCases)).join('\n'));
   } finally {
     await persistence.close();
