@@ -18,7 +18,7 @@ import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeout
 import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
-import { compileValidatorOnFirstUse, serializersCompiledOnFirstUse } from './lazy-compilers.js';
+import { schemasCompiledOnFirstUse } from './lazy-compilers.js';
 import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } from './routes/canteen-routes.js';
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
@@ -126,17 +126,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     clientErrorHandler: answerClientError(headers),
     frameworkErrors: answerFrameworkError(headers),
     schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
-    // A route's serializers are compiled on its first answer, not at start (lazy-compilers.ts).
-    schemaController: serializersCompiledOnFirstUse,
+    // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped. A route's validators and
+    // serializers are compiled on its first request, not at start (lazy-compilers.ts).
+    schemaController: schemasCompiledOnFirstUse(createSchemaValidator()),
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
   const { readiness = async () => {}, metrics, metricsToken, observeRequest } = options.operations ?? {};
   if (observeRequest !== undefined) observeRequests(app, observeRequest);
-
-  // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped.
-  const ajv = createSchemaValidator();
-  app.setValidatorCompiler(compileValidatorOnFirstUse(ajv));
 
   // Only JSON is accepted: every other media type (text/plain included) answers 415.
   app.removeContentTypeParser(['text/plain', 'application/json']);

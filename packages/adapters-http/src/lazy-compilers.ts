@@ -30,14 +30,28 @@ export function compileValidatorOnFirstUse(ajv: Ajv): (route: { schema: unknown 
 }
 
 /** Fastify's own serializer compiler (with its options and shared schemas), called on a route's first answer of a status. */
-export const serializersCompiledOnFirstUse: NonNullable<FastifyServerOptions['schemaController']> = {
-  compilersFactory: {
-    buildSerializer: (externalSchemas, serializerOptions) => {
-      const compile = SerializerSelector()(externalSchemas, serializerOptions as Parameters<ReturnType<typeof SerializerSelector>>[1]);
-      return (route: Parameters<typeof compile>[0]) => {
-        let serialize: ((document: unknown) => string) | undefined;
-        return (document: unknown) => (serialize ??= compile(route))(document);
-      };
+export function compileSerializerOnFirstUse(externalSchemas: unknown, serializerOptions: unknown) {
+  const compile = SerializerSelector()(externalSchemas, serializerOptions as Parameters<ReturnType<typeof SerializerSelector>>[1]);
+  return (route: Parameters<typeof compile>[0]) => {
+    let serialize: ((document: unknown) => string) | undefined;
+    return (document: unknown) => (serialize ??= compile(route))(document);
+  };
+}
+
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
+/**
+ * Fastify's `schemaController` option: both compilers on first use. Given here rather than through
+ * `setValidatorCompiler`, Fastify does not load its default validator compiler (@fastify/ajv-compiler, with a second
+ * ajv and its JTD), which it would never use.
+ */
+export function schemasCompiledOnFirstUse(ajv: Ajv): NonNullable<FastifyServerOptions['schemaController']> {
+  return {
+    compilersFactory: {
+      // Fastify types this as @fastify/ajv-compiler's; it calls the compiler as setValidatorCompiler's, with
+      // `{ schema, method, url, httpPart }` (fastify/lib/validation.js).
+      buildValidator: (() => compileValidatorOnFirstUse(ajv)) as unknown as NonNullable<CompilersFactory['buildValidator']>,
+      buildSerializer: compileSerializerOnFirstUse,
     },
-  },
-};
+  };
+}

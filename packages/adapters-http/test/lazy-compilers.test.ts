@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { compileValidatorOnFirstUse, serializersCompiledOnFirstUse } from '../src/lazy-compilers.js';
+import { compileSerializerOnFirstUse, compileValidatorOnFirstUse } from '../src/lazy-compilers.js';
 import { createSchemaValidator } from '../src/schema-validation.js';
 
 const RateBody = Type.Object({ meal_id: Type.Integer(), rating: Type.Integer({ minimum: 1, maximum: 5 }) }, { additionalProperties: false });
@@ -43,7 +43,7 @@ describe('validators compiled on first use', () => {
 });
 
 describe('serializers compiled on first use', () => {
-  const compilerOf = () => serializersCompiledOnFirstUse.compilersFactory!.buildSerializer!(undefined, undefined);
+  const compilerOf = () => compileSerializerOnFirstUse(undefined, undefined);
   const route = { schema: Type.Object({ status: Type.Literal('success'), count: Type.Integer() }), method: 'GET', url: '/x', httpStatus: '200' };
 
   it('write what fast-json-stringify writes: only the fields of the schema', () => {
