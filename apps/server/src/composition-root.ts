@@ -7,13 +7,21 @@ import {
   createPublicKeyTokenVerifier,
   type TokenVerifier,
 } from '@canteen-meals/adapters-http';
-import { createUseCases, systemClock, type Clock, type FeedState, type Repositories, type UseCases } from '@canteen-meals/domain';
+import {
+  createUseCases,
+  systemClock,
+  type CanteenRepository,
+  type Clock,
+  type FeedState,
+  type FeedStateRepository,
+  type Repositories,
+  type UseCases,
+} from '@canteen-meals/domain';
 import type { ChangeRelayEvent } from '@canteen-meals/adapters-postgres';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
-import { registerFeedFreshnessGauge } from './feeds/feed-freshness-gauge.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
@@ -21,7 +29,7 @@ import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
-import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
+import type { ServiceMetrics } from './service-metrics.js';
 import { newWebhookSecret } from '@canteen-meals/adapters-outbound';
 import { outboundWebhookSender, webhookUrlCheck } from './webhooks/outbound-webhook-sender.js';
 import { startWebhookWorker } from './webhooks/webhook-worker.js';
@@ -64,7 +72,7 @@ export interface Overrides {
  */
 export function createContainer(
   config: Config,
-  overrides: Overrides & { readonly persistence: Persistence },
+  overrides: Overrides & { readonly persistence: Persistence; readonly metrics: ServiceMetrics | null },
 ): DependencyContainer {
   const c = rootContainer.createChildContainer();
   c.register(tokens.config, { useValue: config });
@@ -81,14 +89,8 @@ export function createContainer(
     useFactory: instanceCachingFactory<TokenVerifier>(() => createTokenVerifier(config)),
   });
   // Disabled metrics are null: nothing is counted, and /metrics does not exist.
-  c.register(tokens.metrics, {
-    useFactory: instanceCachingFactory<ServiceMetrics | null>((d) => {
-      if (!config.metricsEnabled) return null;
-      const { canteens, feedStates } = d.resolve<Persistence>(tokens.persistence);
-      const clock = d.resolve<Clock>(tokens.clock);
-      return createServiceMetrics([(registers) => registerFeedFreshnessGauge(registers, { canteens, feedStates, clock })]);
-    }),
-  });
+  // A factory, not useValue: tsyringe takes a null useValue for a class to construct.
+  c.register(tokens.metrics, { useFactory: () => overrides.metrics });
   // The ports, wrapped to count ratings, markings and erasures when metrics are on.
   const repositories = (d: DependencyContainer): Repositories => {
     const persistence = d.resolve<Persistence>(tokens.persistence);
@@ -149,11 +151,29 @@ export function createContainer(
   return c;
 }
 
+/** What the feed freshness gauge reads at each scrape. */
+export interface FeedGaugeSources {
+  readonly canteens: CanteenRepository;
+  readonly feedStates: FeedStateRepository;
+  readonly clock: Clock;
+}
+
+/** The service's metrics when they are on; prom-client is loaded only then (start time, issue 30). */
+export async function createMetrics(config: Pick<Config, 'metricsEnabled'>, feeds?: FeedGaugeSources): Promise<ServiceMetrics | null> {
+  if (!config.metricsEnabled) return null;
+  const [{ createServiceMetrics }, { registerFeedFreshnessGauge }] = await Promise.all([
+    import('./service-metrics.js'),
+    import('./feeds/feed-freshness-gauge.js'),
+  ]);
+  return createServiceMetrics(feeds === undefined ? [] : [(registers) => registerFeedFreshnessGauge(registers, feeds)]);
+}
+
 export async function buildServer(config: Config, overrides: Overrides = {}) {
   // The database may warn before the app (and its logger) exists: such warnings go to stderr until then.
   let warn: PersistenceWarning = warnOnStderr;
   const persistence = overrides.persistence ?? (await openPersistence(config, (details, message) => warn(details, message)));
-  const c = createContainer(config, { ...overrides, persistence });
+  const feeds = { canteens: persistence.canteens, feedStates: persistence.feedStates, clock: overrides.clock ?? systemClock };
+  const c = createContainer(config, { ...overrides, persistence, metrics: await createMetrics(config, feeds) });
   const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
   const logger = loggerOptions(config, overrides.logDestination);
   const metricsOnOwnPort = metrics !== null && config.metricsPort !== undefined;

@@ -1,11 +1,5 @@
-import { createInMemoryAdapters, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { openPostgres, startChangeRelay, type ChangeRelay, type ChangeRelayEvent } from '@canteen-meals/adapters-postgres';
-import {
-  openSqlite,
-  SqliteDatabaseMissingError,
-  SqliteDatabaseReadOnlyError,
-  type SqliteServiceOptions,
-} from '@canteen-meals/adapters-sqlite';
+import type { ChangeRelay, ChangeRelayEvent } from '@canteen-meals/adapters-postgres';
+import type { SqliteServiceOptions } from '@canteen-meals/adapters-sqlite';
 import type { SharedHitCounter } from '@canteen-meals/adapters-http';
 import type { MenuChangeHub, Repositories } from '@canteen-meals/domain';
 import { ConfigError, type Config } from './config.js';
@@ -35,13 +29,17 @@ export async function openPersistence(
     Partial<Pick<Config, 'production' | 'databaseCreate' | 'timeZone' | 'databaseListenUrl' | 'postgres'>>,
   warn: PersistenceWarning = warnOnStderr,
 ): Promise<Persistence> {
+  // Only the configured adapter is loaded: a SQLite server never reads the PostgreSQL driver, nor the reverse (start time).
   switch (config.database.kind) {
-    case 'memory':
+    case 'memory': {
+      const { createInMemoryAdapters, InMemoryDatabase } = await import('@canteen-meals/adapters-memory');
       return { ...createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: config.timeZone })), ping: async () => {}, close: async () => {} };
+    }
     case 'sqlite': {
+      const sqlite = await import('@canteen-meals/adapters-sqlite');
       // An unmounted volume must not become an empty service: production creates the file only when told to.
       const create = config.production !== true || config.databaseCreate === true;
-      const { adapters, ping, close } = openSqliteOrRefuse(config.database.path, {
+      const { adapters, ping, close } = openSqliteOrRefuse(sqlite, config.database.path, {
         synchronous: config.sqliteSynchronous,
         create,
         defaultTimeZone: config.timeZone,
@@ -51,6 +49,7 @@ export async function openPersistence(
       return { ...adapters, ping, close };
     }
     case 'postgres': {
+      const { openPostgres, startChangeRelay } = await import('@canteen-meals/adapters-postgres');
       const { adapters, ping, close, pool, hitCounter } = await openPostgres(config.database.url, {
         poolSize: config.postgresPoolSize,
         ...(config.postgres && {
@@ -74,7 +73,11 @@ export async function openPersistence(
   }
 }
 
-function openSqliteOrRefuse(path: string, options: SqliteServiceOptions) {
+function openSqliteOrRefuse(
+  { openSqlite, SqliteDatabaseMissingError, SqliteDatabaseReadOnlyError }: typeof import('@canteen-meals/adapters-sqlite'),
+  path: string,
+  options: SqliteServiceOptions,
+) {
   try {
     return openSqlite(path, options);
   } catch (error) {

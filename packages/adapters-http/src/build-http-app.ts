@@ -19,6 +19,7 @@ import { serverTimeoutOptions, type HttpTimeouts } from './limits/server-timeout
 import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
+import { schemasCompiledOnFirstUse } from './lazy-compilers.js';
 import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } from './routes/canteen-routes.js';
 import { canteenArchiveRoutes, type CanteenArchiveRoutesOptions } from './routes/canteen-archive-routes.js';
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
@@ -142,15 +143,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
     // The paths OpenMensa clients send (`/api/v2//canteens`, `.json`, a trailing `/`) to the v2 routes; others unchanged.
     rewriteUrl: (request) => openMensaV2Url(request.url ?? '/'),
+    // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped. A route's validators and
+    // serializers are compiled on its first request, not at start (lazy-compilers.ts).
+    schemaController: schemasCompiledOnFirstUse(createSchemaValidator()),
     ...serverTimeoutOptions(options.timeouts ?? defaultHttpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>();
   echoRequestId(app);
   const { readiness = async () => {}, metrics, metricsToken, observeRequest } = options.operations ?? {};
   if (observeRequest !== undefined) observeRequests(app, observeRequest);
-
-  // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped.
-  const ajv = createSchemaValidator();
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
 
   // Only JSON is accepted: every other media type (text/plain included) answers 415.
   app.removeContentTypeParser(['text/plain', 'application/json']);

@@ -8,9 +8,14 @@ import { closedDaysFromUpsertBody, mealsFromUpsertBody } from './wire-mapping.js
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-/** One validator configuration for every request body and for file imports: strict, no coercion, no stripping. */
+/**
+ * One validator configuration for every request body and for file imports: strict, no coercion, no stripping. The
+ * schemas are the contract's constants, not input: that they are valid JSON Schema is checked once, by the test that
+ * validates the OpenAPI document holding every one of them (api-docs.test.ts), not by compiling ajv's meta-schema in
+ * every process (~30 ms of a start, paid by its first request; issue 30).
+ */
 export function createSchemaValidator(): Ajv {
-  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false });
+  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false, validateSchema: false });
   addFormats(ajv);
   return ajv;
 }

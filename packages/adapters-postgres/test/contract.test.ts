@@ -1,7 +1,7 @@
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
 import { describeReadRepositoryContracts, describeRepositoryContracts } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll } from 'vitest';
-import { databasePerFile } from './support/test-database.js';
+import { databasePerFile, emptyMenuTablesSql } from './support/test-database.js';
 
 const databaseUrl = databasePerFile();
 let database: PostgresDatabase;
@@ -15,10 +15,7 @@ afterAll(async () => {
 // One migrated database for the file; each test starts from empty tables, which is what a fresh store means here:
 // no meals, no dishes, no feed states, and of the canteens only `default`, as the migration created it.
 const emptied = async () => {
-  await database.pool.query(`TRUNCATE ratings, markings, meal_sources, meals, dish_names, dishes, feed_states, closed_days;
-    DELETE FROM canteens WHERE canteen_id <> 'default';
-    UPDATE canteens SET name = 'Default canteen', time_zone = 'UTC', city = NULL, address = NULL, lat = NULL, lng = NULL, feeds = '[]',
-      openmensa_id = 1`);
+  await database.pool.query(emptyMenuTablesSql);
   return database.adapters;
 };
 describeRepositoryContracts('PostgreSQL', emptied);

@@ -12,7 +12,7 @@ import {
   withoutSessionState,
   type PostgresAdapters,
 } from '../src/index.js';
-import { databasePerFile } from './support/test-database.js';
+import { databasePerFile, emptyMenuTablesSql } from './support/test-database.js';
 import { behindTransactionPooler } from './support/transaction-pooler.js';
 
 const databaseUrl = databasePerFile();
@@ -42,9 +42,7 @@ describe('the simulated transaction pooler', () => {
 
 // Every repository works when no session state survives a statement outside a transaction or a transaction.
 const emptied = async () => {
-  await raw.query(`TRUNCATE ratings, markings, meal_sources, meals, dish_names, dishes, feed_states;
-    DELETE FROM canteens WHERE canteen_id <> 'default';
-    UPDATE canteens SET name = 'Default canteen', time_zone = 'UTC', city = NULL, address = NULL, lat = NULL, lng = NULL, feeds = '[]'`);
+  await raw.query(emptyMenuTablesSql);
   return adapters;
 };
 describeRepositoryContracts('PostgreSQL behind a transaction pooler', emptied);

@@ -1,7 +1,7 @@
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
 import { describeWebhookContracts } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll } from 'vitest';
-import { databasePerFile } from './support/test-database.js';
+import { databasePerFile, emptyMenuTablesSql } from './support/test-database.js';
 
 const databaseUrl = databasePerFile();
 let database: PostgresDatabase;
@@ -14,8 +14,6 @@ afterAll(async () => {
 
 // One migrated database for the file; each test starts from empty tables and the `default` canteen alone.
 describeWebhookContracts('PostgreSQL', async () => {
-  await database.pool.query(`TRUNCATE webhook_deliveries, webhooks, webhook_outbox, ratings, markings, meal_sources, meals, dish_names, dishes, feed_states;
-    DELETE FROM canteens WHERE canteen_id <> 'default';
-    UPDATE canteens SET name = 'Default canteen', time_zone = 'UTC', city = NULL, address = NULL, lat = NULL, lng = NULL, feeds = '[]'`);
+  await database.pool.query(`DELETE FROM webhook_deliveries; DELETE FROM webhooks; DELETE FROM webhook_outbox; ${emptyMenuTablesSql}`);
   return database.adapters;
 });

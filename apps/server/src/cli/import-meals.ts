@@ -69,7 +69,8 @@ async function importMeals(args: string[]): Promise<void> {
 async function importInto(config: Config, work: (useCases: UseCases) => Promise<string[]>): Promise<void> {
   const persistence = await openPersistence(config);
   try {
-    const useCases = createContainer(config, { persistence }).resolve<UseCases>(tokens.useCases);
+    // Nothing scrapes an import's metrics: it counts none, and does not load prom-client (a process per import).
+    const useCases = createContainer(config, { persistence, metrics: null }).resolve<UseCases>(tokens.useCases);
     console.log((await work(useCases)).join('\n'));
   } finally {
     await persistence.close();

@@ -1,5 +1,5 @@
 import { KeyObject } from 'node:crypto';
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JWSHeaderParameters } from 'jose';
+import type { createLocalJWKSet, createRemoteJWKSet, JWSHeaderParameters } from 'jose';
 import { algorithmOfKey, type AsymmetricAlgorithm } from './public-key-token-verifier.js';
 
 export interface JwksKeyResolverOptions {
@@ -31,6 +31,11 @@ export class KeyNotResolved extends Error {
 
 const jwksAlgorithms: readonly AsymmetricAlgorithm[] = ['RS256', 'ES256'];
 
+type Jose = typeof import('jose');
+/** jose (46 modules) is loaded by the first JWKS resolver, not by every process that imports this package (start time). */
+let jose: Jose | undefined;
+const loadJose = async (): Promise<Jose> => (jose ??= await import('jose'));
+
 /**
  * jose's remote key set caches the whole set, so one fetch learns every key (a rotated-in key included), and after
  * a fetch an unknown kid waits out a cooldown instead of causing another. It would retry a failed fetch at once,
@@ -38,18 +43,23 @@ const jwksAlgorithms: readonly AsymmetricAlgorithm[] = ['RS256', 'ES256'];
  */
 export function createJwksKeyResolver(options: JwksKeyResolverOptions): JwksKeyResolver {
   const cooldownMs = options.cooldownMs ?? 30_000;
-  const remote = createRemoteJWKSet(options.url, {
-    cooldownDuration: cooldownMs,
-    cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
-    timeoutDuration: options.timeoutMs ?? 5_000,
-  });
+  const remoteSet = loadJose().then(({ createRemoteJWKSet }) =>
+    createRemoteJWKSet(options.url, {
+      cooldownDuration: cooldownMs,
+      cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
+      timeoutDuration: options.timeoutMs ?? 5_000,
+    }),
+  );
+  // Settled or not, a failure to load shows where the set is used, not as an unhandled rejection.
+  remoteSet.catch(() => {});
   let failedAt = Number.NEGATIVE_INFINITY;
   let lastGoodSet: { readonly failedAt: number; readonly resolve: ReturnType<typeof createLocalJWKSet> } | undefined;
   const pemOf = new WeakMap<object, string>();
 
   /** The last set that was fetched, even if stale: while the endpoint fails, it is better than nothing. */
-  const lastGoodSetResolver = () => {
+  const lastGoodSetResolver = async () => {
     if (lastGoodSet?.failedAt !== failedAt) {
+      const [{ createLocalJWKSet }, remote] = await Promise.all([loadJose(), remoteSet]);
       const set = remote.jwks();
       lastGoodSet = set === undefined ? undefined : { failedAt, resolve: createLocalJWKSet(set) };
     }
@@ -57,13 +67,14 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions): JwksKeyR
   };
 
   const fromLastGoodSet = async (header: JWSHeaderParameters, cause?: unknown) => {
-    const resolve = lastGoodSetResolver();
+    const resolve = await lastGoodSetResolver();
     if (resolve === undefined) throw new KeyNotResolved('the key set could not be fetched', true, { cause });
     return resolve(header);
   };
 
   const keyFor = async (header: JWSHeaderParameters) => {
     if (Date.now() - failedAt < cooldownMs) return fromLastGoodSet(header);
+    const remote = await remoteSet;
     try {
       return await remote(header);
     } catch (error) {
@@ -79,7 +90,7 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions): JwksKeyR
       throw new KeyNotResolved(`the token's alg must be one of ${jwksAlgorithms.join(', ')}`);
     }
     if (typeof kid !== 'string' || kid.length === 0) throw new KeyNotResolved('the token names no kid');
-    let key: Awaited<ReturnType<typeof remote>>;
+    let key: Awaited<ReturnType<ReturnType<typeof createRemoteJWKSet>>>;
     try {
       key = await keyFor({ alg: alg as AsymmetricAlgorithm, kid });
     } catch (error) {
@@ -92,6 +103,9 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions): JwksKeyR
 }
 
 function isNoSuchKey(error: unknown): boolean {
+  // Only jose throws these, so before jose is loaded no error is one of them.
+  if (jose === undefined) return false;
+  const { errors } = jose;
   return (
     error instanceof errors.JWKSNoMatchingKey ||
     error instanceof errors.JWKSMultipleMatchingKeys ||

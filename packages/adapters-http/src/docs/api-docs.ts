@@ -1,98 +1,44 @@
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifySchema } from 'fastify';
-import { httpStatusOf } from '../error-mapping.js';
-import { webhookDocs } from './webhook-docs.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 
 export const openApiPath = '/openapi.json';
 export const docsPath = '/docs';
 export const bearerAuth = 'bearerAuth';
 
-const description = `Mark canteen meals as favourites and rate them 1 to 5.
-
-Every answer is an envelope: \`{"status":"success","data":...}\` or
-\`{"status":"error","error":{"code":"...","message":"..."}}\`. Branch on \`code\` (listed per route and status), never on
-\`message\`. Routes under /api/v1 need \`Authorization: Bearer <JWT>\` (a \`sub\` claim, signed as the server is
-configured: an HS256 shared secret, an RS256/ES256 public key or a JWKS; admin routes also need \`meals:write\` in the
-space-separated \`scope\` claim, the reports \`meals:read-reports\` or \`meals:write\`) and are rate limited. The
-reports answer CSV; their refusals are the envelope. Request bodies are validated strictly: no type coercion and no
-unknown fields.
-
-Every error code, with its HTTP status (each operation lists the ones it can answer):
-
-| HTTP | code |
-|---|---|
-${Object.entries(httpStatusOf)
-  .sort(([, a], [, b]) => a - b)
-  .map(([code, status]) => `| ${status} | \`${code}\` |`)
-  .join('\n')}`;
+/** What answers the docs routes, and what its answer keeps of its headers (the connection's are this server's own). */
+const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
 
 /**
- * Registers the OpenAPI generator before any route, so that it sees every route registered afterwards (here or by any
- * later plugin), serves the document at /openapi.json and Swagger UI at /docs. Both stay outside the authenticated
- * scope and are hidden from the document they serve.
+ * Serves the OpenAPI document at /openapi.json and Swagger UI at /docs, outside the authenticated scope and hidden
+ * from the document they serve. Registered before any route, it sees every route registered afterwards (here or by
+ * any later plugin). The generator and Swagger UI (with its static files and YAML) are loaded on the first request for
+ * either, in an app of their own (docs-app.ts), not at start: most processes never serve them (issue 30).
  */
 export async function registerApiDocs(app: FastifyInstance, options: { readonly apiPrefix: string }): Promise<void> {
-  const { apiPrefix } = options;
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Meals API', version: '1.0.0', description },
-      components: {
-        securitySchemes: {
-          [bearerAuth]: {
-            type: 'http',
-            scheme: 'bearer',
-            bearerFormat: 'JWT',
-            description: 'A JWT with a `sub` claim; with a shared secret, `pnpm issue-token <sub>` signs one for local use.',
-          },
-        },
-      },
-      tags: [
-        { name: 'meals', description: 'Marking and rating, for every authenticated user' },
-        { name: 'admin', description: 'Menu management, with the meals:write scope; reports, with meals:read-reports or meals:write' },
-        { name: 'canteens', description: 'Canteens and their menus, public: no token needed' },
-        { name: 'operations', description: 'Unauthenticated routes for operators' },
-      ],
-      webhooks: webhookDocs,
-    },
-    // The same rule as the authentication hook: /api/v1 needs a token, nothing outside it does, except the public
-    // routes, which say so with `security: []`.
-    transform: ({ schema = {}, url }) => {
-      const authenticated = (url === apiPrefix || url.startsWith(`${apiPrefix}/`)) && schema.security === undefined;
-      const documented: FastifySchema = {
-        ...schema,
-        tags: schema.tags ?? [tagOf(url, apiPrefix)],
-        ...(authenticated ? { security: [{ [bearerAuth]: [] }] } : {}),
-      };
-      return { schema: documented, url };
-    },
-    // A tag without operations (operators' routes switched off, say) would only be an empty heading.
-    transformObject: (documentObject) => {
-      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
-      const used = new Set(
-        Object.values(document.paths ?? {}).flatMap((operations) =>
-          Object.values(operations ?? {}).flatMap((operation) => (operation as { tags?: string[] }).tags ?? []),
-        ),
-      );
-      return { ...document, tags: (document.tags ?? []).filter((tag) => used.has(tag.name)) } as typeof document;
-    },
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
   });
-
-  await app.register(fastifySwaggerUi, {
-    routePrefix: docsPath,
-    uiConfig: { deepLinking: true },
-    // A Content-Security-Policy on the page and its assets: scripts from this origin and the page's own inline
-    // script (by hash) only, no plugins, no framing by others. Without upgrade-insecure-requests, which would
-    // send the page's requests to https:// on a plain-http development server.
-    staticCSP: true,
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
-  });
-  app.get(openApiPath, { schema: { hide: true } }, async () => app.swagger());
-}
-
-function tagOf(url: string, apiPrefix: string): string {
-  if (url.startsWith(`${apiPrefix}/admin/`)) return 'admin';
-  if (url.startsWith(`${apiPrefix}/`)) return 'meals';
-  return 'operations';
+  let docsApp: Promise<FastifyInstance> | undefined;
+  const docs = () =>
+    (docsApp ??= import('./docs-app.js')
+      .then(({ buildDocsApp }) => buildDocsApp(routes, options))
+      .catch((error: unknown) => {
+        docsApp = undefined;
+        throw error;
+      }));
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const answer = await (await docs()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
+    const csp = answer.headers['content-security-policy'];
+    // A file Swagger UI does not have is this server's 404, in its envelope (with Swagger UI's policy, as before).
+    if (answer.statusCode === 404) return (csp === undefined ? reply : reply.header('content-security-policy', csp)).callNotFound();
+    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !connectionHeaders.has(name)));
+    reply.code(answer.statusCode).headers(headers);
+    // Without a body (HEAD, a redirect, 304) nothing is sent, so that Fastify adds no type and keeps the length.
+    return answer.rawPayload.length === 0 ? reply.send() : reply.send(answer.rawPayload);
+  };
+  app.get(openApiPath, { schema: { hide: true } }, async () => (await docs()).swagger());
+  // HEAD is forwarded too, not answered by Fastify's copy of the GET route, which would count the length of no body.
+  for (const url of [docsPath, `${docsPath}/`, `${docsPath}/*`]) {
+    app.route({ method: ['GET', 'HEAD'], url, exposeHeadRoute: false, schema: { hide: true }, handler: forward });
+  }
 }
