@@ -18,7 +18,8 @@ import { openMensaFeedReader } from './feeds/openmensa-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
-import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
+import { openPersistenceWhenReachable, type DatabaseWaiting } from './database-connect.js';
+import { type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 import { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
 import { newWebhookSecret } from '@canteen-meals/adapters-outbound';
 import { outboundWebhookSender, webhookUrlCheck } from './webhooks/outbound-webhook-sender.js';
@@ -51,6 +52,10 @@ export interface Overrides {
   readonly persistence?: Persistence;
   /** Log lines go here instead of stdout (tests read them). */
   readonly logDestination?: LogDestination;
+  /** Called while PostgreSQL does not answer at start, before each further try (main.ts answers the probes meanwhile). */
+  readonly onDatabaseWaiting?: (waiting: DatabaseWaiting) => void | Promise<void>;
+  /** Where the database warns before the app (and its logger) exists; stderr unless told. */
+  readonly earlyWarning?: PersistenceWarning;
 }
 
 /**
@@ -126,8 +131,12 @@ export function createContainer(
 
 export async function buildServer(config: Config, overrides: Overrides = {}) {
   // The database may warn before the app (and its logger) exists: such warnings go to stderr until then.
-  let warn: PersistenceWarning = warnOnStderr;
-  const persistence = overrides.persistence ?? (await openPersistence(config, (details, message) => warn(details, message)));
+  let warn: PersistenceWarning = overrides.earlyWarning ?? warnOnStderr;
+  const persistence =
+    overrides.persistence ??
+    (await openPersistenceWhenReachable(config, (details, message) => warn(details, message), {
+      ...(overrides.onDatabaseWaiting && { onWaiting: overrides.onDatabaseWaiting }),
+    }));
   const c = createContainer(config, { ...overrides, persistence });
   const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
   const logger = loggerOptions(config, overrides.logDestination);
