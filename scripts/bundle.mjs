@@ -9,9 +9,9 @@
 // DIR must not exist or be empty. Copy it with its symbolic links as they are (`cp -a`, Docker's COPY): the
 // dependencies are linked inside DIR/node_modules, relatively.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -54,6 +54,13 @@ writeFileSync(
   )}\n`,
 );
 
+// pnpm links the deployed package itself into node_modules/.pnpm/node_modules, pointing back into the workspace:
+// a link that leaves the bundle would dangle in any copy of it.
+for (const link of linksIn(dir)) {
+  const target = resolve(dirname(link), readlinkSync(link));
+  if (relative(dir, target).startsWith('..')) rmSync(link);
+}
+
 // The native addon must be in the bundle, built for this Node: a bundle that fails at its first query is no bundle.
 const requireFromSqlite = createRequire(realpathSync(join(dir, 'node_modules/@canteen-meals/adapters-sqlite/package.json')));
 try {
@@ -63,6 +70,14 @@ try {
   fail(`the bundle's better-sqlite3 does not load (${error.message.split('\n')[0]}): run pnpm install (it builds the addon), then bundle again`);
 }
 console.log(`bundle: wrote ${dir}; start it with: node ${join(dir, 'main.js')}`);
+
+function* linksIn(folder) {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isSymbolicLink()) yield path;
+    else if (entry.isDirectory()) yield* linksIn(path);
+  }
+}
 
 function fail(message) {
   console.error(`bundle: ${message}`);
