@@ -26,7 +26,7 @@ import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './r
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
-import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
+import { mealReadRoute, readRoutes, type MealReadRouteOptions, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
 import { upcomingRoutes, type UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
@@ -40,6 +40,7 @@ import { DebugRequestLogController } from './operations/request-logging.js';
 export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions &
     ReadRoutesOptions &
+    MealReadRouteOptions &
     Omit<MenuRoutesOptions, 'clock' | 'menuCaching'> &
     Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
@@ -207,6 +208,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
   await app.register(publicDishRoutes, { ...options.useCases, cursorSecret: options.cursorSecret, prefix: apiPrefix });
+  // A token is optional: a meal's public fields for everyone, with the caller's marking and rating for a caller.
+  await app.register(mealReadRoute, { ...options.useCases, prefix: apiPrefix });
   // A token is optional: the menus are public, and personalized for a caller who sends one.
   await app.register(menuRoutes, {
     ...options.useCases,

@@ -10,7 +10,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 /** One validator configuration for every request body and for file imports: strict, no coercion, no stripping. */
 export function createSchemaValidator(): Ajv {
-  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false });
+  // `verbose`: a failure carries its schema, so that the message can name what is allowed (`1 to 14`), not only fail.
+  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false, verbose: true });
   addFormats(ajv);
   return ajv;
 }

@@ -22,6 +22,7 @@ export const routePaths = {
   saveCanteen: '/admin/canteens/:canteen_id',
   getDish: '/dishes/:dish_id',
   searchDishes: '/canteens/:canteen_id/dishes',
+  searchAllDishes: '/dishes',
   mergeDishes: '/admin/dishes/:dish_id/merge',
   getRatingsReport: '/admin/reports/ratings.csv',
   withdrawMeal: '/admin/meals/:meal_id',
