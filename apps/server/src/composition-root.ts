@@ -169,10 +169,11 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     timeouts: config.httpTimeouts,
     clock: c.resolve<Clock>(tokens.clock),
     menuCaching: config.menuCaching,
-    live: config.live,
+    live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },
     rankingSettings: config.rankingSettings,
   });
   warn = (details, message) => app.log.warn(details, message);
+  metrics?.watch({ webhookDeliveriesWaiting: () => persistence.outbox.pendingCount() });
   // On PostgreSQL, the other instances' menu changes reach this one's caches and live streams, and its reach them.
   const changeRelay = persistence.relayChanges?.(c.resolve<UseCases>(tokens.useCases).menuChanges, (event) => logRelayEvent(app, event)) ?? null;
   // Every feed outcome, scheduled or asked for, is logged with its canteen and feed.

@@ -81,4 +81,6 @@ export interface WebhookOutbox {
   ): Promise<readonly Delivery[]>;
   /** The earliest instant a pending delivery of an enabled endpoint is due or a recorded event waits (null: none). */
   nextDueAt(): Promise<Date | null>;
+  /** How many deliveries wait for an attempt (pending, of any endpoint, a disabled one's too): a gauge for operators. */
+  pendingCount(): Promise<number>;
 }
