@@ -41,14 +41,14 @@ const readErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request
 const pageErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']);
 const readOneErrors = errorResponses([...publicRouteErrors, 'invalid_token', 'invalid_request', ...wireCodesOf(getMealRefusals)]);
 
-/**
- * GET /meals/{id}: a token is optional. Without one, the public fields (as a public menu shows them); with one, also
- * the caller's marking and rating. A token that is sent must be valid.
- */
 export interface MealReadRouteOptions {
   readonly getMeal: GetMeal;
 }
 
+/**
+ * GET /meals/{id}: a token is optional. Without one, the public fields (as a public menu shows them); with one, also
+ * the caller's marking and rating. A token that is sent must be valid.
+ */
 export const mealReadRoute: FastifyPluginAsyncTypebox<MealReadRouteOptions> = async (app, { getMeal }) => {
   answerPrivately(app);
   app.get(
