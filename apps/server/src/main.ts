@@ -39,8 +39,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  // `on`, not `once`: under `pnpm start` Ctrl-C reaches the server twice (from the terminal and forwarded by pnpm); a
+  // second signal during the shutdown is ignored instead of killing the process halfway.
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 
   const built = await buildServer(config, {
     earlyWarning: output.warn,

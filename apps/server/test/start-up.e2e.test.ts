@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runServerToExit, serverMain, startServer } from './support/server-process.js';
 
@@ -142,6 +143,32 @@ describe('the output of a running server', () => {
     const before = server.output();
     expect(await server.stop('SIGINT')).toBe(0);
     expect(server.output()).toBe(before);
+  });
+
+  it('ends quietly on Ctrl-C under `pnpm start:prod` too: the signal reaches the server twice (terminal and pnpm)', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    // A process group of its own, as a terminal makes one: Ctrl-C sends SIGINT to the whole group.
+    const child = spawn('pnpm', ['start:prod'], {
+      cwd: root,
+      detached: true,
+      env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: 'memory:' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = once(child, 'exit');
+    await new Promise<void>((resolve) => {
+      const read = (chunk: string) => {
+        output += chunk;
+        if (output.includes('listening on')) resolve();
+      };
+      child.stdout.setEncoding('utf8').on('data', read);
+      child.stderr.setEncoding('utf8').on('data', read);
+    });
+    const before = output;
+    process.kill(-child.pid!, 'SIGINT');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(output).toBe(before);
   });
 
   it('states the demo data as seeded demo data, naming its meals and canteens', async () => {
