@@ -54,6 +54,9 @@ describe('GET /api/v1/meals/{meal_id}', () => {
     expect(Object.keys(data).sort()).toEqual(Object.keys((await get('/api/v1/meals/1')).json().data).filter((key) => key !== 'marked' && key !== 'rating_personal').sort());
     expectError(await get('/api/v1/meals/999', null), 'meal_not_found');
     expectError(await get('/api/v1/meals/1', 'not-a-token'), 'invalid_token');
+    // The token is checked before the query, as on every route: a bad token with a bad query answers 401.
+    expectError(await get('/api/v1/meals/1?colour=red', 'not-a-token'), 'invalid_token');
+    expectError(await get('/api/v1/meals/1?colour=red', null), 'invalid_request');
   });
 
   it("answers the meal, its statistics and distribution, and the caller's own state, with exactly these fields", async () => {

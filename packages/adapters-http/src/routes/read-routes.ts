@@ -54,6 +54,8 @@ export const mealReadRoute: FastifyPluginAsyncTypebox<MealReadRouteOptions> = as
   app.get(
     routePaths.getMeal,
     {
+      // A token that was sent and failed answers 401 before the query is checked, as on every route that needs one.
+      onRequest: (request, _reply, done) => done(request.authenticationFailure === null ? undefined : (request.authenticationFailure as Error)),
       schema: {
         operationId: 'getMeal',
         summary: "One meal with its statistics; with a token, also the caller's marking and rating",
