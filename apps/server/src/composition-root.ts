@@ -28,7 +28,8 @@ import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-re
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
 import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
-import { openPersistence, type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
+import { openPersistenceWhenReachable, type DatabaseWaiting } from './database-connect.js';
+import { type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 import type { ServiceMetrics } from './service-metrics.js';
 import { newWebhookSecret } from '@canteen-meals/adapters-outbound';
 import { outboundWebhookSender, webhookUrlCheck } from './webhooks/outbound-webhook-sender.js';
@@ -64,6 +65,10 @@ export interface Overrides {
   readonly logDestination?: LogDestination;
   /** What reading one feed may take (default: defaultFeedReadingBudget); tests give a tiny one. */
   readonly feedReadingBudget?: FeedReadingBudget;
+  /** Called while PostgreSQL does not answer at start, before each further try (main.ts answers the probes meanwhile). */
+  readonly onDatabaseWaiting?: (waiting: DatabaseWaiting) => void | Promise<void>;
+  /** Where the database warns before the app (and its logger) exists; stderr unless told. */
+  readonly earlyWarning?: PersistenceWarning;
 }
 
 /**
@@ -170,8 +175,12 @@ export async function createMetrics(config: Pick<Config, 'metricsEnabled'>, feed
 
 export async function buildServer(config: Config, overrides: Overrides = {}) {
   // The database may warn before the app (and its logger) exists: such warnings go to stderr until then.
-  let warn: PersistenceWarning = warnOnStderr;
-  const persistence = overrides.persistence ?? (await openPersistence(config, (details, message) => warn(details, message)));
+  let warn: PersistenceWarning = overrides.earlyWarning ?? warnOnStderr;
+  const persistence =
+    overrides.persistence ??
+    (await openPersistenceWhenReachable(config, (details, message) => warn(details, message), {
+      ...(overrides.onDatabaseWaiting && { onWaiting: overrides.onDatabaseWaiting }),
+    }));
   const feeds = { canteens: persistence.canteens, feedStates: persistence.feedStates, clock: overrides.clock ?? systemClock };
   const c = createContainer(config, { ...overrides, persistence, metrics: await createMetrics(config, feeds) });
   const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
@@ -205,11 +214,12 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     timeouts: config.httpTimeouts,
     clock: c.resolve<Clock>(tokens.clock),
     menuCaching: config.menuCaching,
-    live: config.live,
+    live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },
     rankingSettings: config.rankingSettings,
     menuFeedWriter: openMensaFeedWriter,
   });
   warn = (details, message) => app.log.warn(details, message);
+  metrics?.watch({ webhookDeliveriesWaiting: () => persistence.outbox.pendingCount() });
   // On PostgreSQL, the other instances' menu changes reach this one's caches and live streams, and its reach them.
   const changeRelay = persistence.relayChanges?.(c.resolve<UseCases>(tokens.useCases).menuChanges, (event) => logRelayEvent(app, event)) ?? null;
   // Every feed outcome, scheduled or asked for, is logged with its canteen and feed.

@@ -11,7 +11,7 @@ export function renderEnvExample(): string {
   const lines = [
     '# Every setting of the meals server, with its default.',
     '# Generated from apps/server/src/config.ts by `pnpm env:example`; a test fails when this file is out of date.',
-    '# The server reads its environment only: export these, or start it with `node --env-file=.env apps/server/dist/main.js`.',
+    '# The server reads its environment and `.env` in its working directory (a variable of the environment wins): copy this file to .env.',
     '# A commented-out variable is unset by default.',
   ];
   for (const [name, setting] of entries()) {
@@ -30,12 +30,12 @@ export function renderConfigurationTable(): string {
   return [configurationTableStart, '| Variable | Default | Meaning |', '|---|---|---|', ...rows, configurationTableEnd].join('\n');
 }
 
-/** The README with its configuration table replaced by the generated one; throws when the markers are missing. */
+/** The page (docs/configuration.md) with its configuration table replaced by the generated one; throws when the markers are missing. */
 export function withConfigurationTable(readme: string): string {
   const start = readme.indexOf(configurationTableStart);
   const end = readme.indexOf(configurationTableEnd);
   if (start < 0 || end < start) {
-    throw new Error(`README.md has no "${configurationTableStart}" ... "${configurationTableEnd}" block`);
+    throw new Error(`docs/configuration.md has no "${configurationTableStart}" ... "${configurationTableEnd}" block`);
   }
   return readme.slice(0, start) + renderConfigurationTable() + readme.slice(end + configurationTableEnd.length);
 }

@@ -47,6 +47,8 @@ export interface Config {
   readonly databaseListenUrl: string | undefined;
   /** PostgreSQL's connection behaviour: see the DATABASE_* settings below. */
   readonly postgres: PostgresConnectionConfig;
+  /** How long a start waits for PostgreSQL to answer (retrying with backoff) before it gives up. */
+  readonly databaseConnectTimeoutMs: number;
   /** `database`: on PostgreSQL, every instance counts each caller's requests in one shared count; `memory`: each on its own. */
   readonly rateLimitStore: 'database' | 'memory';
   readonly jwtSecret: string;
@@ -148,6 +150,7 @@ export const settings = {
   DATABASE_POOL_QUEUE_TIMEOUT_MS: { description: 'PostgreSQL only: a request that finds every pooled connection busy waits this long for one (or for a new one to open), then answers 503 `storage_unavailable` with `Retry-After`', default: '2000', parse: integerIn(1, 600_000) },
   DATABASE_STATEMENT_TIMEOUT_MS: { description: 'PostgreSQL only: a statement running longer is cancelled by the server and its request answers 503 `storage_unavailable` (migrations have no limit); 0: no limit', default: '10000', parse: integerIn(0, 3_600_000) },
   DATABASE_MIGRATION_URL: { description: 'PostgreSQL only: where the migrations run at start (they hold a session-level advisory lock, so a direct connection, not a transaction pooler). Unset: `DATABASE_LISTEN_URL` in `transaction` pool mode, else `DATABASE_URL`', default: undefined, parse: postgresUrl },
+  DATABASE_CONNECT_TIMEOUT_S: { description: 'PostgreSQL only: a start that cannot reach the database tries again with backoff for this many seconds (meanwhile `/healthz` answers and `/readyz` says why it is not ready), then ends with one line naming the database; a refused login or a missing database ends it at once; `0`: one try', default: '60', parse: integerIn(0, 3600) },
   RATE_LIMIT_STORE: { description: '`database`: on PostgreSQL the rate limits count every instance\'s requests in one shared count (an unlogged table; while it cannot be reached each instance counts on its own), on SQLite and `memory:` in the process (one instance); `memory`: every instance counts on its own (N instances allow N times the rate)', default: 'database', parse: oneOf(['database', 'memory'] as const) },
   JWT_SECRET: { description: 'HS256 secret, at least 32 bytes; in production this, `JWT_PUBLIC_KEY_FILE` or `JWT_JWKS_URL` is required (none of them outside production: a public development secret)', default: undefined, parse: secret },
   JWT_PUBLIC_KEY_FILE: { description: 'PEM public key file instead of a secret: an RSA key (2048 bits or more) verifies RS256 only, an EC P-256 key ES256 only', default: undefined, parse: nonEmpty },
@@ -283,6 +286,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       statementTimeoutMs: read('DATABASE_STATEMENT_TIMEOUT_MS', settings.DATABASE_STATEMENT_TIMEOUT_MS)!,
       migrationUrl: read('DATABASE_MIGRATION_URL', settings.DATABASE_MIGRATION_URL) ?? (poolMode === 'transaction' ? databaseListenUrl : undefined),
     },
+    databaseConnectTimeoutMs: read('DATABASE_CONNECT_TIMEOUT_S', settings.DATABASE_CONNECT_TIMEOUT_S)! * 1000,
     rateLimitStore: read('RATE_LIMIT_STORE', settings.RATE_LIMIT_STORE)!,
     jwtSecret: givenSecret ?? developmentJwtSecret,
     jwtSecretIsDevelopmentDefault: givenSecret === undefined && jwtKey?.kind === 'secret',

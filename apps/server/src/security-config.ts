@@ -42,7 +42,7 @@ export function jwtKeySource(given: KeySettings): JwtKeySource {
   }
   if (given.production && !given.present.secret && !given.present.jwksUrl) {
     throw new ConfigError(
-      `JWT_SECRET is required when NODE_ENV=production (at least ${minSecretBytes} bytes), unless JWT_PUBLIC_KEY_FILE or JWT_JWKS_URL names the token keys.`,
+      `JWT_SECRET is required when NODE_ENV=production (at least ${minSecretBytes} bytes), unless JWT_PUBLIC_KEY_FILE or JWT_JWKS_URL names the token keys: set it in the environment or in .env, e.g. JWT_SECRET=$(openssl rand -base64 48).`,
     );
   }
   return { kind: 'secret' };

@@ -1,6 +1,6 @@
 import type { MetricsEndpoint, RequestObserver } from '@canteen-meals/adapters-http';
 import type { DeliveryPass, ErasedUserData, FeedState, RatingChange } from '@canteen-meals/domain';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
 export interface ServiceMetrics {
@@ -16,6 +16,15 @@ export interface ServiceMetrics {
   rateLimitFallback(): void;
   /** One pass of this instance's webhook worker: the events it fanned out and its attempts by result. */
   webhooksDelivered(pass: DeliveryPass): void;
+  /** Where the gauges read what waits and what is open, on each scrape (the app exists only after the metrics). */
+  watch(sources: GaugeSources): void;
+}
+
+export interface GaugeSources {
+  /** Deliveries of every instance that wait for an attempt (the shared database's count). */
+  readonly webhookDeliveriesWaiting?: () => Promise<number>;
+  /** Live statistics streams this instance holds open. */
+  readonly liveStreamsOpen?: () => number;
 }
 
 // From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
@@ -101,8 +110,31 @@ export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): Se
     registers,
   });
 
+  let sources: GaugeSources = {};
+  new Gauge({
+    name: 'meals_webhook_deliveries_waiting',
+    help: 'Webhook deliveries waiting for an attempt (pending, of every instance sharing the database): rising means receivers fail or no instance delivers',
+    registers,
+    async collect() {
+      // A database that does not answer must not fail the whole scrape: the gauge keeps its last value, /readyz tells.
+      const waiting = await sources.webhookDeliveriesWaiting?.().catch(() => undefined);
+      if (waiting !== undefined) this.set(waiting);
+    },
+  });
+  new Gauge({
+    name: 'meals_live_streams_open',
+    help: 'Live statistics streams (GET /api/v1/live) this instance holds open; LIVE_MAX_STREAMS is the limit',
+    registers,
+    collect() {
+      this.set(sources.liveStreamsOpen?.() ?? 0);
+    },
+  });
+
   return {
     endpoint: { contentType: registry.contentType, render: () => registry.metrics() },
+    watch: (watched) => {
+      sources = { ...sources, ...watched };
+    },
     webhooksDelivered: ({ fannedOut, delivered, failed }) => {
       webhookAttempts.delivered += delivered;
       webhookAttempts.failed += failed;

@@ -17,14 +17,14 @@ describe('configuration documents (regenerate both with `pnpm env:example`)', ()
     expect(example, '.env.example is out of date: run `pnpm env:example`').toBe(renderEnvExample());
   });
 
-  it('the README configuration table has a row for every variable, as generated', () => {
-    const readme = read('README.md');
+  it('the configuration table of docs/configuration.md has a row for every variable, as generated', () => {
+    const readme = read('docs/configuration.md');
     const start = readme.indexOf(configurationTableStart);
     const end = readme.indexOf(configurationTableEnd);
-    expect(start, 'README.md has no generated configuration table').toBeGreaterThanOrEqual(0);
+    expect(start, 'docs/configuration.md has no generated configuration table').toBeGreaterThanOrEqual(0);
     const table = readme.slice(start, end + configurationTableEnd.length);
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     expect(rows.map((row) => /^\| `(\w+)`/.exec(row)?.[1])).toEqual(names);
-    expect(table, 'the README configuration table is out of date: run `pnpm env:example`').toBe(renderConfigurationTable());
+    expect(table, 'the configuration table of docs/configuration.md is out of date: run `pnpm env:example`').toBe(renderConfigurationTable());
   });
 });

@@ -74,8 +74,8 @@ const builtinsUsedForThemselves = new Set(['install', 'pack']);
 const scriptCommands = documented.filter((command) => !builtinsUsedForThemselves.has(command.script));
 
 describe('documented pnpm commands', () => {
-  it('finds the commands of every CLI in the README', () => {
-    const inReadme = new Set(scriptCommands.filter((c) => c.document === 'README.md').map((c) => c.script));
+  it('finds the commands of every CLI in the README or docs/', () => {
+    const inReadme = new Set(scriptCommands.filter((c) => c.document === 'README.md' || c.document.startsWith('docs/')).map((c) => c.script));
     for (const script of ['issue-token', 'meals:import', 'db:backup', 'env:example']) expect(inReadme).toContain(script);
   });
 
@@ -120,7 +120,8 @@ describe('documented CLI command lines, run as written', () => {
   // a command line to run.
   const concrete = (script: string) =>
     scriptCommands.filter((c) => c.script === script && c.args.length > 0 && !c.args.some((word) => /[<[…]/.test(word)));
-  const readmeForms = (script: string) => concrete(script).filter((c) => c.document === 'README.md');
+  // The README and the pages of docs/ it leads to: where the commands are documented since the README was split.
+  const readmeForms = (script: string) => concrete(script).filter((c) => c.document === 'README.md' || c.document.startsWith('docs/'));
 
   it.each(readmeForms('issue-token').map((c) => [c.line, c] as const))('issue-token: %s', (_, command) => {
     const result = run(command);
@@ -144,23 +145,24 @@ describe('documented CLI command lines, run as written', () => {
     expect(result.stdout).toContain('integrity ok');
   });
 
-  it('finds a concrete command line of issue-token, meals:import and db:backup in the README', () => {
+  it('finds a concrete command line of issue-token, meals:import and db:backup in the README or docs/', () => {
     for (const script of ['issue-token', 'meals:import', 'db:backup']) expect(readmeForms(script).length).toBeGreaterThan(0);
   });
 
-  it('env:example, as documented (no arguments), rewrites .env.example and leaves an up-to-date README as it is', () => {
+  it('env:example, as documented (no arguments), rewrites .env.example and leaves an up-to-date docs/configuration.md as it is', () => {
     expect(scriptCommands.filter((c) => c.script === 'env:example').every((c) => c.args.length === 0)).toBe(true);
     // It writes next to its own build, so it runs from a copy of the build (its packages linked) beside a README copy.
     const copy = join(scratch, 'repository');
     const entry = entryOf('env:example');
     cpSync(join(root, 'apps/server/dist'), join(copy, 'apps/server/dist'), { recursive: true });
     symlinkSync(join(root, 'apps/server/node_modules'), join(copy, 'apps/server/node_modules'));
-    cpSync(join(root, 'README.md'), join(copy, 'README.md'));
+    mkdirSync(join(copy, 'docs'), { recursive: true });
+    cpSync(join(root, 'docs/configuration.md'), join(copy, 'docs/configuration.md'));
     const result = spawnSync(process.execPath, [join(copy, relative(root, entry))], { cwd: copy, env: baseEnv, encoding: 'utf8' });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(readFileSync(join(copy, '.env.example'), 'utf8')).toBe(readFileSync(join(root, '.env.example'), 'utf8'));
-    expect(readFileSync(join(copy, 'README.md'), 'utf8')).toBe(readFileSync(join(root, 'README.md'), 'utf8'));
+    expect(readFileSync(join(copy, 'docs/configuration.md'), 'utf8')).toBe(readFileSync(join(root, 'docs/configuration.md'), 'utf8'));
   });
 
   it.each([

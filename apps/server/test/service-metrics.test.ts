@@ -1,7 +1,7 @@
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import type { FastifyInstance } from 'fastify';
-import { MealMother } from '@canteen-meals/repository-contract';
+import { MealMother, webhookDefinition } from '@canteen-meals/repository-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
@@ -154,5 +154,39 @@ describe('readiness of the real persistence', () => {
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     // Closing the app closes the database again: that must not throw.
     persistence.close = async () => {};
+  });
+});
+
+// Issue 26: the gauges an operator watches: what waits to be delivered, and what this instance holds open.
+describe('gauges', () => {
+  it('show the webhook deliveries waiting, from the shared outbox, on each scrape', async () => {
+    // WEBHOOK_POLL_MS=0: this instance delivers nothing, so the deliveries stay waiting.
+    const { app, persistence } = await start({ WEBHOOK_POLL_MS: '0' });
+    const scrape = async () => (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(await scrape()).toContain('# TYPE meals_webhook_deliveries_waiting gauge');
+    expect(sample(await scrape(), 'meals_webhook_deliveries_waiting')).toBe(0);
+
+    await persistence.webhooks.save(webhookDefinition('hook', { events: ['menu.published'] }), now);
+    for (const id of [2, 3]) await persistence.meals.upsertMany([MealMother.servedAt(new Date(now.getTime() + id * 86_400_000), { id })], undefined, now);
+    while ((await persistence.outbox.fanOut(now, 100)) > 0);
+
+    // Three menu changes recorded (meal 1 of start(), meals 2 and 3), one delivery each to the endpoint.
+    expect(sample(await scrape(), 'meals_webhook_deliveries_waiting')).toBe(3);
+  });
+
+  it('show the live streams this instance holds open', async () => {
+    const { app } = await start();
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const scrape = async () => (await fetch(`${address}/metrics`)).text();
+    expect(sample(await scrape(), 'meals_live_streams_open')).toBe(0);
+
+    const stream = new AbortController();
+    const response = await fetch(`${address}/api/v1/live?canteen=default&date=2026-03-10`, { signal: stream.signal });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await reader.read(); // the snapshot: the stream is open and counted
+    expect(sample(await scrape(), 'meals_live_streams_open')).toBe(1);
+    stream.abort();
+    await reader.closed.catch(() => {});
   });
 });

@@ -29,7 +29,7 @@ import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoute
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
-import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
+import { mealReadRoute, readRoutes, type MealReadRouteOptions, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
 import { upcomingRoutes, type UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
@@ -47,6 +47,7 @@ import { openMensaV2Prefix, openMensaV2Url } from './openmensa-v2/v2-paths.js';
 export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions &
     ReadRoutesOptions &
+    MealReadRouteOptions &
     Omit<MenuRoutesOptions, 'clock' | 'menuCaching'> &
     Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
@@ -239,6 +240,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     menuCaching: options.menuCaching,
     prefix: apiPrefix,
   });
+  // A token is optional: a meal's public fields for everyone, with the caller's marking and rating for a caller.
+  await app.register(mealReadRoute, { ...options.useCases, prefix: apiPrefix });
   // A token is optional: the menus are public, and personalized for a caller who sends one.
   await app.register(menuRoutes, {
     ...options.useCases,

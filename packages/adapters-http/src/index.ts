@@ -74,6 +74,7 @@ export {
 export { MealData, MealPageData, MealsData, MealsQuery, PageQuery } from '@canteen-meals/http-contract';
 export { UserDataErasureData, UserDataExportData } from '@canteen-meals/http-contract';
 export { buildMetricsApp } from './operations/metrics-app.js';
+export { buildStartingApp } from './operations/starting-app.js';
 export type {
   MetricsEndpoint,
   OperationsOptions,

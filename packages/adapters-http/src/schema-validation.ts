@@ -15,7 +15,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  * every process (~30 ms of a start, paid by its first request; issue 30).
  */
 export function createSchemaValidator(): Ajv {
-  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false, validateSchema: false });
+  // `verbose`: a failure carries its schema, so that the message can name what is allowed (`1 to 14`), not only fail.
+  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false, validateSchema: false, verbose: true });
   addFormats(ajv);
   return ajv;
 }

@@ -105,8 +105,35 @@ describe('GET /api/v1/canteens/{canteen_id}/dishes?q=', () => {
 
   it('refuses an unknown canteen (404) and a missing or too long text (400)', async () => {
     expect(errorOf(await send('GET', '/api/v1/canteens/nowhere/dishes?q=a'))).toEqual([404, 'canteen_not_found']);
-    expect(errorOf(await send('GET', '/api/v1/canteens/default/dishes'))).toEqual([400, 'invalid_request']);
     expect(errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=${'a'.repeat(101)}`))).toEqual([400, 'invalid_request']);
+  });
+});
+
+// Issue 26: a search without text lists, and one across canteens needs no canteen.
+describe('GET /api/v1/dishes?q=&canteen= and a search without q', () => {
+  const idsOf = (response: { json(): any }) => response.json().data.dishes.map((dish: { canteen_id: string; name: string }) => `${dish.canteen_id}/${dish.name}`);
+
+  it("lists a canteen's dishes without q, and every canteen's (or one's) across canteens, by dish id, a page at a time", async () => {
+    await send('PUT', '/api/v1/admin/canteens/bistro', { token: admin(), body: { name: 'Bistro', timezone: 'Europe/Berlin' } });
+    await upsert(MealMother.servedHoursAgo(now, 1, { id: 60, name: 'Pho' }), {
+      ...MealMother.servedHoursAgo(now, 1, { id: 61, name: 'Phad Thai' }),
+      canteenId: 'bistro',
+    });
+    const ofDefault = idsOf(await send('GET', '/api/v1/canteens/default/dishes', { token: null }));
+    expect(ofDefault).toContain('default/Pho');
+    expect(ofDefault).not.toContain('bistro/Phad Thai');
+    const everywhere = idsOf(await send('GET', '/api/v1/dishes?limit=100', { token: null }));
+    expect(everywhere).toEqual(expect.arrayContaining(['default/Pho', 'bistro/Phad Thai']));
+    expect(everywhere).toEqual([...ofDefault, 'bistro/Phad Thai']);
+    expect(idsOf(await send('GET', '/api/v1/dishes?q=ph', { token: null }))).toEqual(['default/Pho', 'bistro/Phad Thai']);
+    expect(idsOf(await send('GET', '/api/v1/dishes?q=ph&canteen=bistro', { token: null }))).toEqual(['bistro/Phad Thai']);
+    const first = (await send('GET', '/api/v1/dishes?q=ph&limit=1', { token: null })).json().data;
+    expect(first.dishes).toHaveLength(1);
+    const next = await send('GET', `/api/v1/dishes?q=ph&limit=1&cursor=${first.next_cursor}`, { token: null });
+    expect(idsOf(next)).toEqual(['bistro/Phad Thai']);
+    // A cursor of the search across canteens does not page the same text in one canteen.
+    expect(errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=ph&cursor=${first.next_cursor}`, { token: null }))).toEqual([400, 'invalid_cursor']);
+    expect(errorOf(await send('GET', '/api/v1/dishes?canteen=nowhere', { token: null }))).toEqual([404, 'canteen_not_found']);
   });
 });
 

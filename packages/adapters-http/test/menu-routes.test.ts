@@ -367,3 +367,35 @@ describe("GET /api/v1/meals?date= without canteen: every canteen's day, in pages
     }
   });
 });
+
+// Issue 26: `today` and `tomorrow` are days on the canteen's calendar, not the server's.
+describe('GET /api/v1/meals?canteen=&date=today|tomorrow', () => {
+  it("answers the same menu as the canteen's calendar day, in the canteen's time zone", async () => {
+    const { get, write, bearer } = await setup();
+    const idsOf = async (url: string, headers: Record<string, string> = {}) => {
+      const response = await get(url, headers);
+      expect(response.statusCode, response.body).toBe(200);
+      return mealsOf(response).map((meal) => meal.meal_id);
+    };
+    expect(await idsOf('/api/v1/meals?canteen=default&date=today')).toEqual(await idsOf(publicMenu));
+    expect(await idsOf('/api/v1/meals?canteen=default&date=tomorrow')).toEqual(await idsOf(`/api/v1/meals?canteen=default&date=${tomorrow}`));
+    expect(await idsOf('/api/v1/meals?canteen=default&date=tomorrow')).toEqual([3]);
+    const personal = await get('/api/v1/me/meals?canteen=default&date=today', { authorization: bearer('alice') });
+    expect(personal.statusCode).toBe(200);
+
+    // 12:00 UTC on 2026-03-10 is already 2026-03-11 in Auckland: there, today is the day that is tomorrow in Berlin.
+    await write('PUT', '/api/v1/admin/canteens/auckland', 'admin', { name: 'Auckland', timezone: 'Pacific/Auckland' }, 'meals:write');
+    await write('PUT', '/api/v1/admin/meals', 'admin', MealMother.upsertBody({ ...MealMother.servedAt(new Date('2026-03-11T00:00:00Z'), { id: 90, name: 'Pie' }), canteenId: 'auckland' }), 'meals:write');
+    expect(await idsOf('/api/v1/meals?canteen=auckland&date=today')).toEqual([90]);
+    expect(await idsOf('/api/v1/meals?canteen=auckland&date=2026-03-11')).toEqual([90]);
+  });
+
+  it('refuses today without a canteen (every canteen has its own calendar) and an unknown canteen', async () => {
+    const { get, bearer } = await setup();
+    const alone = await get('/api/v1/meals?date=today', { authorization: bearer('alice') });
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json().error).toEqual({ code: 'invalid_request', message: "date=today needs canteen: it is a day on that canteen's calendar." });
+    const unknown = await get('/api/v1/meals?canteen=nowhere&date=tomorrow');
+    expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, 'canteen_not_found']);
+  });
+});

@@ -41,6 +41,24 @@ const idsOf = (response: Awaited<ReturnType<typeof get>>) =>
   (response.json().data.meals as { meal_id: number }[]).map((meal) => meal.meal_id);
 
 describe('GET /api/v1/meals/{meal_id}', () => {
+  // Issue 26: a meal's public fields need no token; a token that is sent must still be valid.
+  it('answers the public fields without a token, and refuses an invalid token', async () => {
+    await rate(1, 4);
+    await mark(1);
+    const anonymous = await get('/api/v1/meals/1', null);
+    expect(anonymous.statusCode).toBe(200);
+    const data = anonymous.json().data;
+    expect(data).toMatchObject({ meal_id: 1, name: 'Open meal', rating_count: 1, rating_average: 4, rating_open: true });
+    expect(data).not.toHaveProperty('marked');
+    expect(data).not.toHaveProperty('rating_personal');
+    expect(Object.keys(data).sort()).toEqual(Object.keys((await get('/api/v1/meals/1')).json().data).filter((key) => key !== 'marked' && key !== 'rating_personal').sort());
+    expectError(await get('/api/v1/meals/999', null), 'meal_not_found');
+    expectError(await get('/api/v1/meals/1', 'not-a-token'), 'invalid_token');
+    // The token is checked before the query, as on every route: a bad token with a bad query answers 401.
+    expectError(await get('/api/v1/meals/1?colour=red', 'not-a-token'), 'invalid_token');
+    expectError(await get('/api/v1/meals/1?colour=red', null), 'invalid_request');
+  });
+
   it("answers the meal, its statistics and distribution, and the caller's own state, with exactly these fields", async () => {
     await rate(1, 2, 'bob');
     await rate(1, 5, 'carol');
@@ -155,10 +173,7 @@ describe('GET /api/v1/meals/{meal_id}', () => {
     expectError(await get('/api/v1/meals/9007199254740991'), 'meal_not_found');
   });
 
-  it('answers unauthenticated without a token and invalid_token for a bad one, with WWW-Authenticate', async () => {
-    const anonymous = await get('/api/v1/meals/1', null);
-    expectError(anonymous, 'unauthenticated');
-    expect(anonymous.headers['www-authenticate']).toBe('Bearer');
+  it('answers invalid_token for a bad token, with WWW-Authenticate (without one it answers the public fields)', async () => {
     const forged = await get('/api/v1/meals/1', `${fixture.token()}x`);
     expectError(forged, 'invalid_token');
     expect(forged.headers['www-authenticate']).toMatch(/^Bearer/);

@@ -290,7 +290,7 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
       ['from=2026-03-01&to=2026-03-02', 'missing query parameter "canteen"'],
       ['canteen=default&to=2026-03-02', 'missing query parameter "from"'],
       ['canteen=default&from=2026-03-01', 'missing query parameter "to"'],
-      ['canteen=default&from=2026-3-1&to=2026-03-02', 'query parameter "from" does not have the expected form'],
+      ['canteen=default&from=2026-3-1&to=2026-03-02', 'query parameter "from" must be a calendar day YYYY-MM-DD'],
       ['canteen=default&from=2026-02-30&to=2026-03-02', '"2026-02-30" is not a calendar day (YYYY-MM-DD).'],
       ['canteen=default&from=2026-03-02&to=2026-03-01', '`to` must not be before `from`'],
       ['canteen=default&from=2024-01-01&to=2025-01-01', 'a report covers at most 366 days'],

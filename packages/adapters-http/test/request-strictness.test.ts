@@ -68,7 +68,7 @@ describe('validation messages', () => {
     ['a missing field', '{"meal_id":1}', 'missing field "rating"'],
     ['a string for an integer', '{"meal_id":1,"rating":"5"}', '"rating" must be an integer or null'],
     ['a fraction', '{"meal_id":1,"rating":2.5}', '"rating" must be an integer or null'],
-    ['a rating out of range', '{"meal_id":1,"rating":7}', '"rating" must be <= 5'],
+    ['a rating out of range', '{"meal_id":1,"rating":7}', '"rating" must be an integer from 1 to 5'],
     ['a string meal id', '{"meal_id":"1","rating":3}', '"meal_id" must be an integer'],
     ['an array for the body', '[1,2]', 'the body must be an object'],
   ])('name the field for %s, without schema noise', async (_name, payload, message) => {
@@ -93,7 +93,19 @@ describe('validation messages', () => {
       url: '/api/v1/marked-meals?limit=ten',
       headers: { authorization: `Bearer ${fixture.token()}` },
     });
-    expect(response.json().error).toEqual({ code: 'invalid_request', message: 'query parameter "limit" does not have the expected form' });
+    expect(response.json().error).toEqual({ code: 'invalid_request', message: 'query parameter "limit" must be an integer from 1 to 100' });
+  });
+
+  // Issue 26: the message names what is allowed, not only that the value does not fit.
+  it.each([
+    ['/api/v1/me/upcoming?days=15', 'query parameter "days" must be an integer from 1 to 14'],
+    ['/api/v1/me/upcoming?days=0', 'query parameter "days" must be an integer from 1 to 14'],
+    ['/api/v1/rated-meals?limit=0', 'query parameter "limit" must be an integer from 1 to 100'],
+    ['/api/v1/meals?date=9.3.2026', 'query parameter "date" must be a calendar day YYYY-MM-DD, today or tomorrow'],
+    ['/api/v1/meals/007', 'path parameter "meal_id" must be an integer of at least 1, without leading zeros'],
+  ])('name what is allowed: %s', async (url, message) => {
+    const response = await fixture.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${fixture.token()}` } });
+    expect(response.json().error).toEqual({ code: 'invalid_request', message });
   });
 });
 

@@ -31,12 +31,12 @@ export class InMemoryDishQueries implements DishQueries {
     return pageOf(this.db, reader, this.servingIds(dishId), page, asOf);
   }
 
-  async search(canteenId: CanteenId, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+  async search(canteenId: CanteenId | null, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
     const wanted = dishSearchKey(text);
     const found = new Set<DishId>();
     for (const name of this.db.dishNames.values()) {
       const dish = this.db.dishes.get(name.dishId)!;
-      if (dish.canteenId === canteenId && dishSearchKey(name.name).includes(wanted)) found.add(dish.id);
+      if ((canteenId === null || dish.canteenId === canteenId) && dishSearchKey(name.name).includes(wanted)) found.add(dish.id);
     }
     return [...found]
       .filter((id) => after === null || id > after)

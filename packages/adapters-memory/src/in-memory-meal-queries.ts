@@ -21,7 +21,7 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryMealQueries implements MealQueries {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async viewsByIds(userId: UserId, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
+  async viewsByIds(userId: UserId | null, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
     return [...new Set(ids)].flatMap((id) => {
       const meal = this.served(id);
       return meal === undefined ? [] : [viewOf(this.db, userId, meal, asOf)];

@@ -111,6 +111,10 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
     return instants.length === 0 ? null : new Date(Math.min(...instants));
   }
 
+  async pendingCount(): Promise<number> {
+    return [...this.db.deliveries.values()].filter((delivery) => delivery.state === 'pending').length;
+  }
+
   /** Pending, to an endpoint that is enabled. */
   private isDue(delivery: Delivery): boolean {
     return delivery.state === 'pending' && delivery.nextAttemptAt !== null && this.db.webhooks.get(delivery.webhookId)?.disabledAt === null;

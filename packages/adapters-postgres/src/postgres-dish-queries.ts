@@ -50,7 +50,7 @@ const dishView = `SELECT ${dishSummaryColumns('dish', 'figures')},
 const dishSearch = `SELECT ${dishSummaryColumns('dish', 'figures')}
   FROM dishes dish
   CROSS JOIN LATERAL (${servingFigures('dish.dish_id', '$5')}) AS figures
-  WHERE dish.dish_id IN (SELECT dish_id FROM dish_names WHERE canteen_id = $1 AND search_key LIKE $2 ESCAPE '\\')
+  WHERE dish.dish_id IN (SELECT dish_id FROM dish_names WHERE ($1::text IS NULL OR canteen_id = $1::text) AND search_key LIKE $2 ESCAPE '\\')
     AND ($3::bigint IS NULL OR dish.dish_id > $3::bigint)
   ORDER BY dish.dish_id
   LIMIT $4`;
@@ -99,7 +99,7 @@ export class PostgresDishQueries implements DishQueries {
   }
 
   /** The text is compared as dishSearchKey makes it, and matched literally: its %, _ and \ are escaped. */
-  async search(canteenId: CanteenId, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+  async search(canteenId: CanteenId | null, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/gu, (character) => `\\${character}`)}%`;
     const { rows } = await this.pool.query<DishSummaryRow>(dishSearch, [canteenId, pattern, after, limit, asOf.getTime()]);
     return rows.map(dishSummaryFromRow);

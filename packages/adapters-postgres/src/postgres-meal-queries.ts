@@ -52,7 +52,7 @@ interface PersonalStateRow {
 export class PostgresMealQueries implements MealQueries {
   constructor(private readonly pool: Pool) {}
 
-  async viewsByIds(userId: UserId, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
+  async viewsByIds(userId: UserId | null, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
     if (ids.length === 0) return [];
     const parameters = new StatementParameters();
     return readViews(this.pool, parameters, userId, asOf, { where: `meal_id = ANY (${parameters.add(ids)}::bigint[])` });

@@ -187,6 +187,11 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
     return rows[0]?.due ?? null;
   }
 
+  async pendingCount(): Promise<number> {
+    const { rows } = await this.pool.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM webhook_deliveries WHERE state = 'pending'`);
+    return rows[0]?.pending ?? 0;
+  }
+
   private query<R extends QueryResultRow = QueryResultRow>(sql: string, params: unknown[]) {
     const run = () => this.pool.query<R>(sql, params);
     return this.health === undefined ? run() : this.health.guard(run);

@@ -25,7 +25,7 @@ import {
 type DishViewRow = DishSummaryRow & { names: string; marked: 0 | 1; personal_histogram: string };
 
 interface SearchParameters {
-  canteen: CanteenId;
+  canteen: CanteenId | null;
   pattern: string;
   after: DishId | null;
   limit: number;
@@ -55,7 +55,7 @@ export class SqliteDishQueries implements DishQueries {
     // The names of one canteen are one range of dish_names' primary key; \ escapes LIKE's % and _ in the text.
     this.searchNames = db.prepare(`SELECT ${dishSummaryColumns('dish')}
       FROM (SELECT DISTINCT dish_id FROM dish_names
-        WHERE canteen_id = @canteen AND search_key LIKE @pattern ESCAPE '\\' AND (@after IS NULL OR dish_id > @after)
+        WHERE (@canteen IS NULL OR canteen_id = @canteen) AND search_key LIKE @pattern ESCAPE '\\' AND (@after IS NULL OR dish_id > @after)
         ORDER BY dish_id LIMIT @limit) AS found
       JOIN dishes AS dish ON dish.dish_id = found.dish_id
       ORDER BY dish.dish_id`);
@@ -88,7 +88,7 @@ export class SqliteDishQueries implements DishQueries {
     return readPage(this.servingPages, { dish: dishId, user: reader, as_of: asOf.getTime() }, page);
   }
 
-  async search(canteenId: CanteenId, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+  async search(canteenId: CanteenId | null, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
     return this.searchNames.all({ canteen: canteenId, pattern, after, limit, as_of: asOf.getTime() }).map(dishSummaryFromRow);
   }

@@ -61,7 +61,7 @@ export class SqliteMealQueries implements MealQueries {
     this.rated = pageStatements(db, 'meals.meal_id IN (SELECT meal_id FROM ratings WHERE user_id = @user)');
   }
 
-  async viewsByIds(userId: UserId, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
+  async viewsByIds(userId: UserId | null, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
     return this.byIds.all({ user: userId, as_of: asOf.getTime(), ids: JSON.stringify(ids) }).map(viewFromRow);
   }
 

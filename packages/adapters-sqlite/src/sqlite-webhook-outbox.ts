@@ -49,6 +49,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly firstPage: Statement<[string, number], DeliveryRow>;
   private readonly nextPage: Statement<[string, number, string, number], DeliveryRow>;
   private readonly earliestDue: Statement<[string], number | null>;
+  private readonly pending: Statement<[], number>;
 
   constructor(
     db: Database,
@@ -166,6 +167,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
           UNION ALL SELECT min(occurred_at) FROM webhook_outbox)`,
       )
       .pluck();
+    this.pending = db.prepare<[], number>("SELECT count(*) FROM webhook_deliveries WHERE state = 'pending'").pluck();
   }
 
   async fanOut(at: Date, limit: number): Promise<number> {
@@ -190,6 +192,10 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   async nextDueAt(except?: ReadonlySet<string>): Promise<Date | null> {
     const due = this.earliestDue.get(JSON.stringify([...(except ?? [])])) ?? null;
     return due === null ? null : new Date(due);
+  }
+
+  async pendingCount(): Promise<number> {
+    return this.pending.get() ?? 0;
   }
 
   private guarded<T>(write: () => T): T {

@@ -231,7 +231,7 @@ export {
   type GetMealsResult,
   type MenuSpan,
 } from './use-cases/get-meals.js';
-export { GetPersonalStates, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
+export { GetCanteenDay, GetPersonalStates, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
 export {
   GetRatingsReport,
   getRatingsReportRefusals,

@@ -16,11 +16,23 @@ export const DishQuery = Type.Object(
 
 export const DishSearchQuery = Type.Object(
   {
-    q: Type.String({
-      minLength: 1,
-      maxLength: maxDishSearchLength,
-      description: 'Any part of a name of the dish (case, width and accents do not matter)',
-    }),
+    q: Type.Optional(
+      Type.String({
+        maxLength: maxDishSearchLength,
+        description: 'Any part of a name of the dish (case, width and accents do not matter); absent or empty: every dish, by id',
+      }),
+    ),
+    limit: Type.Optional(Limit),
+    cursor: Type.Optional(Cursor),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /dishes: the same search across canteens, or in one named by `canteen`. */
+export const AllDishSearchQuery = Type.Object(
+  {
+    q: DishSearchQuery.properties.q,
+    canteen: Type.Optional(Type.String({ description: 'Only this canteen; absent: every canteen' })),
     limit: Type.Optional(Limit),
     cursor: Type.Optional(Cursor),
   },

@@ -11,6 +11,9 @@ export const MealParams = Type.Object(
 );
 export type MealParams = Static<typeof MealParams>;
 
+/** A day of a menu query: a calendar day, or `today` and `tomorrow`, which the canteen's time zone makes a day. */
+export const menuDayPattern = '^([0-9]{4}-[0-9]{2}-[0-9]{2}|today|tomorrow)$';
+
 export const MealsQuery = Type.Object(
   {
     ids: Type.Optional(
@@ -21,8 +24,9 @@ export const MealsQuery = Type.Object(
     ),
     date: Type.Optional(
       Type.String({
-        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-        description: "A calendar day YYYY-MM-DD: the meals served that day, on each canteen's clocks",
+        pattern: menuDayPattern,
+        description:
+          "A calendar day YYYY-MM-DD: the meals served that day, on each canteen's clocks; with canteen also `today` or `tomorrow`, on that canteen's calendar",
       }),
     ),
     canteen: Type.Optional(Type.String({ description: 'With date, or from and to: only this canteen' })),
@@ -144,7 +148,7 @@ export const MenuDaysQuery = Type.Object(
   {
     // Required, but checked by the route: an unknown parameter is named first, as on every route.
     canteen: Type.Optional(Type.String({ description: 'The canteen (required)' })),
-    date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'One calendar day YYYY-MM-DD' })),
+    date: Type.Optional(Type.String({ pattern: menuDayPattern, description: "One calendar day YYYY-MM-DD, or `today` or `tomorrow` on the canteen's calendar" })),
     from: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day of a range (with to)' })),
     to: Type.Optional(
       Type.String({

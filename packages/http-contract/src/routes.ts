@@ -24,6 +24,7 @@ export const routePaths = {
   listAdminCanteens: '/admin/canteens',
   getDish: '/dishes/:dish_id',
   searchDishes: '/canteens/:canteen_id/dishes',
+  searchAllDishes: '/dishes',
   mergeDishes: '/admin/dishes/:dish_id/merge',
   getRatingsReport: '/admin/reports/ratings.csv',
   withdrawMeal: '/admin/meals/:meal_id',

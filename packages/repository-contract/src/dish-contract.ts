@@ -285,6 +285,17 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         expect(next.map((dish) => dish.name)).toEqual(['Kaiserschmarrn']);
       });
 
+      it('finds across canteens without a canteen, and lists every dish without text, by id', async () => {
+        const { meals, canteens, dishQueries } = store();
+        await canteens.save(bistro);
+        await meals.upsertMany([serving(1, 'Käsespätzle'), serving(2, 'Curry', 1), serving(3, 'Käsespätzle', 2, { canteenId: bistro.id })]);
+        const found = async (canteenId: string | null, text: string) =>
+          (await dishQueries.search(canteenId, text, { after: null, limit: 10 }, readAt)).map((dish) => `${dish.canteenId}/${dish.name}`);
+        expect(await found(null, 'spatzle')).toEqual(['default/Käsespätzle', 'bistro/Käsespätzle']);
+        expect(await found(null, '')).toEqual(['default/Käsespätzle', 'default/Curry', 'bistro/Käsespätzle']);
+        expect(await found('default', '')).toEqual(['default/Käsespätzle', 'default/Curry']);
+      });
+
       it("answers a canteen's dishes that are still served, by id, with their figures; not those only withdrawn or merged away", async () => {
         const { meals, canteens, dishes, dishQueries } = store();
         await canteens.save(bistro);

@@ -63,6 +63,8 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       const ids = (claims: typeof first) => claims.map((claim) => claim.delivery.event.id).sort();
       expect(ids(again)).toEqual(ids([...first, ...second]));
       expect(await outbox.nextDueAt()).toEqual(ms(at, 2 * leaseMs));
+      // Claimed is still waiting: only a recorded attempt ends the wait.
+      expect(await outbox.pendingCount()).toBe(3);
     });
 
     it('claims within each endpoint\'s room: its oldest due first, less its attempts under way, none when full', async () => {
@@ -126,7 +128,9 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       const [claim] = await outbox.claimDue(at, 10, leaseMs);
       const event = claim!.delivery.event;
 
+      expect(await outbox.pendingCount()).toBe(1);
       await outbox.record('hook', event.id, failed(hoursAfter(at, 1)), ms(at, 5), false);
+      expect(await outbox.pendingCount()).toBe(1);
       expect(await outbox.deliveries('hook', { limit: 10 })).toEqual([
         { ...claim!.delivery, state: 'pending', attempts: 1, nextAttemptAt: hoursAfter(at, 1), lastAttemptAt: ms(at, 5), lastStatus: 500, lastError: 'HTTP 500' },
       ]);
@@ -142,6 +146,7 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       expect(await webhooks.find('hook')).toMatchObject({ failingSince: ms(at, 5), disabledAt: null });
       expect(await outbox.claimDue(hoursAfter(at, 100), 10, leaseMs)).toEqual([]);
       expect(await outbox.nextDueAt()).toBeNull();
+      expect(await outbox.pendingCount()).toBe(0);
     });
 
     it('disables an endpoint: its deliveries wait, new events skip it, until a save enables it again', async () => {

@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import { backupSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { loadConfig } from '../config.js';
+import { withEnvFile } from '../env-file.js';
 
 /** `pnpm db:backup <file>`: an online, consistent copy of the DATABASE_URL database, safe while the server runs. */
 async function backup(file: string | undefined): Promise<void> {
   if (file === undefined) throw new Error('usage: pnpm db:backup <file>');
-  const { database } = loadConfig(process.env);
+  const { database } = loadConfig(withEnvFile());
   if (database.kind !== 'sqlite') throw new Error('DATABASE_URL is not a sqlite: database; there is nothing to back up');
   const target = resolve(process.env.INIT_CWD ?? process.cwd(), file);
   const report = await backupSqliteDatabase(database.path, target);

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { UseCases } from '@canteen-meals/domain';
 import { fetchFeed } from '@canteen-meals/adapters-outbound';
 import { loadConfig, type Config } from '../config.js';
+import { withEnvFile } from '../env-file.js';
 import { createContainer, tokens } from '../composition-root.js';
 import { openPersistence } from '../persistence.js';
 import { importJsonMeals, prepareJsonMeals } from './import-json-meals.js';
@@ -35,7 +36,7 @@ async function importMeals(args: string[]): Promise<void> {
   }
   const [file] = positionals;
   if (file === undefined || positionals.length > 1) throw new UsageError(usage);
-  const config = loadConfig(process.env);
+  const config = loadConfig(withEnvFile());
   if (/^https?:\/\//i.test(file)) {
     // The service's one way out to other hosts: time and size limits, gzip, retries, no private addresses.
     const fetched = await fetchFeed(file, { allowPrivateNetworks: config.outboundAllowPrivateNetworks });

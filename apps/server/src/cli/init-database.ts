@@ -1,4 +1,5 @@
 import { loadConfig } from '../config.js';
+import { withEnvFile } from '../env-file.js';
 import { openPersistence } from '../persistence.js';
 
 /**
@@ -6,7 +7,7 @@ import { openPersistence } from '../persistence.js';
  * In production this is the deliberate step that a server start never takes by itself (unless DATABASE_CREATE=1).
  */
 async function init(): Promise<void> {
-  const config = loadConfig(process.env);
+  const config = loadConfig(withEnvFile());
   const persistence = await openPersistence({ ...config, databaseCreate: true });
   await persistence.close();
   const where =

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { signHmacToken } from '@canteen-meals/adapters-http';
 import { ConfigError, loadConfig } from '../config.js';
+import { withEnvFile } from '../env-file.js';
 
 const usage = 'usage: pnpm issue-token <sub> [--scope "meals:write"] [--expires-in-hours 1]';
 
@@ -20,7 +21,7 @@ try {
   const [sub] = positionals;
   const hours = Number(values['expires-in-hours']);
   if (sub === undefined || positionals.length > 1 || !(hours > 0)) throw new ConfigError(usage);
-  const config = loadConfig(process.env);
+  const config = loadConfig(withEnvFile());
   const maxHours = config.jwtMaxLifetimeMs / 3_600_000;
   if (hours > maxHours) {
     throw new ConfigError(

@@ -17,8 +17,13 @@ export interface ServerProcess {
  * Starts the built server (`tsc -b` first: `pnpm test` does) on a free port and resolves once it listens.
  * `env` is added to a clean environment with PORT=0 and silent logs.
  */
-export async function startServer(env: Record<string, string>, timeoutMs = 15_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [serverMain], {
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 15_000,
+  options: { readonly cwd?: string; readonly main?: string } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [options.main ?? serverMain], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,19 +64,21 @@ export async function runToExit(
   script: string,
   args: readonly string[],
   env: Record<string, string>,
-): Promise<{ code: number | null; output: string }> {
+): Promise<{ code: number | null; output: string; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [script, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((output += chunk), (stdout += chunk)));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => ((output += chunk), (stderr += chunk)));
   const [code] = await once(child, 'exit');
-  return { code: code as number | null, output };
+  return { code: code as number | null, output, stdout, stderr };
 }
 
 /** Runs the server to its exit, for starts that must fail. */
-export function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; output: string; stdout: string; stderr: string }> {
   return runToExit(serverMain, [], { PORT: '0', ...env });
 }

@@ -13,6 +13,7 @@ import {
   type WithdrawMeal,
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import {
   CanteenParams,
   DishData,
@@ -20,6 +21,7 @@ import {
   DishQuery,
   DishSearchData,
   DishSearchQuery,
+  AllDishSearchQuery,
   MealParams,
   MergeDishesBody,
   routePaths,
@@ -48,7 +50,7 @@ export interface DishRoutesOptions {
 
 
 
-/** GET /dishes/{dish_id} (token optional) and GET /canteens/{canteen_id}/dishes?q= (public). */
+/** GET /dishes/{dish_id} (token optional), GET /canteens/{canteen_id}/dishes?q= and GET /dishes?q=&canteen= (public). */
 export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { readonly menuCaching?: MenuCachingOptions | undefined }> = async (
   app,
   options,
@@ -112,25 +114,47 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
         },
       },
     },
-    async (request, reply) => {
-      const { canteen_id: canteenId } = request.params;
-      const { q, limit, cursor } = request.query;
-      // A cursor is bound to its canteen and its text: it pages one search only.
-      const scope = `${canteenId}\n${q}`;
-      const after = cursor === undefined ? null : cursors.decode('search', scope, cursor).mealId;
-      const limitOf = limit === undefined ? defaultPageSize : Number(limit);
-      const result = await searchDishes.execute({ canteenId, text: q, after, limit: limitOf });
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      const { dishes, next } = result.value;
-      return {
-        status: 'success' as const,
-        data: {
-          dishes: dishes.map((dish) => ({ ...dishSummaryDataOf(dish), canteen_id: dish.canteenId })),
-          next_cursor: next === null ? null : cursors.encode('search', scope, { servedAt: new Date(0), mealId: next }),
-        },
-      };
-    },
+    async (request, reply) => search(reply, request.params.canteen_id, request.query),
   );
+
+  app.get(
+    routePaths.searchAllDishes,
+    {
+      schema: {
+        operationId: 'searchAllDishes',
+        summary: "Find dishes across canteens (or in the one named by canteen) by any part of any of their names, by dish id; without q, every dish",
+        tags: ['canteens'],
+        security: [],
+        querystring: AllDishSearchQuery,
+        response: {
+          200: successEnvelope(DishSearchData),
+          ...errorResponses([...publicRouteErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(searchDishesRefusals)]),
+        },
+      },
+    },
+    async (request, reply) => search(reply, request.query.canteen ?? null, request.query),
+  );
+
+  async function search(
+    reply: FastifyReply,
+    canteenId: string | null,
+    { q = '', limit, cursor }: { readonly q?: string | undefined; readonly limit?: string | undefined; readonly cursor?: string | undefined },
+  ) {
+    // A cursor is bound to its canteen (or to all of them) and its text: it pages one search only.
+    const scope = `${canteenId ?? '*'}\n${q}`;
+    const after = cursor === undefined ? null : cursors.decode('search', scope, cursor).mealId;
+    const limitOf = limit === undefined ? defaultPageSize : Number(limit);
+    const result = await searchDishes.execute({ canteenId, text: q, after, limit: limitOf });
+    if (!result.ok) return sendRefusal(reply, result.refusal);
+    const { dishes, next } = result.value;
+    return {
+      status: 'success' as const,
+      data: {
+        dishes: dishes.map((dish) => ({ ...dishSummaryDataOf(dish), canteen_id: dish.canteenId })),
+        next_cursor: next === null ? null : cursors.encode('search', scope, { servedAt: new Date(0), mealId: next }),
+      },
+    };
+  }
 };
 
 /** POST /admin/dishes/{dish_id}/merge and DELETE /admin/meals/{meal_id} (scope meals:write). */

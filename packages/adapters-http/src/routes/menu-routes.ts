@@ -2,12 +2,15 @@ import {
   getMealsRefusals,
   getMenuRefusals,
   type Clock,
+  type GetCanteenDay,
   type GetMeals,
   type GetPersonalStates,
   type GetPublicMenu,
   type MenuChangeHub,
   type MenuPosition,
   type PersonalState,
+  type Result,
+  accept,
 } from '@canteen-meals/domain';
 import {
   exampleMeals,
@@ -50,6 +53,8 @@ export interface MenuRoutesOptions {
   readonly getMeals: GetMeals;
   readonly getPublicMenu: GetPublicMenu;
   readonly getPersonalStates: GetPersonalStates;
+  /** What `date=today` and `date=tomorrow` are on a canteen's calendar. */
+  readonly getCanteenDay: GetCanteenDay;
   readonly menuChanges: MenuChangeHub;
   readonly clock: Clock;
   readonly menuCaching?: MenuCachingOptions | undefined;
@@ -65,7 +70,7 @@ const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
  * with one); by ids and every canteen's day need a token. GET /me/meals: the caller's own part of a menu.
  */
 export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (app, options) => {
-  const { getMeals, getPublicMenu, getPersonalStates } = options;
+  const { getMeals, getPublicMenu, getPersonalStates, getCanteenDay } = options;
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cursors = createPageCursors(options.cursorSecret);
   const privateTagOf = createPrivateTags(options.cursorSecret);
@@ -105,10 +110,12 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       const reader = optionalReader(request);
       // The answer depends on the token: no shared cache may give one reader's answer to another.
       reply.header('vary', 'authorization');
-      const days = menuDaysOf(request.query);
+      const query = await withCalendarDay(getCanteenDay, request.query);
+      if (!query.ok) return sendRefusal(reply, query.refusal);
+      const days = menuDaysOf(query.value);
       // The onRequest hook demanded a token for these reads.
       if (days === undefined) {
-        return readByIdsOrEveryCanteen(getMeals, cursors, authenticatedPrincipal(request).userId, request.query, reply);
+        return readByIdsOrEveryCanteen(getMeals, cursors, authenticatedPrincipal(request).userId, query.value, reply);
       }
       if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
       const answer = await menus.answer(days);
@@ -143,7 +150,9 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       const { userId } = authenticatedPrincipal(request);
       reply.header('vary', 'authorization');
       if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
-      const days = menuDaysOf(request.query)!;
+      const query = await withCalendarDay(getCanteenDay, request.query);
+      if (!query.ok) return sendRefusal(reply, query.refusal);
+      const days = menuDaysOf(query.value)!;
       // The meals of the public menu, as kept: the overlay is about exactly the meals that menu shows.
       const menu = await menus.answer(days);
       if (!menu.ok) return sendRefusal(reply, menu.refusal);
@@ -155,6 +164,23 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     },
   );
 };
+
+const daysAheadOf = { today: 0, tomorrow: 1 } as const;
+
+/**
+ * The query with `date=today` or `date=tomorrow` made the calendar day it is at the canteen (its time zone, not the
+ * server's); a day of every canteen has no one calendar, so those words need `canteen`.
+ */
+async function withCalendarDay<Q extends { readonly canteen?: string | undefined; readonly date?: string | undefined }>(
+  getCanteenDay: GetCanteenDay,
+  query: Q,
+): Promise<Result<Q, 'canteen_not_found'>> {
+  const { date, canteen } = query;
+  if (date !== 'today' && date !== 'tomorrow') return accept(query);
+  if (canteen === undefined) throw new HttpError('invalid_request', `date=${date} needs canteen: it is a day on that canteen's calendar.`);
+  const day = await getCanteenDay.execute({ canteenId: canteen, daysAhead: daysAheadOf[date] });
+  return day.ok ? accept({ ...query, date: day.value }) : day;
+}
 
 function personalStatesBody(states: readonly PersonalState[]): string {
   const meals = states.map(({ mealId, marked, personalRating }) => ({ meal_id: mealId, marked, rating_personal: personalRating }));

@@ -7,7 +7,9 @@ import {
   type MealPage,
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticatedPrincipal } from '../auth/authenticate.js';
+import { Type } from '@sinclair/typebox';
+import { authenticatedPrincipal, optionalReader } from '../auth/authenticate.js';
+import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import {
   exampleMarkedPage,
@@ -17,18 +19,18 @@ import {
   MealPageData,
   MealParams,
   PageQuery,
+  PublicMealData,
   routePaths,
   successEnvelope,
   successExample,
 } from '@canteen-meals/http-contract';
-import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
-import { mealDataOf } from '../wire-mapping.js';
+import { authenticatedRouteErrors, errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
+import { mealDataOf, publicMealDataOf } from '../wire-mapping.js';
 import { mealIdOf } from './read-params.js';
 import { createPageCursors, type CursorList, type PageCursors } from './page-cursor.js';
 import { answerPrivately } from './private-answers.js';
 
 export interface ReadRoutesOptions {
-  readonly getMeal: GetMeal;
   readonly listMarkedMeals: ListMarkedMeals;
   readonly listRatedMeals: ListRatedMeals;
   /** Signs the page cursors; instances that share it accept each other's cursors (absent: a random key). */
@@ -37,31 +39,52 @@ export interface ReadRoutesOptions {
 
 const readErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request']);
 const pageErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']);
-const readOneErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', ...wireCodesOf(getMealRefusals)]);
+const readOneErrors = errorResponses([...publicRouteErrors, 'invalid_token', 'invalid_request', ...wireCodesOf(getMealRefusals)]);
 
-/** GET endpoints for meals with their statistics and the caller's own marking and rating. */
-export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, options) => {
-  const { getMeal, listMarkedMeals, listRatedMeals } = options;
-  const cursors = createPageCursors(options.cursorSecret);
+export interface MealReadRouteOptions {
+  readonly getMeal: GetMeal;
+}
+
+/**
+ * GET /meals/{id}: a token is optional. Without one, the public fields (as a public menu shows them); with one, also
+ * the caller's marking and rating. A token that is sent must be valid.
+ */
+export const mealReadRoute: FastifyPluginAsyncTypebox<MealReadRouteOptions> = async (app, { getMeal }) => {
   answerPrivately(app);
-
   app.get(
     routePaths.getMeal,
     {
+      // A token that was sent and failed answers 401 before the query is checked, as on every route that needs one.
+      onRequest: (request, _reply, done) => done(request.authenticationFailure === null ? undefined : (request.authenticationFailure as Error)),
       schema: {
         operationId: 'getMeal',
-        summary: "One meal with its statistics and the caller's marking and rating",
+        summary: "One meal with its statistics; with a token, also the caller's marking and rating",
+        security: [{ [bearerAuth]: [] }, {}],
         params: MealParams,
-        response: { 200: successEnvelope(MealData, successExample(exampleMeal)), ...readOneErrors },
+        response: {
+          200: Type.Union([successEnvelope(MealData), successEnvelope(PublicMealData)], {
+            ...successExample(exampleMeal),
+            description: "With a token: the meal with the caller's marking and rating. Without: its public fields",
+          }),
+          ...readOneErrors,
+        },
       },
     },
     async (request, reply) => {
-      const { userId } = authenticatedPrincipal(request);
-      const result = await getMeal.execute({ userId, mealId: mealIdOf(request.params.meal_id) });
+      const reader = optionalReader(request);
+      reply.header('vary', 'authorization');
+      const result = await getMeal.execute({ userId: reader, mealId: mealIdOf(request.params.meal_id) });
       if (!result.ok) return sendRefusal(reply, result.refusal);
-      return { status: 'success' as const, data: mealDataOf(result.value) };
+      return { status: 'success' as const, data: reader === null ? publicMealDataOf(result.value) : mealDataOf(result.value) };
     },
   );
+};
+
+/** GET endpoints for meals with their statistics and the caller's own marking and rating. */
+export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (app, options) => {
+  const { listMarkedMeals, listRatedMeals } = options;
+  const cursors = createPageCursors(options.cursorSecret);
+  answerPrivately(app);
 
   const pageRoute = (list: CursorList, read: ListMarkedMeals | ListRatedMeals, operationId: string, summary: string) =>
     app.get(

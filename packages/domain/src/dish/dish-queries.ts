@@ -31,7 +31,7 @@ export interface DishQueries {
    * The dishes of the canteen one of whose names holds `text` (compared by `dishSearchKey`: case, width and accents
    * do not matter), by dish id ascending.
    */
-  search(canteenId: CanteenId, text: string, page: DishSearchPage, asOf: Date): Promise<DishSummary[]>;
+  search(canteenId: CanteenId | null, text: string, page: DishSearchPage, asOf: Date): Promise<DishSummary[]>;
 
   /**
    * Every dish of the canteen that has a serving that is not withdrawn (served or to come), with its figures as of

@@ -39,9 +39,10 @@ export interface PersonalState {
 export interface MealQueries {
   /**
    * The views of those of `ids` that exist and are not withdrawn, each once, in any order; other ids are left out.
-   * Every method answers each meal's dish as of `asOf` (which servings are past, which next).
+   * Every method answers each meal's dish as of `asOf` (which servings are past, which next). A null reader is
+   * anonymous: every meal unmarked and unrated.
    */
-  viewsByIds(userId: UserId, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]>;
+  viewsByIds(userId: UserId | null, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]>;
 
   /**
    * The meals of each window's canteen with `from <= servedAt < until` that are not withdrawn, each once, in menu

@@ -27,7 +27,7 @@ import { WithdrawMeal } from './withdraw-meal.js';
 import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
-import { GetPersonalStates, GetPublicMenu } from './get-menu.js';
+import { GetCanteenDay, GetPersonalStates, GetPublicMenu } from './get-menu.js';
 import { GetRatingsReport } from './get-ratings-report.js';
 import { GetUpcomingFavourites } from './get-upcoming-favourites.js';
 import { MenuChangeHub } from '../reading/menu-change.js';
@@ -161,6 +161,7 @@ export function createUseCases(
     getMeals: new GetMeals(menus),
     getPublicMenu: new GetPublicMenu({ ...menus, closedDays: repositories.closedDays }),
     getPersonalStates: new GetPersonalStates(menus),
+    getCanteenDay: new GetCanteenDay(menus),
     getRatingsReport: new GetRatingsReport(menus),
     rankMeals: new RankMeals(menus),
     rankDishes: new RankDishes({ ...repositories, clock }),

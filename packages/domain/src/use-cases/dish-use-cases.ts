@@ -67,13 +67,17 @@ export class SearchDishes {
     after,
     limit,
   }: {
-    readonly canteenId: CanteenId;
+    /** null: every canteen's dishes. */
+    readonly canteenId: CanteenId | null;
+    /** Empty: every dish (of the canteen), by id. */
     readonly text: string;
     readonly after: DishId | null;
     readonly limit: number;
   }): Promise<Result<DishSearchResult, 'canteen_not_found'>> {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError(`a page holds 1 to 100 dishes, not ${limit}`);
-    if (!isCanteenId(canteenId) || (await this.deps.canteens.find(canteenId)) === undefined) return refuse('canteen_not_found');
+    if (canteenId !== null && (!isCanteenId(canteenId) || (await this.deps.canteens.find(canteenId)) === undefined)) {
+      return refuse('canteen_not_found');
+    }
     const found = await this.deps.dishQueries.search(canteenId, text, { after, limit: limit + 1 }, this.deps.clock.now());
     const page: DishSummary[] = found.slice(0, limit);
     return accept({ dishes: page.map(dishReadingOf), next: found.length > limit ? page.at(-1)!.id : null });

@@ -8,7 +8,10 @@ import type { UserId } from '../shared/user-id.js';
 /** Every refusal GetMeal can answer. */
 export const getMealRefusals = ['meal_not_found'] as const;
 
-/** One meal with its statistics, whether it can be rated now, and the reader's own marking and rating. */
+/**
+ * One meal with its statistics, whether it can be rated now, and the reader's own marking and rating (an anonymous
+ * reader, null, has neither).
+ */
 export class GetMeal {
   constructor(private readonly deps: { readonly queries: MealQueries; readonly clock: Clock }) {}
 
@@ -16,7 +19,7 @@ export class GetMeal {
     userId,
     mealId,
   }: {
-    readonly userId: UserId;
+    readonly userId: UserId | null;
     readonly mealId: MealId;
   }): Promise<Result<MealReading, (typeof getMealRefusals)[number]>> {
     const now = this.deps.clock.now();

@@ -5,7 +5,9 @@ import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
 import type { PersonalState } from '../reading/meal-queries.js';
 import type { MealId } from '../meal/meal.js';
 import type { UserId } from '../shared/user-id.js';
-import { accept, type Result } from '../shared/refusal.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
+import { localDayOf } from '../calendar/local-day.js';
+import { addDays } from '../menu/local-time.js';
 import { menuReadSpan, menuWindow, type GetMealsDeps, type GetMealsRefusal, type MenuSpan } from './get-meals.js';
 
 /** The days `from` to `to`, both included, of one canteen: what a public menu and its personal overlay cover. */
@@ -54,5 +56,19 @@ export class GetPersonalStates {
 
   async execute(query: { readonly userId: UserId; readonly mealIds: readonly MealId[] }): Promise<readonly PersonalState[]> {
     return this.deps.queries.personalStatesOf(query.userId, query.mealIds);
+  }
+}
+
+/**
+ * Which calendar day it is at a canteen, on its clocks, or some days ahead: what `today` and `tomorrow` in a request
+ * mean there (a canteen in Auckland is a day ahead of one in Berlin for half of every day).
+ */
+export class GetCanteenDay {
+  constructor(private readonly deps: Pick<GetMealsDeps, 'canteens' | 'clock'>) {}
+
+  async execute(query: { readonly canteenId: CanteenId; readonly daysAhead: number }): Promise<Result<LocalDate, 'canteen_not_found'>> {
+    const canteen = await this.deps.canteens.find(query.canteenId);
+    if (canteen === undefined) return refuse('canteen_not_found');
+    return accept(addDays(localDayOf(this.deps.clock.now(), canteen.timeZone).date, query.daysAhead));
   }
 }

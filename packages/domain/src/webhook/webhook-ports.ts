@@ -95,4 +95,6 @@ export interface WebhookOutbox {
    * the deliveries of the endpoints in `except` (backed off by the asking instance) do not count.
    */
   nextDueAt(except?: ReadonlySet<WebhookId>): Promise<Date | null>;
+  /** How many deliveries wait for an attempt (pending, of any endpoint, a disabled one's too): a gauge for operators. */
+  pendingCount(): Promise<number>;
 }

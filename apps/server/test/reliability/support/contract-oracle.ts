@@ -37,12 +37,13 @@ const routes = {
  * The read side, the erasure of one's own data and the withdrawal of a meal: authenticated, no body, no change
  * (erasure: the caller's rows; withdrawal, by an admin: the meal leaves the model's reachable meals).
  */
-function otherRoute(method: string, path: string): 'read' | 'erase' | 'withdraw' | undefined {
+function otherRoute(method: string, path: string): 'read' | 'public-read' | 'erase' | 'withdraw' | undefined {
   if (method === 'DELETE' && path === '/api/v1/me/data') return 'erase';
   if (method === 'DELETE' && /^\/api\/v1\/admin\/meals\/[^/]+$/.test(path)) return 'withdraw';
   if (method !== 'GET') return undefined;
   if (['/api/v1/meals', '/api/v1/marked-meals', '/api/v1/rated-meals', '/api/v1/me/data'].includes(path)) return 'read';
-  return /^\/api\/v1\/meals\/[^/]+$/.test(path) ? 'read' : undefined;
+  // One meal: its public fields without a token (issue 26); a token that is sent must still be valid.
+  return /^\/api\/v1\/meals\/[^/]+$/.test(path) ? 'public-read' : undefined;
 }
 
 export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens: ReadonlyMap<string, Principal>): Expected {
@@ -53,7 +54,7 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
   if (other !== undefined) {
     const authorization = request.headers.authorization;
     const bearer = /^bearer(?: +|$)/i;
-    if (authorization === undefined || !bearer.test(authorization)) return fail('unauthenticated');
+    if (authorization === undefined || !bearer.test(authorization)) return other === 'public-read' ? { kind: 'loose' } : fail('unauthenticated');
     const principal = tokens.get(authorization.replace(bearer, '').trim());
     if (principal === undefined) return fail('invalid_token');
     if (other === 'withdraw') {
@@ -61,7 +62,7 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
       const mealId = Number(path.slice(path.lastIndexOf('/') + 1));
       return { kind: 'loose', apply: () => model.withdrawn.add(mealId) };
     }
-    return other === 'read' ? { kind: 'loose' } : { kind: 'loose', apply: () => model.erase(principal.userId) };
+    return other === 'read' || other === 'public-read' ? { kind: 'loose' } : { kind: 'loose', apply: () => model.erase(principal.userId) };
   }
   // Fastify reads the body of a request before it finds that no route takes it: a bad body may answer first.
   if (route === undefined) {
