@@ -31,7 +31,11 @@ describe('bidirectional controls in names', () => {
       ] as const;
       for (const [response, field] of refusals) {
         expect(response.statusCode).toBe(400);
-        expect(response.json().error).toEqual({ code: 'invalid_request', message: `${field} does not have the expected form` });
+        // The message names the field and what it allows (bidirectional controls among what it does not).
+        expect(response.json().error).toEqual({
+          code: 'invalid_request',
+          message: expect.stringMatching(new RegExp(`^${field.replace(/[[\].]/g, '\\$&')} does not have the expected form: .*no bidirectional override or isolate`)),
+        });
       }
       expect(() => mealsFromUpsertDocument({ meals: [meal({ name: text })] })).toThrow('"meals[0].name"');
       expect(fixture.adapters.db.meals.has(9)).toBe(false);
