@@ -25,6 +25,7 @@ import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
+import { labelRoutes } from './routes/label-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
@@ -206,6 +207,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   );
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
+  await app.register(labelRoutes, { prefix: apiPrefix });
   await app.register(publicDishRoutes, { ...options.useCases, cursorSecret: options.cursorSecret, prefix: apiPrefix });
   // A token is optional: the menus are public, and personalized for a caller who sends one.
   await app.register(menuRoutes, {

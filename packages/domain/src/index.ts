@@ -5,6 +5,7 @@ export {
   canteenTextMaxLength,
   defaultCanteenId,
   isCanteenId,
+  maxCanteenSpellings,
   validateCanteen,
   type Canteen,
   type CanteenId,
@@ -98,6 +99,7 @@ export {
   validateMeals,
   mealFieldProblem,
   mealNameMaxLength,
+  mealLabelsMaxCount,
   mealNotesMaxCount,
   mealPositionMax,
   mealTextMaxLength,
@@ -304,3 +306,27 @@ export {
   type Subscriber,
 } from './webhook/favourites-events.js';
 export { eventIdOf, recordedEventOf, storedEventData, subjectOf } from './webhook/stored-event.js';
+export {
+  isLabelCode,
+  labelCodePattern,
+  labelOf,
+  labelVocabulary,
+  unknownLabelCodes,
+  withParents,
+  type Label,
+  type LabelCode,
+  type LabelKind,
+} from './label/label.js';
+export {
+  bothFilters,
+  isNoLabelFilter,
+  labelFilterKey,
+  labelFilterOf,
+  maxFilterCodes,
+  noLabelFilter,
+  passesLabelFilter,
+  type LabelFilter,
+} from './label/label-filter.js';
+export { builtInNoteLabels, normalizedNote, NoteLabels } from './label/note-labels.js';
+export { builtInPlaceholderNames, PlaceholderNames, placeholderLabel } from './label/placeholder.js';
+export { MealLabelling } from './label/meal-labelling.js';

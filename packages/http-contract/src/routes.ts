@@ -31,6 +31,10 @@ export const routePaths = {
   listWebhooks: '/admin/webhooks',
   webhook: '/admin/webhooks/:webhook_id',
   listDeliveries: '/admin/webhooks/:webhook_id/deliveries',
+  listLabels: '/labels',
+  preferences: '/me/preferences',
+  listAversions: '/me/aversions',
+  aversion: '/me/aversions/:dish_id',
 } as const;
 
 /** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */

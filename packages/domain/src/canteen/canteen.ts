@@ -2,6 +2,7 @@ import { isTimeZone } from '../menu/local-time.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import { feedsProblem, type CanteenFeed, type ScheduleCheck } from '../feed/canteen-feed.js';
 import { isTextField } from '../shared/storable-text.js';
+import { isLabelCode, type LabelCode } from '../label/label.js';
 
 /** A canteen's stable name in URLs and meals: a lowercase slug, e.g. `mensa-academica`. */
 export type CanteenId = string;
@@ -34,7 +35,17 @@ export interface Canteen {
   readonly coordinates: Coordinates | null;
   /** The menu feeds the service fetches on their schedules; empty when the menu comes by upsert or import only. */
   readonly feeds: readonly CanteenFeed[];
+  /**
+   * The canteen's own note spellings and the codes they name (`{"mit Sesam": "sesame"}`), consulted before the
+   * built-in table when its meals are written. Absent: none; every repository answers it filled in.
+   */
+  readonly noteLabels?: Readonly<Record<string, LabelCode>>;
+  /** Names its feeds give entries that are no meal ("Heute keine Ausgabe"), beside the built-in ones. Absent: none. */
+  readonly placeholderNames?: readonly string[];
 }
+
+/** The most spellings and placeholder names one canteen may add. */
+export const maxCanteenSpellings = 200;
 
 export function isCanteenId(value: unknown): value is CanteenId {
   return typeof value === 'string' && canteenIdPattern.test(value);
@@ -59,6 +70,19 @@ function canteenProblem(canteen: Canteen): string | undefined {
   if (at !== null && !(inRange(at.lat, 90) && inRange(at.lng, 180))) {
     return 'the coordinates must have lat from -90 to 90 and lng from -180 to 180';
   }
+  return labelSettingsProblem(canteen);
+}
+
+function labelSettingsProblem(canteen: Canteen): string | undefined {
+  const spellings = Object.entries(canteen.noteLabels ?? {});
+  if (spellings.length > maxCanteenSpellings) return `note_labels holds at most ${maxCanteenSpellings} spellings`;
+  for (const [spelling, code] of spellings) {
+    if (!isText(spelling)) return `each note_labels spelling must have ${textRule}`;
+    if (!isLabelCode(code)) return `note_labels: "${code}" is not a label code (see GET /api/v1/labels)`;
+  }
+  const names = canteen.placeholderNames ?? [];
+  if (names.length > maxCanteenSpellings) return `placeholder_names holds at most ${maxCanteenSpellings} names`;
+  if (!names.every(isText)) return `each of placeholder_names must have ${textRule}`;
   return undefined;
 }
 
