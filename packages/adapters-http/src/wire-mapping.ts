@@ -118,7 +118,13 @@ export function canteenDataOf(canteen: Canteen, { withFeeds = false }: { readonl
     city: canteen.city,
     address: canteen.address,
     coordinates: canteen.coordinates === null ? null : { lat: canteen.coordinates.lat, lng: canteen.coordinates.lng },
-    ...(withFeeds ? { feeds: canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })) } : {}),
+    ...(withFeeds
+      ? {
+          feeds: canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })),
+          note_labels: { ...canteen.noteLabels },
+          placeholder_names: [...(canteen.placeholderNames ?? [])],
+        }
+      : {}),
   };
 }
 
@@ -150,6 +156,8 @@ export function canteenFromBody(id: string, body: CanteenBody): Canteen {
     address: body.address ?? null,
     coordinates: body.coordinates ?? null,
     feeds: (body.feeds ?? []).map(({ name, url, schedule }) => ({ name, url, schedule })),
+    noteLabels: { ...body.note_labels },
+    placeholderNames: [...(body.placeholder_names ?? [])],
   };
 }
 
@@ -193,6 +201,7 @@ export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {
     notes: meal.notes ?? [],
     prices: canonicalPrices(meal.prices ?? {}),
     ...(meal.canteen_id === undefined ? {} : { canteenId: meal.canteen_id }),
+    ...(meal.labels === undefined ? {} : { labels: meal.labels }),
   }));
 }
 

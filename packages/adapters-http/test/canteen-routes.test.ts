@@ -31,7 +31,7 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
   it('creates (201), then replaces every field (200), absent optional fields becoming null', async () => {
     const created = await put('mensa-academica', academica);
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', ...academica, feeds: [] } });
+    expect(created.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', ...academica, feeds: [], note_labels: {}, placeholder_names: [] } });
 
     const replaced = await put('mensa-academica', { name: 'Mensa Academica', timezone: 'Europe/Vienna' });
     expect(replaced.statusCode).toBe(200);
@@ -43,7 +43,17 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
       address: null,
       coordinates: null,
       feeds: [],
+      note_labels: {},
+      placeholder_names: [],
     });
+  });
+
+  it("stores the canteen's note spellings and placeholder names, and refuses a spelling naming an unknown code", async () => {
+    const spelled = await put('mensa-academica', { ...academica, note_labels: { 'mit Sesam': 'sesame' }, placeholder_names: ['Betriebsferien'] });
+    expect(spelled.json().data).toMatchObject({ note_labels: { 'mit Sesam': 'sesame' }, placeholder_names: ['Betriebsferien'] });
+    const refused = await put('mensa-academica', { ...academica, note_labels: { Gefl: 'chicken' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"chicken"') });
   });
 
   it('needs the meals:write scope and a token', async () => {

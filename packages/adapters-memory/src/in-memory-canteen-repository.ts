@@ -25,5 +25,7 @@ function copyOf(canteen: Canteen): Canteen {
     ...canteen,
     coordinates: canteen.coordinates === null ? null : { ...canteen.coordinates },
     feeds: canteen.feeds.map((feed) => ({ ...feed })),
+    noteLabels: { ...canteen.noteLabels },
+    placeholderNames: [...(canteen.placeholderNames ?? [])],
   };
 }

@@ -13,17 +13,20 @@ interface CanteenRow {
   lng: number | null;
   /** jsonb arrives parsed (pg parses it); an array keeps its order. */
   feeds: CanteenFeed[];
+  note_labels: Record<string, string>;
+  placeholder_names: string[];
 }
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds';
+const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, note_labels, placeholder_names';
 
 /**
  * One statement, so no race between two saves of one id. `xmax = 0` holds for a freshly inserted row version only:
  * an update through ON CONFLICT leaves the id of the transaction that locked the old row there.
  */
-const upsert = `INSERT INTO canteens (${canteenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+const upsert = `INSERT INTO canteens (${canteenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
   ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone, city = excluded.city,
-    address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds
+    address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
+    note_labels = excluded.note_labels, placeholder_names = excluded.placeholder_names
   RETURNING (xmax = 0) AS created`;
 
 export class PostgresCanteenRepository implements CanteenRepository {
@@ -45,6 +48,8 @@ export class PostgresCanteenRepository implements CanteenRepository {
         coordinates?.lng ?? null,
         // Serialized here: pg would send a JavaScript array as a PostgreSQL array, not as JSON. Only the three fields.
         JSON.stringify(canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }))),
+        JSON.stringify(canteen.noteLabels ?? {}),
+        JSON.stringify(canteen.placeholderNames ?? []),
       ]);
     const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
     return { created: rows[0]?.created === true };
@@ -79,5 +84,7 @@ function canteenFromRow(row: CanteenRow): Canteen {
     address: row.address,
     coordinates: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
     feeds: row.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })),
+    noteLabels: row.note_labels,
+    placeholderNames: row.placeholder_names,
   };
 }

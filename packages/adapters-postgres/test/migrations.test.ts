@@ -126,7 +126,7 @@ describe('PostgreSQL migration 003 (canteens) on a database at version 2', () =>
     try {
       const { canteens, queries, meals } = upgraded.adapters;
       expect(await canteens.list()).toEqual([
-        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] },
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], noteLabels: {}, placeholderNames: [] },
       ]);
       const probe = probeThrough(() => queries);
       expect(await probe.meal(7)).toEqual({
@@ -139,6 +139,8 @@ describe('PostgreSQL migration 003 (canteens) on a database at version 2', () =>
         prices: { student: '2.60' },
         canteenId: 'default',
         position: 0,
+        // Migration 012: meals written before labels carry none until written again.
+        labels: [],
       });
       expect(await probe.meal(8)).toMatchObject({ canteenId: 'default', position: 0, rateable: false });
       expect(await probe.histogram(7)).toEqual([0, 1, 0, 0, 1]);
@@ -298,8 +300,8 @@ describe('PostgreSQL migration 005 (feeds) on a database at version 4', () => {
     try {
       const { canteens, queries, meals, feedStates } = upgraded.adapters;
       expect(await canteens.list()).toEqual([
-        { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [] },
-        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] },
+        { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [], noteLabels: {}, placeholderNames: [] },
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], noteLabels: {}, placeholderNames: [] },
       ]);
       const probe = probeThrough(() => queries);
       expect(await meals.count()).toBe(1);

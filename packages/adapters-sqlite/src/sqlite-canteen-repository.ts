@@ -12,11 +12,15 @@ interface CanteenRow {
   lng: number | null;
   /** A JSON array of {name, url, schedule}, in the canteen's order. */
   feeds: string;
+  /** A JSON object of spelling to label code. */
+  note_labels: string;
+  /** A JSON array of names. */
+  placeholder_names: string;
 }
 
-type CanteenParams = [string, string, string, string | null, string | null, number | null, number | null, string];
+type CanteenParams = [string, string, string, string | null, string | null, number | null, number | null, string, string, string];
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds';
+const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, note_labels, placeholder_names';
 
 export class SqliteCanteenRepository implements CanteenRepository {
   private readonly exists: Statement<[CanteenId], 1>;
@@ -32,9 +36,10 @@ export class SqliteCanteenRepository implements CanteenRepository {
     this.byId = db.prepare(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = ?`);
     this.all = db.prepare(`SELECT ${canteenColumns} FROM canteens ORDER BY canteen_id`);
     // An UPSERT, not INSERT OR REPLACE: REPLACE deletes the row first, which the meals' foreign key would refuse.
-    const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone,
-        city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds`);
+        city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
+        note_labels = excluded.note_labels, placeholder_names = excluded.placeholder_names`);
     this.saveInTransaction = db.transaction((canteen: Canteen) => {
       const created = this.exists.get(canteen.id) === undefined;
       upsert.run(...canteenParams(canteen));
@@ -62,7 +67,8 @@ function canteenParams(canteen: Canteen): CanteenParams {
   const at = canteen.coordinates;
   // Only the three fields of a feed are stored, whatever else an object passed in carries.
   const feeds = canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }));
-  return [canteen.id, canteen.name, canteen.timeZone, canteen.city, canteen.address, at?.lat ?? null, at?.lng ?? null, JSON.stringify(feeds)];
+  return [canteen.id, canteen.name, canteen.timeZone, canteen.city, canteen.address, at?.lat ?? null, at?.lng ?? null, JSON.stringify(feeds),
+    JSON.stringify(canteen.noteLabels ?? {}), JSON.stringify(canteen.placeholderNames ?? [])];
 }
 
 function canteenFromRow(row: CanteenRow): Canteen {
@@ -76,5 +82,7 @@ function canteenFromRow(row: CanteenRow): Canteen {
     coordinates: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
     // The table's CHECK keeps it a JSON array; only this adapter writes its elements.
     feeds: (JSON.parse(row.feeds) as CanteenFeed[]).map(({ name, url, schedule }) => ({ name, url, schedule })),
+    noteLabels: JSON.parse(row.note_labels) as Record<string, string>,
+    placeholderNames: JSON.parse(row.placeholder_names) as string[],
   };
 }

@@ -18,7 +18,7 @@ export class MealLabelling {
     this.placeholders = new PlaceholderNames(canteen.placeholderNames ?? []);
   }
 
-  labelled<M extends Meal>(meal: M): M {
+  labelled<M extends Omit<Meal, 'id'>>(meal: M): M {
     const placeholder = this.placeholders.isPlaceholder(meal.name);
     const labels = withParents([
       ...(meal.labels ?? []),

@@ -118,13 +118,15 @@ export class NoteLabels {
   codesOf(note: string): LabelCode[] {
     const exact = this.table.get(note);
     if (exact !== undefined) return [exact];
+    const parts = note.split(/\s*[,;]\s*/u).filter((part) => part !== '');
+    if (parts.length > 1) {
+      const codes = parts.map((part) => this.table.get(normalizedNote(part)));
+      if (codes.every((code) => code !== undefined)) return codes as LabelCode[];
+    }
     for (const [key, code] of this.prefixes) {
       if (note.startsWith(key) && /^[\s,;:/(-]/u.test(note.slice(key.length))) return [code];
     }
-    const parts = note.split(/\s*[,;]\s*/u).filter((part) => part !== '');
-    if (parts.length < 2) return [];
-    const codes = parts.map((part) => this.table.get(normalizedNote(part)));
-    return codes.every((code) => code !== undefined) ? (codes as LabelCode[]) : [];
+    return [];
   }
 }
 

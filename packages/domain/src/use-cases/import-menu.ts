@@ -13,6 +13,7 @@ import { canteenDaysOf, decideMenuDays } from '../menu/menu-day-bound.js';
 import { planMenuImport, servedAfterImport, type MenuImportPlan } from '../menu/menu-import-plan.js';
 import { refuse, type Result } from '../shared/refusal.js';
 import type { MenuWriteCause } from '../webhook/webhook-event.js';
+import { MealLabelling } from '../label/meal-labelling.js';
 
 /** Every refusal ImportMenu can answer. */
 export const importMenuRefusals = ['invalid_meal', 'canteen_not_found', 'menu_day_full'] as const;
@@ -83,12 +84,13 @@ export class ImportMenu {
     const start = this.deps.serviceStart;
     const timeZone = canteen.timeZone;
     const candidates: MenuCandidate[] = [];
+    const labelling = new MealLabelling(canteen);
     for (const day of command.days) {
       if (day.closed) continue;
       const servedAt = instantOfLocalTime(day.date, start, timeZone);
       const keys = keysOfDay(source, day.date, day.items);
       for (const [index, item] of day.items.entries()) {
-        const meal = {
+        const meal = labelling.labelled({
           ...noMealDetails,
           name: item.name,
           servedAt,
@@ -98,7 +100,7 @@ export class ImportMenu {
           prices: item.prices,
           canteenId: canteen.id,
           position: index,
-        };
+        });
         const problem = mealFieldProblem(meal);
         if (problem !== undefined) return `${day.date}, meal ${index + 1}: ${problem}`;
         candidates.push({ key: keys[index] as MealSourceKey, servedOn: day.date, meal });
