@@ -54,6 +54,7 @@ export function publicMealDataOf(details: MealReading): PublicMealData {
     name: meal.name,
     category: meal.category,
     notes: [...meal.notes],
+    labels: [...meal.labels],
     prices: { ...meal.prices },
     served_at: meal.servedAt.toISOString(),
     rateable: meal.rateable,

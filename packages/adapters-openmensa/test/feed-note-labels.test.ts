@@ -76,6 +76,7 @@ describe('notes of real feeds map to label codes by the built-in table', () => {
     expect(labels.labelsOf(['A1'])).toEqual(['gluten', 'wheat']);
     expect(labels.labelsOf(['[H3]'])).toEqual(['nuts', 'walnuts']);
     expect(labels.labelsOf(['A, C, 3'])).toEqual(['antioxidant', 'eggs', 'gluten']);
+    expect(labels.labelsOf(['Allergene: Senf, Sellerie'])).toEqual(['celery', 'mustard']);
     expect(labels.labelsOf(['Schwefeldioxid oder Sulfite', 'Schalenfrüchte', 'Sesamsamen', 'Weizen'])).toEqual([
       'gluten', 'nuts', 'sesame', 'sulphites', 'wheat',
     ]);

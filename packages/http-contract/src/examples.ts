@@ -39,6 +39,7 @@ export const exampleMeal: MealData = {
   name: 'Lentil soup',
   category: 'Hauptgericht',
   notes: ['vegan'],
+  labels: ['vegan', 'vegetarian'],
   prices: { student: '2.60', employee: '4.10' },
   served_at: '2026-03-10T11:30:00.000Z',
   rateable: true,
@@ -114,7 +115,7 @@ export const exampleCanteen: CanteenData = {
 };
 
 /** The admin's answer to a PUT: the canteen with its feeds (public reads leave them out). */
-export const exampleSavedCanteen: CanteenData = { ...exampleCanteen, feeds: [] };
+export const exampleSavedCanteen: CanteenData = { ...exampleCanteen, feeds: [], note_labels: {}, placeholder_names: [] };
 
 export const exampleCanteens: CanteensData = {
   canteens: [

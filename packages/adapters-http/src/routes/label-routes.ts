@@ -20,7 +20,7 @@ export const labelRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['labels'],
         security: [],
         response: {
-          200: successEnvelope(LabelsData, successExample({ labels: labelsLegend.labels.slice(0, 2) })),
+          200: successEnvelope(LabelsData, successExample(labelsLegend)),
           ...notModified,
           ...errorResponses(publicRouteErrors),
         },

@@ -84,7 +84,7 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
         data = {
           scope,
           by,
-          items: ranking.value.items.map((entry) => ({ rank: entry.rank, meal_id: entry.item.meal.id, ...figuresOf(entry, entry.item.meal.name, by) })),
+          items: ranking.value.items.map((entry) => ({ rank: entry.rank, meal_id: entry.item.meal.id, ...figuresOf(entry, entry.item.meal.name, by), labels: [...entry.item.meal.labels] })),
         };
       }
       const body = JSON.stringify({ status: 'success', data });

@@ -106,6 +106,7 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('PUT', canteenUrl, 'admin', requestExample('saveCanteen'), 'meals:write')).toEqual(answerExample('saveCanteen'));
     expect(await call('GET', routePaths.listCanteens, 'anybody')).toEqual(answerExample('listCanteens'));
     expect(await call('GET', canteenPath('mensa-academica'), 'anybody')).toEqual(answerExample('getCanteen'));
+    expect(await call('GET', routePaths.listLabels, 'anybody')).toEqual(answerExample('listLabels'));
 
     // The admin registers a webhook endpoint (201, with a generated secret), puts it again (200), reads and deletes it.
     const webhookUrl = fillPath(routePaths.webhook, { webhook_id: 'app-backend' });
@@ -123,7 +124,7 @@ describe('the API documentation examples are real answers', () => {
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
+    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'listLabels', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);

@@ -118,6 +118,9 @@ export class NoteLabels {
   codesOf(note: string): LabelCode[] {
     const exact = this.table.get(note);
     if (exact !== undefined) return [exact];
+    // "Allergene: Senf, Sellerie": the heading names nothing, the list after it does.
+    const headed = /^(?:allergene|allergens|zusatzstoffe|additives|kennzeichnung|enthält|contains)\s*:\s*(.+)$/u.exec(note);
+    if (headed !== null) return this.codesOf(headed[1]!);
     const parts = note.split(/\s*[,;]\s*/u).filter((part) => part !== '');
     if (parts.length > 1) {
       const codes = parts.map((part) => this.table.get(normalizedNote(part)));
