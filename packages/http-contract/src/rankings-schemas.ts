@@ -1,5 +1,5 @@
 import { maxRankingDays } from '@canteen-meals/domain';
-import { MealLabels } from './label-schemas.js';
+import { LabelFilterQuery, MealLabels, PlaceholdersQuery } from './label-schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 
 const localDate = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
@@ -28,6 +28,8 @@ export const RankingsQuery = Type.Object(
         description: '`rating` (default): by score, unrated items last; `marks`: by number of markings (favourites)',
       }),
     ),
+    ...LabelFilterQuery,
+    ...PlaceholdersQuery,
   },
   {
     additionalProperties: false,

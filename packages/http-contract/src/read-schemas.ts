@@ -1,7 +1,7 @@
 import { maxMealIdsPerRead, maxMealsPerDayPage, maxMenuDays, maxPageSize } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { MealId, MealPrices } from './meal-schemas.js';
-import { MealLabels } from './label-schemas.js';
+import { AllQuery, HideQuery, LabelFilterQuery, MealLabels, PlaceholdersQuery } from './label-schemas.js';
 
 /** Query strings arrive as text and are never coerced: each value is matched as a string, then parsed. */
 const mealIdText = '[1-9][0-9]{0,15}';
@@ -41,6 +41,10 @@ export const MealsQuery = Type.Object(
         description: `Every canteen's day (date without canteen) comes in pages of up to ${maxMealsPerDayPage} meals: the next_cursor of the previous page`,
       }),
     ),
+    ...LabelFilterQuery,
+    ...PlaceholdersQuery,
+    ...AllQuery,
+    ...HideQuery,
   },
   {
     additionalProperties: false,
@@ -147,6 +151,10 @@ export const MenuDaysQuery = Type.Object(
         description: `Last day of a range, included; at most ${maxMenuDays} days from from`,
       }),
     ),
+    ...LabelFilterQuery,
+    ...PlaceholdersQuery,
+    ...AllQuery,
+    ...HideQuery,
   },
   { additionalProperties: false, description: 'canteen, and exactly one of date or from with to' },
 );

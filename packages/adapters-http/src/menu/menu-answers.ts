@@ -11,6 +11,7 @@ import {
   type Result,
 } from '@canteen-meals/domain';
 import { publicMealDataOf } from '../wire-mapping.js';
+import { defaultSelection, selectionKey, selects, type MenuSelection } from './menu-selection.js';
 
 /** How public menu answers are kept between requests. */
 export interface MenuCacheSettings {
@@ -81,14 +82,18 @@ export class MenuAnswers {
     private readonly settings: MenuCacheSettings,
   ) {}
 
-  async answer(days: MenuDays): Promise<Result<MenuAnswer, MenuRefusal>> {
-    const key = `${days.canteenId}\u0000${days.from}\u0000${days.to}`;
+  /**
+   * The menu of `days` with the meals `selection` selects (by default: all but placeholders). Each selection is an
+   * answer of its own, kept and dropped like any other: a filtered menu costs what an unfiltered one does.
+   */
+  async answer(days: MenuDays, selection: MenuSelection = defaultSelection): Promise<Result<MenuAnswer, MenuRefusal>> {
+    const key = `${days.canteenId}\u0000${days.from}\u0000${days.to}\u0000${selectionKey(selection)}`;
     const now = this.clock.now().getTime();
     const kept = this.kept.get(key);
     if (kept !== undefined && this.servable(kept, now)) return accept(kept);
     const flight = this.flights.get(key);
     if (flight !== undefined && this.joinable(flight)) return flight.promise;
-    return this.readAndKeep(key, days, now);
+    return this.readAndKeep(key, days, selection, now);
   }
 
   /** The listener of the use cases' menu changes. */
@@ -124,14 +129,15 @@ export class MenuAnswers {
     return answer.outdatedAt === null || now - answer.readAt < this.settings.ratingsMaxAgeMs;
   }
 
-  private readAndKeep(key: string, days: MenuDays, readAt: number): Promise<Result<KeptAnswer, MenuRefusal>> {
+  private readAndKeep(key: string, days: MenuDays, selection: MenuSelection, readAt: number): Promise<Result<KeptAnswer, MenuRefusal>> {
     const flight: Flight = {
       epoch: this.epoch,
       outdatedAt: null,
       promise: this.read(days)
         .then((menu) => {
           if (!menu.ok) return menu;
-          const answer = serialize(menu.value, readAt, flight.epoch, this.settings.ttlMs);
+          const selected = { ...menu.value, meals: menu.value.meals.filter((reading) => selects(selection, reading.meal)) };
+          const answer = serialize(selected, readAt, flight.epoch, this.settings.ttlMs);
           answer.outdatedAt = flight.outdatedAt;
           if (this.settings.entries > 0 && this.servable(answer, readAt)) this.keep(key, answer);
           return accept(answer);

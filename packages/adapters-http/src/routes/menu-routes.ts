@@ -30,6 +30,7 @@ import { HttpError } from '../http-error.js';
 import { MenuAnswers, noMenuCache, personalizedBody, strongTagOf, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
+import { selectionOf, selects, type MenuSelection } from '../menu/menu-selection.js';
 import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { localDateOf, mealIdOf, menuDaysOf } from './read-params.js';
@@ -109,7 +110,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
         return readByIdsOrEveryCanteen(getMeals, cursors, authenticatedPrincipal(request).userId, request.query, reply);
       }
       if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
-      const answer = await menus.answer(days);
+      const answer = await menus.answer(days, selectionOf(request.query));
       if (!answer.ok) return sendRefusal(reply, answer.refusal);
       if (reader === null) {
         reply.header('cache-control', cacheControl).header('etag', answer.value.etag);
@@ -143,7 +144,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
       const days = menuDaysOf(request.query)!;
       // The meals of the public menu, as kept: the overlay is about exactly the meals that menu shows.
-      const menu = await menus.answer(days);
+      const menu = await menus.answer(days, selectionOf(request.query));
       if (!menu.ok) return sendRefusal(reply, menu.refusal);
       const body = personalStatesBody(await getPersonalStates.execute({ userId, mealIds: menu.value.mealIds }));
       const etag = strongTagOf(body);
@@ -178,17 +179,23 @@ async function readByIdsOrEveryCanteen(
   }
   if (cursor !== undefined && date === undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
   reply.header('cache-control', 'private, no-store');
+  const selection: MenuSelection = selectionOf(query);
   if (ids !== undefined) {
     const result = await getMeals.execute({ userId, mealIds: ids.split(',').map(mealIdOf) });
     if (!result.ok) return sendRefusal(reply, result.refusal);
-    return { status: 'success' as const, data: { meals: result.value.meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] } };
+    // Meals asked for by id are answered even when they are placeholders; a label filter still applies.
+    const asked = { ...selection, placeholders: true };
+    const meals = result.value.meals.filter((reading) => selects(asked, reading.meal));
+    return { status: 'success' as const, data: { meals: meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] } };
   }
   const servedOn = localDateOf(date!);
   const list = `day-${servedOn}` as const;
   const after = cursor === undefined ? null : menuPositionOf(cursors.decode(list, userId, cursor));
   const result = await getMeals.execute({ userId, servedOn, after });
   if (!result.ok) return sendRefusal(reply, result.refusal);
-  const { meals, next } = result.value;
+  // The page is cut before the selection: a page may hold fewer meals, and its cursor still names where it ended.
+  const meals = result.value.meals.filter((reading) => selects(selection, reading.meal));
+  const { next } = result.value;
   return {
     status: 'success' as const,
     data: { meals: meals.map(mealDataOf), unknown_ids: [], next_cursor: next === null ? null : cursors.encode(list, userId, next) },

@@ -5,6 +5,7 @@ import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
 import { upcomingDataOf } from '../wire-mapping.js';
 import { answerPrivately } from './private-answers.js';
+import { selectionOf, selects } from '../menu/menu-selection.js';
 
 export interface UpcomingRoutesOptions {
   readonly getUpcomingFavourites: GetUpcomingFavourites;
@@ -35,8 +36,10 @@ export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = 
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
       const { days } = request.query;
+      const selection = selectionOf(request.query);
       const upcoming = await getUpcomingFavourites.execute({ userId, days: days === undefined ? defaultUpcomingDays : Number(days) });
-      return { status: 'success' as const, data: upcomingDataOf(upcoming) };
+      const servings = upcoming.servings.filter(({ reading }) => selects(selection, reading.meal));
+      return { status: 'success' as const, data: upcomingDataOf({ ...upcoming, servings }) };
     },
   );
 };
