@@ -26,6 +26,7 @@ import { menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './r
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
+import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { readRoutes, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
@@ -45,6 +46,7 @@ export interface HttpAppOptions {
     Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
     UpcomingRoutesOptions &
+    PreferenceRoutesOptions &
     CanteenRoutesOptions &
     DishRoutesOptions &
     FeedRoutesOptions &
@@ -197,6 +199,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
       await api.register(upcomingRoutes, options.useCases);
+      await api.register(preferenceRoutes, options.useCases);
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);

@@ -185,11 +185,22 @@ export function userDataExportDataOf(data: UserDataExport): Static<typeof UserDa
     exported_at: data.exportedAt.toISOString(),
     markings: data.markings.map(servedMealOf),
     ratings: data.ratings.map(({ meal, rating }) => ({ ...servedMealOf(meal), rating })),
+    ...(data.preferences === undefined
+      ? {}
+      : {
+          preferences: { without: [...data.preferences.filter.without], only: [...data.preferences.filter.only] },
+          aversions: data.preferences.aversions.map(({ dishId, since }) => ({ dish_id: dishId, since: since.toISOString() })),
+        }),
   };
 }
 
 export function erasureDataOf(erased: ErasedUserData): Static<typeof UserDataErasureData> {
-  return { markings_erased: erased.markings, ratings_erased: erased.ratings };
+  return {
+    markings_erased: erased.markings,
+    ratings_erased: erased.ratings,
+    ...(erased.preferences === undefined ? {} : { preferences_erased: erased.preferences }),
+    ...(erased.aversions === undefined ? {} : { aversions_erased: erased.aversions }),
+  };
 }
 
 export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {

@@ -9,6 +9,7 @@ import { PostgresMealQueries } from './postgres-meal-queries.js';
 import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 import { PostgresRatingRepository, type RatingBatchOptions } from './postgres-rating-repository.js';
 import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
+import { PostgresPreferenceRepository } from './postgres-preference-repository.js';
 import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { PostgresWebhookRepository } from './postgres-webhook-repository.js';
 import { TransactionRunner, type TransactionOptions } from './transaction.js';
@@ -35,6 +36,7 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     feedStates: new PostgresFeedStateRepository(pool, options.health),
     webhooks: new PostgresWebhookRepository(pool, transactions),
     outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
+    preferences: new PostgresPreferenceRepository(pool, options.health),
     /** How many transactions (and batches of rating changes) were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount + ratings.retryCount,
   };

@@ -330,3 +330,11 @@ export {
 export { builtInNoteLabels, normalizedNote, NoteLabels } from './label/note-labels.js';
 export { builtInPlaceholderNames, PlaceholderNames, placeholderLabel } from './label/placeholder.js';
 export { MealLabelling } from './label/meal-labelling.js';
+export type { DishAversion, PersonPreferences, PreferenceRepository } from './preference/preference-repository.js';
+export {
+  AvoidDish,
+  avoidDishRefusals,
+  GetPreferences,
+  SavePreferences,
+  savePreferencesRefusals,
+} from './use-cases/preference-use-cases.js';

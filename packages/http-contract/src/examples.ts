@@ -85,9 +85,16 @@ export const exampleUserDataExport: Static<typeof UserDataExportData> = {
     { meal_id: 42, name: 'Lentil soup', served_at: '2026-03-10T11:30:00.000Z' },
   ],
   ratings: [{ meal_id: 42, name: 'Lentil soup', served_at: '2026-03-10T11:30:00.000Z', rating: 5 }],
+  preferences: { without: [], only: [] },
+  aversions: [],
 };
 
-export const exampleUserDataErasure: Static<typeof UserDataErasureData> = { markings_erased: 2, ratings_erased: 1 };
+export const exampleUserDataErasure: Static<typeof UserDataErasureData> = {
+  markings_erased: 2,
+  ratings_erased: 1,
+  preferences_erased: 0,
+  aversions_erased: 0,
+};
 
 /**
  * The ratings report of the canteen `default` from 2026-03-09 to 2026-03-10 (Europe/Berlin) once alice's rating is

@@ -81,7 +81,9 @@ export const AversionData = Type.Object({ dish_id: Type.Integer({ minimum: 1 }),
 export type AversionData = Static<typeof AversionData>;
 
 export const AversionsData = Type.Object({
-  aversions: Type.Array(Type.Object({ dish_id: Type.Integer({ minimum: 1 }), name: Type.String(), since: Type.String({ format: 'date-time' }) })),
+  aversions: Type.Array(Type.Object({ dish_id: Type.Integer({ minimum: 1 }), since: Type.String({ format: 'date-time' }) }), {
+    description: 'The dishes the caller avoids, by dish id, each since it was first avoided',
+  }),
 });
 export type AversionsData = Static<typeof AversionsData>;
 

@@ -3,6 +3,7 @@ import {
   accept,
   readingsChangeAt,
   type Clock,
+  type DishId,
   type MealId,
   type MenuChange,
   type MenuDays,
@@ -41,6 +42,8 @@ export interface MenuAnswer {
   /** Each meal's public JSON object without its closing brace, in menu order: the personal fields go after it. */
   readonly mealFragments: readonly string[];
   readonly mealIds: readonly MealId[];
+  /** Each meal's dish, in the same order: what a personalized answer marks as avoided. */
+  readonly dishIds: readonly DishId[];
 }
 
 interface KeptAnswer extends MenuAnswer {
@@ -183,6 +186,7 @@ function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: numbe
     body,
     mealFragments,
     mealIds: menu.meals.map((reading) => reading.meal.id),
+    dishIds: menu.meals.map((reading) => reading.dish.id),
     items: [...new Set(menu.meals.flatMap((reading) => [`meal:${reading.meal.id}`, `dish:${reading.dish.id}`]))],
     readAt,
     expiresAt: Math.min(changesAt, readAt + ttlMs),
@@ -203,12 +207,25 @@ const sha1: (text: string) => string =
     ? (text) => crypto.hash('sha1', text, 'base64url')
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
-/** The personalized menu: each meal of the public answer with the reader's own marking and rating appended. */
-export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[]): string {
+/** What a personalized answer does with the servings of dishes the reader avoids: marks them, or leaves them out. */
+export interface Aversions {
+  readonly dishIds: ReadonlySet<DishId>;
+  readonly hide: boolean;
+}
+
+export const noAversions: Aversions = { dishIds: new Set(), hide: false };
+
+/**
+ * The personalized menu: each meal of the public answer with the reader's own marking and rating appended, and
+ * `"avoided":true` on the servings of a dish the reader avoids (left out instead with `hide`).
+ */
+export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[], aversions: Aversions = noAversions): string {
   const own = new Map(states.map((state) => [state.mealId, state]));
-  const meals = answer.mealFragments.map((fragment, index) => {
+  const meals = answer.mealFragments.flatMap((fragment, index) => {
     const state = own.get(answer.mealIds[index]!);
-    return `${fragment},"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}}`;
+    const avoided = aversions.dishIds.has(answer.dishIds[index]!);
+    if (avoided && aversions.hide) return [];
+    return [`${fragment},"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}${avoided ? ',"avoided":true' : ''}}`];
   });
   return `{"status":"success","data":{"meals":[${meals.join(',')}],"unknown_ids":[]}}`;
 }

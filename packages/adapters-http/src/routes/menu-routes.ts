@@ -4,8 +4,10 @@ import {
   type Clock,
   type GetMeals,
   type GetPersonalStates,
+  type GetPreferences,
   type GetPublicMenu,
   type MenuChangeHub,
+  type MealReading,
   type MenuPosition,
   type PersonalState,
 } from '@canteen-meals/domain';
@@ -30,7 +32,8 @@ import { HttpError } from '../http-error.js';
 import { MenuAnswers, noMenuCache, personalizedBody, strongTagOf, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
-import { selectionOf, selects, type MenuSelection } from '../menu/menu-selection.js';
+import { selectionOf, selects, withPreferences, type MenuSelection } from '../menu/menu-selection.js';
+import type { Aversions } from '../menu/menu-answers.js';
 import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { localDateOf, mealIdOf, menuDaysOf } from './read-params.js';
@@ -50,6 +53,8 @@ export interface MenuRoutesOptions {
   readonly getMeals: GetMeals;
   readonly getPublicMenu: GetPublicMenu;
   readonly getPersonalStates: GetPersonalStates;
+  /** The reader's label filter and avoided dishes, applied to personalized reads. */
+  readonly getPreferences: GetPreferences;
   readonly menuChanges: MenuChangeHub;
   readonly clock: Clock;
   readonly menuCaching?: MenuCachingOptions | undefined;
@@ -65,7 +70,16 @@ const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
  * with one); by ids and every canteen's day need a token. GET /me/meals: the caller's own part of a menu.
  */
 export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (app, options) => {
-  const { getMeals, getPublicMenu, getPersonalStates } = options;
+  const { getMeals, getPublicMenu, getPersonalStates, getPreferences } = options;
+  /** The reader's selection (the query's, with their preferences unless ?all=true) and what they avoid. */
+  const personalSelection = async (userId: string, query: PersonalQuery): Promise<{ selection: MenuSelection; aversions: Aversions }> => {
+    const preferences = await getPreferences.execute({ userId });
+    const asked = selectionOf(query);
+    return {
+      selection: query.all === 'true' ? asked : withPreferences(asked, preferences.filter),
+      aversions: { dishIds: new Set(preferences.aversions.map((aversion) => aversion.dishId)), hide: query.hide === 'avoided' },
+    };
+  };
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cursors = createPageCursors(options.cursorSecret);
   const menus = new MenuAnswers((days) => getPublicMenu.execute(days), options.clock, caching);
@@ -107,18 +121,23 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       const days = menuDaysOf(request.query);
       // The onRequest hook demanded a token for these reads.
       if (days === undefined) {
-        return readByIdsOrEveryCanteen(getMeals, cursors, authenticatedPrincipal(request).userId, request.query, reply);
+        const { userId } = authenticatedPrincipal(request);
+        return readByIdsOrEveryCanteen(getMeals, cursors, userId, request.query, reply, await personalSelection(userId, request.query));
       }
       if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
-      const answer = await menus.answer(days, selectionOf(request.query));
-      if (!answer.ok) return sendRefusal(reply, answer.refusal);
       if (reader === null) {
+        const answer = await menus.answer(days, selectionOf(request.query));
+        if (!answer.ok) return sendRefusal(reply, answer.refusal);
         reply.header('cache-control', cacheControl).header('etag', answer.value.etag);
         return answerUnlessFresh(request, reply, answer.value.etag, answer.value.body);
       }
+      // The public answer of the reader's selection (kept like any other), then their own part on top of it.
+      const { selection, aversions } = await personalSelection(reader, request.query);
+      const answer = await menus.answer(days, selection);
+      if (!answer.ok) return sendRefusal(reply, answer.refusal);
       const states = await getPersonalStates.execute({ userId: reader, mealIds: answer.value.mealIds });
       reply.header('cache-control', 'private, no-store');
-      return sendJsonText(reply, personalizedBody(answer.value, states));
+      return sendJsonText(reply, personalizedBody(answer.value, states, aversions));
     },
   );
 
@@ -144,7 +163,8 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
       const days = menuDaysOf(request.query)!;
       // The meals of the public menu, as kept: the overlay is about exactly the meals that menu shows.
-      const menu = await menus.answer(days, selectionOf(request.query));
+      const { selection } = await personalSelection(userId, request.query);
+      const menu = await menus.answer(days, selection);
       if (!menu.ok) return sendRefusal(reply, menu.refusal);
       const body = personalStatesBody(await getPersonalStates.execute({ userId, mealIds: menu.value.mealIds }));
       const etag = strongTagOf(body);
@@ -160,6 +180,15 @@ function personalStatesBody(states: readonly PersonalState[]): string {
   return JSON.stringify({ status: 'success', data: { meals } });
 }
 
+/** The query parameters of a personalized read. */
+interface PersonalQuery {
+  readonly without?: string | undefined;
+  readonly only?: string | undefined;
+  readonly placeholders?: 'true' | 'false' | undefined;
+  readonly all?: 'true' | 'false' | undefined;
+  readonly hide?: 'avoided' | undefined;
+}
+
 /** ?ids= and ?date= without canteen (in pages): personal reads, private. */
 async function readByIdsOrEveryCanteen(
   getMeals: GetMeals,
@@ -167,6 +196,7 @@ async function readByIdsOrEveryCanteen(
   userId: string,
   query: MealsQuery,
   reply: FastifyReply,
+  personal: { readonly selection: MenuSelection; readonly aversions: Aversions },
 ) {
   const { ids, date, canteen, from, to, cursor } = query;
   const given = [ids, date, from ?? to].filter((value) => value !== undefined).length;
@@ -179,14 +209,22 @@ async function readByIdsOrEveryCanteen(
   }
   if (cursor !== undefined && date === undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
   reply.header('cache-control', 'private, no-store');
-  const selection: MenuSelection = selectionOf(query);
+  const { selection, aversions } = personal;
+  // Each meal as every read answers it, marked when the reader avoids its dish, or left out with hide=avoided.
+  const answered = (readings: readonly MealReading[]) =>
+    readings.flatMap((reading) => {
+      const avoided = aversions.dishIds.has(reading.dish.id);
+      if (avoided && aversions.hide) return [];
+      return [{ ...mealDataOf(reading), ...(avoided ? { avoided: true } : {}) }];
+    });
   if (ids !== undefined) {
     const result = await getMeals.execute({ userId, mealIds: ids.split(',').map(mealIdOf) });
     if (!result.ok) return sendRefusal(reply, result.refusal);
-    // Meals asked for by id are answered even when they are placeholders; a label filter still applies.
-    const asked = { ...selection, placeholders: true };
+    // Meals asked for by id are answered even when they are placeholders, and whatever the reader's preferences;
+    // the query's own label filter still applies.
+    const asked = { ...selectionOf(query), placeholders: true };
     const meals = result.value.meals.filter((reading) => selects(asked, reading.meal));
-    return { status: 'success' as const, data: { meals: meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] } };
+    return { status: 'success' as const, data: { meals: answered(meals), unknown_ids: [...result.value.unknownIds] } };
   }
   const servedOn = localDateOf(date!);
   const list = `day-${servedOn}` as const;
@@ -198,7 +236,7 @@ async function readByIdsOrEveryCanteen(
   const { next } = result.value;
   return {
     status: 'success' as const,
-    data: { meals: meals.map(mealDataOf), unknown_ids: [], next_cursor: next === null ? null : cursors.encode(list, userId, next) },
+    data: { meals: answered(meals), unknown_ids: [], next_cursor: next === null ? null : cursors.encode(list, userId, next) },
   };
 }
 

@@ -1,3 +1,5 @@
+import type { PreferenceRepository } from '../preference/preference-repository.js';
+import { AvoidDish, GetPreferences, SavePreferences } from './preference-use-cases.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { DishQueries } from '../dish/dish-queries.js';
 import type { FeedState, ScheduleCheck } from '../feed/canteen-feed.js';
@@ -53,6 +55,8 @@ export interface Repositories {
   readonly webhooks: WebhookRepository;
   /** The events the menu writers record, on their way to the endpoints. */
   readonly outbox: WebhookOutbox;
+  /** What each person keeps about what they eat: label filter and avoided dishes. */
+  readonly preferences: PreferenceRepository;
 }
 
 /** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
@@ -131,7 +135,7 @@ export function createUseCases(
   const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start, announce });
   const runFeed = new RunFeed({ ...repositories, ...feeds, onRan: feeds.onFeedRan, importMenu, clock });
   const reading = { queries: repositories.queries, clock };
-  const userData = { userData: repositories.userData, clock };
+  const userData = { userData: repositories.userData, preferences: repositories.preferences, clock };
   const menus = { ...reading, canteens: repositories.canteens };
   return {
     menuChanges,
@@ -156,6 +160,9 @@ export function createUseCases(
     getDish: new GetDish({ dishQueries: repositories.dishQueries, clock }),
     listDishServings: new ListDishServings({ dishQueries: repositories.dishQueries, clock }),
     searchDishes: new SearchDishes({ ...repositories, clock }),
+    savePreferences: new SavePreferences(repositories),
+    getPreferences: new GetPreferences(repositories),
+    avoidDish: new AvoidDish({ ...repositories, clock }),
     mergeDishes: new MergeDishes({ ...repositories, clock, announce }),
     listMarkedMeals: new ListMarkedMeals(reading),
     getUpcomingFavourites: new GetUpcomingFavourites(menus),

@@ -1,3 +1,4 @@
+import type { PreferenceRepository } from '../preference/preference-repository.js';
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import type { UserId } from '../shared/user-id.js';
 import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-repository.js';
@@ -7,11 +8,19 @@ import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-
  * transaction, also for meals that can no longer be rated. Erasing twice is erasing once.
  */
 export class EraseUserData {
-  constructor(private readonly deps: { readonly userData: UserDataRepository; readonly announce?: AnnounceMenuChange }) {}
+  constructor(
+    private readonly deps: {
+      readonly userData: UserDataRepository;
+      readonly preferences?: PreferenceRepository;
+      readonly announce?: AnnounceMenuChange;
+    },
+  ) {}
 
   async execute({ userId }: { readonly userId: UserId }): Promise<ErasedUserData> {
     const erased = await this.deps.userData.eraseAll(userId);
     if (erased.ratings > 0) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
-    return erased;
+    // After the markings and ratings: a failure here leaves preferences a repeated erasure removes (it is idempotent).
+    const preferences = await this.deps.preferences?.eraseAll(userId);
+    return preferences === undefined ? erased : { ...erased, preferences: preferences.filters, aversions: preferences.aversions };
   }
 }

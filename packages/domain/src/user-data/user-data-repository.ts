@@ -14,6 +14,10 @@ export interface UserData {
 export interface ErasedUserData {
   readonly markings: number;
   readonly ratings: number;
+  /** Label filters removed (0 or 1), when the erasure covered preferences. */
+  readonly preferences?: number;
+  /** Avoided dishes removed, when the erasure covered preferences. */
+  readonly aversions?: number;
 }
 
 /** A user's own data as a whole: to hand it out and to erase it. */
