@@ -16,6 +16,13 @@ export {
   type MealsClientOptions,
 } from './meals-client.js';
 export type {
+  Aversion,
+  AversionsResult,
+  Label,
+  LabelSelection,
+  LabelsResult,
+  Preferences,
+  PreferencesRequest,
   Canteen,
   CanteensResult,
   Dish,
