@@ -21,6 +21,7 @@ import {
   personalizedMenuScenario,
   publicMenuRevalidationScenario,
   publicMenuScenario,
+  filteredPublicMenuScenario,
   rateMealScenario,
   type Scenario,
   type ScenarioUsers,
@@ -82,6 +83,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const personalized = personalizedMenuScenario('personalized-menu', users, fixture.menuDay);
   const overlay = overlayScenario('overlay', users, fixture.menuDay);
   const publicMenu = publicMenuScenario('public-menu', fixture.menuDay);
+  const filteredMenu = filteredPublicMenuScenario(filteredMenuName, fixture.menuDay);
   // Issue 16: 90 % public menu reads, 10 % ratings of the menu's meals that can be rated.
   const mixedRatings = rateMealScenario('mixed ratings', users, fixture.rateableMenuMealIds);
   const mixed = mixedScenario('mixed', users.random, publicMenu, mixedRatings, mixedRatingShare);
@@ -118,6 +120,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const roundTrips = (await versusReference(personalized)) ? await batchReadRoundTrips() : undefined;
   await versusReference(overlay);
   await versusReference(publicMenu);
+  await versusReference(filteredMenu);
   if (selected(publicMenuRevalidationName)) {
     const revalidation = await publicMenuRevalidation(sqliteServer.url, publicMenu, fixture.menuDay);
     if (typeof revalidation === 'string') skipped(publicMenuRevalidationName, revalidation);
@@ -152,6 +155,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ratioTarget(pairs, 'rate-meal on 100 000 ratings / on 10', 'rate-meal, 100k ratings vs 10', 0.95),
     ratioTarget(pairs, 'public menu, 200, throughput / reference', publicMenu.name, 0.7),
     ratioTarget(pairs, 'public menu, 304, throughput / reference', publicMenuRevalidationName, 0.8),
+    ratioTarget(pairs, 'public menu with a filter, 200, throughput / reference', filteredMenuName, 0.7),
     ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.4),
     ratioTarget(pairs, 'overlay throughput / reference', overlay.name, 0.5),
     ratioReported(pairs, `mixed: ${mixedDescription}, throughput / reference`, mixed.name),
@@ -419,6 +423,8 @@ function liveFailures(live: LiveResult): string[] {
 
 /** Issue 16's revalidation scenario: answered 304, so it runs against the public menu's etag of the moment. */
 const publicMenuRevalidationName = 'public-menu-304';
+/** Issue 27: the public menu with a label filter. */
+const filteredMenuName = 'public-menu-filtered';
 const mixedRatingShare = 0.1;
 const mixedDescription = '90 % public menu reads, 10 % ratings of the menu\'s meals';
 
@@ -430,6 +436,7 @@ const benchNames = [
   'overlay',
   'public-menu',
   publicMenuRevalidationName,
+  filteredMenuName,
   'mixed',
   'live',
   '100k',
