@@ -14,7 +14,7 @@ afterAll(async () => {
 
 // One migrated database for the file; each test starts from empty tables and the `default` canteen alone.
 describeWebhookContracts('PostgreSQL', async () => {
-  await database.pool.query(`TRUNCATE webhook_deliveries, webhooks, webhook_outbox, ratings, markings, meal_sources, meals, dish_names, dishes, feed_states;
+  await database.pool.query(`TRUNCATE webhook_deliveries, webhooks, webhook_outbox, ratings, markings, meal_sources, meals, dish_names, dishes, feed_states, label_preferences, dish_aversions;
     DELETE FROM canteens WHERE canteen_id <> 'default';
     UPDATE canteens SET name = 'Default canteen', time_zone = 'UTC', city = NULL, address = NULL, lat = NULL, lng = NULL, feeds = '[]'`);
   return database.adapters;

@@ -301,6 +301,7 @@ export {
   addedServingsOf,
   deliveriesOf,
   favouritesUpcomingEvents,
+  wantedServing,
   type AddedServing,
   type FavouriteServing,
   type Subscriber,
