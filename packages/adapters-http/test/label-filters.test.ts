@@ -92,6 +92,18 @@ describe('label filters on the other menu reads', () => {
     expect(idsOf(await get('/api/v1/meals?ids=1,2,5&without=wheat', 'alice'))).toEqual([2, 5]);
   });
 
+  it("filters a dish's servings, and refuses an unknown code there too", async () => {
+    const { get, adapters } = await setup();
+    await adapters.meals.upsertMany([MealMother.servedAt(new Date(served.getTime() - 86_400_000), { id: 6, name: 'Bread', labels: ['gluten', 'spelt'] })]);
+    const dish = (await get('/api/v1/meals/1', 'alice')).json().data.dish_id as number;
+    const servings = async (query: string) =>
+      ((await get(`/api/v1/dishes/${dish}${query}`)).json().data.servings as { meal_id: number }[]).map((meal) => meal.meal_id);
+    expect(await servings('')).toEqual([1, 6]);
+    expect(await servings('?without=wheat')).toEqual([6]);
+    expect(await servings('?only=spelt')).toEqual([6]);
+    expect((await get(`/api/v1/dishes/${dish}?without=wheet`)).statusCode).toBe(400);
+  });
+
   it('filters the upcoming favourites and the rankings, ranks counting only the meals kept', async () => {
     const { get, useCases } = await setup();
     await useCases.markMeal.execute({ userId: 'alice', mealId: 1, marked: true });
