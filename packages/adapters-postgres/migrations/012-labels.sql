@@ -13,7 +13,7 @@ CREATE TABLE label_preferences (
   only_labels    jsonb NOT NULL CHECK (jsonb_typeof(only_labels) = 'array')
 );
 
--- No foreign key to dishes: an aversion is the person's data and goes only with their erasure or their DELETE.
+-- No foreign key to dishes: an aversion is the person's data; a dish merge moves it to the dish that stays.
 CREATE TABLE dish_aversions (
   user_id text        NOT NULL,
   dish_id bigint      NOT NULL CHECK (dish_id > 0),

@@ -15,7 +15,7 @@ CREATE TABLE label_preferences (
   only_labels    TEXT NOT NULL CHECK (json_valid(only_labels) AND json_type(only_labels) = 'array')
 ) STRICT, WITHOUT ROWID;
 
--- No foreign key to dishes: an aversion is the person's data and goes only with their erasure or their DELETE.
+-- No foreign key to dishes: an aversion is the person's data; a dish merge moves it to the dish that stays.
 CREATE TABLE dish_aversions (
   user_id TEXT    NOT NULL,
   dish_id INTEGER NOT NULL CHECK (dish_id > 0),
