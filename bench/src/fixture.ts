@@ -51,6 +51,8 @@ export async function seedDatabase(
         name: `Menu dish ${i + 1} with a name as long as a real one`,
         servedAt: menuNoon,
         rateable: menuMealRateable(i),
+        // Every third dish contains wheat: the filtered public menu (without=gluten) leaves those out.
+        labels: i % 3 === 0 ? ['gluten', 'wheat'] : ['vegan', 'vegetarian'],
       })),
     ]);
 

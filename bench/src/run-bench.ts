@@ -22,6 +22,7 @@ import {
   publicMenuRevalidationScenario,
   openMensaDayScenario,
   publicMenuScenario,
+  filteredPublicMenuScenario,
   rateMealScenario,
   type Scenario,
   type ScenarioUsers,
@@ -86,6 +87,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const overlay = overlayScenario('overlay', users, fixture.menuDay);
   const publicMenu = publicMenuScenario('public-menu', fixture.menuDay);
   const openMensaDay = openMensaDayScenario(openMensaDayName, fixture.menuDay);
+  const filteredMenu = filteredPublicMenuScenario(filteredMenuName, fixture.menuDay);
   // Issue 16: 90 % public menu reads, 10 % ratings of the menu's meals that can be rated.
   const mixedRatings = rateMealScenario('mixed ratings', users, fixture.rateableMenuMealIds);
   const mixed = mixedScenario('mixed', users.random, publicMenu, mixedRatings, mixedRatingShare);
@@ -122,6 +124,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const roundTrips = (await versusReference(personalized)) ? await batchReadRoundTrips() : undefined;
   await versusReference(overlay);
   await versusReference(publicMenu);
+  await versusReference(filteredMenu);
   if (selected(publicMenuRevalidationName)) {
     const revalidation = await publicMenuRevalidation(sqliteServer.url, publicMenu, fixture.menuDay);
     if (typeof revalidation === 'string') skipped(publicMenuRevalidationName, revalidation);
@@ -158,6 +161,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ratioTarget(pairs, 'public menu, 200, throughput / reference', publicMenu.name, 0.7),
     ratioTarget(pairs, 'public menu, 304, throughput / reference', publicMenuRevalidationName, 0.8),
     ratioTarget(pairs, 'OpenMensa API v2, a day of 50 meals, throughput / reference', openMensaDay.name, 0.7),
+    ratioTarget(pairs, 'public menu with a filter, 200, throughput / reference', filteredMenuName, 0.7),
     ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.4),
     ratioTarget(pairs, 'overlay throughput / reference', overlay.name, 0.5),
     ratioReported(pairs, `mixed: ${mixedDescription}, throughput / reference`, mixed.name),
@@ -436,6 +440,8 @@ function liveFailures(live: LiveResult): string[] {
 const publicMenuRevalidationName = 'public-menu-304';
 /** Issue 25: a day of 50 meals through OpenMensa's API v2. */
 const openMensaDayName = 'openmensa-v2-day';
+/** Issue 27: the public menu with a label filter. */
+const filteredMenuName = 'public-menu-filtered';
 const mixedRatingShare = 0.1;
 const mixedDescription = '90 % public menu reads, 10 % ratings of the menu\'s meals';
 
@@ -448,6 +454,7 @@ const benchNames = [
   'public-menu',
   publicMenuRevalidationName,
   openMensaDayName,
+  filteredMenuName,
   'mixed',
   'live',
   '100k',

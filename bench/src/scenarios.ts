@@ -92,6 +92,14 @@ export function publicMenuScenario(name: string, day: string): Scenario {
   return single(name, 'answer', () => ({ method: 'GET', path: menuPath(day), headers: {} }), publicMenuMissing);
 }
 
+/**
+ * Issue 27: the public menu with a label filter (`without=gluten`), as an app asks for what a person can eat. The URL
+ * is the cache key: served like the bare menu, and compared with a bare Fastify answering the same bytes.
+ */
+export function filteredPublicMenuScenario(name: string, day: string): Scenario {
+  return single(name, 'answer', () => ({ method: 'GET', path: `${menuPath(day)}&without=gluten`, headers: {} }), publicMenuMissing);
+}
+
 /** The public menu revalidated by a client that holds it: `If-None-Match` with its current etag, answered 304. */
 export function publicMenuRevalidationScenario(name: string, day: string, etag: string): Scenario {
   return {

@@ -15,7 +15,7 @@ const fixtures = fileURLToPath(new URL('../../../packages/adapters-openmensa/tes
 const folder = mkdtempSync(join(tmpdir(), 'meals-canteen-import-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const heidelberg: Canteen = { id: 'triplex', name: 'Triplex-Mensa', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] };
+const heidelberg: Canteen = { id: 'triplex', name: 'Triplex-Mensa', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], noteLabels: {}, placeholderNames: [] };
 const stuttgart: Canteen = { id: 'central', name: 'Mensa Central', timeZone: 'Europe/Berlin', city: 'Stuttgart', address: null, coordinates: null, feeds: [] };
 
 describe('pnpm meals:import <feed.xml> --canteen <id>', () => {

@@ -81,6 +81,7 @@ describe('pnpm meals:import <feed.xml>', () => {
       prices: { student: '2.60', employee: '4.10', other: '5.20' },
       canteenId: 'default',
       position: 0,
+      labels: ['celery', 'mustard', 'pork'],
     });
   });
 

@@ -48,7 +48,7 @@ describe('the wired server on SQLite', () => {
     return { data: response.json().data, statements: executed.length };
   }
 
-  it('answers GET /meals?ids= for 1, 10 and 100 meals with the same single database statement', async () => {
+  it('answers GET /meals?ids= for 1, 10 and 100 meals with the same two statements (the meals, the reader\'s preferences)', async () => {
     const counts: number[] = [];
     for (const size of [1, 10, 100]) {
       const ids = menu.slice(0, size).map((meal) => meal.id);
@@ -56,25 +56,27 @@ describe('the wired server on SQLite', () => {
       expect(data.meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual(ids);
       counts.push(statements);
     }
-    expect(counts).toEqual([1, 1, 1]);
+    // One for the meals, one for the reader's preferences (label filter and aversions, issue 27).
+    expect(counts).toEqual([2, 2, 2]);
   });
 
-  it("answers GET /meals?date= with the day of the default canteen's zone (TZ_NAME), in two statements", async () => {
+  it("answers GET /meals?date= with the day of the default canteen's zone (TZ_NAME), in three statements (with the reader's preferences)", async () => {
     const { data, statements } = await get('/api/v1/meals?date=2026-06-15');
     expect(data.meals).toHaveLength(100);
     expect(data.meals[0]).toMatchObject({ meal_id: 1, served_at: '2026-06-14T15:00:00.000Z', marked: true, rating_open: true });
     // The canteens (each day is judged on its canteen's clocks), then every meal of every canteen at once.
-    expect(statements).toBe(2);
+    // And one for the reader's preferences.
+    expect(statements).toBe(3);
     expect((await get('/api/v1/meals?date=2026-06-14')).data.meals).toEqual([]);
   });
 
-  it("answers GET /me/upcoming with today's favourites on the canteen's clocks (TZ_NAME), in two statements", async () => {
+  it("answers GET /me/upcoming with today's favourites on the canteen's clocks (TZ_NAME), in three statements (with the reader's preferences)", async () => {
     const { data, statements } = await get('/api/v1/me/upcoming?days=1');
     expect(data.truncated).toBe(false);
     expect(data.servings).toHaveLength(100);
     expect(data.servings[0]).toMatchObject({ meal_id: 1, date: '2026-06-15', served_at: '2026-06-14T15:00:00.000Z', marked: true });
     // The canteens (each day is judged on its canteen's clocks), then the servings of every favourite dish at once.
-    expect(statements).toBe(2);
+    expect(statements).toBe(3);
   });
 
   it('answers the marked meals page by page, one statement per page', async () => {

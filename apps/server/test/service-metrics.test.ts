@@ -106,7 +106,10 @@ describe('metrics and erasures', () => {
     await call('/api/v1/mark-meal', { meal_id: 1, marked: true });
     const erase = (sub: string) =>
       app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: { authorization: `Bearer ${signHmacToken(secret, { sub })}` } });
-    expect((await erase('alice')).json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 1 } });
+    expect((await erase('alice')).json()).toEqual({
+      status: 'success',
+      data: { markings_erased: 1, ratings_erased: 1, preferences_erased: 0, aversions_erased: 0 },
+    });
     // Erasing again, or a user without data, erases nothing and counts nothing.
     await erase('alice');
     await erase('carol');

@@ -28,6 +28,8 @@ import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
+import { labelRoutes } from './routes/label-routes.js';
+import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { mealReadRoute, readRoutes, type MealReadRouteOptions, type ReadRoutesOptions } from './routes/read-routes.js';
 import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
@@ -52,6 +54,7 @@ export interface HttpAppOptions {
     Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
     UpcomingRoutesOptions &
+    PreferenceRoutesOptions &
     CanteenRoutesOptions &
     CanteenArchiveRoutesOptions &
     DishRoutesOptions &
@@ -222,6 +225,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
       await api.register(upcomingRoutes, options.useCases);
+      await api.register(preferenceRoutes, options.useCases);
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(closedDayRoutes, options.useCases);
       await api.register(canteenArchiveRoutes, options.useCases);
@@ -234,6 +238,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   );
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
+  await app.register(labelRoutes, { prefix: apiPrefix });
   await app.register(publicDishRoutes, {
     ...options.useCases,
     cursorSecret: options.cursorSecret,

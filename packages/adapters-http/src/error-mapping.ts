@@ -22,6 +22,7 @@ export const errorCodeOfRefusal = {
   invalid_dish_merge: 'invalid_request',
   invalid_webhook: 'invalid_request',
   webhook_not_found: 'webhook_not_found',
+  unknown_label: 'invalid_request',
 } as const satisfies Record<RefusalCode, ErrorCode>;
 
 export type WireCodeOf<R extends RefusalCode> = (typeof errorCodeOfRefusal)[R];

@@ -58,6 +58,7 @@ export function publicMealDataOf(details: MealReading): PublicMealData {
     name: meal.name,
     category: meal.category,
     notes: [...meal.notes],
+    labels: [...meal.labels],
     prices: { ...meal.prices },
     served_at: meal.servedAt.toISOString(),
     rateable: meal.rateable,
@@ -123,7 +124,13 @@ export function canteenDataOf(canteen: StoredCanteen, { withFeeds = false }: { r
     city: canteen.city,
     address: canteen.address,
     coordinates: canteen.coordinates === null ? null : { lat: canteen.coordinates.lat, lng: canteen.coordinates.lng },
-    ...(withFeeds ? { feeds: canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })) } : {}),
+    ...(withFeeds
+      ? {
+          feeds: canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })),
+          note_labels: { ...canteen.noteLabels },
+          placeholder_names: [...(canteen.placeholderNames ?? [])],
+        }
+      : {}),
   };
 }
 
@@ -156,6 +163,8 @@ export function canteenFromBody(id: string, body: CanteenBody): Canteen {
     coordinates: body.coordinates ?? null,
     feeds: (body.feeds ?? []).map(({ name, url, schedule }) => ({ name, url, schedule })),
     ...(body.openmensa_id === undefined ? {} : { openmensaId: body.openmensa_id }),
+    noteLabels: { ...body.note_labels },
+    placeholderNames: [...(body.placeholder_names ?? [])],
   };
 }
 
@@ -182,11 +191,22 @@ export function userDataExportDataOf(data: UserDataExport): Static<typeof UserDa
     exported_at: data.exportedAt.toISOString(),
     markings: data.markings.map(servedMealOf),
     ratings: data.ratings.map(({ meal, rating }) => ({ ...servedMealOf(meal), rating })),
+    ...(data.preferences === undefined
+      ? {}
+      : {
+          preferences: { without: [...data.preferences.filter.without], only: [...data.preferences.filter.only] },
+          aversions: data.preferences.aversions.map(({ dishId, since }) => ({ dish_id: dishId, since: since.toISOString() })),
+        }),
   };
 }
 
 export function erasureDataOf(erased: ErasedUserData): Static<typeof UserDataErasureData> {
-  return { markings_erased: erased.markings, ratings_erased: erased.ratings };
+  return {
+    markings_erased: erased.markings,
+    ratings_erased: erased.ratings,
+    ...(erased.preferences === undefined ? {} : { preferences_erased: erased.preferences }),
+    ...(erased.aversions === undefined ? {} : { aversions_erased: erased.aversions }),
+  };
 }
 
 /** The closed days of an upsert body; a day without canteen_id is the default canteen's. */
@@ -204,6 +224,7 @@ export function mealsFromUpsertBody(body: UpsertMealsBody): Meal[] {
     notes: meal.notes ?? [],
     prices: canonicalPrices(meal.prices ?? {}),
     ...(meal.canteen_id === undefined ? {} : { canteenId: meal.canteen_id }),
+    ...(meal.labels === undefined ? {} : { labels: meal.labels }),
   }));
 }
 
@@ -215,7 +236,8 @@ function canonicalPrices(prices: Readonly<Record<string, string>>): MealPrices {
 /** A canteen in the admin's list (GET /admin/canteens): with its feeds and `archived_at`. */
 export function adminCanteenDataOf(canteen: CanteenRecord): AdminCanteenData {
   return {
-    ...canteenDataOf(canteen),
+    // An admin's view: with the canteen's own note spellings and placeholder names, as the admin's PUT answers them.
+    ...canteenDataOf(canteen, { withFeeds: true }),
     feeds: canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })),
     archived_at: canteen.archivedAt?.toISOString() ?? null,
   };

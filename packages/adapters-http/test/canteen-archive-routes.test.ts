@@ -111,9 +111,9 @@ describe('GET /api/v1/admin/canteens', () => {
     const listed = await send('GET', '/api/v1/admin/canteens');
     expect(listed.statusCode).toBe(200);
     expect(listed.json().data.canteens).toEqual([
-      { canteen_id: 'bistro', name: 'Bistro', timezone: 'UTC', city: null, address: null, coordinates: null, openmensa_id: expect.any(Number), feeds: [], archived_at: null },
-      { canteen_id: 'default', name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null, openmensa_id: 1, feeds: [], archived_at: null },
-      { canteen_id: 'mensa-academica', ...academica, openmensa_id: expect.any(Number), feeds, archived_at: now.toISOString() },
+      { canteen_id: 'bistro', name: 'Bistro', timezone: 'UTC', city: null, address: null, coordinates: null, openmensa_id: expect.any(Number), feeds: [], note_labels: {}, placeholder_names: [], archived_at: null },
+      { canteen_id: 'default', name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null, openmensa_id: 1, feeds: [], note_labels: {}, placeholder_names: [], archived_at: null },
+      { canteen_id: 'mensa-academica', ...academica, openmensa_id: expect.any(Number), feeds, note_labels: {}, placeholder_names: [], archived_at: now.toISOString() },
     ]);
     await put('mensa-academica', academica);
     expect((await send('GET', '/api/v1/admin/canteens')).json().data.canteens[2].archived_at).toBeNull();

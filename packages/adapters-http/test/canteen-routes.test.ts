@@ -31,7 +31,7 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
   it('creates (201), then replaces every field (200), absent optional fields becoming null', async () => {
     const created = await put('mensa-academica', academica);
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', openmensa_id: 2, ...academica, feeds: [] } });
+    expect(created.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', openmensa_id: 2, ...academica, feeds: [], note_labels: {}, placeholder_names: [] } });
 
     const replaced = await put('mensa-academica', { name: 'Mensa Academica', timezone: 'Europe/Vienna' });
     expect(replaced.statusCode).toBe(200);
@@ -44,6 +44,8 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
       address: null,
       coordinates: null,
       feeds: [],
+      note_labels: {},
+      placeholder_names: [],
     });
   });
 
@@ -68,6 +70,14 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
 
   it.each([0, -1, 2_147_483_648, 1.5, '7'])('refuses openmensa_id %j with 400 invalid_request', async (openmensaId) => {
     expect(errorOf(await put('mensa', { ...academica, openmensa_id: openmensaId }))).toEqual([400, 'invalid_request']);
+  });
+
+  it("stores the canteen's note spellings and placeholder names, and refuses a spelling naming an unknown code", async () => {
+    const spelled = await put('mensa-academica', { ...academica, note_labels: { 'mit Sesam': 'sesame' }, placeholder_names: ['Betriebsferien'] });
+    expect(spelled.json().data).toMatchObject({ note_labels: { 'mit Sesam': 'sesame' }, placeholder_names: ['Betriebsferien'] });
+    const refused = await put('mensa-academica', { ...academica, note_labels: { Gefl: 'chicken' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"chicken"') });
   });
 
   it('needs the meals:write scope and a token', async () => {

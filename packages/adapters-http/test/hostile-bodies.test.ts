@@ -127,7 +127,7 @@ describe('hostile bodies on every route', () => {
     expect((await erase('[]')).json().error).toEqual({ code: 'invalid_request', message: 'the body must be an object' });
     // Nothing was erased by the refused requests.
     expect(fixture.adapters.db.markings.size).toBe(1);
-    expect((await erase('{}')).json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 0 } });
+    expect((await erase('{}')).json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 } });
     expect((await erase()).statusCode).toBe(200);
   });
 });

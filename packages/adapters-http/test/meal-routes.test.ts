@@ -261,6 +261,18 @@ describe('PUT /api/v1/admin/meals', () => {
     expect(await probeThrough(() => fixture.adapters.queries).rating('alice', 1)).toBe(4);
   });
 
+  it('takes labels, stores them with their parents and the codes the notes name, and refuses an unknown code naming it', async () => {
+    const writer = fixture.token({ scope: 'meals:write' });
+    const labelled = { ...meal(10), notes: ['Senf'], labels: ['wheat', 'vegan'] };
+    expect((await put({ meals: [labelled] }, writer)).statusCode).toBe(200);
+    expect((await probeThrough(() => fixture.adapters.queries).meal(10))?.labels).toEqual(['gluten', 'mustard', 'vegan', 'vegetarian', 'wheat']);
+
+    const refused = await put({ meals: [meal(11), { ...meal(12), labels: ['gluten', 'vegn'] }] }, writer);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"vegn"') });
+    expect(await probeThrough(() => fixture.adapters.queries).meal(11)).toBeUndefined();
+  });
+
   it('stores the optional category, notes and prices, amounts in canonical form; absent ones as defaults', async () => {
     const detailed = {
       ...meal(10),

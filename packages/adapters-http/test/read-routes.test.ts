@@ -76,6 +76,7 @@ describe('GET /api/v1/meals/{meal_id}', () => {
         name: 'Open meal',
         category: null,
         notes: [],
+        labels: [],
         prices: {},
         served_at: '2026-03-10T11:00:00.000Z',
         rateable: true,

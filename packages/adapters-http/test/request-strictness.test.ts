@@ -14,6 +14,7 @@ const validBodies: Readonly<Record<string, unknown>> = {
   'PUT /api/v1/admin/canteens/:canteen_id/days/:date': { closed: true },
   'POST /api/v1/admin/dishes/:dish_id/merge': { from: [2] },
   'PUT /api/v1/admin/webhooks/:webhook_id': { url: 'https://app.example.com/hooks', events: ['menu.published'] },
+  'PUT /api/v1/me/preferences': { without: [], only: [] },
 };
 
 describe('unknown query parameters', () => {
@@ -157,7 +158,7 @@ describe('DELETE /api/v1/me/data', () => {
       headers: { authorization: `Bearer ${fixture.token()}`, 'content-type': 'application/json' },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 0 } });
+    expect(response.json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 } });
   });
 
   it('still refuses a broken JSON body', async () => {

@@ -55,6 +55,7 @@ describe('GET /api/v1/me/upcoming', () => {
             name: 'Last month',
             category: null,
             notes: [],
+            labels: [],
             prices: {},
             served_at: '2026-03-13T12:00:00.000Z',
             rateable: true,

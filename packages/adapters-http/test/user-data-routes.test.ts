@@ -56,7 +56,14 @@ describe('GET /api/v1/me/data', () => {
     expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.json()).toEqual({
       status: 'success',
-      data: { user_id: 'alice', exported_at: now.toISOString(), markings: [], ratings: [] },
+      data: {
+        user_id: 'alice',
+        exported_at: now.toISOString(),
+        markings: [],
+        ratings: [],
+        preferences: { without: [], only: [] },
+        aversions: [],
+      },
     });
   });
 
@@ -74,6 +81,8 @@ describe('GET /api/v1/me/data', () => {
         { meal_id: 1, name: 'Open meal', served_at: '2026-03-10T11:00:00.000Z', rating: 5 },
         { meal_id: 4, name: 'Last month', served_at: '2026-02-08T12:00:00.000Z', rating: 4 },
       ],
+      preferences: { without: [], only: [] },
+      aversions: [],
     });
     const bobs = (await call('GET', '/api/v1/me/data', bob())).json().data;
     expect(bobs.markings.map((m: { meal_id: number }) => m.meal_id)).toEqual([2]);
@@ -92,7 +101,7 @@ describe('DELETE /api/v1/me/data', () => {
     const response = await call('DELETE', '/api/v1/me/data', alice());
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('private, no-store');
-    expect(response.json()).toEqual({ status: 'success', data: { markings_erased: 2, ratings_erased: 2 } });
+    expect(response.json()).toEqual({ status: 'success', data: { markings_erased: 2, ratings_erased: 2, preferences_erased: 0, aversions_erased: 0 } });
     expect((await call('GET', '/api/v1/me/data', alice())).json().data).toMatchObject({ markings: [], ratings: [] });
   });
 
@@ -126,7 +135,7 @@ describe('DELETE /api/v1/me/data', () => {
     await call('DELETE', '/api/v1/me/data', alice());
     const again = await call('DELETE', '/api/v1/me/data', alice());
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ status: 'success', data: { markings_erased: 0, ratings_erased: 0 } });
+    expect(again.json()).toEqual({ status: 'success', data: { markings_erased: 0, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 } });
     expect((await call('GET', '/api/v1/meals/1', bob())).json().data).toMatchObject({ rating_count: 1, rating_personal: 2 });
   });
 

@@ -10,6 +10,7 @@ import { InMemoryMealQueries } from './in-memory-meal-queries.js';
 import { InMemoryMealSourceRepository } from './in-memory-meal-source-repository.js';
 import { InMemoryRatingRepository } from './in-memory-rating-repository.js';
 import { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';
+import { InMemoryPreferenceRepository } from './in-memory-preference-repository.js';
 import { InMemoryWebhookOutbox } from './in-memory-webhook-outbox.js';
 import { InMemoryWebhookRepository } from './in-memory-webhook-repository.js';
 
@@ -30,5 +31,6 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     feedStates: new InMemoryFeedStateRepository(db),
     webhooks: new InMemoryWebhookRepository(db),
     outbox: new InMemoryWebhookOutbox(db),
+    preferences: new InMemoryPreferenceRepository(db),
   };
 }

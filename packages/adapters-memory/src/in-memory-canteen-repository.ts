@@ -80,5 +80,7 @@ function copyOf(canteen: StoredCanteen): StoredCanteen {
     ...canteen,
     coordinates: canteen.coordinates === null ? null : { ...canteen.coordinates },
     feeds: canteen.feeds.map((feed) => ({ ...feed })),
+    noteLabels: { ...canteen.noteLabels },
+    placeholderNames: [...(canteen.placeholderNames ?? [])],
   };
 }

@@ -1,4 +1,5 @@
 import {
+  type LabelFilter,
   defaultCanteenId,
   dishNameKey,
   emptyHistogram,
@@ -50,6 +51,10 @@ export class InMemoryDatabase {
   readonly mealDishes = new Map<MealId, DishId>();
   /** The withdrawn meals, with the instant they were withdrawn at. */
   readonly withdrawn = new Map<MealId, Date>();
+  /** Each person's label filter (none stored: no entry). */
+  readonly labelFilters = new Map<UserId, LabelFilter>();
+  /** Each person's avoided dishes, since when. */
+  readonly aversions = new Map<UserId, Map<DishId, Date>>();
   /** What the service remembers of each feed's fetches, by `canteenId\nfeedName`. */
   readonly feedStates = new Map<string, FeedState>();
   /** Imported meals by source key: which meal each key names, for which source and day. */

@@ -19,6 +19,16 @@ export class InMemoryDishRepository implements DishRepository {
     const moved = new Set(merge.sources);
     for (const [mealId, dishId] of this.db.mealDishes) if (moved.has(dishId)) this.db.mealDishes.set(mealId, merge.target);
     for (const [key, name] of this.db.dishNames) if (moved.has(name.dishId)) this.db.dishNames.set(key, { ...name, dishId: merge.target });
+    // Aversions follow their dish; one who avoided two merged dishes keeps the earliest instant.
+    for (const mine of this.db.aversions.values()) {
+      for (const source of moved) {
+        const since = mine.get(source);
+        if (since === undefined) continue;
+        mine.delete(source);
+        const kept = mine.get(merge.target);
+        if (kept === undefined || since < kept) mine.set(merge.target, since);
+      }
+    }
     for (const id of moved) this.db.dishes.delete(id);
     const kept = this.db.dishes.get(merge.target)!;
     this.db.dishes.set(merge.target, { ...kept, histogram: merge.histogram });

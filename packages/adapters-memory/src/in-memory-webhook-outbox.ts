@@ -2,6 +2,7 @@ import {
   addedServingsOf,
   deliveriesOf,
   favouritesUpcomingEvents,
+  wantedServing,
   recordedEventOf,
   storedEventData,
   type AttemptOutcome,
@@ -132,6 +133,8 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
       if (meal === undefined || dishId === undefined || this.db.withdrawn.has(meal.id) || meal.servedAt <= at) continue;
       for (const [userId, marked] of this.db.markings) {
         if (![...marked].some((mealId) => this.db.mealDishes.get(mealId) === dishId)) continue;
+        const avoided = this.db.aversions.get(userId)?.has(dishId) ?? false;
+        if (!wantedServing(meal.labels, this.db.labelFilters.get(userId) ?? null, avoided)) continue;
         found.push({ ...added, userId, dishId, name: meal.name, servedAt: meal.servedAt });
       }
     }

@@ -25,6 +25,8 @@ export interface MealRow {
   price_other: string | null;
   canteen_id: string;
   position: number;
+  /** jsonb, parsed by pg. */
+  labels: string[];
 }
 
 export interface HistogramRow {
@@ -48,6 +50,7 @@ export const mealColumnList = [
   ...priceRoles.map(priceColumn),
   'canteen_id',
   'position',
+  'labels',
 ];
 export const mealColumns = mealColumnList.join(', ');
 /** The same columns of the table or alias `table`, for statements that join meals to a table with like-named columns. */
@@ -79,6 +82,7 @@ export function mealFromRow(row: MealRow): DetailedMeal {
     prices,
     canteenId: row.canteen_id,
     position: row.position,
+    labels: row.labels,
   };
 }
 
@@ -103,6 +107,7 @@ export function mealBatchParams(meals: readonly Meal[], dishOf: ReadonlyMap<Meal
     ...priceRoles.map((role) => meals.map((meal) => prices(meal)[role] ?? null)),
     meals.map((meal) => meal.canteenId ?? defaultCanteenId),
     meals.map((meal) => meal.position ?? 0),
+    meals.map((meal) => JSON.stringify(meal.labels ?? [])),
     meals.map((meal) => {
       const dishId = dishOf.get(meal.id);
       if (dishId === undefined) throw new Error(`meal ${meal.id} is written without a dish`);
@@ -115,12 +120,13 @@ export function mealBatchParams(meals: readonly Meal[], dishOf: ReadonlyMap<Meal
 export const mealWriteColumns = `${mealColumns}, dish_id`;
 
 /**
- * The rows of `mealBatchParams` ($1 to $13), typed and converted to the meals columns, named and ordered like
+ * The rows of `mealBatchParams` ($1 to $14), typed and converted to the meals columns, named and ordered like
  * `mealWriteColumns`.
  */
 export const mealBatchRows = `SELECT meal_id, name, ${fromEpochMs('served_ms')} AS served_at, rateable, category,
-    notes_json::jsonb AS notes, price_student, price_employee, price_pupil, price_other, canteen_id, position, dish_id
+    notes_json::jsonb AS notes, price_student, price_employee, price_pupil, price_other, canteen_id, position,
+    labels_json::jsonb AS labels, dish_id
   FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::boolean[], $5::text[], $6::text[],
-              $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::integer[], $13::bigint[])
+              $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::integer[], $13::text[], $14::bigint[])
     AS given (meal_id, name, served_ms, rateable, category, notes_json, price_student, price_employee, price_pupil, price_other,
-              canteen_id, position, dish_id)`;
+              canteen_id, position, labels_json, dish_id)`;

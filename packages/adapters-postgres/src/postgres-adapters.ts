@@ -10,6 +10,7 @@ import { PostgresMealQueries } from './postgres-meal-queries.js';
 import { PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 import { PostgresRatingRepository, type RatingBatchOptions } from './postgres-rating-repository.js';
 import { PostgresUserDataRepository } from './postgres-user-data-repository.js';
+import { PostgresPreferenceRepository } from './postgres-preference-repository.js';
 import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { PostgresWebhookRepository } from './postgres-webhook-repository.js';
 import { TableStatistics } from './table-statistics.js';
@@ -42,6 +43,7 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     feedStates: new PostgresFeedStateRepository(pool, options.health),
     webhooks: new PostgresWebhookRepository(pool, transactions),
     outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
+    preferences: new PostgresPreferenceRepository(pool, options.health),
     /** How many transactions (and batches of rating changes and markings) were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount + ratings.retryCount + markings.retryCount,
   };

@@ -28,20 +28,23 @@ interface CanteenRow {
   /** jsonb arrives parsed (pg parses it); an array keeps its order. */
   feeds: CanteenFeed[];
   openmensa_id: number;
+  note_labels: Record<string, string>;
+  placeholder_names: string[];
 }
 
 type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id';
+const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
 
 /**
  * One statement, so no race between two saves of one id; a saved canteen is active (a PUT restores an archived one). `xmax = 0` holds for a freshly inserted row version only:
  * an update through ON CONFLICT leaves the id of the transaction that locked the old row there.
  */
 const upsert = `INSERT INTO canteens (${canteenColumns})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::integer, canteens_unused_openmensa_id()))
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::integer, canteens_unused_openmensa_id()), $10, $11)
   ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone, city = excluded.city,
     address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
+    note_labels = excluded.note_labels, placeholder_names = excluded.placeholder_names,
     openmensa_id = coalesce($9::integer, canteens.openmensa_id), archived_at = NULL
   RETURNING (xmax = 0) AS created, ${canteenColumns}`;
 
@@ -85,6 +88,8 @@ export class PostgresCanteenRepository implements CanteenRepository {
         // Serialized here: pg would send a JavaScript array as a PostgreSQL array, not as JSON. Only the three fields.
         JSON.stringify(canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }))),
         canteen.openmensaId ?? null,
+        JSON.stringify(canteen.noteLabels ?? {}),
+        JSON.stringify(canteen.placeholderNames ?? []),
       ]);
     const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
     const row = rows[0]!;
@@ -153,5 +158,7 @@ function canteenFromRow(row: CanteenRow): StoredCanteen {
     coordinates: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
     feeds: row.feeds.map(({ name, url, schedule }) => ({ name, url, schedule })),
     openmensaId: row.openmensa_id,
+    noteLabels: row.note_labels,
+    placeholderNames: row.placeholder_names,
   };
 }

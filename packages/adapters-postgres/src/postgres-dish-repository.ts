@@ -46,6 +46,14 @@ export class PostgresDishRepository implements DishRepository {
         merge.target,
         ...merge.histogram,
       ]);
+      // Aversions follow their dish; one who avoided two merged dishes keeps the earliest instant.
+      await client.query(
+        `INSERT INTO dish_aversions (user_id, dish_id, since)
+           SELECT user_id, $1, min(since) FROM dish_aversions WHERE dish_id = ANY ($2::bigint[]) GROUP BY user_id
+         ON CONFLICT (user_id, dish_id) DO UPDATE SET since = least(dish_aversions.since, excluded.since)`,
+        [merge.target, moved],
+      );
+      await client.query('DELETE FROM dish_aversions WHERE dish_id = ANY ($1::bigint[])', [moved]);
       await client.query('DELETE FROM dishes WHERE dish_id = ANY ($1::bigint[])', [moved]);
       return decision;
     });

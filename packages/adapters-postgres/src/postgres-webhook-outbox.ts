@@ -3,6 +3,7 @@ import {
   deliveriesOf,
   eventIdOf,
   favouritesUpcomingEvents,
+  wantedServing,
   recordedEventOf,
   storedEventData,
   subjectOf,
@@ -36,6 +37,10 @@ interface FavouriteRow {
   dish_id: string;
   name: string;
   served_at: Date;
+  labels: string[];
+  without_labels: string[] | null;
+  only_labels: string[] | null;
+  avoided: boolean;
 }
 
 type ClaimRow = DeliveryRow & { [K in keyof WebhookRow as `w_${K}`]: WebhookRow[K] };
@@ -207,15 +212,21 @@ async function favouritesOf(client: PoolClient, events: readonly RecordedEvent[]
   const added = addedServingsOf(events);
   if (added.length === 0) return [];
   const { rows } = await client.query<FavouriteRow>(
-    `SELECT DISTINCT k.user_id, added.canteen_id, added.date, m.meal_id, m.dish_id, m.name, m.served_at
+    `SELECT DISTINCT ON (k.user_id, added.canteen_id, added.date, m.meal_id)
+        k.user_id, added.canteen_id, added.date, m.meal_id, m.dish_id, m.name, m.served_at, m.labels, p.without_labels, p.only_labels,
+        EXISTS (SELECT 1 FROM dish_aversions AS a WHERE a.user_id = k.user_id AND a.dish_id = m.dish_id) AS avoided
      FROM unnest($1::text[], $2::text[], $3::bigint[]) AS added (canteen_id, date, meal_id)
      JOIN meals AS m ON m.meal_id = added.meal_id
      JOIN meals AS serving ON serving.dish_id = m.dish_id
      JOIN markings AS k ON k.meal_id = serving.meal_id
+     LEFT JOIN label_preferences AS p ON p.user_id = k.user_id
      WHERE m.served_at > ${fromEpochMs('$4')} AND m.withdrawn_at IS NULL AND m.dish_id IS NOT NULL`,
     [added.map((serving) => serving.canteenId), added.map((serving) => serving.date), added.map((serving) => serving.mealId), at.getTime()],
   );
-  return rows.map((row) => ({
+  const wanted = rows.filter((row) =>
+    wantedServing(row.labels, row.without_labels === null || row.only_labels === null ? null : { without: row.without_labels, only: row.only_labels }, row.avoided),
+  );
+  return wanted.map((row) => ({
     userId: row.user_id,
     canteenId: row.canteen_id,
     date: row.date,

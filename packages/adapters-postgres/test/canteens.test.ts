@@ -15,7 +15,7 @@ afterAll(async () => {
 
 /** The imports run the week before the meals are served. */
 const importedAt = new Date('2025-03-03T08:00:00Z');
-const nord: Canteen = { id: 'mensa-nord', name: 'Mensa Nord', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] };
+const nord: Canteen = { id: 'mensa-nord', name: 'Mensa Nord', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], noteLabels: {}, placeholderNames: [] };
 
 describe('PostgreSQL canteens', () => {
   it.each<[string, Canteen['coordinates']]>([

@@ -127,7 +127,7 @@ describe('PostgreSQL migration 003 (canteens) on a database at version 2', () =>
     try {
       const { canteens, queries, meals } = upgraded.adapters;
       expect(await canteens.list()).toEqual([
-        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 1 },
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 1, noteLabels: {}, placeholderNames: [] },
       ]);
       const probe = probeThrough(() => queries);
       expect(await probe.meal(7)).toEqual({
@@ -140,6 +140,8 @@ describe('PostgreSQL migration 003 (canteens) on a database at version 2', () =>
         prices: { student: '2.60' },
         canteenId: 'default',
         position: 0,
+        // Migration 012: meals written before labels carry none until written again.
+        labels: [],
       });
       expect(await probe.meal(8)).toMatchObject({ canteenId: 'default', position: 0, rateable: false });
       expect(await probe.histogram(7)).toEqual([0, 1, 0, 0, 1]);
@@ -299,8 +301,8 @@ describe('PostgreSQL migration 005 (feeds) on a database at version 4', () => {
     try {
       const { canteens, queries, meals, feedStates } = upgraded.adapters;
       expect(await canteens.list()).toEqual([
-        { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [], openmensaId: 1 },
-        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 2 },
+        { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [], openmensaId: 1, noteLabels: {}, placeholderNames: [] },
+        { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 2, noteLabels: {}, placeholderNames: [] },
       ]);
       const probe = probeThrough(() => queries);
       expect(await meals.count()).toBe(1);

@@ -12,6 +12,7 @@ import { SqliteMealQueries } from './sqlite-meal-queries.js';
 import { SqliteMealSourceRepository } from './sqlite-meal-source-repository.js';
 import { SqliteRatingRepository } from './sqlite-rating-repository.js';
 import { SqliteUserDataRepository } from './sqlite-user-data-repository.js';
+import { SqlitePreferenceRepository } from './sqlite-preference-repository.js';
 import { SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
 import { SqliteWebhookRepository } from './sqlite-webhook-repository.js';
 
@@ -33,6 +34,7 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     feedStates: new SqliteFeedStateRepository(db, health),
     webhooks: new SqliteWebhookRepository(db, health),
     outbox: new SqliteWebhookOutbox(db, health),
+    preferences: new SqlitePreferenceRepository(db, health),
   };
 }
 

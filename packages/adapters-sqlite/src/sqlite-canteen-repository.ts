@@ -26,13 +26,17 @@ interface CanteenRow {
   feeds: string;
   /** Never null once written: the migration numbered every row and a trigger numbers each new one. */
   openmensa_id: number;
+  /** A JSON object of spelling to label code. */
+  note_labels: string;
+  /** A JSON array of names. */
+  placeholder_names: string;
 }
 
-type CanteenParams = [string, string, string, string | null, string | null, number | null, number | null, string, number | null];
+type CanteenParams = [string, string, string, string | null, string | null, number | null, number | null, string, number | null, string, string];
 
 type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id';
+const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
 
 export class SqliteCanteenRepository implements CanteenRepository {
   private readonly exists: Statement<[CanteenId], 1>;
@@ -56,9 +60,10 @@ export class SqliteCanteenRepository implements CanteenRepository {
     // An UPSERT, not INSERT OR REPLACE: REPLACE deletes the row first, which the meals' foreign key would refuse. A row
     // inserted without a number gets one from the trigger of migration 010; an update without one keeps its own. A
     // saved canteen is active: a PUT restores an archived one.
-    const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone,
         city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
+        note_labels = excluded.note_labels, placeholder_names = excluded.placeholder_names,
         openmensa_id = coalesce(excluded.openmensa_id, canteens.openmensa_id), archived_at = NULL`);
     this.allWithArchivedAt = db.prepare(`SELECT ${canteenColumns}, archived_at FROM canteens ORDER BY canteen_id`);
     // COALESCE: archiving an archived canteen keeps the first instant.
@@ -115,7 +120,8 @@ function canteenParams(canteen: Canteen): CanteenParams {
   // Only the three fields of a feed are stored, whatever else an object passed in carries.
   const feeds = canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }));
   const { id, name, timeZone, city, address } = canteen;
-  return [id, name, timeZone, city, address, at?.lat ?? null, at?.lng ?? null, JSON.stringify(feeds), canteen.openmensaId ?? null];
+  return [id, name, timeZone, city, address, at?.lat ?? null, at?.lng ?? null, JSON.stringify(feeds), canteen.openmensaId ?? null,
+    JSON.stringify(canteen.noteLabels ?? {}), JSON.stringify(canteen.placeholderNames ?? [])];
 }
 
 function canteenFromRow(row: CanteenRow): StoredCanteen {
@@ -130,5 +136,7 @@ function canteenFromRow(row: CanteenRow): StoredCanteen {
     // The table's CHECK keeps it a JSON array; only this adapter writes its elements.
     feeds: (JSON.parse(row.feeds) as CanteenFeed[]).map(({ name, url, schedule }) => ({ name, url, schedule })),
     openmensaId: row.openmensa_id,
+    noteLabels: JSON.parse(row.note_labels) as Record<string, string>,
+    placeholderNames: JSON.parse(row.placeholder_names) as string[],
   };
 }

@@ -35,6 +35,11 @@ export class SqliteDishRepository implements DishRepository {
       'UPDATE dishes SET rated_1 = ?, rated_2 = ?, rated_3 = ?, rated_4 = ?, rated_5 = ? WHERE dish_id = ?',
     );
     const deleteDishes = db.prepare<[string]>('DELETE FROM dishes WHERE dish_id IN (SELECT value FROM json_each(?))');
+    // Aversions follow their dish; one who avoided two merged dishes keeps the earliest instant.
+    const moveAversions = db.prepare<[DishId, string]>(`INSERT INTO dish_aversions (user_id, dish_id, since)
+        SELECT user_id, ?, min(since) FROM dish_aversions WHERE dish_id IN (SELECT value FROM json_each(?)) GROUP BY user_id
+        ON CONFLICT (user_id, dish_id) DO UPDATE SET since = min(since, excluded.since)`);
+    const dropAversions = db.prepare<[string]>('DELETE FROM dish_aversions WHERE dish_id IN (SELECT value FROM json_each(?))');
     const summaryOf = (row: DishRow) => ({ id: row.dish_id, canteenId: row.canteen_id, histogram: histogramFromRow(row) });
 
     this.mergeInTransaction = db.transaction((target: DishId, from: readonly DishId[], decide: DishMergeDecision) => {
@@ -48,6 +53,8 @@ export class SqliteDishRepository implements DishRepository {
       const sources = JSON.stringify(merge.sources);
       moveServings.run(merge.target, sources);
       moveNames.run(merge.target, sources);
+      moveAversions.run(merge.target, sources);
+      dropAversions.run(sources);
       setHistogram.run(...merge.histogram, merge.target);
       deleteDishes.run(sources);
       return decision;

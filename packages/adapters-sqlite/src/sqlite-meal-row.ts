@@ -14,11 +14,13 @@ export interface MealRow {
   price_employee: string | null;
   price_pupil: string | null;
   price_other: string | null;
+  /** A JSON array of label codes. */
+  labels: string;
 }
 
 const priceColumn = (role: PriceRole) => `price_${role}` as const;
 
-export const mealColumns = `meal_id, name, served_at, rateable, canteen_id, position, category, notes, ${priceRoles.map(priceColumn).join(', ')}`;
+export const mealColumns = `meal_id, name, served_at, rateable, canteen_id, position, category, notes, ${priceRoles.map(priceColumn).join(', ')}, labels`;
 
 export function mealFromRow(row: MealRow): DetailedMeal {
   const prices: Partial<Record<PriceRole, string>> = {};
@@ -36,6 +38,7 @@ export function mealFromRow(row: MealRow): DetailedMeal {
     category: row.category,
     notes: JSON.parse(row.notes) as string[],
     prices,
+    labels: JSON.parse(row.labels) as string[],
   };
 }
 
@@ -54,6 +57,7 @@ export function mealParams(meal: Meal): MealParams {
     meal.category ?? null,
     JSON.stringify(meal.notes ?? []),
     ...priceRoles.map((role) => prices[role] ?? null),
+    JSON.stringify(meal.labels ?? []),
   ];
 }
 

@@ -3,6 +3,7 @@ import {
   deliveriesOf,
   eventIdOf,
   favouritesUpcomingEvents,
+  wantedServing,
   recordedEventOf,
   storedEventData,
   subjectOf,
@@ -34,6 +35,10 @@ interface FavouriteRow {
   dish_id: number;
   name: string;
   served_at: number;
+  labels: string;
+  without_labels: string | null;
+  only_labels: string | null;
+  avoided: 0 | 1;
 }
 
 type LogCursor = { readonly createdAt: Date; readonly eventId: string };
@@ -60,11 +65,14 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     // For each added meal served after the instant, not withdrawn, with a dish: the users who marked any serving of
     // the dish (withdrawn and past ones included), through meals_by_dish_served and markings_by_meal.
     const favourites = db.prepare<{ added: string; at: number }, FavouriteRow>(`SELECT DISTINCT k.user_id,
-        added.value ->> 0 AS canteen_id, added.value ->> 1 AS date, m.meal_id, m.dish_id, m.name, m.served_at
+        added.value ->> 0 AS canteen_id, added.value ->> 1 AS date, m.meal_id, m.dish_id, m.name, m.served_at,
+        m.labels, p.without_labels, p.only_labels,
+        EXISTS (SELECT 1 FROM dish_aversions AS a WHERE a.user_id = k.user_id AND a.dish_id = m.dish_id) AS avoided
       FROM json_each(@added) AS added
       JOIN meals AS m ON m.meal_id = added.value ->> 2
       JOIN meals AS serving ON serving.dish_id = m.dish_id
       JOIN markings AS k ON k.meal_id = serving.meal_id
+      LEFT JOIN label_preferences AS p ON p.user_id = k.user_id
       WHERE m.served_at > @at AND m.withdrawn_at IS NULL AND m.dish_id IS NOT NULL`);
     const enabledWebhooks = db.prepare<[], WebhookRow>(`SELECT ${webhookColumns} FROM webhooks WHERE disabled_at IS NULL`);
     const insertDeliveries = db.prepare<{ rows: string; at: number }>(`INSERT INTO webhook_deliveries
@@ -78,8 +86,17 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
       const taken = rows.map((row) => recordedEventOf({ id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), data: row.data }));
       const added = addedServingsOf(taken).map((serving) => [serving.canteenId, serving.date, serving.mealId]);
       const found = added.length === 0 ? [] : favourites.all({ added: JSON.stringify(added), at: at.getTime() });
+      const wanted = found.filter((row) =>
+        wantedServing(
+          JSON.parse(row.labels) as string[],
+          row.without_labels === null || row.only_labels === null
+            ? null
+            : { without: JSON.parse(row.without_labels) as string[], only: JSON.parse(row.only_labels) as string[] },
+          row.avoided === 1,
+        ),
+      );
       const derived: RecordedEvent[] = favouritesUpcomingEvents(
-        found.map((row) => ({ userId: row.user_id, canteenId: row.canteen_id, date: row.date, mealId: row.meal_id, dishId: row.dish_id, name: row.name, servedAt: new Date(row.served_at) })),
+        wanted.map((row) => ({ userId: row.user_id, canteenId: row.canteen_id, date: row.date, mealId: row.meal_id, dishId: row.dish_id, name: row.name, servedAt: new Date(row.served_at) })),
       ).map((event) => ({ ...event, id: eventIdOf(randomUUID()), occurredAt: at }));
       const deliveries = deliveriesOf([...taken, ...derived], enabledWebhooks.all().map(webhookFromRow)).map(({ webhookId, event }) => [
         webhookId,

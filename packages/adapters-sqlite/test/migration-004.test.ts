@@ -16,6 +16,8 @@ const berlinDefault: Canteen = {
   address: null,
   coordinates: null,
   feeds: [],
+  noteLabels: {},
+  placeholderNames: [],
 };
 
 describe('migration 004 (canteens) on a database that has migrations 001 to 003', () => {

@@ -23,8 +23,8 @@ describe('migration 006 (feeds) on a database that has migrations 001 to 005', (
     const db = open();
     const { canteens, meals, queries } = createSqliteAdapters(db);
     expect(await canteens.list()).toEqual([
-      { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [], openmensaId: 1 },
-      { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 2 },
+      { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: 'Aachen', address: 'Pontwall 3', coordinates: { lat: 50.5, lng: 6.25 }, feeds: [], openmensaId: 1, noteLabels: {}, placeholderNames: [] },
+      { id: 'default', name: 'Default canteen', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], openmensaId: 2, noteLabels: {}, placeholderNames: [] },
     ]);
     const probe = probeThrough(() => queries);
     expect(await meals.count()).toBe(1);

@@ -18,6 +18,13 @@ export {
 export type {
   AdminCanteensResult,
   ArchivedCanteen,
+  Aversion,
+  AversionsResult,
+  Label,
+  LabelSelection,
+  LabelsResult,
+  Preferences,
+  PreferencesRequest,
   Canteen,
   CanteensResult,
   Dish,

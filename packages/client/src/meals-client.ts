@@ -4,6 +4,12 @@ import { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from
 import type {
   AdminCanteensResult,
   ArchivedCanteen,
+  Aversion,
+  AversionsResult,
+  LabelSelection,
+  LabelsResult,
+  Preferences,
+  PreferencesRequest,
   Canteen,
   CanteensResult,
   Dish,
@@ -91,6 +97,18 @@ export interface MealsClient {
    * caller marked a serving of, in serving order, each with its `date`; at most 500 (`truncated` says when cut).
    */
   getUpcoming(request?: UpcomingRequest, options?: CallOptions): Promise<UpcomingResult>;
+  /** The label vocabulary: codes, kinds, parents, German and English names (public). */
+  listLabels(options?: CallOptions): Promise<LabelsResult>;
+  /** The caller's label filter, applied to their personalized reads. */
+  getPreferences(options?: CallOptions): Promise<Preferences>;
+  /** Replaces the caller's label filter; an unknown code is refused naming it. */
+  savePreferences(request: PreferencesRequest, options?: CallOptions): Promise<Preferences>;
+  /** The dishes the caller avoids. */
+  listAversions(options?: CallOptions): Promise<AversionsResult>;
+  /** Avoid a dish: its servings are marked `avoided` in personalized answers (idempotent). */
+  avoidDish(dishId: number, options?: CallOptions): Promise<Aversion>;
+  /** No longer avoid a dish (idempotent). */
+  stopAvoidingDish(dishId: number, options?: CallOptions): Promise<Aversion>;
   /** Every marking and rating the service holds for the caller. */
   exportMyData(options?: CallOptions): Promise<UserDataExport>;
   /** Erases every marking and rating of the caller; idempotent. */
@@ -207,8 +225,19 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     getRankings: (query, callOptions) => call('GET', `${routePaths.getRankings}${queryString(rankingsQueryParameters(query))}`, undefined, callOptions),
     listMarkedMeals: (page, callOptions) => call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
     listRatedMeals: (page, callOptions) => call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
-    getUpcoming: ({ days } = {}, callOptions) =>
-      call('GET', `${routePaths.getUpcoming}${queryString(days === undefined ? {} : { days: String(days) })}`, undefined, callOptions),
+    getUpcoming: ({ days, ...selection } = {}, callOptions) =>
+      call(
+        'GET',
+        `${routePaths.getUpcoming}${queryString({ ...(days === undefined ? {} : { days: String(days) }), ...selectionParameters(selection) })}`,
+        undefined,
+        callOptions,
+      ),
+    listLabels: (callOptions) => call('GET', routePaths.listLabels, undefined, callOptions),
+    getPreferences: (callOptions) => call('GET', routePaths.preferences, undefined, callOptions),
+    savePreferences: (request, callOptions) => call('PUT', routePaths.preferences, request, callOptions),
+    listAversions: (callOptions) => call('GET', routePaths.listAversions, undefined, callOptions),
+    avoidDish: (dishId, callOptions) => call('PUT', dishPath(dishId, routePaths.aversion), undefined, callOptions),
+    stopAvoidingDish: (dishId, callOptions) => call('DELETE', dishPath(dishId, routePaths.aversion), undefined, callOptions),
     exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
     eraseMyData: (callOptions) => call('DELETE', routePaths.myData, undefined, callOptions),
     listCanteens: (callOptions) => call('GET', routePaths.listCanteens, undefined, callOptions),
@@ -303,18 +332,30 @@ function liveEventOf(type: string, id: string, data: string): LiveEvent | null {
 const json = 'application/json';
 
 function mealsQueryParameters(query: MealsQuery | MenuQuery): Record<string, string> {
-  if (query.ids !== undefined) return { ids: query.ids.join(',') };
+  const selection = selectionParameters(query);
+  if (query.ids !== undefined) return { ids: query.ids.join(','), ...selection };
   const canteen = query.canteen === undefined ? {} : { canteen: query.canteen };
-  if (query.date === undefined) return { ...canteen, from: query.from!, to: query.to! };
+  if (query.date === undefined) return { ...canteen, from: query.from!, to: query.to!, ...selection };
   const cursor = 'cursor' in query && query.cursor !== undefined ? { cursor: query.cursor } : {};
-  return { date: query.date, ...canteen, ...cursor };
+  return { date: query.date, ...canteen, ...cursor, ...selection };
+}
+
+/** The label selection as query parameters; those left out are not sent. */
+function selectionParameters(selection: LabelSelection): Record<string, string> {
+  return {
+    ...(selection.without === undefined || selection.without.length === 0 ? {} : { without: selection.without.join(',') }),
+    ...(selection.only === undefined || selection.only.length === 0 ? {} : { only: selection.only.join(',') }),
+    ...(selection.placeholders === true ? { placeholders: 'true' } : {}),
+    ...(selection.all === true ? { all: 'true' } : {}),
+    ...(selection.hide === undefined ? {} : { hide: selection.hide }),
+  };
 }
 
 function rankingsQueryParameters(query: RankingsQuery): Record<string, string> {
   const by = query.by === undefined ? {} : { by: query.by };
   if (query.scope === 'dishes') return { canteen: query.canteen, scope: 'dishes', ...by };
   const days = query.date === undefined ? { from: query.from!, to: query.to! } : { date: query.date };
-  return { canteen: query.canteen, ...days, ...(query.scope === undefined ? {} : { scope: query.scope }), ...by };
+  return { canteen: query.canteen, ...days, ...(query.scope === undefined ? {} : { scope: query.scope }), ...by, ...selectionParameters(query) };
 }
 
 function webhookPath(webhookId: string, path: string = routePaths.webhook): string {

@@ -1,6 +1,12 @@
 import type {
   AdminCanteensData,
   ArchivedCanteenData,
+  AversionData,
+  AversionsData,
+  LabelData,
+  LabelsData,
+  PreferencesBody,
+  PreferencesData,
   CanteenBody,
   CanteenData,
   CanteensData,
@@ -57,9 +63,29 @@ export type PublicMealsResult = Static<typeof PublicMealsData>;
 export type PersonalStatesResult = Static<typeof PersonalStatesData>;
 export type MealPage = Static<typeof MealPageData>;
 /** `GET /me/upcoming`: how many days, today included (1 to 14; 7 when absent). */
-export interface UpcomingRequest {
+export interface UpcomingRequest extends LabelSelection {
   readonly days?: number;
 }
+
+/**
+ * Which meals a menu read answers (see GET /labels): `without` leaves out meals carrying any of the codes (a parent
+ * covers its sub-kinds), `only` keeps meals carrying all of them; `placeholders` answers "Kein Angebot" entries too;
+ * on personalized reads `all` ignores the caller's preferences and `hide: 'avoided'` leaves out avoided dishes.
+ */
+export interface LabelSelection {
+  readonly without?: readonly string[];
+  readonly only?: readonly string[];
+  readonly placeholders?: boolean;
+  readonly all?: boolean;
+  readonly hide?: 'avoided';
+}
+
+export type LabelsResult = Static<typeof LabelsData>;
+export type Label = Static<typeof LabelData>;
+export type Preferences = Static<typeof PreferencesData>;
+export type PreferencesRequest = Static<typeof PreferencesBody>;
+export type Aversion = Static<typeof AversionData>;
+export type AversionsResult = Static<typeof AversionsData>;
 /** The coming servings of the caller's favourite dishes: menu items with their canteen's `date`, and `truncated`. */
 export type UpcomingResult = Static<typeof UpcomingData>;
 export type UserDataExport = Static<typeof UserDataExportData>;
@@ -88,15 +114,19 @@ export type SaveCanteenRequest = Static<typeof CanteenBody>;
  * `GET /meals`: a list of ids (up to 100); or a calendar day `YYYY-MM-DD` (of one canteen, or of every canteen, each on
  * its own clocks); or the days `from` to `to` (at most 14) of one canteen.
  */
-export type MealsQuery =
-  | { readonly ids: readonly number[]; readonly date?: never; readonly canteen?: never }
-  /** Without `canteen`: every canteen's day, in pages (`cursor`: the previous page's `next_cursor`). */
-  | { readonly date: string; readonly canteen?: string; readonly cursor?: string; readonly ids?: never }
-  | { readonly canteen: string; readonly from: string; readonly to: string; readonly ids?: never; readonly date?: never };
+export type MealsQuery = LabelSelection &
+  (
+    | { readonly ids: readonly number[]; readonly date?: never; readonly canteen?: never }
+    /** Without `canteen`: every canteen's day, in pages (`cursor`: the previous page's `next_cursor`). */
+    | { readonly date: string; readonly canteen?: string; readonly cursor?: string; readonly ids?: never }
+    | { readonly canteen: string; readonly from: string; readonly to: string; readonly ids?: never; readonly date?: never }
+  );
 /** The days of one canteen's menu: `date`, or `from` with `to`. */
-export type MenuQuery =
-  | { readonly canteen: string; readonly date: string; readonly from?: never; readonly to?: never; readonly ids?: never }
-  | { readonly canteen: string; readonly from: string; readonly to: string; readonly date?: never; readonly ids?: never };
+export type MenuQuery = LabelSelection &
+  (
+    | { readonly canteen: string; readonly date: string; readonly from?: never; readonly to?: never; readonly ids?: never }
+    | { readonly canteen: string; readonly from: string; readonly to: string; readonly date?: never; readonly ids?: never }
+  );
 /** `GET /admin/reports/ratings.csv`: one canteen's days `from` to `to` (`YYYY-MM-DD`, both included, up to 366). */
 export interface RatingsReportRequest {
   readonly canteen: string;
@@ -117,7 +147,7 @@ export type RankedDish = Static<typeof RankedDishData>;
  * `GET /rankings`: a canteen's meals of a day (`date`) or of the days `from` to `to` (at most 31), or with
  * `scope: 'dishes'` its dishes over all their servings; `by` is `rating` (default: by score, unrated last) or `marks`.
  */
-export type RankingsQuery = { readonly canteen: string; readonly by?: 'rating' | 'marks' } & (
+export type RankingsQuery = { readonly canteen: string; readonly by?: 'rating' | 'marks' } & Pick<LabelSelection, 'without' | 'only' | 'placeholders'> & (
   | { readonly date: string; readonly from?: never; readonly to?: never; readonly scope?: 'meals' }
   | { readonly from: string; readonly to: string; readonly date?: never; readonly scope?: 'meals' }
   | { readonly scope: 'dishes'; readonly date?: never; readonly from?: never; readonly to?: never }

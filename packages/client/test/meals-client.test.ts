@@ -208,11 +208,11 @@ describe('the read endpoints against the real server', () => {
 
   it('saves, lists and reads canteens; the reads need no token', async () => {
     const saved = await admin.saveCanteen('bistro-7', { name: 'Bistro 7', timezone: 'America/New_York' });
-    expect(saved).toEqual({ canteen_id: 'bistro-7', openmensa_id: expect.any(Number), name: 'Bistro 7', timezone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [] });
+    expect(saved).toEqual({ canteen_id: 'bistro-7', openmensa_id: expect.any(Number), name: 'Bistro 7', timezone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [], note_labels: {}, placeholder_names: [] });
     const anonymous = createMealsClient({ baseUrl: server.baseUrl });
     expect((await anonymous.listCanteens()).canteens.map((canteen) => canteen.canteen_id)).toEqual(['bistro-7', 'default', 'feedy']);
     // Public reads leave the feeds out (a feed URL may carry a key); the admin's answer has them.
-    const { feeds: _feeds, ...publicView } = saved;
+    const { feeds: _feeds, note_labels: _spellings, placeholder_names: _names, ...publicView } = saved;
     expect(await anonymous.getCanteen('bistro-7')).toEqual(publicView);
     expect(await failure(anonymous.getCanteen('nowhere'))).toMatchObject({ code: 'canteen_not_found', status: 404 });
     expect(await failure(alice.saveCanteen('bistro-8', { name: 'Bistro 8', timezone: 'UTC' }))).toMatchObject({ code: 'forbidden' });
@@ -257,9 +257,9 @@ describe('the read endpoints against the real server', () => {
     expect(exported.user_id).toBe('dave');
     expect(exported.markings.map((marking) => marking.meal_id).sort()).toEqual([1, 4]);
     expect(exported.ratings).toMatchObject([{ meal_id: 1, rating: 4 }]);
-    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 2, ratings_erased: 1 });
+    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 2, ratings_erased: 1, preferences_erased: 0, aversions_erased: 0 });
     await expect(dave.exportMyData()).resolves.toMatchObject({ markings: [], ratings: [] });
-    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 0, ratings_erased: 0 });
+    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 0, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 });
   });
 
   it('gets the ratings report of some days as CSV text, with meals:write or meals:read-reports', async () => {
@@ -386,9 +386,9 @@ describe('rankings against the real server', () => {
       scope: 'meals',
       by: 'rating',
       items: [
-        { rank: 1, meal_id: 81, name: 'Bibimbap', score: 44 / 13, rating_count: 3, rating_average: 14 / 3 },
-        { rank: 2, meal_id: 80, name: 'Pho', score: 35 / 11, rating_count: 1, rating_average: 5 },
-        { rank: 3, meal_id: 82, name: 'Onigiri', score: null, rating_count: 0, rating_average: null },
+        { rank: 1, meal_id: 81, name: 'Bibimbap', score: 44 / 13, rating_count: 3, rating_average: 14 / 3, labels: [] },
+        { rank: 2, meal_id: 80, name: 'Pho', score: 35 / 11, rating_count: 1, rating_average: 5, labels: [] },
+        { rank: 3, meal_id: 82, name: 'Onigiri', score: null, rating_count: 0, rating_average: null, labels: [] },
       ],
     });
     // By marks, the tie of Pho and Bibimbap goes by menu order.
@@ -463,7 +463,7 @@ describe('archived canteens against the real server', () => {
     expect(await failure(anonymous.getCanteen('closing'))).toMatchObject({ code: 'canteen_not_found', status: 404 });
     const listed = (await admin.listAdminCanteens()).canteens;
     expect(listed.find((canteen) => canteen.canteen_id === 'closing')).toEqual({
-      canteen_id: 'closing', name: 'Closing', timezone: 'UTC', city: null, address: null, coordinates: null, openmensa_id: expect.any(Number), feeds: [], archived_at: archived.archived_at,
+      canteen_id: 'closing', name: 'Closing', timezone: 'UTC', city: null, address: null, coordinates: null, openmensa_id: expect.any(Number), feeds: [], note_labels: {}, placeholder_names: [], archived_at: archived.archived_at,
     });
     expect(listed.find((canteen) => canteen.canteen_id === 'default')?.archived_at).toBeNull();
 

@@ -7,6 +7,7 @@ export {
   isCanteenId,
   isOpenMensaId,
   maxOpenMensaId,
+  maxCanteenSpellings,
   validateCanteen,
   type Canteen,
   type CanteenId,
@@ -128,6 +129,7 @@ export {
   validateMeals,
   mealFieldProblem,
   mealNameMaxLength,
+  mealLabelsMaxCount,
   mealNotesMaxCount,
   mealPositionMax,
   mealTextMaxLength,
@@ -330,8 +332,41 @@ export {
   addedServingsOf,
   deliveriesOf,
   favouritesUpcomingEvents,
+  wantedServing,
   type AddedServing,
   type FavouriteServing,
   type Subscriber,
 } from './webhook/favourites-events.js';
 export { eventIdOf, recordedEventOf, storedEventData, subjectOf } from './webhook/stored-event.js';
+export {
+  isLabelCode,
+  labelCodePattern,
+  labelOf,
+  labelVocabulary,
+  unknownLabelCodes,
+  withParents,
+  type Label,
+  type LabelCode,
+  type LabelKind,
+} from './label/label.js';
+export {
+  bothFilters,
+  isNoLabelFilter,
+  labelFilterKey,
+  labelFilterOf,
+  maxFilterCodes,
+  noLabelFilter,
+  passesLabelFilter,
+  type LabelFilter,
+} from './label/label-filter.js';
+export { builtInNoteLabels, normalizedNote, NoteLabels } from './label/note-labels.js';
+export { builtInPlaceholderNames, PlaceholderNames, placeholderLabel } from './label/placeholder.js';
+export { MealLabelling } from './label/meal-labelling.js';
+export type { DishAversion, PersonPreferences, PreferenceRepository } from './preference/preference-repository.js';
+export {
+  AvoidDish,
+  avoidDishRefusals,
+  GetPreferences,
+  SavePreferences,
+  savePreferencesRefusals,
+} from './use-cases/preference-use-cases.js';

@@ -141,6 +141,6 @@ describe('ListCanteensWithArchived', () => {
       [defaultCanteenId, null],
       ['mensa', now],
     ]);
-    expect(listed[1]).toEqual({ ...mensa, openmensaId: expect.any(Number), archivedAt: now });
+    expect(listed[1]).toEqual({ ...mensa, openmensaId: expect.any(Number), noteLabels: {}, placeholderNames: [], archivedAt: now });
   });
 });

@@ -58,6 +58,8 @@ describe('ImportMenu', () => {
       rateable: true,
       category: 'Tellergericht',
       notes: ['Schwein'],
+      // The note stays, and names a label too.
+      labels: ['pork'],
       prices: { student: '2.60', other: '5.20' },
       canteenId: 'default',
       position: 0,

@@ -14,6 +14,7 @@ const meal = (id: number, overrides: Partial<DetailedMeal> = {}): DetailedMeal =
   category: null,
   notes: [],
   prices: {},
+  labels: [],
   ...overrides,
 });
 

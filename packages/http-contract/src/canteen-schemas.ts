@@ -1,5 +1,6 @@
-import { canteenTextMaxLength, maxFeedsPerCanteen, maxFeedUrlLength, maxOpenMensaId } from '@canteen-meals/domain';
+import { canteenTextMaxLength, maxCanteenSpellings, maxFeedsPerCanteen, maxFeedUrlLength, maxOpenMensaId } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
+import { LabelCode } from './label-schemas.js';
 import { bidiRule, visibleTextWithoutBidiControls } from './text-patterns.js';
 
 export const CanteenId = Type.String({
@@ -77,6 +78,17 @@ export type FeedSummaryData = Static<typeof FeedSummaryData>;
 
 export const FeedsData = Type.Object({ feeds: Type.Array(FeedSummaryData) });
 
+/** The canteen's own note spellings, beside the built-in table: `{"mit Sesam": "sesame"}`. */
+const NoteLabels = Type.Record(CanteenText, LabelCode, {
+  maxProperties: maxCanteenSpellings,
+  description: "The canteen's own note spellings and the label code each names, consulted before the built-in table; absent means none",
+});
+
+const PlaceholderNames = Type.Array(CanteenText, {
+  maxItems: maxCanteenSpellings,
+  description: 'Names its feeds give entries that are no meal, beside "Kein Angebot", "geschlossen", "no offer"; absent means none',
+});
+
 /** PUT /admin/canteens/{canteen_id}: the whole canteen; absent optional fields become null. */
 const OpenMensaId = Type.Integer({
   minimum: 1,
@@ -100,6 +112,8 @@ export const CanteenBody = Type.Object(
     address: Type.Optional(Type.Union([CanteenText, Type.Null()])),
     coordinates: Type.Optional(Type.Union([Coordinates, Type.Null()])),
     feeds: Type.Optional(Type.Array(CanteenFeed, { maxItems: maxFeedsPerCanteen, description: 'Absent means none' })),
+    note_labels: Type.Optional(NoteLabels),
+    placeholder_names: Type.Optional(PlaceholderNames),
   },
   {
     additionalProperties: false,
@@ -128,6 +142,8 @@ export const CanteenData = Type.Object({
   feeds: Type.Optional(
     Type.Array(CanteenFeed, { description: 'Only in the admin answer (PUT): a feed URL may carry a key, so public reads leave them out' }),
   ),
+  note_labels: Type.Optional(NoteLabels),
+  placeholder_names: Type.Optional(PlaceholderNames),
 });
 export type CanteenData = Static<typeof CanteenData>;
 

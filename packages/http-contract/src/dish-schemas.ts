@@ -1,4 +1,5 @@
 import { maxDishesPerMerge, maxDishSearchLength, maxPageSize } from '@canteen-meals/domain';
+import { LabelFilterQuery } from './label-schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { DishSummaryData, MealData, RatingDistribution } from './read-schemas.js';
 
@@ -10,8 +11,8 @@ const Limit = Type.String({ pattern: `^([1-9]|[1-9][0-9]|${maxPageSize})$`, desc
 const Cursor = Type.String({ description: 'The next_cursor of the previous page (opaque)' });
 
 export const DishQuery = Type.Object(
-  { limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) },
-  { additionalProperties: false, description: 'Pages of the servings' },
+  { limit: Type.Optional(Limit), cursor: Type.Optional(Cursor), ...LabelFilterQuery },
+  { additionalProperties: false, description: 'Pages of the servings; without= and only= filter each page (a page may then hold fewer)' },
 );
 
 export const DishSearchQuery = Type.Object(

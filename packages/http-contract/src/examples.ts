@@ -40,6 +40,7 @@ export const exampleMeal: MealData = {
   name: 'Lentil soup',
   category: 'Hauptgericht',
   notes: ['vegan'],
+  labels: ['vegan', 'vegetarian'],
   prices: { student: '2.60', employee: '4.10' },
   served_at: '2026-03-10T11:30:00.000Z',
   rateable: true,
@@ -85,9 +86,16 @@ export const exampleUserDataExport: Static<typeof UserDataExportData> = {
     { meal_id: 42, name: 'Lentil soup', served_at: '2026-03-10T11:30:00.000Z' },
   ],
   ratings: [{ meal_id: 42, name: 'Lentil soup', served_at: '2026-03-10T11:30:00.000Z', rating: 5 }],
+  preferences: { without: [], only: [] },
+  aversions: [],
 };
 
-export const exampleUserDataErasure: Static<typeof UserDataErasureData> = { markings_erased: 2, ratings_erased: 1 };
+export const exampleUserDataErasure: Static<typeof UserDataErasureData> = {
+  markings_erased: 2,
+  ratings_erased: 1,
+  preferences_erased: 0,
+  aversions_erased: 0,
+};
 
 /**
  * The ratings report of the canteen `default` from 2026-03-09 to 2026-03-10 (Europe/Berlin) once alice's rating is
@@ -116,7 +124,7 @@ export const exampleCanteen: CanteenData = {
 };
 
 /** The admin's answer to a PUT: the canteen with its feeds (public reads leave them out). */
-export const exampleSavedCanteen: CanteenData = { ...exampleCanteen, feeds: [] };
+export const exampleSavedCanteen: CanteenData = { ...exampleCanteen, feeds: [], note_labels: {}, placeholder_names: [] };
 
 export const exampleCanteens: CanteensData = {
   canteens: [
@@ -131,7 +139,7 @@ export const exampleArchivedCanteen: ArchivedCanteenData = { canteen_id: 'mensa-
 /** The admin's list after that: the archived canteen stays in it, with its archived_at, for a console to restore it. */
 export const exampleAdminCanteens: AdminCanteensData = {
   canteens: [
-    { ...exampleCanteens.canteens[0]!, feeds: [], archived_at: null },
+    { ...exampleCanteens.canteens[0]!, feeds: [], note_labels: {}, placeholder_names: [], archived_at: null },
     { ...exampleSavedCanteen, feeds: [], archived_at: exampleArchivedCanteen.archived_at },
   ],
 };

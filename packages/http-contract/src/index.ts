@@ -15,3 +15,4 @@ export * from './live-schemas.js';
 export * from './webhook-schemas.js';
 export * from './webhook-event-schemas.js';
 export * from './webhook-examples.js';
+export * from './label-schemas.js';

@@ -1,8 +1,9 @@
-import { maxChosenMealId, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
+import { maxChosenMealId, mealLabelsMaxCount, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { CanteenId } from './canteen-schemas.js';
 import { exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
 import { bidiRule, visibleTextWithoutBidiControls, withoutBidiControls } from './text-patterns.js';
+import { LabelCode } from './label-schemas.js';
 
 export const MealId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Meal id' });
 
@@ -82,6 +83,12 @@ export const MealInput = Type.Object(
     notes: Type.Optional(Type.Array(MealText, { maxItems: mealNotesMaxCount, description: 'Absent means []' })),
     prices: Type.Optional(MealPrices),
     canteen_id: Type.Optional(CanteenId),
+    labels: Type.Optional(
+      Type.Array(LabelCode, {
+        maxItems: mealLabelsMaxCount,
+        description: 'Label codes of GET /api/v1/labels; absent means none. The codes the notes name are added, and every parent',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { maxRankingDays } from '@canteen-meals/domain';
+import { LabelFilterQuery, MealLabels, PlaceholdersQuery } from './label-schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 
 const localDate = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
@@ -27,6 +28,8 @@ export const RankingsQuery = Type.Object(
         description: '`rating` (default): by score, unrated items last; `marks`: by number of markings (favourites)',
       }),
     ),
+    ...LabelFilterQuery,
+    ...PlaceholdersQuery,
   },
   {
     additionalProperties: false,
@@ -49,7 +52,7 @@ const rankedFields = {
   marks: Type.Optional(Type.Integer({ minimum: 0, description: 'Only with by=marks: how many users marked it (a dish: one of its servings)' })),
 };
 
-export const RankedMealData = Type.Object({ meal_id: Type.Integer({ minimum: 1 }), ...rankedFields });
+export const RankedMealData = Type.Object({ meal_id: Type.Integer({ minimum: 1 }), ...rankedFields, labels: MealLabels });
 export type RankedMealData = Static<typeof RankedMealData>;
 
 export const RankedDishData = Type.Object({ dish_id: Type.Integer({ minimum: 1 }), ...rankedFields });

@@ -1,6 +1,7 @@
 import { maxMealIdsPerRead, maxMealsPerDayPage, maxMenuDays, maxPageSize } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { MealId, MealPrices } from './meal-schemas.js';
+import { AllQuery, HideQuery, LabelFilterQuery, MealLabels, PlaceholdersQuery } from './label-schemas.js';
 
 /** Query strings arrive as text and are never coerced: each value is matched as a string, then parsed. */
 const mealIdText = '[1-9][0-9]{0,15}';
@@ -44,6 +45,10 @@ export const MealsQuery = Type.Object(
         description: `Every canteen's day (date without canteen) comes in pages of up to ${maxMealsPerDayPage} meals: the next_cursor of the previous page`,
       }),
     ),
+    ...LabelFilterQuery,
+    ...PlaceholdersQuery,
+    ...AllQuery,
+    ...HideQuery,
   },
   {
     additionalProperties: false,
@@ -97,7 +102,8 @@ export const MealData = Type.Object({
   meal_id: MealId,
   name: Type.String(),
   category: Type.Union([Type.String(), Type.Null()], { description: 'Menu line or counter; null when none' }),
-  notes: Type.Array(Type.String(), { description: 'Ingredients, allergens, labels, in menu order' }),
+  notes: Type.Array(Type.String(), { description: 'Ingredients, allergens, labels, in menu order, as the menu wrote them' }),
+  labels: MealLabels,
   prices: MealPrices,
   served_at: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
   rateable: Type.Boolean(),
@@ -109,6 +115,9 @@ export const MealData = Type.Object({
   rating_distribution: RatingDistribution,
   marked: Type.Boolean(),
   rating_personal: NullableRating,
+  avoided: Type.Optional(
+    Type.Boolean({ description: 'Personalized menus only: true when the caller avoids the dish (PUT /me/aversions/{dish_id})' }),
+  ),
   dish_id: Type.Integer({ minimum: 1, description: 'The dish this meal is a serving of' }),
   dish: DishSummaryData,
 });
@@ -130,7 +139,7 @@ export const MealsData = Type.Object({
 });
 
 /** A meal as the public menu answers it: everything but the reader's own marking and rating. */
-export const PublicMealData = Type.Omit(MealData, ['marked', 'rating_personal']);
+export const PublicMealData = Type.Omit(MealData, ['marked', 'rating_personal', 'avoided']);
 export type PublicMealData = Static<typeof PublicMealData>;
 
 export const PublicMealsData = Type.Object({
@@ -156,6 +165,10 @@ export const MenuDaysQuery = Type.Object(
         description: `Last day of a range, included; at most ${maxMenuDays} days from from`,
       }),
     ),
+    ...LabelFilterQuery,
+    ...PlaceholdersQuery,
+    ...AllQuery,
+    ...HideQuery,
   },
   { additionalProperties: false, description: 'canteen, and exactly one of date or from with to' },
 );

@@ -37,6 +37,10 @@ export const routePaths = {
   setDayClosed: '/admin/canteens/:canteen_id/days/:date',
   openMensaFeed: '/canteens/:canteen_id/openmensa.xml',
   menuCalendar: '/canteens/:canteen_id/menu.ics',
+  listLabels: '/labels',
+  preferences: '/me/preferences',
+  listAversions: '/me/aversions',
+  aversion: '/me/aversions/:dish_id',
 } as const;
 
 /** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */

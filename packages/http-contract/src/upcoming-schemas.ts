@@ -1,6 +1,7 @@
 import { defaultUpcomingDays, maxUpcomingDays, maxUpcomingServings } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { MealData } from './read-schemas.js';
+import { AllQuery, HideQuery, LabelFilterQuery } from './label-schemas.js';
 
 export const UpcomingQuery = Type.Object(
   {
@@ -10,6 +11,9 @@ export const UpcomingQuery = Type.Object(
         description: `How many days, today included, on each canteen's clocks: 1 to ${maxUpcomingDays}; ${defaultUpcomingDays} when absent`,
       }),
     ),
+    ...LabelFilterQuery,
+    ...AllQuery,
+    ...HideQuery,
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MealId } from './meal-schemas.js';
+import { LabelCode } from './label-schemas.js';
 
 const ExportedMeal = {
   meal_id: MealId,
@@ -14,9 +15,22 @@ export const UserDataExportData = Type.Object({
   ratings: Type.Array(Type.Object({ ...ExportedMeal, rating: Type.Integer({ minimum: 1, maximum: 5 }) }), {
     description: "The rated meals with the user's rating, by meal id",
   }),
+  preferences: Type.Optional(
+    Type.Object(
+      { without: Type.Array(LabelCode), only: Type.Array(LabelCode) },
+      { description: 'The label filter of PUT /me/preferences; both empty when none is set' },
+    ),
+  ),
+  aversions: Type.Optional(
+    Type.Array(Type.Object({ dish_id: Type.Integer({ minimum: 1 }), since: Type.String({ format: 'date-time' }) }), {
+      description: 'The dishes the user avoids (PUT /me/aversions/{dish_id}), by dish id',
+    }),
+  ),
 });
 
 export const UserDataErasureData = Type.Object({
   markings_erased: Type.Integer({ minimum: 0 }),
   ratings_erased: Type.Integer({ minimum: 0 }),
+  preferences_erased: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'The label filter, when one was set' })),
+  aversions_erased: Type.Optional(Type.Integer({ minimum: 0, description: 'The avoided dishes' })),
 });

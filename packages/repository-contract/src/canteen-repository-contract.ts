@@ -11,9 +11,21 @@ const academica: Canteen = {
   address: 'Pontwall 3, 52062 Aachen',
   coordinates: { lat: 50.77964, lng: 6.07838 },
   feeds: [],
+  noteLabels: { 'mit Sesam': 'sesame', Gefl: 'poultry', '11': 'caffeine' },
+  placeholderNames: ['Heute keine Ausgabe', 'Betriebsferien'],
 };
 
-const bare: Canteen = { id: 'bistro-7', name: 'Bistro 7', timeZone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [] };
+const bare: Canteen = {
+  id: 'bistro-7',
+  name: 'Bistro 7',
+  timeZone: 'America/New_York',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+  noteLabels: {},
+  placeholderNames: [],
+};
 
 /** What every CanteenRepository adapter must do, whatever stores the canteens. */
 export function describeCanteenRepositoryContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
@@ -27,6 +39,13 @@ export function describeCanteenRepositoryContract(adapterName: string, createFix
       expect(fallback?.name).not.toBe('');
       expect(fallback?.timeZone).not.toBe('');
       expect((await canteens.list()).map((canteen) => canteen.id)).toEqual([defaultCanteenId]);
+    });
+
+    it('answers a canteen saved without note spellings and placeholder names with none', async () => {
+      const { canteens } = store();
+      const { noteLabels: _spellings, placeholderNames: _names, ...older } = academica;
+      await canteens.save(older);
+      expect(await canteens.find(academica.id)).toEqual({ ...older, openmensaId: expect.any(Number), noteLabels: {}, placeholderNames: [] });
     });
 
     it('creates a canteen with every field, and null ones, and reads it back exactly', async () => {

@@ -211,6 +211,19 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         expect((await dishOf(1)).histogram).toEqual([1, 0, 1, 0, 1]);
       });
 
+      it('moves the aversions of the merged dishes to the target, keeping the earliest instant (issue 27)', async () => {
+        const { meals, dishes, preferences } = store();
+        await meals.upsertMany([serving(1, 'Chili'), serving(2, 'Chili sin carne', 7)]);
+        const [target, source] = await Promise.all([1, 2].map(async (id) => (await dishOf(id)).id));
+        const early = new Date(readAt.getTime() - 60_000);
+        await preferences.avoid('alice', source!, early);
+        await preferences.avoid('bob', target!, readAt);
+        await preferences.avoid('bob', source!, early);
+        accepted(await dishes.merge(target!, [source!], (snapshot) => decideDishMerge({ target: target!, from: [source!] }, snapshot)));
+        expect((await preferences.preferencesOf('alice')).aversions).toEqual([{ dishId: target, since: early }]);
+        expect((await preferences.preferencesOf('bob')).aversions).toEqual([{ dishId: target, since: early }]);
+      });
+
       it('refuses unknown dishes and dishes of another canteen, writing nothing', async () => {
         const { meals, canteens, dishes } = store();
         await canteens.save(bistro);

@@ -33,3 +33,4 @@ export {
   type CreateWebhookRepositoryFixture,
   type WebhookRepositoryFixture,
 } from './webhook-fixture.js';
+export { describePreferenceRepositoryContract } from './preference-repository-contract.js';

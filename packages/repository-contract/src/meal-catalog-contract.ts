@@ -46,6 +46,18 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
       expect(await probe.meal(2)).toEqual(partial);
     });
 
+    it('stores labels and reads them back exactly, and an update replaces them', async () => {
+      const { meals } = store();
+      const labelled = sampleMeal(1, { notes: ['Weizen', 'Senf'], labels: ['gluten', 'mustard', 'vegetarian', 'wheat'] });
+      await meals.upsertMany([labelled, sampleMeal(2)]);
+      expect(await probe.meal(1)).toEqual(labelled);
+      expect((await probe.meal(2))?.labels).toEqual([]);
+
+      await meals.upsertMany([{ ...labelled, labels: ['vegan', 'vegetarian'] }]);
+      expect((await probe.meal(1))?.labels).toEqual(['vegan', 'vegetarian']);
+      expect((await probe.meal(1))?.notes).toEqual(['Weizen', 'Senf']);
+    });
+
     it('answers the default details for a meal written without them, and replaces details on update', async () => {
       const { meals } = store();
       const bare: Meal = { id: 1, name: 'Meal 1', servedAt, rateable: true };

@@ -16,6 +16,7 @@ export interface WireMeal {
   notes?: string[];
   prices?: { [role: string]: string };
   canteen_id?: string;
+  labels?: string[];
 }
 
 /**
@@ -64,6 +65,7 @@ export const MealMother = {
       ...(meal.notes === undefined ? {} : { notes: [...meal.notes] }),
       ...(meal.prices === undefined ? {} : { prices: { ...meal.prices } as { [role: string]: string } }),
       ...(meal.canteenId === undefined ? {} : { canteen_id: meal.canteenId }),
+      ...(meal.labels === undefined ? {} : { labels: [...meal.labels] }),
     };
   },
 

@@ -7,6 +7,7 @@ import { describeMealSourceRepositoryContract } from './meal-source-repository-c
 import { describeMenuDayBoundContract } from './menu-day-bound-contract.js';
 import { describeRatingRepositoryContract } from './rating-repository-contract.js';
 import type { CreateRepositoryFixture } from './repository-fixture.js';
+import { describePreferenceRepositoryContract } from './preference-repository-contract.js';
 
 /** Every port's contract, for an adapter family that implements all of them over one store. */
 export function describeRepositoryContracts(adapterName: string, createFixture: CreateRepositoryFixture): void {
@@ -18,4 +19,5 @@ export function describeRepositoryContracts(adapterName: string, createFixture: 
   describeCanteenRepositoryContract(adapterName, createFixture);
   describeClosedDayRepositoryContract(adapterName, createFixture);
   describeFeedStateRepositoryContract(adapterName, createFixture);
+  describePreferenceRepositoryContract(adapterName, createFixture);
 }

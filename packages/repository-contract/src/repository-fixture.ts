@@ -9,6 +9,7 @@ import type {
   MealCatalog,
   MealQueries,
   MealSourceRepository,
+  PreferenceRepository,
   RatingRepository,
 } from '@canteen-meals/domain';
 
@@ -23,6 +24,7 @@ export interface RepositoryFixture {
   readonly dishes: DishRepository;
   readonly dishQueries: DishQueries;
   readonly feedStates: FeedStateRepository;
+  readonly preferences: PreferenceRepository;
   /** The read side: tests observe the write side's effects through it (see RepositoryProbe). */
   readonly queries: MealQueries;
   /** Runs after the test: close connections, delete temporary files. */

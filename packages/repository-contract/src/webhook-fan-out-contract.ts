@@ -81,6 +81,26 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
         return fixture;
       }
 
+      it("leaves out the servings the user's label filter leaves out and those of dishes they avoid (issue 27)", async () => {
+        const fixture = await marked();
+        const salat = await dishIdOf(fixture, 'default', 'Salat', lastWeek);
+        await fixture.preferences.saveFilter('alice', { without: ['gluten'], only: [] });
+        await fixture.preferences.avoid('bob', salat, lastWeek);
+        await fixture.meals.upsertMany(
+          [
+            MealMother.servedAt(tomorrow, { id: 10, name: 'Currywurst', labels: ['gluten', 'wheat'] }),
+            MealMother.servedAt(hoursAfter(tomorrow, 1), { id: 13, name: 'Currywurst', labels: ['pork'] }),
+            MealMother.servedAt(hoursAfter(tomorrow, -1), { id: 11, name: 'Salat' }),
+          ],
+          undefined,
+          writeAt,
+        );
+        const events = (await observedEvents(fixture, writeAt)).filter((event) => event.type === 'favourites.upcoming');
+        expect(events.map((event) => (event.type === 'favourites.upcoming' ? [event.data.userId, event.data.meals.map((meal) => meal.mealId)] : []))).toEqual([
+          ['alice', [13]],
+        ]);
+      });
+
       it('tells each user whose marked dish comes back, once per canteen day, with its meals', async () => {
         const fixture = await marked();
         await fixture.meals.upsertMany(

@@ -52,6 +52,7 @@ export async function buildDocsApp(routes: readonly RouteOptions[], options: { r
         { name: 'meals', description: 'Marking and rating, for every authenticated user' },
         { name: 'admin', description: 'Menu management, with the meals:write scope; reports, with meals:read-reports or meals:write' },
         { name: 'canteens', description: 'Canteens and their menus, public: no token needed' },
+        { name: 'labels', description: 'The label vocabulary of allergens, additives, diets and ingredients, public' },
         { name: 'operations', description: 'Unauthenticated routes for operators' },
       ],
       webhooks: webhookDocs,

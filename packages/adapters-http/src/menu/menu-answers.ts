@@ -3,6 +3,7 @@ import {
   accept,
   readingsChangeAt,
   type Clock,
+  type DishId,
   type MealId,
   type MenuChange,
   type MenuDays,
@@ -11,6 +12,7 @@ import {
   type Result,
 } from '@canteen-meals/domain';
 import { publicMealDataOf } from '../wire-mapping.js';
+import { defaultSelection, selectionKey, selects, type MenuSelection } from './menu-selection.js';
 
 /** How public menu answers are kept between requests. */
 export interface MenuCacheSettings {
@@ -42,6 +44,8 @@ export interface MenuAnswer {
   /** Each meal's public JSON object without its closing brace, in menu order: the personal fields go after it. */
   readonly mealFragments: readonly string[];
   readonly mealIds: readonly MealId[];
+  /** Each meal's dish, in the same order: what a personalized answer marks as avoided. */
+  readonly dishIds: readonly DishId[];
 }
 
 interface KeptAnswer extends MenuAnswer {
@@ -83,14 +87,18 @@ export class MenuAnswers {
     private readonly settings: MenuCacheSettings,
   ) {}
 
-  async answer(days: MenuDays): Promise<Result<MenuAnswer, MenuRefusal>> {
-    const key = `${days.canteenId}\u0000${days.from}\u0000${days.to}`;
+  /**
+   * The menu of `days` with the meals `selection` selects (by default: all but placeholders). Each selection is an
+   * answer of its own, kept and dropped like any other: a filtered menu costs what an unfiltered one does.
+   */
+  async answer(days: MenuDays, selection: MenuSelection = defaultSelection): Promise<Result<MenuAnswer, MenuRefusal>> {
+    const key = `${days.canteenId}\u0000${days.from}\u0000${days.to}\u0000${selectionKey(selection)}`;
     const now = this.clock.now().getTime();
     const kept = this.kept.get(key);
     if (kept !== undefined && this.servable(kept, now)) return accept(kept);
     const flight = this.flights.get(key);
     if (flight !== undefined && this.joinable(flight)) return flight.promise;
-    return this.readAndKeep(key, days, now);
+    return this.readAndKeep(key, days, selection, now);
   }
 
   /** The listener of the use cases' menu changes. */
@@ -126,14 +134,15 @@ export class MenuAnswers {
     return answer.outdatedAt === null || now - answer.readAt < this.settings.ratingsMaxAgeMs;
   }
 
-  private readAndKeep(key: string, days: MenuDays, readAt: number): Promise<Result<KeptAnswer, MenuRefusal>> {
+  private readAndKeep(key: string, days: MenuDays, selection: MenuSelection, readAt: number): Promise<Result<KeptAnswer, MenuRefusal>> {
     const flight: Flight = {
       epoch: this.epoch,
       outdatedAt: null,
       promise: this.read(days)
         .then((menu) => {
           if (!menu.ok) return menu;
-          const answer = serialize(menu.value, readAt, flight.epoch, this.settings.ttlMs);
+          const selected = { ...menu.value, meals: menu.value.meals.filter((reading) => selects(selection, reading.meal)) };
+          const answer = serialize(selected, readAt, flight.epoch, this.settings.ttlMs);
           answer.outdatedAt = flight.outdatedAt;
           if (this.settings.entries > 0 && this.servable(answer, readAt)) this.keep(key, answer);
           return accept(answer);
@@ -181,6 +190,7 @@ function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: numbe
     closedDaysField,
     mealFragments,
     mealIds: menu.meals.map((reading) => reading.meal.id),
+    dishIds: menu.meals.map((reading) => reading.dish.id),
     items: [...new Set(menu.meals.flatMap((reading) => [`meal:${reading.meal.id}`, `dish:${reading.dish.id}`]))],
     readAt,
     expiresAt: Math.min(changesAt, readAt + ttlMs),
@@ -201,12 +211,25 @@ const sha1: (text: string) => string =
     ? (text) => crypto.hash('sha1', text, 'base64url')
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
-/** The personalized menu: each meal of the public answer with the reader's own marking and rating appended. */
-export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[]): string {
+/** What a personalized answer does with the servings of dishes the reader avoids: marks them, or leaves them out. */
+export interface Aversions {
+  readonly dishIds: ReadonlySet<DishId>;
+  readonly hide: boolean;
+}
+
+export const noAversions: Aversions = { dishIds: new Set(), hide: false };
+
+/**
+ * The personalized menu: each meal of the public answer with the reader's own marking and rating appended, and
+ * `"avoided":true` on the servings of a dish the reader avoids (left out instead with `hide`).
+ */
+export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[], aversions: Aversions = noAversions): string {
   const own = new Map(states.map((state) => [state.mealId, state]));
-  const meals = answer.mealFragments.map((fragment, index) => {
+  const meals = answer.mealFragments.flatMap((fragment, index) => {
     const state = own.get(answer.mealIds[index]!);
-    return `${fragment},"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}}`;
+    const avoided = aversions.dishIds.has(answer.dishIds[index]!);
+    if (avoided && aversions.hide) return [];
+    return [`${fragment},"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}${avoided ? ',"avoided":true' : ''}}`];
   });
   return `{"status":"success","data":{"meals":[${meals.join(',')}],"unknown_ids":[]${answer.closedDaysField}}}`;
 }

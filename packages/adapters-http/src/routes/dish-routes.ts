@@ -31,6 +31,7 @@ import {
 import { optionalReader, requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
+import { selectionOf, selects } from '../menu/menu-selection.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { dishDataOf, dishSummaryDataOf } from '../wire-mapping.js';
@@ -87,6 +88,7 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
       const list = `dish-${dishId}` as const;
       const user = reader ?? '';
       const { limit, cursor } = request.query;
+      const selection = { ...selectionOf(request.query), placeholders: true };
       const page = await listDishServings.execute({
         dishId,
         reader,
@@ -94,7 +96,9 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
         after: cursor === undefined ? null : cursors.decode(list, user, cursor),
       });
       const next = page.next === null ? null : cursors.encode(list, user, page.next);
-      return { status: 'success' as const, data: dishDataOf(result.value, page.meals, next) };
+      // The page is cut before the filter, like every canteen's day: its cursor still names where it ended.
+      const servings = page.meals.filter((reading) => selects(selection, reading.meal));
+      return { status: 'success' as const, data: dishDataOf(result.value, servings, next) };
     },
   );
 

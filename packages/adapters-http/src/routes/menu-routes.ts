@@ -5,8 +5,10 @@ import {
   type GetCanteenDay,
   type GetMeals,
   type GetPersonalStates,
+  type GetPreferences,
   type GetPublicMenu,
   type MenuChangeHub,
+  type MealReading,
   type MenuPosition,
   type PersonalState,
   type Result,
@@ -33,6 +35,8 @@ import { HttpError } from '../http-error.js';
 import { MenuAnswers, noMenuCache, personalizedBody, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
+import { selectionOf, selects, withPreferences, type MenuSelection } from '../menu/menu-selection.js';
+import type { Aversions } from '../menu/menu-answers.js';
 import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { createPrivateTags } from './private-tags.js';
@@ -55,6 +59,8 @@ export interface MenuRoutesOptions {
   readonly getPersonalStates: GetPersonalStates;
   /** What `date=today` and `date=tomorrow` are on a canteen's calendar. */
   readonly getCanteenDay: GetCanteenDay;
+  /** The reader's label filter and avoided dishes, applied to personalized reads. */
+  readonly getPreferences: GetPreferences;
   readonly menuChanges: MenuChangeHub;
   readonly clock: Clock;
   readonly menuCaching?: MenuCachingOptions | undefined;
@@ -70,7 +76,16 @@ const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
  * with one); by ids and every canteen's day need a token. GET /me/meals: the caller's own part of a menu.
  */
 export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (app, options) => {
-  const { getMeals, getPublicMenu, getPersonalStates, getCanteenDay } = options;
+  const { getMeals, getPublicMenu, getPersonalStates, getCanteenDay, getPreferences } = options;
+  /** The reader's selection (the query's, with their preferences unless ?all=true) and what they avoid. */
+  const personalSelection = async (userId: string, query: PersonalQuery): Promise<{ selection: MenuSelection; aversions: Aversions }> => {
+    const preferences = await getPreferences.execute({ userId });
+    const asked = selectionOf(query);
+    return {
+      selection: query.all === 'true' ? asked : withPreferences(asked, preferences.filter),
+      aversions: { dishIds: new Set(preferences.aversions.map((aversion) => aversion.dishId)), hide: query.hide === 'avoided' },
+    };
+  };
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cursors = createPageCursors(options.cursorSecret);
   const privateTagOf = createPrivateTags(options.cursorSecret);
@@ -115,18 +130,23 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       const days = menuDaysOf(query.value);
       // The onRequest hook demanded a token for these reads.
       if (days === undefined) {
-        return readByIdsOrEveryCanteen(getMeals, cursors, authenticatedPrincipal(request).userId, query.value, reply);
+        const { userId } = authenticatedPrincipal(request);
+        return readByIdsOrEveryCanteen(getMeals, cursors, userId, query.value, reply, await personalSelection(userId, query.value));
       }
       if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
-      const answer = await menus.answer(days);
-      if (!answer.ok) return sendRefusal(reply, answer.refusal);
       if (reader === null) {
+        const answer = await menus.answer(days, selectionOf(request.query));
+        if (!answer.ok) return sendRefusal(reply, answer.refusal);
         reply.header('cache-control', cacheControl).header('etag', answer.value.etag);
         return answerUnlessFresh(request, reply, answer.value.etag, answer.value.body);
       }
+      // The public answer of the reader's selection (kept like any other), then their own part on top of it.
+      const { selection, aversions } = await personalSelection(reader, request.query);
+      const answer = await menus.answer(days, selection);
+      if (!answer.ok) return sendRefusal(reply, answer.refusal);
       const states = await getPersonalStates.execute({ userId: reader, mealIds: answer.value.mealIds });
       reply.header('cache-control', 'private, no-store');
-      return sendJsonText(reply, personalizedBody(answer.value, states));
+      return sendJsonText(reply, personalizedBody(answer.value, states, aversions));
     },
   );
 
@@ -154,7 +174,8 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
       if (!query.ok) return sendRefusal(reply, query.refusal);
       const days = menuDaysOf(query.value)!;
       // The meals of the public menu, as kept: the overlay is about exactly the meals that menu shows.
-      const menu = await menus.answer(days);
+      const { selection } = await personalSelection(userId, request.query);
+      const menu = await menus.answer(days, selection);
       if (!menu.ok) return sendRefusal(reply, menu.refusal);
       const body = personalStatesBody(await getPersonalStates.execute({ userId, mealIds: menu.value.mealIds }));
       const etag = privateTagOf(body);
@@ -187,6 +208,15 @@ function personalStatesBody(states: readonly PersonalState[]): string {
   return JSON.stringify({ status: 'success', data: { meals } });
 }
 
+/** The query parameters of a personalized read. */
+interface PersonalQuery {
+  readonly without?: string | undefined;
+  readonly only?: string | undefined;
+  readonly placeholders?: 'true' | 'false' | undefined;
+  readonly all?: 'true' | 'false' | undefined;
+  readonly hide?: 'avoided' | undefined;
+}
+
 /** ?ids= and ?date= without canteen (in pages): personal reads, private. */
 async function readByIdsOrEveryCanteen(
   getMeals: GetMeals,
@@ -194,6 +224,7 @@ async function readByIdsOrEveryCanteen(
   userId: string,
   query: MealsQuery,
   reply: FastifyReply,
+  personal: { readonly selection: MenuSelection; readonly aversions: Aversions },
 ) {
   const { ids, date, canteen, from, to, cursor } = query;
   const given = [ids, date, from ?? to].filter((value) => value !== undefined).length;
@@ -206,20 +237,34 @@ async function readByIdsOrEveryCanteen(
   }
   if (cursor !== undefined && date === undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
   reply.header('cache-control', 'private, no-store');
+  const { selection, aversions } = personal;
+  // Each meal as every read answers it, marked when the reader avoids its dish, or left out with hide=avoided.
+  const answered = (readings: readonly MealReading[]) =>
+    readings.flatMap((reading) => {
+      const avoided = aversions.dishIds.has(reading.dish.id);
+      if (avoided && aversions.hide) return [];
+      return [{ ...mealDataOf(reading), ...(avoided ? { avoided: true } : {}) }];
+    });
   if (ids !== undefined) {
     const result = await getMeals.execute({ userId, mealIds: ids.split(',').map(mealIdOf) });
     if (!result.ok) return sendRefusal(reply, result.refusal);
-    return { status: 'success' as const, data: { meals: result.value.meals.map(mealDataOf), unknown_ids: [...result.value.unknownIds] } };
+    // Meals asked for by id are answered even when they are placeholders, and whatever the reader's preferences;
+    // the query's own label filter still applies.
+    const asked = { ...selectionOf(query), placeholders: true };
+    const meals = result.value.meals.filter((reading) => selects(asked, reading.meal));
+    return { status: 'success' as const, data: { meals: answered(meals), unknown_ids: [...result.value.unknownIds] } };
   }
   const servedOn = localDateOf(date!);
   const list = `day-${servedOn}` as const;
   const after = cursor === undefined ? null : menuPositionOf(cursors.decode(list, userId, cursor));
   const result = await getMeals.execute({ userId, servedOn, after });
   if (!result.ok) return sendRefusal(reply, result.refusal);
-  const { meals, next } = result.value;
+  // The page is cut before the selection: a page may hold fewer meals, and its cursor still names where it ended.
+  const meals = result.value.meals.filter((reading) => selects(selection, reading.meal));
+  const { next } = result.value;
   return {
     status: 'success' as const,
-    data: { meals: meals.map(mealDataOf), unknown_ids: [], next_cursor: next === null ? null : cursors.encode(list, userId, next) },
+    data: { meals: answered(meals), unknown_ids: [], next_cursor: next === null ? null : cursors.encode(list, userId, next) },
   };
 }
 

@@ -13,6 +13,7 @@ import { RankingsData, RankingsQuery, routePaths, successEnvelope } from '@cante
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
+import { selectionOf, selects } from '../menu/menu-selection.js';
 import { strongTagOf } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { answerUnlessFresh, notModified, publicCacheControl } from './fresh-answers.js';
@@ -79,12 +80,13 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
         if (!ranking.ok) return sendRefusal(reply, ranking.refusal);
         data = { scope, by, items: ranking.value.items.map((entry) => ({ rank: entry.rank, dish_id: entry.item.id, ...figuresOf(entry, entry.item.name, by) })) };
       } else {
-        const ranking = await rankMeals.execute({ ...menuDaysOf({ canteen, date, from, to })!, by, settings });
+        const selection = selectionOf(request.query);
+        const ranking = await rankMeals.execute({ ...menuDaysOf({ canteen, date, from, to })!, by, settings, keep: (meal) => selects(selection, meal) });
         if (!ranking.ok) return sendRefusal(reply, ranking.refusal);
         data = {
           scope,
           by,
-          items: ranking.value.items.map((entry) => ({ rank: entry.rank, meal_id: entry.item.meal.id, ...figuresOf(entry, entry.item.meal.name, by) })),
+          items: ranking.value.items.map((entry) => ({ rank: entry.rank, meal_id: entry.item.meal.id, ...figuresOf(entry, entry.item.meal.name, by), labels: [...entry.item.meal.labels] })),
         };
       }
       const body = JSON.stringify({ status: 'success', data });

@@ -1,13 +1,15 @@
-import { defaultUpcomingDays, type GetUpcomingFavourites } from '@canteen-meals/domain';
+import { defaultUpcomingDays, type GetPreferences, type GetUpcomingFavourites } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { exampleUpcoming, routePaths, successEnvelope, successExample, UpcomingData, UpcomingQuery } from '@canteen-meals/http-contract';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
 import { upcomingDataOf } from '../wire-mapping.js';
 import { answerPrivately } from './private-answers.js';
+import { selectionOf, selects, withPreferences } from '../menu/menu-selection.js';
 
 export interface UpcomingRoutesOptions {
   readonly getUpcomingFavourites: GetUpcomingFavourites;
+  readonly getPreferences: GetPreferences;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface UpcomingRoutesOptions {
  * the caller's own state, and changes with any menu write and at each canteen's midnight, so an ETag would save a
  * little transfer but never the read.
  */
-export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = async (app, { getUpcomingFavourites }) => {
+export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = async (app, { getUpcomingFavourites, getPreferences }) => {
   answerPrivately(app);
 
   app.get(
@@ -35,8 +37,18 @@ export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = 
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
       const { days } = request.query;
+      const preferences = await getPreferences.execute({ userId });
+      const asked = selectionOf(request.query);
+      const selection = request.query.all === 'true' ? asked : withPreferences(asked, preferences.filter);
+      const avoided = new Set(preferences.aversions.map((aversion) => aversion.dishId));
+      const hide = request.query.hide === 'avoided';
       const upcoming = await getUpcomingFavourites.execute({ userId, days: days === undefined ? defaultUpcomingDays : Number(days) });
-      return { status: 'success' as const, data: upcomingDataOf(upcoming) };
+      const servings = upcoming.servings.filter(({ reading }) => selects(selection, reading.meal) && !(hide && avoided.has(reading.dish.id)));
+      const data = upcomingDataOf({ ...upcoming, servings });
+      return {
+        status: 'success' as const,
+        data: { ...data, servings: data.servings.map((serving) => (avoided.has(serving.dish_id) ? { ...serving, avoided: true } : serving)) },
+      };
     },
   );
 };

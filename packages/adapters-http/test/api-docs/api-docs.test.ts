@@ -142,6 +142,7 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/api/v1/me/data']!.get!.operationId).toBe('exportMyData');
     expect(document.paths['/api/v1/me/data']!.delete!.operationId).toBe('eraseMyData');
     expect(document.paths['/api/v1/me/upcoming']!.get!.operationId).toBe('getUpcoming');
+    expect(document.paths['/api/v1/labels']!.get!.operationId).toBe('listLabels');
     const used = Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap((o) => o.tags ?? []));
     expect(document.tags.map((tag: { name: string }) => tag.name).sort()).toEqual([...new Set(used)].sort());
   });

@@ -111,6 +111,7 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('archiveCanteen'));
     expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('archiveCanteen'));
     expect(await call('GET', routePaths.listAdminCanteens, 'admin', undefined, 'meals:write')).toEqual(answerExample('listAdminCanteens'));
+    expect(await call('GET', routePaths.listLabels, 'anybody')).toEqual(answerExample('listLabels'));
 
     // The admin registers a webhook endpoint (201, with a generated secret), puts it again (200), reads and deletes it.
     const webhookUrl = fillPath(routePaths.webhook, { webhook_id: 'app-backend' });
@@ -128,7 +129,7 @@ describe('the API documentation examples are real answers', () => {
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
+    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'listLabels', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);

@@ -55,8 +55,8 @@ export async function onServer(server: URL, work: (client: pg.Client) => Promise
  * on tables of a few rows a DELETE of all seven costs about 1 ms, where a TRUNCATE, which gives each table new files,
  * cost 9 to 10 ms (measured on the throwaway cluster; a contract suite empties them before each of its many tests).
  */
-export const emptyMenuTablesSql = `DELETE FROM ratings; DELETE FROM markings; DELETE FROM meal_sources; DELETE FROM meals;
+export const emptyMenuTablesSql = `DELETE FROM ratings; DELETE FROM markings; DELETE FROM label_preferences; DELETE FROM dish_aversions; DELETE FROM meal_sources; DELETE FROM meals;
   DELETE FROM dish_names; DELETE FROM dishes; DELETE FROM feed_states; DELETE FROM closed_days;
   DELETE FROM canteens WHERE canteen_id <> 'default';
   UPDATE canteens SET name = 'Default canteen', time_zone = 'UTC', city = NULL, address = NULL, lat = NULL, lng = NULL, feeds = '[]',
-    openmensa_id = 1, archived_at = NULL`;
+    openmensa_id = 1, archived_at = NULL, note_labels = '{}', placeholder_names = '[]'`;

@@ -2,6 +2,7 @@ import { isTimeZone } from '../menu/local-time.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import { anyFeedUrl, feedsProblem, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import { isTextField } from '../shared/storable-text.js';
+import { isLabelCode, type LabelCode } from '../label/label.js';
 
 /** A canteen's stable name in URLs and meals: a lowercase slug, e.g. `mensa-academica`. */
 export type CanteenId = string;
@@ -51,6 +52,13 @@ export interface Canteen {
    * Every repository answers it (see StoredCanteen).
    */
   readonly openmensaId?: OpenMensaId | undefined;
+  /**
+   * The canteen's own note spellings and the codes they name (`{"mit Sesam": "sesame"}`), consulted before the
+   * built-in table when its meals are written. Absent: none; every repository answers it filled in.
+   */
+  readonly noteLabels?: Readonly<Record<string, LabelCode>>;
+  /** Names its feeds give entries that are no meal ("Heute keine Ausgabe"), beside the built-in ones. Absent: none. */
+  readonly placeholderNames?: readonly string[];
 }
 
 /** A canteen as repositories answer it: with its OpenMensa number. */
@@ -61,6 +69,9 @@ export type StoredCanteen = Canteen & { readonly openmensaId: OpenMensaId };
  * An archived canteen is left out of every other read; its meals and ratings stay, and saving it makes it active.
  */
 export type CanteenRecord = StoredCanteen & { readonly archivedAt: Date | null };
+
+/** The most spellings and placeholder names one canteen may add. */
+export const maxCanteenSpellings = 200;
 
 export function isCanteenId(value: unknown): value is CanteenId {
   return typeof value === 'string' && canteenIdPattern.test(value);
@@ -92,6 +103,19 @@ function canteenProblem(canteen: Canteen): string | undefined {
   if (at !== null && !(inRange(at.lat, 90) && inRange(at.lng, 180))) {
     return 'the coordinates must have lat from -90 to 90 and lng from -180 to 180';
   }
+  return labelSettingsProblem(canteen);
+}
+
+function labelSettingsProblem(canteen: Canteen): string | undefined {
+  const spellings = Object.entries(canteen.noteLabels ?? {});
+  if (spellings.length > maxCanteenSpellings) return `note_labels holds at most ${maxCanteenSpellings} spellings`;
+  for (const [spelling, code] of spellings) {
+    if (!isText(spelling)) return `each note_labels spelling must have ${textRule}`;
+    if (!isLabelCode(code)) return `note_labels: "${code}" is not a label code (see GET /api/v1/labels)`;
+  }
+  const names = canteen.placeholderNames ?? [];
+  if (names.length > maxCanteenSpellings) return `placeholder_names holds at most ${maxCanteenSpellings} names`;
+  if (!names.every(isText)) return `each of placeholder_names must have ${textRule}`;
   return undefined;
 }
 

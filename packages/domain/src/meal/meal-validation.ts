@@ -3,11 +3,14 @@ import { accept, refuse, type Result } from '../shared/refusal.js';
 import { isMealId, maxChosenMealId, type Meal } from './meal.js';
 import { isCanonicalPrice, isPriceRole } from './meal-prices.js';
 import { isTextField } from '../shared/storable-text.js';
+import { unknownLabelCodes } from '../label/label.js';
 
 /** As in OpenMensa feeds, which allow 250 characters for a name, a category and a note. */
 export const mealNameMaxLength = 250;
 export const mealTextMaxLength = 250;
 export const mealNotesMaxCount = 100;
+/** More than the vocabulary holds: a meal may carry every label. */
+export const mealLabelsMaxCount = 100;
 /** Far beyond any day's menu; keeps positions small integers in every store. */
 export const mealPositionMax = 9_999;
 
@@ -57,6 +60,10 @@ export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
   if (notes.length > mealNotesMaxCount) return `a meal has at most ${mealNotesMaxCount} notes`;
   const badNote = notes.findIndex((note) => !isTextField(note, mealTextMaxLength));
   if (badNote >= 0) return `notes[${badNote}] must have ${textRule(mealTextMaxLength)}`;
+  const labels = meal.labels ?? [];
+  if (!Array.isArray(labels) || labels.length > mealLabelsMaxCount) return `a meal has at most ${mealLabelsMaxCount} labels`;
+  const unknown = unknownLabelCodes(labels);
+  if (unknown.length > 0) return `unknown label code${unknown.length > 1 ? 's' : ''} ${unknown.map((code) => `"${code}"`).join(', ')} (see GET /api/v1/labels)`;
   for (const [role, amount] of Object.entries(meal.prices ?? {})) {
     if (!isPriceRole(role)) return `"${role}" is not a price role (student, employee, pupil, other)`;
     if (!isCanonicalPrice(amount)) return `the ${role} price must be a canonical decimal amount such as "2.60"`;

@@ -1,4 +1,5 @@
 import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
+import type { LabelCode } from '../label/label.js';
 import type { MealPrices } from './meal-prices.js';
 
 /** A positive integer that identifies a meal across imports. */
@@ -14,8 +15,13 @@ export const maxChosenMealId = 2_147_483_647;
 export interface MealDetails {
   /** The menu line or counter, e.g. "Hauptgericht" or "Ausgabe A"; null when the menu has none. */
   readonly category: string | null;
-  /** Ingredients, allergens, labels, in the menu's order. */
+  /** Ingredients, allergens, labels, in the menu's order, as the menu wrote them. */
   readonly notes: readonly string[];
+  /**
+   * What the meal is known to carry, as codes of the label vocabulary with their parents, sorted (see withParents):
+   * given by the writer, or read from the notes by an import.
+   */
+  readonly labels: readonly LabelCode[];
   readonly prices: MealPrices;
   /** The canteen that serves it; `default` when a writer names none. */
   readonly canteenId: CanteenId;
@@ -43,6 +49,7 @@ export type DetailedMeal = Meal & MealDetails;
 export const noMealDetails: MealDetails = Object.freeze({
   category: null,
   notes: Object.freeze([]) as readonly string[],
+  labels: Object.freeze([]) as readonly LabelCode[],
   prices: Object.freeze({}),
   canteenId: defaultCanteenId,
   position: 0,
@@ -57,6 +64,7 @@ export function withMealDetails(meal: Meal): DetailedMeal {
     rateable: meal.rateable,
     category: meal.category ?? null,
     notes: [...(meal.notes ?? [])],
+    labels: [...(meal.labels ?? [])],
     prices: { ...meal.prices },
     canteenId: meal.canteenId ?? defaultCanteenId,
     position: meal.position ?? 0,

@@ -1,5 +1,6 @@
 import { isMealId, withMealDetails, type DetailedMeal, type Meal, type MealId } from '../meal/meal.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
+import { placeholderLabel } from '../label/placeholder.js';
 import type { MealSourceKey, MenuCandidate, SourcedMeal } from './meal-identity.js';
 
 /** What an adapter reads, inside its transaction, before an import writes. */
@@ -70,7 +71,9 @@ export function planMenuImport(
       nextId += 1;
       continue;
     }
-    const next = withMealDetails({ ...candidate.meal, id: existing.id, rateable: existing.rateable });
+    // A placeholder is never rateable, whatever the meal was before it was known to be one.
+    const rateable = candidate.meal.labels?.includes(placeholderLabel) === true ? false : existing.rateable;
+    const next = withMealDetails({ ...candidate.meal, id: existing.id, rateable });
     const same = sameMeal(withMealDetails(existing), next) && !withdrawnBefore.has(existing.id);
     (same ? unchanged : updated).push(next);
   }
@@ -103,6 +106,8 @@ export function sameMeal(a: DetailedMeal, b: DetailedMeal): boolean {
     a.position === b.position &&
     a.notes.length === b.notes.length &&
     a.notes.every((note, index) => note === b.notes[index]) &&
+    a.labels.length === b.labels.length &&
+    a.labels.every((code, index) => code === b.labels[index]) &&
     samePrices(a.prices, b.prices)
   );
 }

@@ -19,6 +19,7 @@ const defaultMessages = {
   invalid_dish_merge: 'The merge is not valid.',
   invalid_webhook: 'The webhook is not valid.',
   webhook_not_found: 'The webhook does not exist.',
+  unknown_label: 'A label code is not in the vocabulary.',
 } as const;
 
 export type RefusalCode = keyof typeof defaultMessages;

@@ -1,3 +1,5 @@
+import type { PreferenceRepository } from '../preference/preference-repository.js';
+import { AvoidDish, GetPreferences, SavePreferences } from './preference-use-cases.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { DishQueries } from '../dish/dish-queries.js';
 import { anyFeedUrl, type FeedState, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
@@ -59,6 +61,8 @@ export interface Repositories {
   readonly outbox: WebhookOutbox;
   /** The days the menus say a canteen is closed. */
   readonly closedDays: ClosedDayRepository;
+  /** What each person keeps about what they eat: label filter and avoided dishes. */
+  readonly preferences: PreferenceRepository;
 }
 
 /** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
@@ -149,7 +153,7 @@ export function createUseCases(
   const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start, announce, ...(serviceTime.letOthersRun === undefined ? {} : { letOthersRun: serviceTime.letOthersRun }) });
   const runFeed = new RunFeed({ ...repositories, ...feeds, onRan: feeds.onFeedRan, importMenu, clock });
   const reading = { queries: repositories.queries, clock };
-  const userData = { userData: repositories.userData, clock };
+  const userData = { userData: repositories.userData, preferences: repositories.preferences, clock };
   const menus = { ...reading, canteens: repositories.canteens };
   return {
     menuChanges,
@@ -186,6 +190,9 @@ export function createUseCases(
     getDish: new GetDish({ dishQueries: repositories.dishQueries, clock }),
     listDishServings: new ListDishServings({ dishQueries: repositories.dishQueries, clock }),
     searchDishes: new SearchDishes({ ...repositories, clock }),
+    savePreferences: new SavePreferences(repositories),
+    getPreferences: new GetPreferences(repositories),
+    avoidDish: new AvoidDish({ ...repositories, clock }),
     mergeDishes: new MergeDishes({ ...repositories, clock, announce }),
     listMarkedMeals: new ListMarkedMeals(reading),
     getUpcomingFavourites: new GetUpcomingFavourites(menus),

@@ -1,3 +1,4 @@
+import type { PreferenceRepository } from '../preference/preference-repository.js';
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import type { UserId } from '../shared/user-id.js';
 import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-repository.js';
@@ -7,7 +8,13 @@ import type { ErasedUserData, UserDataRepository } from '../user-data/user-data-
  * transaction, also for meals that can no longer be rated. Erasing twice is erasing once.
  */
 export class EraseUserData {
-  constructor(private readonly deps: { readonly userData: UserDataRepository; readonly announce?: AnnounceMenuChange }) {}
+  constructor(
+    private readonly deps: {
+      readonly userData: UserDataRepository;
+      readonly preferences?: PreferenceRepository;
+      readonly announce?: AnnounceMenuChange;
+    },
+  ) {}
 
   async execute({ userId }: { readonly userId: UserId }): Promise<ErasedUserData> {
     const erased = await this.deps.userData.eraseAll(userId);
@@ -15,6 +22,8 @@ export class EraseUserData {
     // no live stream or cached menu that shows none of those meals is read again.
     const announce = this.deps.announce ?? nobodyListens;
     for (const { mealId, histogram, dish } of erased.meals) announce({ kind: 'rating', mealId, histogram, dish });
-    return erased;
+    // After the markings and ratings: a failure here leaves preferences a repeated erasure removes (it is idempotent).
+    const preferences = await this.deps.preferences?.eraseAll(userId);
+    return preferences === undefined ? erased : { ...erased, preferences: preferences.filters, aversions: preferences.aversions };
   }
 }

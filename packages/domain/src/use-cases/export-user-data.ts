@@ -1,3 +1,4 @@
+import type { PersonPreferences, PreferenceRepository } from '../preference/preference-repository.js';
 import type { Clock } from '../shared/clock.js';
 import type { UserId } from '../shared/user-id.js';
 import type { UserData, UserDataRepository } from '../user-data/user-data-repository.js';
@@ -5,15 +6,20 @@ import type { UserData, UserDataRepository } from '../user-data/user-data-reposi
 export interface UserDataExport extends UserData {
   readonly userId: UserId;
   readonly exportedAt: Date;
+  /** The label filter and avoided dishes the person keeps (absent: an export of a service without them). */
+  readonly preferences?: PersonPreferences;
 }
 
 /** GDPR art. 15: everything the service holds for the user, each marking and rating with its meal. */
 export class ExportUserData {
-  constructor(private readonly deps: { readonly userData: UserDataRepository; readonly clock: Clock }) {}
+  constructor(
+    private readonly deps: { readonly userData: UserDataRepository; readonly preferences?: PreferenceRepository; readonly clock: Clock },
+  ) {}
 
   async execute({ userId }: { readonly userId: UserId }): Promise<UserDataExport> {
     const exportedAt = this.deps.clock.now();
     const data = await this.deps.userData.exportAll(userId);
-    return { userId, exportedAt, markings: data.markings, ratings: data.ratings };
+    const preferences = await this.deps.preferences?.preferencesOf(userId);
+    return { userId, exportedAt, markings: data.markings, ratings: data.ratings, ...(preferences === undefined ? {} : { preferences }) };
   }
 }

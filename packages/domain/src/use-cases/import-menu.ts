@@ -14,6 +14,7 @@ import { planMenuImport, servedAfterImport, type MenuImportPlan } from '../menu/
 import type { LocalDate, LocalTime } from '../menu/local-time.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { MenuWriteCause } from '../webhook/webhook-event.js';
+import { MealLabelling } from '../label/meal-labelling.js';
 
 /** Every refusal ImportMenu can answer. */
 export const importMenuRefusals = ['invalid_meal', 'canteen_not_found', 'menu_day_full'] as const;
@@ -123,6 +124,7 @@ export class ImportMenu {
     const timeZone = canteen.timeZone;
     const candidates: MenuCandidate[] = [];
     let checkedSinceTurn = 0;
+    const labelling = new MealLabelling(canteen);
     for (const day of command.days) {
       if (day.closed) continue;
       // Checking 10 000 meals is a unit's worth of work too: others run between units of it.
@@ -134,7 +136,7 @@ export class ImportMenu {
       const servedAt = instantOfLocalTime(day.date, start, timeZone);
       const keys = keysOfDay(source, day.date, day.items);
       for (const [index, item] of day.items.entries()) {
-        const meal = {
+        const meal = labelling.labelled({
           ...noMealDetails,
           name: item.name,
           servedAt,
@@ -144,7 +146,7 @@ export class ImportMenu {
           prices: item.prices,
           canteenId: canteen.id,
           position: index,
-        };
+        });
         const problem = mealFieldProblem(meal);
         if (problem !== undefined) return `${day.date}, meal ${index + 1}: ${problem}`;
         candidates.push({ key: keys[index] as MealSourceKey, servedOn: day.date, meal });

@@ -6,6 +6,7 @@ import type { LocalDate } from '../menu/local-time.js';
 import { rankItems, type Ranked, type RankingOrder } from '../rating/ranking.js';
 import { defaultRankingSettings, type RankingSettings } from '../rating/ranking-score.js';
 import type { MealReading } from '../reading/meal-reading.js';
+import type { DetailedMeal } from '../meal/meal.js';
 import type { Clock } from '../shared/clock.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import { getMenuRefusals, GetPublicMenu } from './get-menu.js';
@@ -20,6 +21,8 @@ const rankingSpan: MenuSpan = { maxDays: maxRankingDays, readName: 'a ranking' }
 export interface RankingOptions {
   readonly by?: RankingOrder | undefined;
   readonly settings?: RankingSettings | undefined;
+  /** Which meals take part (a read's label filter); absent: every meal of the days. Ranks count only those. */
+  readonly keep?: ((meal: DetailedMeal) => boolean) | undefined;
 }
 
 /** The same refusals as a public menu: an unknown canteen, `to` before `from` or more than `maxRankingDays` days. */
@@ -49,7 +52,8 @@ export class RankMeals {
     const { canteenId, from, to, by = 'rating', settings = defaultRankingSettings } = query;
     const menu = await this.menu.execute({ canteenId, from, to }, rankingSpan);
     if (!menu.ok) return menu;
-    const { meals, asOf } = menu.value;
+    const { asOf } = menu.value;
+    const meals = query.keep === undefined ? menu.value.meals : menu.value.meals.filter((reading) => query.keep!(reading.meal));
     const marks = by === 'marks' ? await this.deps.queries.markingCounts(meals.map((reading) => reading.meal.id)) : undefined;
     const candidates = meals.map((reading) => ({
       item: reading,

@@ -7,6 +7,7 @@ import type { Clock } from '../shared/clock.js';
 import { validateMeals } from '../meal/meal-validation.js';
 import { canteenDaysOf, decideMenuDays } from '../menu/menu-day-bound.js';
 import { mapResult, refuse, type Result } from '../shared/refusal.js';
+import { MealLabelling } from '../label/meal-labelling.js';
 
 /** Every refusal UpsertMeals can answer. */
 export const upsertMealsRefusals = ['invalid_meal', 'canteen_not_found', 'menu_day_full'] as const;
@@ -39,14 +40,18 @@ export class UpsertMeals {
       position: meal.position ?? index,
     }));
     const timeZones = new Map<CanteenId, string>();
+    const labelling = new Map<CanteenId, MealLabelling>();
     for (const canteenId of new Set(placed.map((meal) => meal.canteenId))) {
       const canteen = await this.deps.canteens.find(canteenId);
       if (canteen === undefined) return refuse('canteen_not_found', `The canteen "${canteenId}" does not exist.`);
       timeZones.set(canteenId, canteen.timeZone);
+      labelling.set(canteenId, new MealLabelling(canteen));
     }
-    const days = canteenDaysOf(placed, timeZones);
+    // The codes given, those the notes name, and placeholder for an entry that is none, as an import labels them.
+    const labelled = placed.map((meal) => labelling.get(meal.canteenId)!.labelled(meal));
+    const days = canteenDaysOf(labelled, timeZones);
     // Every meal of the batch is served once it is written, wherever it was before.
-    const written = await this.deps.meals.upsertMany(placed, { days, decide: (held) => decideMenuDays(days, held, placed) }, this.deps.clock?.now());
+    const written = await this.deps.meals.upsertMany(labelled, { days, decide: (held) => decideMenuDays(days, held, labelled) }, this.deps.clock?.now());
     if (written.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return mapResult(written, (upserted) => ({ upserted }));
   }

@@ -25,6 +25,10 @@ export interface ErasedUserData {
   readonly ratings: number;
   /** One per erased rating: what readers of the menus are told (live streams re-read nothing for it). */
   readonly meals: readonly ErasedFromMeal[];
+  /** Label filters removed (0 or 1), when the erasure covered preferences. */
+  readonly preferences?: number;
+  /** Avoided dishes removed, when the erasure covered preferences. */
+  readonly aversions?: number;
 }
 
 /** A user's own data as a whole: to hand it out and to erase it. */

@@ -4,6 +4,16 @@ import type { MealId } from '../meal/meal.js';
 import type { LocalDate } from '../menu/local-time.js';
 import type { UserId } from '../shared/user-id.js';
 import type { FavouritesUpcoming, RecordedEvent, WebhookEvent } from './webhook-event.js';
+import { passesLabelFilter, type LabelFilter } from '../label/label-filter.js';
+import type { LabelCode } from '../label/label.js';
+
+/**
+ * `favourites.upcoming` applies the person's preferences (issue 27): a serving their label filter leaves out, or of a
+ * dish they avoid, is not announced to them. `filter` null: they set none.
+ */
+export function wantedServing(labels: readonly LabelCode[], filter: LabelFilter | null, avoided: boolean): boolean {
+  return !avoided && (filter === null || passesLabelFilter(labels, filter));
+}
 
 // Pure halves of the outbox's fan-out: which meals to look for favourites of, how the matches become events, and
 // which endpoint gets which event. Adapters do the lookups (in SQL where they have it) and the writes.

@@ -64,6 +64,7 @@ export function webhookWorld(options: { readonly delivery?: Partial<DeliverySett
         rateable: true,
         category: null,
         notes: [],
+        labels: [],
         prices: {},
       };
       const upserted = await useCases.upsertMeals.execute([meal]);

@@ -1,0 +1,62 @@
+import { isNoLabelFilter, noLabelFilter, type DishId, type LabelFilter, type PersonPreferences, type PreferenceRepository, type UserId } from '@canteen-meals/domain';
+import type { Pool } from 'pg';
+import type { PostgresStorageHealth } from './storage-health.js';
+
+const upsertFilter = `INSERT INTO label_preferences (user_id, without_labels, only_labels) VALUES ($1, $2::jsonb, $3::jsonb)
+  ON CONFLICT (user_id) DO UPDATE SET without_labels = excluded.without_labels, only_labels = excluded.only_labels`;
+
+// Both in one statement, so an erasure is one unit of work.
+const eraseBoth = `WITH filters AS (DELETE FROM label_preferences WHERE user_id = $1 RETURNING 1),
+  aversions AS (DELETE FROM dish_aversions WHERE user_id = $1 RETURNING 1)
+  SELECT (SELECT count(*) FROM filters)::integer AS filters, (SELECT count(*) FROM aversions)::integer AS aversions`;
+
+export class PostgresPreferenceRepository implements PreferenceRepository {
+  constructor(
+    private readonly pool: Pool,
+    private readonly health?: PostgresStorageHealth,
+  ) {}
+
+  async preferencesOf(userId: UserId): Promise<PersonPreferences> {
+    // One statement: every personalized read asks it, on top of its own. Instants travel as epoch milliseconds.
+    const { rows } = await this.pool.query<{ without_labels: string[] | null; only_labels: string[] | null; aversions: [string, string][] }>(
+      `SELECT p.without_labels, p.only_labels,
+         coalesce((SELECT jsonb_agg(jsonb_build_array(dish_id::text, (extract(epoch FROM since) * 1000)::bigint::text) ORDER BY dish_id)
+                     FROM dish_aversions WHERE user_id = $1), '[]'::jsonb) AS aversions
+       FROM (SELECT 1) AS one LEFT JOIN label_preferences p ON p.user_id = $1`,
+      [userId],
+    );
+    const row = rows[0]!;
+    const filter: LabelFilter =
+      row.without_labels === null || row.only_labels === null ? noLabelFilter : { without: row.without_labels, only: row.only_labels };
+    return {
+      filter: { without: [...filter.without], only: [...filter.only] },
+      aversions: row.aversions.map(([dishId, since]) => ({ dishId: Number(dishId), since: new Date(Number(since)) })),
+    };
+  }
+
+  async saveFilter(userId: UserId, filter: LabelFilter): Promise<void> {
+    const write = () =>
+      isNoLabelFilter(filter)
+        ? this.pool.query('DELETE FROM label_preferences WHERE user_id = $1', [userId])
+        : this.pool.query(upsertFilter, [userId, JSON.stringify(filter.without), JSON.stringify(filter.only)]);
+    await (this.health === undefined ? write() : this.health.guard(write));
+  }
+
+  async avoid(userId: UserId, dishId: DishId, at: Date): Promise<void> {
+    const write = () =>
+      this.pool.query('INSERT INTO dish_aversions (user_id, dish_id, since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, dishId, at]);
+    await (this.health === undefined ? write() : this.health.guard(write));
+  }
+
+  async stopAvoiding(userId: UserId, dishId: DishId): Promise<boolean> {
+    const write = () => this.pool.query('DELETE FROM dish_aversions WHERE user_id = $1 AND dish_id = $2', [userId, dishId]);
+    const { rowCount } = await (this.health === undefined ? write() : this.health.guard(write));
+    return (rowCount ?? 0) > 0;
+  }
+
+  async eraseAll(userId: UserId): Promise<{ readonly filters: number; readonly aversions: number }> {
+    const write = () => this.pool.query<{ filters: number; aversions: number }>(eraseBoth, [userId]);
+    const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
+    return { filters: rows[0]?.filters ?? 0, aversions: rows[0]?.aversions ?? 0 };
+  }
+}

@@ -1,0 +1,68 @@
+import { isNoLabelFilter, noLabelFilter, type DishId, type LabelFilter, type PersonPreferences, type PreferenceRepository, type UserId } from '@canteen-meals/domain';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { SqliteStorageHealth } from './storage-health.js';
+
+export class SqlitePreferenceRepository implements PreferenceRepository {
+  private readonly preferences: Statement<{ user: UserId }, { without_labels: string | null; only_labels: string | null; aversions: string }>;
+  private readonly putFilter: Statement<[UserId, string, string]>;
+  private readonly deleteFilter: Statement<[UserId]>;
+  private readonly putAversion: Statement<[UserId, DishId, number]>;
+  private readonly deleteAversion: Statement<[UserId, DishId]>;
+  private readonly deleteAversions: Statement<[UserId]>;
+  private readonly eraseInTransaction: Transaction<(userId: UserId) => { filters: number; aversions: number }>;
+
+  constructor(
+    db: Database,
+    private readonly health?: SqliteStorageHealth,
+  ) {
+    // One statement: every personalized read asks it, on top of its own.
+    this.preferences = db.prepare(`SELECT p.without_labels, p.only_labels,
+        (SELECT json_group_array(json_array(dish_id, since))
+           FROM (SELECT dish_id, since FROM dish_aversions WHERE user_id = $user ORDER BY dish_id)) AS aversions
+      FROM (SELECT 1) LEFT JOIN label_preferences p ON p.user_id = $user`);
+    this.putFilter = db.prepare(`INSERT INTO label_preferences (user_id, without_labels, only_labels) VALUES (?, ?, ?)
+      ON CONFLICT (user_id) DO UPDATE SET without_labels = excluded.without_labels, only_labels = excluded.only_labels`);
+    this.deleteFilter = db.prepare('DELETE FROM label_preferences WHERE user_id = ?');
+    // The first instant stays: avoiding again changes nothing.
+    this.putAversion = db.prepare('INSERT INTO dish_aversions (user_id, dish_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    this.deleteAversion = db.prepare('DELETE FROM dish_aversions WHERE user_id = ? AND dish_id = ?');
+    this.deleteAversions = db.prepare('DELETE FROM dish_aversions WHERE user_id = ?');
+    this.eraseInTransaction = db.transaction((userId: UserId) => ({
+      filters: this.deleteFilter.run(userId).changes,
+      aversions: this.deleteAversions.run(userId).changes,
+    }));
+  }
+
+  async preferencesOf(userId: UserId): Promise<PersonPreferences> {
+    const row = this.preferences.get({ user: userId })!;
+    const filter: LabelFilter =
+      row.without_labels === null || row.only_labels === null
+        ? noLabelFilter
+        : { without: JSON.parse(row.without_labels) as string[], only: JSON.parse(row.only_labels) as string[] };
+    const aversions = (JSON.parse(row.aversions) as [number, number][]).map(([dishId, since]) => ({ dishId, since: new Date(since) }));
+    return { filter: { without: [...filter.without], only: [...filter.only] }, aversions };
+  }
+
+  async saveFilter(userId: UserId, filter: LabelFilter): Promise<void> {
+    const write = () => {
+      if (isNoLabelFilter(filter)) this.deleteFilter.run(userId);
+      else this.putFilter.run(userId, JSON.stringify(filter.without), JSON.stringify(filter.only));
+    };
+    this.health === undefined ? write() : this.health.guard(write);
+  }
+
+  async avoid(userId: UserId, dishId: DishId, at: Date): Promise<void> {
+    const write = () => this.putAversion.run(userId, dishId, at.getTime());
+    this.health === undefined ? write() : this.health.guard(write);
+  }
+
+  async stopAvoiding(userId: UserId, dishId: DishId): Promise<boolean> {
+    const write = () => this.deleteAversion.run(userId, dishId).changes > 0;
+    return this.health === undefined ? write() : this.health.guard(write);
+  }
+
+  async eraseAll(userId: UserId): Promise<{ readonly filters: number; readonly aversions: number }> {
+    const erase = () => this.eraseInTransaction.immediate(userId);
+    return this.health === undefined ? erase() : this.health.guard(erase);
+  }
+}

@@ -1,0 +1,56 @@
+import type { DishId } from '../dish/dish.js';
+import type { DishQueries } from '../dish/dish-queries.js';
+import { labelFilterOf, type LabelFilter } from '../label/label-filter.js';
+import type { PersonPreferences, PreferenceRepository } from '../preference/preference-repository.js';
+import type { Clock } from '../shared/clock.js';
+import { accept, refuse, type Result } from '../shared/refusal.js';
+import type { UserId } from '../shared/user-id.js';
+
+export const savePreferencesRefusals = ['unknown_label'] as const;
+
+/** PUT /me/preferences: what the person's menus leave out and keep, checked against the vocabulary, then stored. */
+export class SavePreferences {
+  constructor(private readonly deps: { readonly preferences: PreferenceRepository }) {}
+
+  async execute(command: {
+    readonly userId: UserId;
+    readonly without: readonly string[];
+    readonly only: readonly string[];
+  }): Promise<Result<LabelFilter, 'unknown_label'>> {
+    const filter = labelFilterOf(command.without, command.only);
+    if (!filter.ok) return filter;
+    await this.deps.preferences.saveFilter(command.userId, filter.value);
+    return filter;
+  }
+}
+
+/** The person's preferences: what GET /me/preferences answers and every personalized read applies. */
+export class GetPreferences {
+  constructor(private readonly deps: { readonly preferences: PreferenceRepository }) {}
+
+  execute({ userId }: { readonly userId: UserId }): Promise<PersonPreferences> {
+    return this.deps.preferences.preferencesOf(userId);
+  }
+}
+
+export const avoidDishRefusals = ['dish_not_found'] as const;
+
+/** PUT and DELETE /me/aversions/{dish_id}: a dish the person never wants to see, or no longer. */
+export class AvoidDish {
+  constructor(
+    private readonly deps: { readonly preferences: PreferenceRepository; readonly dishQueries: DishQueries; readonly clock: Clock },
+  ) {}
+
+  async execute(command: { readonly userId: UserId; readonly dishId: DishId; readonly avoided: boolean }): Promise<Result<boolean, 'dish_not_found'>> {
+    const { userId, dishId } = command;
+    if (!command.avoided) {
+      // Forgetting an aversion needs no dish: one of a dish merged away can still be dropped.
+      await this.deps.preferences.stopAvoiding(userId, dishId);
+      return accept(false);
+    }
+    const now = this.deps.clock.now();
+    if ((await this.deps.dishQueries.dish(dishId, null, now)) === undefined) return refuse('dish_not_found');
+    await this.deps.preferences.avoid(userId, dishId, now);
+    return accept(true);
+  }
+}
