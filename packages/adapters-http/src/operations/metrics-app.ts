@@ -1,11 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { errorEnvelope, handleError } from '../error-handler.js';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { errorEnvelope } from '../error-handler.js';
 import { discardUnreadBody, noRouteMessage, refuseBodiesNotTaken } from '../limits/request-bodies.js';
 import type { MetricsEndpoint } from './operations-options.js';
 import { metricsRoute } from './operations-routes.js';
-import { echoRequestId } from './observability-hooks.js';
-import { requestIdOf } from './request-id.js';
-import { DebugRequestLogController } from './request-logging.js';
+import { buildSideApp } from './side-app.js';
 
 /** A tiny app that serves only `GET /metrics`, for a port that only the monitoring network can reach. */
 export async function buildMetricsApp(options: {
@@ -14,14 +12,7 @@ export async function buildMetricsApp(options: {
   readonly metricsToken?: string;
   readonly logger?: FastifyServerOptions['logger'];
 }): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: options.logger ?? false,
-    logController: new DebugRequestLogController(),
-    requestIdHeader: false,
-    genReqId: requestIdOf,
-  });
-  echoRequestId(app);
-  app.setErrorHandler(handleError);
+  const app = buildSideApp(options.logger);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorEnvelope('not_found', noRouteMessage(request))));
   // No route here takes a body: as on the API port, one is refused before it is read, and the rest dropped.
   app.addHook('preParsing', refuseBodiesNotTaken);

@@ -1,9 +1,7 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { errorEnvelope, handleError } from '../error-handler.js';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { errorEnvelope } from '../error-handler.js';
 import { httpStatusOf } from '../error-mapping.js';
-import { echoRequestId } from './observability-hooks.js';
-import { requestIdOf } from './request-id.js';
-import { DebugRequestLogController } from './request-logging.js';
+import { buildSideApp } from './side-app.js';
 
 /**
  * What answers on the service's port while the server cannot start yet (its database does not answer): liveness is
@@ -15,14 +13,7 @@ export async function buildStartingApp(options: {
   readonly notReadyBecause: () => string;
   readonly logger?: FastifyServerOptions['logger'];
 }): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: options.logger ?? false,
-    logController: new DebugRequestLogController(),
-    requestIdHeader: false,
-    genReqId: requestIdOf,
-  });
-  echoRequestId(app);
-  app.setErrorHandler(handleError);
+  const app = buildSideApp(options.logger);
   app.get('/healthz', async () => ({ status: 'success', data: { status: 'ok' } }));
   app.get('/readyz', async (_request, reply) =>
     reply.code(httpStatusOf.not_ready).send(errorEnvelope('not_ready', options.notReadyBecause())),
