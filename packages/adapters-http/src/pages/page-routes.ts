@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TObject } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ifNoneMatchHolds } from '../conditional-requests.js';
+import { pageHtml } from './page-html.js';
+import { pageLanguageOf } from './page-language.js';
+import { digest, lazyWebAssets, type StaticFile, type WebAssets } from './web-assets.js';
+
+export const dashboardPath = '/dashboard';
+/** Where the pages' scripts and style sheets are, under their hashed names. */
+export const assetPath = '/assets';
+
+/**
+ * The pages load their scripts and style sheets from this origin and talk to this origin's API; nothing else, not even
+ * an inline script or style. Frames, forms and <base> are refused; images only from here or data: (the empty favicon).
+ * `connectSources` adds origins the scripts may call (the identity provider's, for signing in), nothing else.
+ */
+export function pageContentSecurityPolicy(connectSources: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ['connect-src', "'self'", ...connectSources].join(' '),
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The CSP of the pages when they call nobody but this origin. */
+export const dashboardContentSecurityPolicy = pageContentSecurityPolicy();
+
+/** The languages the pages speak (packages/web: one table of texts per language). */
+const Language = Type.Union([Type.Literal('en'), Type.Literal('de')]);
+
+/** A page: its path, the web package's page (src/<name>/main.ts) and the query its script reads. */
+export interface PageRoute {
+  readonly path: string;
+  readonly page: string;
+  readonly query: TObject;
+}
+
+export const dashboardPage: PageRoute = {
+  path: dashboardPath,
+  page: 'dashboard',
+  // Which canteen and day to show (a wall screen's bookmark), and the language.
+  query: Type.Object(
+    {
+      canteen: Type.Optional(Type.String({ maxLength: 64 })),
+      date: Type.Optional(Type.String({ maxLength: 10 })),
+      lang: Type.Optional(Language),
+    },
+    { additionalProperties: false },
+  ),
+};
+
+export interface PageRoutesOptions {
+  readonly pages: readonly PageRoute[];
+  /** Origins besides this one the pages' scripts may call (the CSP's connect-src). */
+  readonly connectSources?: readonly string[];
+  /** Settings the pages' scripts read, written as data-* attributes on <html>. */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** Where the built pages come from (tests); default: the web package's build, read on first use. */
+  readonly webAssets?: () => WebAssets;
+}
+
+const AssetParams = Type.Object({ file: Type.String({ maxLength: 128 }) });
+
+/**
+ * The browser pages (packages/web), hidden from the API document: they are not API routes. Their CSP replaces none of
+ * the other security headers, and the API's answers keep having none (they are JSON).
+ */
+export const pageRoutes: FastifyPluginAsyncTypebox<PageRoutesOptions> = async (app, options) => {
+  const web = options.webAssets ?? lazyWebAssets();
+  const policy = pageContentSecurityPolicy(options.connectSources);
+  const settings = options.settings ?? {};
+  /** Each page's HTML per language, made on first request: it names this build's assets. */
+  const documents = new Map<string, StaticFile>();
+
+  function documentOf(page: string, language: string): StaticFile {
+    const key = `${page}\n${language}`;
+    let file = documents.get(key);
+    if (file === undefined) {
+      const built = web().manifest.pages[page];
+      if (built === undefined) throw new Error(`the web build has no page ${page}: run pnpm build`);
+      const body = pageHtml({ page: built, language, assetPath, settings });
+      // The page names the assets of this version, so a browser asks again each time (a 304 when nothing changed).
+      file = { body, type: 'text/html; charset=utf-8', etag: `"${digest(body)}"`, cacheControl: 'no-cache' };
+      documents.set(key, file);
+    }
+    return file;
+  }
+
+  for (const { path, page, query } of options.pages) {
+    app.get(path, { schema: { hide: true, querystring: query } }, async (request, reply) => {
+      const { lang } = request.query as { lang?: string };
+      const language = pageLanguageOf(lang, request.headers['accept-language'], web().manifest.languages);
+      // The same URL answers in the language the browser asks for.
+      reply.header('vary', 'Accept-Language');
+      return sendStatic(request, reply, documentOf(page, language), policy);
+    });
+  }
+  app.get(`${assetPath}/:file`, { schema: { hide: true, params: AssetParams } }, async (request, reply) => {
+    const file = web().assets.get(request.params.file);
+    if (file === undefined) return reply.callNotFound();
+    return sendStatic(request, reply, file, policy);
+  });
+};
+
+function sendStatic(request: FastifyRequest, reply: FastifyReply, file: StaticFile, policy: string) {
+  reply.headers({ 'content-security-policy': policy, 'cache-control': file.cacheControl, etag: file.etag });
+  if (ifNoneMatchHolds(request.headers, file.etag)) return reply.code(304).send();
+  return reply.type(file.type).send(file.body);
+}
