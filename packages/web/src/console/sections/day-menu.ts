@@ -27,6 +27,7 @@ export function dayMenuSection(context: SectionContext): HTMLElement {
     const picker = element('div', 'picker');
     picker.append(canteen.wrapper, day.wrapper, show);
     const dayState = element('div', 'day-state');
+    dayState.id = 'day-state';
     const meals = element('ul', 'cards');
     meals.id = 'menu-meals';
     const merge = mergeDishes(context, () => canteen.control.value, notices);
@@ -47,7 +48,6 @@ export function dayMenuSection(context: SectionContext): HTMLElement {
 
     function renderDayState(canteenId: string, date: string, closed: boolean) {
       const state = element('p', closed ? 'state closed' : 'state open', closed ? t.dayClosed : t.dayOpen);
-      state.id = 'day-state';
       const actions = element('div', 'actions');
       const toggle = button(closed ? t.markOpen : t.markClosed, closed ? '' : 'danger');
       toggle.id = 'toggle-closed';
