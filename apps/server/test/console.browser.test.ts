@@ -148,6 +148,15 @@ describe('the admin console in a headless browser', () => {
     const created = (await api('GET', '/canteens/triplex')).body.data;
     expect(created).toMatchObject({ name: 'Triplex-Mensa', timezone: 'Europe/Berlin', city: 'Heidelberg', coordinates: { lat: 49.4106, lng: 8.7066 } });
 
+    // Edit: the form shows the canteen as stored; the id cannot change.
+    await page.getByRole('button', { name: 'Edit Triplex-Mensa' }).click();
+    expect(await editor.getByLabel('Feed URL (OpenMensa v2)').inputValue()).toBe(feedUrl);
+    expect(await editor.getByLabel('Id', { exact: true }).getAttribute('readonly')).not.toBeNull();
+    await editor.getByLabel('Address', { exact: true }).fill('Grabengasse 14, 69117 Heidelberg');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#section-canteens [role="status"]', { hasText: 'Triplex-Mensa saved.' }).waitFor();
+    expect((await api('GET', '/canteens/triplex')).body.data).toMatchObject({ address: 'Grabengasse 14, 69117 Heidelberg', city: 'Heidelberg' });
+
     // Feeds: not fetched yet; "fetch now" imports the feed and says so.
     await openSection(page, 'feeds');
     const feed = page.locator('[data-feed="full"]');
@@ -181,7 +190,7 @@ describe('the admin console in a headless browser', () => {
     await openSection(page, 'menu');
     await page.getByLabel('Canteen', { exact: true }).selectOption('triplex');
     await page.getByLabel('Day', { exact: true }).fill('2026-08-04');
-    await page.locator('#menu-meals .meal-name', { hasText: 'Tagessuppe' }).waitFor();
+    await page.locator('#menu-meals[data-canteen="triplex"][data-date="2026-08-04"] .meal-name', { hasText: 'Tagessuppe' }).waitFor();
     const before = await page.locator('#menu-meals .meal-name').allTextContents();
     expect(before).toContain('Eis');
     expect(await page.locator('#day-state .state').textContent()).toBe('The canteen is open on this day.');
@@ -195,7 +204,7 @@ describe('the admin console in a headless browser', () => {
     expect(menu.map((meal) => meal.name)).not.toContain('Eis');
 
     await page.getByLabel('Day', { exact: true }).fill('2026-08-05');
-    await page.locator('#menu-meals .card').first().waitFor();
+    await page.locator('#menu-meals[data-date="2026-08-05"] .card').first().waitFor();
     const servedThatDay = await page.locator('#menu-meals .card').count();
     await page.locator('#toggle-closed').click();
     await page.locator('#day-state').getByRole('button', { name: 'Mark the day closed' }).click();
@@ -282,8 +291,13 @@ describe('the admin console in a headless browser', () => {
       expect(await seriousViolations(page), name).toEqual([]);
     }
     // The canteen form on a phone: one column, every control labelled and reachable.
+    // By keyboard: from the section's heading, Tab reaches "Neue Mensa", Enter opens the form on its heading, Tab the id.
     await openSection(page, 'canteens');
-    await page.getByRole('button', { name: 'Neue Mensa' }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('form.editor h3:focus').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.locator('form.editor input:focus').getAttribute('aria-describedby')).toMatch(/-id-hint /);
     await page.getByRole('button', { name: 'Feed hinzufügen' }).click();
     const lefts = await page.locator('form.editor .field-grid .field').evaluateAll((fields) => fields.map((field) => field.getBoundingClientRect().left));
     expect(new Set(lefts).size).toBe(1);
@@ -292,6 +306,9 @@ describe('the admin console in a headless browser', () => {
     await page.getByRole('button', { name: 'Anlegen' }).click();
     expect(await page.locator('form.editor [role="alert"]').textContent()).toBe('3 Felder müssen korrigiert werden.');
     await page.screenshot({ path: docs('console-de.png'), fullPage: true });
+    // Signing out forgets the pasted token: the page asks for one again.
+    await page.locator('#sign-out').click();
+    await page.locator('#pasted-token').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

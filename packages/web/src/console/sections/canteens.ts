@@ -63,8 +63,8 @@ export function canteensSection(context: SectionContext): HTMLElement {
       restore.addEventListener('click', () =>
         void whileBusy(restore, notices, async () => {
           await client.saveCanteen(canteen.canteen_id, restoreRequestOf(canteen));
-          notices.done(t.restored(canteen.name));
           await load();
+          notices.done(t.restored(canteen.name));
         }),
       );
       actions.append(restore);
@@ -77,8 +77,8 @@ export function canteensSection(context: SectionContext): HTMLElement {
       archive.addEventListener('click', () =>
         confirmInPlace(actions, t.confirmArchive(canteen.name), t.archive, t, notices, async () => {
           await client.archiveCanteen(canteen.canteen_id);
-          notices.done(t.archived(canteen.name));
           await load();
+          notices.done(t.archived(canteen.name));
         }),
       );
       actions.append(edit, archive);

@@ -34,15 +34,22 @@ export function dayMenuSection(context: SectionContext): HTMLElement {
     body.append(picker, dayState, element('h3', '', t.meals), meals, merge);
 
     const zoneOf = () => canteens.find((each) => each.canteen_id === canteen.control.value)?.timezone ?? 'UTC';
+    /** Bumped by each load: the answer of an earlier pick that arrives late is dropped. */
+    let generation = 0;
     async function load() {
       const selected = { canteen: canteen.control.value, date: day.control.value };
       if (selected.date === '') return;
+      const asOf = (generation += 1);
       const menu = await client.getMeals(selected);
+      if (asOf !== generation) return;
       const closed = (menu.closed_days ?? []).includes(selected.date);
       renderDayState(selected.canteen, selected.date, closed);
       const time = new Intl.DateTimeFormat(language, { timeStyle: 'short', timeZone: zoneOf() });
       meals.replaceChildren(...menu.meals.map((meal) => mealCard(meal, time)));
       if (menu.meals.length === 0) meals.append(element('li', 'empty', closed ? t.closedNoMeals : t.noMeals));
+      // Which day the list shows (tests and styles read it; the list changes in place).
+      meals.dataset.canteen = selected.canteen;
+      meals.dataset.date = selected.date;
     }
     const reload = () => load().catch((error: unknown) => notices.fail(error));
 
@@ -53,8 +60,8 @@ export function dayMenuSection(context: SectionContext): HTMLElement {
       toggle.id = 'toggle-closed';
       const setClosed = async (to: boolean) => {
         const result = await client.setDayClosed(canteenId, date, to);
-        notices.done(to ? t.closedDone(result.withdrawn_meal_ids.length) : t.openDone);
         await load();
+        notices.done(to ? t.closedDone(result.withdrawn_meal_ids.length) : t.openDone);
       };
       toggle.addEventListener('click', () => {
         // Closing withdraws the day's meals still to be served: asked first. Opening again changes no meal.
@@ -77,8 +84,8 @@ export function dayMenuSection(context: SectionContext): HTMLElement {
       withdraw.addEventListener('click', () =>
         confirmInPlace(actions, t.confirmWithdraw(meal.name), t.withdraw, t, notices, async () => {
           await client.withdrawMeal(meal.meal_id);
-          notices.done(t.withdrawn(meal.name));
           await load();
+          notices.done(t.withdrawn(meal.name));
         }),
       );
       actions.append(withdraw);
@@ -138,8 +145,8 @@ function mergeDishes(context: SectionContext, canteenOf: () => string, notices: 
       if (!checked.ok) return notices.fail(t.requestProblem[checked.problem]);
       void whileBusy(mergeButton, notices, async () => {
         const merged = await client.mergeDishes(checked.value.dishId, checked.value.request);
-        notices.done(t.merged(merged.name, checked.value.request.from.length));
         await find();
+        notices.done(t.merged(merged.name, checked.value.request.from.length));
       });
     });
     results.replaceChildren(keep, into, mergeButton);

@@ -127,8 +127,8 @@ export function webhooksSection(context: SectionContext): HTMLElement {
     disable.addEventListener('click', () =>
       confirmInPlace(actions, t.confirmDisable(webhook.webhook_id), t.disableWebhook, t, cardNotices, async () => {
         await client.deleteWebhook(webhook.webhook_id);
-        notices.done(t.webhookRemoved(webhook.webhook_id));
         await load();
+        notices.done(t.webhookRemoved(webhook.webhook_id));
       }),
     );
     actions.append(showLog, disable);
