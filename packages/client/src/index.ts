@@ -27,6 +27,7 @@ export type {
   PreferencesRequest,
   Canteen,
   CanteensResult,
+  DayClosedResult,
   Dish,
   DishSearchRequest,
   DishSearchResult,

@@ -12,6 +12,7 @@ import type {
   PreferencesRequest,
   Canteen,
   CanteensResult,
+  DayClosedResult,
   Dish,
   DishSearchRequest,
   DishSearchResult,
@@ -124,6 +125,11 @@ export interface MealsClient {
    * `saveCanteen` restores it. Archiving it again keeps the first `archived_at`. The token needs `meals:write`.
    */
   archiveCanteen(canteenId: string, options?: CallOptions): Promise<ArchivedCanteen>;
+  /**
+   * Says by hand that a canteen is closed on a day (`YYYY-MM-DD` on its clocks; its meals still to be served are
+   * withdrawn) or, with `closed: false`, that it is open; the token needs the `meals:write` scope.
+   */
+  setDayClosed(canteenId: string, date: string, closed: boolean, options?: CallOptions): Promise<DayClosedResult>;
   /** Every canteen with its feeds, archived ones too (`archived_at`); the token needs the `meals:write` scope. */
   listAdminCanteens(options?: CallOptions): Promise<AdminCanteensResult>;
   /** A dish over all its servings, with a page of them (token optional: with one, the caller's own figures). */
@@ -245,6 +251,8 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     saveCanteen: (canteenId, request, callOptions) =>
       call('PUT', canteenPath(canteenId, routePaths.saveCanteen), request, callOptions),
     archiveCanteen: (canteenId, callOptions) => call('DELETE', canteenPath(canteenId, routePaths.archiveCanteen), undefined, callOptions),
+    setDayClosed: (canteenId, date, closed, callOptions) =>
+      call('PUT', fillPath(routePaths.setDayClosed, { canteen_id: canteenId, date }), { closed }, callOptions),
     listAdminCanteens: (callOptions) => call('GET', routePaths.listAdminCanteens, undefined, callOptions),
     getDish: (dishId, page, callOptions) => call('GET', `${dishPath(dishId)}${pageQuery(page)}`, undefined, callOptions),
     searchDishes: (canteenId, { q, ...page }, callOptions) =>

@@ -11,6 +11,7 @@ import type {
   CanteenData,
   CanteensData,
   DishData,
+  DayClosedData,
   DishSearchData,
   FeedsData,
   FeedSummaryData,
@@ -94,6 +95,8 @@ export type Canteen = Static<typeof CanteenData>;
 export type CanteensResult = Static<typeof CanteensData>;
 /** `DELETE /admin/canteens/{canteen_id}`: the canteen archived, and since when. */
 export type ArchivedCanteen = Static<typeof ArchivedCanteenData>;
+/** `PUT /admin/canteens/{canteen_id}/days/{date}`: the day closed or open again, and the meals the closing withdrew. */
+export type DayClosedResult = Static<typeof DayClosedData>;
 /** `GET /admin/canteens`: every canteen with its feeds, archived ones with their `archived_at` (null for the others). */
 export type AdminCanteensResult = Static<typeof AdminCanteensData>;
 export type Dish = Static<typeof DishData>;

@@ -194,6 +194,18 @@ describe('the read endpoints against the real server', () => {
     expect(await failure(admin.mergeDishes(dishId, { from: [999_999] }))).toMatchObject({ code: 'dish_not_found' });
   });
 
+  it('closes a canteen on a day by hand, withdrawing its meals still to be served, and opens it again', async () => {
+    await admin.upsertMeals(MealMother.upsertBody(MealMother.servedAt(new Date(now().getTime() + 3 * 86_400_000), { id: 60, name: 'Ravioli' })));
+    const { served_at: servedAt } = await admin.getMeal(60);
+    const day = servedAt.slice(0, 10);
+    await expect(admin.setDayClosed('default', day, true)).resolves.toEqual({ canteen_id: 'default', date: day, closed: true, withdrawn_meal_ids: [60] });
+    expect((await admin.getMeals({ canteen: 'default', date: day })).closed_days).toEqual([day]);
+    expect(await failure(admin.getMeal(60))).toMatchObject({ code: 'meal_not_found' });
+    await expect(admin.setDayClosed('default', day, false)).resolves.toEqual({ canteen_id: 'default', date: day, closed: false, withdrawn_meal_ids: [] });
+    expect((await admin.getMeals({ canteen: 'default', date: day })).closed_days).toEqual([]);
+    expect(await failure(dave.setDayClosed('default', day, true))).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+
   it("lists a canteen's feeds and fetches one now, answering its summary (here failed: nothing listens on the port)", async () => {
     await admin.saveCanteen('feedy', {
       name: 'Feedy',

@@ -7,6 +7,7 @@ import { pageLanguageOf } from './page-language.js';
 import { digest, lazyWebAssets, type StaticFile, type WebAssets } from './web-assets.js';
 
 export const dashboardPath = '/dashboard';
+export const consolePath = '/admin';
 /** Where the pages' scripts and style sheets are, under their hashed names. */
 export const assetPath = '/assets';
 
@@ -53,6 +54,14 @@ export const dashboardPage: PageRoute = {
     },
     { additionalProperties: false },
   ),
+};
+
+/** The admin console: canteens, feeds, a day's menu, webhooks and the ratings report, on the admin API (meals:write). */
+export const consolePage: PageRoute = {
+  path: consolePath,
+  page: 'console',
+  // Only the language: the console keeps its own place (section, canteen, day) in the page, not in the URL.
+  query: Type.Object({ lang: Type.Optional(Language) }, { additionalProperties: false }),
 };
 
 export interface PageRoutesOptions {
