@@ -1,7 +1,7 @@
 import { availabilityStatuses, maxChosenMealId, mealLabelsMaxCount, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { CanteenId } from './canteen-schemas.js';
-import { exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
+import { exampleAvailabilityRequest, exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
 import { bidiRule, visibleTextWithoutBidiControls, withoutBidiControls } from './text-patterns.js';
 import { LabelCode } from './label-schemas.js';
 
@@ -137,7 +137,7 @@ export const AvailabilityStatusData = Type.Union(
 /** `PUT /kitchen/meals/{meal_id}/availability`: the serving's new status. */
 export const AvailabilityBody = Type.Object(
   { status: AvailabilityStatusData },
-  { additionalProperties: false, examples: [{ status: 'sold_out' }] },
+  { additionalProperties: false, examples: [exampleAvailabilityRequest] },
 );
 export type AvailabilityBody = Static<typeof AvailabilityBody>;
 
