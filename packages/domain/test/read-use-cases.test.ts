@@ -76,6 +76,7 @@ describe('GetMeal', () => {
         marked: true,
         personalRating: 4,
         dish: expect.objectContaining({ id: 1, statistics: { count: 0, average: null, median: null } }),
+        availability: initialAvailability,
       }),
     );
   });
