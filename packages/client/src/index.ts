@@ -70,6 +70,7 @@ export type {
   Delivery,
   FavouritesUpcomingEvent,
   MealWithdrawnEvent,
+  MealAvailabilityChangedEvent,
   MenuPublishedEvent,
   SaveWebhookRequest,
   Webhook,

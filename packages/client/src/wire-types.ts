@@ -44,6 +44,7 @@ import type {
   DeliveryData,
   FavouritesUpcomingPayload,
   MealWithdrawnPayload,
+  MealAvailabilityChangedPayload,
   MenuPublishedPayload,
   WebhookBody,
   WebhookData,
@@ -191,3 +192,4 @@ export type WebhookEvent = Static<typeof WebhookPayload>;
 export type MenuPublishedEvent = Static<typeof MenuPublishedPayload>;
 export type FavouritesUpcomingEvent = Static<typeof FavouritesUpcomingPayload>;
 export type MealWithdrawnEvent = Static<typeof MealWithdrawnPayload>;
+export type MealAvailabilityChangedEvent = Static<typeof MealAvailabilityChangedPayload>;
