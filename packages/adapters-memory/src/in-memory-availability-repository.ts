@@ -1,5 +1,6 @@
 import {
   availabilityChanged,
+  availabilityChangedAt,
   availabilityEvent,
   initialAvailability,
   type AvailabilityChange,
@@ -30,9 +31,8 @@ export class InMemoryAvailabilityRepository implements AvailabilityRepository {
           },
     );
     if (!decision.ok || !availabilityChanged(decision.value)) return decision;
-    const { next } = decision.value;
-    this.db.availability.set(mealId, next);
-    this.db.recordEvents([availabilityEvent(decision.value)], next.changedAt ?? new Date());
+    this.db.availability.set(mealId, decision.value.next);
+    this.db.recordEvents([availabilityEvent(decision.value)], availabilityChangedAt(decision.value));
     return decision;
   }
 }

@@ -1,5 +1,6 @@
 import {
   availabilityChanged,
+  availabilityChangedAt,
   availabilityEvent,
   type AvailabilityChange,
   type AvailabilityDecision,
@@ -39,10 +40,9 @@ export class PostgresAvailabilityRepository implements AvailabilityRepository {
           : { mealId, canteenId: row.canteen_id, servedAt: row.served_at, timeZone: row.time_zone, availability: availabilityFromRow(row) },
       );
       if (!decision.ok || !availabilityChanged(decision.value)) return decision;
-      const { next } = decision.value;
-      const at = next.changedAt ?? new Date();
+      const at = availabilityChangedAt(decision.value);
       await client.query(`UPDATE meals SET availability = $1, availability_changed_at = ${fromEpochMs('$2')} WHERE meal_id = $3`, [
-        next.status,
+        decision.value.next.status,
         at.getTime(),
         mealId,
       ]);

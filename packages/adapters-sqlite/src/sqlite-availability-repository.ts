@@ -1,5 +1,6 @@
 import {
   availabilityChanged,
+  availabilityChangedAt,
   availabilityEvent,
   type AvailabilityChange,
   type AvailabilityDecision,
@@ -41,9 +42,8 @@ export class SqliteAvailabilityRepository implements AvailabilityRepository {
           : { mealId, canteenId: row.canteen_id, servedAt: new Date(row.served_at), timeZone: row.time_zone, availability: availabilityFromRow(row) },
       );
       if (!decision.ok || !availabilityChanged(decision.value)) return decision;
-      const { next } = decision.value;
-      const at = next.changedAt ?? new Date();
-      this.update.run(next.status, at.getTime(), mealId);
+      const at = availabilityChangedAt(decision.value);
+      this.update.run(decision.value.next.status, at.getTime(), mealId);
       outbox.record([availabilityEvent(decision.value)], at);
       return decision;
     });

@@ -88,6 +88,7 @@ export { WithdrawMeal, withdrawMealRefusals } from './use-cases/withdraw-meal.js
 export { SetMealAvailability, setMealAvailabilityRefusals, type SetMealAvailabilityCommand } from './use-cases/set-meal-availability.js';
 export {
   availabilityChanged,
+  availabilityChangedAt,
   availabilityRefusals,
   availabilityStatuses,
   decideAvailability,

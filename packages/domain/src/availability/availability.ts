@@ -46,6 +46,13 @@ export function availabilityChanged(change: AvailabilityChange): boolean {
   return change.previous.status !== change.next.status;
 }
 
+/** The instant a change of status happened at: what adapters write and record its event at. */
+export function availabilityChangedAt(change: AvailabilityChange): Date {
+  // decideAvailability gives every new status its instant; only the initial availability has none.
+  if (change.next.changedAt === null) throw new RangeError(`the change of meal ${change.mealId} carries no instant`);
+  return change.next.changedAt;
+}
+
 export const availabilityRefusals = ['meal_not_found', 'meal_not_today'] as const;
 export type AvailabilityRefusal = (typeof availabilityRefusals)[number];
 

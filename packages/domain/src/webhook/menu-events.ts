@@ -1,4 +1,4 @@
-import type { AvailabilityChange } from '../availability/availability.js';
+import { availabilityChangedAt, type AvailabilityChange } from '../availability/availability.js';
 import { localDayOf, type LocalDay } from '../calendar/local-day.js';
 import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
 import type { DishId } from '../dish/dish.js';
@@ -123,8 +123,7 @@ export function availabilityEvent(change: AvailabilityChange): WebhookEvent {
     canteenId: change.canteenId,
     date: change.date,
     availability: change.next.status,
-    // A change of status always carries its instant (decideAvailability sets it).
-    availabilityChangedAt: new Date((change.next.changedAt ?? new Date(0)).getTime()),
+    availabilityChangedAt: new Date(availabilityChangedAt(change).getTime()),
   };
   return { type: 'meal.availability_changed', data };
 }
