@@ -449,7 +449,7 @@ describe('live statistics against the real server', () => {
     const stream = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: today(), signal: abort.signal })[Symbol.asyncIterator]();
     const kitchen = clientFor('kitchen', 'meals:kitchen');
     try {
-      const snapshot = (await stream.next()).value!;
+      const snapshot: LiveEvent = (await stream.next()).value!;
       if (snapshot.type !== 'snapshot') throw new Error(`expected a snapshot, got ${snapshot.type}`);
       expect(snapshot.meals.find((meal) => meal.meal_id === 4)).toMatchObject({ availability: 'available', availability_changed_at: null });
 

@@ -46,14 +46,18 @@ function sseReader(body: ReadableStream<Uint8Array>) {
 /**
  * The kitchen's availability through the whole service on one database: the real app listening on a port, Node's
  * fetch as the clients (a live stream, the public menu with its ETag), a real webhook receiver verified with the
- * client's helper, the ratings report and the metrics.
+ * client's helper, the ratings report and the metrics. With `instances: 2` (PostgreSQL), the kitchen writes through
+ * the first instance and the live stream and the menu are read from the second, which hears of it through the relay.
  */
-export function describeAvailabilityThroughTheService(storage: string, databaseUrl: () => string): void {
-  describe(`a serving's availability through the service on ${storage}`, () => {
+export function describeAvailabilityThroughTheService(storage: string, databaseUrl: () => string, { instances = 1 } = {}): void {
+  describe(`a serving's availability through the service on ${storage}${instances > 1 ? `, ${instances} instances` : ''}`, () => {
     const received: { headers: IncomingHttpHeaders; body: string }[] = [];
     let receiver: Server;
-    let server: Awaited<ReturnType<typeof buildServer>>;
+    const servers: Awaited<ReturnType<typeof buildServer>>[] = [];
+    const bases: string[] = [];
+    /** Where the kitchen and the admin write, and where the readers read (the same server with one instance). */
     let base: string;
+    let readerBase: string;
 
     beforeAll(async () => {
       receiver = createServer((request, response) => {
@@ -78,10 +82,15 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
         // Passes come from the test; the poll would come in an hour.
         WEBHOOK_POLL_MS: '3600000',
       });
-      server = await buildServer(config, { clock: new FixedClock(now) });
-      await server.changeRelay?.ready;
-      await server.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+      for (let i = 0; i < instances; i++) {
+        const server = await buildServer(config, { clock: new FixedClock(now) });
+        servers.push(server);
+        await server.changeRelay?.ready;
+        await server.app.listen({ port: 0, host: '127.0.0.1' });
+        bases.push(`http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`);
+      }
+      base = bases[0]!;
+      readerBase = bases.at(-1)!;
       const hook = await call('PUT', '/api/v1/admin/webhooks/kitchen-screen', admin, {
         url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
         events: ['meal.availability_changed'],
@@ -92,14 +101,16 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
       expect(upsert.status, JSON.stringify(upsert.body)).toBe(200);
     });
     afterAll(async () => {
-      await server?.app.close();
-      await server?.persistence.close();
+      for (const server of servers) {
+        await server.app.close();
+        await server.persistence.close();
+      }
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
     });
 
-    async function call(method: 'GET' | 'PUT', path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
-      const response = await fetch(`${base ?? ''}${path}`, {
+    async function call(method: 'GET' | 'PUT', path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}, at = base) {
+      const response = await fetch(`${at}${path}`, {
         method,
         headers: {
           ...headers,
@@ -117,11 +128,11 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
 
     it('shows sold out on the live stream, the public menu (a new ETag), the webhook, the report and the metrics; the same status again nowhere', async () => {
       const controller = new AbortController();
-      const live = await fetch(`${base}/api/v1/live?canteen=default&date=2026-03-10`, { signal: controller.signal });
+      const live = await fetch(`${readerBase}/api/v1/live?canteen=default&date=2026-03-10`, { signal: controller.signal });
       expect(live.status).toBe(200);
       const next = sseReader(live.body!);
       expect((await next()).data.meals).toMatchObject([{ meal_id: 1, availability: 'available', availability_changed_at: null }]);
-      const before = await call('GET', publicMenu, null);
+      const before = await call('GET', publicMenu, null, undefined, {}, readerBase);
       const etag = before.headers.get('etag')!;
 
       const changed = await call('PUT', '/api/v1/kitchen/meals/1/availability', kitchen, { status: 'sold_out' });
@@ -130,12 +141,12 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
       expect(changed.body).toEqual({ status: 'success', data: soldOut });
       expect(await next()).toMatchObject({ event: 'availability', data: soldOut });
       controller.abort();
-      const after = await call('GET', publicMenu, null, undefined, { 'if-none-match': etag });
+      const after = await call('GET', publicMenu, null, undefined, { 'if-none-match': etag }, readerBase);
       expect(after.status).toBe(200);
       expect(after.headers.get('etag')).not.toBe(etag);
       expect(after.body.data.meals[0]).toMatchObject(soldOut);
 
-      await server.webhookWorker!.runNow();
+      await servers[0]!.webhookWorker!.runNow();
       expect(received).toHaveLength(1);
       const { headers, body } = received[0]!;
       const event = await verifyWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', headers, body, { now });
@@ -154,7 +165,7 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
 
       // Again: the same answer, and no event, webhook or count.
       expect((await call('PUT', '/api/v1/kitchen/meals/1/availability', kitchen, { status: 'sold_out' })).body).toEqual({ status: 'success', data: soldOut });
-      await server.webhookWorker!.runNow();
+      await servers[0]!.webhookWorker!.runNow();
       expect(received).toHaveLength(1);
       expect(soldOutCount(await scrape())).toBe(1);
     });
