@@ -104,6 +104,31 @@ describe('public menus of instances sharing PostgreSQL', () => {
     expect([await countOn(writer), await countOn(other)]).toEqual([1, 1]);
   });
 
+  it("show the kitchen's change of availability at once on both instances, with a new ETag, as soon as the other hears of it", async () => {
+    const [writer, other] = instances as [Instance, Instance];
+    at(2000);
+    const menuOn = (instance: Instance) => instance.app.inject({ method: 'GET', url: publicMenu });
+    const tags = [(await menuOn(writer)).headers.etag, (await menuOn(other)).headers.etag];
+    const kitchen = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:kitchen', expiresInMs: 3_600_000 });
+
+    const heard = other.nextRemote();
+    const changed = await writer.app.inject({
+      method: 'PUT',
+      url: '/api/v1/kitchen/meals/1/availability',
+      headers: { authorization: `Bearer ${kitchen}` },
+      payload: { status: 'sold_out' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await heard).toMatchObject({ kind: 'availability', mealId: 1, availability: { status: 'sold_out' } });
+
+    // The same instant: unlike a rating, an availability is never served late from a kept answer.
+    const [onWriter, onOther] = [await menuOn(writer), await menuOn(other)];
+    for (const [response, tag] of [[onWriter, tags[0]], [onOther, tags[1]]] as const) {
+      expect(response.headers.etag).not.toBe(tag);
+      expect(response.json().data.meals[0]).toMatchObject({ availability: 'sold_out', availability_changed_at: '2026-03-10T12:00:02.000Z' });
+    }
+  });
+
   it('still show it within the TTL on an instance that does not hear of it (its relay stopped)', async () => {
     const [writer, other] = instances as [Instance, Instance];
     at(10_000);

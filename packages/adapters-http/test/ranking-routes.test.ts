@@ -63,8 +63,8 @@ describe('GET /api/v1/rankings?canteen=&date=: the meals of some days', () => {
         scope: 'meals',
         by: 'rating',
         items: [
-          { rank: 1, meal_id: 2, name: 'Crowd favourite', score: rankingScore([0, 0, 0, 20, 30]), rating_count: 50, rating_average: 4.6, labels: [] },
-          { rank: 2, meal_id: 1, name: 'One fan', score: rankingScore([0, 0, 0, 0, 1]), rating_count: 1, rating_average: 5, labels: [] },
+          { rank: 1, meal_id: 2, name: 'Crowd favourite', score: rankingScore([0, 0, 0, 20, 30]), rating_count: 50, rating_average: 4.6, labels: [], availability: 'available', availability_changed_at: null },
+          { rank: 2, meal_id: 1, name: 'One fan', score: rankingScore([0, 0, 0, 0, 1]), rating_count: 1, rating_average: 5, labels: [], availability: 'available', availability_changed_at: null },
         ],
       },
     });
@@ -82,7 +82,7 @@ describe('GET /api/v1/rankings?canteen=&date=: the meals of some days', () => {
 
     expect(items.map((item) => [item.rank, item.meal_id])).toEqual([[1, 4], [2, 2], [3, 1], [4, 3], [5, 5]]);
     expect(items.slice(2)).toEqual(
-      [1, 3, 5].map((id, index) => ({ rank: 3 + index, meal_id: id, name: meals[id - 1]!.name, score: null, rating_count: 0, rating_average: null, labels: [] })),
+      [1, 3, 5].map((id, index) => ({ rank: 3 + index, meal_id: id, name: meals[id - 1]!.name, score: null, rating_count: 0, rating_average: null, labels: [], availability: 'available', availability_changed_at: null })),
     );
   });
 

@@ -78,6 +78,8 @@ describe('GET /api/v1/me/upcoming', () => {
               last_served_at: '2026-02-08T12:00:00.000Z',
               next_served_at: '2026-03-13T12:00:00.000Z',
             },
+            availability: 'available',
+            availability_changed_at: null,
             date: '2026-03-13',
           },
         ],

@@ -22,6 +22,10 @@ import type {
   LiveMealStats,
   MergeDishesRequest,
   WithdrawMealResult,
+  AvailabilityStatus,
+  LiveAvailability,
+  LiveSnapshotMeal,
+  MealAvailabilityResult,
   SaveCanteenRequest,
   MarkMealRequest,
   MarkMealResult,
@@ -140,6 +144,11 @@ export interface MealsClient {
   mergeDishes(dishId: number, request: MergeDishesRequest, options?: CallOptions): Promise<Dish>;
   /** Withdraws a meal from the menus (a correction); idempotent; the token needs the `meals:write` scope. */
   withdrawMeal(mealId: number, options?: CallOptions): Promise<WithdrawMealResult>;
+  /**
+   * Says how much of a serving is left; the token needs `meals:kitchen` (the canteen's today only) or `meals:write`
+   * (any day). The same status again changes nothing and answers the availability as it stands.
+   */
+  setMealAvailability(mealId: number, status: AvailabilityStatus, options?: CallOptions): Promise<MealAvailabilityResult>;
   /** A canteen's feeds with their last fetch and next run; the token needs the `meals:write` scope. */
   listFeeds(canteenId: string, options?: CallOptions): Promise<FeedsResult>;
   /** Fetches and imports one feed now (or waits for the fetch under way); answers its summary. */
@@ -259,6 +268,8 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
       call('GET', `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page) })}`, undefined, callOptions),
     mergeDishes: (dishId, request, callOptions) => call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
     withdrawMeal: (mealId, callOptions) => call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
+    setMealAvailability: (mealId, status, callOptions) =>
+      call('PUT', mealPath(mealId, routePaths.mealAvailability), { status }, callOptions),
     listFeeds: (canteenId, callOptions) => call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
     fetchFeed: (canteenId, feedName, callOptions) =>
       call('POST', fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }), undefined, callOptions),
@@ -329,9 +340,11 @@ const eventStream = 'text/event-stream';
 function liveEventOf(type: string, id: string, data: string): LiveEvent | null {
   switch (type) {
     case 'snapshot':
-      return { type, id, meals: (JSON.parse(data) as { meals: LiveMealStats[] }).meals };
+      return { type, id, meals: (JSON.parse(data) as { meals: LiveSnapshotMeal[] }).meals };
     case 'stats':
       return { type, id, meal: JSON.parse(data) as LiveMealStats };
+    case 'availability':
+      return { type, id, meal: JSON.parse(data) as LiveAvailability };
     default:
       return null;
   }

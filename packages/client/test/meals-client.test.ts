@@ -275,12 +275,12 @@ describe('the read endpoints against the real server', () => {
   });
 
   it('gets the ratings report of some days as CSV text, with meals:write or meals:read-reports', async () => {
-    const header = 'date,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5';
+    const header = 'date,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5,sold_out_at';
     const { dish_id: risotto } = await dave.getMeal(6);
     const day = mealSixServedAt.slice(0, 10);
     const csv = await admin.getRatingsReport({ canteen: 'default', from: day, to: day });
     // fetch decodes the UTF-8 and drops the byte order mark that the server sends for spreadsheet apps.
-    expect(csv).toBe(`${header}\r\n${day},${mealSixServedAt},6,${risotto},"Risotto","Risotto",,0,,,0,0,0,0,0\r\n`);
+    expect(csv).toBe(`${header}\r\n${day},${mealSixServedAt},6,${risotto},"Risotto","Risotto",,0,,,0,0,0,0,0,\r\n`);
     const reader = clientFor('controller', 'meals:read-reports');
     await expect(reader.getRatingsReport({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toBe(`${header}\r\n`);
     // Refusals come as the envelope, on this route too.
@@ -392,15 +392,16 @@ describe('rankings against the real server', () => {
     const date = meals[0]!.servedAt.toISOString().slice(0, 10);
     const anonymous = createMealsClient({ baseUrl: server.baseUrl });
 
+    const available = { availability: 'available', availability_changed_at: null };
     // Two pseudo-votes per star, z = 0: Pho (one 5) scores 35/11, Bibimbap (4, 5, 5) 44/13; Onigiri has no score.
     const ranking = await anonymous.getRankings({ canteen: 'ranked', date });
     expect(ranking).toEqual({
       scope: 'meals',
       by: 'rating',
       items: [
-        { rank: 1, meal_id: 81, name: 'Bibimbap', score: 44 / 13, rating_count: 3, rating_average: 14 / 3, labels: [] },
-        { rank: 2, meal_id: 80, name: 'Pho', score: 35 / 11, rating_count: 1, rating_average: 5, labels: [] },
-        { rank: 3, meal_id: 82, name: 'Onigiri', score: null, rating_count: 0, rating_average: null, labels: [] },
+        { rank: 1, meal_id: 81, name: 'Bibimbap', score: 44 / 13, rating_count: 3, rating_average: 14 / 3, labels: [], ...available },
+        { rank: 2, meal_id: 80, name: 'Pho', score: 35 / 11, rating_count: 1, rating_average: 5, labels: [], ...available },
+        { rank: 3, meal_id: 82, name: 'Onigiri', score: null, rating_count: 0, rating_average: null, labels: [], ...available },
       ],
     });
     // By marks, the tie of Pho and Bibimbap goes by menu order.
@@ -453,6 +454,27 @@ describe('live statistics against the real server', () => {
     }
     // Aborted: the iteration ends instead of waiting for the next event.
     await expect(stream.next()).resolves.toMatchObject({ done: true });
+  });
+
+  it("streams the kitchen's change of availability as an availability event, set with setMealAvailability", async () => {
+    const abort = new AbortController();
+    const stream = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: today(), signal: abort.signal })[Symbol.asyncIterator]();
+    const kitchen = clientFor('kitchen', 'meals:kitchen');
+    try {
+      const snapshot: LiveEvent = (await stream.next()).value!;
+      if (snapshot.type !== 'snapshot') throw new Error(`expected a snapshot, got ${snapshot.type}`);
+      expect(snapshot.meals.find((meal) => meal.meal_id === 4)).toMatchObject({ availability: 'available', availability_changed_at: null });
+
+      const set = await kitchen.setMealAvailability(4, 'sold_out');
+
+      expect(set).toMatchObject({ meal_id: 4, availability: 'sold_out' });
+      expect((await stream.next()).value).toMatchObject({ type: 'availability', meal: set });
+      expect(await kitchen.setMealAvailability(4, 'sold_out')).toEqual(set);
+      expect(await failure(kitchen.setMealAvailability(2, 'few_left'))).toMatchObject({ code: 'meal_not_today', status: 409 });
+      expect(await failure(alice.setMealAvailability(4, 'available'))).toMatchObject({ code: 'forbidden', status: 403 });
+    } finally {
+      abort.abort();
+    }
   });
 
   it('rejects with the refusal before any event', async () => {
