@@ -11,6 +11,7 @@ interface Manifest {
   readonly private?: boolean;
   readonly dependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
   readonly optionalDependencies?: Record<string, string>;
 }
 

@@ -36,6 +36,8 @@ export type {
   LiveMealStats,
   MergeDishesRequest,
   WithdrawMealResult,
+  AvailabilityStatus,
+  MealAvailability,
   MarkMealRequest,
   MarkMealResult,
   MealPage,

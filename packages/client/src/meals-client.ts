@@ -21,6 +21,8 @@ import type {
   LiveMealStats,
   MergeDishesRequest,
   WithdrawMealResult,
+  AvailabilityStatus,
+  MealAvailability,
   SaveCanteenRequest,
   MarkMealRequest,
   MarkMealResult,
@@ -134,6 +136,11 @@ export interface MealsClient {
   mergeDishes(dishId: number, request: MergeDishesRequest, options?: CallOptions): Promise<Dish>;
   /** Withdraws a meal from the menus (a correction); idempotent; the token needs the `meals:write` scope. */
   withdrawMeal(mealId: number, options?: CallOptions): Promise<WithdrawMealResult>;
+  /**
+   * Says what is left of a serving (`available`, `few_left`, `sold_out`); the token needs `meals:kitchen` (today's
+   * meals of the canteen) or `meals:write`. Answers the serving's availability as it now is.
+   */
+  setAvailability(mealId: number, status: AvailabilityStatus, options?: CallOptions): Promise<MealAvailability>;
   /** A canteen's feeds with their last fetch and next run; the token needs the `meals:write` scope. */
   listFeeds(canteenId: string, options?: CallOptions): Promise<FeedsResult>;
   /** Fetches and imports one feed now (or waits for the fetch under way); answers its summary. */
@@ -251,6 +258,8 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
       call('GET', `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page) })}`, undefined, callOptions),
     mergeDishes: (dishId, request, callOptions) => call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
     withdrawMeal: (mealId, callOptions) => call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
+    setAvailability: (mealId, status, callOptions) =>
+      call('PUT', mealPath(mealId, routePaths.mealAvailability), { status }, callOptions),
     listFeeds: (canteenId, callOptions) => call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
     fetchFeed: (canteenId, feedName, callOptions) =>
       call('POST', fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }), undefined, callOptions),

@@ -178,3 +178,13 @@ export type WebhookEvent = Static<typeof WebhookPayload>;
 export type MenuPublishedEvent = Static<typeof MenuPublishedPayload>;
 export type FavouritesUpcomingEvent = Static<typeof FavouritesUpcomingPayload>;
 export type MealWithdrawnEvent = Static<typeof MealWithdrawnPayload>;
+
+/** What is left of a serving, as the kitchen says it. */
+export type AvailabilityStatus = 'available' | 'few_left' | 'sold_out';
+/** The answer of `setAvailability` (and the data of a live `availability` event). */
+export interface MealAvailability {
+  readonly meal_id: number;
+  readonly availability: AvailabilityStatus;
+  /** When the status last changed; null when it never did. */
+  readonly availability_changed_at: string | null;
+}

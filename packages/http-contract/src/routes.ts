@@ -28,6 +28,7 @@ export const routePaths = {
   mergeDishes: '/admin/dishes/:dish_id/merge',
   getRatingsReport: '/admin/reports/ratings.csv',
   withdrawMeal: '/admin/meals/:meal_id',
+  mealAvailability: '/kitchen/meals/:meal_id/availability',
   listFeeds: '/admin/canteens/:canteen_id/feeds',
   fetchFeed: '/admin/canteens/:canteen_id/feeds/:feed_name/fetch',
   liveStatistics: '/live',

@@ -1,0 +1,335 @@
+// A canteen's day: its meals with their ratings and what is left of them, and the ranking, live from the SSE stream.
+// Three ways to show it (mode): the dashboard (choose canteen and day), the kitchen's (a button per meal that says
+// what is left, with an undo) and the wall's (a screen across a room: no controls, everything fits, pages turn).
+import type { Canteen, MealsClient, RankingsResult } from '@canteen-meals/client';
+import { messageOf } from '../shared/api.js';
+import { isDay, todayIn } from '../shared/dates.js';
+import { element } from '../shared/dom.js';
+import type { Language } from '../shared/language.js';
+import { isAvailability, nextAvailability, UndoWindow, type Change } from './availability.js';
+import { numberFormats, type MealFigures } from './figures.js';
+import { applyAvailability, applyFigures, mealCard, type CardView, type MenuMeal } from './meal-card.js';
+import { pagesOf, Pager } from './paging.js';
+import { rankingText } from './ranking-text.js';
+import type { Scheduler } from './scheduler.js';
+import { texts } from './texts.js';
+
+export type BoardMode = 'board' | 'kitchen' | 'wall';
+
+export interface BoardOptions {
+  readonly mode: BoardMode;
+  readonly language: Language;
+  readonly client: MealsClient;
+  readonly scheduler: Scheduler;
+  readonly canteens: readonly Canteen[];
+  /** What the URL asked for; the wall keeps to today unless a day is asked. */
+  readonly canteen: Canteen;
+  readonly day: string | null;
+  readonly signOut?: () => void;
+}
+
+/** The ranking is read again at most this often: a busy lunch sends many events. */
+const rankingEveryMs = 1000;
+/** A stream the browser gave up on (the server answered an error while restarting) is opened again after this. */
+const reopenAfterMs = 5000;
+/** The wall checks this often whether the canteen's day turned (a screen runs for days). */
+const dayCheckEveryMs = 60_000;
+/** The wall's ranking: the top of it fits beside 30 meals. */
+const wallRankingSize = 10;
+
+type StatusKind = 'loading' | 'live' | 'warning' | 'error';
+
+export function mountBoard(root: HTMLElement, options: BoardOptions): void {
+  const { mode, client, scheduler } = options;
+  const t = texts[options.language];
+  const format = numberFormats(options.language);
+  const wall = mode === 'wall';
+
+  // The layout. On a phone one column, the ranking first; beside the meals on a wide screen (dashboard.css).
+  const header = element('header');
+  const canteenSelect = element('select');
+  canteenSelect.id = 'canteen';
+  canteenSelect.name = 'canteen';
+  const dateInput = element('input');
+  dateInput.id = 'date';
+  dateInput.name = 'date';
+  dateInput.type = 'date';
+  dateInput.required = true;
+  const statusLine = element('p', '', t.loading);
+  statusLine.id = 'status';
+  statusLine.setAttribute('role', 'status');
+  statusLine.setAttribute('aria-live', 'polite');
+  statusLine.dataset.kind = 'loading';
+  const heading = element('h1', '', mode === 'kitchen' ? t.kitchenHeading : wall ? `${t.wallHeading} ${options.canteen.name}` : t.heading);
+  if (wall) {
+    // Nothing to choose on the wall: the canteen is in the heading, the day beside it.
+    const dayLine = element('p', 'wall-day');
+    dayLine.id = 'wall-day';
+    header.append(heading, dayLine, statusLine);
+  } else {
+    const canteenLabel = element('label', '', `${t.canteen} `);
+    canteenLabel.htmlFor = 'canteen';
+    canteenLabel.append(canteenSelect);
+    const dateLabel = element('label', '', `${t.day} `);
+    dateLabel.htmlFor = 'date';
+    dateLabel.append(dateInput);
+    header.append(heading, canteenLabel, dateLabel, statusLine);
+  }
+  const main = element('main');
+  const rankingSection = section('ranking-heading', t.ranking);
+  const explained = element('p', 'ranking-explained', t.rankingExplained);
+  const rankingList = element('ol');
+  rankingList.id = 'ranking';
+  rankingSection.append(explained, rankingList);
+  const mealsSection = section('meals-heading', t.meals);
+  mealsSection.classList.add('meals-section');
+  const emptyNote = element('p', '', t.noMeals);
+  emptyNote.id = 'no-meals';
+  emptyNote.hidden = true;
+  const mealList = element('ul');
+  mealList.id = 'meals';
+  const pageLine = element('p', 'page-of');
+  pageLine.id = 'page-of';
+  pageLine.hidden = true;
+  mealsSection.append(emptyNote, mealList, pageLine);
+  main.append(rankingSection, mealsSection);
+  const undoBar = element('div', 'undo-bar');
+  undoBar.id = 'undo-bar';
+  undoBar.hidden = true;
+  const undoText = element('p', 'undo-text');
+  undoText.setAttribute('role', 'status');
+  const undoButton = element('button', 'undo-button', t.undo);
+  undoButton.type = 'button';
+  undoBar.append(undoText, undoButton);
+  root.replaceChildren(header, main, ...(mode === 'kitchen' ? [undoBar] : []));
+
+  let stream: EventSource | null = null;
+  let cards = new Map<number, CardView>();
+  /** Bumped on each new selection: answers of an earlier one are dropped. */
+  let generation = 0;
+  let rankingWaiting = false;
+  let rankingDue = false;
+  let current = { canteen: options.canteen, date: isDay(options.day) ? options.day : todayIn(options.canteen.timezone) };
+
+  const showStatus = (text: string, kind: StatusKind) => {
+    statusLine.textContent = text;
+    statusLine.dataset.kind = kind;
+  };
+
+  const pager = new Pager(scheduler, (index, count) => {
+    const shown = new Set(pagesOf([...cards.keys()])[index]);
+    for (const [mealId, view] of cards) view.card.hidden = !shown.has(mealId);
+    pageLine.hidden = count < 2;
+    pageLine.textContent = t.pageOf(index + 1, count);
+  });
+
+  const undo = new UndoWindow(scheduler, (offered) => {
+    undoBar.hidden = offered === null;
+    if (offered === null) return;
+    const name = cards.get(offered.mealId)?.name ?? '';
+    undoText.textContent = t.changed(name, t.availability[offered.to]);
+    undoButton.setAttribute('aria-label', t.undoChange(name, t.availability[offered.from]));
+  });
+
+  async function setAvailability(change: Change, offerUndo: boolean) {
+    const view = cards.get(change.mealId);
+    try {
+      const answer = await client.setAvailability(change.mealId, change.to);
+      if (view !== undefined) applyAvailability(view, answer.availability, t);
+      if (offerUndo) undo.offer(change);
+    } catch (error) {
+      showStatus(t.changeFailed(messageOf(error)), 'error');
+    }
+  }
+
+  undoButton.addEventListener('click', () => {
+    const change = undo.take();
+    if (change !== null) void setAvailability({ mealId: change.mealId, from: change.to, to: change.from }, false);
+  });
+
+  const onTap =
+    mode === 'kitchen'
+      ? (view: CardView) => void setAvailability({ mealId: view.mealId, from: view.status, to: nextAvailability(view.status) }, true)
+      : undefined;
+
+  function renderMenu(meals: readonly MenuMeal[]) {
+    // Placeholders ("Kein Angebot") are no meal to show; the public menu leaves them out already.
+    const shown = meals.filter((meal) => !(meal.labels ?? []).includes('placeholder'));
+    cards = new Map();
+    const items = shown.map((meal) => {
+      const view = mealCard(meal, { t, format, compact: wall, ...(onTap === undefined ? {} : { onTap }) });
+      cards.set(meal.meal_id, view);
+      return view.card;
+    });
+    mealList.replaceChildren(...items);
+    emptyNote.hidden = shown.length > 0;
+    if (wall) pager.update(pagesOf(shown).length);
+  }
+
+  function renderRanking(items: RankingsResult['items']) {
+    const ranked = wall ? items.slice(0, wallRankingSize) : items;
+    rankingList.replaceChildren(
+      ...ranked.map((item) => {
+        const row = element('li', 'ranked');
+        row.dataset.mealId = String('meal_id' in item ? item.meal_id : item.dish_id);
+        const text = rankingText(item, t, format);
+        row.append(element('span', 'rank', String(item.rank)), element('span', 'ranked-name', item.name));
+        row.append(element('span', 'ranked-figures', text.figures));
+        if (text.sureShare !== null) {
+          const track = element('span', 'sure-track');
+          track.setAttribute('role', 'img');
+          track.setAttribute('aria-label', text.sureLabel ?? '');
+          const bar = element('span', 'sure-bar');
+          bar.style.setProperty('--share', String(text.sureShare));
+          track.append(bar);
+          row.append(track);
+        }
+        return row;
+      }),
+    );
+  }
+
+  async function loadRanking(asOf: number) {
+    try {
+      const data = await client.getRankings({ canteen: current.canteen.canteen_id, date: current.date });
+      if (asOf === generation) renderRanking(data.items);
+    } catch (error) {
+      if (asOf === generation) showStatus(t.rankingUnavailable(messageOf(error)), 'error');
+    }
+  }
+
+  /** The ranking follows the figures, at most once a second. */
+  function rankingLater() {
+    if (rankingWaiting) {
+      rankingDue = true;
+      return;
+    }
+    const asOf = generation;
+    rankingWaiting = true;
+    void loadRanking(asOf);
+    scheduler.after(rankingEveryMs, () => {
+      rankingWaiting = false;
+      if (rankingDue && asOf === generation) {
+        rankingDue = false;
+        rankingLater();
+      }
+    });
+  }
+
+  async function loadMenu(asOf: number) {
+    const data = await client.getMeals({ canteen: current.canteen.canteen_id, date: current.date });
+    if (asOf === generation) renderMenu(data.meals as readonly MenuMeal[]);
+  }
+
+  /**
+   * The live stream. EventSource reconnects by itself (with Last-Event-ID) after a network failure; when it gives up
+   * (a restarting server answered an error), it is opened again here, so that a wall never needs a click.
+   */
+  function follow(asOf: number) {
+    const url = `/api/v1/live?canteen=${encodeURIComponent(current.canteen.canteen_id)}&date=${encodeURIComponent(current.date)}`;
+    const source = new EventSource(url);
+    stream = source;
+    source.addEventListener('open', () => showStatus(t.live, 'live'));
+    source.addEventListener('error', () => {
+      if (stream !== source || asOf !== generation) return;
+      showStatus(t.reconnecting, 'warning');
+      if (source.readyState === EventSource.CLOSED) {
+        scheduler.after(reopenAfterMs, () => {
+          if (stream === source && asOf === generation) follow(asOf);
+        });
+      }
+    });
+    source.addEventListener('snapshot', (event) => {
+      const { meals } = JSON.parse((event as MessageEvent<string>).data) as { meals: (MealFigures & { availability?: unknown })[] };
+      const same = meals.length === cards.size && meals.every((figures) => cards.has(figures.meal_id));
+      // Another set of meals: the menu changed, and names come with the menu.
+      if (!same) {
+        loadMenu(asOf).catch((error: unknown) => showStatus(t.menuUnavailable(messageOf(error)), 'error'));
+      } else {
+        for (const figures of meals) {
+          const view = cards.get(figures.meal_id)!;
+          applyFigures(view, figures, t, format);
+          if (isAvailability(figures.availability)) applyAvailability(view, figures.availability, t);
+        }
+      }
+      rankingLater();
+    });
+    source.addEventListener('stats', (event) => {
+      const figures = JSON.parse((event as MessageEvent<string>).data) as MealFigures;
+      const view = cards.get(figures.meal_id);
+      if (view !== undefined) applyFigures(view, figures, t, format);
+      rankingLater();
+    });
+    source.addEventListener('availability', (event) => {
+      const data = JSON.parse((event as MessageEvent<string>).data) as { meal_id: number; availability: unknown };
+      const view = cards.get(data.meal_id);
+      if (view !== undefined && isAvailability(data.availability)) applyAvailability(view, data.availability, t);
+    });
+  }
+
+  async function show() {
+    generation += 1;
+    const asOf = generation;
+    stream?.close();
+    stream = null;
+    const url = new URL(location.href);
+    url.searchParams.set('canteen', current.canteen.canteen_id);
+    if (!wall || isDay(options.day)) url.searchParams.set('date', current.date);
+    history.replaceState(null, '', url);
+    document.title = `${current.canteen.name} · ${current.date} · ${t.title}`;
+    if (wall) document.getElementById('wall-day')!.textContent = current.date;
+    showStatus(t.loading, 'loading');
+    try {
+      await loadMenu(asOf);
+    } catch (error) {
+      if (asOf === generation) showStatus(t.menuUnavailable(messageOf(error)), 'error');
+      return;
+    }
+    if (asOf === generation) follow(asOf);
+  }
+
+  if (wall) {
+    if (!isDay(options.day)) {
+      const checkDay = () => {
+        const today = todayIn(current.canteen.timezone);
+        if (today !== current.date) {
+          current = { ...current, date: today };
+          void show();
+        }
+        scheduler.after(dayCheckEveryMs, checkDay);
+      };
+      scheduler.after(dayCheckEveryMs, checkDay);
+    }
+  } else {
+    canteenSelect.replaceChildren(
+      ...options.canteens.map((canteen) => {
+        const option = element('option', '', canteen.name);
+        option.value = canteen.canteen_id;
+        return option;
+      }),
+    );
+    canteenSelect.value = current.canteen.canteen_id;
+    dateInput.value = current.date;
+    canteenSelect.addEventListener('change', () => {
+      const canteen = options.canteens.find((each) => each.canteen_id === canteenSelect.value);
+      if (canteen === undefined) return;
+      current = { ...current, canteen };
+      void show();
+    });
+    dateInput.addEventListener('change', () => {
+      if (dateInput.value === '') return;
+      current = { ...current, date: dateInput.value };
+      void show();
+    });
+  }
+  void show();
+}
+
+function section(headingId: string, heading: string) {
+  const node = element('section');
+  node.setAttribute('aria-labelledby', headingId);
+  const title = element('h2', '', heading);
+  title.id = headingId;
+  node.append(title);
+  return node;
+}
