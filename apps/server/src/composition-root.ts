@@ -26,7 +26,7 @@ import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
-import { CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
+import { CountingAvailabilityRepository, CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistenceWhenReachable, type DatabaseWaiting } from './database-connect.js';
 import { type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
@@ -106,6 +106,7 @@ export function createContainer(
       markings: new CountingMarkingRepository(persistence.markings, metrics),
       ratings: new CountingRatingRepository(persistence.ratings, metrics),
       userData: new CountingUserDataRepository(persistence.userData, metrics),
+      availability: new CountingAvailabilityRepository(persistence.availability, metrics),
     };
   };
   c.register(tokens.useCases, {

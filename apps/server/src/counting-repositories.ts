@@ -1,4 +1,8 @@
 import type {
+  AvailabilityChange,
+  AvailabilityDecision,
+  AvailabilityRefusal,
+  AvailabilityRepository,
   ErasedUserData,
   MarkingRepository,
   MealId,
@@ -26,6 +30,19 @@ export class CountingRatingRepository implements RatingRepository {
   async change(userId: UserId, mealId: MealId, decide: RatingDecision): Promise<Result<RatingChange, RatingRefusal>> {
     const decision = await this.inner.change(userId, mealId, decide);
     if (decision.ok) this.metrics.ratingChanged(decision.value);
+    return decision;
+  }
+}
+
+export class CountingAvailabilityRepository implements AvailabilityRepository {
+  constructor(
+    private readonly inner: AvailabilityRepository,
+    private readonly metrics: Pick<ServiceMetrics, 'availabilityChanged'>,
+  ) {}
+
+  async change(mealId: MealId, decide: AvailabilityDecision): Promise<Result<AvailabilityChange, AvailabilityRefusal>> {
+    const decision = await this.inner.change(mealId, decide);
+    if (decision.ok) this.metrics.availabilityChanged(decision.value);
     return decision;
   }
 }

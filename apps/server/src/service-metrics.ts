@@ -1,5 +1,5 @@
 import type { MetricsEndpoint, RequestObserver } from '@canteen-meals/adapters-http';
-import type { DeliveryPass, ErasedUserData, FeedState, RatingChange } from '@canteen-meals/domain';
+import { availabilityChanged, availabilityStatuses, type AvailabilityChange, type DeliveryPass, type ErasedUserData, type FeedState, type RatingChange } from '@canteen-meals/domain';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
@@ -8,6 +8,8 @@ export interface ServiceMetrics {
   readonly observeRequest: RequestObserver;
   ratingChanged(change: RatingChange): void;
   markingSet(marked: boolean): void;
+  /** The kitchen changed a serving's availability (the same status again is no change and not counted). */
+  availabilityChanged(change: AvailabilityChange): void;
   /** An erasure's ratings count as deleted, its markings as set to false. */
   userDataErased(erased: ErasedUserData): void;
   /** One fetch of a canteen's feed, by canteen and outcome, with its duration. */
@@ -75,6 +77,12 @@ export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): Se
     help: 'Markings set by mark-meal, by requested state (setting the state a marking already has counts too); each marking an erasure removes counts as "false"',
     label: 'marked',
     values: ['true', 'false'],
+  });
+  const availabilityCounts = countedOnScrape(registers, {
+    name: 'meals_availability_changes_total',
+    help: 'Changes of a serving\'s availability by the kitchen, by the new status (available, few_left, sold_out); setting the status a serving has is not counted',
+    label: 'status',
+    values: availabilityStatuses,
   });
 
   const feedLabels = ['canteen', 'result'] as const;
@@ -151,6 +159,9 @@ export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): Se
     ratingChanged: (change) => {
       if (change.previous === change.next) return;
       ratingCounts[change.next === null ? 'deleted' : 'set'] += 1;
+    },
+    availabilityChanged: (change) => {
+      if (availabilityChanged(change)) availabilityCounts[change.next.status] += 1;
     },
     markingSet: (marked) => {
       markingCounts[marked ? 'true' : 'false'] += 1;

@@ -22,6 +22,7 @@ import { createSchemaValidator } from './schema-validation.js';
 import { schemasCompiledOnFirstUse } from './lazy-compilers.js';
 import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } from './routes/canteen-routes.js';
 import { canteenArchiveRoutes, type CanteenArchiveRoutesOptions } from './routes/canteen-archive-routes.js';
+import { kitchenRoutes, type KitchenRoutesOptions } from './routes/kitchen-routes.js';
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
@@ -58,6 +59,7 @@ export interface HttpAppOptions {
     CanteenRoutesOptions &
     CanteenArchiveRoutesOptions &
     DishRoutesOptions &
+    KitchenRoutesOptions &
     FeedRoutesOptions &
     ReportRoutesOptions &
     Omit<WebhookRoutesOptions, 'cursorSecret'> &
@@ -230,6 +232,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(closedDayRoutes, options.useCases);
       await api.register(canteenArchiveRoutes, options.useCases);
       await api.register(adminDishRoutes, options.useCases);
+      await api.register(kitchenRoutes, options.useCases);
       await api.register(feedRoutes, options.useCases);
       await api.register(reportRoutes, options.useCases);
       await api.register(webhookRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });

@@ -9,6 +9,7 @@ export const errorCodeOfRefusal = {
   meal_not_found: 'meal_not_found',
   meal_not_rateable: 'meal_not_rateable',
   meal_not_yet_served: 'meal_not_yet_served',
+  meal_not_today: 'meal_not_today',
   rating_period_over: 'rating_period_over',
   invalid_meal: 'invalid_request',
   canteen_not_found: 'canteen_not_found',

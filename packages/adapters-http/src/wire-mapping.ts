@@ -1,4 +1,5 @@
 import {
+  type Availability,
   defaultCanteenId,
   canonicalPrice,
   type Canteen,
@@ -70,7 +71,13 @@ export function publicMealDataOf(details: MealReading): PublicMealData {
     rating_distribution: distributionDataOf(distribution),
     dish_id: details.dish.id,
     dish: dishSummaryDataOf(details.dish),
+    ...availabilityFieldsOf(details.availability),
   };
+}
+
+/** A serving's availability as every meal answer, the kitchen's PUT and the live event carry it. */
+export function availabilityFieldsOf(availability: Availability) {
+  return { availability: availability.status, availability_changed_at: availability.changedAt?.toISOString() ?? null };
 }
 
 /** A dish's figures, as every meal answer and the dish routes carry them. */

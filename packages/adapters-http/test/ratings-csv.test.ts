@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { csvLine, quoted, textField } from '../src/reports/csv.js';
 import { ratingsCsvChunks, ratingsCsvFields } from '../src/reports/ratings-csv.js';
 
-const rowWith = (distribution: RatingHistogram, name = 'Soup') => ({
+const rowWith = (distribution: RatingHistogram, name = 'Soup', soldOutAt: Date | null = null) => ({
   date: '2026-03-10',
   meal: withMealDetails({ id: 7, name, servedAt: new Date('2026-03-10T11:00:00Z'), rateable: true }),
   dish: { id: 3, name },
   statistics: { count: 0, average: null, median: null },
   distribution,
+  soldOutAt,
 });
 
 describe('the CSV of the ratings report', () => {
@@ -65,12 +66,19 @@ describe('the CSV of the ratings report', () => {
     expect(average([0, 0, 0, 0, 0])).toBe('');
   });
 
+  it('appends the instant a meal sold out as the last column, empty for a meal that has not', () => {
+    const soldOut = ratingsCsvFields(rowWith([0, 0, 0, 0, 0], 'Soup', new Date('2026-03-10T12:40:00Z')));
+    expect(soldOut).toHaveLength(16);
+    expect(soldOut[15]).toBe('2026-03-10T12:40:00.000Z');
+    expect(ratingsCsvFields(rowWith([0, 0, 0, 0, 0]))[15]).toBe('');
+  });
+
   it('starts with the byte order mark and the header, and writes each row once across chunks', async () => {
     const rows = Array.from({ length: 1001 }, (_, index) => rowWith([0, 0, 0, 0, 0], `Meal ${index}`));
     const chunks = await collect(ratingsCsvChunks(toAsync(rows)));
     expect(chunks).toHaveLength(3);
     const lines = chunks.join('').split('\r\n');
-    expect(lines[0]).toBe('\uFEFFdate,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5');
+    expect(lines[0]).toBe('\uFEFFdate,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5,sold_out_at');
     expect(lines.slice(1, -1).map((line) => line.split(',')[5])).toEqual(rows.map((row) => `"${row.meal.name}"`));
     expect(lines.at(-1)).toBe('');
     expect(await collect(ratingsCsvChunks(toAsync([])))).toEqual([`${lines[0]}\r\n`]);

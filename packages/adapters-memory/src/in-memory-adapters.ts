@@ -1,3 +1,4 @@
+import { InMemoryAvailabilityRepository } from './in-memory-availability-repository.js';
 import { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';
 import { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
 import { InMemoryDatabase } from './in-memory-database.js';
@@ -32,5 +33,6 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     webhooks: new InMemoryWebhookRepository(db),
     outbox: new InMemoryWebhookOutbox(db),
     preferences: new InMemoryPreferenceRepository(db),
+    availability: new InMemoryAvailabilityRepository(db),
   };
 }

@@ -5,6 +5,7 @@ import {
   emptyHistogram,
   sumOf,
   withoutServing,
+  type Availability,
   type StoredCanteen,
   type CanteenId,
   type DetailedMeal,
@@ -49,6 +50,8 @@ export class InMemoryDatabase {
   readonly dishNames = new Map<string, { readonly dishId: DishId; readonly name: string }>();
   /** Which dish each meal is a serving of. */
   readonly mealDishes = new Map<MealId, DishId>();
+  /** The availability of each meal the kitchen has changed; a meal without an entry is as it started. */
+  readonly availability = new Map<MealId, Availability>();
   /** The withdrawn meals, with the instant they were withdrawn at. */
   readonly withdrawn = new Map<MealId, Date>();
   /** Each person's label filter (none stored: no entry). */

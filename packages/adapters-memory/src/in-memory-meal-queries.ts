@@ -1,4 +1,5 @@
 import {
+  initialAvailability,
   inServingOrder,
   withMealDetails,
   emptyHistogram,
@@ -112,6 +113,7 @@ export function viewOf(db: InMemoryDatabase, userId: UserId | null, meal: Detail
     marked,
     personalRating,
     dish: dishSummaryOf(db, db.mealDishes.get(meal.id)!, asOf),
+    availability: db.availability.get(meal.id) ?? initialAvailability,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DishSummary, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
+import type { Availability, AvailabilityStatus, DishSummary, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import {
   fromEpochMs,
@@ -83,7 +83,17 @@ export interface MealSelection {
   readonly order?: string;
 }
 
-type ViewRow = MealRow & HistogramRow & DishSummaryRow & { marked: boolean; personal_rating: RatingValue | null };
+/** A meal's availability columns, as the views read them. */
+export interface AvailabilityRow {
+  availability: AvailabilityStatus;
+  availability_changed_at: Date | null;
+}
+
+export function availabilityFromRow(row: AvailabilityRow): Availability {
+  return { status: row.availability, changedAt: row.availability_changed_at };
+}
+
+type ViewRow = MealRow & HistogramRow & DishSummaryRow & AvailabilityRow & { marked: boolean; personal_rating: RatingValue | null };
 
 /**
  * One statement: the selected meals that are not withdrawn, each with its histogram (kept in the meals row), the
@@ -100,10 +110,11 @@ export async function readViews(
   const user = parameters.add(reader);
   const instant = parameters.add(asOf.getTime());
   const sql = `SELECT ${mealColumnsOf('selected')}, ${histogramColumnsOf('selected')},
+      selected.availability, selected.availability_changed_at,
       EXISTS (SELECT 1 FROM markings WHERE markings.user_id = ${user} AND markings.meal_id = selected.meal_id) AS marked,
       (SELECT rating FROM ratings WHERE ratings.meal_id = selected.meal_id AND ratings.user_id = ${user}) AS personal_rating,
       ${dishSummaryColumns('dish', 'figures')}
-    FROM (SELECT ${mealColumns}, ${histogramColumns}, dish_id FROM meals WHERE withdrawn_at IS NULL AND (${where}) ${limit})
+    FROM (SELECT ${mealColumns}, ${histogramColumns}, availability, availability_changed_at, dish_id FROM meals WHERE withdrawn_at IS NULL AND (${where}) ${limit})
       AS selected
     JOIN dishes dish ON dish.dish_id = selected.dish_id
     CROSS JOIN LATERAL (${servingFigures('dish.dish_id', instant)}) AS figures
@@ -115,6 +126,7 @@ export async function readViews(
     marked: row.marked,
     personalRating: row.personal_rating,
     dish: dishSummaryFromRow(row),
+    availability: availabilityFromRow(row),
   }));
 }
 

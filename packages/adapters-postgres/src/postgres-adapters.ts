@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { PostgresAvailabilityRepository } from './postgres-availability-repository.js';
 import { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 import { PostgresClosedDayRepository } from './postgres-closed-day-repository.js';
 import { PostgresDishQueries } from './postgres-dish-queries.js';
@@ -44,6 +45,7 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     webhooks: new PostgresWebhookRepository(pool, transactions),
     outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
     preferences: new PostgresPreferenceRepository(pool, options.health),
+    availability: new PostgresAvailabilityRepository(transactions),
     /** How many transactions (and batches of rating changes and markings) were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount + ratings.retryCount + markings.retryCount,
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MenuChange, MenuChangeHub, MenuChangeOrigin } from '@canteen-meals/domain';
+import { isAvailabilityStatus, type Availability, type MenuChange, type MenuChangeHub, type MenuChangeOrigin } from '@canteen-meals/domain';
 import pg from 'pg';
 
 /** The channel every instance of one database notifies and listens on. */
@@ -234,6 +234,11 @@ function envelopeOf(payload: string): Envelope | null {
   if (typeof parsed !== 'object' || parsed === null) return null;
   const { v, from, change } = parsed as Record<string, unknown>;
   if (v !== 1 || typeof from !== 'string' || !isMenuChange(change)) return null;
+  // JSON carries the instant as text: the listeners get a Date, as from a local change.
+  if (change.kind === 'availability') {
+    const { changedAt } = change.availability as { changedAt: string | null };
+    return { v, from, change: { ...change, availability: { status: change.availability.status, changedAt: changedAt === null ? null : new Date(changedAt) } } };
+  }
   return { v, from, change };
 }
 
@@ -241,11 +246,18 @@ function isMenuChange(value: unknown): value is MenuChange {
   if (typeof value !== 'object' || value === null) return false;
   const change = value as Record<string, unknown>;
   if (change.kind === 'menus') return true;
+  if (change.kind === 'availability') return Number.isSafeInteger(change.mealId) && isAvailability(change.availability);
   if (change.kind !== 'rating' || !Number.isSafeInteger(change.mealId) || !isHistogram(change.histogram)) return false;
   if (change.dish === null) return true;
   if (typeof change.dish !== 'object' || change.dish === undefined) return false;
   const dish = change.dish as Record<string, unknown>;
   return Number.isSafeInteger(dish.id) && isHistogram(dish.histogram);
+}
+
+function isAvailability(value: unknown): value is Availability {
+  if (typeof value !== 'object' || value === null) return false;
+  const { status, changedAt } = value as Record<string, unknown>;
+  return isAvailabilityStatus(status) && (changedAt === null || (typeof changedAt === 'string' && !Number.isNaN(Date.parse(changedAt))));
 }
 
 function isHistogram(value: unknown): boolean {

@@ -17,6 +17,7 @@ export {
   type BackgroundCheckpointOptions,
   type BackgroundCheckpoints,
 } from './background-checkpoints.js';
+export { SqliteAvailabilityRepository } from './sqlite-availability-repository.js';
 export { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
 export { SqliteDishQueries } from './sqlite-dish-queries.js';
 export { SqliteDishRepository } from './sqlite-dish-repository.js';

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
+import { SqliteAvailabilityRepository } from './sqlite-availability-repository.js';
 import { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
 import { SqliteDishQueries } from './sqlite-dish-queries.js';
 import { SqliteDishRepository } from './sqlite-dish-repository.js';
@@ -35,6 +36,7 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     webhooks: new SqliteWebhookRepository(db, health),
     outbox: new SqliteWebhookOutbox(db, health),
     preferences: new SqlitePreferenceRepository(db, health),
+    availability: new SqliteAvailabilityRepository(db, health),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CanteenId, DishId, DishSummary, MealId, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
+import type { Availability, AvailabilityStatus, CanteenId, DishId, DishSummary, MealId, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';
@@ -47,7 +47,23 @@ export function dishSummaryFromRow(row: DishSummaryRow): DishSummary {
   };
 }
 
-export type ViewRow = MealRow & HistogramRow & DishSummaryRow & { marked: 0 | 1; personal_rating: RatingValue | null };
+/** A meal's availability columns, as the views read them. */
+export interface AvailabilityRow {
+  availability: AvailabilityStatus;
+  availability_changed_at: number | null;
+}
+
+export function availabilityFromRow(row: AvailabilityRow): Availability {
+  return {
+    status: row.availability,
+    changedAt: row.availability_changed_at === null ? null : new Date(row.availability_changed_at),
+  };
+}
+
+export type ViewRow = MealRow &
+  HistogramRow &
+  DishSummaryRow &
+  AvailabilityRow & { marked: 0 | 1; personal_rating: RatingValue | null };
 
 /** The parameters every view reads: the reader (null: anonymous, nothing personal) and the instant. */
 export interface ViewParameters {
@@ -62,6 +78,7 @@ export interface ViewParameters {
 export const selectViews = `SELECT ${[...mealColumns.split(', '), ...histogramColumns.split(', ')]
   .map((column) => `meals.${column} AS ${column}`)
   .join(', ')},
+  meals.availability AS availability, meals.availability_changed_at AS availability_changed_at,
   EXISTS (SELECT 1 FROM markings WHERE markings.user_id = @user AND markings.meal_id = meals.meal_id) AS marked,
   (SELECT rating FROM ratings WHERE ratings.user_id = @user AND ratings.meal_id = meals.meal_id) AS personal_rating,
   ${dishSummaryColumns('dish')}
@@ -74,6 +91,7 @@ export function viewFromRow(row: ViewRow): PersonalMeal {
     marked: row.marked === 1,
     personalRating: row.personal_rating,
     dish: dishSummaryFromRow(row),
+    availability: availabilityFromRow(row),
   };
 }
 

@@ -22,7 +22,9 @@ import type {
   MergeDishesRequest,
   WithdrawMealResult,
   AvailabilityStatus,
-  MealAvailability,
+  LiveAvailability,
+  LiveSnapshotMeal,
+  MealAvailabilityResult,
   SaveCanteenRequest,
   MarkMealRequest,
   MarkMealResult,
@@ -137,10 +139,10 @@ export interface MealsClient {
   /** Withdraws a meal from the menus (a correction); idempotent; the token needs the `meals:write` scope. */
   withdrawMeal(mealId: number, options?: CallOptions): Promise<WithdrawMealResult>;
   /**
-   * Says what is left of a serving (`available`, `few_left`, `sold_out`); the token needs `meals:kitchen` (today's
-   * meals of the canteen) or `meals:write`. Answers the serving's availability as it now is.
+   * Says how much of a serving is left; the token needs `meals:kitchen` (the canteen's today only) or `meals:write`
+   * (any day). The same status again changes nothing and answers the availability as it stands.
    */
-  setAvailability(mealId: number, status: AvailabilityStatus, options?: CallOptions): Promise<MealAvailability>;
+  setMealAvailability(mealId: number, status: AvailabilityStatus, options?: CallOptions): Promise<MealAvailabilityResult>;
   /** A canteen's feeds with their last fetch and next run; the token needs the `meals:write` scope. */
   listFeeds(canteenId: string, options?: CallOptions): Promise<FeedsResult>;
   /** Fetches and imports one feed now (or waits for the fetch under way); answers its summary. */
@@ -258,7 +260,7 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
       call('GET', `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page) })}`, undefined, callOptions),
     mergeDishes: (dishId, request, callOptions) => call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
     withdrawMeal: (mealId, callOptions) => call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
-    setAvailability: (mealId, status, callOptions) =>
+    setMealAvailability: (mealId, status, callOptions) =>
       call('PUT', mealPath(mealId, routePaths.mealAvailability), { status }, callOptions),
     listFeeds: (canteenId, callOptions) => call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
     fetchFeed: (canteenId, feedName, callOptions) =>
@@ -330,9 +332,11 @@ const eventStream = 'text/event-stream';
 function liveEventOf(type: string, id: string, data: string): LiveEvent | null {
   switch (type) {
     case 'snapshot':
-      return { type, id, meals: (JSON.parse(data) as { meals: LiveMealStats[] }).meals };
+      return { type, id, meals: (JSON.parse(data) as { meals: LiveSnapshotMeal[] }).meals };
     case 'stats':
       return { type, id, meal: JSON.parse(data) as LiveMealStats };
+    case 'availability':
+      return { type, id, meal: JSON.parse(data) as LiveAvailability };
     default:
       return null;
   }

@@ -15,6 +15,10 @@ import type {
   FeedsData,
   FeedSummaryData,
   LiveMealStatsData,
+  LiveSnapshotMealData,
+  LiveAvailabilityData,
+  AvailabilityStatusData,
+  AvailabilityData,
   MergeDishesBody,
   WithdrawMealData,
   ErrorCode,
@@ -102,6 +106,9 @@ export type FeedsResult = Static<typeof FeedsData>;
 export type DishSearchResult = Static<typeof DishSearchData>;
 export type MergeDishesRequest = Static<typeof MergeDishesBody>;
 export type WithdrawMealResult = Static<typeof WithdrawMealData>;
+/** `PUT /kitchen/meals/{meal_id}/availability`. */
+export type AvailabilityStatus = Static<typeof AvailabilityStatusData>;
+export type MealAvailabilityResult = Static<typeof AvailabilityData>;
 /** `GET /canteens/{canteen_id}/dishes`: `q` any part of a name; a page as for the meal lists. */
 export interface DishSearchRequest extends PageRequest {
   readonly q: string;
@@ -160,9 +167,15 @@ export type MealsErrorCode = ErrorCode;
 export type LiveMealStats = Static<typeof LiveMealStatsData>;
 
 /** An event of `liveStatistics`: every meal of the day, or one meal whose figures changed; `id` resumes after it. */
+/** One meal of a `snapshot`: its figures and its availability. */
+export type LiveSnapshotMeal = Static<typeof LiveSnapshotMealData>;
+/** An `availability` event: the kitchen changed what is left of one meal. */
+export type LiveAvailability = Static<typeof LiveAvailabilityData>;
+
 export type LiveEvent =
-  | { readonly type: 'snapshot'; readonly id: string; readonly meals: readonly LiveMealStats[] }
-  | { readonly type: 'stats'; readonly id: string; readonly meal: LiveMealStats };
+  | { readonly type: 'snapshot'; readonly id: string; readonly meals: readonly LiveSnapshotMeal[] }
+  | { readonly type: 'stats'; readonly id: string; readonly meal: LiveMealStats }
+  | { readonly type: 'availability'; readonly id: string; readonly meal: LiveAvailability };
 
 /** PUT /admin/webhooks/{webhook_id}: `secret` absent keeps the endpoint's own, or generates one for a new endpoint. */
 export type SaveWebhookRequest = Static<typeof WebhookBody>;
@@ -178,13 +191,3 @@ export type WebhookEvent = Static<typeof WebhookPayload>;
 export type MenuPublishedEvent = Static<typeof MenuPublishedPayload>;
 export type FavouritesUpcomingEvent = Static<typeof FavouritesUpcomingPayload>;
 export type MealWithdrawnEvent = Static<typeof MealWithdrawnPayload>;
-
-/** What is left of a serving, as the kitchen says it. */
-export type AvailabilityStatus = 'available' | 'few_left' | 'sold_out';
-/** The answer of `setAvailability` (and the data of a live `availability` event). */
-export interface MealAvailability {
-  readonly meal_id: number;
-  readonly availability: AvailabilityStatus;
-  /** When the status last changed; null when it never did. */
-  readonly availability_changed_at: string | null;
-}

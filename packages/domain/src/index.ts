@@ -85,6 +85,22 @@ export {
   type DishSearchResult,
 } from './use-cases/dish-use-cases.js';
 export { WithdrawMeal, withdrawMealRefusals } from './use-cases/withdraw-meal.js';
+export { SetMealAvailability, setMealAvailabilityRefusals, type SetMealAvailabilityCommand } from './use-cases/set-meal-availability.js';
+export {
+  availabilityChanged,
+  availabilityRefusals,
+  availabilityStatuses,
+  decideAvailability,
+  initialAvailability,
+  isAvailabilityStatus,
+  type Availability,
+  type AvailabilityChange,
+  type AvailabilityRefusal,
+  type AvailabilityRequest,
+  type AvailabilitySnapshot,
+  type AvailabilityStatus,
+} from './availability/availability.js';
+export type { AvailabilityDecision, AvailabilityRepository } from './availability/availability-repository.js';
 export type { ClosedDayRepository, DayClosure } from './menu/closed-day-repository.js';
 export { SetDayClosed, setDayClosedRefusals } from './use-cases/set-day-closed.js';
 export {
@@ -277,6 +293,7 @@ export {
   isWebhookEventType,
   webhookEventTypes,
   type FavouritesUpcoming,
+  type MealAvailabilityChanged,
   type MealWithdrawn,
   type MenuPublished,
   type MenuWriteCause,
@@ -327,7 +344,7 @@ export {
   type DeliverySettings,
   type StopSignal,
 } from './use-cases/deliver-webhooks.js';
-export { importEvents, upsertEvents, withdrawalEvent, type CanteenTimeZones } from './webhook/menu-events.js';
+export { availabilityEvent, importEvents, upsertEvents, withdrawalEvent, type CanteenTimeZones } from './webhook/menu-events.js';
 export {
   addedServingsOf,
   deliveriesOf,

@@ -3,6 +3,7 @@ import { InMemoryCanteenRepository, InMemoryDatabase } from '@canteen-meals/adap
 import { accepted } from '@canteen-meals/repository-contract';
 import {
   emptyHistogram,
+  initialAvailability,
   GetPublicMenu,
   GetRatingsReport,
   maxMenuDays,
@@ -28,6 +29,7 @@ const view = (id: number, servedAt: string, histogram = emptyHistogram): Persona
     marked: false,
     personalRating: null,
     dish: { id: 100 + id, canteenId: meal.canteenId, name: `Dish ${id}`, histogram, timesServed: 1, lastServedAt: null, nextServedAt: null },
+    availability: initialAvailability,
   };
 };
 

@@ -12,6 +12,7 @@ import {
   refuse,
   withMealDetails,
   type Clock,
+  initialAvailability,
   type DetailedMeal,
   type MealQueries,
   type PersonalMeal,
@@ -28,6 +29,7 @@ const view = (m: DetailedMeal, extra: Partial<PersonalMeal> = {}): PersonalMeal 
   marked: false,
   personalRating: null,
   dish: { id: m.id, canteenId: m.canteenId, name: m.name, histogram: emptyHistogram, timesServed: 1, lastServedAt: m.servedAt, nextServedAt: null },
+  availability: initialAvailability,
   ...extra,
 });
 

@@ -1,7 +1,7 @@
 import type { CanteenData, CanteensData } from './canteen-schemas.js';
 import type { AdminCanteensData, ArchivedCanteenData } from './canteen-schemas.js';
 import type { Static } from '@sinclair/typebox';
-import type { MarkMealData, RateMealData, UpsertMealsData } from './meal-schemas.js';
+import type { AvailabilityData, MarkMealData, RateMealData, UpsertMealsData } from './meal-schemas.js';
 import type { MealData, MealPageData, MealsData } from './read-schemas.js';
 import { ratingsReportColumns } from './report-schemas.js';
 import type { UpcomingData } from './upcoming-schemas.js';
@@ -63,6 +63,15 @@ export const exampleMeal: MealData = {
     last_served_at: '2026-03-10T11:30:00.000Z',
     next_served_at: null,
   },
+  availability: 'few_left',
+  availability_changed_at: '2026-03-10T12:10:00.000Z',
+};
+
+export const exampleAvailabilityRequest = { status: 'sold_out' as const };
+export const exampleAvailabilityAnswer: AvailabilityData = {
+  meal_id: 42,
+  availability: 'sold_out',
+  availability_changed_at: '2026-03-10T12:25:00.000Z',
 };
 
 export const exampleMeals: Static<typeof MealsData> = { meals: [exampleMeal], unknown_ids: [7] };
@@ -103,8 +112,8 @@ export const exampleUserDataErasure: Static<typeof UserDataErasureData> = {
  */
 export const exampleRatingsReport = [
   ratingsReportColumns.join(','),
-  '2026-03-09,2026-03-09T11:30:00.000Z,41,1,"Pancakes","Pancakes",,0,,,0,0,0,0,0',
-  '2026-03-10,2026-03-10T11:30:00.000Z,42,2,"Lentil soup","Lentil soup","Hauptgericht",3,3.33,4,0,1,0,2,0',
+  '2026-03-09,2026-03-09T11:30:00.000Z,41,1,"Pancakes","Pancakes",,0,,,0,0,0,0,0,',
+  '2026-03-10,2026-03-10T11:30:00.000Z,42,2,"Lentil soup","Lentil soup","Hauptgericht",3,3.33,4,0,1,0,2,0,',
   '',
 ].join('\r\n');
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MealId } from './meal-schemas.js';
+import { AvailabilityStatusData, MealId } from './meal-schemas.js';
 import { RatingDistribution } from './read-schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -29,6 +29,24 @@ export const LiveMealStatsData = Type.Object({
 });
 export type LiveMealStatsData = Static<typeof LiveMealStatsData>;
 
+/** A meal of a `snapshot`: its figures, and what the kitchen says is left of it (`availability` events follow it). */
+export const LiveSnapshotMealData = Type.Composite([
+  LiveMealStatsData,
+  Type.Object({
+    availability: AvailabilityStatusData,
+    availability_changed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }),
+]);
+export type LiveSnapshotMealData = Static<typeof LiveSnapshotMealData>;
+
 /** The `data` of a `snapshot` event: every meal of the day, in menu order. */
-export const LiveSnapshotData = Type.Object({ meals: Type.Array(LiveMealStatsData) });
+export const LiveSnapshotData = Type.Object({ meals: Type.Array(LiveSnapshotMealData) });
 export type LiveSnapshotData = Static<typeof LiveSnapshotData>;
+
+/** The `data` of an `availability` event: the kitchen changed what is left of one serving. */
+export const LiveAvailabilityData = Type.Object({
+  meal_id: MealId,
+  availability: AvailabilityStatusData,
+  availability_changed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type LiveAvailabilityData = Static<typeof LiveAvailabilityData>;

@@ -1,4 +1,4 @@
-import { maxChosenMealId, mealLabelsMaxCount, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
+import { availabilityStatuses, maxChosenMealId, mealLabelsMaxCount, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { CanteenId } from './canteen-schemas.js';
 import { exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
@@ -127,3 +127,26 @@ export type UpsertMealsBody = Static<typeof UpsertMealsBody>;
 
 export const UpsertMealsData = Type.Object({ upserted: Type.Integer({ minimum: 0 }) });
 export type UpsertMealsData = Static<typeof UpsertMealsData>;
+
+/** What the kitchen says is left of a serving: the same closed set in every answer, event and request. */
+export const AvailabilityStatusData = Type.Union(
+  availabilityStatuses.map((status) => Type.Literal(status)),
+  { description: 'What the kitchen says is left of the serving: available, few_left or sold_out' },
+);
+
+/** `PUT /kitchen/meals/{meal_id}/availability`: the serving's new status. */
+export const AvailabilityBody = Type.Object(
+  { status: AvailabilityStatusData },
+  { additionalProperties: false, examples: [{ status: 'sold_out' }] },
+);
+export type AvailabilityBody = Static<typeof AvailabilityBody>;
+
+/** The answer of the availability PUT: the serving's availability as it now is. */
+export const AvailabilityData = Type.Object({
+  meal_id: MealId,
+  availability: AvailabilityStatusData,
+  availability_changed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the status last changed; unchanged when the same status is set again; null when it never changed',
+  }),
+});
+export type AvailabilityData = Static<typeof AvailabilityData>;

@@ -1,6 +1,6 @@
 import { maxMealIdsPerRead, maxMealsPerDayPage, maxMenuDays, maxPageSize } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import { MealId, MealPrices } from './meal-schemas.js';
+import { AvailabilityStatusData, MealId, MealPrices } from './meal-schemas.js';
 import { AllQuery, HideQuery, LabelFilterQuery, MealLabels, PlaceholdersQuery } from './label-schemas.js';
 
 /** Query strings arrive as text and are never coerced: each value is matched as a string, then parsed. */
@@ -120,6 +120,10 @@ export const MealData = Type.Object({
   ),
   dish_id: Type.Integer({ minimum: 1, description: 'The dish this meal is a serving of' }),
   dish: DishSummaryData,
+  availability: AvailabilityStatusData,
+  availability_changed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the kitchen last changed the availability; null until it does (every serving starts available)',
+  }),
 });
 export type MealData = Static<typeof MealData>;
 

@@ -1,6 +1,6 @@
 import { webhookEventTypes, type RecordedEvent } from '@canteen-meals/domain';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MealId } from './meal-schemas.js';
+import { AvailabilityStatusData, MealId } from './meal-schemas.js';
 
 // The events as receivers get them: the Standard Webhooks body `{type, timestamp, data}`, with `data` in the wire's
 // snake_case. The server maps its events here (webhookPayloadOf) and the client types what it verifies with them.
@@ -42,6 +42,15 @@ export const MealWithdrawnData = Type.Object({
 });
 export type MealWithdrawnData = Static<typeof MealWithdrawnData>;
 
+export const MealAvailabilityChangedData = Type.Object({
+  meal_id: MealId,
+  availability: AvailabilityStatusData,
+  availability_changed_at: Instant,
+  canteen_id: CanteenIdData,
+  date: Day,
+});
+export type MealAvailabilityChangedData = Static<typeof MealAvailabilityChangedData>;
+
 const payload = <const T extends string, D extends TSchema>(type: T, data: D) =>
   Type.Object({
     type: Type.Literal(type),
@@ -52,9 +61,10 @@ const payload = <const T extends string, D extends TSchema>(type: T, data: D) =>
 export const MenuPublishedPayload = payload('menu.published', MenuPublishedData);
 export const FavouritesUpcomingPayload = payload('favourites.upcoming', FavouritesUpcomingData);
 export const MealWithdrawnPayload = payload('meal.withdrawn', MealWithdrawnData);
+export const MealAvailabilityChangedPayload = payload('meal.availability_changed', MealAvailabilityChangedData);
 
-/** The body of a delivery: one of the three events. */
-export const WebhookPayload = Type.Union([MenuPublishedPayload, FavouritesUpcomingPayload, MealWithdrawnPayload]);
+/** The body of a delivery: one of the events of the catalogue. */
+export const WebhookPayload = Type.Union([MenuPublishedPayload, FavouritesUpcomingPayload, MealWithdrawnPayload, MealAvailabilityChangedPayload]);
 export type WebhookPayload = Static<typeof WebhookPayload>;
 
 /** The event names of the catalogue, for receivers that check a body's `type`. */
@@ -91,6 +101,20 @@ export function webhookPayloadOf(event: RecordedEvent): WebhookPayload {
         type: event.type,
         timestamp,
         data: { meal_id: mealId, canteen_id: canteenId, date, dish_id: dishId, withdrawn_at: withdrawnAt.toISOString() },
+      };
+    }
+    case 'meal.availability_changed': {
+      const { mealId, canteenId, date, availability, availabilityChangedAt } = event.data;
+      return {
+        type: event.type,
+        timestamp,
+        data: {
+          meal_id: mealId,
+          availability,
+          availability_changed_at: availabilityChangedAt.toISOString(),
+          canteen_id: canteenId,
+          date,
+        },
       };
     }
   }

@@ -1,4 +1,4 @@
-import type { FavouritesUpcomingPayload, MealWithdrawnPayload, MenuPublishedPayload } from './webhook-event-schemas.js';
+import type { FavouritesUpcomingPayload, MealAvailabilityChangedPayload, MealWithdrawnPayload, MenuPublishedPayload } from './webhook-event-schemas.js';
 import type { DeliveriesData, WebhookData } from './webhook-schemas.js';
 import type { Static } from '@sinclair/typebox';
 
@@ -40,6 +40,12 @@ export const exampleMealWithdrawn: Static<typeof MealWithdrawnPayload> = {
   type: 'meal.withdrawn',
   timestamp: '2026-03-10T12:05:00.000Z',
   data: { meal_id: 41, canteen_id: 'mensa-academica', date: '2026-03-11', dish_id: 5, withdrawn_at: '2026-03-10T12:05:00.000Z' },
+};
+
+export const exampleMealAvailabilityChanged: Static<typeof MealAvailabilityChangedPayload> = {
+  type: 'meal.availability_changed',
+  timestamp: '2026-03-11T12:40:00.000Z',
+  data: { meal_id: 43, availability: 'sold_out', availability_changed_at: '2026-03-11T12:40:00.000Z', canteen_id: 'mensa-academica', date: '2026-03-11' },
 };
 
 export const exampleDeliveries: DeliveriesData = {

@@ -86,7 +86,7 @@ export function startWebhookWorker(deliverWebhooks: DeliverWebhooks, options: We
 
   const unsubscribe = options.menuChanges.subscribe((change, origin) => {
     // Timer, not a call: the announcing request finishes first. Other instances deliver their own events.
-    if (origin === 'local' && change.kind === 'menus') runIn(0);
+    if (origin === 'local' && (change.kind === 'menus' || change.kind === 'availability')) runIn(0);
   });
   runIn(0);
 

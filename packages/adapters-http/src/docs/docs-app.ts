@@ -51,6 +51,7 @@ export async function buildDocsApp(routes: readonly RouteOptions[], options: { r
       tags: [
         { name: 'meals', description: 'Marking and rating, for every authenticated user' },
         { name: 'admin', description: 'Menu management, with the meals:write scope; reports, with meals:read-reports or meals:write' },
+        { name: 'kitchen', description: 'What the kitchen says during service, with the meals:kitchen or meals:write scope' },
         { name: 'canteens', description: 'Canteens and their menus, public: no token needed' },
         { name: 'labels', description: 'The label vocabulary of allergens, additives, diets and ingredients, public' },
         { name: 'operations', description: 'Unauthenticated routes for operators' },
@@ -104,6 +105,7 @@ async function notServed(): Promise<never> {
 
 function tagOf(url: string, apiPrefix: string): string {
   if (url.startsWith(`${apiPrefix}/admin/`)) return 'admin';
+  if (url.startsWith(`${apiPrefix}/kitchen/`)) return 'kitchen';
   if (url.startsWith(`${apiPrefix}/`)) return 'meals';
   return 'operations';
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   ratingStatistics,
+  type Availability,
   type DishId,
   type MealId,
   type MenuChange,
@@ -9,7 +10,10 @@ import {
   type RatingHistogram,
   type Result,
 } from '@canteen-meals/domain';
-import { distributionDataOf } from '../wire-mapping.js';
+import { availabilityFieldsOf, distributionDataOf } from '../wire-mapping.js';
+
+/** The events of a stream: `snapshot` first, `stats` of ratings, `availability` of the kitchen's changes. */
+type LiveEventName = 'snapshot' | 'stats' | 'availability';
 
 /**
  * Time, as the live streams need it: the coalescing windows and the heartbeat are timers. A port, so that tests fire
@@ -53,6 +57,7 @@ interface MealFigures {
   histogram: RatingHistogram;
   readonly dishId: DishId;
   dishHistogram: RatingHistogram;
+  availability: Availability;
 }
 
 interface KeptEvent {
@@ -92,6 +97,15 @@ class Channel {
     return new Set([...this.meals.values()].map((figures) => figures.dishId));
   }
 
+  /** Takes a serving's new availability; answers whether the channel shows the meal (and its state moved). */
+  applyAvailability(change: Extract<MenuChange, { kind: 'availability' }>): MealFigures | undefined {
+    const own = this.meals.get(change.mealId);
+    if (own === undefined) return undefined;
+    own.availability = change.availability;
+    this.snapshot = null;
+    return own;
+  }
+
   /** Takes a rating's histograms into the figures; answers the meals whose figures moved. */
   apply(change: Extract<MenuChange, { kind: 'rating' }>): MealId[] {
     const moved: MealId[] = [];
@@ -115,7 +129,13 @@ class Channel {
     this.meals = new Map(
       menu.meals.map((reading) => [
         reading.meal.id,
-        { mealId: reading.meal.id, histogram: reading.distribution, dishId: reading.dish.id, dishHistogram: reading.dish.histogram },
+        {
+          mealId: reading.meal.id,
+          histogram: reading.distribution,
+          dishId: reading.dish.id,
+          dishHistogram: reading.dish.histogram,
+          availability: reading.availability,
+        },
       ]),
     );
     this.pending.clear();
@@ -125,7 +145,7 @@ class Channel {
   /** The snapshot as of the last event, serialized once for every stream that joins until the next change. */
   snapshotFrame(): string {
     if (this.snapshot === null || this.snapshot.seq !== this.seq) {
-      const meals = [...this.meals.values()].map(statsDataOf);
+      const meals = [...this.meals.values()].map((figures) => ({ ...statsDataOf(figures), ...availabilityFieldsOf(figures.availability) }));
       this.snapshot = { seq: this.seq, frame: frameOf(this.idOf(this.seq), 'snapshot', { meals }) };
     }
     return this.snapshot.frame;
@@ -136,12 +156,12 @@ class Channel {
   }
 
   /** Numbers, keeps and sends one event. */
-  publish(event: 'snapshot' | 'stats', build: (id: string) => string, keepAtMost: number): void {
+  publish(event: LiveEventName, build: (id: string) => string, keepAtMost: number): void {
     this.broadcast(this.record(event, build, keepAtMost));
   }
 
   /** Numbers and keeps one event; answers its frame, for the caller to send (alone, or with the others of a window). */
-  record(event: 'snapshot' | 'stats', build: (id: string) => string, keepAtMost: number): string {
+  record(event: LiveEventName, build: (id: string) => string, keepAtMost: number): string {
     this.seq += 1;
     const frame = build(this.idOf(this.seq));
     this.kept.push({ n: this.seq, frame });
@@ -290,6 +310,17 @@ export class LiveStats {
       for (const channel of this.channels.values()) if (!this.reading.has(channel)) this.reload(channel);
       return;
     }
+    if (change.kind === 'availability') {
+      // Not coalesced: a kitchen taps a few times a day, and the wall must show "sold out" at once.
+      for (const channel of this.byMeal.get(change.mealId) ?? []) {
+        if (this.reading.has(channel)) continue;
+        const figures = channel.applyAvailability(change);
+        if (figures === undefined) continue;
+        const data = { meal_id: figures.mealId, ...availabilityFieldsOf(figures.availability) };
+        channel.publish('availability', (id) => frameOf(id, 'availability', data), this.settings.replayEvents);
+      }
+      return;
+    }
     const showing = new Set(this.byMeal.get(change.mealId));
     if (change.dish !== null) for (const channel of this.byDish.get(change.dish.id) ?? []) showing.add(channel);
     for (const channel of showing) {
@@ -336,7 +367,10 @@ export class LiveStats {
         this.index(channel);
         const menusChanged = missed.some((change) => change.kind === 'menus');
         if (menusChanged && attempt < 2) continue;
-        for (const change of missed) if (change.kind === 'rating') channel.apply(change);
+        for (const change of missed) {
+          if (change.kind === 'rating') channel.apply(change);
+          else if (change.kind === 'availability') channel.applyAvailability(change);
+        }
         return { ok: true, value: undefined };
       }
     } catch (error) {

@@ -63,6 +63,8 @@ interface Flight {
   readonly promise: Promise<Result<KeptAnswer, MenuRefusal>>;
   readonly epoch: number;
   outdatedAt: number | null;
+  /** A serving's availability changed while it read: what it answers is neither kept nor joined. */
+  superseded: boolean;
 }
 
 type MenuRefusal = 'canteen_not_found' | 'invalid_menu_range';
@@ -109,6 +111,12 @@ export class MenuAnswers {
       this.showing.clear();
       return;
     }
+    if (change.kind === 'availability') {
+      // Not served late like a rating: "sold out" must show at once. A read under way may have read before it.
+      for (const key of [...(this.showing.get(`meal:${change.mealId}`) ?? [])]) this.drop(key);
+      for (const flight of this.flights.values()) flight.superseded = true;
+      return;
+    }
     const now = this.clock.now().getTime();
     const items = [`meal:${change.mealId}`, ...(change.dish === null ? [] : [`dish:${change.dish.id}`])];
     for (const key of items.flatMap((item) => [...(this.showing.get(item) ?? [])])) {
@@ -126,7 +134,7 @@ export class MenuAnswers {
    * came since, or ratings may be served late at all (what it reads is younger than any kept answer).
    */
   private joinable(flight: Flight): boolean {
-    return flight.epoch === this.epoch && (flight.outdatedAt === null || this.settings.ratingsMaxAgeMs > 0);
+    return flight.epoch === this.epoch && !flight.superseded && (flight.outdatedAt === null || this.settings.ratingsMaxAgeMs > 0);
   }
 
   private servable(answer: Pick<KeptAnswer, 'epoch' | 'readAt' | 'expiresAt' | 'outdatedAt'>, now: number): boolean {
@@ -138,13 +146,14 @@ export class MenuAnswers {
     const flight: Flight = {
       epoch: this.epoch,
       outdatedAt: null,
+      superseded: false,
       promise: this.read(days)
         .then((menu) => {
           if (!menu.ok) return menu;
           const selected = { ...menu.value, meals: menu.value.meals.filter((reading) => selects(selection, reading.meal)) };
           const answer = serialize(selected, readAt, flight.epoch, this.settings.ttlMs);
           answer.outdatedAt = flight.outdatedAt;
-          if (this.settings.entries > 0 && this.servable(answer, readAt)) this.keep(key, answer);
+          if (this.settings.entries > 0 && !flight.superseded && this.servable(answer, readAt)) this.keep(key, answer);
           return accept(answer);
         })
         .finally(() => {

@@ -24,7 +24,7 @@ export async function* ratingsCsvChunks(rows: AsyncIterable<RatingsReportRow>): 
 }
 
 /** One row's fields, in the order of `ratingsReportColumns`. */
-export function ratingsCsvFields({ date, meal, dish, statistics, distribution }: RatingsReportRow): string[] {
+export function ratingsCsvFields({ date, meal, dish, statistics, distribution, soldOutAt }: RatingsReportRow): string[] {
   const fields: Record<RatingsReportColumn, string> = {
     date,
     served_at: meal.servedAt.toISOString(),
@@ -41,6 +41,7 @@ export function ratingsCsvFields({ date, meal, dish, statistics, distribution }:
     stars_3: String(distribution[2]),
     stars_4: String(distribution[3]),
     stars_5: String(distribution[4]),
+    sold_out_at: soldOutAt?.toISOString() ?? '',
   };
   return ratingsReportColumns.map((column) => fields[column]);
 }

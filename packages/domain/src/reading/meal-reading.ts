@@ -1,3 +1,4 @@
+import type { Availability } from '../availability/availability.js';
 import type { DishSummary } from '../dish/dish.js';
 import type { DetailedMeal } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
@@ -18,6 +19,8 @@ export interface MealReading {
   readonly personalRating: RatingValue | null;
   /** The meal's dish over all its servings, with its statistics. */
   readonly dish: DishReading;
+  /** What the kitchen says is left of this serving. */
+  readonly availability: Availability;
 }
 
 /** A dish at one instant: its figures and the statistics of its histogram. */
@@ -38,6 +41,7 @@ export function mealReadingOf(view: PersonalMeal, now: Date): MealReading {
     marked: view.marked,
     personalRating: view.personalRating,
     dish: dishReadingOf(view.dish),
+    availability: view.availability,
   };
 }
 

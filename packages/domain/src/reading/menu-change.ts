@@ -1,3 +1,4 @@
+import type { Availability } from '../availability/availability.js';
 import type { DishId } from '../dish/dish.js';
 import type { MealId } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
@@ -14,6 +15,8 @@ export type MenuChange =
       readonly histogram: RatingHistogram;
       readonly dish: { readonly id: DishId; readonly histogram: RatingHistogram } | null;
     }
+  /** The kitchen changed a serving's availability: every answer that shows the meal differs. */
+  | { readonly kind: 'availability'; readonly mealId: MealId; readonly availability: Availability }
   /** Meals, dishes, canteens or many statistics changed at once (upsert, import, withdrawal, merge, erasure): any menu may differ. */
   | { readonly kind: 'menus' };
 

@@ -1,3 +1,4 @@
+import type { Availability } from '../availability/availability.js';
 import type { DishSummary } from '../dish/dish.js';
 import type { DetailedMeal, Meal, MealId } from '../meal/meal.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
@@ -13,6 +14,8 @@ export interface PersonalMeal {
   readonly marked: boolean;
   readonly personalRating: RatingValue | null;
   readonly dish: DishSummary;
+  /** What the kitchen says is left of this serving. */
+  readonly availability: Availability;
 }
 
 /**

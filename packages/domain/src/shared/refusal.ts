@@ -6,6 +6,7 @@ const defaultMessages = {
   meal_not_found: 'The meal does not exist.',
   meal_not_rateable: 'This meal cannot be rated.',
   meal_not_yet_served: 'This meal has not been served yet.',
+  meal_not_today: "The meal is not served on its canteen's today.",
   rating_period_over: 'This meal was served more than one week ago and can no longer be rated.',
   invalid_meal: 'The meal is not valid.',
   canteen_not_found: 'The canteen does not exist.',

@@ -1,3 +1,4 @@
+import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { PreferenceRepository } from '../preference/preference-repository.js';
 import { AvoidDish, GetPreferences, SavePreferences } from './preference-use-cases.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
@@ -26,6 +27,7 @@ import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use
 import { EraseUserData } from './erase-user-data.js';
 import { defaultFeedRunBounds, ListFeeds, RunDueFeeds, RunFeed } from './feed-use-cases.js';
 import { WithdrawMeal } from './withdraw-meal.js';
+import { SetMealAvailability } from './set-meal-availability.js';
 import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
@@ -63,6 +65,8 @@ export interface Repositories {
   readonly closedDays: ClosedDayRepository;
   /** What each person keeps about what they eat: label filter and avoided dishes. */
   readonly preferences: PreferenceRepository;
+  /** How much of each serving is left, as the kitchen says. */
+  readonly availability: AvailabilityRepository;
 }
 
 /** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
@@ -184,6 +188,7 @@ export function createUseCases(
     archiveCanteen: new ArchiveCanteen({ canteens: repositories.canteens, clock, announce }),
     listCanteensWithArchived: new ListCanteensWithArchived(repositories),
     withdrawMeal: new WithdrawMeal({ meals: repositories.meals, clock, announce }),
+    setMealAvailability: new SetMealAvailability({ availability: repositories.availability, clock, announce }),
     setDayClosed: new SetDayClosed({ ...repositories, clock, announce }),
     getMenuDays: new GetMenuDays({ ...repositories, clock }),
     findCanteenByOpenMensaId: new FindCanteenByOpenMensaId(repositories),

@@ -39,6 +39,8 @@ export interface RatingsReportRow {
   readonly statistics: RatingStatistics;
   /** How many ratings of each value 1..5 the meal holds; index 0 counts the 1s. */
   readonly distribution: RatingHistogram;
+  /** When the kitchen said the serving sold out, if it is sold out now (a sold-out meal set back to available is not). */
+  readonly soldOutAt: Date | null;
 }
 
 export interface RatingsReport {
@@ -81,7 +83,7 @@ async function* rowsOf(
   // zone arithmetic (at most one per day of the report, not one per row).
   let day: LocalDay | undefined;
   for (let page = first; ; ) {
-    for (const { meal, histogram, dish } of page) {
+    for (const { meal, histogram, dish, availability } of page) {
       if (day === undefined || meal.servedAt < day.from || meal.servedAt >= day.until) day = localDayOf(meal.servedAt, timeZone);
       yield {
         date: day.date,
@@ -89,6 +91,7 @@ async function* rowsOf(
         dish: { id: dish.id, name: dish.name },
         statistics: ratingStatistics(histogram),
         distribution: histogram,
+        soldOutAt: availability.status === 'sold_out' ? availability.changedAt : null,
       };
     }
     const last = page.at(-1)?.meal;

@@ -1,9 +1,10 @@
+import type { AvailabilityChange } from '../availability/availability.js';
 import { localDayOf, type LocalDay } from '../calendar/local-day.js';
 import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
 import type { DishId } from '../dish/dish.js';
 import type { Meal, MealId } from '../meal/meal.js';
 import type { MenuImportPlan } from '../menu/menu-import-plan.js';
-import type { MealWithdrawn, MenuPublished, MenuWriteCause, WebhookEvent } from './webhook-event.js';
+import type { MealAvailabilityChanged, MealWithdrawn, MenuPublished, MenuWriteCause, WebhookEvent } from './webhook-event.js';
 
 // Pure: what a menu write records in the outbox, from what it changed. Adapters call these inside the write's
 // transaction and persist the answer with it; they never decide what an event says.
@@ -113,6 +114,19 @@ class DayGroups {
         return { type: 'menu.published', data };
       });
   }
+}
+
+/** `AvailabilityRepository.change` (a change of status only): one `meal.availability_changed`, at the new instant. */
+export function availabilityEvent(change: AvailabilityChange): WebhookEvent {
+  const data: MealAvailabilityChanged = {
+    mealId: change.mealId,
+    canteenId: change.canteenId,
+    date: change.date,
+    availability: change.next.status,
+    // A change of status always carries its instant (decideAvailability sets it).
+    availabilityChangedAt: new Date((change.next.changedAt ?? new Date(0)).getTime()),
+  };
+  return { type: 'meal.availability_changed', data };
 }
 
 function timeZoneOf(timeZones: CanteenTimeZones, canteenId: CanteenId): string {

@@ -2,6 +2,7 @@ import type { UserId } from '../shared/user-id.js';
 import {
   isWebhookEventType,
   type FavouritesUpcoming,
+  type MealAvailabilityChanged,
   type MealWithdrawn,
   type MenuPublished,
   type RecordedEvent,
@@ -18,6 +19,8 @@ export function storedEventData(event: WebhookEvent): string {
       return JSON.stringify(event.data);
     case 'meal.withdrawn':
       return JSON.stringify({ ...event.data, withdrawnAt: event.data.withdrawnAt.getTime() });
+    case 'meal.availability_changed':
+      return JSON.stringify({ ...event.data, availabilityChangedAt: event.data.availabilityChangedAt.getTime() });
     case 'favourites.upcoming':
       return JSON.stringify({ ...event.data, meals: event.data.meals.map((meal) => ({ ...meal, servedAt: meal.servedAt.getTime() })) });
   }
@@ -34,6 +37,10 @@ export function recordedEventOf(row: { readonly id: string; readonly type: strin
     case 'meal.withdrawn': {
       const data = JSON.parse(row.data) as Omit<MealWithdrawn, 'withdrawnAt'> & { withdrawnAt: number };
       return { id, occurredAt, type, data: { ...data, withdrawnAt: new Date(data.withdrawnAt) } };
+    }
+    case 'meal.availability_changed': {
+      const data = JSON.parse(row.data) as Omit<MealAvailabilityChanged, 'availabilityChangedAt'> & { availabilityChangedAt: number };
+      return { id, occurredAt, type, data: { ...data, availabilityChangedAt: new Date(data.availabilityChangedAt) } };
     }
     case 'favourites.upcoming': {
       type StoredMeal = Omit<FavouritesUpcoming['meals'][number], 'servedAt'> & { servedAt: number };

@@ -1,3 +1,4 @@
+import type { AvailabilityStatus } from '../availability/availability.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import type { DishId } from '../dish/dish.js';
 import type { MealId } from '../meal/meal.js';
@@ -5,7 +6,7 @@ import type { LocalDate } from '../menu/local-time.js';
 import type { UserId } from '../shared/user-id.js';
 
 /** The events a webhook can subscribe to: the catalogue, in the order the docs list it. */
-export const webhookEventTypes = ['menu.published', 'favourites.upcoming', 'meal.withdrawn'] as const;
+export const webhookEventTypes = ['menu.published', 'favourites.upcoming', 'meal.withdrawn', 'meal.availability_changed'] as const;
 
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -38,6 +39,16 @@ export interface MealWithdrawn {
   readonly withdrawnAt: Date;
 }
 
+/** The kitchen changed how much of a serving is left (the same status again records nothing). */
+export interface MealAvailabilityChanged {
+  readonly mealId: MealId;
+  readonly canteenId: CanteenId;
+  /** The meal's day on its canteen's clocks. */
+  readonly date: LocalDate;
+  readonly availability: AvailabilityStatus;
+  readonly availabilityChangedAt: Date;
+}
+
 /** For one user and one canteen day: servings of dishes the user marked (favourites) that appeared on a future day. */
 export interface FavouritesUpcoming {
   readonly userId: UserId;
@@ -49,7 +60,8 @@ export interface FavouritesUpcoming {
 export type WebhookEvent =
   | { readonly type: 'menu.published'; readonly data: MenuPublished }
   | { readonly type: 'favourites.upcoming'; readonly data: FavouritesUpcoming }
-  | { readonly type: 'meal.withdrawn'; readonly data: MealWithdrawn };
+  | { readonly type: 'meal.withdrawn'; readonly data: MealWithdrawn }
+  | { readonly type: 'meal.availability_changed'; readonly data: MealAvailabilityChanged };
 
 /**
  * An event as the outbox holds it. `id` is given by the adapter that records it (unique, at most 64 characters of

@@ -134,7 +134,7 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
   async function setAvailability(change: Change, offerUndo: boolean) {
     const view = cards.get(change.mealId);
     try {
-      const answer = await client.setAvailability(change.mealId, change.to);
+      const answer = await client.setMealAvailability(change.mealId, change.to);
       if (view !== undefined) applyAvailability(view, answer.availability, t);
       if (offerUndo) undo.offer(change);
     } catch (error) {

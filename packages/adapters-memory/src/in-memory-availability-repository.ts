@@ -1,0 +1,38 @@
+import {
+  availabilityChanged,
+  availabilityEvent,
+  initialAvailability,
+  type AvailabilityChange,
+  type AvailabilityDecision,
+  type AvailabilityRefusal,
+  type AvailabilityRepository,
+  type MealId,
+  type Result,
+} from '@canteen-meals/domain';
+import { InMemoryDatabase } from './in-memory-database.js';
+
+export class InMemoryAvailabilityRepository implements AvailabilityRepository {
+  constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
+
+  async change(mealId: MealId, decide: AvailabilityDecision): Promise<Result<AvailabilityChange, AvailabilityRefusal>> {
+    // Read, decide and write run without an await in between: no other change can interleave.
+    const meal = this.db.withdrawn.has(mealId) ? undefined : this.db.meals.get(mealId);
+    const timeZone = meal === undefined ? undefined : this.db.timeZonesOf([meal.canteenId]).get(meal.canteenId);
+    const decision = decide(
+      meal === undefined || timeZone === undefined
+        ? undefined
+        : {
+            mealId,
+            canteenId: meal.canteenId,
+            servedAt: new Date(meal.servedAt.getTime()),
+            timeZone,
+            availability: this.db.availability.get(mealId) ?? initialAvailability,
+          },
+    );
+    if (!decision.ok || !availabilityChanged(decision.value)) return decision;
+    const { next } = decision.value;
+    this.db.availability.set(mealId, next);
+    this.db.recordEvents([availabilityEvent(decision.value)], next.changedAt ?? new Date());
+    return decision;
+  }
+}

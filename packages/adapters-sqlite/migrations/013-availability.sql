@@ -1,0 +1,6 @@
+-- Availability of a serving (issue 29): what the kitchen says is left. Every serving starts available and never
+-- changed; ADD COLUMN rewrites no row. The instant of the last change goes with the status, so that a repeated status
+-- keeps it (idempotent) and the ratings report can tell when a meal sold out.
+ALTER TABLE meals ADD COLUMN availability TEXT NOT NULL DEFAULT 'available'
+  CHECK (availability IN ('available', 'few_left', 'sold_out'));
+ALTER TABLE meals ADD COLUMN availability_changed_at INTEGER; -- milliseconds since the epoch, UTC; NULL: never changed
