@@ -103,6 +103,7 @@ describe("the kitchen's mode", () => {
     ]);
 
     expect(await seriousViolations(staff)).toEqual([]);
+    await staff.locator('h1').scrollIntoViewIfNeeded();
     await staff.screenshot({ path: `${docs}kitchen-staff-en.png` });
 
     // The undo, within its 10 s: back to few left, everywhere.
@@ -120,6 +121,7 @@ describe("the kitchen's mode", () => {
     await button(page, 3).tap();
     await page.locator('[data-meal-id="3"][data-availability="few_left"]').waitFor();
     expect(await page.locator('#undo-bar .undo-text').textContent()).toBe('Fish of the day <Pollock>: Nur noch wenige');
+    await page.locator('h1').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${docs}kitchen-staff-de.png` });
 
     const guest = await openPage(browser, `${origin}/dashboard?canteen=${canteen}&mode=kitchen`, { viewport: { width: 800, height: 600 } });

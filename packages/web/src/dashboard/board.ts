@@ -74,6 +74,12 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
     dateLabel.htmlFor = 'date';
     dateLabel.append(dateInput);
     header.append(heading, canteenLabel, dateLabel, statusLine);
+    if (options.signOut !== undefined) {
+      const signOut = element('button', 'sign-out', t.signOut);
+      signOut.type = 'button';
+      signOut.addEventListener('click', options.signOut);
+      header.append(signOut);
+    }
   }
   const main = element('main');
   const rankingSection = section('ranking-heading', t.ranking);
@@ -157,7 +163,7 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
     const shown = meals.filter((meal) => !(meal.labels ?? []).includes('placeholder'));
     cards = new Map();
     const items = shown.map((meal) => {
-      const view = mealCard(meal, { t, format, compact: wall, ...(onTap === undefined ? {} : { onTap }) });
+      const view = mealCard(meal, { t, format, compact: mode !== 'board', ...(onTap === undefined ? {} : { onTap }) });
       cards.set(meal.meal_id, view);
       return view.card;
     });

@@ -27,7 +27,7 @@ export interface CardView {
 export interface CardOptions {
   readonly t: DashboardTexts;
   readonly format: NumberFormats;
-  /** The wall's compact card: no chart (read across a room: the average and the count). */
+  /** The wall's and the kitchen's compact card: no chart (the average and the count, read across a room or beside the button). */
   readonly compact: boolean;
   /** The kitchen's mode: the status is a button that moves it on. */
   readonly onTap?: (view: CardView) => void;

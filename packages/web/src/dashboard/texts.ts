@@ -35,6 +35,7 @@ export interface DashboardTexts extends PageTexts {
   readonly changeFailed: (message: string) => string;
   readonly chooseCanteen: string;
   readonly pageOf: (page: number, count: number) => string;
+  readonly signOut: string;
 }
 
 export const texts: TextTables<DashboardTexts> = {
@@ -73,6 +74,7 @@ export const texts: TextTables<DashboardTexts> = {
     changeFailed: (message) => `Not changed: ${message}`,
     chooseCanteen: 'Which canteen should this screen show?',
     pageOf: (page, count) => `Page ${page} of ${count}`,
+    signOut: 'Sign out',
   },
   de: {
     title: 'Küchen-Dashboard',
@@ -109,5 +111,6 @@ export const texts: TextTables<DashboardTexts> = {
     changeFailed: (message) => `Nicht geändert: ${message}`,
     chooseCanteen: 'Welche Mensa soll dieser Bildschirm zeigen?',
     pageOf: (page, count) => `Seite ${page} von ${count}`,
+    signOut: 'Abmelden',
   },
 };
