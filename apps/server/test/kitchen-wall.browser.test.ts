@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  call,
   canteen,
   day,
   launchBrowser,
@@ -80,6 +81,31 @@ describe('the wall mode', () => {
     await live(accepted.page);
     expect(await accepted.page.locator('#meals-heading').textContent()).toBe('Gerichte');
     expect([...problems, ...accepted.problems]).toEqual([]);
+  }, 60_000);
+
+  it('shows the first 30 of 35 meals and says which page it shows (the pages turn every 15 s: paging.test.ts)', async () => {
+    await call(origin, 'PUT', '/admin/canteens/mensa-sued', { name: 'Mensa Süd', timezone: 'Europe/Berlin', city: 'Aachen' });
+    await call(origin, 'PUT', '/admin/meals', {
+      meals: Array.from({ length: 35 }, (_, index) => ({
+        meal_id: 100 + index,
+        name: `${thirtyMeals[index % 30]!.name} (${index + 1})`,
+        served_at: `${day}T11:30:00+01:00`,
+        rateable: true,
+        canteen_id: 'mensa-sued',
+      })),
+    });
+    const url = `${origin}/dashboard?canteen=mensa-sued&date=${day}&mode=wall`;
+    const { page, problems } = await openPage(browser, url, { viewport: { width: 1920, height: 1080 } });
+    await live(page);
+    expect(await page.locator('#meals .meal').count()).toBe(35);
+    expect(await page.locator('#meals .meal:visible').count()).toBe(30);
+    expect(await page.locator('#page-of').textContent()).toBe('Page 1 of 2');
+    const { scrollHeight, innerHeight } = await page.evaluate(() => ({
+      scrollHeight: (globalThis as unknown as PageGlobals).document.scrollingElement!.scrollHeight,
+      innerHeight: (globalThis as unknown as PageGlobals).innerHeight,
+    }));
+    expect(scrollHeight).toBeLessThanOrEqual(innerHeight);
+    expect(problems).toEqual([]);
   }, 60_000);
 
   it('asks which canteen when opened without one, a link each', async () => {
