@@ -62,7 +62,7 @@ export function useSharedTestApp(): TestApp {
   });
   beforeEach(async () => {
     const { db } = shared.adapters;
-    for (const table of [db.meals, db.histograms, db.ratings, db.markings, db.dishes, db.dishNames, db.mealDishes, db.withdrawn, db.closedDays]) {
+    for (const table of [db.meals, db.histograms, db.ratings, db.markings, db.dishes, db.dishNames, db.mealDishes, db.withdrawn, db.closedDays, db.availability]) {
       table.clear();
     }
     for (const id of db.canteens.keys()) if (id !== 'default') db.canteens.delete(id);

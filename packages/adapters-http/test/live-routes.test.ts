@@ -549,3 +549,47 @@ describe('a slow reader', () => {
     expect([slow.destroyed(), drops]).toEqual([true, 1]);
   });
 });
+
+describe('GET /api/v1/live: the kitchen’s availability', () => {
+  const kitchen = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:kitchen' });
+  const setAvailability = async (app: Awaited<ReturnType<typeof liveServer>>['app'], mealId: number, status: string) => {
+    const answer = await app.inject({
+      method: 'PUT',
+      url: `/api/v1/kitchen/meals/${mealId}/availability`,
+      headers: { authorization: `Bearer ${kitchen}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ status }),
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+  };
+
+  it('sends an availability event at once, without waiting for a window, and shows the state in every snapshot after it', async () => {
+    const { app, stream } = await liveServer();
+    const client = await stream();
+    const snapshot = await client.next();
+    expect(snapshot.data.meals[0]).toMatchObject({ meal_id: 1, availability: 'available', availability_changed_at: null });
+
+    await setAvailability(app, 1, 'sold_out');
+
+    const event = await client.next();
+    expect(event.event).toBe('availability');
+    expect(event.id).toMatch(/\.1$/);
+    expect(event.data).toEqual({ meal_id: 1, availability: 'sold_out', availability_changed_at: now.toISOString() });
+    const joining = await stream();
+    expect((await joining.next()).data.meals[0]).toMatchObject({ meal_id: 1, availability: 'sold_out', availability_changed_at: now.toISOString() });
+  });
+
+  it('replays the event to a stream that resumes after it, and sends nothing for the same status again or another canteen', async () => {
+    const { app, stream } = await liveServer();
+    const client = await stream();
+    const snapshot = await client.next();
+    await setAvailability(app, 1, 'few_left');
+    await client.next();
+
+    // Another stream of the channel (its first stays open: the channel and its events are kept) resumes after the snapshot.
+    const resumed = await stream(livePath, { 'last-event-id': snapshot.id! });
+    expect(await resumed.next()).toMatchObject({ event: 'availability', data: { meal_id: 1, availability: 'few_left' } });
+    await setAvailability(app, 1, 'few_left');
+    await setAvailability(app, 10, 'sold_out');
+    expect(await resumed.unread()).toEqual([]);
+  });
+});

@@ -39,10 +39,40 @@ async function setup(settings: { entries: number; ratingsMaxAgeMs: number; ttlMs
   };
   const rate = async (mealId: number, rating: number) =>
     expect(await useCases.rateMeal.execute({ userId: 'alice', mealId, rating: rating as 1 })).toMatchObject({ ok: true });
-  return { answers, reads, etagOf, rate, clock };
+  const setAvailability = async (mealId: number, status: 'available' | 'few_left' | 'sold_out') =>
+    expect(await useCases.setMealAvailability.execute({ mealId, status, anyDay: false })).toMatchObject({ ok: true });
+  return { answers, reads, etagOf, rate, clock, setAvailability };
 }
 
 describe('MenuAnswers', () => {
+  it("drops the answers showing a meal at once when its availability changes, even where ratings may be served late", async () => {
+    const { reads, etagOf, setAvailability, answers } = await setup({ entries: 10, ratingsMaxAgeMs: 60_000, ttlMs: 60_000 });
+    const [north, south] = [await etagOf('north'), await etagOf('south')];
+
+    await setAvailability(1, 'sold_out');
+
+    expect(await etagOf('south')).toBe(south);
+    const after = await answers.answer(menuOf('north'));
+    expect(after.ok && after.value.etag).not.toBe(north);
+    expect(after.ok && after.value.body).toContain('"availability":"sold_out"');
+    expect(reads).toEqual(['north', 'south', 'north']);
+    // The same status again is no change: the kept answer stays.
+    await setAvailability(1, 'sold_out');
+    await etagOf('north');
+    expect(reads).toEqual(['north', 'south', 'north']);
+  });
+
+  it('neither keeps nor shares a read that was under way when an availability changed', async () => {
+    const { reads, answers, setAvailability } = await setup({ entries: 10, ratingsMaxAgeMs: 60_000, ttlMs: 60_000 });
+    const underWay = answers.answer(menuOf('north'));
+    await setAvailability(1, 'few_left');
+    const joined = await answers.answer(menuOf('north'));
+    await underWay;
+    expect(joined.ok && joined.value.body).toContain('"availability":"few_left"');
+    await answers.answer(menuOf('north'));
+    expect(reads).toEqual(['north', 'north']);
+  });
+
   it('reads a menu again only when a rating changed one of its meals or their dishes', async () => {
     const { reads, etagOf, rate } = await setup({ entries: 10, ratingsMaxAgeMs: 0, ttlMs: 60_000 });
     const [north, south] = [await etagOf('north'), await etagOf('south')];

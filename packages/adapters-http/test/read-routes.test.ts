@@ -99,6 +99,8 @@ describe('GET /api/v1/meals/{meal_id}', () => {
           last_served_at: '2026-03-10T11:00:00.000Z',
           next_served_at: null,
         },
+        availability: 'available',
+        availability_changed_at: null,
       },
     });
   });

@@ -110,6 +110,8 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
       stars_3: String(three),
       stars_4: String(four),
       stars_5: String(five),
+      // None of these meals sold out.
+      sold_out_at: '',
     });
     const unrated = { rating_count: '0', rating_average: '', rating_median: '', ...stars(0, 0, 0, 0, 0) };
     expect(rowsOf(response)).toEqual([

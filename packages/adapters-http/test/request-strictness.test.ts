@@ -15,6 +15,7 @@ const validBodies: Readonly<Record<string, unknown>> = {
   'POST /api/v1/admin/dishes/:dish_id/merge': { from: [2] },
   'PUT /api/v1/admin/webhooks/:webhook_id': { url: 'https://app.example.com/hooks', events: ['menu.published'] },
   'PUT /api/v1/me/preferences': { without: [], only: [] },
+  'PUT /api/v1/kitchen/meals/:meal_id/availability': { status: 'sold_out' },
 };
 
 describe('unknown query parameters', () => {

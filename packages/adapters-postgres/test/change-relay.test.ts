@@ -155,6 +155,25 @@ describe('the PostgreSQL change relay', () => {
     ]);
   });
 
+  it("brings a change of a serving's availability to the other instance with its instant as a Date", async () => {
+    const a = recordingHub();
+    const b = recordingHub();
+    await Promise.all([start({ hub: a.hub }), start({ hub: b.hub })].map((relay) => relay.ready));
+    const soldOut: MenuChange = { kind: 'availability', mealId: 7, availability: { status: 'sold_out', changedAt: new Date('2026-03-10T12:40:00.000Z') } };
+    const undone: MenuChange = { kind: 'availability', mealId: 7, availability: { status: 'available', changedAt: null } };
+
+    a.hub.publish(soldOut);
+    a.hub.publish(undone);
+
+    expect(await b.next(({ change }) => change.kind === 'availability', 'the availability on B')).toEqual({ change: soldOut, origin: 'remote' });
+    // Both, in order: an availability is not a rating, whose later change would stand for the earlier.
+    await b.next(({ change }) => change.kind === 'availability' && change.availability.status === 'available', 'the second on B');
+    expect(b.heard.filter(({ change }) => change.kind === 'availability')).toEqual([
+      { change: soldOut, origin: 'remote' },
+      { change: undone, origin: 'remote' },
+    ]);
+  });
+
   it('sends the changes of one turn in one query, in order, a meal\'s rating changes as its last one, equal ones apart', async () => {
     const a = recordingHub();
     const b = recordingHub();

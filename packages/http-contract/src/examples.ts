@@ -64,14 +64,15 @@ export const exampleMeal: MealData = {
     next_served_at: null,
   },
   availability: 'few_left',
-  availability_changed_at: '2026-03-10T12:10:00.000Z',
+  availability_changed_at: '2026-03-10T12:00:00.000Z',
 };
 
-export const exampleAvailabilityRequest = { status: 'sold_out' as const };
+/** At noon the kitchen sees the lentil soup running low. */
+export const exampleAvailabilityRequest = { status: 'few_left' as const };
 export const exampleAvailabilityAnswer: AvailabilityData = {
   meal_id: 42,
-  availability: 'sold_out',
-  availability_changed_at: '2026-03-10T12:25:00.000Z',
+  availability: 'few_left',
+  availability_changed_at: '2026-03-10T12:00:00.000Z',
 };
 
 export const exampleMeals: Static<typeof MealsData> = { meals: [exampleMeal], unknown_ids: [7] };

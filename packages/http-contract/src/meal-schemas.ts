@@ -1,7 +1,7 @@
-import { availabilityStatuses, maxChosenMealId, mealLabelsMaxCount, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
+import { availabilityStatuses, maxChosenMealId, type AvailabilityStatus, mealLabelsMaxCount, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { CanteenId } from './canteen-schemas.js';
-import { exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
+import { exampleAvailabilityRequest, exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
 import { bidiRule, visibleTextWithoutBidiControls, withoutBidiControls } from './text-patterns.js';
 import { LabelCode } from './label-schemas.js';
 
@@ -129,15 +129,17 @@ export const UpsertMealsData = Type.Object({ upserted: Type.Integer({ minimum: 0
 export type UpsertMealsData = Static<typeof UpsertMealsData>;
 
 /** What the kitchen says is left of a serving: the same closed set in every answer, event and request. */
-export const AvailabilityStatusData = Type.Union(
-  availabilityStatuses.map((status) => Type.Literal(status)),
-  { description: 'What the kitchen says is left of the serving: available, few_left or sold_out' },
-);
+// An enum, not a union of literals: a refusal then names every allowed value ("must be one of ...").
+export const AvailabilityStatusData = Type.Unsafe<AvailabilityStatus>({
+  type: 'string',
+  enum: [...availabilityStatuses],
+  description: 'What the kitchen says is left of the serving: available, few_left or sold_out',
+});
 
 /** `PUT /kitchen/meals/{meal_id}/availability`: the serving's new status. */
 export const AvailabilityBody = Type.Object(
   { status: AvailabilityStatusData },
-  { additionalProperties: false, examples: [{ status: 'sold_out' }] },
+  { additionalProperties: false, examples: [exampleAvailabilityRequest] },
 );
 export type AvailabilityBody = Static<typeof AvailabilityBody>;
 

@@ -1,4 +1,5 @@
 import { maxRankingDays } from '@canteen-meals/domain';
+import { AvailabilityStatusData } from './meal-schemas.js';
 import { LabelFilterQuery, MealLabels, PlaceholdersQuery } from './label-schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 
@@ -52,7 +53,15 @@ const rankedFields = {
   marks: Type.Optional(Type.Integer({ minimum: 0, description: 'Only with by=marks: how many users marked it (a dish: one of its servings)' })),
 };
 
-export const RankedMealData = Type.Object({ meal_id: Type.Integer({ minimum: 1 }), ...rankedFields, labels: MealLabels });
+export const RankedMealData = Type.Object({
+  meal_id: Type.Integer({ minimum: 1 }),
+  ...rankedFields,
+  labels: MealLabels,
+  availability: AvailabilityStatusData,
+  availability_changed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the kitchen last changed the availability; null until it does',
+  }),
+});
 export type RankedMealData = Static<typeof RankedMealData>;
 
 export const RankedDishData = Type.Object({ dish_id: Type.Integer({ minimum: 1 }), ...rankedFields });

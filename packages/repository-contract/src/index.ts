@@ -20,6 +20,7 @@ export { rateInPeriod } from './rate-in-period.js';
 export { describeReadRepositoryContracts } from './read-repository-contracts.js';
 export type { CreateReadRepositoryFixture, ReadRepositoryFixture } from './read-repository-fixture.js';
 export { describeUserDataRepositoryContract } from './user-data-repository-contract.js';
+export { describeAvailabilityRepositoryContract } from './availability-repository-contract.js';
 export { describeWebhookContracts } from './webhook-contracts.js';
 export { describeWebhookDeliveryContract } from './webhook-delivery-contract.js';
 export { describeWebhookFanOutContract } from './webhook-fan-out-contract.js';

@@ -1,4 +1,5 @@
 import {
+  initialAvailability,
   defaultCanteenId,
   emptyHistogram,
   type Canteen,
@@ -112,7 +113,7 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       it('answers an unrated, unmarked meal with every field and an empty histogram', async () => {
         const { queries } = await withWeek();
         expect(await queries.viewsByIds('alice', [3], readAt)).toEqual([
-          { meal: meal(3), histogram: emptyHistogram, marked: false, personalRating: null, dish: servedAlone(meal(3), emptyHistogram) },
+          { meal: meal(3), histogram: emptyHistogram, marked: false, personalRating: null, dish: servedAlone(meal(3), emptyHistogram), availability: initialAvailability },
         ]);
       });
 
@@ -124,13 +125,13 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await markings.setMarked('alice', 1, true);
 
         expect(await queries.viewsByIds('alice', [1], readAt)).toEqual([
-          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: true, personalRating: 4, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]) },
+          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: true, personalRating: 4, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]), availability: initialAvailability },
         ]);
         expect(await queries.viewsByIds('bob', [1], readAt)).toEqual([
-          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: false, personalRating: 2, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]) },
+          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: false, personalRating: 2, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]), availability: initialAvailability },
         ]);
         expect(await queries.viewsByIds('dave', [1], readAt)).toEqual([
-          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: false, personalRating: null, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]) },
+          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: false, personalRating: null, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]), availability: initialAvailability },
         ]);
       });
 
@@ -145,7 +146,7 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await meals.upsertMany([detailed]);
         await markings.setMarked('alice', 7, true);
         await rateInPeriod(ratings, 'alice', detailed, 2);
-        const expected = { meal: detailed, histogram: [0, 1, 0, 0, 0], marked: true, personalRating: 2, dish: servedAlone(detailed, [0, 1, 0, 0, 0]) };
+        const expected = { meal: detailed, histogram: [0, 1, 0, 0, 0], marked: true, personalRating: 2, dish: servedAlone(detailed, [0, 1, 0, 0, 0]), availability: initialAvailability };
 
         expect(await queries.viewsByIds('alice', [7], readAt)).toEqual([expected]);
         expect(await queries.viewsServedIn('alice', inDefault(detailed.servedAt, at('2025-03-09T00:00:00.000Z')), readAt)).toEqual([expected]);
@@ -179,7 +180,7 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'alice', meal(2), null);
 
         expect(await queries.viewsByIds('alice', [2], readAt)).toEqual([
-          { meal: meal(2), histogram: emptyHistogram, marked: true, personalRating: null, dish: servedAlone(meal(2), emptyHistogram) },
+          { meal: meal(2), histogram: emptyHistogram, marked: true, personalRating: null, dish: servedAlone(meal(2), emptyHistogram), availability: initialAvailability },
         ]);
       });
     });
@@ -227,7 +228,7 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'bob', meal(3), 5);
 
         const [view] = await queries.viewsServedIn('alice', inDefault(meal(3).servedAt, meal(5).servedAt), readAt);
-        expect(view).toEqual({ meal: meal(3), histogram: [1, 0, 0, 0, 1], marked: true, personalRating: 1, dish: servedAlone(meal(3), [1, 0, 0, 0, 1]) });
+        expect(view).toEqual({ meal: meal(3), histogram: [1, 0, 0, 0, 1], marked: true, personalRating: 1, dish: servedAlone(meal(3), [1, 0, 0, 0, 1]), availability: initialAvailability });
       });
     });
 
@@ -240,9 +241,9 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'bob', meal(2), 5);
         const days = inDefault(meal(2).servedAt, meal(5).servedAt);
         const anonymous = [
-          { meal: meal(2), histogram: [0, 0, 0, 0, 1], marked: false, personalRating: null, dish: servedAlone(meal(2), [0, 0, 0, 0, 1]) },
-          { meal: meal(3), histogram: [1, 0, 0, 0, 0], marked: false, personalRating: null, dish: servedAlone(meal(3), [1, 0, 0, 0, 0]) },
-          { meal: meal(4), histogram: emptyHistogram, marked: false, personalRating: null, dish: servedAlone(meal(4), emptyHistogram) },
+          { meal: meal(2), histogram: [0, 0, 0, 0, 1], marked: false, personalRating: null, dish: servedAlone(meal(2), [0, 0, 0, 0, 1]), availability: initialAvailability },
+          { meal: meal(3), histogram: [1, 0, 0, 0, 0], marked: false, personalRating: null, dish: servedAlone(meal(3), [1, 0, 0, 0, 0]), availability: initialAvailability },
+          { meal: meal(4), histogram: emptyHistogram, marked: false, personalRating: null, dish: servedAlone(meal(4), emptyHistogram), availability: initialAvailability },
         ];
 
         expect(await queries.viewsServedIn(null, days, readAt)).toEqual(anonymous);
@@ -456,7 +457,7 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'alice', meal(2), 3);
         await rateInPeriod(ratings, 'bob', meal(2), 4);
         expect(await queries.markedMeals('alice', { after: null, limit: 1 }, readAt)).toEqual([
-          { meal: meal(2), histogram: [0, 0, 1, 1, 0], marked: true, personalRating: 3, dish: servedAlone(meal(2), [0, 0, 1, 1, 0]) },
+          { meal: meal(2), histogram: [0, 0, 1, 1, 0], marked: true, personalRating: 3, dish: servedAlone(meal(2), [0, 0, 1, 1, 0]), availability: initialAvailability },
         ]);
       });
     });
@@ -472,8 +473,8 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await markings.setMarked('alice', 3, true);
 
         expect(await queries.ratedMeals('alice', { after: null, limit: 10 }, readAt)).toEqual([
-          { meal: meal(3), histogram: [0, 1, 0, 0, 0], marked: true, personalRating: 2, dish: servedAlone(meal(3), [0, 1, 0, 0, 0]) },
-          { meal: meal(1), histogram: [0, 0, 0, 0, 1], marked: false, personalRating: 5, dish: servedAlone(meal(1), [0, 0, 0, 0, 1]) },
+          { meal: meal(3), histogram: [0, 1, 0, 0, 0], marked: true, personalRating: 2, dish: servedAlone(meal(3), [0, 1, 0, 0, 0]), availability: initialAvailability },
+          { meal: meal(1), histogram: [0, 0, 0, 0, 1], marked: false, personalRating: 5, dish: servedAlone(meal(1), [0, 0, 0, 0, 1]), availability: initialAvailability },
         ]);
       });
 

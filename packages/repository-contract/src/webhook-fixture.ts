@@ -1,5 +1,6 @@
 import {
   webhookEventTypes,
+  type AvailabilityRepository,
   type CanteenId,
   type DishId,
   type RecordedEvent,
@@ -15,6 +16,8 @@ import type { ReadRepositoryFixture } from './read-repository-fixture.js';
 export interface WebhookRepositoryFixture extends ReadRepositoryFixture {
   readonly webhooks: WebhookRepository;
   readonly outbox: WebhookOutbox;
+  /** Changes of a serving's availability record their event in the outbox. */
+  readonly availability: AvailabilityRepository;
 }
 
 export type CreateWebhookRepositoryFixture = () => WebhookRepositoryFixture | Promise<WebhookRepositoryFixture>;

@@ -1,8 +1,10 @@
 import {
   exampleFavouritesUpcoming,
+  exampleMealAvailabilityChanged,
   exampleMealWithdrawn,
   exampleMenuPublished,
   FavouritesUpcomingPayload,
+  MealAvailabilityChangedPayload,
   MealWithdrawnPayload,
   MenuPublishedPayload,
 } from '@canteen-meals/http-contract';
@@ -75,5 +77,12 @@ export const webhookDocs: OpenApiWebhooks = {
     "An admin's correction (DELETE /api/v1/admin/meals/{meal_id}), or an import that no longer lists a coming meal.",
     MealWithdrawnPayload,
     exampleMealWithdrawn,
+  ),
+  'meal.availability_changed': event(
+    'mealAvailabilityChanged',
+    "The kitchen changed how much of a serving is left",
+    'PUT /api/v1/kitchen/meals/{meal_id}/availability with another status than the serving has (the same status again records nothing); `data` is the live `availability` event with the canteen and its day.',
+    MealAvailabilityChangedPayload,
+    exampleMealAvailabilityChanged,
   ),
 };

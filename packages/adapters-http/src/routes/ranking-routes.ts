@@ -12,6 +12,7 @@ import {
 import { RankingsData, RankingsQuery, routePaths, successEnvelope } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
+import { availabilityFieldsOf } from '../wire-mapping.js';
 import { HttpError } from '../http-error.js';
 import { selectionOf, selects } from '../menu/menu-selection.js';
 import { strongTagOf } from '../menu/menu-answers.js';
@@ -86,7 +87,13 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
         data = {
           scope,
           by,
-          items: ranking.value.items.map((entry) => ({ rank: entry.rank, meal_id: entry.item.meal.id, ...figuresOf(entry, entry.item.meal.name, by), labels: [...entry.item.meal.labels] })),
+          items: ranking.value.items.map((entry) => ({
+            rank: entry.rank,
+            meal_id: entry.item.meal.id,
+            ...figuresOf(entry, entry.item.meal.name, by),
+            labels: [...entry.item.meal.labels],
+            ...availabilityFieldsOf(entry.item.availability),
+          })),
         };
       }
       const body = JSON.stringify({ status: 'success', data });

@@ -75,6 +75,11 @@ describe('the API documentation examples are real answers', () => {
     await call('POST', routePaths.markMeal, 'alice', { meal_id: 41, marked: true });
     expect(await call('POST', routePaths.markMeal, 'alice', requestExample('markMeal'))).toEqual(answerExample('markMeal'));
     expect(await call('POST', routePaths.rateMeal, 'alice', requestExample('rateMeal'))).toEqual(answerExample('rateMeal'));
+    // At noon the kitchen says the soup runs low: every meal answer below carries it.
+    const availabilityUrl = fillPath(routePaths.mealAvailability, { meal_id: 42 });
+    expect(await call('PUT', availabilityUrl, 'kitchen', requestExample('setMealAvailability'), 'meals:kitchen')).toEqual(
+      answerExample('setMealAvailability'),
+    );
 
     expect(await call('GET', '/meals/42', 'alice')).toEqual(answerExample('getMeal'));
     expect(await call('GET', `${routePaths.getMeals}?ids=42,7`, 'alice')).toEqual(answerExample('getMeals'));
@@ -129,7 +134,7 @@ describe('the API documentation examples are real answers', () => {
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'listLabels', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
+    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'listLabels', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'setMealAvailability', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);
