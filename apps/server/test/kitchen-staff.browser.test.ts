@@ -61,7 +61,7 @@ describe("the kitchen's mode", () => {
       };
       // The whole page, not one card: a snapshot may redraw the cards.
       new scope.MutationObserver(() => {
-        if (scope.soldOutAt === undefined && scope.document.querySelector('[data-meal-id="2"][data-availability="sold_out"]') !== null) {
+        if (scope.soldOutAt === undefined && scope.document.querySelector('.meal[data-meal-id="2"][data-availability="sold_out"]') !== null) {
           scope.soldOutAt = Date.now();
         }
       }).observe(scope.document.body, { attributes: true, childList: true, subtree: true });
@@ -83,16 +83,18 @@ describe("the kitchen's mode", () => {
     const box = await button(staff, 2).boundingBox();
     expect(Math.min(box!.width, box!.height)).toBeGreaterThanOrEqual(44);
     await button(staff, 2).tap();
-    await staff.locator('[data-meal-id="2"][data-availability="few_left"]').waitFor();
+    await staff.locator('.meal[data-meal-id="2"][data-availability="few_left"]').waitFor();
     expect(await staff.locator('#undo-bar .undo-text').textContent()).toBe('Lentil curry & rice: Few left');
     const tappedAt = await pageNow(staff);
     await button(staff, 2).tap();
-    await wall.page.locator('[data-meal-id="2"][data-availability="sold_out"]').waitFor();
+    await wall.page.locator('.meal[data-meal-id="2"][data-availability="sold_out"]').waitFor();
     const soldOutAt = await wall.page.evaluate(() => (globalThis as unknown as { soldOutAt: number }).soldOutAt);
     expect(soldOutAt - tappedAt).toBeLessThan(1000);
     const line = await wall.page.locator('[data-meal-id="2"] .meal-name').evaluate(strikeOf);
     expect(line).toBe('line-through');
     expect(await wall.page.locator('[data-meal-id="2"] .availability').textContent()).toBe('Sold out');
+    // The ranking strikes it through too (its place stays: the kitchen's news is no verdict on the food).
+    await wall.page.locator('#ranking .ranked[data-meal-id="2"][data-availability="sold_out"]').waitFor();
 
     const event = await heard;
     listening.abort();
@@ -108,7 +110,7 @@ describe("the kitchen's mode", () => {
 
     // The undo, within its 10 s: back to few left, everywhere.
     await staff.getByRole('button', { name: 'Undo: Lentil curry & rice back to Few left' }).tap();
-    await wall.page.locator('[data-meal-id="2"][data-availability="few_left"]').waitFor();
+    await wall.page.locator('.meal[data-meal-id="2"][data-availability="few_left"]').waitFor();
     expect(await wall.page.locator('[data-meal-id="2"] .meal-name').evaluate(strikeOf)).toBe('none');
     expect(await staff.locator('#undo-bar').isHidden()).toBe(true);
     expect(await button(staff, 2).textContent()).toBe('Few left');
@@ -119,7 +121,7 @@ describe("the kitchen's mode", () => {
     const { page, problems } = await staffPage('de');
     expect(await page.locator('h1').textContent()).toBe('Küche: was noch da ist');
     await button(page, 3).tap();
-    await page.locator('[data-meal-id="3"][data-availability="few_left"]').waitFor();
+    await page.locator('.meal[data-meal-id="3"][data-availability="few_left"]').waitFor();
     expect(await page.locator('#undo-bar .undo-text').textContent()).toBe('Fish of the day <Pollock>: Nur noch wenige');
     await page.locator('h1').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${docs}kitchen-staff-de.png` });

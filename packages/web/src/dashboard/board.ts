@@ -178,6 +178,7 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
       ...ranked.map((item) => {
         const row = element('li', 'ranked');
         row.dataset.mealId = String('meal_id' in item ? item.meal_id : item.dish_id);
+        if ('availability' in item && isAvailability(item.availability)) row.dataset.availability = item.availability;
         const text = rankingText(item, t, format);
         row.append(element('span', 'rank', String(item.rank)), element('span', 'ranked-name', item.name));
         row.append(element('span', 'ranked-figures', text.figures));
@@ -269,7 +270,10 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
     source.addEventListener('availability', (event) => {
       const data = JSON.parse((event as MessageEvent<string>).data) as { meal_id: number; availability: unknown };
       const view = cards.get(data.meal_id);
-      if (view !== undefined && isAvailability(data.availability)) applyAvailability(view, data.availability, t);
+      if (!isAvailability(data.availability)) return;
+      if (view !== undefined) applyAvailability(view, data.availability, t);
+      const ranked = rankingList.querySelector<HTMLElement>(`[data-meal-id="${data.meal_id}"]`);
+      if (ranked !== null) ranked.dataset.availability = data.availability;
     });
   }
 
