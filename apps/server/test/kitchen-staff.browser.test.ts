@@ -4,7 +4,7 @@ import { kitchenScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { createMealsClient, type LiveEvent } from '@canteen-meals/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canteen, day, launchBrowser, openPage, secret, seed, seriousViolations, startServer, thirtyMeals, type Server } from './support/kitchen-browser.js';
+import { call, canteen, day, launchBrowser, openPage, secret, seed, seriousViolations, startServer, thirtyMeals, type Server } from './support/kitchen-browser.js';
 
 // The kitchen's mode in a real headless Chromium: a cook on a tablet taps a meal sold out, a wall screen strikes it
 // through, an SSE client hears it; the undo takes it back.
@@ -19,6 +19,10 @@ let browser: Browser;
 beforeAll(async () => {
   ({ server, origin } = await startServer());
   await seed(origin, meals);
+  // Tomorrow's soup: not the kitchen's to change yet (409 for meals:kitchen).
+  await call(origin, 'PUT', '/admin/meals', {
+    meals: [{ meal_id: 50, name: 'Pea soup', served_at: '2026-03-11T11:30:00+01:00', rateable: true, canteen_id: canteen }],
+  });
   browser = await launchBrowser();
   mkdirSync(docs, { recursive: true });
 }, 120_000);
@@ -29,8 +33,8 @@ afterAll(async () => {
 });
 
 /** The staff page on a tablet, signed in with a pasted kitchen token. */
-async function staffPage(lang: 'en' | 'de', bypassCSP = false) {
-  const url = `${origin}/dashboard?canteen=${canteen}&date=${day}&mode=kitchen&lang=${lang}`;
+async function staffPage(lang: 'en' | 'de', bypassCSP = false, date = day) {
+  const url = `${origin}/dashboard?canteen=${canteen}&date=${date}&mode=kitchen&lang=${lang}`;
   const opened = await openPage(browser, url, { viewport: { width: 1280, height: 800 }, hasTouch: true, bypassCSP });
   await opened.page.locator('#token').fill(cook);
   await opened.page.locator('#token').press('Enter');
@@ -132,5 +136,16 @@ describe("the kitchen's mode", () => {
     await guest.page.locator('[role="alert"]').filter({ hasText: 'lacks the scope' }).waitFor();
     expect(await guest.page.locator('.meal').count()).toBe(0);
     expect([...problems, ...guest.problems]).toEqual([]);
+  }, 60_000);
+
+  it("says so when the API refuses a change (tomorrow's meal), and keeps the status as it was", async () => {
+    const { page, problems } = await staffPage('en', false, '2026-03-11');
+    await button(page, 50).tap();
+    await page.locator('#status[data-kind="error"]').waitFor();
+    expect(await page.locator('#status').textContent()).toMatch(/^Not changed: /);
+    expect(await button(page, 50).textContent()).toBe('Available');
+    expect(await page.locator('#undo-bar').isHidden()).toBe(true);
+    // The refusal's 409 is what the browser logs; nothing else.
+    expect(problems.filter((problem) => !problem.includes('409'))).toEqual([]);
   }, 60_000);
 });
