@@ -6,6 +6,7 @@ import { messageOf } from '../shared/api.js';
 import { isDay, todayIn } from '../shared/dates.js';
 import { element } from '../shared/dom.js';
 import type { Language } from '../shared/language.js';
+import { boardLayout, type BoardMode } from './board-layout.js';
 import { isAvailability, nextAvailability, UndoWindow, type Change } from './availability.js';
 import { numberFormats, type MealFigures } from './figures.js';
 import { applyAvailability, applyFigures, mealCard, type CardView, type MenuMeal } from './meal-card.js';
@@ -14,7 +15,7 @@ import { rankingText } from './ranking-text.js';
 import type { Scheduler } from './scheduler.js';
 import { texts } from './texts.js';
 
-export type BoardMode = 'board' | 'kitchen' | 'wall';
+export type { BoardMode } from './board-layout.js';
 
 export interface BoardOptions {
   readonly mode: BoardMode;
@@ -45,69 +46,8 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
   const format = numberFormats(options.language);
   const wall = mode === 'wall';
 
-  // The layout. On a phone one column, the ranking first; beside the meals on a wide screen (dashboard.css).
-  const header = element('header');
-  const canteenSelect = element('select');
-  canteenSelect.id = 'canteen';
-  canteenSelect.name = 'canteen';
-  const dateInput = element('input');
-  dateInput.id = 'date';
-  dateInput.name = 'date';
-  dateInput.type = 'date';
-  dateInput.required = true;
-  const statusLine = element('p', '', t.loading);
-  statusLine.id = 'status';
-  statusLine.setAttribute('role', 'status');
-  statusLine.setAttribute('aria-live', 'polite');
-  statusLine.dataset.kind = 'loading';
-  const heading = element('h1', '', mode === 'kitchen' ? t.kitchenHeading : wall ? `${t.wallHeading} ${options.canteen.name}` : t.heading);
-  if (wall) {
-    // Nothing to choose on the wall: the canteen is in the heading, the day beside it.
-    const dayLine = element('p', 'wall-day');
-    dayLine.id = 'wall-day';
-    header.append(heading, dayLine, statusLine);
-  } else {
-    const canteenLabel = element('label', '', `${t.canteen} `);
-    canteenLabel.htmlFor = 'canteen';
-    canteenLabel.append(canteenSelect);
-    const dateLabel = element('label', '', `${t.day} `);
-    dateLabel.htmlFor = 'date';
-    dateLabel.append(dateInput);
-    header.append(heading, canteenLabel, dateLabel, statusLine);
-    if (options.signOut !== undefined) {
-      const signOut = element('button', 'sign-out', t.signOut);
-      signOut.type = 'button';
-      signOut.addEventListener('click', options.signOut);
-      header.append(signOut);
-    }
-  }
-  const main = element('main');
-  const rankingSection = section('ranking-heading', t.ranking);
-  const explained = element('p', 'ranking-explained', t.rankingExplained);
-  const rankingList = element('ol');
-  rankingList.id = 'ranking';
-  rankingSection.append(explained, rankingList);
-  const mealsSection = section('meals-heading', t.meals);
-  mealsSection.classList.add('meals-section');
-  const emptyNote = element('p', '', t.noMeals);
-  emptyNote.id = 'no-meals';
-  emptyNote.hidden = true;
-  const mealList = element('ul');
-  mealList.id = 'meals';
-  const pageLine = element('p', 'page-of');
-  pageLine.id = 'page-of';
-  pageLine.hidden = true;
-  mealsSection.append(emptyNote, mealList, pageLine);
-  main.append(rankingSection, mealsSection);
-  const undoBar = element('div', 'undo-bar');
-  undoBar.id = 'undo-bar';
-  undoBar.hidden = true;
-  const undoText = element('p', 'undo-text');
-  undoText.setAttribute('role', 'status');
-  const undoButton = element('button', 'undo-button', t.undo);
-  undoButton.type = 'button';
-  undoBar.append(undoText, undoButton);
-  root.replaceChildren(header, main, ...(mode === 'kitchen' ? [undoBar] : []));
+  const { canteenSelect, dateInput, statusLine, wallDay, rankingList, emptyNote, mealList, pageLine, undoBar, undoText, undoButton } =
+    boardLayout(root, { mode, t, canteenName: options.canteen.name, ...(options.signOut === undefined ? {} : { signOut: options.signOut }) });
 
   let stream: EventSource | null = null;
   let cards = new Map<number, CardView>();
@@ -287,7 +227,7 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
     if (!wall || isDay(options.day)) url.searchParams.set('date', current.date);
     history.replaceState(null, '', url);
     document.title = `${current.canteen.name} · ${current.date} · ${t.title}`;
-    if (wall) document.getElementById('wall-day')!.textContent = current.date;
+    if (wallDay !== null) wallDay.textContent = current.date;
     showStatus(t.loading, 'loading');
     try {
       await loadMenu(asOf);
@@ -335,11 +275,3 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
   void show();
 }
 
-function section(headingId: string, heading: string) {
-  const node = element('section');
-  node.setAttribute('aria-labelledby', headingId);
-  const title = element('h2', '', heading);
-  title.id = headingId;
-  node.append(title);
-  return node;
-}
