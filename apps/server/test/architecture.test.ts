@@ -11,8 +11,8 @@ interface Manifest {
   readonly private?: boolean;
   readonly dependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
-  readonly optionalDependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
 }
 
 const manifestOf = (packageDir: string): Manifest => JSON.parse(readFileSync(join(root, packageDir, 'package.json'), 'utf8'));

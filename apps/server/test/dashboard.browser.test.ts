@@ -140,7 +140,7 @@ describe('the kitchen dashboard in a headless browser', () => {
     expect(readsAfterRating).toEqual([]);
     expect(await page.locator('[data-meal-id="4"] .average').textContent()).toBe('5.0');
     // The ranking follows (read again at most once a second): the soup is rated now.
-    await untilTextIs(page, '#ranking [data-meal-id="4"] .ranked-figures', '5.0 (1)');
+    await untilTextIs(page, '#ranking [data-meal-id="4"] .ranked-figures', '5.0 (1 rating)');
 
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.screenshot({ path: screenshot, fullPage: true });

@@ -66,6 +66,14 @@ describe('GET /dashboard', () => {
     expect((await get('/dashboard?theme=light')).statusCode).toBe(400);
   });
 
+  it('opens the kitchen and the wall modes by ?mode=, and refuses another mode', async () => {
+    expect((await get('/dashboard?canteen=default&mode=kitchen')).statusCode).toBe(200);
+    expect((await get('/dashboard?canteen=default&mode=wall&lang=de')).statusCode).toBe(200);
+    const other = await get('/dashboard?mode=tv');
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toMatchObject({ status: 'error', error: { code: 'invalid_request' } });
+  });
+
   it('speaks German or English: ?lang= first, then Accept-Language, else English; the page varies on the header', async () => {
     const title = async (url: string, headers: Record<string, string> = {}) => {
       const page = await get(url, headers);

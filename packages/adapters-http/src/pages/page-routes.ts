@@ -45,11 +45,13 @@ export interface PageRoute {
 export const dashboardPage: PageRoute = {
   path: dashboardPath,
   page: 'dashboard',
-  // Which canteen and day to show (a wall screen's bookmark), and the language.
+  // Which canteen and day to show (a wall screen's bookmark), how (the kitchen's buttons, the wall's screen), and the
+  // language.
   query: Type.Object(
     {
       canteen: Type.Optional(Type.String({ maxLength: 64 })),
       date: Type.Optional(Type.String({ maxLength: 10 })),
+      mode: Type.Optional(Type.Union([Type.Literal('kitchen'), Type.Literal('wall')])),
       lang: Type.Optional(Language),
     },
     { additionalProperties: false },

@@ -1,4 +1,5 @@
 import type { PageTexts, TextTables } from '../shared/language.js';
+import type { Availability } from './availability.js';
 
 /** Every text the dashboard shows, in each language (the server takes `title` and `noscript` for the HTML). */
 export interface DashboardTexts extends PageTexts {
@@ -11,7 +12,6 @@ export interface DashboardTexts extends PageTexts {
   readonly loading: string;
   readonly live: string;
   readonly reconnecting: string;
-  readonly notLive: string;
   readonly noCanteen: string;
   readonly noRatings: string;
   readonly unrated: string;
@@ -23,6 +23,19 @@ export interface DashboardTexts extends PageTexts {
   readonly median: (value: string) => string;
   readonly averageOf: (value: string) => string;
   readonly stars: (stars: number, count: number) => string;
+  readonly rankingExplained: string;
+  readonly atLeast: (value: string) => string;
+  readonly availability: Readonly<Record<Availability, string>>;
+  readonly kitchenHeading: string;
+  readonly wallHeading: string;
+  readonly nextTap: (meal: string, now: string, next: string) => string;
+  readonly changed: (meal: string, status: string) => string;
+  readonly undo: string;
+  readonly undoChange: (meal: string, status: string) => string;
+  readonly changeFailed: (message: string) => string;
+  readonly chooseCanteen: string;
+  readonly pageOf: (page: number, count: number) => string;
+  readonly signOut: string;
 }
 
 export const texts: TextTables<DashboardTexts> = {
@@ -38,7 +51,6 @@ export const texts: TextTables<DashboardTexts> = {
     loading: 'Loading…',
     live: 'Live',
     reconnecting: 'Reconnecting…',
-    notLive: 'Not live: reload the page',
     noCanteen: 'No canteen yet',
     noRatings: 'no ratings yet',
     unrated: 'unrated',
@@ -50,6 +62,19 @@ export const texts: TextTables<DashboardTexts> = {
     median: (value) => `median ${value}`,
     averageOf: (value) => `average ${value} of 5`,
     stars: (stars, count) => `${stars} ${stars === 1 ? 'star' : 'stars'}: ${count}`,
+    rankingExplained: 'Ranked by how sure we are that it is good: a few ratings count for less than many. The bar shows the rating it surely has at least.',
+    atLeast: (value) => `surely at least ${value} of 5`,
+    availability: { available: 'Available', few_left: 'Few left', sold_out: 'Sold out' },
+    kitchenHeading: 'Kitchen: what is left',
+    wallHeading: 'Today at',
+    nextTap: (meal, now, next) => `${meal}: ${now}. Tap for ${next}`,
+    changed: (meal, status) => `${meal}: ${status}`,
+    undo: 'Undo',
+    undoChange: (meal, status) => `Undo: ${meal} back to ${status}`,
+    changeFailed: (message) => `Not changed: ${message}`,
+    chooseCanteen: 'Which canteen should this screen show?',
+    pageOf: (page, count) => `Page ${page} of ${count}`,
+    signOut: 'Sign out',
   },
   de: {
     title: 'Küchen-Dashboard',
@@ -63,7 +88,6 @@ export const texts: TextTables<DashboardTexts> = {
     loading: 'Wird geladen…',
     live: 'Live',
     reconnecting: 'Verbindung wird wiederhergestellt…',
-    notLive: 'Nicht live: Seite neu laden',
     noCanteen: 'Noch keine Mensa',
     noRatings: 'noch keine Bewertungen',
     unrated: 'unbewertet',
@@ -75,5 +99,18 @@ export const texts: TextTables<DashboardTexts> = {
     median: (value) => `Median ${value}`,
     averageOf: (value) => `Durchschnitt ${value} von 5`,
     stars: (stars, count) => `${stars} ${stars === 1 ? 'Stern' : 'Sterne'}: ${count}`,
+    rankingExplained: 'Gereiht danach, wie sicher wir sind, dass es gut ist: wenige Bewertungen zählen weniger als viele. Der Balken zeigt die Note, die es sicher mindestens hat.',
+    atLeast: (value) => `sicher mindestens ${value} von 5`,
+    availability: { available: 'Verfügbar', few_left: 'Nur noch wenige', sold_out: 'Ausverkauft' },
+    kitchenHeading: 'Küche: was noch da ist',
+    wallHeading: 'Heute in',
+    nextTap: (meal, now, next) => `${meal}: ${now}. Tippen für ${next}`,
+    changed: (meal, status) => `${meal}: ${status}`,
+    undo: 'Rückgängig',
+    undoChange: (meal, status) => `Rückgängig: ${meal} wieder ${status}`,
+    changeFailed: (message) => `Nicht geändert: ${message}`,
+    chooseCanteen: 'Welche Mensa soll dieser Bildschirm zeigen?',
+    pageOf: (page, count) => `Seite ${page} von ${count}`,
+    signOut: 'Abmelden',
   },
 };
