@@ -12,6 +12,7 @@ interface Manifest {
   readonly dependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
   readonly optionalDependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
 }
 
 const manifestOf = (packageDir: string): Manifest => JSON.parse(readFileSync(join(root, packageDir, 'package.json'), 'utf8'));

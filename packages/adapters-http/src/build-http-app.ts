@@ -26,7 +26,7 @@ import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './rou
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
-import { dashboardPage, pageRoutes } from './pages/page-routes.js';
+import { consolePage, dashboardPage, pageRoutes, signInPageOptions, type PageSignIn } from './pages/page-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
@@ -83,6 +83,8 @@ export interface HttpAppOptions {
   readonly docs?: boolean;
   /** Serve the kitchen dashboard at /dashboard, a page on the public API (default true). */
   readonly dashboard?: boolean;
+  /** Sign-in for the pages with OpenID Connect (OIDC_ISSUER, OIDC_CLIENT_ID); absent: they offer a pasted token. */
+  readonly signIn?: PageSignIn | undefined;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -280,7 +282,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     prefix: openMensaV2Prefix,
   });
   // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.
-  if (options.dashboard ?? true) await app.register(pageRoutes, { pages: [dashboardPage] });
+  if (options.dashboard ?? true) {
+    await app.register(pageRoutes, { pages: [dashboardPage, consolePage], ...signInPageOptions(options.signIn) });
+  }
   return app;
 }
 

@@ -7,6 +7,7 @@ import { pageLanguageOf } from './page-language.js';
 import { digest, lazyWebAssets, type StaticFile, type WebAssets } from './web-assets.js';
 
 export const dashboardPath = '/dashboard';
+export const consolePath = '/admin';
 /** Where the pages' scripts and style sheets are, under their hashed names. */
 export const assetPath = '/assets';
 
@@ -54,6 +55,41 @@ export const dashboardPage: PageRoute = {
     { additionalProperties: false },
   ),
 };
+
+// The admin console: the language. The sign-in comes back in the fragment (response_mode=fragment), which no server
+// sees: the code stays out of access logs and the pages' strict query schemas stay as they are.
+export const consolePage: PageRoute = {
+  path: consolePath,
+  page: 'console',
+  query: Type.Object({ lang: Type.Optional(Language) }, { additionalProperties: false }),
+};
+
+/**
+ * Sign-in for the pages (OpenID Connect, authorization code with PKCE, a public client): the issuer's discovery tells
+ * the page's script where to go. Given to the script as data-* settings; the issuer's origin joins connect-src.
+ */
+export interface PageSignIn {
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Space-separated, `openid` among them. */
+  readonly scopes: string;
+  /** The API the access token is for, sent as `audience` (Auth0) and `resource` (RFC 8707); undefined: none. */
+  readonly audience?: string | undefined;
+}
+
+/** The pages' settings and the CSP's extra origin for a sign-in (none without one). */
+export function signInPageOptions(signIn: PageSignIn | undefined): Pick<PageRoutesOptions, 'connectSources' | 'settings'> {
+  if (signIn === undefined) return {};
+  return {
+    connectSources: [new URL(signIn.issuer).origin],
+    settings: {
+      'oidc-issuer': signIn.issuer,
+      'oidc-client-id': signIn.clientId,
+      'oidc-scopes': signIn.scopes,
+      ...(signIn.audience === undefined ? {} : { 'oidc-audience': signIn.audience }),
+    },
+  };
+}
 
 export interface PageRoutesOptions {
   readonly pages: readonly PageRoute[];
