@@ -116,7 +116,16 @@ export async function startTestOidcProvider(options: TestOidcOptions): Promise<T
         const user = 'accountId' in token && typeof token.accountId === 'string' ? users.get(token.accountId) : undefined;
         return user === undefined ? undefined : { realm_access: { roles: [...user.roles] } };
       },
-      ttl: { AccessToken: options.accessTokenTtlS ?? 600 },
+      // Every lifetime said (oidc-provider notes each one left to its default): a test's session, not a deployment's.
+      ttl: {
+        AccessToken: options.accessTokenTtlS ?? 600,
+        AuthorizationCode: 60,
+        Grant: 3600,
+        IdToken: 3600,
+        Interaction: 600,
+        RefreshToken: 3600,
+        Session: 3600,
+      },
     };
     const provider = new Provider(issuer, configuration);
     handle = provider.callback();

@@ -120,8 +120,14 @@ async function providerSession(root: HTMLElement, settings: SignInSettings, t: S
   if (isSignInCallback(location.hash)) {
     try {
       const user = await manager.signinRedirectCallback(location.href);
-      const back = (user.state as { back?: string } | undefined)?.back;
-      history.replaceState(null, '', back !== undefined && back.startsWith(pageUrl) ? back : pageUrl);
+      const asked = (user.state as { back?: string } | undefined)?.back;
+      const back = asked !== undefined && asked.startsWith(pageUrl) ? asked : pageUrl;
+      if (back !== pageUrl) {
+        // The page as it was asked for (its ?lang= chooses the server's language): loaded again, signed in now.
+        location.replace(back);
+        return new Promise<never>(() => {});
+      }
+      history.replaceState(null, '', pageUrl);
     } catch (error) {
       history.replaceState(null, '', pageUrl);
       signInScreen(root, t, manager, t.signInFailed(messageOf(error)));
