@@ -213,6 +213,19 @@ describe('signing in to /admin with OpenID Connect', () => {
     expect(problems.filter((problem) => !problem.includes('403'))).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('shows a refused or forged answer of the provider as a failed sign-in with a way to try again, not a broken page', async () => {
+    const { context, page, problems } = await personAt();
+    // An answer to no sign-in this tab started (its state is unknown): refused, and the address cleaned.
+    await page.goto(`${origin}/admin#error=access_denied&state=not-ours`);
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/^Signing in failed: /);
+    expect(page.url()).toBe(`${origin}/admin`);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('input[name="login"]').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
 
 describe('/admin without sign-in settings', () => {
