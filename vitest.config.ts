@@ -18,6 +18,7 @@ export default defineConfig({
       '@canteen-meals/adapters-memory': source('./packages/adapters-memory/src/index.ts'),
       '@canteen-meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
       '@canteen-meals/test-postgres': source('./packages/test-postgres/src/index.ts'),
+      '@canteen-meals/test-oidc': source('./packages/test-oidc/src/index.ts'),
       '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),

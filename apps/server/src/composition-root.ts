@@ -192,6 +192,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
     docs: config.docsEnabled,
+    signIn: config.signIn,
     operations: {
       readiness: () => persistence.ping(),
       ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),

@@ -7,6 +7,7 @@ import {
   parseRoleScopes,
   type HttpTimeouts,
   type MenuCachingOptions,
+  type PageSignIn,
   type RateLimits,
   type RoleMapping,
   type TrustProxy,
@@ -60,6 +61,8 @@ export interface Config {
   readonly jwtMaxLifetimeMs: number;
   /** Scopes granted by the identity provider's roles (TOKEN_ROLES_CLAIM, TOKEN_ROLE_SCOPES); undefined: only `scope` counts. */
   readonly roleMapping: RoleMapping | undefined;
+  /** Sign-in for the pages (/admin, /dashboard) with OpenID Connect: OIDC_ISSUER and OIDC_CLIENT_ID; undefined: none. */
+  readonly signIn: PageSignIn | undefined;
   /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
@@ -161,6 +164,10 @@ export const settings = {
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
   TOKEN_ROLES_CLAIM: { description: 'Where tokens carry the identity provider\'s roles: dotted claim paths separated by commas (e.g. `realm_access.roles,roles,permissions`), each holding an array or a space-separated string; needs `TOKEN_ROLE_SCOPES`. The `scope` claim counts as well', default: undefined, parse: roleClaimPaths },
   TOKEN_ROLE_SCOPES: { description: 'Which scopes each role grants: `role=scope,scope;role=scope` (e.g. `canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen`); scopes are `meals:write`, `meals:read-reports`, `meals:kitchen`; roles not named grant nothing', default: undefined, parse: roleScopes },
+  OIDC_ISSUER: { description: 'The identity provider the pages `/admin` and `/dashboard` sign in with (OpenID Connect, authorization code with PKCE; its discovery at `/.well-known/openid-configuration`): its issuer URL, https in production; needs `OIDC_CLIENT_ID`. The API verifies the tokens as any others: set `JWT_JWKS_URL` and `JWT_ISSUER` to the same issuer\'s (see docs/identity-providers.md). Unset: the pages offer to paste a token', default: undefined, parse: (raw, name) => (httpUrl(raw, name), raw.trim()) },
+  OIDC_CLIENT_ID: { description: 'The pages\' client at the identity provider (a public client, no secret; redirect URIs `https://<host>/admin` and `https://<host>/dashboard`); needs `OIDC_ISSUER`', default: undefined, parse: nonEmpty },
+  OIDC_SCOPES: { description: 'The scopes the pages ask the identity provider for, separated by spaces, `openid` among them (add `offline_access` where the provider gives public clients refresh tokens only with it)', default: 'openid profile', parse: oidcScopes },
+  OIDC_AUDIENCE: { description: 'The API the pages\' access tokens are for, sent as `audience` (Auth0) and `resource` (RFC 8707); the same as `JWT_AUDIENCE` where the provider needs it asked for. Unset: none sent', default: undefined, parse: nonEmpty },
   JWT_MAX_LIFETIME_HOURS: { description: 'A token whose `exp` lies further ahead than this (1 to 8760 hours), or that has no `exp`, is refused; `pnpm issue-token` mints no longer-lived one', default: '24', parse: integerIn(1, 8760) },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug` (adds a line per request), `trace`, `silent`', default: 'info', parse: oneOf(logLevels) },
   DOCS_ENABLED: { description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)', default: 'true', parse: boolean },
@@ -297,6 +304,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     roleMapping: checked(() =>
       roleMapping(read('TOKEN_ROLES_CLAIM', settings.TOKEN_ROLES_CLAIM), read('TOKEN_ROLE_SCOPES', settings.TOKEN_ROLE_SCOPES)),
     ),
+    signIn: checked(() =>
+      pageSignIn({
+        production,
+        issuer: read('OIDC_ISSUER', settings.OIDC_ISSUER),
+        clientId: read('OIDC_CLIENT_ID', settings.OIDC_CLIENT_ID),
+        scopes: read('OIDC_SCOPES', settings.OIDC_SCOPES)!,
+        audience: read('OIDC_AUDIENCE', settings.OIDC_AUDIENCE),
+      }),
+    ),
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
     docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
@@ -391,6 +407,32 @@ function roleMapping(claimPaths: string[] | undefined, scopesByRole: Map<string,
   if (claimPaths === undefined) throw new ConfigError('TOKEN_ROLE_SCOPES needs TOKEN_ROLES_CLAIM: say where tokens carry their roles (e.g. realm_access.roles).');
   if (scopesByRole === undefined) throw new ConfigError('TOKEN_ROLES_CLAIM needs TOKEN_ROLE_SCOPES: say which scopes each role grants (e.g. canteen-admin=meals:write).');
   return { claimPaths, scopesByRole };
+}
+
+/** The pages sign in with both settings or not at all: an issuer without a client (or the reverse) cannot sign anyone in. */
+function pageSignIn(given: {
+  production: boolean;
+  issuer: string | undefined;
+  clientId: string | undefined;
+  scopes: string;
+  audience: string | undefined;
+}): PageSignIn | undefined {
+  const { production, issuer, clientId, scopes, audience } = given;
+  if (issuer === undefined && clientId === undefined) return undefined;
+  if (issuer === undefined) throw new ConfigError('OIDC_CLIENT_ID needs OIDC_ISSUER: the identity provider the pages sign in with.');
+  if (clientId === undefined) throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID: the pages\' client at that identity provider.');
+  // Whoever can alter the provider's answers on the way can hand the pages someone else's tokens.
+  const url = new URL(issuer);
+  if (production && url.protocol !== 'https:') throw new ConfigError('OIDC_ISSUER must be https when NODE_ENV=production.');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError('OIDC_ISSUER must be the issuer URL, without a query or fragment.');
+  // Kept as written: ID tokens' `iss` must equal it exactly, and providers differ on a trailing slash (Auth0 has one).
+  return { issuer, clientId, scopes, audience };
+}
+
+function oidcScopes(raw: string, name: string): string {
+  const scopes = raw.trim().split(/\s+/);
+  if (!scopes.includes('openid')) throw new ConfigError(`${name} must include openid, not "${raw}".`);
+  return scopes.join(' ');
 }
 
 function nonEmpty(raw: string, name: string): string {

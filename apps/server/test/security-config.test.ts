@@ -159,6 +159,45 @@ describe('roles from the identity provider', () => {
   });
 });
 
+describe('the pages\' sign-in settings (OIDC_*)', () => {
+  it('reads the issuer and client, with the default scopes; none of them: no sign-in', () => {
+    expect(loadConfig({}).signIn).toBeUndefined();
+    expect(loadConfig({ OIDC_ISSUER: 'https://id.canteen.test/realms/campus', OIDC_CLIENT_ID: 'pages' }).signIn).toEqual({
+      issuer: 'https://id.canteen.test/realms/campus',
+      clientId: 'pages',
+      scopes: 'openid profile',
+      audience: undefined,
+    });
+    // Kept as written: Auth0's issuer ends in a slash, and the ID token's iss must equal it.
+    const auth0 = loadConfig({
+      OIDC_ISSUER: 'https://campus.eu.auth0.com/',
+      OIDC_CLIENT_ID: 'pages',
+      OIDC_SCOPES: ' openid  profile offline_access ',
+      OIDC_AUDIENCE: 'https://meals.canteen.test/api',
+    }).signIn;
+    expect(auth0).toEqual({
+      issuer: 'https://campus.eu.auth0.com/',
+      clientId: 'pages',
+      scopes: 'openid profile offline_access',
+      audience: 'https://meals.canteen.test/api',
+    });
+  });
+
+  it('refuses one without the other, http in production, a query, and scopes without openid', () => {
+    expect(configProblems({ OIDC_ISSUER: issuer })).toContain('OIDC_ISSUER needs OIDC_CLIENT_ID');
+    expect(configProblems({ OIDC_CLIENT_ID: 'pages' })).toContain('OIDC_CLIENT_ID needs OIDC_ISSUER');
+    expect(configProblems({ OIDC_ISSUER: 'ftp://id.canteen.test', OIDC_CLIENT_ID: 'pages' })).toContain('OIDC_ISSUER must be an http(s) URL');
+    expect(
+      configProblems({ NODE_ENV: 'production', JWT_SECRET: secret, OIDC_ISSUER: 'http://id.canteen.test', OIDC_CLIENT_ID: 'pages' }),
+    ).toContain('OIDC_ISSUER must be https when NODE_ENV=production');
+    expect(
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, OIDC_ISSUER: 'https://id.canteen.test', OIDC_CLIENT_ID: 'pages' }).signIn?.issuer,
+    ).toBe('https://id.canteen.test');
+    expect(configProblems({ OIDC_ISSUER: 'https://id.canteen.test/?tenant=1', OIDC_CLIENT_ID: 'pages' })).toContain('without a query');
+    expect(configProblems({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'pages', OIDC_SCOPES: 'profile email' })).toContain('OIDC_SCOPES must include openid');
+  });
+});
+
 describe('the composition root wires the security settings', () => {
   const base = { DATABASE_URL: 'memory:', LOG_LEVEL: 'silent' };
   const rs256 = (payload: Record<string, unknown>, kid?: string) => {

@@ -27,7 +27,7 @@ import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './rou
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
-import { consolePage, dashboardPage, pageRoutes } from './pages/page-routes.js';
+import { consolePage, dashboardPage, pageRoutes, signInPageOptions, type PageSignIn } from './pages/page-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
@@ -87,6 +87,8 @@ export interface HttpAppOptions {
   readonly dashboard?: boolean;
   /** Serve the admin console at /admin, a page on the admin API that signs in with meals:write (default true). */
   readonly console?: boolean;
+  /** Sign-in for the pages with OpenID Connect (OIDC_ISSUER, OIDC_CLIENT_ID); absent: they offer a pasted token. */
+  readonly signIn?: PageSignIn | undefined;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -286,7 +288,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.
   const pages = [...(options.dashboard ?? true ? [dashboardPage] : []), ...(options.console ?? true ? [consolePage] : [])];
-  if (pages.length > 0) await app.register(pageRoutes, { pages });
+  if (pages.length > 0) await app.register(pageRoutes, { pages, ...signInPageOptions(options.signIn) });
   return app;
 }
 

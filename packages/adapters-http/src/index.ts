@@ -46,7 +46,15 @@ export type { ReportRoutesOptions } from './routes/report-routes.js';
 export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 export type { RankingRoutesOptions } from './routes/ranking-routes.js';
 export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
-export { assetPath, consolePath, dashboardContentSecurityPolicy, dashboardPath, pageContentSecurityPolicy } from './pages/page-routes.js';
+export {
+  assetPath,
+  consolePath,
+  dashboardContentSecurityPolicy,
+  dashboardPath,
+  pageContentSecurityPolicy,
+  signInPageOptions,
+  type PageSignIn,
+} from './pages/page-routes.js';
 export { defaultLiveOptions, type LiveOptions } from './routes/live-routes.js';
 export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from './live/live-stats.js';
 export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';

@@ -59,12 +59,40 @@ export const dashboardPage: PageRoute = {
 };
 
 /** The admin console: canteens, feeds, a day's menu, webhooks and the ratings report, on the admin API (meals:write). */
+// Its query: the language. The sign-in comes back in the fragment (response_mode=fragment), which no server
+// sees: the code stays out of access logs and the pages' strict query schemas stay as they are.
 export const consolePage: PageRoute = {
   path: consolePath,
   page: 'console',
-  // Only the language: the console keeps its own place (section, canteen, day) in the page, not in the URL.
   query: Type.Object({ lang: Type.Optional(Language) }, { additionalProperties: false }),
 };
+
+/**
+ * Sign-in for the pages (OpenID Connect, authorization code with PKCE, a public client): the issuer's discovery tells
+ * the page's script where to go. Given to the script as data-* settings; the issuer's origin joins connect-src.
+ */
+export interface PageSignIn {
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Space-separated, `openid` among them. */
+  readonly scopes: string;
+  /** The API the access token is for, sent as `audience` (Auth0) and `resource` (RFC 8707); undefined: none. */
+  readonly audience?: string | undefined;
+}
+
+/** The pages' settings and the CSP's extra origin for a sign-in (none without one). */
+export function signInPageOptions(signIn: PageSignIn | undefined): Pick<PageRoutesOptions, 'connectSources' | 'settings'> {
+  if (signIn === undefined) return {};
+  return {
+    connectSources: [new URL(signIn.issuer).origin],
+    settings: {
+      'oidc-issuer': signIn.issuer,
+      'oidc-client-id': signIn.clientId,
+      'oidc-scopes': signIn.scopes,
+      ...(signIn.audience === undefined ? {} : { 'oidc-audience': signIn.audience }),
+    },
+  };
+}
 
 export interface PageRoutesOptions {
   readonly pages: readonly PageRoute[];

@@ -1,0 +1,60 @@
+// What the page's HTML tells the script about signing in (the server writes the OIDC_* settings as data-* attributes
+// on <html>), and the small decisions around tokens that do not need a browser: unit-tested in test/sign-in.test.ts.
+
+/** The identity provider the page signs in with; absent when the server has no OIDC_ISSUER and OIDC_CLIENT_ID. */
+export interface SignInSettings {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly scopes: string;
+  /** The API the access token is for (`audience` for Auth0, `resource` per RFC 8707); undefined: none asked. */
+  readonly audience: string | undefined;
+}
+
+/** The settings from <html data-oidc-issuer data-oidc-client-id data-oidc-scopes data-oidc-audience>. */
+export function signInSettingsOf(data: DOMStringMap | Readonly<Record<string, string | undefined>>): SignInSettings | undefined {
+  const issuer = data.oidcIssuer;
+  const clientId = data.oidcClientId;
+  if (issuer === undefined || issuer === '' || clientId === undefined || clientId === '') return undefined;
+  const audience = data.oidcAudience;
+  return { issuer, clientId, scopes: data.oidcScopes || 'openid profile', audience: audience === '' ? undefined : audience };
+}
+
+/** Renewed this long before it expires: a call started just before must not arrive with an expired token. */
+export const renewalMarginS = 30;
+
+/** Whether an access token expiring at `expiresAt` (seconds since the epoch; undefined: not said) needs renewing now. */
+export function needsRenewal(expiresAt: number | undefined, nowMs: number): boolean {
+  return expiresAt !== undefined && expiresAt * 1000 - renewalMarginS * 1000 <= nowMs;
+}
+
+/** The claims of a JWT's payload, read without verifying it (only to name and time a pasted token; the API verifies). */
+export function unverifiedClaims(token: string): Readonly<Record<string, unknown>> | undefined {
+  const payload = token.split('.')[1];
+  if (payload === undefined) return undefined;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
+    const json = new TextDecoder().decode(Uint8Array.from(atob(base64), (character) => character.charCodeAt(0)));
+    const claims: unknown = JSON.parse(json);
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whom to show as signed in: the person's name as the provider gives it, else their login, mail or subject. */
+export function displayNameOf(claims: Readonly<Record<string, unknown>> | undefined, fallback: string): string {
+  for (const claim of ['name', 'preferred_username', 'email', 'sub']) {
+    const value = claims?.[claim];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return fallback;
+}
+
+/**
+ * Whether this URL is the provider's answer to a sign-in of this page: with response_mode=fragment it comes back as
+ * `#code=…&state=…` (or `#error=…&state=…`), which no server sees.
+ */
+export function isSignInCallback(hash: string): boolean {
+  const answer = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  return answer.has('state') && (answer.has('code') || answer.has('error'));
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  displayNameOf,
+  isSignInCallback,
+  needsRenewal,
+  renewalMarginS,
+  signInSettingsOf,
+  unverifiedClaims,
+} from '../src/shared/sign-in-settings.js';
+import { signInTexts } from '../src/shared/sign-in-texts.js';
+
+// As a token carries it: the JSON's UTF-8 bytes in base64url.
+const base64url = (value: unknown) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(value))))
+    .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+describe('the sign-in settings from <html data-oidc-*>', () => {
+  it('needs both the issuer and the client id; the scopes default to openid profile', () => {
+    expect(signInSettingsOf({})).toBeUndefined();
+    expect(signInSettingsOf({ oidcIssuer: 'https://id.test' })).toBeUndefined();
+    expect(signInSettingsOf({ oidcClientId: 'pages' })).toBeUndefined();
+    expect(signInSettingsOf({ oidcIssuer: '', oidcClientId: 'pages' })).toBeUndefined();
+    expect(signInSettingsOf({ oidcIssuer: 'https://id.test', oidcClientId: 'pages' })).toEqual({
+      issuer: 'https://id.test',
+      clientId: 'pages',
+      scopes: 'openid profile',
+      audience: undefined,
+    });
+    expect(
+      signInSettingsOf({ oidcIssuer: 'https://id.test', oidcClientId: 'pages', oidcScopes: 'openid offline_access', oidcAudience: 'api' }),
+    ).toEqual({ issuer: 'https://id.test', clientId: 'pages', scopes: 'openid offline_access', audience: 'api' });
+  });
+});
+
+describe('renewing the access token', () => {
+  const expiresAt = 1_800_000_000;
+  it(`renews from ${renewalMarginS} s before it expires, and when expired`, () => {
+    expect(needsRenewal(expiresAt, (expiresAt - renewalMarginS - 1) * 1000)).toBe(false);
+    expect(needsRenewal(expiresAt, (expiresAt - renewalMarginS) * 1000)).toBe(true);
+    expect(needsRenewal(expiresAt, (expiresAt + 3600) * 1000)).toBe(true);
+  });
+  it('keeps a token that says no expiry (the API decides)', () => {
+    expect(needsRenewal(undefined, Date.UTC(2030, 0, 1))).toBe(false);
+  });
+});
+
+describe('the provider answer in the fragment', () => {
+  it('is a code or an error with its state', () => {
+    expect(isSignInCallback('#code=abc&state=s1')).toBe(true);
+    expect(isSignInCallback('#error=access_denied&state=s1')).toBe(true);
+    expect(isSignInCallback('#code=abc')).toBe(false);
+    expect(isSignInCallback('#section=feeds')).toBe(false);
+    expect(isSignInCallback('')).toBe(false);
+  });
+});
+
+describe('who a token names', () => {
+  it('reads the payload of a JWT without trusting it, and names the person by name, login, mail or subject', () => {
+    const token = `${base64url({ alg: 'none' })}.${base64url({ sub: 'u-1', preferred_username: 'jürgen' })}.sig`;
+    expect(unverifiedClaims(token)).toEqual({ sub: 'u-1', preferred_username: 'jürgen' });
+    expect(displayNameOf(unverifiedClaims(token), '?')).toBe('jürgen');
+    expect(displayNameOf({ sub: 'u-1', name: 'Ada Admin' }, '?')).toBe('Ada Admin');
+    expect(displayNameOf({ sub: 'u-1' }, '?')).toBe('u-1');
+    expect(displayNameOf(unverifiedClaims('not a token'), '?')).toBe('?');
+    expect(unverifiedClaims('a.bm90IGpzb24.c')).toBeUndefined();
+  });
+});
+
+describe('the sign-in texts', () => {
+  it('say the same things in German and English', () => {
+    expect(Object.keys(signInTexts.de).sort()).toEqual(Object.keys(signInTexts.en).sort());
+    expect(signInTexts.de.notAllowed('Nora', 'meals:write')).toContain('meals:write');
+    expect(signInTexts.en.notAllowedAnswer(403)).toContain('403');
+  });
+});
