@@ -30,10 +30,9 @@ export interface PostgresOptions extends Omit<PostgresAdapterOptions, 'statement
   /**
    * Connections of a pool of their own on which the rating and marking batches send their statements bare, in
    * `session` mode (hot-statements.ts: the planner settings come with the connection), besides `poolSize`. 0, the
-   * default: off, the batches call the functions of migration 016 on the main pool. Not on by default: with the
-   * batches' writes on connections of their own, an existing race between a rating write and a meal moving to another
-   * dish shows within one instance (docs/benchmarks.md, issue 30, "Bare statements"); six suit a server (four batches
-   * of rating changes reading, one writing, one batch of markings).
+   * default: off, the batches call the functions of migration 016 on the main pool (the bare form's gain in the bench
+   * was inside the noise: docs/benchmarks.md, issue 30, "Bare statements"). Six suit a server: four batches of rating
+   * changes reading, one writing, one batch of markings.
    */
   readonly hotPoolSize?: number;
   /** `session` by default; see PoolMode. */
