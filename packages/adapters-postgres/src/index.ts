@@ -3,6 +3,7 @@ export { openPostgres, type PoolMode, type PostgresDatabase, type PostgresOption
 export { PostgresHitCounter } from './postgres-hit-counter.js';
 export { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './postgres-adapters.js';
 export { PostgresAvailabilityRepository } from './postgres-availability-repository.js';
+export { hotSessionOptions, type HotStatementForm } from './hot-statements.js';
 export { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 export { PostgresDishQueries } from './postgres-dish-queries.js';
 export { PostgresDishRepository } from './postgres-dish-repository.js';

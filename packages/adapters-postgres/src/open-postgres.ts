@@ -5,6 +5,7 @@ import { ensureDefaultCanteen } from './postgres-canteen-repository.js';
 import { PostgresHitCounter } from './postgres-hit-counter.js';
 import { PostgresStorageHealth, reportingStorageFailures } from './storage-health.js';
 import { withoutSessionState } from './without-session-state.js';
+import { hotSessionOptions } from './hot-statements.js';
 
 /**
  * `session`: the pool's connections are PostgreSQL sessions of their own (a direct connection, or a pooler in session
@@ -14,7 +15,10 @@ import { withoutSessionState } from './without-session-state.js';
 export type PoolMode = 'session' | 'transaction';
 
 export interface PostgresOptions extends Omit<PostgresAdapterOptions, 'statementTimeoutMs'> {
-  /** Connections this instance may hold; 10 by default. N instances hold up to N times as many. */
+  /**
+   * Connections of this instance's main pool; 10 by default. An instance holds up to this, `hotPoolSize` and 2 for the
+   * rate limits; N instances up to N times as many.
+   */
   readonly poolSize?: number;
   /**
    * How long a query waits for a connection (every pooled one busy, or a new one not opened yet) before it fails with
@@ -23,6 +27,14 @@ export interface PostgresOptions extends Omit<PostgresAdapterOptions, 'statement
   readonly poolQueueTimeoutMs?: number;
   /** How long one statement may run before PostgreSQL cancels it (it then fails as unavailable); 0: no limit; 30 000 by default. */
   readonly statementTimeoutMs?: number;
+  /**
+   * Connections of a pool of their own on which the rating and marking batches send their statements bare, in
+   * `session` mode (hot-statements.ts: the planner settings come with the connection), besides `poolSize`. 0, the
+   * default: off, the batches call the functions of migration 016 on the main pool (the bare form's gain in the bench
+   * was inside the noise: docs/benchmarks.md, issue 30, "Bare statements"). Six suit a server: four batches of rating
+   * changes reading, one writing, one batch of markings.
+   */
+  readonly hotPoolSize?: number;
   /** `session` by default; see PoolMode. */
   readonly poolMode?: PoolMode;
   /**
@@ -70,14 +82,17 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   await migrateOnce(options.migrationUrl ?? url, poolOptions, defaultTimeZone);
   const pool = new pg.Pool({ ...poolOptions, max: options.poolSize ?? 10 });
   const counterPool = new pg.Pool({ ...poolOptions, max: 2 });
+  // Session mode only: a transaction pooler refuses the startup parameters that carry the planner settings.
+  const hotPoolSize = options.hotPoolSize ?? 0;
+  const hotPool = poolMode === 'session' && hotPoolSize > 0 ? new pg.Pool({ ...poolOptions, max: hotPoolSize, options: hotSessionOptions }) : undefined;
+  const pools = [pool, counterPool, ...(hotPool === undefined ? [] : [hotPool])];
   // Without a listener, an idle connection dropped by the server would crash the process.
-  pool.on('error', (error) => options.onPoolError?.(error));
-  counterPool.on('error', (error) => options.onPoolError?.(error));
-  const closeBoth = () => Promise.all([pool.end(), counterPool.end()]).then(() => {});
+  for (const each of pools) each.on('error', (error) => options.onPoolError?.(error));
+  const closeAll = () => Promise.all(pools.map((each) => each.end())).then(() => {});
   try {
     await ensureDefaultCanteen(pool, defaultTimeZone);
   } catch (error) {
-    await closeBoth();
+    await closeAll();
     throw error;
   }
   let closing: Promise<void> | undefined;
@@ -85,7 +100,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // Behind a transaction pooler the startup parameters are not sent: each transaction sets its timeout itself.
   const transactionTimeoutMs = poolMode === 'transaction' ? statementTimeoutMs : undefined;
   return {
-    adapters: createPostgresAdapters(reportingStorageFailures(poolMode === 'transaction' ? withoutSessionState(pool) : pool), { ...options, health, statementTimeoutMs: transactionTimeoutMs }),
+    adapters: createPostgresAdapters(reportingStorageFailures(poolMode === 'transaction' ? withoutSessionState(pool) : pool), {
+      ...options,
+      health,
+      statementTimeoutMs: transactionTimeoutMs,
+      hotPool: hotPool === undefined ? undefined : reportingStorageFailures(hotPool),
+    }),
     pool,
     hitCounter: new PostgresHitCounter(counterPool, options.onRateLimitPruneFailure),
     // Ready means a write would be kept: answering SELECT 1 is not enough after a write failed for want of storage.
@@ -95,7 +115,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       if (health.available) await pool.query('SELECT 1');
       else await health.guard(() => pool.query('UPDATE storage_probe SET checked_at = now()'));
     },
-    close: () => (closing ??= closeBoth()),
+    close: () => (closing ??= closeAll()),
   };
 }
 

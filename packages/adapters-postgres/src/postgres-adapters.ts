@@ -22,14 +22,21 @@ export interface PostgresAdapterOptions extends TransactionOptions {
   readonly ratingBatches?: RatingBatchOptions;
   /** How markings are batched (see PostgresMarkingRepository); the defaults suit a server. */
   readonly markingBatches?: MarkingBatchOptions;
+  /**
+   * A pool whose sessions start with `hotSessionOptions`: the rating and marking batches then send their statements
+   * bare on it (hot-statements.ts). Without it they call the functions of migration 016 on the main pool, which is
+   * what a transaction pooler needs.
+   */
+  readonly hotPool?: Pool | undefined;
 }
 
 /** Every repository over one pool of a migrated database. */
 export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptions = {}) {
   const transactions = new TransactionRunner(pool, options);
-  const ratings = new PostgresRatingRepository(pool, { ...options.ratingBatches, health: options.health, onRetry: options.onRetry });
+  const hot = { pool: options.hotPool ?? pool, statements: options.hotPool === undefined ? 'functions' as const : 'bare' as const };
+  const ratings = new PostgresRatingRepository(hot.pool, { ...options.ratingBatches, health: options.health, onRetry: options.onRetry, statements: hot.statements });
   const statistics = new TableStatistics(pool);
-  const markings = new PostgresMarkingRepository(pool, { ...options.markingBatches, health: options.health, onRetry: options.onRetry });
+  const markings = new PostgresMarkingRepository(hot.pool, { ...options.markingBatches, health: options.health, onRetry: options.onRetry, statements: hot.statements });
   return {
     meals: new PostgresMealCatalog(pool, transactions, options.health, statistics),
     markings,

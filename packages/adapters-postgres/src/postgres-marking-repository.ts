@@ -1,18 +1,9 @@
 import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { BatchQueue, type BatchQueueOptions } from './batch-queue.js';
+import { hotStatements, type HotStatementForm } from './hot-statements.js';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { retryableStates, sqlStateOf, type RetryEvent } from './transaction.js';
-
-/**
- * One statement per batch: the function `meals_marking_batch` of migration 016 sets or clears each marking of an
- * existing, not withdrawn meal and answers the batch positions (1-based) whose meal was found.
- */
-export const markBatch = {
-  name: 'meals-marking-batch',
-  rowMode: 'array' as const,
-  text: 'SELECT n FROM meals_marking_batch($1::text[], $2::bigint[], $3::boolean[])',
-};
 
 export interface MarkingBatchOptions extends BatchQueueOptions {
   /** How many times a batch PostgreSQL aborted (a deadlock with another instance's batch) is run again; 5 by default. */
@@ -23,6 +14,8 @@ export interface PostgresMarkingOptions extends MarkingBatchOptions {
   readonly health?: PostgresStorageHealth | undefined;
   /** Told of every batch run again after a deadlock or serialization failure (like the transactions' retries). */
   readonly onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Which form of the batch statement to send (see hot-statements.ts); `functions` by default. */
+  readonly statements?: HotStatementForm | undefined;
 }
 
 interface PendingMarking {
@@ -36,7 +29,8 @@ interface PendingMarking {
 
 /**
  * Markings in batches, like rating changes: the markings asked for in one turn of the event loop are one statement
- * and one commit. A batch never holds two markings of one (user, meal), nor one whose (user, meal) a batch under way
+ * and one commit (hot-statements.ts, `markBatch`: it sets or clears each marking of an existing, not withdrawn meal
+ * and answers the batch positions, 1-based, whose meal was found). A batch never holds two markings of one (user, meal), nor one whose (user, meal) a batch under way
  * holds (BatchQueue), so one user's markings of one meal apply in the order they were asked for, each answered as if
  * it ran alone: a marking changes only its own row, so the other items of its batch cannot change its outcome.
  */
@@ -69,7 +63,7 @@ export class PostgresMarkingRepository implements MarkingRepository {
     const values = [batch.map((item) => item.userId), batch.map((item) => item.mealId), batch.map((item) => item.marked)];
     for (let attempt = 1; ; attempt++) {
       try {
-        const { rows } = await this.guarded(() => this.pool.query<[number]>({ ...markBatch, values }));
+        const { rows } = await this.guarded(() => this.pool.query<[number]>({ ...hotStatements[this.options.statements ?? 'functions'].markBatch, values }));
         const found = new Set(rows.map((row) => row[0]));
         batch.forEach((item, index) => item.resolve(found.has(index + 1)));
         return;

@@ -6,18 +6,10 @@ import type { DishId, MealId, RatingHistogram, RatingValue, UserId } from '@cant
  */
 
 /**
- * The read: for each (meal, user) of the batch, in batch order (`n`, 1-based), what the rules read of the meal, its
- * histogram, its dish's, and the user's rating. No locks: the write checks what it relies on. A missing or withdrawn
- * meal has no row. The statement is the function `meals_rating_batch_read` of migration 016, whose settings leave
- * the planner only key lookups (a plan that does not depend on table statistics). Named statements are parsed once
- * per pooled connection.
+ * The read (`hotStatements[form].readRatingBatch`): for each (meal, user) of the batch, in batch order (`n`, 1-based),
+ * what the rules read of the meal, its histogram, its dish's, and the user's rating. No locks: the write checks what it
+ * relies on. A missing or withdrawn meal has no row.
  */
-export const readBatch = {
-  name: 'meals-rating-batch-read',
-  rowMode: 'array' as const,
-  text: 'SELECT * FROM meals_rating_batch_read($1::bigint[], $2::text[])',
-};
-
 export type ReadRow = [
   n: number,
   name: string,
@@ -34,7 +26,7 @@ export type ReadRow = [
 ];
 
 /**
- * The write, one statement: the function `meals_rating_batch_write` of migration 016 (see the README, "How a rating
+ * The write, one statement (`hotStatements[form].writeRatingBatch`; see the README, "How a rating
  * change stays atomic across instances", and the migration for the statement itself):
  *
  * 1. it locks the rows of the batch's meals in id order, and only those that still have the rule fields the
@@ -46,13 +38,6 @@ export type ReadRow = [
  *    through each meal's current dish to the dishes, whose rows are locked in id order first. The answer is, per
  *    applied change, its meal's and dish's histograms after the whole batch.
  */
-export const writeBatch = {
-  name: 'meals-rating-batch-write',
-  rowMode: 'array' as const,
-  text: `SELECT * FROM meals_rating_batch_write($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::bigint[], $6::text[],
-    $7::smallint[], $8::smallint[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[])`,
-};
-
 export type WriteRow = [
   n: number,
   dishId: string | null,

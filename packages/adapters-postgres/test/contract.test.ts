@@ -6,7 +6,9 @@ import { databasePerFile, emptyMenuTablesSql } from './support/test-database.js'
 const databaseUrl = databasePerFile();
 let database: PostgresDatabase;
 beforeAll(async () => {
-  database = await openPostgres(databaseUrl(), { poolSize: 8 });
+  // The hot statements bare, on a pool of their own (hot-statements.ts); transaction-pooling.test.ts runs the same
+  // suites on the functions of migration 016.
+  database = await openPostgres(databaseUrl(), { poolSize: 8, hotPoolSize: 4 });
 });
 afterAll(async () => {
   await database?.close();

@@ -82,8 +82,9 @@ describe('PostgreSQL dishes under concurrent writers', () => {
     expect(stored).toEqual(recounted);
     // An erasure that meets ratings arriving meanwhile locks their meals in a later round, possibly below meal ids it
     // holds: a deadlock with a writer of several meals is possible, and the transaction runner retries it (40P01).
-    // Nothing else may need a retry.
-    const notDeadlocks = retries.slice(retriesBefore).filter(({ code }) => code !== '40P01');
+    // A rating write that took a rating out of a meal renamed meanwhile may meet a spurious check violation (23514,
+    // see PostgresRatingRepository) and runs again. Nothing else may need a retry.
+    const notDeadlocks = retries.slice(retriesBefore).filter(({ code }) => code !== '40P01' && code !== '23514');
     expect(notDeadlocks.map(({ code, error }) => `${code}: ${error.message} ${(error as { detail?: string }).detail ?? ""} ${(error as { where?: string }).where ?? ""}`)).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { createPostgresAdapters, migrate, type PostgresAdapters } from '@canteen-meals/adapters-postgres';
+import { createPostgresAdapters, hotSessionOptions, migrate, type HotStatementForm, type PostgresAdapters } from '@canteen-meals/adapters-postgres';
 import { decideRatingChange, ratingPeriodMs, type Meal, type RatingValue } from '@canteen-meals/domain';
 import { accepted, MealMother } from '@canteen-meals/repository-contract';
 import pg from 'pg';
@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 
 // The plans the hot statements really run with, as PostgreSQL's auto_explain reports them: every statement of this
-// pool's sessions, those inside the functions of migration 016 included, is explained as JSON in a NOTICE.
-const databaseUrl = databasePerFile();
+// pool's sessions, those inside the functions of migration 016 included, is explained as JSON in a NOTICE. Both forms
+// of the statements (hot-statements.ts) are checked, each on a fresh database of its own.
+const databaseUrls: Record<HotStatementForm, () => string> = { functions: databasePerFile(), bare: databasePerFile() };
 const explainEverything = [
   'session_preload_libraries=auto_explain',
   'auto_explain.log_min_duration=0',
@@ -53,35 +54,54 @@ function relationsUnder(node: PlanNode): string[] {
   return [...(node['Relation Name'] === undefined ? [] : [node['Relation Name']]), ...(node.Plans ?? []).flatMap(relationsUnder)];
 }
 
-let pool: pg.Pool;
-let adapters: PostgresAdapters;
-const explained: ExplainedStatement[] = [];
-beforeAll(async () => {
-  const migrating = new pg.Pool({ connectionString: databaseUrl(), max: 1 });
+interface Explained {
+  readonly adapters: PostgresAdapters;
+  readonly explained: ExplainedStatement[];
+}
+
+/**
+ * The adapters as openPostgres wires them in the form's pool mode, every statement explained: `functions` on the main
+ * pool (transaction pool mode), `bare` on a hot pool whose sessions start with hotSessionOptions (session mode).
+ */
+async function explainedAdapters(form: HotStatementForm): Promise<Explained> {
+  const migrating = new pg.Pool({ connectionString: databaseUrls[form](), max: 1 });
   await migrate(migrating);
   await migrating.end();
-  // Two connections: each keeps its own plans, made while the tables were as small as they ever are.
-  pool = new pg.Pool({ connectionString: databaseUrl(), max: 2, options: explainEverything });
-  pool.on('connect', (client) => {
+  const explained: ExplainedStatement[] = [];
+  const listen = (pool: pg.Pool) => pool.on('connect', (client) => {
     client.on('notice', (notice) => {
       const json = notice.message?.slice(notice.message.indexOf('{'));
       if (json !== undefined && notice.message?.includes('plan:')) explained.push(JSON.parse(json) as ExplainedStatement);
     });
   });
-  adapters = createPostgresAdapters(pool);
-});
+  // Two connections each: each keeps its own plans, made while the tables were as small as they ever are.
+  const pool = listen(new pg.Pool({ connectionString: databaseUrls[form](), max: 2, options: explainEverything }));
+  pools.push(pool);
+  if (form === 'functions') return { adapters: createPostgresAdapters(pool), explained };
+  const hotPool = listen(new pg.Pool({ connectionString: databaseUrls[form](), max: 2, options: `${explainEverything} ${hotSessionOptions}` }));
+  pools.push(hotPool);
+  return { adapters: createPostgresAdapters(pool, { hotPool }), explained };
+}
+
+const pools: pg.Pool[] = [];
 afterAll(async () => {
-  await pool?.end();
+  await Promise.all(pools.map((pool) => pool.end()));
 });
 
 const served = new Date('2026-03-02T11:30:00Z');
 const inPeriod = new Date(served.getTime() + ratingPeriodMs / 2);
 const meal = (id: number, traits: Partial<Meal> = {}) => MealMother.servedAt(served, { id, ...traits });
-const rate = (user: string, mealId: number, rating: RatingValue | null) =>
-  adapters.ratings.change(user, mealId, (snapshot) => decideRatingChange(snapshot, rating, inPeriod));
-const statementsOf = (marker: string) => explained.filter((statement) => statement['Query Text'].includes(marker));
 
-describe('the plans of the hot PostgreSQL statements on a fresh database', () => {
+describe.each(['functions', 'bare'] as const)('the plans of the hot PostgreSQL statements on a fresh database, as %s', (form) => {
+  let adapters: PostgresAdapters;
+  let explained: ExplainedStatement[];
+  beforeAll(async () => {
+    ({ adapters, explained } = await explainedAdapters(form));
+  });
+  const rate = (user: string, mealId: number, rating: RatingValue | null) =>
+    adapters.ratings.change(user, mealId, (snapshot) => decideRatingChange(snapshot, rating, inPeriod));
+  const statementsOf = (marker: string) => explained.filter((statement) => statement['Query Text'].includes(marker));
+
   it('look every meal, dish, rating and marking up by its key while the tables grow from empty', async () => {
     // A fresh database with the bench's shape: a few open meals and a thousand more, as one admin write each, so that
     // the first plans are made while ratings and markings are empty and meals is young.
@@ -98,6 +118,8 @@ describe('the plans of the hot PostgreSQL statements on a fresh database', () =>
     }
     expect(await adapters.markings.setMarked('user-0', 999, true)).toBe(false);
 
+    // The form asked for is the one that ran: the functions' calls appear only in `functions`.
+    expect(explained.some((statement) => /meals_(rating|marking)_batch/.test(statement['Query Text']))).toBe(form === 'functions');
     const reads = statementsOf('WITH ORDINALITY AS g (meal_id, user_id, n)');
     const writes = statementsOf('meals_after AS');
     const markings = statementsOf('INSERT INTO markings');

@@ -109,8 +109,10 @@ describe('PostgreSQL rating batches against a sequential replay', () => {
           [mealIds],
         );
         const dishOf = new Map(rows.map((row) => [Number(row.meal_id), Number(row.dish_id)]));
-        // A batcher of its own, one batch at a time: what one instance does when its batches do not overlap.
-        const ratings = new PostgresRatingRepository(database.pool, { maxBatchSize: size, maxBatchesInFlight: 1 });
+        // A batcher of its own, one batch at a time: what one instance does when its batches do not overlap. Both forms
+        // of the statements (hot-statements.ts), in turn: they must answer alike.
+        const statements = run % 2 === 0 ? 'functions' : 'bare';
+        const ratings = new PostgresRatingRepository(database.pool, { maxBatchSize: size, maxBatchesInFlight: 1, statements });
 
         const answers = await Promise.all(
           ops.map((o) => ratings.change(o.user, mealIds[o.meal]!, (snapshot) => decideRatingChange(snapshot, o.rating, inPeriod))),

@@ -111,6 +111,25 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await expectHistogramsToMatchRecount();
   });
 
+  it('takes a rating out of the dish its meal moved to while the change waited, though its snapshot saw that dish without it', async () => {
+    await one.adapters.meals.upsertMany([meal(1, { name: 'Soup' }), meal(2, { name: 'Stew' })]);
+    await rateInPeriod(one.adapters.ratings, 'alice', meal(1), 4);
+    const stew = await dishOf(2);
+    // As above, but the change removes alice's 4: the write's snapshot sees the stew without it (0 fours), the stew
+    // after the upsert has it. PostgreSQL checks the dish row's CHECK (counts >= 0) on the row as of the snapshot
+    // before it finds the row updated meanwhile: a spurious violation, which the batch runs again.
+    await holdRows('SELECT 1 FROM dishes WHERE dish_id = $1 FOR NO KEY UPDATE', [stew]);
+    const renaming = other.adapters.meals.upsertMany([meal(1, { name: 'Stew' })]);
+    await lockWaiters(one.pool, 1);
+    const rating = rate(one, 'alice', 1, null);
+    await lockWaiters(one.pool, 2);
+    await holder.query('COMMIT');
+    await renaming;
+
+    expect(accepted(await rating)).toEqual({ mealId: 1, previous: 4, next: null, histogram: [0, 0, 0, 0, 0], dish: { id: stew, histogram: [0, 0, 0, 0, 0] } });
+    await expectHistogramsToMatchRecount();
+  });
+
   it('counts a rating in the target of a merge that took its meal while the rating waited', async () => {
     await one.adapters.meals.upsertMany([meal(1, { name: 'Curry' }), meal(2, { name: 'Vegan curry' })]);
     await rateInPeriod(one.adapters.ratings, 'alice', meal(2), 3);
