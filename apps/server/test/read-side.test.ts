@@ -79,6 +79,22 @@ describe('the wired server on SQLite', () => {
     expect(statements).toBe(3);
   });
 
+  it("answers a canteen's personalized menu and /me/meals in one statement once the public menu is kept: the reader's states with their preferences", async () => {
+    const day = 'canteen=default&date=2026-06-15';
+    for (const preferences of [null, { without: ['sesame'], only: [] }]) {
+      if (preferences !== null) await server.app.inject({ method: 'PUT', url: '/api/v1/me/preferences', headers: { authorization: `Bearer ${token}` }, payload: preferences });
+      // The first reads keep the public menu (and the one the preferences select).
+      for (const url of [`/api/v1/meals?${day}`, `/api/v1/me/meals?${day}`]) await get(url);
+      for (const url of [`/api/v1/meals?${day}`, `/api/v1/me/meals?${day}`]) {
+        const { data, statements } = await get(url);
+        expect(data.meals).toHaveLength(100);
+        expect(data.meals[0]).toMatchObject({ meal_id: 1, marked: true });
+        expect(statements).toBe(1);
+      }
+    }
+    await server.app.inject({ method: 'PUT', url: '/api/v1/me/preferences', headers: { authorization: `Bearer ${token}` }, payload: { without: [], only: [] } });
+  });
+
   it('answers the marked meals page by page, one statement per page', async () => {
     const first = await get('/api/v1/marked-meals?limit=100');
     expect(first.data.meals).toHaveLength(100);

@@ -2,8 +2,33 @@ import { isNoLabelFilter, noLabelFilter, type DishId, type LabelFilter, type Per
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { SqliteStorageHealth } from './storage-health.js';
 
+/**
+ * The columns of a person's preferences (parameter `$user`), for a statement that selects them beside its own
+ * columns `FROM (SELECT 1) ${preferenceJoin}`: the personalized reads ask them with the person's states.
+ */
+export const preferenceColumns = `p.without_labels, p.only_labels,
+  (SELECT json_group_array(json_array(dish_id, since))
+     FROM (SELECT dish_id, since FROM dish_aversions WHERE user_id = $user ORDER BY dish_id)) AS aversions`;
+
+export const preferenceJoin = 'LEFT JOIN label_preferences p ON p.user_id = $user';
+
+export interface PreferenceRow {
+  readonly without_labels: string | null;
+  readonly only_labels: string | null;
+  readonly aversions: string;
+}
+
+export function preferencesFromRow(row: PreferenceRow): PersonPreferences {
+  const filter: LabelFilter =
+    row.without_labels === null || row.only_labels === null
+      ? noLabelFilter
+      : { without: JSON.parse(row.without_labels) as string[], only: JSON.parse(row.only_labels) as string[] };
+  const aversions = (JSON.parse(row.aversions) as [number, number][]).map(([dishId, since]) => ({ dishId, since: new Date(since) }));
+  return { filter: { without: [...filter.without], only: [...filter.only] }, aversions };
+}
+
 export class SqlitePreferenceRepository implements PreferenceRepository {
-  private readonly preferences: Statement<{ user: UserId }, { without_labels: string | null; only_labels: string | null; aversions: string }>;
+  private readonly preferences: Statement<{ user: UserId }, PreferenceRow>;
   private readonly putFilter: Statement<[UserId, string, string]>;
   private readonly deleteFilter: Statement<[UserId]>;
   private readonly putAversion: Statement<[UserId, DishId, number]>;
@@ -15,11 +40,7 @@ export class SqlitePreferenceRepository implements PreferenceRepository {
     db: Database,
     private readonly health?: SqliteStorageHealth,
   ) {
-    // One statement: every personalized read asks it, on top of its own.
-    this.preferences = db.prepare(`SELECT p.without_labels, p.only_labels,
-        (SELECT json_group_array(json_array(dish_id, since))
-           FROM (SELECT dish_id, since FROM dish_aversions WHERE user_id = $user ORDER BY dish_id)) AS aversions
-      FROM (SELECT 1) LEFT JOIN label_preferences p ON p.user_id = $user`);
+    this.preferences = db.prepare(`SELECT ${preferenceColumns} FROM (SELECT 1) ${preferenceJoin}`);
     this.putFilter = db.prepare(`INSERT INTO label_preferences (user_id, without_labels, only_labels) VALUES (?, ?, ?)
       ON CONFLICT (user_id) DO UPDATE SET without_labels = excluded.without_labels, only_labels = excluded.only_labels`);
     this.deleteFilter = db.prepare('DELETE FROM label_preferences WHERE user_id = ?');
@@ -34,13 +55,7 @@ export class SqlitePreferenceRepository implements PreferenceRepository {
   }
 
   async preferencesOf(userId: UserId): Promise<PersonPreferences> {
-    const row = this.preferences.get({ user: userId })!;
-    const filter: LabelFilter =
-      row.without_labels === null || row.only_labels === null
-        ? noLabelFilter
-        : { without: JSON.parse(row.without_labels) as string[], only: JSON.parse(row.only_labels) as string[] };
-    const aversions = (JSON.parse(row.aversions) as [number, number][]).map(([dishId, since]) => ({ dishId, since: new Date(since) }));
-    return { filter: { without: [...filter.without], only: [...filter.only] }, aversions };
+    return preferencesFromRow(this.preferences.get({ user: userId })!);
   }
 
   async saveFilter(userId: UserId, filter: LabelFilter): Promise<void> {

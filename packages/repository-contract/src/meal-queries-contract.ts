@@ -20,6 +20,7 @@ import { freshFixturePerTest } from './repository-fixture.js';
 import { sampleMeal, readAt } from './sample-meals.js';
 
 const at = (iso: string) => new Date(iso);
+const statesOf = async (queries: MealQueries, userId: UserId, mealIds: readonly number[]) => (await queries.personalPartOf(userId, mealIds)).states;
 const idsOf = (views: readonly PersonalMeal[]) => views.map((view) => view.meal.id);
 const after = (meal: Meal): ServedPosition => ({ servedAt: meal.servedAt, mealId: meal.id });
 
@@ -325,7 +326,7 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       });
     });
 
-    describe('personalStatesOf', () => {
+    describe('personalPartOf', () => {
       const noon = at('2025-03-10T11:00:00.000Z');
       const meals8: readonly Meal[] = Array.from({ length: 8 }, (_, i) => sampleMeal(i + 1, { servedAt: noon }));
       const byId = (id: number) => meals8.find((m) => m.id === id)!;
@@ -348,24 +349,24 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'bob', byId(4), 5);
         await rateInPeriod(ratings, 'bob', byId(3), 1);
 
-        expect(await queries.personalStatesOf('alice', [5, 8, 3, 4, 1, 2])).toEqual([
+        expect(await statesOf(queries, 'alice', [5, 8, 3, 4, 1, 2])).toEqual([
           { mealId: 5, marked: true, personalRating: null },
           { mealId: 3, marked: false, personalRating: 2 },
           { mealId: 1, marked: true, personalRating: 4 },
           { mealId: 2, marked: true, personalRating: null },
         ]);
         // Each meal once; meals not asked for (alice's 3 and 7 here) are left out, even between those asked for.
-        expect(await queries.personalStatesOf('alice', [1, 5, 1, 8])).toEqual([
+        expect(await statesOf(queries, 'alice', [1, 5, 1, 8])).toEqual([
           { mealId: 1, marked: true, personalRating: 4 },
           { mealId: 5, marked: true, personalRating: null },
         ]);
-        expect(await queries.personalStatesOf('bob', [1, 2, 3, 4])).toEqual([
+        expect(await statesOf(queries, 'bob', [1, 2, 3, 4])).toEqual([
           { mealId: 3, marked: false, personalRating: 1 },
           { mealId: 4, marked: true, personalRating: 5 },
         ]);
         // The same states as the views of the meals carry.
         const views = await queries.viewsByIds('alice', [1, 2, 3, 4, 5, 6, 7, 8], readAt);
-        expect(await queries.personalStatesOf('alice', [1, 2, 3, 4, 5, 6, 7, 8])).toEqual(
+        expect(await statesOf(queries, 'alice', [1, 2, 3, 4, 5, 6, 7, 8])).toEqual(
           views
             .sort((x, y) => x.meal.id - y.meal.id)
             .filter((view) => view.marked || view.personalRating !== null)
@@ -376,12 +377,36 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       it('answers nothing for a user with nothing, for no meals, and for meals that do not exist', async () => {
         const { queries, meals, markings, ratings } = store();
         await meals.upsertMany(meals8);
-        expect(await queries.personalStatesOf('alice', [1, 2, 3])).toEqual([]);
+        expect(await statesOf(queries, 'alice', [1, 2, 3])).toEqual([]);
         await markings.setMarked('bob', 1, true);
         await rateInPeriod(ratings, 'bob', byId(3), 2);
-        expect(await queries.personalStatesOf('alice', [1, 3])).toEqual([]);
-        expect(await queries.personalStatesOf('bob', [])).toEqual([]);
-        expect(await queries.personalStatesOf('bob', [99, 100])).toEqual([]);
+        expect(await statesOf(queries, 'alice', [1, 3])).toEqual([]);
+        expect(await statesOf(queries, 'bob', [])).toEqual([]);
+        expect(await statesOf(queries, 'bob', [99, 100])).toEqual([]);
+      });
+
+      it("answers the user's preferences with the states, as the preference repository answers them", async () => {
+        const { queries, meals, markings, preferences, dishQueries } = store();
+        await meals.upsertMany(meals8);
+        await markings.setMarked('alice', 2, true);
+        const nothing = { filter: { without: [], only: [] }, aversions: [] };
+        expect((await queries.personalPartOf('alice', [1, 2])).preferences).toEqual(nothing);
+        const [dish] = await dishQueries.search(null, byId(2).name, { after: null, limit: 1 }, readAt);
+        await preferences.saveFilter('alice', { without: ['mustard', 'sesame'], only: ['vegetarian'] });
+        await preferences.avoid('alice', dish!.id, at('2025-03-01T08:00:00.000Z'));
+        await preferences.saveFilter('bob', { without: ['milk'], only: [] });
+        for (const mealIds of [[1, 2], [], [99]]) {
+          const part = await queries.personalPartOf('alice', mealIds);
+          expect(part.preferences).toEqual(await preferences.preferencesOf('alice'));
+          expect(part.preferences).toEqual({
+            filter: { without: ['mustard', 'sesame'], only: ['vegetarian'] },
+            aversions: [{ dishId: dish!.id, since: at('2025-03-01T08:00:00.000Z') }],
+          });
+        }
+        expect((await queries.personalPartOf('alice', [1, 2])).states).toEqual([{ mealId: 2, marked: true, personalRating: null }]);
+        await preferences.eraseAll('alice');
+        expect((await queries.personalPartOf('alice', [1, 2])).preferences).toEqual(nothing);
+        expect((await queries.personalPartOf('bob', [])).preferences.filter).toEqual({ without: ['milk'], only: [] });
       });
     });
 
