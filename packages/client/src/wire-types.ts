@@ -102,8 +102,11 @@ export type FeedsResult = Static<typeof FeedsData>;
 export type DishSearchResult = Static<typeof DishSearchData>;
 export type MergeDishesRequest = Static<typeof MergeDishesBody>;
 export type WithdrawMealResult = Static<typeof WithdrawMealData>;
-/** `GET /canteens/{canteen_id}/dishes`: `q` any part of a name; a page as for the meal lists. */
-export interface DishSearchRequest extends PageRequest {
+/**
+ * `GET /canteens/{canteen_id}/dishes`: `q` any part of a name; a page as for the meal lists; `without` and `only` keep
+ * the dishes of which a serving passes that label filter.
+ */
+export interface DishSearchRequest extends PageRequest, Pick<LabelSelection, 'without' | 'only'> {
   readonly q: string;
 }
 /** PUT /admin/canteens/{canteen_id}: every field but the id, which the path names. */
