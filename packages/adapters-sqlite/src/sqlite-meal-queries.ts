@@ -25,6 +25,7 @@ import {
   type ViewParameters,
   type ViewRow,
 } from './sqlite-meal-view.js';
+import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 import { preferenceColumns, preferenceJoin, preferencesFromRow, type PreferenceRow } from './sqlite-preference-repository.js';
 
 /** Every read is one statement, so its cost in queries is the same for one meal or a hundred. */
@@ -32,7 +33,8 @@ export class SqliteMealQueries implements MealQueries {
   private readonly byIds: Statement<ViewParameters & { ids: string }, ViewRow>;
   private readonly servedIn: Statement<ViewParameters & { windows: string }, ViewRow>;
   private readonly servedInPage: MenuPageStatements<{ windows: string }>;
-  private readonly personalPart: Statement<[{ user: UserId; low: MealId; high: MealId }], PreferenceRow & { own: string | null }>;
+  private readonly personalPart: Statement<[{ user: UserId; low: MealId; high: MealId }], PersonalPartRow>;
+  private readonly personalParts: PersonalPartCache<PersonalPartRow>;
   private readonly markingCountsOf: Statement<{ ids: string }, { meal_id: MealId; marks: number }>;
   private readonly favouriteServings: Statement<ViewParameters & { windows: string; earliest: number; latest: number; limit: number }, ViewRow>;
   private readonly marked: PageStatements<object>;
@@ -56,6 +58,7 @@ export class SqliteMealQueries implements MealQueries {
           UNION ALL SELECT meal_id || ':' || rating FROM ratings WHERE user_id = $user AND meal_id BETWEEN $low AND $high)) AS own,
         ${preferenceColumns}
       FROM (SELECT 1) ${preferenceJoin}`);
+    this.personalParts = personalPartCacheOf(db);
     // Ranges of the index markings_by_meal (meal_id, user_id), one per meal: the markings table itself is not read.
     this.markingCountsOf = db.prepare(`SELECT meal_id, count(*) AS marks FROM markings
       WHERE meal_id IN (SELECT value FROM json_each(@ids)) GROUP BY meal_id`);
@@ -86,7 +89,9 @@ export class SqliteMealQueries implements MealQueries {
       if (id < low) low = id;
       else if (id > high) high = id;
     }
-    const row = this.personalPart.get({ user: userId, low, high })!;
+    // Kept by the process until one of its writes changes it (see PersonalPartCache): exact, as the one writer.
+    let row = this.personalParts.get(userId, low, high);
+    if (row === undefined) this.personalParts.keep(userId, low, high, (row = this.personalPart.get({ user: userId, low, high })!));
     return { states: statesOf(mealIds, row.own), preferences: preferencesFromRow(row) };
   }
 
@@ -142,6 +147,8 @@ const favouriteServingsSql = `${selectViews}
           AND upcoming.served_at >= json_extract(span.value, '$[1]') AND upcoming.served_at < json_extract(span.value, '$[2]'))
     ORDER BY upcoming.served_at, upcoming.canteen_id, upcoming.position, upcoming.meal_id LIMIT @limit)
   ORDER BY meals.served_at, meals.canteen_id, meals.position, meals.meal_id`;
+
+type PersonalPartRow = PreferenceRow & { readonly own: string | null };
 
 /** The states of `meal_id:m` and `meal_id:rating` items of `own`, in the order of `mealIds`. */
 function statesOf(mealIds: readonly MealId[], own: string | null): PersonalState[] {

@@ -1,5 +1,6 @@
 import { isNoLabelFilter, noLabelFilter, type DishId, type LabelFilter, type PersonPreferences, type PreferenceRepository, type UserId } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 import type { SqliteStorageHealth } from './storage-health.js';
 
 /**
@@ -35,12 +36,14 @@ export class SqlitePreferenceRepository implements PreferenceRepository {
   private readonly deleteAversion: Statement<[UserId, DishId]>;
   private readonly deleteAversions: Statement<[UserId]>;
   private readonly eraseInTransaction: Transaction<(userId: UserId) => { filters: number; aversions: number }>;
+  private readonly personalParts: PersonalPartCache<unknown>;
 
   constructor(
     db: Database,
     private readonly health?: SqliteStorageHealth,
   ) {
     this.preferences = db.prepare(`SELECT ${preferenceColumns} FROM (SELECT 1) ${preferenceJoin}`);
+    this.personalParts = personalPartCacheOf(db);
     this.putFilter = db.prepare(`INSERT INTO label_preferences (user_id, without_labels, only_labels) VALUES (?, ?, ?)
       ON CONFLICT (user_id) DO UPDATE SET without_labels = excluded.without_labels, only_labels = excluded.only_labels`);
     this.deleteFilter = db.prepare('DELETE FROM label_preferences WHERE user_id = ?');
@@ -62,22 +65,34 @@ export class SqlitePreferenceRepository implements PreferenceRepository {
     const write = () => {
       if (isNoLabelFilter(filter)) this.deleteFilter.run(userId);
       else this.putFilter.run(userId, JSON.stringify(filter.without), JSON.stringify(filter.only));
+      this.personalParts.forget(userId);
     };
     this.health === undefined ? write() : this.health.guard(write);
   }
 
   async avoid(userId: UserId, dishId: DishId, at: Date): Promise<void> {
-    const write = () => this.putAversion.run(userId, dishId, at.getTime());
+    const write = () => {
+      this.putAversion.run(userId, dishId, at.getTime());
+      this.personalParts.forget(userId);
+    };
     this.health === undefined ? write() : this.health.guard(write);
   }
 
   async stopAvoiding(userId: UserId, dishId: DishId): Promise<boolean> {
-    const write = () => this.deleteAversion.run(userId, dishId).changes > 0;
+    const write = () => {
+      const changed = this.deleteAversion.run(userId, dishId).changes > 0;
+      this.personalParts.forget(userId);
+      return changed;
+    };
     return this.health === undefined ? write() : this.health.guard(write);
   }
 
   async eraseAll(userId: UserId): Promise<{ readonly filters: number; readonly aversions: number }> {
-    const erase = () => this.eraseInTransaction.immediate(userId);
+    const erase = () => {
+      const erased = this.eraseInTransaction.immediate(userId);
+      this.personalParts.forget(userId);
+      return erased;
+    };
     return this.health === undefined ? erase() : this.health.guard(erase);
   }
 }

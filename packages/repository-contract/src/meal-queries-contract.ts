@@ -1,4 +1,5 @@
 import {
+  decideDishMerge,
   defaultCanteenId,
   emptyHistogram,
   type Canteen,
@@ -407,6 +408,36 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await preferences.eraseAll('alice');
         expect((await queries.personalPartOf('alice', [1, 2])).preferences).toEqual(nothing);
         expect((await queries.personalPartOf('bob', [])).preferences.filter).toEqual({ without: ['milk'], only: [] });
+      });
+      it("answers every write of the user's own rows at once: markings, ratings, filter, aversions, a dish merge, an erasure", async () => {
+        const { queries, meals, markings, ratings, preferences, dishes, dishQueries, userData } = store();
+        await meals.upsertMany([...meals8, sampleMeal(9, { servedAt: noon, name: 'Meal 9 again' })]);
+        const part = () => queries.personalPartOf('alice', [1, 2, 3]);
+        expect(await part()).toEqual({ states: [], preferences: { filter: { without: [], only: [] }, aversions: [] } });
+        await markings.setMarked('alice', 1, true);
+        expect((await part()).states).toEqual([{ mealId: 1, marked: true, personalRating: null }]);
+        await rateInPeriod(ratings, 'alice', byId(2), 5);
+        expect((await part()).states).toEqual([
+          { mealId: 1, marked: true, personalRating: null },
+          { mealId: 2, marked: false, personalRating: 5 },
+        ]);
+        await rateInPeriod(ratings, 'alice', byId(2), null);
+        await markings.setMarked('alice', 1, false);
+        await rateInPeriod(ratings, 'alice', byId(3), 1);
+        expect((await part()).states).toEqual([{ mealId: 3, marked: false, personalRating: 1 }]);
+        await preferences.saveFilter('alice', { without: ['milk'], only: [] });
+        expect((await part()).preferences.filter).toEqual({ without: ['milk'], only: [] });
+        // An aversion of a dish merged away moves to the dish that stays.
+        const dishOf = async (name: string) => (await dishQueries.search(null, name, { after: null, limit: 1 }, readAt))[0]!.id;
+        const [kept, merged] = [await dishOf('Meal 4'), await dishOf('Meal 9 again')];
+        await preferences.avoid('alice', merged, noon);
+        expect((await part()).preferences.aversions).toEqual([{ dishId: merged, since: noon }]);
+        await dishes.merge(kept, [merged], (snapshot) => decideDishMerge({ target: kept, from: [merged] }, snapshot));
+        expect((await part()).preferences.aversions).toEqual([{ dishId: kept, since: noon }]);
+        await preferences.stopAvoiding('alice', kept);
+        expect((await part()).preferences.aversions).toEqual([]);
+        await userData.eraseAll('alice');
+        expect((await part()).states).toEqual([]);
       });
     });
 

@@ -69,8 +69,10 @@ export interface MealQueries {
   /**
    * `states`: the user's own state of those of `mealIds` that the user has marked or rated, each once, in the order
    * of `mealIds`: the small personal part of a menu whose meals the caller knows, read without statistics nor dishes.
-   * `preferences`: what PreferenceRepository.preferencesOf answers. One statement for both, read from the database
-   * every time: every personalized read needs both, and an instance cannot know that another one changed them.
+   * `preferences`: what PreferenceRepository.preferencesOf answers. At most one statement for both: every
+   * personalized read needs both. Answers are exact: an adapter may answer from what it read before only where it
+   * sees every write of these rows (SQLite, which one process writes); where instances share the database
+   * (PostgreSQL) it reads each time, as one instance cannot know that another changed them.
    */
   personalPartOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalPart>;
 
