@@ -171,7 +171,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ratioTarget(pairs, 'public menu, 304, throughput / reference', publicMenuRevalidationName, 0.8),
     ratioTarget(pairs, 'OpenMensa API v2, a day of 50 meals, throughput / reference', openMensaDay.name, 0.7),
     ratioTarget(pairs, 'public menu with a filter, 200, throughput / reference', filteredMenuName, 0.7),
-    ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.4),
+    ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.5),
     ratioTarget(pairs, 'overlay throughput / reference', overlay.name, 0.5),
     ratioTarget(pairs, 'personalized menu: users with preferences / without (preferences cost <= 10 %)', preferencesPairName, 0.9),
     ratioReported(pairs, `mixed: ${mixedDescription}, throughput / reference`, mixed.name),
