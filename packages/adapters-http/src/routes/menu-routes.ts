@@ -81,9 +81,13 @@ const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
 export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (app, options) => {
   const { getMeals, getPublicMenu, getPersonalPart, getCanteenDay, getPreferences } = options;
   /** The reader's selection (`asked`, the query's, with their preferences unless ?all=true) and what they avoid. */
-  const personalSelection = (asked: MenuSelection, query: PersonalQuery, preferences: PersonPreferences) => ({
+  const personalSelection = (
+    asked: MenuSelection,
+    query: PersonalQuery,
+    preferences: PersonPreferences,
+  ): { readonly selection: MenuSelection; readonly aversions: Aversions } => ({
     selection: query.all === 'true' ? asked : withPreferences(asked, preferences.filter),
-    aversions: { dishIds: new Set(preferences.aversions.map((aversion) => aversion.dishId)), hide: query.hide === 'avoided' } as Aversions,
+    aversions: { dishIds: new Set(preferences.aversions.map((aversion) => aversion.dishId)), hide: query.hide === 'avoided' },
   });
   /**
    * The reader's part of a canteen's menu: their states of the meals the query's own selection keeps (a superset of
