@@ -54,6 +54,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const bearer = (sub: string, scope?: string) =>
     `Bearer ${signHmacToken(jwtSecret, { sub, scope, expiresInMs: 2 * hour })}`;
   const users: ScenarioUsers = { authorizations: fixture.userIds.map((sub) => bearer(sub)), random: seededRandom(42) };
+  const pickyUsers: ScenarioUsers = { authorizations: fixture.pickyUserIds.map((sub) => bearer(sub)), random: seededRandom(43) };
   // Start time is measured to the first answered rating (issue 30): a route whose validator and serializer are
   // compiled on that first request, after a token check, a read and a write.
   const startProbe: ProbeRequest = {
@@ -144,6 +145,14 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
       { label: `meal with ${lightRatings} ratings`, target: sqliteServer, scenario: rateMealScenario('rate light', users, [fixture.lightMealId]) },
     );
   }
+  // Issue 27: what applying a person's preferences costs the personalized menu, on the same server.
+  if (selected(preferencesPairName)) {
+    await compare(
+      preferencesPairName,
+      { label: 'users with preferences', target: sqliteServer, scenario: personalizedMenuScenario('personalized picky', pickyUsers, fixture.menuDay) },
+      { label: 'users without', target: sqliteServer, scenario: personalizedMenuScenario('personalized plain', users, fixture.menuDay) },
+    );
+  }
   if (selected('postgres')) await comparePostgres({ fixture, jwtSecret, bearer, startProbe, sqliteServer, rate, mark, users, compare, notice, cleanups });
 
   await sqliteServer.stop();
@@ -162,8 +171,9 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ratioTarget(pairs, 'public menu, 304, throughput / reference', publicMenuRevalidationName, 0.8),
     ratioTarget(pairs, 'OpenMensa API v2, a day of 50 meals, throughput / reference', openMensaDay.name, 0.7),
     ratioTarget(pairs, 'public menu with a filter, 200, throughput / reference', filteredMenuName, 0.7),
-    ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.4),
+    ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.5),
     ratioTarget(pairs, 'overlay throughput / reference', overlay.name, 0.5),
+    ratioTarget(pairs, 'personalized menu: users with preferences / without (preferences cost <= 10 %)', preferencesPairName, 0.9),
     ratioReported(pairs, `mixed: ${mixedDescription}, throughput / reference`, mixed.name),
     ...postgresTargets(pairs),
     {
@@ -445,12 +455,16 @@ const filteredMenuName = 'public-menu-filtered';
 const mixedRatingShare = 0.1;
 const mixedDescription = '90 % public menu reads, 10 % ratings of the menu\'s meals';
 
+/** Its BENCH_ONLY name; its rows are the pair `personalized-menu-preferences`. */
+const preferencesPairName = 'personalized-menu-preferences';
+
 /** The names BENCH_ONLY may list; `menu-read` became `personalized-menu` with issue 16. */
 const benchNames = [
   'rate-meal',
   'mark-meal',
   'personalized-menu',
   'overlay',
+  'personalized-menu-preferences',
   'public-menu',
   publicMenuRevalidationName,
   openMensaDayName,

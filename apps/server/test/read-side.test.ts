@@ -79,6 +79,32 @@ describe('the wired server on SQLite', () => {
     expect(statements).toBe(3);
   });
 
+  it("answers a canteen's personalized menu and /me/meals from what the process keeps, and reads again after the reader's own writes", async () => {
+    const day = 'canteen=default&date=2026-06-15';
+    const urls = [`/api/v1/meals?${day}`, `/api/v1/me/meals?${day}`];
+    const send = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      server.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, payload });
+    const firstOf = async (url: string) => {
+      const { data, statements } = await get(url);
+      return { count: data.meals.length, first: data.meals[0], statements };
+    };
+    // The first reads keep the public menu and the reader's part (their states with their preferences, one statement).
+    for (const url of urls) await get(url);
+    for (const url of urls) expect(await firstOf(url)).toMatchObject({ count: 100, first: { meal_id: 1, marked: true }, statements: 0 });
+
+    // The reader's own marking, through the API: the next reads show it at once.
+    expect((await send('POST', '/api/v1/mark-meal', { meal_id: 1, marked: false })).statusCode).toBe(200);
+    expect((await firstOf(urls[0]!)).first).toMatchObject({ meal_id: 1, marked: false });
+    expect((await firstOf(urls[1]!)).first).toMatchObject({ meal_id: 2, marked: true });
+    // And their preferences: a filter no meal passes, then none.
+    expect((await send('PUT', '/api/v1/me/preferences', { without: [], only: ['vegan'] })).statusCode).toBe(200);
+    for (const url of urls) expect((await firstOf(url)).count).toBe(0);
+    expect((await send('PUT', '/api/v1/me/preferences', { without: [], only: [] })).statusCode).toBe(200);
+    expect((await send('POST', '/api/v1/mark-meal', { meal_id: 1, marked: true })).statusCode).toBe(200);
+    for (const url of urls) expect(await firstOf(url)).toMatchObject({ count: 100, first: { meal_id: 1, marked: true } });
+    for (const url of urls) expect((await firstOf(url)).statements).toBe(0);
+  });
+
   it('answers the marked meals page by page, one statement per page', async () => {
     const first = await get('/api/v1/marked-meals?limit=100');
     expect(first.data.meals).toHaveLength(100);

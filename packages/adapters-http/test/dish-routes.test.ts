@@ -137,6 +137,47 @@ describe('GET /api/v1/dishes?q=&canteen= and a search without q', () => {
   });
 });
 
+// Issue 27: dish search takes the label filter of every menu read.
+describe('GET /api/v1/canteens/{canteen_id}/dishes and /api/v1/dishes with without= and only=', () => {
+  const namesOf = (response: { json(): any }) => response.json().data.dishes.map((dish: { name: string }) => dish.name);
+
+  it('keeps the dishes of which a serving passes the filter (a parent covers its sub-kinds), full pages, cursors bound to the filter', async () => {
+    await upsert(
+      // Labels as a writer gives them: the server adds their parents (wheat implies gluten, vegan vegetarian).
+      MealMother.servedHoursAgo(now, 1, { id: 70, name: 'Labelbrot', labels: ['wheat'] }),
+      MealMother.servedHoursAgo(now, 1, { id: 71, name: 'Labelcurry', labels: ['vegan'] }),
+      MealMother.servedHoursAgo(now, 1, { id: 72, name: 'Labelei', labels: ['eggs', 'mustard', 'vegetarian'] }),
+      MealMother.servedHoursAgo(now, 1, { id: 73, name: 'Labelsalat', labels: ['vegan', 'sesame'] }),
+    );
+    const search = (query: string) => send('GET', `/api/v1/canteens/default/dishes?q=label${query}`, { token: null });
+    expect(namesOf(await search(''))).toEqual(['Labelbrot', 'Labelcurry', 'Labelei', 'Labelsalat']);
+    expect(namesOf(await search('&without=gluten'))).toEqual(['Labelcurry', 'Labelei', 'Labelsalat']);
+    expect(namesOf(await search('&without=mustard,sesame'))).toEqual(['Labelbrot', 'Labelcurry']);
+    expect(namesOf(await search('&only=vegetarian'))).toEqual(['Labelcurry', 'Labelei', 'Labelsalat']);
+    expect(namesOf(await search('&only=vegan&without=sesame'))).toEqual(['Labelcurry']);
+    expect(namesOf(await send('GET', '/api/v1/dishes?q=label&only=vegan', { token: null }))).toEqual(['Labelcurry', 'Labelsalat']);
+
+    // A page of one holds a dish that passes; its cursor pages this filtered search and no other.
+    const first = (await search('&only=vegetarian&limit=1')).json().data;
+    expect(first.dishes.map((dish: { name: string }) => dish.name)).toEqual(['Labelcurry']);
+    const next = await search(`&only=vegetarian&limit=1&cursor=${first.next_cursor}`);
+    expect(namesOf(next)).toEqual(['Labelei']);
+    expect(errorOf(await search(`&limit=1&cursor=${first.next_cursor}`))).toEqual([400, 'invalid_cursor']);
+    expect(errorOf(await search(`&only=vegan&limit=1&cursor=${first.next_cursor}`))).toEqual([400, 'invalid_cursor']);
+    // A search without a filter pages as before: its cursors do not name one.
+    const unfiltered = (await search('&limit=1')).json().data;
+    expect(namesOf(await search(`&limit=1&cursor=${unfiltered.next_cursor}`))).toEqual(['Labelcurry']);
+  });
+
+  it('refuses unknown codes with 400 naming each', async () => {
+    for (const url of ['/api/v1/canteens/default/dishes?q=a&without=gluten,glutten', '/api/v1/dishes?only=vegan,peanut']) {
+      const response = await send('GET', url, { token: null });
+      expect(errorOf(response)).toEqual([400, 'invalid_request']);
+      expect(response.json().error.message).toContain(url.includes('glutten') ? '"glutten"' : '"peanut"');
+    }
+  });
+});
+
 describe('POST /api/v1/admin/dishes/{dish_id}/merge', () => {
   it('merges renamed dishes: statistics add up, names are kept, later servings of a merged name land in the target', async () => {
     await upsert(

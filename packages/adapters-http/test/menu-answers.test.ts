@@ -1,8 +1,8 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { createUseCases, type MenuDays } from '@canteen-meals/domain';
+import { createUseCases, type MenuDays, type PersonalState } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
-import { MenuAnswers } from '../src/menu/menu-answers.js';
+import { MenuAnswers, personalizedBody } from '../src/menu/menu-answers.js';
 
 const now = new Date('2026-03-10T12:00:00.000Z');
 const today = '2026-03-10';
@@ -108,5 +108,53 @@ describe('MenuAnswers', () => {
     const answered = await Promise.all([1, 2, 3].map(() => answers.answer(menuOf('north'))));
     expect(reads).toEqual(['north']);
     expect(new Set(answered.map((answer) => (answer.ok ? answer.value.etag : answer.refusal.code))).size).toBe(1);
+  });
+});
+
+describe('personalizedBody', () => {
+  it("is the public answer with each meal's marking and rating, avoided dishes marked or left out, whichever meals they are", async () => {
+    const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'Europe/Berlin' }));
+    const clock = new FixedClock(now);
+    const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone: 'Europe/Berlin' });
+    await useCases.upsertMeals.execute(['Soup', 'Stew', 'Käsespätzle', 'Salad'].map((name, i) => MealMother.servedHoursAgo(now, 1, { id: i + 1, name })));
+    const answers = new MenuAnswers((days) => useCases.getPublicMenu.execute(days), clock, { entries: 10, ratingsMaxAgeMs: 0, ttlMs: 60_000 });
+    const answer = await answers.answer(menuOf('default'));
+    if (!answer.ok) throw new Error(answer.refusal.code);
+    const publicMeals = JSON.parse(answer.value.body).data.meals as { meal_id: number; dish_id: number }[];
+    expect(publicMeals.map((meal) => meal.meal_id)).toEqual([1, 2, 3, 4]);
+    const dishOf = (mealId: number) => publicMeals.find((meal) => meal.meal_id === mealId)!.dish_id;
+
+    const cases: { states: PersonalState[]; avoided: number[]; hide: boolean }[] = [
+      { states: [], avoided: [], hide: false },
+      { states: [{ mealId: 1, marked: true, personalRating: 4 }], avoided: [], hide: false },
+      { states: [{ mealId: 3, marked: false, personalRating: 2 }, { mealId: 99, marked: true, personalRating: null }], avoided: [1], hide: false },
+      { states: [{ mealId: 2, marked: true, personalRating: null }], avoided: [1, 4], hide: true },
+      { states: [{ mealId: 1, marked: true, personalRating: 5 }], avoided: [1], hide: false },
+      { states: [], avoided: [1, 2, 3, 4], hide: true },
+      { states: [{ mealId: 4, marked: true, personalRating: 1 }], avoided: [3], hide: true },
+    ];
+    for (const { states, avoided, hide } of cases) {
+      const dishIds = new Set(avoided.map(dishOf));
+      const body = personalizedBody(answer.value, states, { dishIds, hide });
+      const expected = {
+        status: 'success',
+        data: {
+          meals: publicMeals
+            .filter((meal) => !(hide && dishIds.has(meal.dish_id)))
+            .map((meal) => {
+              const state = states.find((own) => own.mealId === meal.meal_id);
+              return {
+                ...meal,
+                marked: state?.marked ?? false,
+                rating_personal: state?.personalRating ?? null,
+                ...(dishIds.has(meal.dish_id) ? { avoided: true } : {}),
+              };
+            }),
+          unknown_ids: [],
+          closed_days: [],
+        },
+      };
+      expect(JSON.parse(body.toString('utf8'))).toEqual(expected);
+    }
   });
 });

@@ -7,6 +7,9 @@ import {
   type DishSearchPage,
   type DishSummary,
   type DishView,
+  type LabelFilter,
+  isNoLabelFilter,
+  passesLabelFilter,
   type PageRequest,
   type PersonalMeal,
   type RatingValue,
@@ -31,14 +34,28 @@ export class InMemoryDishQueries implements DishQueries {
     return pageOf(this.db, reader, this.servingIds(dishId), page, asOf);
   }
 
-  async search(canteenId: CanteenId | null, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+  async search(
+    canteenId: CanteenId | null,
+    text: string,
+    { after, limit }: DishSearchPage,
+    asOf: Date,
+    filter?: LabelFilter,
+  ): Promise<DishSummary[]> {
     const wanted = dishSearchKey(text);
     const found = new Set<DishId>();
     for (const name of this.db.dishNames.values()) {
       const dish = this.db.dishes.get(name.dishId)!;
       if ((canteenId === null || dish.canteenId === canteenId) && dishSearchKey(name.name).includes(wanted)) found.add(dish.id);
     }
+    // The dishes of which a serving that is not withdrawn passes the filter.
+    const passing = new Set<DishId>();
+    if (filter !== undefined && !isNoLabelFilter(filter)) {
+      for (const [mealId, dishId] of this.db.mealDishes) {
+        if (!this.db.withdrawn.has(mealId) && passesLabelFilter(this.db.meals.get(mealId)?.labels ?? [], filter)) passing.add(dishId);
+      }
+    }
     return [...found]
+      .filter((id) => filter === undefined || isNoLabelFilter(filter) || passing.has(id))
       .filter((id) => after === null || id > after)
       .sort((a, b) => a - b)
       .slice(0, limit)

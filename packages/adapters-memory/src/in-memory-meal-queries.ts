@@ -12,12 +12,14 @@ import {
   type MenuPageRequest,
   type MenuPosition,
   type PersonalMeal,
+  type PersonalPart,
   type PersonalState,
   type PageRequest,
   type ServingWindow,
   type UserId,
 } from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
+import { InMemoryPreferenceRepository } from './in-memory-preference-repository.js';
 
 export class InMemoryMealQueries implements MealQueries {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
@@ -39,10 +41,11 @@ export class InMemoryMealQueries implements MealQueries {
     return (page === undefined ? menu : menuPageOf(menu, page)).map((meal) => viewOf(this.db, reader, meal, asOf));
   }
 
-  async personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]> {
-    return [...new Set(mealIds)]
+  async personalPartOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalPart> {
+    const states = [...new Set(mealIds)]
       .map((mealId) => ownStateOf(this.db, userId, mealId))
       .filter((state) => state.marked || state.personalRating !== null);
+    return { states, preferences: await new InMemoryPreferenceRepository(this.db).preferencesOf(userId) };
   }
 
   async markingCounts(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, number>> {

@@ -6,6 +6,9 @@ import {
   type DishSearchPage,
   type DishSummary,
   type DishView,
+  type LabelFilter,
+  isNoLabelFilter,
+  noLabelFilter,
   type PageRequest,
   type PersonalMeal,
   type RatingHistogram,
@@ -45,13 +48,17 @@ const dishView = `SELECT ${dishSummaryColumns('dish', 'figures')},
 
 /**
  * The dishes of canteen $1 one of whose names' search keys holds $2 (a LIKE pattern), above $3 (null: from the start),
- * by id, at most $4, with their figures as of $5.
+ * by id, at most $4, with their figures as of $5. With a label filter ($6 false: none), only those of which a serving
+ * that is not withdrawn carries none of the codes $7 and all of $8 (meals are written with their labels' parents).
  */
 const dishSearch = `SELECT ${dishSummaryColumns('dish', 'figures')}
   FROM dishes dish
   CROSS JOIN LATERAL (${servingFigures('dish.dish_id', '$5')}) AS figures
   WHERE dish.dish_id IN (SELECT dish_id FROM dish_names WHERE ($1::text IS NULL OR canteen_id = $1::text) AND search_key LIKE $2 ESCAPE '\\')
     AND ($3::bigint IS NULL OR dish.dish_id > $3::bigint)
+    AND (NOT $6::boolean OR EXISTS (SELECT 1 FROM meals serving
+      WHERE serving.dish_id = dish.dish_id AND serving.withdrawn_at IS NULL
+        AND NOT serving.labels ?| $7::text[] AND serving.labels ?& $8::text[]))
   ORDER BY dish.dish_id
   LIMIT $4`;
 
@@ -99,9 +106,16 @@ export class PostgresDishQueries implements DishQueries {
   }
 
   /** The text is compared as dishSearchKey makes it, and matched literally: its %, _ and \ are escaped. */
-  async search(canteenId: CanteenId | null, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+  async search(
+    canteenId: CanteenId | null,
+    text: string,
+    { after, limit }: DishSearchPage,
+    asOf: Date,
+    filter: LabelFilter = noLabelFilter,
+  ): Promise<DishSummary[]> {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/gu, (character) => `\\${character}`)}%`;
-    const { rows } = await this.pool.query<DishSummaryRow>(dishSearch, [canteenId, pattern, after, limit, asOf.getTime()]);
+    const labels = [!isNoLabelFilter(filter), filter.without, filter.only];
+    const { rows } = await this.pool.query<DishSummaryRow>(dishSearch, [canteenId, pattern, after, limit, asOf.getTime(), ...labels]);
     return rows.map(dishSummaryFromRow);
   }
 

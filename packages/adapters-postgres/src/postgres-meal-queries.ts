@@ -4,6 +4,7 @@ import {
   type MealQueries,
   type MenuPageRequest,
   type PersonalMeal,
+  type PersonalPart,
   type PersonalState,
   type PageRequest,
   type RatingValue,
@@ -12,6 +13,7 @@ import {
 } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { fromEpochMs } from './meal-rows.js';
+import { preferenceColumns, preferenceJoin, preferencesFromRow, type PreferenceRow } from './postgres-preference-repository.js';
 import { menuOrderOf, menuPage, mostRecentFirst, readViews, StatementParameters } from './meal-views.js';
 
 /**
@@ -37,12 +39,6 @@ function servedInWindows(parameters: StatementParameters, windows: readonly Serv
       AND served.served_at >= ${fromEpochMs('w.from_ms')} AND served.served_at < ${fromEpochMs('w.until_ms')}
     WHERE served.canteen_id = ANY (${canteens}::text[])
       AND served.served_at >= ${earliest} AND served.served_at < ${latest})`;
-}
-
-interface PersonalStateRow {
-  meal_id: string;
-  marked: boolean;
-  personal_rating: RatingValue | null;
 }
 
 /**
@@ -77,16 +73,18 @@ export class PostgresMealQueries implements MealQueries {
 
   /**
    * The user's rows of markings and ratings among the meals asked for, found by the keys (user_id, meal_id), merged
-   * into one row per meal by FULL JOIN.
+   * into one item per meal by FULL JOIN; and the user's preferences, in the same statement (one round trip).
    */
-  async personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]> {
-    if (mealIds.length === 0) return [];
-    const sql = `SELECT meal_id, marking.meal_id IS NOT NULL AS marked, rating.rating AS personal_rating
-      FROM (SELECT meal_id FROM markings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS marking
-      FULL JOIN (SELECT meal_id, rating FROM ratings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS rating USING (meal_id)`;
-    const { rows } = await this.pool.query<PersonalStateRow>(sql, [userId, mealIds]);
-    const states = rows.map((row) => ({ mealId: Number(row.meal_id), marked: row.marked, personalRating: row.personal_rating }));
-    return inOrderOfMeals(mealIds, new Map(states.map((state) => [state.mealId, state])));
+  async personalPartOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalPart> {
+    const sql = `SELECT (SELECT coalesce(jsonb_agg(jsonb_build_array(meal_id::text, marking.meal_id IS NOT NULL, rating.rating)), '[]'::jsonb)
+          FROM (SELECT meal_id FROM markings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS marking
+          FULL JOIN (SELECT meal_id, rating FROM ratings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS rating USING (meal_id)) AS own,
+        ${preferenceColumns}
+      FROM (SELECT 1) AS one ${preferenceJoin}`;
+    const { rows } = await this.pool.query<PreferenceRow & { own: [string, boolean, RatingValue | null][] }>(sql, [userId, mealIds]);
+    const row = rows[0]!;
+    const states = row.own.map(([mealId, marked, personalRating]) => ({ mealId: Number(mealId), marked, personalRating }));
+    return { states: inOrderOfMeals(mealIds, new Map(states.map((state) => [state.mealId, state]))), preferences: preferencesFromRow(row) };
   }
 
   /** Ranges of the index markings_by_meal (meal_id, user_id), one per meal: an index-only scan. */

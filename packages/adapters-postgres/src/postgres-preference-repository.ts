@@ -10,6 +10,32 @@ const eraseBoth = `WITH filters AS (DELETE FROM label_preferences WHERE user_id 
   aversions AS (DELETE FROM dish_aversions WHERE user_id = $1 RETURNING 1)
   SELECT (SELECT count(*) FROM filters)::integer AS filters, (SELECT count(*) FROM aversions)::integer AS aversions`;
 
+/**
+ * The columns of a person's preferences (the user id is `$1`), for a statement that selects them beside its own
+ * columns `FROM (SELECT 1) AS one ${preferenceJoin}`: the personalized reads ask them with the person's states.
+ * Instants travel as epoch milliseconds.
+ */
+export const preferenceColumns = `p.without_labels, p.only_labels,
+  coalesce((SELECT jsonb_agg(jsonb_build_array(dish_id::text, (extract(epoch FROM since) * 1000)::bigint::text) ORDER BY dish_id)
+              FROM dish_aversions WHERE user_id = $1), '[]'::jsonb) AS aversions`;
+
+export const preferenceJoin = 'LEFT JOIN label_preferences p ON p.user_id = $1';
+
+export interface PreferenceRow {
+  readonly without_labels: string[] | null;
+  readonly only_labels: string[] | null;
+  readonly aversions: [string, string][];
+}
+
+export function preferencesFromRow(row: PreferenceRow): PersonPreferences {
+  const filter: LabelFilter =
+    row.without_labels === null || row.only_labels === null ? noLabelFilter : { without: row.without_labels, only: row.only_labels };
+  return {
+    filter: { without: [...filter.without], only: [...filter.only] },
+    aversions: row.aversions.map(([dishId, since]) => ({ dishId: Number(dishId), since: new Date(Number(since)) })),
+  };
+}
+
 export class PostgresPreferenceRepository implements PreferenceRepository {
   constructor(
     private readonly pool: Pool,
@@ -17,21 +43,8 @@ export class PostgresPreferenceRepository implements PreferenceRepository {
   ) {}
 
   async preferencesOf(userId: UserId): Promise<PersonPreferences> {
-    // One statement: every personalized read asks it, on top of its own. Instants travel as epoch milliseconds.
-    const { rows } = await this.pool.query<{ without_labels: string[] | null; only_labels: string[] | null; aversions: [string, string][] }>(
-      `SELECT p.without_labels, p.only_labels,
-         coalesce((SELECT jsonb_agg(jsonb_build_array(dish_id::text, (extract(epoch FROM since) * 1000)::bigint::text) ORDER BY dish_id)
-                     FROM dish_aversions WHERE user_id = $1), '[]'::jsonb) AS aversions
-       FROM (SELECT 1) AS one LEFT JOIN label_preferences p ON p.user_id = $1`,
-      [userId],
-    );
-    const row = rows[0]!;
-    const filter: LabelFilter =
-      row.without_labels === null || row.only_labels === null ? noLabelFilter : { without: row.without_labels, only: row.only_labels };
-    return {
-      filter: { without: [...filter.without], only: [...filter.only] },
-      aversions: row.aversions.map(([dishId, since]) => ({ dishId: Number(dishId), since: new Date(Number(since)) })),
-    };
+    const { rows } = await this.pool.query<PreferenceRow>(`SELECT ${preferenceColumns} FROM (SELECT 1) AS one ${preferenceJoin}`, [userId]);
+    return preferencesFromRow(rows[0]!);
   }
 
   async saveFilter(userId: UserId, filter: LabelFilter): Promise<void> {

@@ -59,7 +59,7 @@ describe('the PostgreSQL read side runs a constant number of statements, whateve
         () => queries.viewsServedIn('alice', [{ canteenId: defaultCanteenId, from: new Date(day), until }], asOf),
         () => queries.viewsServedIn(null, wholeDay, asOf, { after: null, limit: size }),
         () => queries.viewsServedIn('alice', wholeDay, asOf, { after: { servedAt: new Date(day), position: 0, mealId: 1 }, limit: size }),
-        () => queries.personalStatesOf('alice', ids),
+        async () => (await queries.personalPartOf('alice', ids)).states,
         () => queries.markedMeals('alice', { after: null, limit: size }, asOf),
         () => queries.ratedMeals('bob', { after: null, limit: size }, asOf),
         // One window per meal: the number of windows does not change the number of statements either.

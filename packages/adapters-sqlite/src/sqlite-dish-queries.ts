@@ -6,6 +6,9 @@ import {
   type DishSearchPage,
   type DishSummary,
   type DishView,
+  type LabelFilter,
+  isNoLabelFilter,
+  noLabelFilter,
   type PageRequest,
   type PersonalMeal,
   type RatingHistogram,
@@ -30,6 +33,9 @@ interface SearchParameters {
   after: DishId | null;
   limit: number;
   as_of: number;
+  filtered: 0 | 1;
+  without: string;
+  only: string;
 }
 
 /** Like SqliteMealQueries, every read is one statement, whatever the number of servings, names or dishes. */
@@ -56,6 +62,11 @@ export class SqliteDishQueries implements DishQueries {
     this.searchNames = db.prepare(`SELECT ${dishSummaryColumns('dish')}
       FROM (SELECT DISTINCT dish_id FROM dish_names
         WHERE (@canteen IS NULL OR canteen_id = @canteen) AND search_key LIKE @pattern ESCAPE '\\' AND (@after IS NULL OR dish_id > @after)
+          AND (@filtered = 0 OR EXISTS (SELECT 1 FROM meals AS serving
+            WHERE serving.dish_id = dish_names.dish_id AND serving.withdrawn_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM json_each(serving.labels) AS label WHERE label.value IN (SELECT value FROM json_each(@without)))
+              AND (SELECT count(*) FROM json_each(serving.labels) AS label WHERE label.value IN (SELECT value FROM json_each(@only)))
+                = json_array_length(@only)))
         ORDER BY dish_id LIMIT @limit) AS found
       JOIN dishes AS dish ON dish.dish_id = found.dish_id
       ORDER BY dish.dish_id`);
@@ -88,9 +99,18 @@ export class SqliteDishQueries implements DishQueries {
     return readPage(this.servingPages, { dish: dishId, user: reader, as_of: asOf.getTime() }, page);
   }
 
-  async search(canteenId: CanteenId | null, text: string, { after, limit }: DishSearchPage, asOf: Date): Promise<DishSummary[]> {
+  async search(
+    canteenId: CanteenId | null,
+    text: string,
+    { after, limit }: DishSearchPage,
+    asOf: Date,
+    filter: LabelFilter = noLabelFilter,
+  ): Promise<DishSummary[]> {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
-    return this.searchNames.all({ canteen: canteenId, pattern, after, limit, as_of: asOf.getTime() }).map(dishSummaryFromRow);
+    // Each side of the filter is a JSON array: a meal's labels are stored with their parents, so a code is carried
+    // when it is among them (a label is listed once, so the count of `only` codes found is that of those carried).
+    const labels = { filtered: isNoLabelFilter(filter) ? (0 as const) : (1 as const), without: JSON.stringify(filter.without), only: JSON.stringify(filter.only) };
+    return this.searchNames.all({ canteen: canteenId, pattern, after, limit, as_of: asOf.getTime(), ...labels }).map(dishSummaryFromRow);
   }
 
   async ofCanteen(canteenId: CanteenId, asOf: Date): Promise<DishSummary[]> {

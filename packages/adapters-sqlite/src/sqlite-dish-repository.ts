@@ -10,6 +10,7 @@ import type {
 } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';
+import { personalPartCacheOf } from './personal-part-cache.js';
 import type { SqliteStorageHealth } from './storage-health.js';
 
 type DishRow = HistogramRow & { dish_id: DishId; canteen_id: CanteenId };
@@ -40,6 +41,8 @@ export class SqliteDishRepository implements DishRepository {
         SELECT user_id, ?, min(since) FROM dish_aversions WHERE dish_id IN (SELECT value FROM json_each(?)) GROUP BY user_id
         ON CONFLICT (user_id, dish_id) DO UPDATE SET since = min(since, excluded.since)`);
     const dropAversions = db.prepare<[string]>('DELETE FROM dish_aversions WHERE dish_id IN (SELECT value FROM json_each(?))');
+    // The merged dishes' aversions move: the parts of every user who avoided one change.
+    const personalParts = personalPartCacheOf(db);
     const summaryOf = (row: DishRow) => ({ id: row.dish_id, canteenId: row.canteen_id, histogram: histogramFromRow(row) });
 
     this.mergeInTransaction = db.transaction((target: DishId, from: readonly DishId[], decide: DishMergeDecision) => {
@@ -55,6 +58,7 @@ export class SqliteDishRepository implements DishRepository {
       moveNames.run(merge.target, sources);
       moveAversions.run(merge.target, sources);
       dropAversions.run(sources);
+      personalParts.forgetAll();
       setHistogram.run(...merge.histogram, merge.target);
       deleteDishes.run(sources);
       return decision;

@@ -1,11 +1,13 @@
 import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
+import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 
 export class SqliteMarkingRepository implements MarkingRepository {
   private readonly mark: Statement<[UserId, MealId]>;
   private readonly unmark: Statement<[UserId, MealId]>;
   private readonly mealExists: Statement<[MealId], 1>;
+  private readonly personalParts: PersonalPartCache<unknown>;
 
   constructor(
     db: Database,
@@ -15,6 +17,7 @@ export class SqliteMarkingRepository implements MarkingRepository {
     this.unmark = db.prepare('DELETE FROM markings WHERE user_id = ? AND meal_id = ?');
     // A withdrawn meal can be neither marked nor unmarked, as one that does not exist.
     this.mealExists = db.prepare<[MealId], 1>('SELECT 1 FROM meals WHERE meal_id = ? AND withdrawn_at IS NULL').pluck();
+    this.personalParts = personalPartCacheOf(db);
   }
 
   setMarked(userId: UserId, mealId: MealId, marked: boolean): Promise<boolean> {
@@ -23,6 +26,7 @@ export class SqliteMarkingRepository implements MarkingRepository {
     return this.writes.run(() => {
       if (this.mealExists.get(mealId) === undefined) return false;
       statement.run(userId, mealId);
+      this.personalParts.forget(userId);
       return true;
     });
   }

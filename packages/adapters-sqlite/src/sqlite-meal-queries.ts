@@ -4,6 +4,7 @@ import {
   type MealQueries,
   type MenuPageRequest,
   type PersonalMeal,
+  type PersonalPart,
   type PersonalState,
   type PageRequest,
   type RatingValue,
@@ -24,13 +25,16 @@ import {
   type ViewParameters,
   type ViewRow,
 } from './sqlite-meal-view.js';
+import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
+import { preferenceColumns, preferenceJoin, preferencesFromRow, type PreferenceRow } from './sqlite-preference-repository.js';
 
 /** Every read is one statement, so its cost in queries is the same for one meal or a hundred. */
 export class SqliteMealQueries implements MealQueries {
   private readonly byIds: Statement<ViewParameters & { ids: string }, ViewRow>;
   private readonly servedIn: Statement<ViewParameters & { windows: string }, ViewRow>;
   private readonly servedInPage: MenuPageStatements<{ windows: string }>;
-  private readonly personalStates: Statement<[{ user: UserId; low: MealId; high: MealId }], string | null>;
+  private readonly personalPart: Statement<[{ user: UserId; low: MealId; high: MealId }], PersonalPartRow>;
+  private readonly personalParts: PersonalPartCache<PersonalPartRow>;
   private readonly markingCountsOf: Statement<{ ids: string }, { meal_id: MealId; marks: number }>;
   private readonly favouriteServings: Statement<ViewParameters & { windows: string; earliest: number; latest: number; limit: number }, ViewRow>;
   private readonly marked: PageStatements<object>;
@@ -48,11 +52,13 @@ export class SqliteMealQueries implements MealQueries {
     // asked for: a menu's meals are a few ids close together, so the ranges hold little beyond them, however many
     // rows the user has elsewhere. The rows come back as one text, `meal_id:m` for a marking and `meal_id:rating` for a
     // rating, comma-separated: better-sqlite3 pays for every row it hands over, and this read runs on every overlay.
-    this.personalStates = db
-      .prepare<[{ user: UserId; low: MealId; high: MealId }], string | null>(`SELECT group_concat(own, ',') FROM (
-          SELECT meal_id || ':m' AS own FROM markings WHERE user_id = @user AND meal_id BETWEEN @low AND @high
-          UNION ALL SELECT meal_id || ':' || rating FROM ratings WHERE user_id = @user AND meal_id BETWEEN @low AND @high)`)
-      .pluck(true);
+    // The person's preferences in the same statement: every personalized read needs both (issue 27).
+    this.personalPart = db.prepare(`SELECT (SELECT group_concat(own, ',') FROM (
+          SELECT meal_id || ':m' AS own FROM markings WHERE user_id = $user AND meal_id BETWEEN $low AND $high
+          UNION ALL SELECT meal_id || ':' || rating FROM ratings WHERE user_id = $user AND meal_id BETWEEN $low AND $high)) AS own,
+        ${preferenceColumns}
+      FROM (SELECT 1) ${preferenceJoin}`);
+    this.personalParts = personalPartCacheOf(db);
     // Ranges of the index markings_by_meal (meal_id, user_id), one per meal: the markings table itself is not read.
     this.markingCountsOf = db.prepare(`SELECT meal_id, count(*) AS marks FROM markings
       WHERE meal_id IN (SELECT value FROM json_each(@ids)) GROUP BY meal_id`);
@@ -75,27 +81,18 @@ export class SqliteMealQueries implements MealQueries {
     return page === undefined ? this.servedIn.all(parameters).map(viewFromRow) : readMenuPage(this.servedInPage, parameters, page);
   }
 
-  async personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]> {
-    if (mealIds.length === 0) return [];
-    let low = mealIds[0]!;
-    let high = low;
+  async personalPartOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalPart> {
+    // No meal asked for: an empty range.
+    let low = mealIds[0] ?? 1;
+    let high = mealIds[0] ?? 0;
     for (const id of mealIds) {
       if (id < low) low = id;
       else if (id > high) high = id;
     }
-    const own = this.personalStates.get({ user: userId, low, high });
-    if (own === null || own === undefined) return [];
-    const states = new Map<MealId, { mealId: MealId; marked: boolean; personalRating: RatingValue | null }>();
-    for (const row of own.split(',')) {
-      const colon = row.indexOf(':');
-      const mealId = Number(row.slice(0, colon));
-      const value = row.slice(colon + 1);
-      let state = states.get(mealId);
-      if (state === undefined) states.set(mealId, (state = { mealId, marked: false, personalRating: null }));
-      if (value === 'm') state.marked = true;
-      else state.personalRating = Number(value) as RatingValue;
-    }
-    return inOrderOfMeals(mealIds, states);
+    // Kept by the process until one of its writes changes it (see PersonalPartCache): exact, as the one writer.
+    let row = this.personalParts.get(userId, low, high);
+    if (row === undefined) this.personalParts.keep(userId, low, high, (row = this.personalPart.get({ user: userId, low, high })!));
+    return { states: statesOf(mealIds, row.own), preferences: preferencesFromRow(row) };
   }
 
   async markingCounts(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, number>> {
@@ -150,3 +147,21 @@ const favouriteServingsSql = `${selectViews}
           AND upcoming.served_at >= json_extract(span.value, '$[1]') AND upcoming.served_at < json_extract(span.value, '$[2]'))
     ORDER BY upcoming.served_at, upcoming.canteen_id, upcoming.position, upcoming.meal_id LIMIT @limit)
   ORDER BY meals.served_at, meals.canteen_id, meals.position, meals.meal_id`;
+
+type PersonalPartRow = PreferenceRow & { readonly own: string | null };
+
+/** The states of `meal_id:m` and `meal_id:rating` items of `own`, in the order of `mealIds`. */
+function statesOf(mealIds: readonly MealId[], own: string | null): PersonalState[] {
+  if (own === null) return [];
+  const states = new Map<MealId, { mealId: MealId; marked: boolean; personalRating: RatingValue | null }>();
+  for (const row of own.split(',')) {
+    const colon = row.indexOf(':');
+    const mealId = Number(row.slice(0, colon));
+    const value = row.slice(colon + 1);
+    let state = states.get(mealId);
+    if (state === undefined) states.set(mealId, (state = { mealId, marked: false, personalRating: null }));
+    if (value === 'm') state.marked = true;
+    else state.personalRating = Number(value) as RatingValue;
+  }
+  return inOrderOfMeals(mealIds, states);
+}

@@ -14,6 +14,7 @@ import {
   type UserId,
 } from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
+import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 import { Refusal, type GroupCommit } from './group-commit.js';
 
 export interface HistogramRow {
@@ -52,6 +53,7 @@ export class SqliteRatingRepository implements RatingRepository {
   private readonly selectSnapshot: Statement<[UserId, MealId], SnapshotRow>;
   private readonly upsertRating: Statement<[MealId, UserId, RatingValue]>;
   private readonly deleteRating: Statement<[MealId, UserId]>;
+  private readonly personalParts: PersonalPartCache<unknown>;
   private readonly updateHistogram: Statement<HistogramParams>;
   private readonly updateDishHistogram: Statement<HistogramParams>;
 
@@ -72,6 +74,7 @@ export class SqliteRatingRepository implements RatingRepository {
     this.upsertRating = db.prepare(`INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?)
       ON CONFLICT (meal_id, user_id) DO UPDATE SET rating = excluded.rating`);
     this.deleteRating = db.prepare('DELETE FROM ratings WHERE meal_id = ? AND user_id = ?');
+    this.personalParts = personalPartCacheOf(db);
     this.updateHistogram = db.prepare(
       'UPDATE meals SET rated_1 = ?, rated_2 = ?, rated_3 = ?, rated_4 = ?, rated_5 = ? WHERE meal_id = ?',
     );
@@ -109,6 +112,7 @@ export class SqliteRatingRepository implements RatingRepository {
     const change = decision.value;
     if (change.next === null) this.deleteRating.run(mealId, userId);
     else this.upsertRating.run(mealId, userId, change.next);
+    this.personalParts.forget(userId);
     this.updateHistogram.run(...change.histogram, mealId);
     if (change.dish !== null) this.updateDishHistogram.run(...change.dish.histogram, change.dish.id);
     return decision;

@@ -1,6 +1,7 @@
 import type { ErasedFromMeal, ErasedUserData, RatingHistogram, RatingValue, UserData, UserDataRepository, UserId } from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
+import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 import type { SqliteStorageHealth } from './storage-health.js';
 
 export class SqliteUserDataRepository implements UserDataRepository {
@@ -10,6 +11,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
   private readonly unrateDishHistograms: Statement<{ user: UserId }, DishFiguresRow>;
   private readonly deleteRatings: Statement<{ user: UserId }>;
   private readonly deleteMarkings: Statement<{ user: UserId }>;
+  private readonly personalParts: PersonalPartCache<unknown>;
   private readonly deleteDeliveries: Statement<{ user: UserId }>;
   private readonly exportInTransaction: Transaction<(userId: UserId) => UserData>;
   private readonly eraseInTransaction: Transaction<(userId: UserId) => ErasedUserData>;
@@ -42,6 +44,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
       RETURNING dishes.dish_id, ${histogramColumns}`);
     this.deleteRatings = db.prepare('DELETE FROM ratings WHERE user_id = @user');
     this.deleteMarkings = db.prepare('DELETE FROM markings WHERE user_id = @user');
+    this.personalParts = personalPartCacheOf(db);
     // The deliveries of events about the user (favourites.upcoming), pending or in the log: personal data too.
     this.deleteDeliveries = db.prepare('DELETE FROM webhook_deliveries WHERE user_id = @user');
 
@@ -56,6 +59,7 @@ export class SqliteUserDataRepository implements UserDataRepository {
       const dishFigures = new Map(this.unrateDishHistograms.all({ user }).map((row) => [row.dish_id, histogramOf(row)]));
       const ratings = this.deleteRatings.run({ user }).changes;
       const markings = this.deleteMarkings.run({ user }).changes;
+      this.personalParts.forget(user);
       this.deleteDeliveries.run({ user });
       const meals = mealFigures
         .sort((a, b) => a.meal_id - b.meal_id)

@@ -112,11 +112,13 @@ describe('the read side runs a constant number of statements, whatever the numbe
     expect(plan.filter((step) => /^SCAN (meals|markings|upcoming|marked)\b/.test(step))).toEqual([]);
   });
 
-  it("reads a user's own states of 1, 10 and 100 meals in one statement each", async () => {
+  it("reads a user's own states of 1, 10 and 100 meals with their preferences in one statement each", async () => {
+    await adapters.preferences.saveFilter('alice', { without: ['sesame'], only: [] });
     for (const size of sizes) {
       const ids = menu.slice(0, size).map((meal) => meal.id);
-      const { count, result } = await statementsOf(() => adapters.queries.personalStatesOf('alice', ids));
-      expect(result).toEqual(menu.slice(0, size).map((meal) => ({ mealId: meal.id, marked: true, personalRating: 4 })));
+      const { count, result } = await statementsOf(() => adapters.queries.personalPartOf('alice', ids));
+      expect(result.preferences.filter).toEqual({ without: ['sesame'], only: [] });
+      expect(result.states).toEqual(menu.slice(0, size).map((meal) => ({ mealId: meal.id, marked: true, personalRating: 4 })));
       expect(count).toBe(1);
     }
   });

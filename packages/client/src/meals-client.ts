@@ -264,8 +264,13 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
       call('PUT', fillPath(routePaths.setDayClosed, { canteen_id: canteenId, date }), { closed }, callOptions),
     listAdminCanteens: (callOptions) => call('GET', routePaths.listAdminCanteens, undefined, callOptions),
     getDish: (dishId, page, callOptions) => call('GET', `${dishPath(dishId)}${pageQuery(page)}`, undefined, callOptions),
-    searchDishes: (canteenId, { q, ...page }, callOptions) =>
-      call('GET', `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page) })}`, undefined, callOptions),
+    searchDishes: (canteenId, { q, without, only, ...page }, callOptions) =>
+      call(
+        'GET',
+        `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page), ...selectionParameters({ ...(without === undefined ? {} : { without }), ...(only === undefined ? {} : { only }) }) })}`,
+        undefined,
+        callOptions,
+      ),
     mergeDishes: (dishId, request, callOptions) => call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
     withdrawMeal: (mealId, callOptions) => call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
     setMealAvailability: (mealId, status, callOptions) =>

@@ -113,8 +113,11 @@ export type WithdrawMealResult = Static<typeof WithdrawMealData>;
 /** `PUT /kitchen/meals/{meal_id}/availability`. */
 export type AvailabilityStatus = Static<typeof AvailabilityStatusData>;
 export type MealAvailabilityResult = Static<typeof AvailabilityData>;
-/** `GET /canteens/{canteen_id}/dishes`: `q` any part of a name; a page as for the meal lists. */
-export interface DishSearchRequest extends PageRequest {
+/**
+ * `GET /canteens/{canteen_id}/dishes`: `q` any part of a name; a page as for the meal lists; `without` and `only` keep
+ * the dishes of which a serving passes that label filter.
+ */
+export interface DishSearchRequest extends PageRequest, Pick<LabelSelection, 'without' | 'only'> {
   readonly q: string;
 }
 /** PUT /admin/canteens/{canteen_id}: every field but the id, which the path names. */

@@ -171,6 +171,23 @@ describe('the read endpoints against the real server', () => {
     expect((await failure(anonymous.getPersonalStates({ canteen: 'default', date: day }))).code).toBe('unauthenticated');
   });
 
+  it('finds dishes with a label filter, and hears an unknown code as 400', async () => {
+    await admin.upsertMeals(
+      MealMother.upsertBody(
+        MealMother.servedDaysAgo(now(), 1, { id: 80, name: 'Filterbrot', labels: ['wheat'] }),
+        MealMother.servedDaysAgo(now(), 1, { id: 81, name: 'Filtercurry', labels: ['vegan'] }),
+      ),
+    );
+    const anonymous = createMealsClient({ baseUrl: server.baseUrl });
+    const names = async (request: { without?: string[]; only?: string[] }) =>
+      (await anonymous.searchDishes('default', { q: 'filter', ...request })).dishes.map((hit) => hit.name);
+    expect(await names({})).toEqual(['Filterbrot', 'Filtercurry']);
+    expect(await names({ without: ['gluten'] })).toEqual(['Filtercurry']);
+    expect(await names({ only: ['vegetarian'] })).toEqual(['Filtercurry']);
+    expect(await names({ without: [], only: [] })).toEqual(['Filterbrot', 'Filtercurry']);
+    expect(await failure(anonymous.searchDishes('default', { q: 'filter', only: ['veggie'] }))).toMatchObject({ code: 'invalid_request', status: 400 });
+  });
+
   it('reads a dish with its servings, finds it by name, merges another into it and withdraws a serving', async () => {
     await admin.upsertMeals(
       MealMother.upsertBody(

@@ -233,7 +233,16 @@ export { localDayOf, localDayRange, type InstantRange, type LocalDay } from './c
 export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
 export { MenuChangeHub, nobodyListens, type AnnounceMenuChange, type MenuChange, type MenuChangeListener, type MenuChangeOrigin } from './reading/menu-change.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
-export { inOrderOfMeals, inServingOrder, type MealQueries, type MenuPageRequest, type MenuPosition, type PersonalState, type ServingWindow } from './reading/meal-queries.js';
+export {
+  inOrderOfMeals,
+  inServingOrder,
+  type MealQueries,
+  type MenuPageRequest,
+  type MenuPosition,
+  type PersonalPart,
+  type PersonalState,
+  type ServingWindow,
+} from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
 export type { ErasedFromMeal, ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';
@@ -250,7 +259,7 @@ export {
   type GetMealsResult,
   type MenuSpan,
 } from './use-cases/get-meals.js';
-export { GetCanteenDay, GetPersonalStates, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
+export { GetCanteenDay, GetPersonalPart, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
 export {
   GetRatingsReport,
   getRatingsReportRefusals,

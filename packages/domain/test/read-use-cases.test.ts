@@ -50,7 +50,7 @@ function fakeQueries(views: PersonalMeal[]) {
       calls.push({ windows });
       return views.filter((v) => windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until));
     },
-    personalStatesOf: async () => [],
+    personalPartOf: async () => ({ states: [], preferences: { filter: { without: [], only: [] }, aversions: [] } }),
     markingCounts: async () => new Map(),
     markedMeals: async (_user, page: PageRequest) => {
       calls.push({ page });

@@ -15,6 +15,9 @@ export const DishQuery = Type.Object(
   { additionalProperties: false, description: 'Pages of the servings; without= and only= filter each page (a page may then hold fewer)' },
 );
 
+const dishSearchFilter =
+  'without= and only= keep the dishes of which a serving that is not withdrawn passes the filter; each page is full';
+
 export const DishSearchQuery = Type.Object(
   {
     q: Type.Optional(
@@ -25,8 +28,12 @@ export const DishSearchQuery = Type.Object(
     ),
     limit: Type.Optional(Limit),
     cursor: Type.Optional(Cursor),
+    ...LabelFilterQuery,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: dishSearchFilter,
+  },
 );
 
 /** GET /dishes: the same search across canteens, or in one named by `canteen`. */
@@ -36,8 +43,9 @@ export const AllDishSearchQuery = Type.Object(
     canteen: Type.Optional(Type.String({ description: 'Only this canteen; absent: every canteen' })),
     limit: Type.Optional(Limit),
     cursor: Type.Optional(Cursor),
+    ...LabelFilterQuery,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: dishSearchFilter },
 );
 
 /** One dish with its distribution, its names and one page of its servings; with a token, the caller's own figures. */

@@ -309,6 +309,43 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         expect(await found('default', '')).toEqual(['default/Käsespätzle', 'default/Curry']);
       });
 
+      it('finds only the dishes of which a serving that is not withdrawn passes a label filter, before the page is cut', async () => {
+        const { meals, canteens, dishQueries } = store();
+        await canteens.save(bistro);
+        // Labels as the catalog is given them: with their parents (MealLabelling adds them).
+        await meals.upsertMany([
+          serving(1, 'Weizenbrot', 0, { labels: ['gluten', 'wheat'] }),
+          serving(2, 'Linsencurry', 0, { labels: ['vegan', 'vegetarian'] }),
+          serving(3, 'Senfei', 0, { labels: ['eggs', 'mustard', 'vegetarian'] }),
+          // A dish served once with sesame and once without: the second serving passes without=sesame.
+          serving(4, 'Falafel', 0, { labels: ['sesame', 'vegan', 'vegetarian'] }),
+          serving(5, 'Falafel', 7, { labels: ['vegan', 'vegetarian'] }),
+          // Its only vegan serving is withdrawn: it does not count.
+          serving(6, 'Gemüsesuppe', 0, { labels: ['celery'] }),
+          serving(7, 'Gemüsesuppe', 7, { labels: ['vegan', 'vegetarian'] }),
+          serving(8, 'Linsencurry', 0, { canteenId: bistro.id, labels: ['vegan', 'vegetarian'] }),
+        ]);
+        await meals.withdraw(7, servedAt);
+        const found = async (filter: { without?: string[]; only?: string[] }, canteenId: string | null = 'default', after: DishId | null = null, limit = 10) =>
+          (await dishQueries.search(canteenId, '', { after, limit }, readAt, { without: filter.without ?? [], only: filter.only ?? [] })).map(
+            (dish) => `${dish.canteenId}/${dish.name}`,
+          );
+        expect(await found({})).toEqual(['default/Weizenbrot', 'default/Linsencurry', 'default/Senfei', 'default/Falafel', 'default/Gemüsesuppe']);
+        expect(await found({ without: ['gluten'] })).toEqual(['default/Linsencurry', 'default/Senfei', 'default/Falafel', 'default/Gemüsesuppe']);
+        expect(await found({ without: ['sesame', 'mustard'] })).toEqual(['default/Weizenbrot', 'default/Linsencurry', 'default/Falafel', 'default/Gemüsesuppe']);
+        expect(await found({ only: ['vegan'] })).toEqual(['default/Linsencurry', 'default/Falafel']);
+        // A parent keeps its sub-kinds: only=vegetarian keeps the vegan dishes.
+        expect(await found({ only: ['vegetarian'] })).toEqual(['default/Linsencurry', 'default/Senfei', 'default/Falafel']);
+        expect(await found({ without: ['sesame'], only: ['vegan'] })).toEqual(['default/Linsencurry', 'default/Falafel']);
+        expect(await found({ only: ['vegan', 'eggs'] })).toEqual([]);
+        expect(await found({ only: ['vegan'] }, null)).toEqual(['default/Linsencurry', 'default/Falafel', 'bistro/Linsencurry']);
+        // Pages are cut after the filter: the first page of one holds the first dish that passes.
+        const [first] = await dishQueries.search('default', '', { after: null, limit: 1 }, readAt, { without: [], only: ['vegan'] });
+        expect(first?.name).toBe('Linsencurry');
+        expect(await found({ only: ['vegan'] }, 'default', first!.id, 1)).toEqual(['default/Falafel']);
+        expect(await found({ without: [], only: [] }, 'default', null, 2)).toEqual(['default/Weizenbrot', 'default/Linsencurry']);
+      });
+
       it("answers a canteen's dishes that are still served, by id, with their figures; not those only withdrawn or merged away", async () => {
         const { meals, canteens, dishes, dishQueries } = store();
         await canteens.save(bistro);

@@ -1,4 +1,5 @@
 import {
+  decideDishMerge,
   initialAvailability,
   defaultCanteenId,
   emptyHistogram,
@@ -21,6 +22,7 @@ import { freshFixturePerTest } from './repository-fixture.js';
 import { sampleMeal, readAt } from './sample-meals.js';
 
 const at = (iso: string) => new Date(iso);
+const statesOf = async (queries: MealQueries, userId: UserId, mealIds: readonly number[]) => (await queries.personalPartOf(userId, mealIds)).states;
 const idsOf = (views: readonly PersonalMeal[]) => views.map((view) => view.meal.id);
 const after = (meal: Meal): ServedPosition => ({ servedAt: meal.servedAt, mealId: meal.id });
 
@@ -326,7 +328,7 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       });
     });
 
-    describe('personalStatesOf', () => {
+    describe('personalPartOf', () => {
       const noon = at('2025-03-10T11:00:00.000Z');
       const meals8: readonly Meal[] = Array.from({ length: 8 }, (_, i) => sampleMeal(i + 1, { servedAt: noon }));
       const byId = (id: number) => meals8.find((m) => m.id === id)!;
@@ -349,24 +351,24 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'bob', byId(4), 5);
         await rateInPeriod(ratings, 'bob', byId(3), 1);
 
-        expect(await queries.personalStatesOf('alice', [5, 8, 3, 4, 1, 2])).toEqual([
+        expect(await statesOf(queries, 'alice', [5, 8, 3, 4, 1, 2])).toEqual([
           { mealId: 5, marked: true, personalRating: null },
           { mealId: 3, marked: false, personalRating: 2 },
           { mealId: 1, marked: true, personalRating: 4 },
           { mealId: 2, marked: true, personalRating: null },
         ]);
         // Each meal once; meals not asked for (alice's 3 and 7 here) are left out, even between those asked for.
-        expect(await queries.personalStatesOf('alice', [1, 5, 1, 8])).toEqual([
+        expect(await statesOf(queries, 'alice', [1, 5, 1, 8])).toEqual([
           { mealId: 1, marked: true, personalRating: 4 },
           { mealId: 5, marked: true, personalRating: null },
         ]);
-        expect(await queries.personalStatesOf('bob', [1, 2, 3, 4])).toEqual([
+        expect(await statesOf(queries, 'bob', [1, 2, 3, 4])).toEqual([
           { mealId: 3, marked: false, personalRating: 1 },
           { mealId: 4, marked: true, personalRating: 5 },
         ]);
         // The same states as the views of the meals carry.
         const views = await queries.viewsByIds('alice', [1, 2, 3, 4, 5, 6, 7, 8], readAt);
-        expect(await queries.personalStatesOf('alice', [1, 2, 3, 4, 5, 6, 7, 8])).toEqual(
+        expect(await statesOf(queries, 'alice', [1, 2, 3, 4, 5, 6, 7, 8])).toEqual(
           views
             .sort((x, y) => x.meal.id - y.meal.id)
             .filter((view) => view.marked || view.personalRating !== null)
@@ -377,12 +379,66 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       it('answers nothing for a user with nothing, for no meals, and for meals that do not exist', async () => {
         const { queries, meals, markings, ratings } = store();
         await meals.upsertMany(meals8);
-        expect(await queries.personalStatesOf('alice', [1, 2, 3])).toEqual([]);
+        expect(await statesOf(queries, 'alice', [1, 2, 3])).toEqual([]);
         await markings.setMarked('bob', 1, true);
         await rateInPeriod(ratings, 'bob', byId(3), 2);
-        expect(await queries.personalStatesOf('alice', [1, 3])).toEqual([]);
-        expect(await queries.personalStatesOf('bob', [])).toEqual([]);
-        expect(await queries.personalStatesOf('bob', [99, 100])).toEqual([]);
+        expect(await statesOf(queries, 'alice', [1, 3])).toEqual([]);
+        expect(await statesOf(queries, 'bob', [])).toEqual([]);
+        expect(await statesOf(queries, 'bob', [99, 100])).toEqual([]);
+      });
+
+      it("answers the user's preferences with the states, as the preference repository answers them", async () => {
+        const { queries, meals, markings, preferences, dishQueries } = store();
+        await meals.upsertMany(meals8);
+        await markings.setMarked('alice', 2, true);
+        const nothing = { filter: { without: [], only: [] }, aversions: [] };
+        expect((await queries.personalPartOf('alice', [1, 2])).preferences).toEqual(nothing);
+        const [dish] = await dishQueries.search(null, byId(2).name, { after: null, limit: 1 }, readAt);
+        await preferences.saveFilter('alice', { without: ['mustard', 'sesame'], only: ['vegetarian'] });
+        await preferences.avoid('alice', dish!.id, at('2025-03-01T08:00:00.000Z'));
+        await preferences.saveFilter('bob', { without: ['milk'], only: [] });
+        for (const mealIds of [[1, 2], [], [99]]) {
+          const part = await queries.personalPartOf('alice', mealIds);
+          expect(part.preferences).toEqual(await preferences.preferencesOf('alice'));
+          expect(part.preferences).toEqual({
+            filter: { without: ['mustard', 'sesame'], only: ['vegetarian'] },
+            aversions: [{ dishId: dish!.id, since: at('2025-03-01T08:00:00.000Z') }],
+          });
+        }
+        expect((await queries.personalPartOf('alice', [1, 2])).states).toEqual([{ mealId: 2, marked: true, personalRating: null }]);
+        await preferences.eraseAll('alice');
+        expect((await queries.personalPartOf('alice', [1, 2])).preferences).toEqual(nothing);
+        expect((await queries.personalPartOf('bob', [])).preferences.filter).toEqual({ without: ['milk'], only: [] });
+      });
+      it("answers every write of the user's own rows at once: markings, ratings, filter, aversions, a dish merge, an erasure", async () => {
+        const { queries, meals, markings, ratings, preferences, dishes, dishQueries, userData } = store();
+        await meals.upsertMany([...meals8, sampleMeal(9, { servedAt: noon, name: 'Meal 9 again' })]);
+        const part = () => queries.personalPartOf('alice', [1, 2, 3]);
+        expect(await part()).toEqual({ states: [], preferences: { filter: { without: [], only: [] }, aversions: [] } });
+        await markings.setMarked('alice', 1, true);
+        expect((await part()).states).toEqual([{ mealId: 1, marked: true, personalRating: null }]);
+        await rateInPeriod(ratings, 'alice', byId(2), 5);
+        expect((await part()).states).toEqual([
+          { mealId: 1, marked: true, personalRating: null },
+          { mealId: 2, marked: false, personalRating: 5 },
+        ]);
+        await rateInPeriod(ratings, 'alice', byId(2), null);
+        await markings.setMarked('alice', 1, false);
+        await rateInPeriod(ratings, 'alice', byId(3), 1);
+        expect((await part()).states).toEqual([{ mealId: 3, marked: false, personalRating: 1 }]);
+        await preferences.saveFilter('alice', { without: ['milk'], only: [] });
+        expect((await part()).preferences.filter).toEqual({ without: ['milk'], only: [] });
+        // An aversion of a dish merged away moves to the dish that stays.
+        const dishOf = async (name: string) => (await dishQueries.search(null, name, { after: null, limit: 1 }, readAt))[0]!.id;
+        const [kept, merged] = [await dishOf('Meal 4'), await dishOf('Meal 9 again')];
+        await preferences.avoid('alice', merged, noon);
+        expect((await part()).preferences.aversions).toEqual([{ dishId: merged, since: noon }]);
+        await dishes.merge(kept, [merged], (snapshot) => decideDishMerge({ target: kept, from: [merged] }, snapshot));
+        expect((await part()).preferences.aversions).toEqual([{ dishId: kept, since: noon }]);
+        await preferences.stopAvoiding('alice', kept);
+        expect((await part()).preferences.aversions).toEqual([]);
+        await userData.eraseAll('alice');
+        expect((await part()).states).toEqual([]);
       });
     });
 

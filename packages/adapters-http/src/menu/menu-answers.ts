@@ -46,6 +46,12 @@ export interface MenuAnswer {
   readonly mealIds: readonly MealId[];
   /** Each meal's dish, in the same order: what a personalized answer marks as avoided. */
   readonly dishIds: readonly DishId[];
+  /** The personalized answer of a reader who marked, rated and avoids none of the meals, as UTF-8 bytes. */
+  readonly unmarkedBody: Buffer;
+  /** Each meal as `unmarkedBody` holds it, with the comma before it but the first's, as UTF-8 bytes. */
+  readonly unmarkedMeals: readonly Buffer[];
+  /** Where each meal stands in `mealIds`. */
+  readonly indexOfMeal: ReadonlyMap<MealId, number>;
 }
 
 interface KeptAnswer extends MenuAnswer {
@@ -193,6 +199,7 @@ function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: numbe
   const closedDaysField = `,"closed_days":${JSON.stringify(menu.closedDays)}`;
   const body = `{"status":"success","data":{"meals":[${mealFragments.map((fragment) => `${fragment}}`).join(',')}],"unknown_ids":[]${closedDaysField}}}`;
   const changesAt = readingsChangeAt(menu.meals, menu.asOf)?.getTime() ?? Number.POSITIVE_INFINITY;
+  const unmarkedMeals = mealFragments.map((fragment, index) => Buffer.from(`${index === 0 ? '' : ','}${fragment}${unmarked}}`));
   return {
     etag: strongTagOf(body),
     body,
@@ -200,6 +207,9 @@ function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: numbe
     mealFragments,
     mealIds: menu.meals.map((reading) => reading.meal.id),
     dishIds: menu.meals.map((reading) => reading.dish.id),
+    unmarkedBody: Buffer.concat([personalHead, ...unmarkedMeals, Buffer.from(`${personalTail}${closedDaysField}}}`)]),
+    unmarkedMeals,
+    indexOfMeal: new Map(menu.meals.map((reading, index) => [reading.meal.id, index])),
     items: [...new Set(menu.meals.flatMap((reading) => [`meal:${reading.meal.id}`, `dish:${reading.dish.id}`]))],
     readAt,
     expiresAt: Math.min(changesAt, readAt + ttlMs),
@@ -228,17 +238,48 @@ export interface Aversions {
 
 export const noAversions: Aversions = { dishIds: new Set(), hide: false };
 
+const unmarked = ',"marked":false,"rating_personal":null';
+const personalHead = Buffer.from('{"status":"success","data":{"meals":[');
+const personalTail = '],"unknown_ids":[]';
+
 /**
- * The personalized menu: each meal of the public answer with the reader's own marking and rating appended, and
- * `"avoided":true` on the servings of a dish the reader avoids (left out instead with `hide`).
+ * The personalized menu, as UTF-8 bytes: each meal of the public answer with the reader's own marking and rating
+ * appended, and `"avoided":true` on the servings of a dish the reader avoids (left out instead with `hide`). Built from
+ * the bytes kept with the answer: a reader marks or rates a few of a menu's meals, and only theirs are serialized
+ * (the strings of every meal made a tenth of the personalized read, and as much again in garbage collection).
  */
-export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[], aversions: Aversions = noAversions): string {
-  const own = new Map(states.map((state) => [state.mealId, state]));
-  const meals = answer.mealFragments.flatMap((fragment, index) => {
-    const state = own.get(answer.mealIds[index]!);
-    const avoided = aversions.dishIds.has(answer.dishIds[index]!);
-    if (avoided && aversions.hide) return [];
-    return [`${fragment},"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}${avoided ? ',"avoided":true' : ''}}`];
+export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[], aversions: Aversions = noAversions): Buffer {
+  if (states.length === 0 && aversions.dishIds.size === 0) return answer.unmarkedBody;
+  const meals: (Buffer | null)[] = [...answer.unmarkedMeals];
+  const own = (index: number, state: PersonalState | undefined, avoided: boolean) => {
+    const fragment = answer.mealFragments[index]!;
+    const fields = `,"marked":${state?.marked ?? false},"rating_personal":${state?.personalRating ?? null}${avoided ? ',"avoided":true' : ''}}`;
+    meals[index] = Buffer.from(`${index === 0 ? '' : ','}${fragment}${fields}`);
+  };
+  const statesByIndex = new Map<number, PersonalState>();
+  for (const state of states) {
+    const index = answer.indexOfMeal.get(state.mealId);
+    if (index !== undefined) statesByIndex.set(index, state);
+  }
+  let hidden = false;
+  if (aversions.dishIds.size > 0) {
+    answer.dishIds.forEach((dishId, index) => {
+      if (!aversions.dishIds.has(dishId)) return;
+      if (aversions.hide) {
+        meals[index] = null;
+        hidden = true;
+      } else own(index, statesByIndex.get(index), true);
+      statesByIndex.delete(index);
+    });
+  }
+  for (const [index, state] of statesByIndex) own(index, state, false);
+  const tail = Buffer.from(`${personalTail}${answer.closedDaysField}}}`);
+  if (!hidden) return Buffer.concat([personalHead, ...(meals as Buffer[]), tail]);
+  // Meals left out: the commas are laid again, between those that stay.
+  const kept = meals.flatMap((meal, index) => (meal === null ? [] : [index]));
+  const text = kept.map((index) => {
+    const piece = meals[index]!.toString();
+    return index === 0 ? piece : piece.slice(1);
   });
-  return `{"status":"success","data":{"meals":[${meals.join(',')}],"unknown_ids":[]${answer.closedDaysField}}}`;
+  return Buffer.concat([personalHead, Buffer.from(text.join(',')), tail]);
 }

@@ -2,6 +2,8 @@ import {
   defaultPageSize,
   getDishRefusals,
   isMealId,
+  isNoLabelFilter,
+  labelFilterKey,
   mergeDishesRefusals,
   searchDishesRefusals,
   withdrawMealRefusals,
@@ -31,7 +33,7 @@ import {
 import { optionalReader, requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { selectionOf, selects } from '../menu/menu-selection.js';
+import { selectionOf, selects, type SelectionQuery } from '../menu/menu-selection.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { dishDataOf, dishSummaryDataOf } from '../wire-mapping.js';
@@ -142,13 +144,16 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
   async function search(
     reply: FastifyReply,
     canteenId: string | null,
-    { q = '', limit, cursor }: { readonly q?: string | undefined; readonly limit?: string | undefined; readonly cursor?: string | undefined },
+    query: SelectionQuery & { readonly q?: string | undefined; readonly limit?: string | undefined; readonly cursor?: string | undefined },
   ) {
-    // A cursor is bound to its canteen (or to all of them) and its text: it pages one search only.
-    const scope = `${canteenId ?? '*'}\n${q}`;
+    const { q = '', limit, cursor } = query;
+    const { filter } = selectionOf(query);
+    // A cursor is bound to its canteen (or to all of them), its text and its filter: it pages one search only. The
+    // scope of a search without a filter is what it was before there were filters, so its cursors stay good.
+    const scope = `${canteenId ?? '*'}\n${q}${isNoLabelFilter(filter) ? '' : `\n${labelFilterKey(filter)}`}`;
     const after = cursor === undefined ? null : cursors.decode('search', scope, cursor).mealId;
     const limitOf = limit === undefined ? defaultPageSize : Number(limit);
-    const result = await searchDishes.execute({ canteenId, text: q, after, limit: limitOf });
+    const result = await searchDishes.execute({ canteenId, text: q, after, limit: limitOf, filter });
     if (!result.ok) return sendRefusal(reply, result.refusal);
     const { dishes, next } = result.value;
     return {

@@ -21,7 +21,7 @@ export function answerUnlessFresh(request: FastifyRequest, reply: FastifyReply, 
   return sendJsonText(reply, body);
 }
 
-/** A JSON text serialized beforehand: Fastify sends a string with a JSON content type as it is. */
-export function sendJsonText(reply: FastifyReply, body: string) {
+/** A JSON text serialized beforehand: Fastify sends a string (or its UTF-8 bytes) with a JSON content type as it is. */
+export function sendJsonText(reply: FastifyReply, body: string | Buffer) {
   return reply.type(json).send(body);
 }

@@ -2,6 +2,7 @@ import type { CanteenId } from '../canteen/canteen.js';
 import type { RatingHistogram } from '../rating/rating-histogram.js';
 import type { PageRequest, PersonalMeal } from '../reading/personal-meal.js';
 import type { UserId } from '../shared/user-id.js';
+import type { LabelFilter } from '../label/label-filter.js';
 import type { DishId, DishSummary } from './dish.js';
 
 /** One dish as a reader sees it at one instant. */
@@ -29,9 +30,11 @@ export interface DishQueries {
 
   /**
    * The dishes of the canteen one of whose names holds `text` (compared by `dishSearchKey`: case, width and accents
-   * do not matter), by dish id ascending.
+   * do not matter), by dish id ascending. With a `filter` that names a code, only the dishes of which a serving that
+   * is not withdrawn passes it (see passesLabelFilter; meals are written with their labels' parents, see
+   * MealLabelling): the filter is applied before the page is cut, so a page is full as long as dishes are left.
    */
-  search(canteenId: CanteenId | null, text: string, page: DishSearchPage, asOf: Date): Promise<DishSummary[]>;
+  search(canteenId: CanteenId | null, text: string, page: DishSearchPage, asOf: Date, filter?: LabelFilter): Promise<DishSummary[]>;
 
   /**
    * Every dish of the canteen that has a serving that is not withdrawn (served or to come), with its figures as of

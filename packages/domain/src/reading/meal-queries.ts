@@ -3,6 +3,7 @@ import type { DetailedMeal, MealId } from '../meal/meal.js';
 import type { UserId } from '../shared/user-id.js';
 import type { RatingValue } from '../rating/rating.js';
 import type { PersonalMeal, PageRequest } from './personal-meal.js';
+import type { PersonPreferences } from '../preference/preference-repository.js';
 
 /**
  * The read side: meals together with their histogram and the reader's own state. Every method runs a number of
@@ -36,6 +37,15 @@ export interface PersonalState {
   readonly personalRating: RatingValue | null;
 }
 
+/**
+ * What a personalized menu read needs of its reader: their own states of the menu's meals, and their preferences
+ * (the label filter and the avoided dishes) that say which of those meals they see.
+ */
+export interface PersonalPart {
+  readonly states: readonly PersonalState[];
+  readonly preferences: PersonPreferences;
+}
+
 export interface MealQueries {
   /**
    * The views of those of `ids` that exist and are not withdrawn, each once, in any order; other ids are left out.
@@ -57,10 +67,14 @@ export interface MealQueries {
   ): Promise<PersonalMeal[]>;
 
   /**
-   * The user's own state of those of `mealIds` that the user has marked or rated, each once, in the order of
-   * `mealIds`: the small personal part of a menu whose meals the caller knows, read without statistics nor dishes.
+   * `states`: the user's own state of those of `mealIds` that the user has marked or rated, each once, in the order
+   * of `mealIds`: the small personal part of a menu whose meals the caller knows, read without statistics nor dishes.
+   * `preferences`: what PreferenceRepository.preferencesOf answers. At most one statement for both: every
+   * personalized read needs both. Answers are exact: an adapter may answer from what it read before only where it
+   * sees every write of these rows (SQLite, which one process writes); where instances share the database
+   * (PostgreSQL) it reads each time, as one instance cannot know that another changed them.
    */
-  personalStatesOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalState[]>;
+  personalPartOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalPart>;
 
   /**
    * How many users have marked each of `mealIds`, withdrawn or not; a meal nobody marked (or that does not exist) is
@@ -84,7 +98,7 @@ export interface MealQueries {
 }
 
 /**
- * For adapters: the states of `byMeal` (each meal's at most once) as `personalStatesOf` answers them, in the order of
+ * For adapters: the states of `byMeal` (each meal's at most once) as `personalPartOf` answers them, in the order of
  * `mealIds`, each meal once, leaving out those not asked for. Takes the states away from `byMeal`.
  */
 export function inOrderOfMeals(mealIds: readonly MealId[], byMeal: Map<MealId, PersonalState>): PersonalState[] {

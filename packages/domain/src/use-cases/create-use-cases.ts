@@ -31,7 +31,7 @@ import { SetMealAvailability } from './set-meal-availability.js';
 import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
-import { GetCanteenDay, GetPersonalStates, GetPublicMenu } from './get-menu.js';
+import { GetCanteenDay, GetPersonalPart, GetPublicMenu } from './get-menu.js';
 import { GetRatingsReport } from './get-ratings-report.js';
 import { GetUpcomingFavourites } from './get-upcoming-favourites.js';
 import { MenuChangeHub } from '../reading/menu-change.js';
@@ -168,7 +168,7 @@ export function createUseCases(
     getMeal: new GetMeal(reading),
     getMeals: new GetMeals(menus),
     getPublicMenu: new GetPublicMenu({ ...menus, closedDays: repositories.closedDays }),
-    getPersonalStates: new GetPersonalStates(menus),
+    getPersonalPart: new GetPersonalPart(menus),
     getCanteenDay: new GetCanteenDay(menus),
     getRatingsReport: new GetRatingsReport(menus),
     rankMeals: new RankMeals(menus),

@@ -5,6 +5,7 @@ import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { decideDishMerge, dishMergeRefusals, type DishId, type DishMerge, type DishMergeRefusal, type DishSummary } from '../dish/dish.js';
 import type { DishQueries, DishView } from '../dish/dish-queries.js';
 import type { DishRepository } from '../dish/dish-repository.js';
+import type { LabelFilter } from '../label/label-filter.js';
 import { readMealPage, type MealPage } from '../reading/meal-page.js';
 import { dishReadingOf, type DishReading } from '../reading/meal-reading.js';
 import type { PageRequest } from '../reading/personal-meal.js';
@@ -66,6 +67,7 @@ export class SearchDishes {
     text,
     after,
     limit,
+    filter,
   }: {
     /** null: every canteen's dishes. */
     readonly canteenId: CanteenId | null;
@@ -73,12 +75,14 @@ export class SearchDishes {
     readonly text: string;
     readonly after: DishId | null;
     readonly limit: number;
+    /** Only dishes with a serving (not withdrawn) that passes it; absent: every dish. */
+    readonly filter?: LabelFilter;
   }): Promise<Result<DishSearchResult, 'canteen_not_found'>> {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError(`a page holds 1 to 100 dishes, not ${limit}`);
     if (canteenId !== null && (!isCanteenId(canteenId) || (await this.deps.canteens.find(canteenId)) === undefined)) {
       return refuse('canteen_not_found');
     }
-    const found = await this.deps.dishQueries.search(canteenId, text, { after, limit: limit + 1 }, this.deps.clock.now());
+    const found = await this.deps.dishQueries.search(canteenId, text, { after, limit: limit + 1 }, this.deps.clock.now(), filter);
     const page: DishSummary[] = found.slice(0, limit);
     return accept({ dishes: page.map(dishReadingOf), next: found.length > limit ? page.at(-1)!.id : null });
   }
