@@ -22,6 +22,9 @@ export default defineConfig({
       '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
+      // The start-time entry points first: an alias also matches the paths under its name.
+      '@canteen-meals/adapters-openmensa/writer': source('./packages/adapters-openmensa/src/writer.ts'),
+      '@canteen-meals/adapters-outbound/policy': source('./packages/adapters-outbound/src/policy.ts'),
       '@canteen-meals/adapters-openmensa': source('./packages/adapters-openmensa/src/index.ts'),
       '@canteen-meals/adapters-outbound': source('./packages/adapters-outbound/src/index.ts'),
       '@canteen-meals/client': source('./packages/client/src/index.ts'),

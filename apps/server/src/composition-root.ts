@@ -31,7 +31,7 @@ import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistenceWhenReachable, type DatabaseWaiting } from './database-connect.js';
 import { type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
 import type { ServiceMetrics } from './service-metrics.js';
-import { newWebhookSecret } from '@canteen-meals/adapters-outbound';
+import { newWebhookSecret } from '@canteen-meals/adapters-outbound/policy';
 import { outboundWebhookSender, webhookUrlCheck } from './webhooks/outbound-webhook-sender.js';
 import { startWebhookWorker } from './webhooks/webhook-worker.js';
 

@@ -14,7 +14,7 @@ import {
 } from '@canteen-meals/adapters-http';
 import { createHmac } from 'node:crypto';
 import { defaultDeliverySettings, defaultWebhookRetryBaseMs, isLocalTime, isTimeZone, type RankingSettings } from '@canteen-meals/domain';
-import { defaultWebhookTimeoutMs } from '@canteen-meals/adapters-outbound';
+import { defaultWebhookTimeoutMs } from '@canteen-meals/adapters-outbound/policy';
 import { ConfigError } from './config-error.js';
 import { corsOrigins, httpTimeouts, httpUrl, jwtKeySource, metricsToken, trustProxy, type JwtKeySource } from './security-config.js';
 

@@ -5,6 +5,7 @@ import { checkedUrl } from './fetch-feed.js';
 import { systemLookup, type HostLookup } from './guarded-lookup.js';
 import { requestOnce } from './request-once.js';
 import { signWebhook } from './webhook-signature.js';
+import { defaultWebhookTimeoutMs } from './webhook-secret.js';
 
 /** One event to one endpoint, as the Standard Webhooks specification sends it. */
 export interface WebhookMessage {
@@ -35,8 +36,6 @@ export type WebhookSendResult =
   | { readonly delivered: true; readonly status: number }
   /** `timedOut`: the attempt took the whole timeout (the receiver hangs), which the worker backs off from. */
   | { readonly delivered: false; readonly status: number | null; readonly error: string; readonly timedOut?: boolean };
-
-export const defaultWebhookTimeoutMs = 10_000;
 
 const defaults: Required<SendWebhookOptions> = {
   allowPrivateNetworks: false,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 /**
@@ -15,9 +14,4 @@ export function signWebhook(
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
     'webhook-signature': new Webhook(secret).sign(id, at, body),
   };
-}
-
-/** A new signing secret: `whsec_` and the base64 of 32 random bytes from the system's CSPRNG. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
 }

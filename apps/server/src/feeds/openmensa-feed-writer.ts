@@ -1,4 +1,4 @@
-import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
+import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa/writer';
 import type { MenuFeedWriter } from '@canteen-meals/domain';
 
 /** A canteen's menu exported as an OpenMensa feed v2.1 (`GET /api/v1/canteens/{id}/openmensa.xml`). */

@@ -1,4 +1,4 @@
-import { FeedFetchError, fetchFeed, type FetchAttemptReport } from '@canteen-meals/adapters-outbound';
+import type { FetchAttemptReport } from '@canteen-meals/adapters-outbound';
 import { FeedSourceError, type CancelSignal, type FeedSource } from '@canteen-meals/domain';
 
 export interface OutboundFeedSourceOptions {
@@ -18,6 +18,8 @@ export interface OutboundFeedSourceOptions {
 export function outboundFeedSource(options: OutboundFeedSourceOptions): FeedSource {
   return {
     async fetch(url, { etag, lastModified }, { signal } = {}) {
+      // The HTTP clients are loaded by the first fetch, not by every start (issue 30).
+      const { FeedFetchError, fetchFeed } = await import('@canteen-meals/adapters-outbound');
       const ended = endedBy(signal, options);
       try {
         const fetched = await fetchFeed(url, {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { OpenMensaFeedError, type FeedProblem, type OpenMensaFeed } from '@canteen-meals/adapters-openmensa';
+import { OpenMensaFeedError, type FeedProblem, type OpenMensaFeed } from '@canteen-meals/adapters-openmensa/writer';
 import type { MenuFeedReader } from '@canteen-meals/domain';
 
 /**

@@ -1,4 +1,4 @@
-import { nonPublicRangeOf, sendWebhook } from '@canteen-meals/adapters-outbound';
+import { nonPublicRangeOf } from '@canteen-meals/adapters-outbound/policy';
 import type { Clock, WebhookSender, WebhookUrlCheck } from '@canteen-meals/domain';
 import { webhookPayloadOf } from '@canteen-meals/http-contract';
 
@@ -12,13 +12,19 @@ export interface OutboundWebhookOptions {
 /** Deliveries through adapters-outbound: the events in their wire form, signed, under the same address rule as feeds. */
 export function outboundWebhookSender(options: OutboundWebhookOptions): WebhookSender {
   return {
-    send: (webhook, event) =>
-      sendWebhook(
+    send: async (webhook, event) =>
+      (await loadOutbound()).sendWebhook(
         { url: webhook.url, id: event.id, body: JSON.stringify(webhookPayloadOf(event)), secret: webhook.secret },
         { allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs: options.timeoutMs, now: () => options.clock.now() },
       ),
   };
 }
+
+/**
+ * The HTTP clients and the signing library are loaded by the first delivery, not by every start (issue 30); a module
+ * is loaded once, so this costs one lookup afterwards.
+ */
+const loadOutbound = () => import('@canteen-meals/adapters-outbound');
 
 /**
  * The part of the outbound address rule a PUT can check without a lookup: a host that is an IP literal of a

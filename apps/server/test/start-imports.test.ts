@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Issue 30: a server's start is mostly loading modules (about 0.5 ms each on this machine). What only some requests
+// or some configurations need is imported on first use (`await import(...)`). This follows the static imports from
+// main.ts through the sources (workspace packages by their package.json exports, as Node resolves the built code)
+// and names every other package the start loads, so that a new static import of a lazy one fails here.
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The statements that load a module when the importing one loads: not `import type`, not `export type`, not `import()`. */
+const staticImport = /(?:^|\n)\s*(?:import|export)(?!\s+type\b)(?:[^'";]*?from)?\s*['"]([^'"]+)['"]/g;
+
+/** `@canteen-meals/<dir>[/<entry>]` -> the source file its `exports` entry is built from. */
+function workspaceSource(specifier: string): string {
+  const [, dir, ...entry] = specifier.split('/');
+  const packageDir = join(root, 'packages', dir!);
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    exports: Record<string, { default: string }>;
+  };
+  const built = manifest.exports[entry.length === 0 ? '.' : `./${entry.join('/')}`];
+  if (built === undefined) throw new Error(`${specifier} is not an entry point of its package`);
+  return join(packageDir, built.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+}
+
+/** Every module the start loads: our source files (relative to the root) and the names of other packages. */
+function loadedAtStart(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    const name = relative(root, file);
+    if (files.has(name)) return;
+    files.add(name);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(staticImport)) {
+      if (specifier!.startsWith('.')) {
+        const target = join(dirname(file), specifier!.replace(/\.js$/, '.ts'));
+        visit(existsSync(target) ? target : join(dirname(file), specifier!, 'index.ts'));
+      } else if (specifier!.startsWith('@canteen-meals/')) {
+        packages.add(specifier!);
+        visit(workspaceSource(specifier!));
+      } else {
+        packages.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
+      }
+    }
+  };
+  visit(join(root, entry));
+  return { files, packages };
+}
+
+describe('what a server loads at start', () => {
+  const start = loadedAtStart('apps/server/src/main.ts');
+
+  it('follows the static imports (the walk itself works)', () => {
+    expect(start.files).toContain('packages/adapters-http/src/build-http-app.ts');
+    expect(start.files).toContain('packages/domain/src/use-cases/rate-meal.ts');
+    expect(start.packages).toContain('fastify');
+    expect(start.packages).toContain('@sinclair/typebox');
+  });
+
+  it.each([
+    ['the OpenMensa XML parser and character decoders (the feed reading thread loads them)', ['@canteen-meals/adapters-openmensa', 'saxes', 'iconv-lite']],
+    ['the HTTP clients and the webhook signer (the first fetch or delivery loads them)', ['@canteen-meals/adapters-outbound', 'standardwebhooks', 'node:https', 'node:zlib']],
+    ['the database adapters (the configured one is loaded)', ['@canteen-meals/adapters-sqlite', '@canteen-meals/adapters-postgres', '@canteen-meals/adapters-memory', 'pg', 'better-sqlite3']],
+    ['metrics (prom-client, when METRICS is on)', ['prom-client']],
+    ['the API docs (the first /openapi.json or /docs request)', ['@fastify/swagger', '@fastify/swagger-ui', '@fastify/static']],
+    ['JWKS key sets (the first JWKS resolver)', ['jose']],
+  ])('not %s', (_what, names) => {
+    for (const name of names) expect(start.packages, name).not.toContain(name);
+  });
+
+  it('of the OpenMensa and outbound adapters, only the start-time entry points', () => {
+    expect(start.packages).toContain('@canteen-meals/adapters-openmensa/writer');
+    expect(start.packages).toContain('@canteen-meals/adapters-outbound/policy');
+    const adapterFiles = [...start.files].filter((file) => /packages\/adapters-(openmensa|outbound)\//.test(file));
+    expect(adapterFiles.sort()).toEqual([
+      'packages/adapters-openmensa/src/feed-error.ts',
+      'packages/adapters-openmensa/src/openmensa-schema.ts',
+      'packages/adapters-openmensa/src/write-openmensa-feed.ts',
+      'packages/adapters-openmensa/src/writer.ts',
+      'packages/adapters-outbound/src/address-policy.ts',
+      'packages/adapters-outbound/src/policy.ts',
+      'packages/adapters-outbound/src/webhook-secret.ts',
+    ]);
+  });
+});
