@@ -120,4 +120,28 @@ describe('scopes from roles on the routes', () => {
       await app.close();
     }
   });
+
+  it('GET /me/access says who the token names and the scopes it has here, the mapped ones among them', async () => {
+    const { app } = await buildAppWith({ verifyToken: verify });
+    try {
+      const access = (claims: Record<string, unknown> | null) =>
+        app.inject({
+          method: 'GET',
+          url: '/api/v1/me/access',
+          headers: claims === null ? {} : { authorization: `Bearer ${tokenWith(claims)}` },
+        });
+      const admin = await access({ realm_access: { roles: ['canteen-admin'] }, scope: 'openid profile' });
+      expect(admin.statusCode).toBe(200);
+      // Sorted, and only the scopes this service knows: `openid` and `profile` grant nothing here.
+      expect(admin.json()).toEqual({ status: 'success', data: { user: 'u-1', scopes: ['meals:read-reports', 'meals:write'] } });
+      // The caller's own answer: no shared cache may keep it.
+      expect(admin.headers['cache-control']).toBe('private, no-store');
+      expect((await access({ roles: ['Meals.Report'], scope: 'meals:kitchen' })).json().data.scopes).toEqual(['meals:kitchen', 'meals:read-reports']);
+      expect((await access({ realm_access: { roles: ['student'] } })).json().data).toEqual({ user: 'u-1', scopes: [] });
+      const anonymous = await access(null);
+      expect([anonymous.statusCode, anonymous.json().error.code]).toEqual([401, 'unauthenticated']);
+    } finally {
+      await app.close();
+    }
+  });
 });

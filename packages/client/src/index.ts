@@ -66,6 +66,7 @@ export type {
   UpsertMealsResult,
   UserDataErasure,
   UserDataExport,
+  Access,
   DeletedWebhook,
   DeliveriesResult,
   Delivery,

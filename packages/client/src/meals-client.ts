@@ -47,6 +47,7 @@ import type {
   UpcomingResult,
   UserDataErasure,
   UserDataExport,
+  Access,
   DeletedWebhook,
   DeliveriesResult,
   SaveWebhookRequest,
@@ -116,6 +117,8 @@ export interface MealsClient {
   stopAvoidingDish(dishId: number, options?: CallOptions): Promise<Aversion>;
   /** Every marking and rating the service holds for the caller. */
   exportMyData(options?: CallOptions): Promise<UserDataExport>;
+  /** Who the token names and the scopes it has here (after the identity provider's roles are mapped). */
+  getMyAccess(options?: CallOptions): Promise<Access>;
   /** Erases every marking and rating of the caller; idempotent. */
   eraseMyData(options?: CallOptions): Promise<UserDataErasure>;
   /** Every canteen, by id (public: no token needed). */
@@ -254,6 +257,7 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     avoidDish: (dishId, callOptions) => call('PUT', dishPath(dishId, routePaths.aversion), undefined, callOptions),
     stopAvoidingDish: (dishId, callOptions) => call('DELETE', dishPath(dishId, routePaths.aversion), undefined, callOptions),
     exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
+    getMyAccess: (callOptions) => call('GET', routePaths.myAccess, undefined, callOptions),
     eraseMyData: (callOptions) => call('DELETE', routePaths.myData, undefined, callOptions),
     listCanteens: (callOptions) => call('GET', routePaths.listCanteens, undefined, callOptions),
     getCanteen: (canteenId, callOptions) => call('GET', canteenPath(canteenId), undefined, callOptions),

@@ -40,6 +40,7 @@ import type {
   UpsertMealsData,
   UserDataErasureData,
   UserDataExportData,
+  AccessData,
   DeletedWebhookData,
   DeliveriesData,
   DeliveryData,
@@ -95,6 +96,8 @@ export type AversionsResult = Static<typeof AversionsData>;
 /** The coming servings of the caller's favourite dishes: menu items with their canteen's `date`, and `truncated`. */
 export type UpcomingResult = Static<typeof UpcomingData>;
 export type UserDataExport = Static<typeof UserDataExportData>;
+/** `GET /me/access`: the token's user and the scopes it has here. */
+export type Access = Static<typeof AccessData>;
 export type UserDataErasure = Static<typeof UserDataErasureData>;
 export type Canteen = Static<typeof CanteenData>;
 export type CanteensResult = Static<typeof CanteensData>;

@@ -50,6 +50,12 @@ afterAll(async () => {
 });
 
 describe('the client against the real server', () => {
+  it('asks what its token may do here: the user and the scopes', async () => {
+    await expect(admin.getMyAccess()).resolves.toEqual({ user: 'menu-admin', scopes: ['meals:write'] });
+    await expect(clientFor('kitchen-tablet', 'meals:kitchen openid').getMyAccess()).resolves.toEqual({ user: 'kitchen-tablet', scopes: ['meals:kitchen'] });
+    await expect(alice.getMyAccess()).resolves.toEqual({ user: 'alice', scopes: [] });
+  });
+
   it('adds the same prefix as the server', () => {
     expect(apiPrefix).toBe(serverApiPrefix);
   });

@@ -5,7 +5,7 @@ import type { AvailabilityData, MarkMealData, RateMealData, UpsertMealsData } fr
 import type { MealData, MealPageData, MealsData } from './read-schemas.js';
 import { ratingsReportColumns } from './report-schemas.js';
 import type { UpcomingData } from './upcoming-schemas.js';
-import type { UserDataErasureData, UserDataExportData } from './user-data-schemas.js';
+import type { AccessData, UserDataErasureData, UserDataExportData } from './user-data-schemas.js';
 
 // The examples of the API documentation tell one story, at 2026-03-10T12:00Z: an admin upserts meal 42 (meal 41 was
 // served the day before), bob, carol and dave rate it 2, 4 and 4, alice marks 41 and 42, rates 42 with a 5, reads,
@@ -99,6 +99,8 @@ export const exampleUserDataExport: Static<typeof UserDataExportData> = {
   preferences: { without: [], only: [] },
   aversions: [],
 };
+
+export const exampleAccess: Static<typeof AccessData> = { user: 'kitchen-tablet-3', scopes: ['meals:kitchen'] };
 
 export const exampleUserDataErasure: Static<typeof UserDataErasureData> = {
   markings_erased: 2,

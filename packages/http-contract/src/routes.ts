@@ -17,6 +17,7 @@ export const routePaths = {
   listMarkedMeals: '/marked-meals',
   listRatedMeals: '/rated-meals',
   myData: '/me/data',
+  myAccess: '/me/access',
   listCanteens: '/canteens',
   getCanteen: '/canteens/:canteen_id',
   saveCanteen: '/admin/canteens/:canteen_id',

@@ -34,3 +34,15 @@ export const UserDataErasureData = Type.Object({
   preferences_erased: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'The label filter, when one was set' })),
   aversions_erased: Type.Optional(Type.Integer({ minimum: 0, description: 'The avoided dishes' })),
 });
+
+/**
+ * GET /me/access: who the token names and what it may do here, the scopes after the role mapping
+ * (TOKEN_ROLES_CLAIM, TOKEN_ROLE_SCOPES) as every route checks them. The pages ask it before they offer what a scope
+ * allows.
+ */
+export const AccessData = Type.Object({
+  user: Type.String({ description: "The token's `sub`" }),
+  scopes: Type.Array(Type.String(), {
+    description: 'The scopes the service grants this token (`meals:write`, `meals:read-reports`, `meals:kitchen`), sorted; empty for a plain user',
+  }),
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  accessAllows,
   displayNameOf,
   isSignInCallback,
   needsRenewal,
@@ -71,5 +72,19 @@ describe('the sign-in texts', () => {
     expect(Object.keys(signInTexts.de).sort()).toEqual(Object.keys(signInTexts.en).sort());
     expect(signInTexts.de.notAllowed('Nora', 'meals:write')).toContain('meals:write');
     expect(signInTexts.en.notAllowedAnswer(403)).toContain('403');
+  });
+});
+
+describe('accessAllows (what GET /me/access granted, against what a page needs)', () => {
+  it("lets the kitchen's page in with the kitchen's scope or the administrator's, and nothing else", () => {
+    expect(accessAllows(['meals:kitchen'], 'meals:kitchen')).toBe(true);
+    expect(accessAllows(['meals:write'], 'meals:kitchen')).toBe(true);
+    expect(accessAllows(['meals:read-reports'], 'meals:kitchen')).toBe(false);
+    expect(accessAllows([], 'meals:kitchen')).toBe(false);
+  });
+
+  it("lets the console in with the administrator's scope only: the kitchen's is less", () => {
+    expect(accessAllows(['meals:write'], 'meals:write')).toBe(true);
+    expect(accessAllows(['meals:kitchen', 'meals:read-reports'], 'meals:write')).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
 import type { EraseUserData, ExportUserData } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
+import { knownScopes } from '../auth/principal.js';
 import {
+  AccessData,
+  exampleAccess,
   exampleUserDataErasure,
   exampleUserDataExport,
   routePaths,
@@ -25,10 +28,28 @@ const exportErrors = errorResponses(authenticatedRouteErrors);
 // A DELETE's body is read when one is sent: it needs none, but a broken one or one with a field is refused.
 const eraseErrors = errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
 
-/** The caller's own data (GDPR art. 15 and 17): always the token's subject, never anyone else's. */
+/** The caller's own data (GDPR art. 15 and 17) and access: always the token's subject, never anyone else's. */
 export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {
   const { exportUserData, eraseUserData } = options;
   answerPrivately(app);
+
+  app.get(
+    routePaths.myAccess,
+    {
+      schema: {
+        operationId: 'getMyAccess',
+        summary: "Who the token names and the scopes it has here (after the identity provider's roles are mapped)",
+        response: {
+          200: successEnvelope(AccessData, successExample(exampleAccess)),
+          ...exportErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { userId, scopes } = authenticatedPrincipal(request);
+      return { status: 'success' as const, data: { user: userId, scopes: [...scopes].filter((scope) => knownScopes.includes(scope)).sort() } };
+    },
+  );
 
   app.get(
     routePaths.myData,

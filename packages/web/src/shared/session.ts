@@ -9,6 +9,7 @@ import { messageOf, pageClient } from './api.js';
 import { element } from './dom.js';
 import type { Language } from './language.js';
 import {
+  accessAllows,
   displayNameOf,
   isSignInCallback,
   needsRenewal,
@@ -31,7 +32,7 @@ export interface SessionOptions {
   readonly requiredScope: RequiredScope;
   /**
    * A call that needs the scope, made once signed in: a 403 shows the not-allowed screen. Default: for `meals:write`
-   * the admin's canteen list; for `meals:kitchen` none (the page shows `notAllowedScreen` on its first 403).
+   * the admin's canteen list; for `meals:kitchen` `GET /me/access`, whose scopes must allow it (see accessAllows).
    */
   readonly probe?: (getToken: () => Promise<string>) => Promise<unknown>;
 }
@@ -53,8 +54,8 @@ export async function startSession(root: HTMLElement, options: SessionOptions): 
     try {
       await probe(() => session.getToken());
     } catch (error) {
-      if (error instanceof MealsApiError && error.status === 403) {
-        notAllowedScreen(root, { ...options, session, status: error.status });
+      if (error instanceof NotAllowed || (error instanceof MealsApiError && error.status === 403)) {
+        notAllowedScreen(root, { ...options, session, ...(error instanceof MealsApiError ? { status: error.status } : {}) });
         return null;
       }
       if (error instanceof MealsApiError && error.status === 401 && settings === undefined) {
@@ -80,14 +81,27 @@ export function notAllowedScreen(
   const t = signInTexts[context.language];
   const box = screen(root, 'not-allowed', t.notAllowedHeading);
   box.append(element('p', '', t.notAllowed(context.session.user, context.requiredScope)));
-  box.append(element('p', 'sign-in-detail', t.notAllowedAnswer(context.status ?? 403)));
+  if (context.status !== undefined) box.append(element('p', 'sign-in-detail', t.notAllowedAnswer(context.status)));
   box.append(element('p', '', t.notAllowedHelp));
   box.append(button(t.signOut, () => void context.session.signOut()));
 }
 
+/** The API granted the token less than the page needs (its scopes after the role mapping). */
+class NotAllowed extends Error {}
+
+/**
+ * The administrator's pages ask for the admin's canteen list, which answers 403 to anyone else. The kitchen's has no
+ * such read: it asks the API what the token may do here (its scopes after the role mapping, which the page cannot
+ * do itself) and refuses when the kitchen's scope is not among them.
+ */
 function defaultProbe(scope: RequiredScope): SessionOptions['probe'] {
   if (scope === 'meals:write') return (getToken) => pageClient(getToken).listAdminCanteens();
-  return undefined;
+  return async (getToken) => {
+    const access = await pageClient(getToken).getMyAccess();
+    if (!accessAllows(access.scopes, scope)) {
+      throw new NotAllowed();
+    }
+  };
 }
 
 /** The identity provider's session, after handling its answer when the browser comes back from signing in. */

@@ -58,3 +58,11 @@ export function isSignInCallback(hash: string): boolean {
   const answer = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
   return answer.has('state') && (answer.has('code') || answer.has('error'));
 }
+
+/**
+ * Whether the scopes the API grants a token (`GET /me/access`) allow what a page needs. The kitchen's routes take
+ * `meals:write` as well as `meals:kitchen`, so an administrator may work the kitchen's page too.
+ */
+export function accessAllows(scopes: readonly string[], required: 'meals:write' | 'meals:kitchen'): boolean {
+  return scopes.includes(required) || (required === 'meals:kitchen' && scopes.includes('meals:write'));
+}
