@@ -88,6 +88,7 @@ describe('the API documentation examples are real answers', () => {
     // Her favourites of the coming week: the lentil soup, served at 11:30 today, still counts at noon.
     expect(await call('GET', `${routePaths.getUpcoming}?days=7`, 'alice')).toEqual(answerExample('getUpcoming'));
     expect(await call('GET', routePaths.myData, 'alice')).toEqual(answerExample('exportMyData'));
+    expect(await call('GET', routePaths.myAccess, 'kitchen-tablet-3', undefined, 'meals:kitchen')).toEqual(answerExample('getMyAccess'));
     expect(await call('DELETE', routePaths.myData, 'alice')).toEqual(answerExample('eraseMyData'));
     // The report of both days, after the erasure: CSV, documented as text/csv.
     const report = await app.inject({
@@ -134,7 +135,7 @@ describe('the API documentation examples are real answers', () => {
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'listLabels', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'setMealAvailability', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'eraseMyData'];
+    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'listLabels', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'setMealAvailability', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'getMyAccess', 'eraseMyData'];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);
