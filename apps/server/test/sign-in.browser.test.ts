@@ -183,6 +183,38 @@ describe('signing in to /admin with OpenID Connect', () => {
     await context.close();
   }, 120_000);
 
+  it("signs kitchen staff in on the kitchen's page with the kitchen role, and keeps the others' role out of it", async () => {
+    const kitchenPage = `${origin}/dashboard?canteen=default&mode=kitchen`;
+    const cook = await personAt();
+    await cook.page.goto(kitchenPage);
+    await signIn(cook.page, testUsers.kitchen.login);
+    // Back on the kitchen's page, its query kept, with the kitchen's heading: the API granted meals:kitchen to the role.
+    await cook.page.getByRole('heading', { name: 'Kitchen: what is left' }).waitFor();
+    expect(new URL(cook.page.url()).searchParams.get('mode')).toBe('kitchen');
+    expect(new URL(cook.page.url()).hash).toBe('');
+    const access = cook.answers.filter((answer) => answer.url === `${origin}/api/v1/me/access`);
+    expect(access.map((answer) => answer.status)).toEqual([200]);
+    expect(cook.problems).toEqual([]);
+    await cook.context.close();
+
+    // The kitchen role is not the admin's: the console refuses the same person.
+    const again = await personAt();
+    await again.page.goto(`${origin}/admin`);
+    await signIn(again.page, testUsers.kitchen.login);
+    await again.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    expect(adminCanteens(again.answers)).toEqual([403]);
+    await again.context.close();
+
+    // Someone with no role at all gets the not-allowed screen on the kitchen's page, and no button.
+    const guest = await personAt();
+    await guest.page.goto(kitchenPage);
+    await signIn(guest.page, testUsers.nobody.login);
+    await guest.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    expect(await guest.page.locator('main').textContent()).toContain('meals:kitchen');
+    expect(await guest.page.locator('.availability-button').count()).toBe(0);
+    await guest.context.close();
+  }, 120_000);
+
   it('tells someone without the role that they are not allowed, as the API answers 403, on a phone and in German', async () => {
     const { context, page, problems, answers } = await personAt({ width: 390, height: 844 });
     await page.goto(`${origin}/admin?lang=de`);

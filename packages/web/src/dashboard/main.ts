@@ -7,6 +7,7 @@ import { messageOf, pageClient } from '../shared/api.js';
 import { element, required } from '../shared/dom.js';
 import { pageLanguage } from '../shared/language.js';
 import { startSession } from '../shared/session.js';
+import { isSignInCallback } from '../shared/sign-in-settings.js';
 import { mountBoard, type BoardMode } from './board.js';
 import { browserScheduler } from './scheduler.js';
 import { texts } from './texts.js';
@@ -15,7 +16,9 @@ const language = pageLanguage();
 const t = texts[language];
 const asked = new URL(location.href).searchParams;
 const modeAsked = asked.get('mode');
-const mode: BoardMode = modeAsked === 'kitchen' || modeAsked === 'wall' ? modeAsked : 'board';
+// Back from the identity provider (its answer in the fragment, the page's own query left behind): only the kitchen's
+// mode signs in, and the session takes the answer and loads the page again as it was asked for, ?mode=kitchen included.
+const mode: BoardMode = isSignInCallback(location.hash) ? 'kitchen' : modeAsked === 'kitchen' || modeAsked === 'wall' ? modeAsked : 'board';
 const root = required('app', HTMLElement);
 // The style sheet's modes (the wall's fixed screen, the kitchen's large buttons) hang on this.
 document.documentElement.dataset.mode = mode;
