@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
@@ -19,12 +20,19 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core'
 const audience = 'https://meals.sign-in.test/api';
 const screenshot = fileURLToPath(new URL('../../../docs/sign-in-not-allowed.png', import.meta.url));
 
+// A real OpenMensa feed nobody here wrote, served from a local server: the console creates a canteen with it.
+const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)), 'utf8');
+let feedServer: Server;
+let feedUrl: string;
 let oidc: TestOidcProvider;
 let server: Awaited<ReturnType<typeof buildServer>>;
 let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
+  feedServer = createServer((_request, response) => void response.writeHead(200, { 'content-type': 'application/xml' }).end(realFeed));
+  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
+  feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/feed.xml`;
   oidc = await startTestOidcProvider({ audience });
   const config = loadConfig({
     DATABASE_URL: 'memory:',
@@ -37,6 +45,9 @@ beforeAll(async () => {
     OIDC_ISSUER: oidc.issuer,
     OIDC_CLIENT_ID: oidc.clientId,
     OIDC_AUDIENCE: audience,
+    // The feed is on this machine, and fetched when the console says "fetch now".
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1',
+    FEED_CHECK_INTERVAL_S: '0',
   });
   server = await buildServer(config);
   await server.app.listen({ host: '127.0.0.1', port: 0 });
@@ -51,6 +62,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.app.close();
   await oidc?.close();
+  await new Promise((resolve) => feedServer?.close(resolve));
 });
 
 /** The little of the page's globals these tests read: they are compiled without the DOM's types. */
@@ -149,6 +161,24 @@ describe('signing in to /admin with OpenID Connect', () => {
     const authorization = answers.find((answer) => answer.url.startsWith(`${oidc.issuer}/auth?`));
     expect(new URL(authorization!.url).searchParams.get('code_challenge_method')).toBe('S256');
     expect(new URL(authorization!.url).searchParams.get('response_mode')).toBe('fragment');
+
+    // With the provider's token, the console creates a canteen with a feed, fetches it now, and its menu is there.
+    await page.locator('#new-canteen').click();
+    const editor = page.locator('form.editor');
+    await editor.getByLabel('Id', { exact: true }).fill('triplex');
+    await editor.getByLabel('Name', { exact: true }).fill('Triplex-Mensa');
+    await editor.getByRole('button', { name: 'Add a feed' }).click();
+    await editor.getByLabel('Feed URL (OpenMensa v2)').fill(feedUrl);
+    await editor.getByRole('button', { name: 'Create' }).click();
+    await page.locator('[data-canteen-id="triplex"]').waitFor();
+    await page.locator('nav button[data-section="feeds"]').click();
+    await page.locator('[data-feed="full"]').waitFor();
+    await page.getByRole('button', { name: 'Fetch feed full now' }).click();
+    await page.locator('[data-feed="full"] [role="status"]').filter({ hasText: 'Fetched now' }).waitFor();
+    const menu = (await (await fetch(`${origin}/api/v1/meals?canteen=triplex&date=2026-08-03`)).json()) as { data: { meals: { name: string }[] } };
+    expect(menu.data.meals.length).toBeGreaterThan(0);
+    const saved = answers.filter((answer) => answer.method === 'PUT' && answer.url === `${origin}/api/v1/admin/canteens/triplex`);
+    expect(saved.map((answer) => answer.status)).toEqual([201]);
 
     // The access token expires: the page renews it with the refresh token, and the console works on.
     await expireStoredToken(page, false);
