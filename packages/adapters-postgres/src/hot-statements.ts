@@ -154,14 +154,27 @@ const markBare: NamedStatement = {
   SELECT items.n FROM items`,
 };
 
-/** The three hot statements in one form; each takes the parameters of its function, in the function's order. */
+/**
+ * A rating batch decided without a read, applied in one round trip (migration 020). Function form only: it is two
+ * statements (the meals' locks, then the rest in a snapshot taken after them), which one bare statement cannot be.
+ */
+const applyFunction: NamedStatement = {
+  name: 'meals-rating-batch-apply',
+  rowMode: 'array',
+  text: `SELECT * FROM meals_rating_batch_apply($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::bigint[], $6::text[],
+    $7::smallint[], $8::smallint[], $9::boolean[])`,
+};
+
+/** The hot statements in one form; each takes the parameters of its function, in the function's order. */
 export interface HotStatements {
   readonly readRatingBatch: NamedStatement;
   readonly writeRatingBatch: NamedStatement;
+  /** Absent in the bare form: every rating change is then read before it is written. */
+  readonly applyRatingBatch?: NamedStatement;
   readonly markBatch: NamedStatement;
 }
 
 export const hotStatements: Readonly<Record<HotStatementForm, HotStatements>> = {
-  functions: { readRatingBatch: readFunction, writeRatingBatch: writeFunction, markBatch: markFunction },
+  functions: { readRatingBatch: readFunction, writeRatingBatch: writeFunction, applyRatingBatch: applyFunction, markBatch: markFunction },
   bare: { readRatingBatch: readBare, writeRatingBatch: writeBare, markBatch: markBare },
 };

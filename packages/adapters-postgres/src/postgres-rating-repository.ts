@@ -1,4 +1,5 @@
 import {
+  applyRatingChange,
   changesAnything,
   emptyHistogram,
   type MealId,
@@ -8,6 +9,7 @@ import {
   type RatingRefusal,
   type RatingRepository,
   type RatingSnapshot,
+  type RatingValue,
   type Result,
   type UserId,
 } from '@canteen-meals/domain';
@@ -16,14 +18,16 @@ import { BatchQueue, type BatchQueueOptions } from './batch-queue.js';
 import { CombinedWrites } from './combined-writes.js';
 import type { AppliedRow, ExactAnswer } from './rating-batch-answers.js';
 import {
+  applyBatchValues,
   dishIdOf,
   writeBatchValues,
+  type ApplyRow,
   type BatchChange,
   type ReadMeal,
   type ReadRow,
   type WriteRow,
 } from './rating-batch-statements.js';
-import { hotStatements, type HotStatementForm } from './hot-statements.js';
+import { hotStatements, type HotStatementForm, type HotStatements } from './hot-statements.js';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { retryableStates, sqlStateOf, type RetryEvent } from './transaction.js';
 
@@ -88,6 +92,8 @@ export class PostgresRatingRepository implements RatingRepository {
    * meal rows until its commit. Measured on two cores: 7 900 ratings/s with one batch under way at all, 4 700 with two
    * whose writes overlapped (each waiting for the other's locks).
    */
+  /** The rule fields of the meals this instance read, by meal: what a change decided ahead of a read is decided on. */
+  private readonly knownMeals = new Map<MealId, KnownMeal>();
   private readonly writes = new CombinedWrites((meals, changes) => this.writeChanges(meals, changes));
 
   constructor(
@@ -132,35 +138,62 @@ export class PostgresRatingRepository implements RatingRepository {
       else again.push(item);
     };
     try {
-      const rows = await this.guarded(() => this.pool.query<ReadRow>({ ...this.statements.readRatingBatch, values: [batch.map((i) => i.mealId), batch.map((i) => i.userId)] }));
-      const byPosition = new Map(rows.rows.map((row) => [row[0], row]));
       const changes: BatchChange[] = [];
-      const decided = new Map<number, { item: PendingChange; change: RatingChange }>();
       const meals = new Map<MealId, ReadMeal>();
+      // Positions (1-based) in the batch: each change is decided ahead of any read, or read and then decided.
+      const aheadAt = new Map<number, { item: PendingChange; ahead: DecidedAhead }>();
+      const toRead: { item: PendingChange; n: number }[] = [];
       batch.forEach((item, index) => {
-        const n = index + 1;
-        const row = byPosition.get(n);
-        let decision: Result<RatingChange, RatingRefusal>;
-        let snapshot: RatingSnapshot;
-        try {
-          snapshot = snapshotOf(item.mealId, row);
-          decision = item.decide(snapshot);
-        } catch (error) {
-          return settle(item, { error });
+        const ahead = this.decideAhead(item);
+        if (ahead === undefined) {
+          toRead.push({ item, n: index + 1 });
+          return;
         }
-        // A refusal or a change of nothing writes nothing: answered as of the read, one consistent snapshot.
-        if (!decision.ok || !changesAnything(decision.value)) return settle(item, { result: decision });
-        const change = decision.value;
-        let delta: RatingHistogram;
-        try {
-          delta = deltaOf(snapshot, change);
-        } catch (error) {
-          return settle(item, { error });
-        }
-        changes.push({ n, mealId: item.mealId, userId: item.userId, previous: snapshot.current, next: change.next, delta });
-        decided.set(n, { item, change });
-        meals.set(item.mealId, { mealId: item.mealId, servedMs: row![2], rateable: row![3] });
+        aheadAt.set(index + 1, { item, ahead });
       });
+      const decided = new Map<number, { item: PendingChange; change: RatingChange }>();
+      if (toRead.length > 0) {
+        const rows = await this.guarded(() =>
+          this.pool.query<ReadRow>({ ...this.statements.readRatingBatch, values: [toRead.map(({ item }) => item.mealId), toRead.map(({ item }) => item.userId)] }),
+        );
+        const byPosition = new Map(rows.rows.map((row) => [row[0], row]));
+        toRead.forEach(({ item, n }, index) => {
+          const row = byPosition.get(index + 1);
+          if (row !== undefined) this.remember(item.mealId, row);
+          let decision: Result<RatingChange, RatingRefusal>;
+          let snapshot: RatingSnapshot;
+          try {
+            snapshot = snapshotOf(item.mealId, row);
+            decision = item.decide(snapshot);
+          } catch (error) {
+            return settle(item, { error });
+          }
+          // A refusal or a change of nothing writes nothing: answered as of the read, one consistent snapshot.
+          if (!decision.ok || !changesAnything(decision.value)) return settle(item, { result: decision });
+          const change = decision.value;
+          let delta: RatingHistogram;
+          try {
+            delta = deltaOf(snapshot, change);
+          } catch (error) {
+            return settle(item, { error });
+          }
+          changes.push({ n, mealId: item.mealId, userId: item.userId, previous: snapshot.current, next: change.next, delta });
+          decided.set(n, { item, change });
+          meals.set(item.mealId, { mealId: item.mealId, servedMs: row![2], rateable: row![3] });
+        });
+      }
+      for (const [n, { item, ahead }] of aheadAt) {
+        const read = meals.get(item.mealId);
+        if (read !== undefined && (read.servedMs !== ahead.meal.servedMs || read.rateable !== ahead.meal.rateable)) {
+          // The batch's read found the meal's rule fields changed since they were kept: decide again on what is now.
+          aheadAt.delete(n);
+          this.rerun += 1;
+          runAgain(item, () => new RatingNotSettledError(`the meal ${item.mealId} kept changing under ${this.maxAttempts} attempts`));
+          continue;
+        }
+        changes.push({ ahead: true, n, mealId: item.mealId, userId: item.userId, next: ahead.next });
+        meals.set(item.mealId, ahead.meal);
+      }
       if (changes.length === 0) return;
       let answers: Map<number, ExactAnswer>;
       try {
@@ -170,8 +203,9 @@ export class PostgresRatingRepository implements RatingRepository {
         if (code === undefined || !writeRetryableStates.has(code)) throw error;
         // The statement was rolled back as a whole: every change of it runs again.
         this.retried += 1;
-        this.options.onRetry?.({ code, attempt: Math.max(...[...decided.values()].map(({ item }) => item.attempts)) + 1, error: error as Error });
-        for (const { item } of decided.values()) runAgain(item, () => new RatingNotSettledError(`rating of meal ${item.mealId} aborted ${this.maxAttempts} times`, { cause: error }));
+        const items = [...[...decided.values()].map(({ item }) => item), ...[...aheadAt.values()].map(({ item }) => item)];
+        this.options.onRetry?.({ code, attempt: Math.max(...items.map((item) => item.attempts)) + 1, error: error as Error });
+        for (const item of items) runAgain(item, () => new RatingNotSettledError(`rating of meal ${item.mealId} aborted ${this.maxAttempts} times`, { cause: error }));
         return;
       }
       for (const [n, { item, change }] of decided) {
@@ -179,6 +213,20 @@ export class PostgresRatingRepository implements RatingRepository {
         if (answer !== undefined) {
           settle(item, { result: { ok: true, value: { ...change, histogram: answer.histogram, dish: answer.dish } } });
         } else {
+          // Its rating or its meal changed since the read: read and decide again, the meal's rule fields included.
+          this.knownMeals.delete(item.mealId);
+          this.rerun += 1;
+          runAgain(item, () => new RatingNotSettledError(`the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`));
+        }
+      }
+      for (const [n, { item, ahead }] of aheadAt) {
+        const answer = answers.get(n);
+        const change = answer === undefined ? undefined : ahead.decisions.get(answer.previous);
+        if (answer !== undefined && change !== undefined) {
+          settle(item, { result: { ok: true, value: { ...change, histogram: answer.histogram, dish: answer.dish } } });
+        } else {
+          // Its meal changed (or a writer that does not lock meals wrote its rating): read and decide on what is now.
+          this.knownMeals.delete(item.mealId);
           this.rerun += 1;
           runAgain(item, () => new RatingNotSettledError(`the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`));
         }
@@ -190,9 +238,51 @@ export class PostgresRatingRepository implements RatingRepository {
     }
   }
 
+  /**
+   * The change decided ahead of any read, or undefined when it must be read first: its meal's rule fields are known
+   * from an earlier read (the write checks them under the meal's lock), and `decide`, asked for every rating the user
+   * could hold (none, 1 to 5), accepts each with one next rating and moves the histograms by exactly that rating
+   * (what the apply statement adds). A refusal, an error or a decision that depends on the rating is read first.
+   */
+  private decideAhead(item: PendingChange): DecidedAhead | undefined {
+    if (this.statements.applyRatingBatch === undefined) return undefined;
+    const known = this.knownMeals.get(item.mealId);
+    if (known === undefined) return undefined;
+    const meal = { id: item.mealId, name: known.name, servedAt: new Date(Number(known.servedMs)), rateable: known.rateable };
+    const decisions = new Map<RatingValue | null, RatingChange>();
+    let next: RatingValue | null | undefined;
+    for (const current of possibleRatings) {
+      let decision: Result<RatingChange, RatingRefusal>;
+      try {
+        decision = item.decide({ meal, current, histogram: oneOfEach, dish: { id: known.dishId, histogram: oneOfEach } });
+      } catch {
+        return undefined;
+      }
+      if (!decision.ok) return undefined;
+      const change = decision.value;
+      if (change.previous !== current || (next !== undefined && change.next !== next) || !movesOneRating(change)) return undefined;
+      next = change.next;
+      decisions.set(current, change);
+    }
+    return { next: next!, decisions, meal: { mealId: item.mealId, servedMs: known.servedMs, rateable: known.rateable } };
+  }
+
+  /** Keeps a meal's rule fields as a read found them, for the changes of the meal decided ahead of the next read. */
+  private remember(mealId: MealId, row: ReadRow): void {
+    if (row[4] === null) return;
+    if (this.knownMeals.size >= knownMealsLimit && !this.knownMeals.has(mealId)) this.knownMeals.clear();
+    this.knownMeals.set(mealId, { name: row[1], servedMs: row[2], rateable: row[3], dishId: Number(row[4]) });
+  }
+
   /** One statement: the batches' changes as compare-and-sets, the deltas added (see rating-batch-statements.ts). */
   private async writeChanges(meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
-    const { rows } = await this.guarded(() => this.pool.query<WriteRow>({ ...this.statements.writeRatingBatch, values: writeBatchValues(meals, changes) }));
+    const apply = this.statements.applyRatingBatch;
+    if (apply !== undefined) return this.applyChanges(apply, meals, changes);
+    const readChanges = changes.map((change) => {
+      if (change.ahead) throw new Error('a change decided ahead of a read needs the apply statement');
+      return change;
+    });
+    const { rows } = await this.guarded(() => this.pool.query<WriteRow>({ ...this.statements.writeRatingBatch, values: writeBatchValues(meals, readChanges) }));
     return rows.map((row) => ({
       n: row[0],
       histogram: [row[2], row[3], row[4], row[5], row[6]],
@@ -201,10 +291,72 @@ export class PostgresRatingRepository implements RatingRepository {
     }));
   }
 
+  /**
+   * The apply statement (migration 020): the rows of the changes it applied, and of those decided ahead that changed
+   * nothing (the rating found was already the next one), each with what it moved; no row for the others, which run
+   * again.
+   */
+  private async applyChanges(apply: NonNullable<HotStatements['applyRatingBatch']>, meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
+    const { rows } = await this.guarded(() => this.pool.query<ApplyRow>({ ...apply, values: applyBatchValues(meals, changes) }));
+    const changeAt = new Map(changes.map((change) => [change.n, change]));
+    const answered: AppliedRow[] = [];
+    for (const row of rows) {
+      const [n, previous, applied, dishId] = row;
+      const change = changeAt.get(n);
+      if (change === undefined) throw new Error(`the apply statement answered change ${n}, which the batch does not hold`);
+      const unchanged = change.ahead === true && previous === change.next;
+      if (!applied && !unchanged) continue;
+      answered.push({
+        n,
+        previous,
+        ...(applied ? { delta: movedBy(previous, change.next) } : { unchanged: true }),
+        histogram: [row[4], row[5], row[6], row[7], row[8]],
+        dishId: dishIdOf(dishId),
+        dishHistogram: row[9] === null ? null : [row[9], row[10]!, row[11]!, row[12]!, row[13]!],
+      });
+    }
+    return answered;
+  }
+
   private guarded<T>(query: () => Promise<T>): Promise<T> {
     const health = this.options.health;
     return health === undefined ? query() : health.guard(query);
   }
+}
+
+/** The ratings a user can hold: none, or 1 to 5. */
+const possibleRatings: readonly (RatingValue | null)[] = [null, 1, 2, 3, 4, 5];
+
+/** The histogram a change decided ahead is asked on: any rating can be taken out of it. */
+const oneOfEach: RatingHistogram = [1, 1, 1, 1, 1];
+
+/** Meals whose rule fields an instance keeps; past it, it forgets them all and reads them again (a day has ~50). */
+const knownMealsLimit = 10_000;
+
+interface KnownMeal {
+  readonly name: string;
+  readonly servedMs: string;
+  readonly rateable: boolean;
+  readonly dishId: number;
+}
+
+interface DecidedAhead {
+  readonly next: RatingValue | null;
+  /** The decision for each rating the user could hold, the answer for the one the write finds. */
+  readonly decisions: ReadonlyMap<RatingValue | null, RatingChange>;
+  readonly meal: ReadMeal;
+}
+
+/** What a rating going from `previous` to `next` adds to a histogram. */
+function movedBy(previous: RatingValue | null, next: RatingValue | null): RatingHistogram {
+  return emptyHistogram.map((_, index) => (next === index + 1 ? 1 : 0) - (previous === index + 1 ? 1 : 0)) as unknown as RatingHistogram;
+}
+
+/** Whether a decision moves the meal's and the dish's histograms by its rating alone, as the apply statement does. */
+function movesOneRating(change: RatingChange): boolean {
+  const expected = applyRatingChange(oneOfEach, change.previous, change.next);
+  const same = (histogram: RatingHistogram) => histogram.every((count, index) => count === expected[index]);
+  return same(change.histogram) && (change.dish === null || same(change.dish.histogram));
 }
 
 function snapshotOf(mealId: MealId, row: ReadRow | undefined): RatingSnapshot {

@@ -1,15 +1,29 @@
-import type { DishId, RatingHistogram } from '@canteen-meals/domain';
+import type { DishId, RatingHistogram, RatingValue } from '@canteen-meals/domain';
 import type { BatchChange } from './rating-batch-statements.js';
 
-/** What the write answers for one applied change: its meal's and its dish's histograms after the whole batch. */
+/**
+ * What the write answers for one applied change (or for one decided ahead that found the rating already so, which
+ * moves nothing): its meal's and its dish's histograms after the whole batch.
+ */
 export interface AppliedRow {
   readonly n: number;
+  /** The rating the write found, where it says (the apply statement); else the change's `previous`. */
+  readonly previous?: RatingValue | null;
+  /** What the change added to the histograms, where the write says; else the change's `delta`. */
+  readonly delta?: RatingHistogram;
+  /**
+   * A change decided ahead that found the rating already so: answered, like a change of nothing decided on a read,
+   * with the state before the write's changes (the meal and dish as the write locked them).
+   */
+  readonly unchanged?: boolean;
   readonly histogram: RatingHistogram;
   readonly dishId: DishId | null;
   readonly dishHistogram: RatingHistogram | null;
 }
 
 export interface ExactAnswer {
+  /** The user's rating before the change, as the write found it. */
+  readonly previous: RatingValue | null;
   readonly histogram: RatingHistogram;
   readonly dish: { readonly id: DishId; readonly histogram: RatingHistogram } | null;
 }
@@ -27,19 +41,41 @@ export function exactAnswers(changes: readonly BatchChange[], applied: readonly 
   const mealState = new Map<number, number[]>();
   const dishState = new Map<DishId, number[]>();
   const answers = new Map<number, ExactAnswer>();
+  const unchanged: AppliedRow[] = [];
   // Latest first: each change's answer is the running state, from which its own delta is then taken away.
   for (const row of [...applied].sort((a, b) => b.n - a.n)) {
+    if (row.unchanged === true) {
+      unchanged.push(row);
+      continue;
+    }
     const change = changeAt.get(row.n);
     if (change === undefined) throw new Error(`the write answered change ${row.n}, which the batch does not hold`);
     const meal = runningState(mealState, change.mealId, row.histogram);
     const dish = row.dishId === null || row.dishHistogram === null ? null : runningState(dishState, row.dishId, row.dishHistogram);
+    // A change decided ahead of any read is answered with what the write found and moved.
+    const previous = row.previous !== undefined ? row.previous : change.ahead ? undefined : change.previous;
+    const delta = row.delta ?? (change.ahead ? undefined : change.delta);
+    if (previous === undefined || delta === undefined) throw new Error(`the write answered change ${row.n}, decided ahead, without the rating it found`);
     answers.set(row.n, {
+      previous,
       histogram: [...meal] as unknown as RatingHistogram,
       dish: dish === null ? null : { id: row.dishId!, histogram: [...dish] as unknown as RatingHistogram },
     });
-    change.delta.forEach((count, index) => {
+    delta.forEach((count, index) => {
       meal[index]! -= count;
       if (dish !== null) dish[index]! -= count;
+    });
+  }
+  // Every applied delta taken away: the running states are those the write found.
+  for (const row of unchanged) {
+    const change = changeAt.get(row.n);
+    if (change === undefined || !change.ahead) throw new Error(`the write answered change ${row.n} as unchanged, which only a change decided ahead can be`);
+    const meal = runningState(mealState, change.mealId, row.histogram);
+    const dish = row.dishId === null || row.dishHistogram === null ? null : runningState(dishState, row.dishId, row.dishHistogram);
+    answers.set(row.n, {
+      previous: change.next,
+      histogram: [...meal] as unknown as RatingHistogram,
+      dish: dish === null ? null : { id: row.dishId!, histogram: [...dish] as unknown as RatingHistogram },
     });
   }
   return answers;

@@ -49,8 +49,12 @@ export type WriteRow = [
   dish5: number | null,
 ];
 
-/** One accepted change of a batch, as the write takes it. */
-export interface BatchChange {
+/** One accepted change of a batch, as the write takes it: decided on a read, or ahead of any (see AheadChange). */
+export type BatchChange = ReadChange | AheadChange;
+
+/** A change decided on the batch's read: a compare-and-set of the rating read. */
+export interface ReadChange {
+  readonly ahead?: false;
   /** Its position in the batch (1-based), which the answer rows name. */
   readonly n: number;
   readonly mealId: MealId;
@@ -62,6 +66,18 @@ export interface BatchChange {
   readonly delta: RatingHistogram;
 }
 
+/**
+ * A change decided ahead of any read, for every rating the user could hold, all of which set the rating to `next`
+ * (PostgresRatingRepository): only the apply statement (migration 020) takes it, and it answers the rating it found.
+ */
+export interface AheadChange {
+  readonly ahead: true;
+  readonly n: number;
+  readonly mealId: MealId;
+  readonly userId: UserId;
+  readonly next: RatingValue | null;
+}
+
 /** The rule fields of a meal as the batch read them, which the write checks. */
 export interface ReadMeal {
   readonly mealId: MealId;
@@ -69,7 +85,8 @@ export interface ReadMeal {
   readonly rateable: boolean;
 }
 
-export function writeBatchValues(meals: readonly ReadMeal[], changes: readonly BatchChange[]): unknown[] {
+/** The parameters of the write of migration 016 (the bare form's write), which takes only changes decided on a read. */
+export function writeBatchValues(meals: readonly ReadMeal[], changes: readonly ReadChange[]): unknown[] {
   const delta = (index: number) => changes.map((change) => change.delta[index]!);
   return [
     meals.map((meal) => meal.mealId),
@@ -91,3 +108,35 @@ export function writeBatchValues(meals: readonly ReadMeal[], changes: readonly B
 export function dishIdOf(value: string | null): DishId | null {
   return value === null ? null : Number(value);
 }
+
+/** The parameters of the apply statement (migration 020): both kinds of change, each marked whether it is checked. */
+export function applyBatchValues(meals: readonly ReadMeal[], changes: readonly BatchChange[]): unknown[] {
+  return [
+    meals.map((meal) => meal.mealId),
+    meals.map((meal) => meal.servedMs),
+    meals.map((meal) => meal.rateable),
+    changes.map((change) => change.n),
+    changes.map((change) => change.mealId),
+    changes.map((change) => change.userId),
+    changes.map((change) => change.next),
+    changes.map((change) => (change.ahead ? null : change.previous)),
+    changes.map((change) => !change.ahead),
+  ];
+}
+
+/**
+ * An answer row of the apply statement: a change of a locked meal, the rating it found, whether it was applied, and
+ * the meal's and dish's histograms after the batch.
+ */
+export type ApplyRow = [
+  n: number,
+  previous: RatingValue | null,
+  applied: boolean,
+  dishId: string | null,
+  ...histogram: RatingHistogram,
+  dish1: number | null,
+  dish2: number | null,
+  dish3: number | null,
+  dish4: number | null,
+  dish5: number | null,
+];

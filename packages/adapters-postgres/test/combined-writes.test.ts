@@ -45,7 +45,7 @@ describe('CombinedWrites', () => {
     expect(calls).toHaveLength(1); // one write at a time
 
     calls[0]!.settle(allApplied(calls[0]!.changes));
-    expect(await first).toEqual(new Map([[1, { histogram: [0, 0, 0, 0, 1], dish: null }]]));
+    expect(await first).toEqual(new Map([[1, { previous: null, histogram: [0, 0, 0, 0, 1], dish: null }]]));
     await turn();
     expect(calls).toHaveLength(2);
     // The two batches waiting went into one write, numbered one after the other.
@@ -55,12 +55,12 @@ describe('CombinedWrites', () => {
     calls[1]!.settle(allApplied(calls[1]!.changes));
     // In the order of the write: bob's rating of meal 1 came before dan's, cem's of meal 2 before eve's.
     expect(await second).toEqual(new Map([
-      [1, { histogram: [0, 0, 0, 0, 1], dish: null }],
-      [2, { histogram: [0, 0, 0, 0, 1], dish: null }],
+      [1, { previous: null, histogram: [0, 0, 0, 0, 1], dish: null }],
+      [2, { previous: null, histogram: [0, 0, 0, 0, 1], dish: null }],
     ]));
     expect(await third).toEqual(new Map([
-      [1, { histogram: [0, 0, 0, 0, 2], dish: null }],
-      [2, { histogram: [0, 0, 0, 0, 2], dish: null }],
+      [1, { previous: null, histogram: [0, 0, 0, 0, 2], dish: null }],
+      [2, { previous: null, histogram: [0, 0, 0, 0, 2], dish: null }],
     ]));
   });
 

@@ -38,16 +38,17 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       expect(await probe.histogram(99)).toEqual(emptyHistogram);
     });
 
-    it('hands decide the stored meal, the current rating and the histogram', async () => {
+    it('hands decide the stored meal, the current rating and the histogram, and answers its decision on them', async () => {
       const ratings = await withMeals();
       await ratings.change('bob', 1, rate(5));
       await ratings.change('alice', 1, rate(2));
       const seen: RatingSnapshot[] = [];
 
-      await ratings.change('alice', 1, (snapshot) => {
+      const unchanged = await ratings.change('alice', 1, (snapshot) => {
         seen.push(snapshot);
         return decideRatingChange(snapshot, 2, ratingOpenAt);
       });
+      const meal1 = seen.length;
       await ratings.change('alice', 99, (snapshot) => {
         seen.push(snapshot);
         throw new Error('stop');
@@ -56,10 +57,18 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       // The rules read a meal's id, name, date and flag: an adapter may leave the menu details out of the snapshot.
       const core = (meal: Meal | undefined) =>
         meal && { id: meal.id, name: meal.name, servedAt: meal.servedAt, rateable: meal.rateable };
-      expect(seen.map((snapshot) => ({ ...snapshot, meal: core(snapshot.meal) }))).toEqual([
-        { meal: core(sampleMeal(1)), current: 2, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } },
-        { meal: undefined, current: null, histogram: emptyHistogram, dish: undefined },
-      ]);
+      const handed = seen.map((snapshot) => ({ ...snapshot, meal: core(snapshot.meal) }));
+      const stored = { meal: core(sampleMeal(1)), current: 2, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } };
+      if (meal1 === 1) {
+        expect(handed[0]).toEqual(stored);
+      } else {
+        // Decided ahead of its read (PostgreSQL): asked about every rating the user could hold, on the stored meal.
+        expect(handed.slice(0, meal1).map((snapshot) => snapshot.current).sort()).toEqual([1, 2, 3, 4, 5, null]);
+        for (const snapshot of handed.slice(0, meal1)) expect(snapshot.meal).toEqual(stored.meal);
+      }
+      expect(handed.slice(meal1)).toEqual([{ meal: undefined, current: null, histogram: emptyHistogram, dish: undefined }]);
+      // Whichever way it asked, the answer is the decision on the stored state.
+      expect(unchanged).toEqual(accept({ mealId: 1, previous: 2, next: 2, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } }));
     });
 
     it('sets a first rating', async () => {

@@ -4,7 +4,11 @@ import type { UserId } from '../shared/user-id.js';
 import type { RatingRefusal } from './rating-rules.js';
 import type { RatingChange, RatingSnapshot } from './rating-transition.js';
 
-/** Synchronous on purpose: an embedded database cannot hold a transaction open across an await. */
+/**
+ * Synchronous on purpose: an embedded database cannot hold a transaction open across an await. Pure: an adapter may
+ * also ask it about the ratings the user could hold before it has read which one is stored (PostgreSQL decides ahead
+ * of its read, see its README), but it answers the decision on the stored state.
+ */
 export type RatingDecision = (snapshot: RatingSnapshot) => Result<RatingChange, RatingRefusal>;
 
 export interface RatingRepository {
