@@ -97,6 +97,8 @@ const result = await esbuild.build({
   banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);" },
   plugins: [filesBesideTheBundle],
   metafile: true,
+  // Paths in the metafile relative to the repository, wherever the build is started.
+  absWorkingDir: root,
   logLevel: 'warning',
 });
 for (const [name, folder] of Object.entries(folders)) {
