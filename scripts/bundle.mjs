@@ -31,6 +31,9 @@ execFileSync('pnpm', ['--filter', manifest.name, 'deploy', '--legacy', '--prod',
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 
+// The bundler's record of its outputs is for the tests (start-imports.test.ts), not for a release.
+rmSync(join(dir, 'dist/bundle-meta.json'), { force: true });
+
 // The entry point at the top, and a manifest that names no workspace or catalog range (nothing is to be installed).
 writeFileSync(
   join(dir, 'main.js'),
