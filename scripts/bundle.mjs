@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bundle DIR` (issue 26): writes to DIR the built server and its production dependencies only, so that
-// `node DIR/main.js` starts it on a machine with Node alone (no pnpm, no TypeScript, no dev dependency).
+// `node DIR/main.js` starts it on a machine with Node alone (no pnpm, no TypeScript, no dev dependency). main.js
+// runs the bundled server (dist/bundle/server.js, made by apps/server/build-bundle.mjs; issue 30).
 // Needs a build first (`pnpm bundle` runs `tsc -b`). pnpm's own `deploy` does the copying: the workspace packages
 // as they would be packed (their `files`), and every production dependency from the lockfile.
 //
@@ -20,7 +21,7 @@ if (target === undefined || target.startsWith('-')) fail('usage: pnpm bundle DIR
 const dir = resolve(process.env.INIT_CWD ?? process.cwd(), target);
 if (existsSync(dir) && readdirSync(dir).length > 0) fail(`${dir} is not empty: name a new folder, or empty this one first`);
 const server = join(root, 'apps/server');
-if (!existsSync(join(server, 'dist/main.js'))) fail('apps/server/dist/main.js is missing: build first (pnpm build)');
+if (!existsSync(join(server, 'dist/bundle/server.js'))) fail('apps/server/dist/bundle/server.js is missing: build first (pnpm build)');
 const manifest = JSON.parse(readFileSync(join(server, 'package.json'), 'utf8'));
 
 // `--legacy`: pnpm 10 deploys injected workspace packages only; this workspace links them (`--legacy` copies them).
@@ -30,11 +31,14 @@ execFileSync('pnpm', ['--filter', manifest.name, 'deploy', '--legacy', '--prod',
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 
+// The bundler's record of its outputs is for the tests (start-imports.test.ts), not for a release.
+rmSync(join(dir, 'dist/bundle-meta.json'), { force: true });
+
 // The entry point at the top, and a manifest that names no workspace or catalog range (nothing is to be installed).
 writeFileSync(
   join(dir, 'main.js'),
   '// The server: `node main.js` in the folder that holds its `.env` (and, with the default DATABASE_URL, its data/).\n' +
-    "import './dist/main.js';\n",
+    "import './dist/bundle/server.js';\n",
 );
 writeFileSync(
   join(dir, 'package.json'),

@@ -54,8 +54,9 @@ const names = {
   memory: readJson(join(root, 'packages/adapters-memory/package.json')).name,
   client: readJson(join(root, 'packages/client/package.json')).name,
 };
-const serverMain = join(root, 'apps/server/dist/main.js');
-if (!existsSync(serverMain)) throw new Error(`${relative(root, serverMain)} is missing: build first (pnpm exec tsc -b)`);
+// The bundled server, as `pnpm start:prod` and the deployable bundle run it.
+const serverMain = join(root, 'apps/server/dist/bundle/server.js');
+if (!existsSync(serverMain)) throw new Error(`${relative(root, serverMain)} is missing: build first (pnpm build)`);
 
 const scratch = mkdtempSync(join(tmpdir(), 'meals-pack-and-run-'));
 let server;

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startProcess, type ProbeRequest, type Target } from './processes.js';
 
 export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
-const serverScript = join(repositoryRoot, 'apps/server/dist/main.js');
+/** The bundled server that `pnpm start:prod` and the deployable bundle run (apps/server/build-bundle.mjs). */
+const serverScript = join(repositoryRoot, 'apps/server/dist/bundle/server.js');
 const referenceScript = fileURLToPath(new URL('./reference-server.js', import.meta.url));
 
 /** As README.md (Deployment) recommends for production. */
@@ -15,7 +16,7 @@ export const benchLiveStreamLimit = 6000;
 
 export const productionNodeOptions = '--max-old-space-size=256 --max-semi-space-size=4';
 
-/** Starts the real server (apps/server/dist/main.js) as production runs it, on the given database. */
+/** Starts the real server (apps/server/dist/bundle/server.js) as production runs it, on the given database. */
 export async function startServer(options: {
   name: string;
   databaseUrl: string;
