@@ -52,6 +52,15 @@ export interface ChangeRelayOptions {
   /** Tags this instance's notifications so that it skips them when they come back; random by default. */
   readonly instanceId?: string;
   readonly channel?: string;
+  /**
+   * At most one NOTIFY query per this many milliseconds: the changes published meanwhile wait and go together, a
+   * meal's rating changes as its last one (latestOfEachMeal). 20 by default. A change after a quiet moment goes at
+   * once; under a rating load this sends some 50 queries a second instead of one per batch written, each of which
+   * costs a round trip and wakes every listening instance (the live streams coalesce for 250 ms anyway).
+   */
+  readonly minSendIntervalMs?: number;
+  /** Milliseconds of a monotonic clock, for the send interval; performance.now by default. */
+  readonly now?: () => number;
 }
 
 export interface ChangeRelay {
@@ -75,7 +84,7 @@ interface Envelope {
  * (so caches and live streams act on it, and this relay does not send it again).
  *
  * Notifications are sent after the write committed, from a hub listener, in the order of the hub (those of one turn,
- * such as a batch of ratings, in one query): a process that dies between a commit and its NOTIFY loses that notification, and the other instances then show the
+ * such as a batch of ratings, in one query; at most one query per `minSendIntervalMs`): a process that dies between a commit and its NOTIFY loses that notification, and the other instances then show the
  * change once their menu caches expire (MENU_CACHE_TTL_MS). Changes are listened for on one connection of its own
  * (not from the pool), which is reopened with exponential backoff and full jitter when it fails; after a reconnect,
  * `menus` is published locally, because changes sent while it was away are lost.
@@ -88,6 +97,10 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   const baseMs = options.retryBaseMs ?? 250;
   const maxMs = options.retryMaxMs ?? 30_000;
   const tell = options.onEvent ?? (() => {});
+  const minSendIntervalMs = options.minSendIntervalMs ?? 20;
+  const now = options.now ?? (() => performance.now());
+  // This instance's notifications come back to it: recognised by their start, without parsing them.
+  const ownPrefix = `{"v":1,"from":${JSON.stringify(instanceId)},`;
 
   let stopped = false;
   let sequence = 0;
@@ -104,8 +117,25 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   let queued: MenuChange[] = [];
   let sending: Promise<void> = Promise.resolve();
   let sendScheduled = false;
+  let lastSentAt = -Infinity;
+  // The wait for the send interval, ended early by stop.
+  let waiting: { handle: unknown; resolve: () => void } | null = null;
+  const sendTurn = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const wait = lastSentAt + minSendIntervalMs - now();
+      if (wait <= 0 || stopped) {
+        setImmediate(resolve);
+        return;
+      }
+      const handle = scheduler.setTimeout(() => {
+        waiting = null;
+        resolve();
+      }, wait);
+      waiting = { handle, resolve };
+    });
   const sendQueued = async (): Promise<void> => {
     sendScheduled = false;
+    lastSentAt = now();
     const payloads = latestOfEachMeal(queued).map((change) => payloadOf(instanceId, change, sequence++));
     queued = [];
     try {
@@ -120,12 +150,12 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
     queued.push(change);
     if (sendScheduled) return;
     sendScheduled = true;
-    sending = sending.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(sendQueued);
+    sending = sending.then(sendTurn).then(sendQueued);
   };
   const unsubscribe = options.hub.subscribe(send);
 
   const receive = (message: pg.Notification): void => {
-    if (stopped || message.channel !== channel) return;
+    if (stopped || message.channel !== channel || message.payload?.startsWith(ownPrefix) === true) return;
     const envelope = envelopeOf(message.payload ?? '');
     if (envelope === null) {
       tell({ type: 'bad-payload', payload: (message.payload ?? '').slice(0, 200) });
@@ -190,6 +220,12 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
         unsubscribe();
         if (retryTimer !== null) scheduler.clearTimeout(retryTimer);
         retryTimer = null;
+        if (waiting !== null) {
+          // What waits for the send interval goes now.
+          scheduler.clearTimeout(waiting.handle);
+          waiting.resolve();
+          waiting = null;
+        }
         markReady();
         const open = client;
         client = null;

@@ -2,6 +2,8 @@ import {
   applyRatingChange,
   changesAnything,
   emptyHistogram,
+  type DishId,
+  type Meal,
   type MealId,
   type RatingChange,
   type RatingDecision,
@@ -102,8 +104,9 @@ export class PostgresRatingRepository implements RatingRepository {
   ) {
     this.maxAttempts = options.maxAttempts ?? 10;
     this.statements = hotStatements[options.statements ?? 'functions'];
-    // Four under way: while one write runs, the batches after it read and decide, and the next write takes them all.
-    this.queue = new BatchQueue((batch, requeue) => this.runBatch(batch, requeue), { maxBatchesInFlight: 4, ...options });
+    // Sixteen under way: while one write runs, the batches after it read (or not) and decide, and the next write takes
+    // them all; a change that found every batch taken waited for a write more (docs/benchmarks.md, "Decided ahead").
+    this.queue = new BatchQueue((batch, requeue) => this.runBatch(batch, requeue), { maxBatchesInFlight: 16, ...options });
   }
 
   /** Batches run again after PostgreSQL aborted their write (a deadlock with another writer). */
@@ -248,13 +251,13 @@ export class PostgresRatingRepository implements RatingRepository {
     if (this.statements.applyRatingBatch === undefined) return undefined;
     const known = this.knownMeals.get(item.mealId);
     if (known === undefined) return undefined;
-    const meal = { id: item.mealId, name: known.name, servedAt: new Date(Number(known.servedMs)), rateable: known.rateable };
+    const { meal } = known;
     const decisions = new Map<RatingValue | null, RatingChange>();
     let next: RatingValue | null | undefined;
     for (const current of possibleRatings) {
       let decision: Result<RatingChange, RatingRefusal>;
       try {
-        decision = item.decide({ meal, current, histogram: oneOfEach, dish: { id: known.dishId, histogram: oneOfEach } });
+        decision = item.decide({ meal, current, histogram: oneOfEach, dish: known.dish });
       } catch {
         return undefined;
       }
@@ -264,14 +267,19 @@ export class PostgresRatingRepository implements RatingRepository {
       next = change.next;
       decisions.set(current, change);
     }
-    return { next: next!, decisions, meal: { mealId: item.mealId, servedMs: known.servedMs, rateable: known.rateable } };
+    return { next: next!, decisions, meal: known.read };
   }
 
   /** Keeps a meal's rule fields as a read found them, for the changes of the meal decided ahead of the next read. */
   private remember(mealId: MealId, row: ReadRow): void {
     if (row[4] === null) return;
     if (this.knownMeals.size >= knownMealsLimit && !this.knownMeals.has(mealId)) this.knownMeals.clear();
-    this.knownMeals.set(mealId, { name: row[1], servedMs: row[2], rateable: row[3], dishId: Number(row[4]) });
+    const [, name, servedMs, rateable, dishId] = row;
+    this.knownMeals.set(mealId, {
+      meal: { id: mealId, name, servedAt: new Date(Number(servedMs)), rateable },
+      dish: { id: Number(dishId), histogram: oneOfEach },
+      read: { mealId, servedMs, rateable },
+    });
   }
 
   /** One statement: the batches' changes as compare-and-sets, the deltas added (see rating-batch-statements.ts). */
@@ -333,11 +341,11 @@ const oneOfEach: RatingHistogram = [1, 1, 1, 1, 1];
 /** Meals whose rule fields an instance keeps; past it, it forgets them all and reads them again (a day has ~50). */
 const knownMealsLimit = 10_000;
 
+/** What an instance keeps of a meal it read: the meal and dish `decide` is asked ahead about, the fields the write checks. */
 interface KnownMeal {
-  readonly name: string;
-  readonly servedMs: string;
-  readonly rateable: boolean;
-  readonly dishId: number;
+  readonly meal: Meal;
+  readonly dish: { readonly id: DishId; readonly histogram: RatingHistogram };
+  readonly read: ReadMeal;
 }
 
 interface DecidedAhead {

@@ -204,6 +204,64 @@ describe('the PostgreSQL change relay', () => {
     expect(sent[0]![1]).toHaveLength(3);
   });
 
+  it('sends at most one query per interval: a change after a quiet moment at once, the next ones together after the wait', async () => {
+    const a = recordingHub();
+    const b = recordingHub();
+    const sent: unknown[][] = [];
+    const countingNotifier = {
+      query: (text: string, values: unknown[]) => {
+        sent.push(values);
+        return pool.query(text, values);
+      },
+    } as unknown as Pick<pg.Pool, 'query'>;
+    const timers = manualScheduler();
+    let clock = 1_000;
+    const relays = [start({ hub: a.hub, notifier: countingNotifier, scheduler: timers.scheduler, now: () => clock, minSendIntervalMs: 20 }), start({ hub: b.hub })];
+    await Promise.all(relays.map((relay) => relay.ready));
+    const second: MenuChange = { ...rating, mealId: rating.mealId + 1 };
+    const third: MenuChange = { ...rating, mealId: rating.mealId + 2 };
+
+    a.hub.publish(rating);
+    await b.next(() => b.heard.length === 1, 'the first change on B');
+    expect(sent).toHaveLength(1);
+    // 5 ms later: the next two wait for the rest of the interval, and then go in one query.
+    clock += 5;
+    a.hub.publish(second);
+    await new Promise((resolve) => setImmediate(resolve));
+    a.hub.publish(third);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toHaveLength(1);
+    expect(timers.pending.map((timer) => timer.ms)).toEqual([15]);
+    clock += 15;
+    timers.fire();
+    await b.next(() => b.heard.length === 3, 'the two waiting changes on B');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]![1]).toHaveLength(2);
+    // After a quiet interval a change goes at once again.
+    clock += 20;
+    a.hub.publish(rating);
+    await b.next(() => b.heard.length === 4, 'the change after the quiet interval on B');
+    expect(timers.pending).toEqual([]);
+    expect(b.heard.map(({ change }) => change)).toEqual([rating, second, third, rating]);
+  });
+
+  it('sends what waits for the interval when it stops', async () => {
+    const a = recordingHub();
+    const b = recordingHub();
+    const timers = manualScheduler();
+    const relays = [start({ hub: a.hub, scheduler: timers.scheduler, now: () => 0, minSendIntervalMs: 20 }), start({ hub: b.hub })];
+    await Promise.all(relays.map((relay) => relay.ready));
+    a.hub.publish(rating);
+    await b.next(() => b.heard.length === 1, 'the first change on B');
+    a.hub.publish({ kind: 'menus' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers.pending).toHaveLength(1);
+
+    await relays[0]!.stop();
+    expect(timers.pending).toEqual([]);
+    expect(await b.next(({ change }) => change.kind === 'menus', 'the waiting change on B')).toEqual({ change: { kind: 'menus' }, origin: 'remote' });
+  });
+
   it('keeps the last rating change of each meal, in order, and every other change', () => {
     const first: MenuChange = { ...rating, histogram: [1, 0, 0, 0, 0] };
     const second: MenuChange = { ...rating, histogram: [2, 0, 0, 0, 0] };
