@@ -77,11 +77,25 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
       .send(),
   );
 
+  // A kept list answer's paging headers, by the URL asked (its Link names it): worked out once, not per request.
+  const pagingKept = new WeakMap<V2Answer, Map<string, Record<string, string>>>();
+  const pagingOf = (request: FastifyRequest, answer: V2Answer & { kind: 'json' }, paged: NonNullable<typeof answer.paged>) => {
+    const url = `${request.protocol}://${request.host}${request.url}`;
+    let byUrl = pagingKept.get(answer);
+    const kept = byUrl?.get(url);
+    if (kept !== undefined) return kept;
+    const headers = pagingHeaders(paged, urlOf(request), request.query as RawQuery);
+    if (byUrl === undefined) pagingKept.set(answer, (byUrl = new Map()));
+    // A few URLs per answer (its query's spellings); past that, nothing more is kept for it.
+    if (byUrl.size < maxPagingUrlsKept) byUrl.set(url, headers);
+    return headers;
+  };
+
   const send = (request: FastifyRequest, reply: FastifyReply, answer: V2Answer) => {
     if (answer.kind === 'not_found') return reply.code(404).send();
     if (answer.kind === 'bad_page') return reply.code(400).type('text/plain; charset=utf-8').send('Page must be > 1!');
     reply.header('cache-control', cacheControl).header('etag', answer.etag);
-    if (answer.paged !== undefined) reply.headers(pagingHeaders(answer.paged, urlOf(request), request.query as RawQuery));
+    if (answer.paged !== undefined) reply.headers(pagingOf(request, answer, answer.paged));
     if (ifNoneMatchHolds(request.headers, answer.etag)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(answer.body);
   };
@@ -191,6 +205,9 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
     return send(request, reply, answer);
   });
 };
+
+/** How many URLs' paging headers one kept answer keeps. */
+const maxPagingUrlsKept = 16;
 
 /** An OpenMensa number as a path names it: digits only; anything else names no canteen. */
 function openMensaIdOf(text: string): number | undefined {

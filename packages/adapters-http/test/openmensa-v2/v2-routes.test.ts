@@ -99,6 +99,17 @@ describe('GET /api/v2/canteens', () => {
       const response = await get('/api/v2/canteens?limit=5', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'mensa.example' });
       expect(response.headers.link).toContain('<https://mensa.example/api/v2/canteens?limit=5&page=2>; rel="next"');
     });
+
+    it('names in the links the host and query each request asked, though the answer is kept for all of them', async () => {
+      const { get } = await open({ canteens: many, trustProxy: true });
+      const next = async (path: string, host: string) =>
+        (await get(path, { 'x-forwarded-proto': 'https', 'x-forwarded-host': host })).headers.link as string;
+      for (let round = 0; round < 2; round++) {
+        expect(await next('/api/v2/canteens?limit=5', 'a.example')).toContain('<https://a.example/api/v2/canteens?limit=5&page=2>; rel="next"');
+        expect(await next('/api/v2/canteens?limit=5', 'b.example')).toContain('<https://b.example/api/v2/canteens?limit=5&page=2>; rel="next"');
+        expect(await next('/api/v2/canteens?limit=5&colour=red', 'a.example')).toContain('<https://a.example/api/v2/canteens?colour=red&limit=5&page=2>; rel="next"');
+      }
+    });
   });
 
   describe('filters', () => {
