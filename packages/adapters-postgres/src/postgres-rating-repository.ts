@@ -198,6 +198,8 @@ export class PostgresRatingRepository implements RatingRepository {
         meals.set(item.mealId, ahead.meal);
       }
       if (changes.length === 0) return;
+      // In batch order (those read were put first): the write numbers them so, and answers them in that order.
+      changes.sort((a, b) => a.n - b.n);
       let answers: Map<number, ExactAnswer>;
       try {
         answers = await this.writes.submit({ meals: [...meals.values()], changes });

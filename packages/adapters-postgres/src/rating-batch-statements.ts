@@ -89,12 +89,7 @@ export interface ReadMeal {
 export function writeBatchValues(meals: readonly ReadMeal[], changes: readonly ReadChange[]): unknown[] {
   const delta = (index: number) => changes.map((change) => change.delta[index]!);
   return [
-    meals.map((meal) => meal.mealId),
-    meals.map((meal) => meal.servedMs),
-    meals.map((meal) => meal.rateable),
-    changes.map((change) => change.n),
-    changes.map((change) => change.mealId),
-    changes.map((change) => change.userId),
+    ...keyValues(meals, changes),
     changes.map((change) => change.previous),
     changes.map((change) => change.next),
     delta(0),
@@ -112,12 +107,7 @@ export function dishIdOf(value: string | null): DishId | null {
 /** The parameters of the apply statement (migration 020): both kinds of change, each marked whether it is checked. */
 export function applyBatchValues(meals: readonly ReadMeal[], changes: readonly BatchChange[]): unknown[] {
   return [
-    meals.map((meal) => meal.mealId),
-    meals.map((meal) => meal.servedMs),
-    meals.map((meal) => meal.rateable),
-    changes.map((change) => change.n),
-    changes.map((change) => change.mealId),
-    changes.map((change) => change.userId),
+    ...keyValues(meals, changes),
     changes.map((change) => change.next),
     changes.map((change) => (change.ahead ? null : change.previous)),
     changes.map((change) => !change.ahead),
@@ -140,3 +130,15 @@ export type ApplyRow = [
   dish4: number | null,
   dish5: number | null,
 ];
+
+/** The parameters both writes begin with: the meals' rule fields as decided on, and each change's position and key. */
+function keyValues(meals: readonly ReadMeal[], changes: readonly BatchChange[]): unknown[][] {
+  return [
+    meals.map((meal) => meal.mealId),
+    meals.map((meal) => meal.servedMs),
+    meals.map((meal) => meal.rateable),
+    changes.map((change) => change.n),
+    changes.map((change) => change.mealId),
+    changes.map((change) => change.userId),
+  ];
+}

@@ -119,6 +119,18 @@ const start = (
   return relay;
 };
 
+/** The pool as a notifier that keeps the values of every query it sends. */
+function notifierCounting(): { sent: unknown[][]; notifier: Pick<pg.Pool, 'query'> } {
+  const sent: unknown[][] = [];
+  const notifier = {
+    query: (text: string, values: unknown[]) => {
+      sent.push(values);
+      return pool.query(text, values);
+    },
+  } as unknown as Pick<pg.Pool, 'query'>;
+  return { sent, notifier };
+}
+
 const rating: MenuChange = { kind: 'rating', mealId: 7, histogram: [0, 0, 1, 0, 2], dish: { id: 3, histogram: [1, 0, 1, 0, 2] } };
 
 const listeningBackends = async (): Promise<number[]> => {
@@ -177,13 +189,7 @@ describe('the PostgreSQL change relay', () => {
   it('sends the changes of one turn in one query, in order, a meal\'s rating changes as its last one, equal ones apart', async () => {
     const a = recordingHub();
     const b = recordingHub();
-    const sent: unknown[][] = [];
-    const countingNotifier = {
-      query: (text: string, values: unknown[]) => {
-        sent.push(values);
-        return pool.query(text, values);
-      },
-    } as unknown as Pick<pg.Pool, 'query'>;
+    const { sent, notifier: countingNotifier } = notifierCounting();
     const relays = [start({ hub: a.hub, notifier: countingNotifier }), start({ hub: b.hub })];
     await Promise.all(relays.map((relay) => relay.ready));
     const back: MenuChange = { ...rating, histogram: [0, 0, 0, 0, 2] };
@@ -207,13 +213,7 @@ describe('the PostgreSQL change relay', () => {
   it('sends at most one query per interval: a change after a quiet moment at once, the next ones together after the wait', async () => {
     const a = recordingHub();
     const b = recordingHub();
-    const sent: unknown[][] = [];
-    const countingNotifier = {
-      query: (text: string, values: unknown[]) => {
-        sent.push(values);
-        return pool.query(text, values);
-      },
-    } as unknown as Pick<pg.Pool, 'query'>;
+    const { sent, notifier: countingNotifier } = notifierCounting();
     const timers = manualScheduler();
     let clock = 1_000;
     const relays = [start({ hub: a.hub, notifier: countingNotifier, scheduler: timers.scheduler, now: () => clock, minSendIntervalMs: 20 }), start({ hub: b.hub })];

@@ -10,8 +10,9 @@ import {
 } from '@canteen-meals/domain';
 import { accepted, MealMother } from '@canteen-meals/repository-contract';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { histogramsAndRecounts, lockWaiters } from './support/rating-checks.js';
+import { raceSessionPerTest } from './support/race-session.js';
 import { databasePerFile } from './support/test-database.js';
 
 // Changes decided ahead of their read (migration 020): once an instance has read a meal, a change of it whose
@@ -19,21 +20,13 @@ import { databasePerFile } from './support/test-database.js';
 // counts the statements an instance sends and drives races step by step, as rating-races.test.ts does.
 const databaseUrl = databasePerFile();
 let database: PostgresDatabase;
-let holder: pg.Client;
 beforeAll(async () => {
   database = await openPostgres(databaseUrl(), { poolSize: 4 });
 });
 afterAll(async () => {
   await database?.close();
 });
-beforeEach(async () => {
-  await database.pool.query('TRUNCATE ratings, markings, meal_sources, meals, dish_names, dishes');
-  holder = new pg.Client({ connectionString: databaseUrl() });
-  await holder.connect();
-});
-afterEach(async () => {
-  await holder.end();
-});
+const holder = raceSessionPerTest(databaseUrl, () => database.pool);
 
 const served = new Date('2026-03-02T11:30:00Z');
 const meal = (id: number, traits: Partial<Meal> = {}) => MealMother.servedAt(served, { id, ...traits });
@@ -130,14 +123,14 @@ describe('PostgreSQL rating changes decided ahead of their read', () => {
     const other = instance();
     accepted(await one.ratings.change('ann', 1, rating(1)));
     accepted(await other.ratings.change('ben', 1, rating(1)));
-    await holder.query('BEGIN');
-    await holder.query('SELECT 1 FROM meals WHERE meal_id = 1 FOR NO KEY UPDATE');
+    await holder().query('BEGIN');
+    await holder().query('SELECT 1 FROM meals WHERE meal_id = 1 FOR NO KEY UPDATE');
     // Both instances decided ahead (no read) and wait for the meal's lock, one after the other.
     const first = one.ratings.change('cem', 1, rating(5));
     await lockWaiters(database.pool, 1);
     const second = other.ratings.change('cem', 1, rating(2));
     await lockWaiters(database.pool, 2);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
     const answers = [accepted(await first), accepted(await second)];
 
     // Whichever came second found the first one's rating under the lock and replaced it: one rating, counted once.

@@ -1,9 +1,9 @@
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
 import { decideDishMerge, decideRatingChange, ratingPeriodMs, type Meal, type RatingValue } from '@canteen-meals/domain';
 import { accepted, MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { histogramsAndRecounts, lockWaiters } from './support/rating-checks.js';
+import { raceSessionPerTest } from './support/race-session.js';
 import { databasePerFile } from './support/test-database.js';
 
 // Each race is driven step by step: a session of the test holds a row lock (BEGIN, not committed) until the writers
@@ -11,7 +11,6 @@ import { databasePerFile } from './support/test-database.js';
 const databaseUrl = databasePerFile();
 let one: PostgresDatabase;
 let other: PostgresDatabase;
-let holder: pg.Client;
 beforeAll(async () => {
   one = await openPostgres(databaseUrl(), { poolSize: 4 });
   other = await openPostgres(databaseUrl(), { poolSize: 4 });
@@ -19,14 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([one?.close(), other?.close()]);
 });
-beforeEach(async () => {
-  await one.pool.query('TRUNCATE ratings, markings, meal_sources, meals, dish_names, dishes');
-  holder = new pg.Client({ connectionString: databaseUrl() });
-  await holder.connect();
-});
-afterEach(async () => {
-  await holder.end();
-});
+const holder = raceSessionPerTest(databaseUrl, () => one.pool);
 
 const served = new Date('2026-03-02T11:30:00Z');
 const meal = (id: number, traits: Partial<Meal> = {}) => MealMother.servedAt(served, { id, ...traits });
@@ -42,8 +34,8 @@ const expectHistogramsToMatchRecount = async () => {
   expect(stored).toEqual(recounted);
 };
 const holdRows = async (sql: string, values: unknown[]) => {
-  await holder.query('BEGIN');
-  await holder.query(sql, values);
+  await holder().query('BEGIN');
+  await holder().query(sql, values);
 };
 
 describe('PostgreSQL rating batches racing other writers', () => {
@@ -52,7 +44,7 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await holdRows('UPDATE meals SET withdrawn_at = now() WHERE meal_id = $1', [1]);
     const rating = rate(one, 'alice', 1, 4); // reads the meal as served (the withdrawal is not committed)
     await lockWaiters(one.pool, 1);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
 
     expect(await rating).toMatchObject({ ok: false, refusal: { code: 'meal_not_found' } });
     expect(await ratingOf('alice', 1)).toBeNull();
@@ -65,7 +57,7 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await holdRows('UPDATE meals SET rateable = false WHERE meal_id = $1', [1]);
     const rating = rate(one, 'alice', 1, 4);
     await lockWaiters(one.pool, 1);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
 
     expect(await rating).toMatchObject({ ok: false, refusal: { code: 'meal_not_rateable' } });
     expect(one.adapters.ratings.rerunCount - rerunsBefore).toBe(1);
@@ -80,7 +72,7 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await lockWaiters(one.pool, 1);
     const second = rate(other, 'alice', 1, 2);
     await lockWaiters(one.pool, 2);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
     const answers = [accepted(await first), accepted(await second)];
 
     // Whichever wrote first, the other found the row it had not read, read again, and replaced it.
@@ -103,7 +95,7 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await lockWaiters(one.pool, 1);
     const rating = rate(one, 'bob', 1, 5);
     await lockWaiters(one.pool, 2);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
     await renaming;
 
     expect(accepted(await rating)).toEqual({ mealId: 1, previous: null, next: 5, histogram: [0, 0, 0, 1, 1], dish: { id: stew, histogram: [0, 0, 0, 1, 1] } });
@@ -123,7 +115,7 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await lockWaiters(one.pool, 1);
     const rating = rate(one, 'alice', 1, null);
     await lockWaiters(one.pool, 2);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
     await renaming;
 
     expect(accepted(await rating)).toEqual({ mealId: 1, previous: 4, next: null, histogram: [0, 0, 0, 0, 0], dish: { id: stew, histogram: [0, 0, 0, 0, 0] } });
@@ -140,7 +132,7 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await lockWaiters(one.pool, 1);
     const rating = rate(one, 'bob', 2, 5);
     await lockWaiters(one.pool, 2);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
     accepted(await merging);
 
     expect(accepted(await rating)).toMatchObject({ histogram: [0, 0, 1, 0, 1], dish: { id: target, histogram: [0, 0, 1, 0, 1] } });
@@ -156,7 +148,7 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await lockWaiters(one.pool, 1);
     const rating = rate(one, 'alice', 1, 2); // read the 4
     await lockWaiters(one.pool, 2);
-    await holder.query('COMMIT');
+    await holder().query('COMMIT');
     const [erased, change] = [await erasing, accepted(await rating)];
 
     // Either the erasure came first and the change, read again, set a new rating; or the change came first and the
