@@ -10,7 +10,7 @@ const maxPayloadBytes = 7999;
 
 const notifyMany = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';
 
-/** Timers, a port so that tests drive the backoff without waiting. */
+/** Timers, a port so that tests drive the backoff and the send interval without waiting. */
 export interface RelayScheduler {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
