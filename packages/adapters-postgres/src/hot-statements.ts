@@ -20,7 +20,7 @@ export type HotStatementForm = 'functions' | 'bare';
  */
 export const hotSessionOptions = '-c enable_seqscan=off -c plan_cache_mode=force_generic_plan';
 
-interface NamedStatement {
+export interface NamedStatement {
   readonly name: string;
   readonly rowMode: 'array';
   readonly text: string;
@@ -48,13 +48,6 @@ const readBare: NamedStatement = {
     FROM dishes WHERE dishes.dish_id = m.dish_id LIMIT 1) AS d ON true
   LEFT JOIN LATERAL (
     SELECT ratings.rating FROM ratings WHERE ratings.meal_id = g.meal_id AND ratings.user_id = g.user_id LIMIT 1) AS r ON true`,
-};
-
-const writeFunction: NamedStatement = {
-  name: 'meals-rating-batch-write',
-  rowMode: 'array',
-  text: `SELECT * FROM meals_rating_batch_write($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::bigint[], $6::text[],
-    $7::smallint[], $8::smallint[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[])`,
 };
 
 const writeBare: NamedStatement = {
@@ -165,16 +158,23 @@ const applyFunction: NamedStatement = {
     $7::smallint[], $8::smallint[], $9::boolean[])`,
 };
 
+/**
+ * How a form writes a rating batch: the functions apply changes decided ahead as well as those decided on a read
+ * (migration 020; the function `meals_rating_batch_write` of 016 stays for instances of the release before); the bare
+ * form writes only changes decided on a read, as compare-and-sets.
+ */
+export type RatingBatchWrite =
+  | { readonly takes: 'changes decided ahead too'; readonly statement: NamedStatement }
+  | { readonly takes: 'changes decided on a read'; readonly statement: NamedStatement };
+
 /** The hot statements in one form; each takes the parameters of its function, in the function's order. */
 export interface HotStatements {
   readonly readRatingBatch: NamedStatement;
-  readonly writeRatingBatch: NamedStatement;
-  /** Absent in the bare form: every rating change is then read before it is written. */
-  readonly applyRatingBatch?: NamedStatement;
+  readonly writeRatingBatch: RatingBatchWrite;
   readonly markBatch: NamedStatement;
 }
 
 export const hotStatements: Readonly<Record<HotStatementForm, HotStatements>> = {
-  functions: { readRatingBatch: readFunction, writeRatingBatch: writeFunction, applyRatingBatch: applyFunction, markBatch: markFunction },
-  bare: { readRatingBatch: readBare, writeRatingBatch: writeBare, markBatch: markBare },
+  functions: { readRatingBatch: readFunction, writeRatingBatch: { takes: 'changes decided ahead too', statement: applyFunction }, markBatch: markFunction },
+  bare: { readRatingBatch: readBare, writeRatingBatch: { takes: 'changes decided on a read', statement: writeBare }, markBatch: markBare },
 };

@@ -29,7 +29,7 @@ import {
   type ReadRow,
   type WriteRow,
 } from './rating-batch-statements.js';
-import { hotStatements, type HotStatementForm, type HotStatements } from './hot-statements.js';
+import { hotStatements, type HotStatementForm, type NamedStatement } from './hot-statements.js';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { retryableStates, sqlStateOf, type RetryEvent } from './transaction.js';
 
@@ -250,7 +250,7 @@ export class PostgresRatingRepository implements RatingRepository {
    * (what the apply statement adds). A refusal, an error or a decision that depends on the rating is read first.
    */
   private decideAhead(item: PendingChange): DecidedAhead | undefined {
-    if (this.statements.applyRatingBatch === undefined) return undefined;
+    if (this.statements.writeRatingBatch.takes !== 'changes decided ahead too') return undefined;
     const known = this.knownMeals.get(item.mealId);
     if (known === undefined) return undefined;
     const { meal } = known;
@@ -286,13 +286,13 @@ export class PostgresRatingRepository implements RatingRepository {
 
   /** One statement: the batches' changes as compare-and-sets, the deltas added (see rating-batch-statements.ts). */
   private async writeChanges(meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
-    const apply = this.statements.applyRatingBatch;
-    if (apply !== undefined) return this.applyChanges(apply, meals, changes);
+    const write = this.statements.writeRatingBatch;
+    if (write.takes === 'changes decided ahead too') return this.applyChanges(write.statement, meals, changes);
     const readChanges = changes.map((change) => {
       if (change.ahead) throw new Error('a change decided ahead of a read needs the apply statement');
       return change;
     });
-    const { rows } = await this.guarded(() => this.pool.query<WriteRow>({ ...this.statements.writeRatingBatch, values: writeBatchValues(meals, readChanges) }));
+    const { rows } = await this.guarded(() => this.pool.query<WriteRow>({ ...write.statement, values: writeBatchValues(meals, readChanges) }));
     return rows.map((row) => ({
       n: row[0],
       histogram: [row[2], row[3], row[4], row[5], row[6]],
@@ -306,7 +306,7 @@ export class PostgresRatingRepository implements RatingRepository {
    * nothing (the rating found was already the next one), each with what it moved; no row for the others, which run
    * again.
    */
-  private async applyChanges(apply: NonNullable<HotStatements['applyRatingBatch']>, meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
+  private async applyChanges(apply: NamedStatement, meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
     const { rows } = await this.guarded(() => this.pool.query<ApplyRow>({ ...apply, values: applyBatchValues(meals, changes) }));
     const changeAt = new Map(changes.map((change) => [change.n, change]));
     const answered: AppliedRow[] = [];

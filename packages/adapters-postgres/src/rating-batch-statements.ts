@@ -26,8 +26,8 @@ export type ReadRow = [
 ];
 
 /**
- * The write, one statement (`hotStatements[form].writeRatingBatch`; see the README, "How a rating
- * change stays atomic across instances", and the migration for the statement itself):
+ * The write of changes decided on a read, one statement (`hotStatements.bare.writeRatingBatch`, the function of
+ * migration 016; see the README, "How a rating change stays atomic across instances", and the migration):
  *
  * 1. it locks the rows of the batch's meals in id order, and only those that still have the rule fields the
  *    decisions read (served, rateable, not withdrawn): the lock order of every writer, meal rows first. Nothing of a
