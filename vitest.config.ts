@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -32,6 +33,11 @@ export default defineConfig({
     },
   },
   test: {
+    // Two test files at once at least: vitest's default on a machine of n cores is n - 1 workers, one on two cores,
+    // but most of the slow files wait on processes they started (CLIs, servers, Chromium, PostgreSQL), not on a core.
+    // On this repository's two-core machine the suite took 305 s with one worker and 203 s with two
+    // (docs/benchmarks.md, "The test suite").
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
