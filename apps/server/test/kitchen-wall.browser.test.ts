@@ -13,6 +13,7 @@ import {
   seriousViolations,
   startServer,
   thirtyMeals,
+  untilTextIs,
   type Server,
 } from './support/kitchen-browser.js';
 
@@ -105,6 +106,33 @@ describe('the wall mode', () => {
       innerHeight: (globalThis as unknown as PageGlobals).innerHeight,
     }));
     expect(scrollHeight).toBeLessThanOrEqual(innerHeight);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('turns to the next day by itself after midnight in the canteen’s zone, when no day was asked', async () => {
+    const nextDay = '2026-03-11';
+    await call(origin, 'PUT', '/admin/canteens/mensa-ost', { name: 'Mensa Ost', timezone: 'Europe/Berlin', city: 'Aachen' });
+    await call(origin, 'PUT', '/admin/meals', {
+      meals: [
+        { meal_id: 200, name: 'Spätzle mit Linsen', served_at: `${day}T11:30:00+01:00`, rateable: true, canteen_id: 'mensa-ost' },
+        { meal_id: 201, name: 'Fischstäbchen mit Kartoffelsalat', served_at: `${nextDay}T11:30:00+01:00`, rateable: true, canteen_id: 'mensa-ost' },
+      ],
+    });
+    // The page's clock (Date and its timers) at 23:58 in Berlin (UTC+1 in March); the server's stays its own.
+    const { page, problems } = await openPage(browser, `${origin}/dashboard?canteen=mensa-ost&mode=wall`, { viewport: { width: 1920, height: 1080 } }, (context) =>
+      context.clock.install({ time: new Date(`${day}T22:58:00Z`) }),
+    );
+    await live(page);
+    expect(await page.locator('#wall-day').textContent()).toBe(day);
+    expect(await page.locator('#meals .meal-name').allTextContents()).toEqual(['Spätzle mit Linsen']);
+    // Still the same day a minute later; the check after midnight (it runs every minute) shows the next day's menu.
+    await page.clock.runFor(60_000);
+    expect(await page.locator('#wall-day').textContent()).toBe(day);
+    await page.clock.runFor(120_000);
+    await untilTextIs(page, '#wall-day', nextDay);
+    await live(page);
+    await page.locator('#meals .meal-name', { hasText: 'Fischstäbchen mit Kartoffelsalat' }).waitFor();
+    expect(await page.locator('#meals .meal-name').allTextContents()).toEqual(['Fischstäbchen mit Kartoffelsalat']);
     expect(problems).toEqual([]);
   }, 60_000);
 

@@ -4,7 +4,7 @@ import { EraseUserData, MenuChangeHub, type MenuChange, type MenuChangeOrigin } 
 import { MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 
 const databaseUrl = databasePerFile();
@@ -231,7 +231,9 @@ describe('the PostgreSQL change relay', () => {
     a.hub.publish(third);
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent).toHaveLength(1);
-    expect(timers.pending.map((timer) => timer.ms)).toEqual([15]);
+    // The wait starts once A's query for the first change has answered (B may hear it before).
+    await vi.waitFor(() => expect(timers.pending.map((timer) => timer.ms)).toEqual([15]));
+    expect(sent).toHaveLength(1);
     clock += 15;
     timers.fire();
     await b.next(() => b.heard.length === 3, 'the two waiting changes on B');
@@ -254,8 +256,8 @@ describe('the PostgreSQL change relay', () => {
     a.hub.publish(rating);
     await b.next(() => b.heard.length === 1, 'the first change on B');
     a.hub.publish({ kind: 'menus' });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(timers.pending).toHaveLength(1);
+    // B may hear the first change before A's query for it has answered: the wait starts once it has.
+    await vi.waitFor(() => expect(timers.pending).toHaveLength(1));
 
     await relays[0]!.stop();
     expect(timers.pending).toEqual([]);

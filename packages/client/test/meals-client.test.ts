@@ -443,7 +443,13 @@ describe('rankings against the real server', () => {
 });
 
 describe('live statistics against the real server', () => {
-  const today = () => new Date().toISOString().slice(0, 10);
+  // The day the open meals were served on (an hour before the start: the day before it, just after midnight), in
+  // the canteen's zone, UTC here.
+  let servedDay: string;
+  beforeAll(async () => {
+    servedDay = (await admin.getMeal(1)).served_at.slice(0, 10);
+  });
+  const today = () => servedDay;
 
   it('streams a snapshot, then a stats event per change, and resumes after the last event id', async () => {
     const abort = new AbortController();
@@ -480,21 +486,26 @@ describe('live statistics against the real server', () => {
   });
 
   it("streams the kitchen's change of availability as an availability event, set with setMealAvailability", async () => {
+    // The kitchen changes only today's meals: one served now (the open meals are yesterday's just after midnight).
+    const servedNow = now();
+    await admin.upsertMeals(MealMother.upsertBody(MealMother.servedAt(servedNow, { id: 7, name: 'Soup of the day' })));
     const abort = new AbortController();
-    const stream = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: today(), signal: abort.signal })[Symbol.asyncIterator]();
+    const stream = createMealsClient({ baseUrl: server.baseUrl })
+      .liveStatistics({ canteen: 'default', date: servedNow.toISOString().slice(0, 10), signal: abort.signal })
+      [Symbol.asyncIterator]();
     const kitchen = clientFor('kitchen', 'meals:kitchen');
     try {
       const snapshot: LiveEvent = (await stream.next()).value!;
       if (snapshot.type !== 'snapshot') throw new Error(`expected a snapshot, got ${snapshot.type}`);
-      expect(snapshot.meals.find((meal) => meal.meal_id === 4)).toMatchObject({ availability: 'available', availability_changed_at: null });
+      expect(snapshot.meals.find((meal) => meal.meal_id === 7)).toMatchObject({ availability: 'available', availability_changed_at: null });
 
-      const set = await kitchen.setMealAvailability(4, 'sold_out');
+      const set = await kitchen.setMealAvailability(7, 'sold_out');
 
-      expect(set).toMatchObject({ meal_id: 4, availability: 'sold_out' });
+      expect(set).toMatchObject({ meal_id: 7, availability: 'sold_out' });
       expect((await stream.next()).value).toMatchObject({ type: 'availability', meal: set });
-      expect(await kitchen.setMealAvailability(4, 'sold_out')).toEqual(set);
+      expect(await kitchen.setMealAvailability(7, 'sold_out')).toEqual(set);
       expect(await failure(kitchen.setMealAvailability(2, 'few_left'))).toMatchObject({ code: 'meal_not_today', status: 409 });
-      expect(await failure(alice.setMealAvailability(4, 'available'))).toMatchObject({ code: 'forbidden', status: 403 });
+      expect(await failure(alice.setMealAvailability(7, 'available'))).toMatchObject({ code: 'forbidden', status: 403 });
     } finally {
       abort.abort();
     }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium as playwright, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildServer } from '../../src/composition-root.js';
 import { loadConfig } from '../../src/config.js';
@@ -86,9 +86,13 @@ export async function launchBrowser(): Promise<Browser> {
   return playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
 }
 
-/** A new page in its own context, with every console error and uncaught exception of it collected. */
-export async function openPage(browser: Browser, url: string, options: BrowserContextOptions = {}) {
+/**
+ * A new page in its own context, with every console error and uncaught exception of it collected; `prepare` runs on
+ * the context before the page loads (e.g. to install a clock).
+ */
+export async function openPage(browser: Browser, url: string, options: BrowserContextOptions = {}, prepare?: (context: BrowserContext) => Promise<void>) {
   const context = await browser.newContext(options);
+  await prepare?.(context);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
