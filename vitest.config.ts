@@ -36,7 +36,7 @@ export default defineConfig({
     // Two test files at once at least: vitest's default on a machine of n cores is n - 1 workers, one on two cores,
     // but most of the slow files wait on processes they started (CLIs, servers, Chromium, PostgreSQL), not on a core.
     // On this repository's two-core machine the suite took 305 s with one worker and 203 s with two
-    // (docs/benchmarks.md, "The test suite").
+    // (docs/benchmarks.md, "Two test files at once").
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 60_000,

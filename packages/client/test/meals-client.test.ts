@@ -449,11 +449,10 @@ describe('live statistics against the real server', () => {
   beforeAll(async () => {
     servedDay = (await admin.getMeal(1)).served_at.slice(0, 10);
   });
-  const today = () => servedDay;
 
   it('streams a snapshot, then a stats event per change, and resumes after the last event id', async () => {
     const abort = new AbortController();
-    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: today(), signal: abort.signal });
+    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: servedDay, signal: abort.signal });
     const stream = events[Symbol.asyncIterator]();
     try {
       const first = await stream.next();
@@ -473,7 +472,7 @@ describe('live statistics against the real server', () => {
       const stats: LiveEvent = next.value!;
 
       // A second stream resuming after the snapshot gets the missed stats event again, with its id.
-      const resumed = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: today(), lastEventId: snapshot.id });
+      const resumed = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: servedDay, lastEventId: snapshot.id });
       for await (const event of resumed) {
         expect(event).toEqual(stats);
         break;
@@ -512,7 +511,7 @@ describe('live statistics against the real server', () => {
   });
 
   it('rejects with the refusal before any event', async () => {
-    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'no-such-canteen', date: today() });
+    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'no-such-canteen', date: servedDay });
     const refusal = await failure(events[Symbol.asyncIterator]().next());
     expect(refusal).toMatchObject({ code: 'canteen_not_found', status: 404 });
   });
