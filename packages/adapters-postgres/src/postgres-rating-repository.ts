@@ -213,28 +213,21 @@ export class PostgresRatingRepository implements RatingRepository {
         for (const item of items) runAgain(item, () => new RatingNotSettledError(`rating of meal ${item.mealId} aborted ${this.maxAttempts} times`, { cause: error }));
         return;
       }
-      for (const [n, { item, change }] of decided) {
-        const answer = answers.get(n);
-        if (answer !== undefined) {
-          settle(item, { result: { ok: true, value: { ...change, histogram: answer.histogram, dish: answer.dish } } });
-        } else {
-          // Its rating or its meal changed since the read: read and decide again, the meal's rule fields included.
-          this.knownMeals.delete(item.mealId);
-          this.rerun += 1;
-          runAgain(item, () => new RatingNotSettledError(`the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`));
-        }
-      }
-      for (const [n, { item, ahead }] of aheadAt) {
-        const answer = answers.get(n);
-        const change = answer === undefined ? undefined : ahead.decisions.get(answer.previous);
+      const settleWritten = (item: PendingChange, answer: ExactAnswer | undefined, change: RatingChange | undefined) => {
         if (answer !== undefined && change !== undefined) {
           settle(item, { result: { ok: true, value: { ...change, histogram: answer.histogram, dish: answer.dish } } });
-        } else {
-          // Its meal changed (or a writer that does not lock meals wrote its rating): read and decide on what is now.
-          this.knownMeals.delete(item.mealId);
-          this.rerun += 1;
-          runAgain(item, () => new RatingNotSettledError(`the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`));
+          return;
         }
+        // Not applied: its rating or its meal changed since the read, or since the meal's rule fields were kept (or a
+        // writer that does not lock meals wrote its rating). Read and decide again, the meal's rule fields included.
+        this.knownMeals.delete(item.mealId);
+        this.rerun += 1;
+        runAgain(item, () => new RatingNotSettledError(`the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`));
+      };
+      for (const [n, { item, change }] of decided) settleWritten(item, answers.get(n), change);
+      for (const [n, { item, ahead }] of aheadAt) {
+        const answer = answers.get(n);
+        settleWritten(item, answer, answer === undefined ? undefined : ahead.decisions.get(answer.previous));
       }
     } catch (error) {
       for (const item of [...unsettled]) settle(item, { error });

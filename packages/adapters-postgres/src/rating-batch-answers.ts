@@ -1,4 +1,4 @@
-import type { DishId, RatingHistogram, RatingValue } from '@canteen-meals/domain';
+import type { DishId, MealId, RatingHistogram, RatingValue } from '@canteen-meals/domain';
 import type { BatchChange } from './rating-batch-statements.js';
 
 /**
@@ -42,6 +42,17 @@ export function exactAnswers(changes: readonly BatchChange[], applied: readonly 
   const dishState = new Map<DishId, number[]>();
   const answers = new Map<number, ExactAnswer>();
   const unchanged: AppliedRow[] = [];
+  /** The change's answer: its meal's and dish's running states as they are now; those states, to take its delta from. */
+  const answer = (row: AppliedRow, mealId: MealId, previous: RatingValue | null) => {
+    const meal = runningState(mealState, mealId, row.histogram);
+    const dish = row.dishId === null || row.dishHistogram === null ? null : runningState(dishState, row.dishId, row.dishHistogram);
+    answers.set(row.n, {
+      previous,
+      histogram: [...meal] as unknown as RatingHistogram,
+      dish: dish === null ? null : { id: row.dishId!, histogram: [...dish] as unknown as RatingHistogram },
+    });
+    return { meal, dish };
+  };
   // Latest first: each change's answer is the running state, from which its own delta is then taken away.
   for (const row of [...applied].sort((a, b) => b.n - a.n)) {
     if (row.unchanged === true) {
@@ -50,17 +61,11 @@ export function exactAnswers(changes: readonly BatchChange[], applied: readonly 
     }
     const change = changeAt.get(row.n);
     if (change === undefined) throw new Error(`the write answered change ${row.n}, which the batch does not hold`);
-    const meal = runningState(mealState, change.mealId, row.histogram);
-    const dish = row.dishId === null || row.dishHistogram === null ? null : runningState(dishState, row.dishId, row.dishHistogram);
     // A change decided ahead of any read is answered with what the write found and moved.
     const previous = row.previous !== undefined ? row.previous : change.ahead ? undefined : change.previous;
     const delta = row.delta ?? (change.ahead ? undefined : change.delta);
     if (previous === undefined || delta === undefined) throw new Error(`the write answered change ${row.n}, decided ahead, without the rating it found`);
-    answers.set(row.n, {
-      previous,
-      histogram: [...meal] as unknown as RatingHistogram,
-      dish: dish === null ? null : { id: row.dishId!, histogram: [...dish] as unknown as RatingHistogram },
-    });
+    const { meal, dish } = answer(row, change.mealId, previous);
     delta.forEach((count, index) => {
       meal[index]! -= count;
       if (dish !== null) dish[index]! -= count;
@@ -70,13 +75,7 @@ export function exactAnswers(changes: readonly BatchChange[], applied: readonly 
   for (const row of unchanged) {
     const change = changeAt.get(row.n);
     if (change === undefined || !change.ahead) throw new Error(`the write answered change ${row.n} as unchanged, which only a change decided ahead can be`);
-    const meal = runningState(mealState, change.mealId, row.histogram);
-    const dish = row.dishId === null || row.dishHistogram === null ? null : runningState(dishState, row.dishId, row.dishHistogram);
-    answers.set(row.n, {
-      previous: change.next,
-      histogram: [...meal] as unknown as RatingHistogram,
-      dish: dish === null ? null : { id: row.dishId!, histogram: [...dish] as unknown as RatingHistogram },
-    });
+    answer(row, change.mealId, change.next);
   }
   return answers;
 }
