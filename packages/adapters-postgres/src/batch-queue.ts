@@ -3,9 +3,10 @@ export interface BatchQueueOptions {
   /** Most items in one batch; 256 by default (the arrays of its two statements grow with it). */
   readonly maxBatchSize?: number;
   /**
-   * Batches under way at once; 2 by default (markings: one writes while the next forms). Rating changes take 16: their writes run one at a time, and every batch decided while one
-   * runs is written together by the next (CombinedWrites), so the batches under way are mostly those waiting for it;
-   * with 4, the changes that came after the fourth waited in the queue and missed the next write.
+   * Batches under way at once; 2 by default (markings: one writes while the next forms). Rating changes take 16:
+   * their writes run one at a time, and every batch decided while one runs is written together by the next
+   * (CombinedWrites), so the batches under way are mostly those waiting for it; with 4, the changes that came after
+   * the fourth waited in the queue and missed the next write.
    */
   readonly maxBatchesInFlight?: number;
 }

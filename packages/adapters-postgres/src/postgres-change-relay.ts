@@ -100,7 +100,7 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   const minSendIntervalMs = options.minSendIntervalMs ?? 20;
   const now = options.now ?? (() => performance.now());
   // This instance's notifications come back to it: recognised by their start, without parsing them.
-  const ownPrefix = `{"v":1,"from":${JSON.stringify(instanceId)},`;
+  const ownPrefix = payloadPrefixOf(instanceId);
 
   let stopped = false;
   let sequence = 0;
@@ -254,6 +254,11 @@ export function latestOfEachMeal(changes: readonly MenuChange[]): MenuChange[] {
 }
 
 /** The notification of one change; one that would be too long for NOTIFY goes as `menus` (any menu may differ). */
+/** How every payload of one instance begins (payloadOf: `v` and `from` are its first two keys). */
+export function payloadPrefixOf(instanceId: string): string {
+  return `{"v":1,"from":${JSON.stringify(instanceId)},`;
+}
+
 export function payloadOf(instanceId: string, change: MenuChange, n?: number): string {
   const payload = JSON.stringify({ v: 1, from: instanceId, n, change } satisfies Envelope);
   if (Buffer.byteLength(payload) <= maxPayloadBytes) return payload;

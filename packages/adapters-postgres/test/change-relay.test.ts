@@ -356,11 +356,15 @@ describe('the PostgreSQL change relay', () => {
   });
 
   it('sends a change too long for NOTIFY as `menus`', async () => {
-    const { payloadOf } = await import('../src/postgres-change-relay.js');
+    const { payloadOf, payloadPrefixOf } = await import('../src/postgres-change-relay.js');
     const long = payloadOf('x'.repeat(7900), rating);
     expect(Buffer.byteLength(long)).toBeLessThan(8000);
     expect(JSON.parse(long)).toMatchObject({ change: { kind: 'menus' } });
     expect(JSON.parse(payloadOf('a', rating, 3))).toEqual({ v: 1, from: 'a', n: 3, change: rating });
+    // The start a relay skips its own notifications by, whatever the payload and the instance's id.
+    for (const [id, payload] of [['a', payloadOf('a', rating, 3)], ['x'.repeat(7900), long], ['"quoted"\\', payloadOf('"quoted"\\', rating)]] as const) {
+      expect(payload.startsWith(payloadPrefixOf(id))).toBe(true);
+    }
   });
 
   it("relays an erasure as the erased meals' figures, not as a change of every menu (issue 24)", async () => {
