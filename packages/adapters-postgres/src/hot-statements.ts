@@ -2,7 +2,9 @@
  * The hot statements (a rating batch's read and write, a marking batch) in two forms with the same plans:
  *
  * - `functions`: the PL/pgSQL functions of migration 016, whose `SET` clauses pin the planner settings while they
- *   run. They need no session state, so they are what a transaction pooler (pool mode `transaction`) gets.
+ *   run, and the apply of a rating batch as a pipeline of the statements of migration 020's function, the first of
+ *   which sets the same settings for the transaction (`applyPipeline`). They need no session state, so they are what
+ *   a transaction pooler (pool mode `transaction`) gets.
  * - `bare`: the functions' statements themselves, sent as named (prepared) statements on a pool of their own whose
  *   sessions get the same settings in the startup packet (`hotSessionOptions`). The PL/pgSQL call, its `RETURN QUERY`
  *   and the `SET` clauses' save and restore cost a third of these statements' PostgreSQL time (docs/benchmarks.md,
@@ -148,23 +150,123 @@ const markBare: NamedStatement = {
 };
 
 /**
- * A rating batch decided without a read, applied in one round trip (migration 020). Function form only: it is two
- * statements (the meals' locks, then the rest in a snapshot taken after them), which one bare statement cannot be.
+ * A rating batch decided without a read, applied in one round trip: the two statements of migration 020's function
+ * `meals_rating_batch_apply`, sent as a pipeline (statement-pipeline.ts) after a statement that sets the function's
+ * planner settings for the transaction. One Sync ends the three, so they are one transaction, and the apply statement
+ * takes its snapshot after the meals' locks, as the function's second statement does; the meals the lock statement
+ * locked are handed on in a setting of the transaction (`meals.rating_batch_locked`), as the function hands its
+ * variable on. Without the PL/pgSQL call, its `RETURN QUERY` and its `SET` clauses, PostgreSQL spends less on each
+ * write (docs/benchmarks.md, "The apply without PL/pgSQL"). The function stays for instances of the release before.
  */
-const applyFunction: NamedStatement = {
-  name: 'meals-rating-batch-apply',
-  rowMode: 'array',
-  text: `SELECT * FROM meals_rating_batch_apply($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::bigint[], $6::text[],
-    $7::smallint[], $8::smallint[], $9::boolean[])`,
-};
+export const applyPipeline = {
+  label: 'meals-rating-batch-apply',
+  /** The settings of the functions of migrations 016 and 020, for the rest of the transaction. */
+  settings: {
+    name: 'meals-hot-settings',
+    text: "SELECT set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)",
+  },
+  /** The function's first statement: the batch's meals that still have the rule fields decided on, locked in id order. */
+  lock: {
+    name: 'meals-rating-batch-lock',
+    text: `SELECT set_config('meals.rating_batch_locked', coalesce(array_agg(m.meal_id), '{}')::text, true)
+FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS r (meal_id, served_ms, rateable)
+  ORDER BY r.meal_id) AS read
+CROSS JOIN LATERAL (
+  SELECT meals.meal_id FROM meals
+  WHERE meals.meal_id = read.meal_id AND meals.withdrawn_at IS NULL AND meals.rateable = read.rateable
+    AND floor(extract(epoch FROM meals.served_at) * 1000)::bigint = read.served_ms
+  LIMIT 1 FOR NO KEY UPDATE) AS m`,
+  },
+  /** The function's second statement, on the locked meals' changes; its rows are those of the function (ApplyRow). */
+  apply: {
+    name: 'meals-rating-batch-apply-locked',
+    text: `WITH changes AS MATERIALIZED (
+    SELECT c.n, c.meal_id, c.user_id, c.next, r.rating AS previous, r.row_id,
+      NOT c.checked OR r.rating IS NOT DISTINCT FROM c.expected AS fits
+    FROM unnest($1::int[], $2::bigint[], $3::text[], $4::smallint[], $5::smallint[], $6::boolean[])
+      AS c (n, meal_id, user_id, next, expected, checked)
+    LEFT JOIN LATERAL (
+      SELECT ratings.rating, ratings.ctid AS row_id FROM ratings
+      WHERE ratings.meal_id = c.meal_id AND ratings.user_id = c.user_id LIMIT 1) AS r ON true
+    WHERE c.meal_id = ANY (current_setting('meals.rating_batch_locked')::bigint[])),
+  inserted AS (
+    INSERT INTO ratings (meal_id, user_id, rating)
+    SELECT c.meal_id, c.user_id, c.next FROM changes c WHERE c.fits AND c.previous IS NULL AND c.next IS NOT NULL
+    ON CONFLICT (meal_id, user_id) DO NOTHING
+    RETURNING ratings.meal_id, ratings.user_id),
+  updated AS (
+    UPDATE ratings SET rating = c.next FROM changes c
+    WHERE ratings.ctid = c.row_id AND c.fits AND c.next IS NOT NULL AND c.previous <> c.next
+    RETURNING ratings.meal_id, ratings.user_id),
+  deleted AS (
+    DELETE FROM ratings USING changes c WHERE ratings.ctid = c.row_id AND c.fits AND c.next IS NULL
+    RETURNING ratings.meal_id, ratings.user_id),
+  applied AS MATERIALIZED (
+    SELECT c.n, c.meal_id,
+      (c.next IS NOT DISTINCT FROM 1)::int - (c.previous IS NOT DISTINCT FROM 1)::int AS d1,
+      (c.next IS NOT DISTINCT FROM 2)::int - (c.previous IS NOT DISTINCT FROM 2)::int AS d2,
+      (c.next IS NOT DISTINCT FROM 3)::int - (c.previous IS NOT DISTINCT FROM 3)::int AS d3,
+      (c.next IS NOT DISTINCT FROM 4)::int - (c.previous IS NOT DISTINCT FROM 4)::int AS d4,
+      (c.next IS NOT DISTINCT FROM 5)::int - (c.previous IS NOT DISTINCT FROM 5)::int AS d5
+    FROM changes c
+    JOIN (SELECT * FROM inserted UNION ALL SELECT * FROM updated UNION ALL SELECT * FROM deleted) AS done
+      ON done.meal_id = c.meal_id AND done.user_id = c.user_id),
+  meal_deltas AS (
+    SELECT a.meal_id, sum(a.d1)::int AS d1, sum(a.d2)::int AS d2, sum(a.d3)::int AS d3, sum(a.d4)::int AS d4,
+      sum(a.d5)::int AS d5
+    FROM applied a GROUP BY a.meal_id),
+  meals_after AS MATERIALIZED (
+    UPDATE meals SET rated_1 = meals.rated_1 + s.d1, rated_2 = meals.rated_2 + s.d2, rated_3 = meals.rated_3 + s.d3,
+      rated_4 = meals.rated_4 + s.d4, rated_5 = meals.rated_5 + s.d5
+    FROM meal_deltas s WHERE meals.meal_id = s.meal_id
+    RETURNING meals.meal_id, meals.dish_id, meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5,
+      s.d1, s.d2, s.d3, s.d4, s.d5),
+  dish_deltas AS MATERIALIZED (
+    SELECT ma.dish_id, sum(ma.d1)::int AS d1, sum(ma.d2)::int AS d2, sum(ma.d3)::int AS d3, sum(ma.d4)::int AS d4,
+      sum(ma.d5)::int AS d5
+    FROM meals_after ma WHERE ma.dish_id IS NOT NULL GROUP BY ma.dish_id),
+  dishes_locked AS MATERIALIZED (
+    SELECT locked_dish.dish_id
+    FROM (SELECT dd.dish_id FROM dish_deltas dd ORDER BY dd.dish_id) AS wanted
+    CROSS JOIN LATERAL (
+      SELECT dishes.dish_id FROM dishes WHERE dishes.dish_id = wanted.dish_id LIMIT 1 FOR NO KEY UPDATE) AS locked_dish),
+  dishes_after AS MATERIALIZED (
+    UPDATE dishes SET rated_1 = dishes.rated_1 + s.d1, rated_2 = dishes.rated_2 + s.d2, rated_3 = dishes.rated_3 + s.d3,
+      rated_4 = dishes.rated_4 + s.d4, rated_5 = dishes.rated_5 + s.d5
+    FROM dish_deltas s JOIN dishes_locked USING (dish_id)
+    WHERE dishes.dish_id = s.dish_id
+    RETURNING dishes.dish_id, dishes.rated_1, dishes.rated_2, dishes.rated_3, dishes.rated_4, dishes.rated_5)
+  -- Every change of a locked meal (the caller runs again those it wanted applied and were not): the meal after the batch (as updated, else as locked: nothing changed it), and
+  -- its dish after the batch (as updated, else as it is now: another writer may hold it, the snapshot is exact).
+  SELECT c.n, c.previous, a.n IS NOT NULL, meal.dish_id,
+    meal.rated_1, meal.rated_2, meal.rated_3, meal.rated_4, meal.rated_5,
+    dish.rated_1, dish.rated_2, dish.rated_3, dish.rated_4, dish.rated_5
+  FROM changes c
+  LEFT JOIN applied a ON a.n = c.n
+  CROSS JOIN LATERAL (
+    SELECT ma.dish_id, ma.rated_1, ma.rated_2, ma.rated_3, ma.rated_4, ma.rated_5 FROM meals_after ma
+    WHERE ma.meal_id = c.meal_id
+    UNION ALL
+    SELECT meals.dish_id, meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5 FROM meals
+    WHERE meals.meal_id = c.meal_id AND NOT EXISTS (SELECT FROM meals_after ma WHERE ma.meal_id = c.meal_id)
+    LIMIT 1) AS meal
+  LEFT JOIN LATERAL (
+    SELECT da.rated_1, da.rated_2, da.rated_3, da.rated_4, da.rated_5 FROM dishes_after da
+    WHERE da.dish_id = meal.dish_id
+    UNION ALL
+    SELECT dishes.rated_1, dishes.rated_2, dishes.rated_3, dishes.rated_4, dishes.rated_5 FROM dishes
+    WHERE dishes.dish_id = meal.dish_id AND NOT EXISTS (SELECT FROM dishes_after da WHERE da.dish_id = meal.dish_id)
+    LIMIT 1) AS dish ON true`,
+  },
+} as const;
 
 /**
- * How a form writes a rating batch: the functions apply changes decided ahead as well as those decided on a read
- * (migration 020; the function `meals_rating_batch_write` of 016 stays for instances of the release before); the bare
- * form writes only changes decided on a read, as compare-and-sets.
+ * How a form writes a rating batch: the `functions` form applies changes decided ahead as well as those decided on a
+ * read (the apply pipeline; the functions `meals_rating_batch_write` of 016 and `meals_rating_batch_apply` of 020 stay
+ * for instances of the releases before); the bare form writes only changes decided on a read, as compare-and-sets.
  */
 export type RatingBatchWrite =
-  | { readonly takes: 'changes decided ahead too'; readonly statement: NamedStatement }
+  | { readonly takes: 'changes decided ahead too'; readonly pipeline: typeof applyPipeline }
   | { readonly takes: 'changes decided on a read'; readonly statement: NamedStatement };
 
 /** The hot statements in one form; each takes the parameters of its function, in the function's order. */
@@ -175,6 +277,6 @@ export interface HotStatements {
 }
 
 export const hotStatements: Readonly<Record<HotStatementForm, HotStatements>> = {
-  functions: { readRatingBatch: readFunction, writeRatingBatch: { takes: 'changes decided ahead too', statement: applyFunction }, markBatch: markFunction },
+  functions: { readRatingBatch: readFunction, writeRatingBatch: { takes: 'changes decided ahead too', pipeline: applyPipeline }, markBatch: markFunction },
   bare: { readRatingBatch: readBare, writeRatingBatch: { takes: 'changes decided on a read', statement: writeBare }, markBatch: markBare },
 };

@@ -29,7 +29,8 @@ import {
   type ReadRow,
   type WriteRow,
 } from './rating-batch-statements.js';
-import { hotStatements, type HotStatementForm, type NamedStatement } from './hot-statements.js';
+import { hotStatements, type applyPipeline, type HotStatementForm } from './hot-statements.js';
+import { queryPipeline, StatementPipeline, type TextRow } from './statement-pipeline.js';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { retryableStates, sqlStateOf, type RetryEvent } from './transaction.js';
 
@@ -278,10 +279,10 @@ export class PostgresRatingRepository implements RatingRepository {
     });
   }
 
-  /** One statement: the batches' changes as compare-and-sets, the deltas added (see rating-batch-statements.ts). */
+  /** One write: the batches' changes as compare-and-sets, the deltas added (see rating-batch-statements.ts). */
   private async writeChanges(meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
     const write = this.statements.writeRatingBatch;
-    if (write.takes === 'changes decided ahead too') return this.applyChanges(write.statement, meals, changes);
+    if (write.takes === 'changes decided ahead too') return this.applyChanges(write.pipeline, meals, changes);
     const readChanges = changes.map((change) => {
       if (change.ahead) throw new Error('a change decided ahead of a read needs the apply statement');
       return change;
@@ -296,12 +297,18 @@ export class PostgresRatingRepository implements RatingRepository {
   }
 
   /**
-   * The apply statement (migration 020): the rows of the changes it applied, and of those decided ahead that changed
-   * nothing (the rating found was already the next one), each with what it moved; no row for the others, which run
-   * again.
+   * The apply (hot-statements.ts, `applyPipeline`): the rows of the changes it applied, and of those decided ahead that
+   * changed nothing (the rating found was already the next one), each with what it moved; no row for the others, which
+   * run again.
    */
-  private async applyChanges(apply: NamedStatement, meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
-    const { rows } = await this.guarded(() => this.pool.query<ApplyRow>({ ...apply, values: applyBatchValues(meals, changes) }));
+  private async applyChanges(apply: typeof applyPipeline, meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
+    const [mealIds, servedMs, rateable, ...changeValues] = applyBatchValues(meals, changes);
+    const pipeline = new StatementPipeline(apply.label, [
+      { ...apply.settings, values: [] },
+      { ...apply.lock, values: [mealIds, servedMs, rateable] },
+      { ...apply.apply, values: changeValues },
+    ]);
+    const rows = (await this.guarded(() => queryPipeline(this.pool, pipeline))).map(applyRowOf);
     const changeAt = new Map(changes.map((change) => [change.n, change]));
     const answered: AppliedRow[] = [];
     for (const row of rows) {
@@ -361,6 +368,24 @@ function movesOneRating(change: RatingChange): boolean {
   const expected = applyRatingChange(oneOfEach, change.previous, change.next);
   const same = (histogram: RatingHistogram) => histogram.every((count, index) => count === expected[index]);
   return same(change.histogram) && (change.dish === null || same(change.dish.histogram));
+}
+
+/** An answer row of the apply statement, from PostgreSQL's text format (the types node-postgres would parse it to). */
+function applyRowOf(row: TextRow): ApplyRow {
+  const [n, previous, applied, dishId, ...counts] = row;
+  const count = (index: number) => Number(counts[index]);
+  const dishCount = (index: number) => (counts[index] == null ? null : Number(counts[index]));
+  if (row.length !== 14 || n == null || applied == null || counts.slice(0, 5).some((field) => field == null)) {
+    throw new Error(`the apply statement answered a row it never answers: ${JSON.stringify(row)}`);
+  }
+  return [
+    Number(n),
+    previous == null ? null : (Number(previous) as RatingValue),
+    applied === 't',
+    dishId ?? null,
+    count(0), count(1), count(2), count(3), count(4),
+    dishCount(5), dishCount(6), dishCount(7), dishCount(8), dishCount(9),
+  ];
 }
 
 function snapshotOf(mealId: MealId, row: ReadRow | undefined): RatingSnapshot {

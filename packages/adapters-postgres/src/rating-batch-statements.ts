@@ -115,8 +115,9 @@ export function applyBatchValues(meals: readonly ReadMeal[], changes: readonly B
 }
 
 /**
- * An answer row of the apply statement: a change of a locked meal, the rating it found, whether it was applied, and
- * the meal's and dish's histograms after the batch.
+ * An answer row of the apply statement (migration 020's function, and the last statement of the pipeline that runs its
+ * statements, hot-statements.ts): a change of a locked meal, the rating it found, whether it was applied, and the
+ * meal's and dish's histograms after the batch.
  */
 export type ApplyRow = [
   n: number,

@@ -1,12 +1,17 @@
 import type pg from 'pg';
+import { StatementPipeline } from './statement-pipeline.js';
 
 const patched = Symbol('meals.unnamedStatements');
 
 type QueryFunction = (...args: unknown[]) => unknown;
 
-/** A query config without its `name`: node-pg prepares a named statement once per connection and reuses it. */
+/**
+ * A query config without its `name`: node-pg prepares a named statement once per connection and reuses it. A
+ * statement pipeline parses its statements each time instead.
+ */
 function unnamed(args: unknown[]): unknown[] {
   const [config, ...rest] = args;
+  if (config instanceof StatementPipeline) return [config.unnamed(), ...rest];
   if (typeof config !== 'object' || config === null || !('name' in config)) return args;
   const { name: _name, ...withoutName } = config as { name?: unknown };
   return [withoutName, ...rest];

@@ -35,12 +35,13 @@ const rating = (value: RatingValue | null): RatingDecision => (snapshot) => deci
 const ratingOf = async (user: string, mealId: number) =>
   (await database.pool.query<{ rating: number }>('SELECT rating FROM ratings WHERE user_id = $1 AND meal_id = $2', [user, mealId])).rows[0]?.rating ?? null;
 
-/** An instance of its own (its own kept meals) whose statements are counted by name. */
+/** An instance of its own (its own kept meals) whose statements are counted by name (a pipeline by its label). */
 function instance(): { ratings: PostgresRatingRepository; sent: string[] } {
   const sent: string[] = [];
   const counting = {
-    query: (config: pg.QueryConfig) => {
-      sent.push(config.name ?? config.text);
+    // A statement by its name, a pipeline of statements (the apply) by its label.
+    query: (config: pg.QueryConfig & { label?: string }) => {
+      sent.push(config.name ?? config.label ?? config.text);
       return database.pool.query(config);
     },
   } as unknown as pg.Pool;
