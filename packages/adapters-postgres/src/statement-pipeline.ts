@@ -1,3 +1,4 @@
+/// <reference path="./pg-lib-utils.d.ts" />
 import type pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 
