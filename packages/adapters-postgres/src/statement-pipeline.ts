@@ -47,7 +47,7 @@ export class StatementPipeline implements pg.Submittable {
   readonly rows: Promise<TextRow[]>;
   private settle!: (error: Error | null) => void;
   private completed = 0;
-  private readonly answered: TextRow[];
+  private readonly answered: TextRow[] = [];
   private parsedNames: string[] = [];
   private prepared: Map<string, 'prepared' | 'unknown'> | undefined;
 
@@ -58,11 +58,9 @@ export class StatementPipeline implements pg.Submittable {
     private named = true,
   ) {
     if (statements.length === 0) throw new RangeError('a statement pipeline needs at least one statement');
-    const answered: TextRow[] = [];
     this.rows = new Promise((resolve, reject) => {
-      this.settle = (error) => (error === null ? resolve(answered) : reject(error));
+      this.settle = (error) => (error === null ? resolve(this.answered) : reject(error));
     });
-    this.answered = answered;
     // Whoever ran it hears of a failure through its callback or `rows`; not both need to listen.
     this.rows.catch(() => undefined);
   }
