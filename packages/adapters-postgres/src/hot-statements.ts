@@ -52,18 +52,50 @@ const readBare: NamedStatement = {
     SELECT ratings.rating FROM ratings WHERE ratings.meal_id = g.meal_id AND ratings.user_id = g.user_id LIMIT 1) AS r ON true`,
 };
 
+/**
+ * The meals of a rating batch ($1 to $3: id, served instant in ms, rateable) that still have the rule fields its changes
+ * were decided on, their rows locked in meal id order (the lock order of every writer), as `m.meal_id`: the first step
+ * of both rating writes.
+ */
+const mealsStillAsRead = `FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS r (meal_id, served_ms, rateable)
+  ORDER BY r.meal_id) AS read
+CROSS JOIN LATERAL (
+  SELECT meals.meal_id FROM meals
+  WHERE meals.meal_id = read.meal_id AND meals.withdrawn_at IS NULL AND meals.rateable = read.rateable
+    AND floor(extract(epoch FROM meals.served_at) * 1000)::bigint = read.served_ms
+  LIMIT 1 FOR NO KEY UPDATE) AS m`;
+
+/**
+ * The part both rating writes share (the bare write and the apply), after the CTE `applied` (each applied change with
+ * its meal and its deltas `d1` to `d5`): the deltas summed by meal and added to the meals, then summed by dish and the
+ * dishes' rows locked in id order, for the statement's `dishes_after` to update.
+ */
+const deltasAndDishLocks = `  meal_deltas AS (
+    SELECT a.meal_id, sum(a.d1)::int AS d1, sum(a.d2)::int AS d2, sum(a.d3)::int AS d3, sum(a.d4)::int AS d4,
+      sum(a.d5)::int AS d5
+    FROM applied a GROUP BY a.meal_id),
+  meals_after AS MATERIALIZED (
+    UPDATE meals SET rated_1 = meals.rated_1 + s.d1, rated_2 = meals.rated_2 + s.d2, rated_3 = meals.rated_3 + s.d3,
+      rated_4 = meals.rated_4 + s.d4, rated_5 = meals.rated_5 + s.d5
+    FROM meal_deltas s WHERE meals.meal_id = s.meal_id
+    RETURNING meals.meal_id, meals.dish_id, meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5,
+      s.d1, s.d2, s.d3, s.d4, s.d5),
+  dish_deltas AS MATERIALIZED (
+    SELECT ma.dish_id, sum(ma.d1)::int AS d1, sum(ma.d2)::int AS d2, sum(ma.d3)::int AS d3, sum(ma.d4)::int AS d4,
+      sum(ma.d5)::int AS d5
+    FROM meals_after ma WHERE ma.dish_id IS NOT NULL GROUP BY ma.dish_id),
+  dishes_locked AS MATERIALIZED (
+    SELECT locked_dish.dish_id
+    FROM (SELECT dd.dish_id FROM dish_deltas dd ORDER BY dd.dish_id) AS wanted
+    CROSS JOIN LATERAL (
+      SELECT dishes.dish_id FROM dishes WHERE dishes.dish_id = wanted.dish_id LIMIT 1 FOR NO KEY UPDATE) AS locked_dish),`;
+
 const writeBare: NamedStatement = {
   name: 'meals-rating-batch-write-bare',
   rowMode: 'array',
   text: `WITH locked AS MATERIALIZED (
       SELECT m.meal_id
-      FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS r (meal_id, served_ms, rateable)
-        ORDER BY r.meal_id) AS read
-      CROSS JOIN LATERAL (
-        SELECT meals.meal_id FROM meals
-        WHERE meals.meal_id = read.meal_id AND meals.withdrawn_at IS NULL AND meals.rateable = read.rateable
-          AND floor(extract(epoch FROM meals.served_at) * 1000)::bigint = read.served_ms
-        LIMIT 1 FOR NO KEY UPDATE) AS m),
+      ${mealsStillAsRead}),
     changes AS MATERIALIZED (
       SELECT * FROM unnest($4::int[], $5::bigint[], $6::text[], $7::smallint[], $8::smallint[],
           $9::int[], $10::int[], $11::int[], $12::int[], $13::int[])
@@ -90,25 +122,7 @@ const writeBare: NamedStatement = {
       SELECT c.* FROM changes c
       JOIN (SELECT * FROM inserted UNION ALL SELECT * FROM updated UNION ALL SELECT * FROM deleted) AS done
         ON done.meal_id = c.meal_id AND done.user_id = c.user_id),
-    meal_deltas AS (
-      SELECT a.meal_id, sum(a.d1)::int AS d1, sum(a.d2)::int AS d2, sum(a.d3)::int AS d3, sum(a.d4)::int AS d4,
-        sum(a.d5)::int AS d5
-      FROM applied a GROUP BY a.meal_id),
-    meals_after AS MATERIALIZED (
-      UPDATE meals SET rated_1 = meals.rated_1 + s.d1, rated_2 = meals.rated_2 + s.d2, rated_3 = meals.rated_3 + s.d3,
-        rated_4 = meals.rated_4 + s.d4, rated_5 = meals.rated_5 + s.d5
-      FROM meal_deltas s WHERE meals.meal_id = s.meal_id
-      RETURNING meals.meal_id, meals.dish_id, meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5,
-        s.d1, s.d2, s.d3, s.d4, s.d5),
-    dish_deltas AS MATERIALIZED (
-      SELECT ma.dish_id, sum(ma.d1)::int AS d1, sum(ma.d2)::int AS d2, sum(ma.d3)::int AS d3, sum(ma.d4)::int AS d4,
-        sum(ma.d5)::int AS d5
-      FROM meals_after ma WHERE ma.dish_id IS NOT NULL GROUP BY ma.dish_id),
-    dishes_locked AS MATERIALIZED (
-      SELECT locked_dish.dish_id
-      FROM (SELECT dd.dish_id FROM dish_deltas dd ORDER BY dd.dish_id) AS wanted
-      CROSS JOIN LATERAL (
-        SELECT dishes.dish_id FROM dishes WHERE dishes.dish_id = wanted.dish_id LIMIT 1 FOR NO KEY UPDATE) AS locked_dish),
+${deltasAndDishLocks}
     dishes_after AS (
       UPDATE dishes SET rated_1 = dishes.rated_1 + s.d1, rated_2 = dishes.rated_2 + s.d2, rated_3 = dishes.rated_3 + s.d3,
         rated_4 = dishes.rated_4 + s.d4, rated_5 = dishes.rated_5 + s.d5
@@ -169,13 +183,7 @@ export const applyPipeline = {
   lock: {
     name: 'meals-rating-batch-lock',
     text: `SELECT set_config('meals.rating_batch_locked', coalesce(array_agg(m.meal_id), '{}')::text, true)
-FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS r (meal_id, served_ms, rateable)
-  ORDER BY r.meal_id) AS read
-CROSS JOIN LATERAL (
-  SELECT meals.meal_id FROM meals
-  WHERE meals.meal_id = read.meal_id AND meals.withdrawn_at IS NULL AND meals.rateable = read.rateable
-    AND floor(extract(epoch FROM meals.served_at) * 1000)::bigint = read.served_ms
-  LIMIT 1 FOR NO KEY UPDATE) AS m`,
+${mealsStillAsRead}`,
   },
   /** The function's second statement, on the locked meals' changes; its rows are those of the function (ApplyRow). */
   apply: {
@@ -211,25 +219,7 @@ CROSS JOIN LATERAL (
     FROM changes c
     JOIN (SELECT * FROM inserted UNION ALL SELECT * FROM updated UNION ALL SELECT * FROM deleted) AS done
       ON done.meal_id = c.meal_id AND done.user_id = c.user_id),
-  meal_deltas AS (
-    SELECT a.meal_id, sum(a.d1)::int AS d1, sum(a.d2)::int AS d2, sum(a.d3)::int AS d3, sum(a.d4)::int AS d4,
-      sum(a.d5)::int AS d5
-    FROM applied a GROUP BY a.meal_id),
-  meals_after AS MATERIALIZED (
-    UPDATE meals SET rated_1 = meals.rated_1 + s.d1, rated_2 = meals.rated_2 + s.d2, rated_3 = meals.rated_3 + s.d3,
-      rated_4 = meals.rated_4 + s.d4, rated_5 = meals.rated_5 + s.d5
-    FROM meal_deltas s WHERE meals.meal_id = s.meal_id
-    RETURNING meals.meal_id, meals.dish_id, meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5,
-      s.d1, s.d2, s.d3, s.d4, s.d5),
-  dish_deltas AS MATERIALIZED (
-    SELECT ma.dish_id, sum(ma.d1)::int AS d1, sum(ma.d2)::int AS d2, sum(ma.d3)::int AS d3, sum(ma.d4)::int AS d4,
-      sum(ma.d5)::int AS d5
-    FROM meals_after ma WHERE ma.dish_id IS NOT NULL GROUP BY ma.dish_id),
-  dishes_locked AS MATERIALIZED (
-    SELECT locked_dish.dish_id
-    FROM (SELECT dd.dish_id FROM dish_deltas dd ORDER BY dd.dish_id) AS wanted
-    CROSS JOIN LATERAL (
-      SELECT dishes.dish_id FROM dishes WHERE dishes.dish_id = wanted.dish_id LIMIT 1 FOR NO KEY UPDATE) AS locked_dish),
+${deltasAndDishLocks}
   dishes_after AS MATERIALIZED (
     UPDATE dishes SET rated_1 = dishes.rated_1 + s.d1, rated_2 = dishes.rated_2 + s.d2, rated_3 = dishes.rated_3 + s.d3,
       rated_4 = dishes.rated_4 + s.d4, rated_5 = dishes.rated_5 + s.d5
