@@ -17,10 +17,16 @@
 export type HotStatementForm = 'functions' | 'bare';
 
 /**
+ * The planner settings of every hot statement (the `SET` clauses of the functions of migrations 016 and 020): given to
+ * the bare statements' sessions at their start, and to the apply pipeline's transaction by its first statement.
+ */
+const hotPlannerSettings = Object.entries({ enable_seqscan: 'off', plan_cache_mode: 'force_generic_plan' });
+
+/**
  * The planner settings of the sessions that run the bare statements, as libpq `options`: with sequential scans off the
  * only path left inside each per-item lookup is the key's index, and each session plans each statement once.
  */
-export const hotSessionOptions = '-c enable_seqscan=off -c plan_cache_mode=force_generic_plan';
+export const hotSessionOptions = hotPlannerSettings.map(([name, value]) => `-c ${name}=${value}`).join(' ');
 
 export interface NamedStatement {
   readonly name: string;
@@ -177,7 +183,7 @@ export const applyPipeline = {
   /** The settings of the functions of migrations 016 and 020, for the rest of the transaction. */
   settings: {
     name: 'meals-hot-settings',
-    text: "SELECT set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)",
+    text: `SELECT ${hotPlannerSettings.map(([name, value]) => `set_config('${name}', '${value}', true)`).join(', ')}`,
   },
   /** The function's first statement: the batch's meals that still have the rule fields decided on, locked in id order. */
   lock: {
