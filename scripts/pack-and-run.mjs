@@ -2,14 +2,16 @@
 // The pack-and-run test (issue 13): packs every installable package as `pnpm publish` would, checks the packed
 // manifests and files, installs the tarballs with plain npm into a scratch project outside the workspace and runs
 // there (a) the domain with the in-memory adapters and (b) the client against the built server.
-// Needs a build first (`pnpm test:pack` runs `tsc -b`); only the npm registry must be reachable (npm's cache is used).
+// Needs a build first (`pnpm test:pack` runs `tsc -b`). The install tries npm's cache alone first (`--offline`), then
+// the npm registry, within bounded time: a registry that takes connections but never answers fails the test in
+// minutes instead of holding CI until its limit. Every other command it runs is bounded as well.
 // Package names come from the package.json files, so a change of scope needs no change here.
 //
 //   node scripts/pack-and-run.mjs [--keep]
 //
 // It also demands that installing the client brings no server technology (fastify, better-sqlite3, pg): the client
 // depends on the wire contract (@canteen-meals/http-contract) alone.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,27 +69,22 @@ try {
   mkdirSync(tarballs);
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
   for (const name of toPack) {
-    const output = execFileSync('pnpm', ['pack', '--pack-destination', tarballs], { cwd: workspace.get(name), encoding: 'utf8' });
+    const output = run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: workspace.get(name), timeout: 120_000 });
     const tarball = output.trim().split('\n').at(-1).trim();
     const into = join(unpacked, name);
     mkdirSync(into, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', into]);
+    run('tar', ['-xzf', tarball, '-C', into], { timeout: 60_000 });
     checkPackedPackage(name, join(into, 'package'), installable.includes(name), license);
   }
   step(`packed ${toPack.size} packages`);
   if (problems.length > 0) throw new Error(`packed packages:\n- ${problems.join('\n- ')}`);
 
-  // 2. A scratch project outside the workspace, with plain npm. No install scripts: better-sqlite3 would compile its
-  //    addon (its prebuilt binaries come from GitHub, not the npm registry); importing it needs no addon yet.
+  // 2. A scratch project outside the workspace, with plain npm.
   const project = join(scratch, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
   const files = readdirSync(tarballs).map((file) => join(tarballs, file));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error', ...files], {
-    cwd: project,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  step('installed the tarballs with npm');
+  installWithNpm(project, files);
 
   // 3. Every installable package loads from its public entry point: a dependency missing at run time fails here.
   for (const name of installable) {
@@ -198,20 +195,67 @@ function listFiles(dir, prefix = '') {
   });
 }
 
+/**
+ * Runs a command to its end and returns its standard output; throws with its output when it fails, and kills it when
+ * it runs past `timeout` milliseconds.
+ */
+function run(command, commandArgs, { cwd, env = process.env, timeout }) {
+  const result = spawnSync(command, commandArgs, { cwd, env, timeout, killSignal: 'SIGKILL', encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const shown = `${command} ${commandArgs.filter((arg) => !arg.startsWith('/')).join(' ')}`.trim();
+  if (result.error?.code === 'ETIMEDOUT') {
+    throw new Error(`${shown}: still running after ${timeout / 1000} s, stopped\n${result.stdout ?? ''}${result.stderr ?? ''}`);
+  }
+  if (result.error !== undefined) throw new Error(`${shown}: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new Error(`${shown}: exited with ${result.status ?? result.signal}\n${result.stdout ?? ''}${result.stderr ?? ''}`);
+  }
+  return result.stdout ?? '';
+}
+
+/**
+ * Installs the tarballs into the scratch project with plain npm. No install scripts: better-sqlite3 would compile its
+ * addon (its prebuilt binaries come from GitHub, not the npm registry); importing it needs no addon yet.
+ * First from npm's cache alone (`--offline`: no network, fails at once when a package is missing), then from the
+ * registry, twice at most. npm's own defaults wait 5 minutes per request and retry, so a registry that takes the
+ * connection and never answers would hold the install for an hour: the requests get shorter limits and each attempt a
+ * hard one.
+ */
+function installWithNpm(project, tarballs) {
+  const common = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
+  const network = ['--prefer-offline', '--fetch-timeout=30000', '--fetch-retries=2', '--fetch-retry-mintimeout=2000', '--fetch-retry-maxtimeout=10000'];
+  const attempts = [
+    { how: 'from npm\'s cache', flags: ['--offline'], timeout: 120_000 },
+    { how: 'from the registry', flags: network, timeout: 180_000 },
+    { how: 'from the registry, again', flags: network, timeout: 180_000 },
+  ];
+  const failures = [];
+  for (const { how, flags, timeout } of attempts) {
+    try {
+      run('npm', [...common, ...flags, ...tarballs], { cwd: project, timeout });
+      step(`installed the tarballs with npm, ${how}`);
+      return;
+    } catch (error) {
+      failures.push(`${how}: ${lastLines(error.message, 6)}`);
+      rmSync(join(project, 'node_modules'), { recursive: true, force: true });
+      rmSync(join(project, 'package-lock.json'), { force: true });
+    }
+  }
+  throw new Error(`npm could not install the tarballs:\n- ${failures.join('\n- ')}`);
+}
+
+function lastLines(text, count) {
+  return text.trim().split('\n').slice(-count).join('\n  ');
+}
+
 /** Runs an ESM script in the scratch project (where bare names resolve to its node_modules). */
 function runNode(project, source, name, env = {}) {
   const file = join(project, `${name}.mjs`);
   writeFileSync(file, source);
   try {
-    const output = execFileSync(process.execPath, [file], {
-      cwd: project,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const output = run(process.execPath, [file], { cwd: project, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
     return { ok: true, output };
   } catch (error) {
-    return { ok: false, output: `${error.stdout ?? ''}${error.stderr ?? error.message}` };
+    return { ok: false, output: error.message };
   }
 }
 
@@ -271,8 +315,11 @@ async function startServer(env) {
     });
   });
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(killer);
   };
   const url = await listening.catch(async (error) => {
     await stop();
