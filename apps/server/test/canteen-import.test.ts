@@ -7,6 +7,7 @@ import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapter
 import { GetMeals, systemClock, type Canteen } from '@canteen-meals/domain';
 import { accepted } from '@canteen-meals/repository-contract';
 import { afterAll, describe, expect, it } from 'vitest';
+import { syncRunTimeoutMs } from './support/server-process.js';
 
 // Two real OpenMensa feeds (cvzi/mensahd, see packages/adapters-openmensa/test/fixtures/README.md), imported by the
 // real CLI process into two canteens of one SQLite file.
@@ -24,6 +25,7 @@ describe('pnpm meals:import <feed.xml> --canteen <id>', () => {
     spawnSync(process.execPath, [importCli, ...args], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path}`, TZ_NAME: 'Europe/Berlin' },
       encoding: 'utf8',
+      timeout: syncRunTimeoutMs,
     });
   const withAdapters = async <T>(use: (adapters: ReturnType<typeof createSqliteAdapters>) => Promise<T>): Promise<T> => {
     const db = openSqliteDatabase(path, { defaultTimeZone: 'Europe/Berlin' });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
 import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { syncRunTimeoutMs } from './support/server-process.js';
 
 const dist = (file: string) => fileURLToPath(new URL(`../dist/cli/${file}`, import.meta.url));
 const secret = 'cli-test-secret-that-is-at-least-32-bytes';
@@ -16,6 +17,7 @@ function run(file: string, args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, [dist(file), ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
+    timeout: syncRunTimeoutMs,
   });
 }
 

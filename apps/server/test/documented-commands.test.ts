@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { syncRunTimeoutMs } from './support/server-process.js';
 
 // Every `pnpm <script> …` the docs show must be a script of the root package.json that no pnpm built-in shadows
 // (`pnpm token alice` ran pnpm's own `token` command), and every concrete command line of a CLI must work as written.
@@ -114,6 +115,7 @@ describe('documented CLI command lines, run as written', () => {
       cwd: scratch,
       env: { ...baseEnv, ...command.env, INIT_CWD: scratch },
       encoding: 'utf8',
+      timeout: syncRunTimeoutMs,
     });
 
   // Lines with placeholders (`<sub>`, `[--scope …]`) are usage, and a bare name in prose names the command: neither is
@@ -158,7 +160,7 @@ describe('documented CLI command lines, run as written', () => {
     symlinkSync(join(root, 'apps/server/node_modules'), join(copy, 'apps/server/node_modules'));
     mkdirSync(join(copy, 'docs'), { recursive: true });
     cpSync(join(root, 'docs/configuration.md'), join(copy, 'docs/configuration.md'));
-    const result = spawnSync(process.execPath, [join(copy, relative(root, entry))], { cwd: copy, env: baseEnv, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(copy, relative(root, entry))], { cwd: copy, env: baseEnv, encoding: 'utf8', timeout: syncRunTimeoutMs });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(readFileSync(join(copy, '.env.example'), 'utf8')).toBe(readFileSync(join(root, '.env.example'), 'utf8'));
@@ -169,7 +171,7 @@ describe('documented CLI command lines, run as written', () => {
     ['issue-token', ['--help']],
     ['meals:import', ['--help']],
   ])('%s %s prints the usage it documents, naming the script as pnpm runs it', (script, args) => {
-    const result = spawnSync(process.execPath, [entryOf(script), ...args], { cwd: scratch, env: baseEnv, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [entryOf(script), ...args], { cwd: scratch, env: baseEnv, encoding: 'utf8', timeout: syncRunTimeoutMs });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`usage: pnpm ${script} `);
   });

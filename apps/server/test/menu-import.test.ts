@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { decideRatingChange } from '@canteen-meals/domain';
 import { afterAll, describe, expect, it } from 'vitest';
+import { syncRunTimeoutMs } from './support/server-process.js';
 
 // The real CLI process (its compiled build), on a fresh SQLite file per test.
 const importCli = fileURLToPath(new URL('../dist/cli/import-meals.js', import.meta.url));
@@ -23,6 +24,7 @@ function freshDatabase() {
     spawnSync(process.execPath, [importCli, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env, ...extraEnv },
       encoding: 'utf8',
+      timeout: syncRunTimeoutMs,
     });
   const withDatabase = async <T>(use: (db: ReturnType<typeof openSqliteDatabase>) => T | Promise<T>): Promise<T> => {
     const db = openSqliteDatabase(path);
@@ -265,6 +267,7 @@ describe('pnpm meals:import: a failed import leaves no new database behind', () 
       spawnSync(process.execPath, [importCli, ...args], {
         env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path}` },
         encoding: 'utf8',
+        timeout: syncRunTimeoutMs,
       });
     return { dataFolder, path, run };
   };

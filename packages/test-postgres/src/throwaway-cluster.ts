@@ -73,6 +73,7 @@ export async function startThrowawayCluster(options: ThrowawayClusterOptions = {
     }
     execFileSync(join(binaries.binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 120_000, // a synchronous call: nothing else could stop an initdb that hangs
       ...processOptions(folder, owner),
     });
   } catch (error) {
