@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runServerToExit, runToExit, serverMain, startServer, syncRunTimeoutMs } from './support/server-process.js';
+import { runServerToExit, runToExit, serverMain, startServer } from './support/server-process.js';
 
 const initDatabase = fileURLToPath(new URL('../dist/cli/init-database.js', import.meta.url));
 const production = { NODE_ENV: 'production', JWT_SECRET: 'storage-start-test-secret-of-32-bytes!!!', LOG_LEVEL: 'warn' };
@@ -59,7 +59,7 @@ describe('starting on a read-only copy of the database', () => {
       spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, serverMain], {
         env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'warn' },
         encoding: 'utf8',
-        timeout: syncRunTimeoutMs,
+        timeout: 30_000,
       }),
     );
     expect(run.stderr).not.toContain('Cannot find module');
