@@ -153,6 +153,57 @@ describe('one hanging feed host does not hold up the others', () => {
   });
 });
 
+describe('a tick never waits on a hanging host (issue 39)', () => {
+  it('fetches a canteen created while a host hangs at the next tick, and starts no hanging feed twice', async () => {
+    const stuck = await feedServer(hanging, '127.0.0.2');
+    const fine = await feedServer(serving(realFeed));
+    const { server, clock, putCanteen, feeds } = await service();
+    const hangingFeeds = ['one', 'two', 'three'].map((name) => ({ name, url: stuck.url(`/${name}.xml`) }));
+    expect((await putCanteen('aaa', hangingFeeds)).status).toBe(201);
+    const firstHang = stuck.nextRequest();
+    const first = server.scheduler.tick();
+    await firstHang; // one feed of the host in flight, two waiting for its slot
+
+    // Created while that tick still runs (it has no end: the clock does not move its deadline, and nothing stops it).
+    expect((await putCanteen('zzz', [{ name: 'full', url: fine.url('/full.xml') }])).status).toBe(201);
+    clock.advance(30_000);
+    await server.scheduler.tick(); // answers once the feeds it took (zzz's) have ended
+    expect((await feeds('zzz'))[0]).toMatchObject({ outcome: 'imported', last_attempt_at: '2026-08-01T04:00:30.000Z' });
+    expect(fine.requests.map((request) => request.url)).toEqual(['/full.xml']);
+    // The hanging host was asked once: the second tick skipped the feeds the first one holds.
+    expect(stuck.requests.map((request) => request.url)).toEqual(['/one.xml']);
+    expect((await feeds('aaa')).map((feed) => feed.outcome)).toEqual([null, null, null]);
+
+    await server.scheduler.stop();
+    await first;
+    expect((await feeds('aaa')).map((feed) => [feed.name, feed.outcome])).toEqual([
+      ['one', 'failed'],
+      ['two', null],
+      ['three', null],
+    ]);
+  });
+
+  it('fetches a feed whose URL changed at the next tick while its old URL hangs, and keeps the new state', async () => {
+    const stuck = await feedServer(hanging, '127.0.0.2');
+    const fine = await feedServer(serving(realFeed));
+    const { server, clock, putCanteen, feeds } = await service();
+    await putCanteen('aaa', [{ name: 'full', url: stuck.url('/old.xml') }]);
+    const hang = stuck.nextRequest();
+    const first = server.scheduler.tick();
+    await hang;
+
+    await putCanteen('aaa', [{ name: 'full', url: fine.url('/new.xml') }]);
+    clock.advance(30_000);
+    await server.scheduler.tick();
+    expect((await feeds('aaa'))[0]).toMatchObject({ url: fine.url('/new.xml'), outcome: 'imported' });
+
+    // The old URL's fetch ends (as at its deadline) and leaves the new URL's state alone.
+    await server.scheduler.stop();
+    await first;
+    expect((await feeds('aaa'))[0]).toMatchObject({ url: fine.url('/new.xml'), outcome: 'imported', last_error: null });
+  });
+});
+
 describe('a manual fetch answers in time', () => {
   it('ends a fetch of a hanging host at FEED_FETCH_DEADLINE_MS and answers its failure (before the idle socket closes)', async () => {
     const stuck = await feedServer(hanging);

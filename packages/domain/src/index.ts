@@ -34,7 +34,7 @@ export {
   type ScheduleCheck,
 } from './feed/canteen-feed.js';
 export { feedRetryDelayMs, firstFeedRetryMs, nextFeedAttemptAt } from './feed/feed-retry.js';
-export { runBounded, type RunBounds } from './shared/bounded-runs.js';
+export { BoundedRunner, runBounded, type RunBounds } from './shared/bounded-runs.js';
 export {
   FeedSourceError,
   type CancelSignal,

@@ -4,6 +4,7 @@ import {
   feedRetryDelayMs,
   FeedSourceError,
   maxFeedErrorLength,
+  BoundedRunner,
   runBounded,
   type CancelSignal,
   type FeedSource,
@@ -192,6 +193,69 @@ describe('a scheduled run fetches a few feeds at once, one per host', () => {
     const alpha = accepted(await useCases.listFeeds.execute({ canteenId: 'alpha' }));
     expect(alpha.find((summary) => summary.feed.name === 'today')?.state.lastAttemptAt).toBeNull();
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe('runs that overlap (issue 39)', () => {
+  /** Hangs every fetch of hanging.example until its run's signal ends it; answers the others at once. */
+  function hangingHost() {
+    const asked: string[] = [];
+    const source: FeedSource = {
+      fetch: (url, _validators, options) => {
+        asked.push(url);
+        if (!url.startsWith('https://hanging.example/')) return Promise.resolve(fetched);
+        return new Promise((_, reject) => {
+          const signal = options?.signal as CancelSignal;
+          signal.addEventListener('abort', () => reject(new FeedSourceError(`${url}: the run's deadline passed`)), { once: true });
+        });
+      },
+    };
+    return { source, asked };
+  }
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('fetches at a second run a canteen saved while the first run holds a hanging host, and starts nothing twice', async () => {
+    const { source, asked } = hangingHost();
+    const { useCases, clock } = setup(source);
+    const hanging = ['one', 'two', 'three'].map((name) => ({ ...feed, name, url: `https://hanging.example/${name}.xml` }));
+    await useCases.saveCanteen.execute({ ...canteen, id: 'alpha', feeds: hanging });
+    const firstDeadline = new AbortController();
+    const first = useCases.runDueFeeds.execute({ signal: firstDeadline.signal });
+    await flush();
+    expect(asked).toEqual(['https://hanging.example/one.xml']);
+
+    await useCases.saveCanteen.execute({ ...canteen, id: 'zeta', feeds: [{ ...feed, url: 'https://zeta.example/full.xml' }] });
+    clock.advance(30_000);
+    const second = await useCases.runDueFeeds.execute({ signal: new AbortController().signal });
+    expect(second.map((state) => [state.canteenId, state.outcome])).toEqual([['zeta', 'imported']]);
+    // alpha's feeds are the first run's: the second took none of them, so the host was asked once.
+    expect(asked).toEqual(['https://hanging.example/one.xml', 'https://zeta.example/full.xml']);
+
+    firstDeadline.abort();
+    expect((await first).map((state) => [state.feedName, state.outcome])).toEqual([['one', 'failed']]);
+  });
+
+  it('keeps the bounds across batches: a run scheduled later waits for a slot that an earlier one holds', async () => {
+    const runner = new BoundedRunner({ concurrency: 2, perKey: 1 });
+    const started: string[] = [];
+    const gates = new Map<string, () => void>();
+    const run = (name: string) => () => {
+      started.push(name);
+      return new Promise<string>((resolve) => gates.set(name, () => resolve(name)));
+    };
+    const first = [runner.schedule('x', run('x1')), runner.schedule('y', run('y1'))];
+    await flush();
+    const later = [runner.schedule('z', run('z1')), runner.schedule('x', run('x2'))];
+    await flush();
+    expect(started).toEqual(['x1', 'y1']); // both slots taken
+    gates.get('x1')!();
+    await flush();
+    expect(started).toEqual(['x1', 'y1', 'z1']); // x's slot freed a slot in all: z1 was first in line
+    gates.get('y1')!();
+    await flush();
+    expect(started).toEqual(['x1', 'y1', 'z1', 'x2']);
+    for (const name of ['z1', 'x2']) gates.get(name)!();
+    expect(await Promise.all([...first, ...later])).toEqual(['x1', 'y1', 'z1', 'x2']);
   });
 });
 

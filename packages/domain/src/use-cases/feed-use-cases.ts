@@ -10,7 +10,7 @@ import {
   type NextRun,
 } from '../feed/feed-ports.js';
 import { nextFeedAttemptAt } from '../feed/feed-retry.js';
-import { runBounded, type RunBounds } from '../shared/bounded-runs.js';
+import { BoundedRunner, settleAll, type RunBounds } from '../shared/bounded-runs.js';
 import type { Clock } from '../shared/clock.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { ImportMenu } from './import-menu.js';
@@ -73,11 +73,18 @@ export class RunFeed {
   once(canteen: Canteen, feed: CanteenFeed, claimedAt?: Date, signal?: CancelSignal): Promise<FeedState> {
     const key = `${canteen.id}\n${feed.name}`;
     if (claimedAt !== undefined) this.ownClaims.set(key, Math.max(this.ownClaims.get(key) ?? 0, claimedAt.getTime()));
-    const under = this.running.get(key);
+    // A feed whose URL changed is another fetch: it does not join, nor wait for, the old URL's.
+    const runKey = `${key}\n${feed.url}`;
+    const under = this.running.get(runKey);
     if (under !== undefined) return under;
-    const run = this.fetchAndImport(canteen, feed, claimedAt !== undefined, signal).finally(() => this.running.delete(key));
-    this.running.set(key, run);
+    const run = this.fetchAndImport(canteen, feed, claimedAt !== undefined, signal).finally(() => this.running.delete(runKey));
+    this.running.set(runKey, run);
     return run;
+  }
+
+  private async stillListed(canteen: Canteen, feed: CanteenFeed): Promise<boolean> {
+    const current = await this.deps.canteens.find(canteen.id);
+    return current?.feeds.some((candidate) => candidate.name === feed.name && candidate.url === feed.url) ?? false;
   }
 
   private async fetchAndImport(
@@ -114,6 +121,7 @@ export class RunFeed {
         const current = await feedStates.find(canteen.id, feed.name);
         const ours = Math.max(before.lastAttemptAt?.getTime() ?? 0, this.ownClaims.get(key) ?? 0);
         if ((current?.lastAttemptAt?.getTime() ?? 0) > ours) return current!;
+        if (!(await this.stillListed(canteen, feed))) return current ?? before;
         const { days } = await readableFeed(async () => feedReader.read(fetched.body));
         // Every feed of a canteen (full, today) names the same meals: the canteen is the source of their keys.
         const imported = await importMenu.execute({ source: canteen.id, days, rateable: true, canteenId: canteen.id, cause: 'feed' });
@@ -149,21 +157,30 @@ export class RunFeed {
         failures: before.failures + 1,
       };
     }
-    await feedStates.save(after);
-    this.deps.onRan?.(after);
+    // The feed's URL changed (or it was removed) while this fetch ran: its state now belongs to the new URL.
+    if (await this.stillListed(canteen, feed)) {
+      await feedStates.save(after);
+      this.deps.onRan?.(after);
+    }
     if (internal !== undefined) throw internal;
     return after;
   }
 }
 
-/** How many feeds one run fetches at once: in all, and from one host (4 and 1 unless configured). */
+/** How many feeds are fetched at once: in all, and from one host (4 and 1 unless configured). */
 export const defaultFeedRunBounds: RunBounds = { concurrency: 4, perKey: 1 };
 
 /**
  * Every feed that is due (its schedule fired since its last attempt, its retry after a failure came, or it was never
- * fetched), fetched a few at a time: a hanging host holds its own slot, not every other canteen's feeds.
+ * fetched), fetched a few at a time: a hanging host holds its own slot, not every other canteen's feeds. The bounds
+ * hold across runs: a run takes the due feeds that this process is not already fetching or holding for a slot, so a
+ * run under way never holds back the next one, and a feed added while a host hangs is fetched at the next run.
  */
 export class RunDueFeeds {
+  private readonly runner: BoundedRunner;
+  /** The feeds (canteen, name and URL) that a run of this process fetches or holds for a slot now. */
+  private readonly taken = new Set<string>();
+
   constructor(
     private readonly deps: {
       readonly canteens: CanteenRepository;
@@ -173,13 +190,26 @@ export class RunDueFeeds {
       readonly clock: Clock;
       readonly bounds?: RunBounds;
     },
-  ) {}
+  ) {
+    this.runner = new BoundedRunner(deps.bounds ?? defaultFeedRunBounds);
+  }
 
-  /** `signal`: the run's deadline. Fetches under way then end as failures, and feeds not started wait for the next run. */
+  /**
+   * `signal`: the run's deadline. Fetches under way then end as failures, and feeds not started wait for the next run.
+   * Answers when the feeds this run took have ended (not those an earlier run still fetches).
+   */
   async execute({ signal }: { readonly signal?: CancelSignal } = {}): Promise<readonly FeedState[]> {
     const now = this.deps.clock.now();
-    const due = await this.dueFeeds(now);
-    return runBounded(due, ({ feed }) => hostOfHttpUrl(feed.url), (entry) => this.claimAndRun(entry, now, signal), this.deps.bounds ?? defaultFeedRunBounds);
+    const due = (await this.dueFeeds(now)).filter((entry) => !this.taken.has(takenKey(entry)));
+    return settleAll(
+      due.map((entry) => {
+        const key = takenKey(entry);
+        this.taken.add(key);
+        return this.runner
+          .schedule(hostOfHttpUrl(entry.feed.url), () => this.claimAndRun(entry, now, signal))
+          .finally(() => this.taken.delete(key));
+      }),
+    );
   }
 
   private async dueFeeds(now: Date): Promise<DueFeed[]> {
@@ -204,6 +234,9 @@ export class RunDueFeeds {
     return this.deps.runFeed.once(canteen, feed, now, signal);
   }
 }
+
+/** A feed whose URL changed is another fetch: the new URL does not wait for the old one's. */
+const takenKey = ({ canteen, feed }: DueFeed) => `${canteen.id}\n${feed.name}\n${feed.url}`;
 
 interface DueFeed {
   readonly canteen: Canteen;
