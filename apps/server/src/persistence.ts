@@ -2,6 +2,8 @@ import type { ChangeRelay, ChangeRelayEvent } from '@canteen-meals/adapters-post
 import type { SqliteServiceOptions } from '@canteen-meals/adapters-sqlite';
 import type { SharedHitCounter } from '@canteen-meals/adapters-http';
 import type { MenuChangeHub, Repositories } from '@canteen-meals/domain';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { ConfigError, type Config } from './config.js';
 
 /** The repositories of one database, and how to let it go. */
@@ -87,7 +89,19 @@ function openSqliteOrRefuse(
     if (!(error instanceof SqliteDatabaseMissingError)) throw error;
     throw new ConfigError(
       `${error.message}, and NODE_ENV=production does not create it (is the volume mounted?). ` +
-        'Create it with `pnpm db:init`, or set DATABASE_CREATE=1 to let the server create it.',
+        `Create it with \`${initDatabaseCommand()}\`, or set DATABASE_CREATE=1 to let the server create it.`,
     );
   }
+}
+
+/**
+ * The command that creates the database where this server runs: a bundle (`node main.js`, `pnpm bundle`) has no pnpm
+ * scripts, only the built CLI beside its entry point.
+ */
+function initDatabaseCommand(entry = process.argv[1]): string {
+  if (entry !== undefined && basename(entry) === 'main.js') {
+    const cli = join(dirname(entry), 'dist/cli/init-database.js');
+    if (existsSync(cli)) return `node ${relative(process.cwd(), cli)}`;
+  }
+  return 'pnpm db:init';
 }

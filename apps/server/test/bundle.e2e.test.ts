@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../src/config.js';
 import { startServer } from './support/server-process.js';
 
-// Issue 26: `pnpm bundle DIR` writes the built server with its production dependencies only; a copy of it, in a
+// Issues 26 and 39: `pnpm bundle DIR` writes the built server with its production dependencies only; a copy of it, in a
 // temporary folder outside the workspace, starts with plain `node main.js` and nothing else on the PATH. The deploy/
 // files name that bundle's real entry point, port setting and health route (CI has no Docker engine to run them).
 
@@ -16,16 +16,37 @@ const deployFile = (name: string) => readFileSync(join(root, 'deploy', name), 'u
 let scratch: string;
 let copy: string;
 
+/** Runs scripts/bundle.mjs as a clean machine would: only node on the PATH (no pnpm to ask), every cache empty. */
+function bundle(target: string, env: Record<string, string> = {}) {
+  const empty = mkdtempSync(join(scratch, 'empty-cache-'));
+  // Its own bound, inside the hook's: a synchronous call blocks the worker, so the hook's timeout cannot stop it.
+  return spawnSync(process.execPath, [join(root, 'scripts/bundle.mjs'), target], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 110_000,
+    env: {
+      PATH: dirname(process.execPath),
+      HOME: empty,
+      XDG_CACHE_HOME: empty,
+      npm_config_cache: empty,
+      npm_config_cache_dir: empty,
+      npm_config_store_dir: join(empty, 'store'),
+      ...env,
+    },
+  });
+}
+
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'meals-bundle-'));
-  const bundle = join(scratch, 'bundle');
-  // Its own bound, inside the hook's: a synchronous call blocks the worker, so the hook's timeout cannot stop it.
-  execFileSync(process.execPath, [join(root, 'scripts/bundle.mjs'), bundle], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: 110_000 });
+  const built = join(scratch, 'bundle');
+  const run = bundle(built);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
   // Copied as `cp -a` and Docker's COPY do (links kept), and the original removed: the copy must stand alone.
   copy = join(scratch, 'elsewhere', 'meals');
   execFileSync('mkdir', ['-p', dirname(copy)]);
-  execFileSync('cp', ['-a', bundle, copy]);
-  rmSync(bundle, { recursive: true, force: true });
+  execFileSync('cp', ['-a', built, copy]);
+  rmSync(built, { recursive: true, force: true });
 }, 120_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -55,6 +76,19 @@ describe('the deployable bundle', () => {
     expect(JSON.stringify(JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')))).not.toMatch(/workspace:|catalog:/);
   });
 
+  it('names the command a bundle has when production finds no database, and that command creates it', () => {
+    writeFileSync(join(copy, '.env'), 'NODE_ENV=production\nJWT_SECRET=bundle-test-secret-of-at-least-32-bytes\n');
+    const run = (script: string) =>
+      spawnSync(process.execPath, [script], { cwd: copy, encoding: 'utf8', timeout: 30_000, env: { PATH: dirname(process.execPath), PORT: '0' } });
+    const refused = run('main.js');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('Create it with `node dist/cli/init-database.js`, or set DATABASE_CREATE=1');
+    expect(refused.stderr).not.toContain('pnpm');
+    const init = run('dist/cli/init-database.js');
+    expect([init.status, init.stdout]).toEqual([0, 'db:init: the database is ready, migrations applied (SQLite at ./data/meals.db)\n']);
+    rmSync(join(copy, 'data'), { recursive: true, force: true });
+  });
+
   it('starts from its copy with plain node, reads .env there, creates its SQLite file there and is ready', async () => {
     writeFileSync(join(copy, '.env'), 'NODE_ENV=production\nJWT_SECRET=bundle-test-secret-of-at-least-32-bytes\nDATABASE_CREATE=1\n');
     // Only the folder of `node` on the PATH: no pnpm, no TypeScript, no workspace.
@@ -78,6 +112,30 @@ describe('the deployable bundle', () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
+  });
+});
+
+describe('a bundle that fails (issue 39)', () => {
+  it('says why in one line, and leaves neither DIR nor a half-written folder behind, so a second try works', () => {
+    const target = join(scratch, 'failing', 'meals');
+    const failed = bundle(target, { BUNDLE_FAIL_FOR_TEST: 'after-copy' });
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toBe('bundle: failing on purpose after the copy (BUNDLE_FAIL_FOR_TEST)\n');
+    expect(readdirSync(dirname(target))).toEqual([]);
+    const again = bundle(target);
+    expect([again.status, again.stderr]).toEqual([0, '']);
+    expect(existsSync(join(target, 'main.js'))).toBe(true);
+    expect(readdirSync(dirname(target))).toEqual(['meals']);
+    rmSync(dirname(target), { recursive: true, force: true });
+  }, 120_000);
+
+  it('refuses a DIR that is not empty, naming it', () => {
+    const target = join(scratch, 'taken');
+    execFileSync('mkdir', ['-p', target]);
+    writeFileSync(join(target, 'keep.txt'), 'mine');
+    const refused = bundle(target);
+    expect([refused.status, refused.stderr]).toEqual([1, `bundle: ${target} is not empty: name a new folder, or empty this one first\n`]);
+    expect(readdirSync(target)).toEqual(['keep.txt']);
   });
 });
 
