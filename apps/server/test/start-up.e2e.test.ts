@@ -126,6 +126,29 @@ describe('settings from .env', () => {
   });
 });
 
+describe('a .env that an editor wrote (issue 39)', () => {
+  it('reads the first variable after a byte order mark', async () => {
+    writeFileSync(join(folder, '.env'), '\ufeffDOCS_ENABLED=false\r\nDATABASE_URL=memory:\r\n');
+    const server = await startServer({}, 15_000, { cwd: folder });
+    expect((await fetch(`${server.url}/openapi.json`)).status).toBe(404);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('refuses to start on an unterminated quote with one line naming the file and line', async () => {
+    writeFileSync(join(folder, '.env'), 'DATABASE_URL=memory:\nJWT_SECRET="start-up-test-secret-of-at-least-32-bytes\n');
+    const child = spawn(process.execPath, [serverMain], { cwd: folder, env: { PATH: process.env.PATH ?? '', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(output).not.toMatch(stackFrame);
+    expect(linesOf(output)).toEqual([
+      `meals: ${join(folder, '.env')}:2: the value of JWT_SECRET opens a quote (") that does not close on its line: close it, or remove the quote.`,
+    ]);
+  });
+});
+
 describe('the output of a running server', () => {
   it('in production is JSON lines only, from the banner to the shutdown', async () => {
     const server = await startServer({ ...production, DATABASE_URL: 'memory:', LOG_LEVEL: 'info', METRICS_TOKEN: 'start-up-metrics-token' });
