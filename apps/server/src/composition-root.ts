@@ -298,6 +298,7 @@ function createTokenVerifier(config: Config): TokenVerifier {
     clockToleranceMs: config.jwtClockToleranceMs,
     maxLifetimeMs: config.jwtMaxLifetimeMs,
     roleMapping: config.roleMapping,
+    scopeClaim: config.scopeClaim,
   };
   switch (config.jwtKey.kind) {
     case 'secret':

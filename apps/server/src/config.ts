@@ -61,6 +61,8 @@ export interface Config {
   readonly jwtMaxLifetimeMs: number;
   /** Scopes granted by the identity provider's roles (TOKEN_ROLES_CLAIM, TOKEN_ROLE_SCOPES); undefined: only `scope` counts. */
   readonly roleMapping: RoleMapping | undefined;
+  /** False with TOKEN_SCOPE_CLAIM=off: a token's own `scope` claim grants nothing, its roles alone do. */
+  readonly scopeClaim: boolean;
   /** Sign-in for the pages (/admin, /dashboard) with OpenID Connect: OIDC_ISSUER and OIDC_CLIENT_ID; undefined: none. */
   readonly signIn: PageSignIn | undefined;
   /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
@@ -163,6 +165,7 @@ export const settings = {
   JWT_AUDIENCE: { description: 'When set, tokens must carry this `aud`', default: undefined, parse: nonEmpty },
   JWT_CLOCK_TOLERANCE_S: { description: 'Leeway for `exp` and `nbf`, in seconds (0 to 30)', default: '5', parse: integerIn(0, 30) },
   TOKEN_ROLES_CLAIM: { description: 'Where tokens carry the identity provider\'s roles: dotted claim paths separated by commas (e.g. `realm_access.roles,roles,permissions`), each holding an array or a space-separated string; needs `TOKEN_ROLE_SCOPES`. The `scope` claim counts as well', default: undefined, parse: roleClaimPaths },
+  TOKEN_SCOPE_CLAIM: { description: '`scope`: a token\'s space-separated `scope` claim grants scopes, besides its roles; `off`: only its roles do (`TOKEN_ROLES_CLAIM`, `TOKEN_ROLE_SCOPES`), for an identity provider that hands out any scope a client asks for', default: 'scope', parse: oneOf(['scope', 'off'] as const) },
   TOKEN_ROLE_SCOPES: { description: 'Which scopes each role grants: `role=scope,scope;role=scope` (e.g. `canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen`); scopes are `meals:write`, `meals:read-reports`, `meals:kitchen`; roles not named grant nothing', default: undefined, parse: roleScopes },
   OIDC_ISSUER: { description: 'The identity provider the pages `/admin` and `/dashboard` sign in with (OpenID Connect, authorization code with PKCE; its discovery at `/.well-known/openid-configuration`): its issuer URL, https in production; needs `OIDC_CLIENT_ID`. The API verifies the tokens as any others: set `JWT_JWKS_URL` and `JWT_ISSUER` to the same issuer\'s (see docs/identity-providers.md). Unset: the pages offer to paste a token', default: undefined, parse: (raw, name) => (httpUrl(raw, name), raw.trim()) },
   OIDC_CLIENT_ID: { description: 'The pages\' client at the identity provider (a public client, no secret; redirect URIs `https://<host>/admin` and `https://<host>/dashboard`); needs `OIDC_ISSUER`', default: undefined, parse: nonEmpty },
@@ -304,6 +307,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     roleMapping: checked(() =>
       roleMapping(read('TOKEN_ROLES_CLAIM', settings.TOKEN_ROLES_CLAIM), read('TOKEN_ROLE_SCOPES', settings.TOKEN_ROLE_SCOPES)),
     ),
+    scopeClaim: checked(() => scopeClaim(read('TOKEN_SCOPE_CLAIM', settings.TOKEN_SCOPE_CLAIM)!, read('TOKEN_ROLES_CLAIM', settings.TOKEN_ROLES_CLAIM))) ?? true,
     signIn: checked(() =>
       pageSignIn({
         production,
@@ -407,6 +411,14 @@ function roleMapping(claimPaths: string[] | undefined, scopesByRole: Map<string,
   if (claimPaths === undefined) throw new ConfigError('TOKEN_ROLE_SCOPES needs TOKEN_ROLES_CLAIM: say where tokens carry their roles (e.g. realm_access.roles).');
   if (scopesByRole === undefined) throw new ConfigError('TOKEN_ROLES_CLAIM needs TOKEN_ROLE_SCOPES: say which scopes each role grants (e.g. canteen-admin=meals:write).');
   return { claimPaths, scopesByRole };
+}
+
+/** Without the `scope` claim, roles are the only source: without them no token could hold a scope at all. */
+function scopeClaim(setting: 'scope' | 'off', roleClaimPaths: string[] | undefined): boolean {
+  if (setting === 'off' && roleClaimPaths === undefined) {
+    throw new ConfigError('TOKEN_SCOPE_CLAIM=off needs TOKEN_ROLES_CLAIM and TOKEN_ROLE_SCOPES: without the scope claim, roles are the only source of scopes.');
+  }
+  return setting === 'scope';
 }
 
 /** The pages sign in with both settings or not at all: an issuer without a client (or the reverse) cannot sign anyone in. */

@@ -159,6 +159,18 @@ describe('roles from the identity provider', () => {
   });
 });
 
+describe('TOKEN_SCOPE_CLAIM (issue 39)', () => {
+  it('keeps the scope claim by default, turns it off with roles, and refuses off without roles', () => {
+    expect(loadConfig({}).scopeClaim).toBe(true);
+    const roles = { TOKEN_ROLES_CLAIM: 'roles', TOKEN_ROLE_SCOPES: 'canteen-admin=meals:write' };
+    expect(loadConfig({ ...roles, TOKEN_SCOPE_CLAIM: 'off' }).scopeClaim).toBe(false);
+    expect(configProblems({ TOKEN_SCOPE_CLAIM: 'off' })).toContain(
+      'TOKEN_SCOPE_CLAIM=off needs TOKEN_ROLES_CLAIM and TOKEN_ROLE_SCOPES: without the scope claim, roles are the only source of scopes.',
+    );
+    expect(configProblems({ TOKEN_SCOPE_CLAIM: 'none' })).toContain('TOKEN_SCOPE_CLAIM');
+  });
+});
+
 describe('the pages\' sign-in settings (OIDC_*)', () => {
   it('reads the issuer and client, with the default scopes; none of them: no sign-in', () => {
     expect(loadConfig({}).signIn).toBeUndefined();

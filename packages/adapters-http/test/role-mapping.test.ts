@@ -63,6 +63,24 @@ describe('tokens shaped as identity providers issue them', () => {
   });
 });
 
+describe('TOKEN_SCOPE_CLAIM=off (issue 39): roles are the only source', () => {
+  it('ignores a scope claim that asks for meals:write, and still grants what the roles map to, on the routes too', async () => {
+    const rolesOnly = createJwksTokenVerifier({ issuer, jwksUrl: jwks.url, roleMapping: mapping, scopeClaim: false });
+    const asked = tokenWith({ scope: 'openid meals:write', realm_access: { roles: ['kitchen'] } });
+    expect([...(await rolesOnly(asked)).scopes]).toEqual(['meals:kitchen']);
+    expect([...(await verify(asked)).scopes].sort()).toEqual(['meals:kitchen', 'meals:write', 'openid']);
+    const { app } = await buildAppWith({ verifyToken: rolesOnly });
+    try {
+      const webhooks = await app.inject({ method: 'GET', url: '/api/v1/admin/webhooks', headers: { authorization: `Bearer ${asked}` } });
+      expect([webhooks.statusCode, webhooks.json().error.code]).toEqual([403, 'forbidden']);
+      const admin = tokenWith({ scope: 'meals:kitchen', realm_access: { roles: ['canteen-admin'] } });
+      expect((await app.inject({ method: 'GET', url: '/api/v1/admin/webhooks', headers: { authorization: `Bearer ${admin}` } })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('reading roles', () => {
   it('takes arrays and space-separated strings, and ignores what is neither', () => {
     const payload = { a: { b: 'x y  z' }, c: ['p', 7, null, 'q'], d: 42, e: { f: { g: ['deep'] } } };

@@ -17,6 +17,11 @@ export interface ClaimOptions {
   readonly now?: (() => number) | undefined;
   /** Scopes granted by the identity provider's roles, besides the `scope` claim; none when undefined. */
   readonly roleMapping?: RoleMapping | undefined;
+  /**
+   * Whether the token's own `scope` claim grants scopes (true unless false). False where the identity provider hands
+   * out any scope a client asks for: then the roles alone decide (TOKEN_SCOPE_CLAIM=off).
+   */
+  readonly scopeClaim?: boolean | undefined;
 }
 
 export interface HmacTokenOptions extends ClaimOptions {
@@ -100,7 +105,7 @@ export function claimVerifierOptions(options: ClaimOptions) {
 export function principalOf(
   header: Record<string, unknown>,
   payload: Record<string, unknown>,
-  options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now' | 'roleMapping'> = {},
+  options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now' | 'roleMapping' | 'scopeClaim'> = {},
 ): Principal {
   // RFC 7515 §4.1.11: a recipient must reject a token whose critical extensions it does not understand (we know none).
   if (header.crit !== undefined) throw invalidToken('The token uses a critical extension this service does not know.');
@@ -115,7 +120,7 @@ export function principalOf(
   if (exceedsMaxLifetime(payload.exp, options)) {
     throw invalidToken(`The token's exp lies more than ${formatHours(options.maxLifetimeMs!)} hours ahead: ask for a shorter-lived token.`);
   }
-  const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];
+  const scopes = options.scopeClaim !== false && typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];
   if (options.roleMapping !== undefined) scopes.push(...scopesGrantedBy(payload, options.roleMapping));
   return { userId: sub, scopes: new Set(scopes) };
 }
