@@ -1,4 +1,4 @@
-import { canonicalPrice, type LocalDate, type MealPrices, type MenuDay, type MenuItem, type PriceRole } from '@canteen-meals/domain';
+import { canonicalPrice, isBlankText, type LocalDate, type MealPrices, type MenuDay, type MenuItem, type PriceRole } from '@canteen-meals/domain';
 import { checkAgainstSchema } from './check-feed-schema.js';
 import { decodeFeed } from './decode-feed.js';
 import { OpenMensaFeedError, type FeedProblem } from './feed-error.js';
@@ -115,7 +115,8 @@ class FeedReader {
    */
   private textOf(element: XmlElement, raw: string, what: string): string {
     const text = collapse(raw);
-    if (text === '') this.report(element, `${what} is only white space`);
+    // Zero-width characters alone show nothing either: an invisible meal in every menu, calendar and export.
+    if (isBlankText(text)) this.report(element, `${what} is only white space or invisible characters`);
     return text;
   }
 
@@ -142,7 +143,9 @@ function degreesOf(location: XmlElement, local: 'latitude' | 'longitude'): numbe
 /** An optional metadata text, folded like names; null when the element is missing or holds only white space. */
 function optionalText(parent: XmlElement, local: string): string | null {
   const element = childrenOf(parent, local)[0];
-  return element === undefined ? null : collapse(element.text) || null;
+  if (element === undefined) return null;
+  const text = collapse(element.text);
+  return isBlankText(text) ? null : text;
 }
 
 function childrenOf(element: XmlElement, local: string): XmlElement[] {

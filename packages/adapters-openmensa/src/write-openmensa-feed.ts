@@ -56,7 +56,16 @@ function priceLines(prices: MealPrices): string[] {
   return priceRoles.flatMap((role) => (prices[role] === undefined ? [] : [`          <price role="${role}">${prices[role]}</price>`]));
 }
 
+/**
+ * What XML 1.0's Char production leaves out (controls but tab and line breaks, U+FFFE, U+FFFF, unpaired surrogates):
+ * the text rules refuse them, and the writer replaces any that older data holds, so no name can make the export
+ * unreadable.
+ */
+const notXmlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** Text and attribute values: the five XML specials, and line breaks in attributes kept as references. */
 function escape(text: string): string {
-  return text.replace(/[&<>"'\n\r\t]/g, (character) => `&#${character.charCodeAt(0)};`);
+  return text
+    .replace(notXmlCharacter, '\uFFFD')
+    .replace(/[&<>"'\n\r\t]/g, (character) => `&#${character.charCodeAt(0)};`);
 }

@@ -136,6 +136,8 @@ describe('readOpenMensaFeed: every kind of invalid feed is refused with its line
     ['a meal without a name', feed(day(category(meal('<note>vegan</note>')))), 4, '<meal>', /missing <name>/],
     ['a meal name of 251 characters', feed(day(category(meal(`<name>${'x'.repeat(251)}</name>`)))), 4, '<name>', /has 251/],
     ['a meal name of white space', feed(day(category(meal('<name>   </name>')))), 4, '<name>', /the meal name is only white space/],
+    // Issue 39: an invisible meal in menus, iCal and XML.
+    ['a meal name of zero-width characters', feed(day(category(meal('<name>\u200b\u200d\ufeff\u2060</name>')))), 4, '<name>', /the meal name is only white space or invisible characters/],
     ['an empty note', feed(day(category(meal('<name>A</name><note></note>')))), 4, '<note>', /must have 1 to 250 characters \(has 0\)/],
     ['an unknown element', feed(day(category(meal('<name>A</name><allergen>Gluten</allergen>')))), 4, '<allergen>', /<allergen> is not allowed inside <meal> \(allowed: <name>, <note>, <price>\)/],
     ['an element of another namespace', feed(day(category(meal('<name>A</name><x:tag xmlns:x="urn:x"/>')))), 4, '<x:tag>', /in namespace "urn:x" is not an OpenMensa element/],

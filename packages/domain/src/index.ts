@@ -224,7 +224,7 @@ export {
   type Result,
 } from './shared/refusal.js';
 export { isStorageUnavailable, StorageUnavailableError } from './shared/storage-unavailable.js';
-export { hasControlCharacter, isStorableText } from './shared/storable-text.js';
+export { hasControlCharacter, hasNonCharacter, isBlankText, isStorableText } from './shared/storable-text.js';
 export { isUserId, userIdMaxLength, type UserId } from './shared/user-id.js';
 export { MarkMeal, markMealRefusals, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
 export { RateMeal, rateMealRefusals, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';

@@ -1,4 +1,4 @@
-import { isUserId, userIdMaxLength } from '@canteen-meals/domain';
+import { isBlankText, isUserId, userIdMaxLength } from '@canteen-meals/domain';
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
@@ -125,15 +125,12 @@ export function principalOf(
   return { userId: sub, scopes: new Set(scopes) };
 }
 
-// Unicode White_Space plus the zero-width characters that render as nothing (ZWSP, ZWNJ, ZWJ, word joiner, BOM).
-const invisibleCharacter = /[\p{White_Space}\u200B-\u200D\u2060\uFEFF]/u;
-const blankSubject = new RegExp(`^${invisibleCharacter.source}*$`, 'u');
 // Unicode Cc: U+0000-U+001F and U+007F-U+009F.
 const controlCharacter = /\p{Cc}/u;
 
 /** A subject a person (and a log line) can tell apart: not blank, not invisible, no control characters. */
 export function isDistinguishableSubject(sub: string): boolean {
-  return !blankSubject.test(sub) && !controlCharacter.test(sub);
+  return !isBlankText(sub) && !controlCharacter.test(sub);
 }
 
 /** Whether exp (seconds) lies further ahead of now than the maximum lifetime plus the leeway allows. */

@@ -121,6 +121,6 @@ function labelSettingsProblem(canteen: Canteen): string | undefined {
 
 const inRange = (value: number, limit: number) => Number.isFinite(value) && value >= -limit && value <= limit;
 
-const textRule = `1 to ${canteenTextMaxLength} characters, no control character and no unpaired surrogate`;
+const textRule = `1 to ${canteenTextMaxLength} characters, not blank nor invisible, no control character, no noncharacter (U+FDD0-U+FDEF, U+FFFE, U+FFFF) and no unpaired surrogate`;
 
 const isText = (value: unknown) => isTextField(value, canteenTextMaxLength);

@@ -71,4 +71,5 @@ export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
   return undefined;
 }
 
-const textRule = (max: number) => `1 to ${max} characters, no control character (U+0000-U+001F, U+007F-U+009F) and no unpaired surrogate`;
+const textRule = (max: number) =>
+  `1 to ${max} characters, not blank nor invisible, no control character (U+0000-U+001F, U+007F-U+009F), no noncharacter (U+FDD0-U+FDEF, U+FFFE, U+FFFF) and no unpaired surrogate`;

@@ -16,16 +16,37 @@ export function hasControlCharacter(value: string): boolean {
   return controlCharacter.test(value);
 }
 
+// What renders as nothing: Unicode White_Space, the zero-width characters (ZWSP, ZWNJ, ZWJ, word joiner, the
+// invisible operators U+2061-U+2064, the BOM), the Mongolian vowel separator and the soft hyphen.
+const invisibleCharacters = '\\p{White_Space}\\u00AD\\u180E\\u200B-\\u200D\\u2060-\\u2064\\uFEFF';
+const blankText = new RegExp(`^[${invisibleCharacters}]*$`, 'u');
+
+/** True when nothing of the text would show: empty, or white space and invisible characters only. */
+export function isBlankText(value: string): boolean {
+  return blankText.test(value);
+}
+
+// XML 1.0 forbids U+FFFE and U+FFFF in a document, so one of them in a name made a canteen's whole OpenMensa export
+// unreadable; the other noncharacters of the plane (U+FDD0-U+FDEF) are never meant for interchange either.
+const nonCharacter = /[\uFDD0-\uFDEF\uFFFE\uFFFF]/;
+
+/** True when the text holds a noncharacter of the basic plane (U+FDD0-U+FDEF, U+FFFE, U+FFFF). */
+export function hasNonCharacter(value: string): boolean {
+  return nonCharacter.test(value);
+}
+
 /**
- * A text field of a meal or a canteen: not blank, at most `max` characters (Unicode code points, as SQL and JSON
- * Schema count them), no control character, and storable as text (no unpaired surrogate).
+ * A text field of a meal or a canteen: not blank (nor invisible), at most `max` characters (Unicode code points, as
+ * SQL and JSON Schema count them), no control character, no noncharacter, and storable as text (no unpaired
+ * surrogate).
  */
 export function isTextField(value: unknown, max: number): value is string {
   return (
     typeof value === 'string' &&
-    value.trim().length > 0 &&
+    !isBlankText(value) &&
     [...value].length <= max &&
     !hasControlCharacter(value) &&
+    !hasNonCharacter(value) &&
     isStorableText(value)
   );
 }

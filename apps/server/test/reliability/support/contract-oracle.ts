@@ -206,15 +206,22 @@ const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const priceRoles: readonly string[] = ['student', 'employee', 'pupil', 'other'];
 
 const bidiControl = /[\u202A-\u202E\u2066-\u2069]/;
+// Issue 39: XML 1.0 forbids U+FFFE and U+FFFF (the other basic-plane noncharacters go with them), and a text of
+// white space and zero-width characters shows nothing.
+const nonCharacter = /[\uFDD0-\uFDEF\uFFFE\uFFFF]/;
+const showsNothing = /^[\p{White_Space}\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]*$/u;
 
 /**
  * Meal text (name, category, note): 1 to 250 characters, not blank, no control character (C0, DEL, C1: NUL among
- * them), no bidirectional override or isolate (issue 24), storable as text: no unpaired surrogate.
+ * them), no bidirectional override or isolate (issue 24), no noncharacter and not invisible (issue 39), storable as
+ * text: no unpaired surrogate.
  */
 function isMealText(value: unknown): value is string {
   return (
     typeof value === 'string' &&
     !bidiControl.test(value) &&
+    !nonCharacter.test(value) &&
+    !showsNothing.test(value) &&
     codePoints(value) >= 1 &&
     codePoints(value) <= 250 &&
     value.trim() !== '' &&

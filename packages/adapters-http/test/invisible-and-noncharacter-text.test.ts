@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { readOpenMensaFeed, writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
+import { hasNonCharacter, isBlankText, type MenuDayReading } from '@canteen-meals/domain';
+import { describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
+import { adminScope, mealsFromUpsertDocument } from '../src/index.js';
+import { useSharedTestApp } from './app-fixture.js';
+
+// Issue 39, the red team: U+FFFE and U+FFFF passed the text rules and went raw into openmensa.xml, which XML 1.0
+// forbids (one upsert made the canteen's whole export unreadable); a name of zero-width characters only was an
+// invisible meal in menus, iCal and XML.
+const fixture = useSharedTestApp();
+const schema = readFileSync(new URL('./fixtures/open-mensa-v2.xsd', import.meta.url), 'utf8');
+
+const meal = (fields: Record<string, unknown>) => ({ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true, ...fields });
+
+function put(url: string, body: unknown) {
+  return fixture.app.inject({
+    method: 'PUT',
+    url,
+    headers: { authorization: `Bearer ${fixture.token({ scope: adminScope })}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+}
+
+async function refusals(text: string) {
+  return [
+    // A name's blankness is the domain's rule (its message says "the name"); the other fields' are the schema's.
+    [await put('/api/v1/admin/meals', { meals: [meal({ name: text })] }), /"meals\[0\]\.name"|meals\[0\]: the name/],
+    [await put('/api/v1/admin/meals', { meals: [meal({ category: text })] }), '"meals[0].category"'],
+    [await put('/api/v1/admin/meals', { meals: [meal({ notes: ['vegan', text] })] }), '"meals[0].notes[1]"'],
+    [await put('/api/v1/admin/canteens/mensa', { name: text, timezone: 'Europe/Berlin' }), '"name"'],
+    [await put('/api/v1/admin/canteens/mensa', { name: 'Mensa', timezone: 'Europe/Berlin', city: text }), '"city"'],
+  ] as const;
+}
+
+describe('noncharacters in menu and canteen text', () => {
+  it.each([
+    ['U+FFFE', 'Soup \uFFFE'],
+    ['U+FFFF', '\uFFFFSoup'],
+    ['U+FDD0', 'So\uFDD0up'],
+  ])('are refused with 400 naming the field: %s', async (_name, text) => {
+    for (const [response, field] of await refusals(text)) {
+      expect(response.statusCode, String(field)).toBe(400);
+      expect(response.json().error.code).toBe('invalid_request');
+      expect(response.json().error.message).toMatch(field);
+    }
+    expect(fixture.adapters.db.meals.has(9)).toBe(false);
+  });
+
+  it('are refused by the domain for every import (feeds, files, library users)', () => {
+    expect(hasNonCharacter('Soup')).toBe(false);
+    for (const text of ['Soup\uFFFE', 'Soup\uFFFF', '\uFDEFSoup']) {
+      expect(hasNonCharacter(text)).toBe(true);
+      expect(() => mealsFromUpsertDocument({ meals: [meal({ name: text })] })).toThrow('meals[0]');
+    }
+    // Beyond the basic plane they are XML characters, and left alone.
+    expect(hasNonCharacter('Soup \u{1FFFE}')).toBe(false);
+  });
+});
+
+describe('names that show nothing', () => {
+  const invisible = ['\u200b\u200d\ufeff\u2060', '\u200c \u2061\u00ad', '\u180e\u2064\u3000'];
+
+  it.each(invisible.map((text) => [JSON.stringify(text), text]))('are blank and refused with 400: %s', async (_name, text) => {
+    for (const [response, field] of await refusals(text)) {
+      expect(response.statusCode, String(field)).toBe(400);
+      expect(response.json().error.message).toMatch(field);
+    }
+    expect(isBlankText(text)).toBe(true);
+  });
+
+  it('leave visible text that holds them alone (a joiner inside an emoji, a soft hyphen inside a word)', async () => {
+    const names = ['Gem\u00fcse\u00adlasagne', 'Chef \u{1F468}\u200D\u{1F373} special'];
+    const response = await put('/api/v1/admin/meals', { meals: names.map((name, index) => meal({ meal_id: 9 + index, name })) });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('the OpenMensa writer', () => {
+  it('writes a readable document even from text stored before the rules refused noncharacters', async () => {
+    const stored = { name: 'Mensa \uFFFE', address: null, city: 'Heidel\uFFFFberg', coordinates: null };
+    const reading = {
+      meal: { id: 1, name: 'Soup \uFFFE', servedAt: new Date('2026-03-10T11:00:00Z'), rateable: true, category: 'Suppen\uFFFF', notes: ['vegan\uFFFE'], labels: [], prices: {}, canteenId: 'mensa', position: 0 },
+    };
+    const xml = writeOpenMensaFeed(stored, [{ date: '2026-03-10', closed: false, meals: [reading] } as unknown as MenuDayReading]);
+    expect(xml).not.toMatch(/[\uFFFE\uFFFF]/);
+    const { valid, errors } = await validateXML({ xml: [{ fileName: 'openmensa.xml', contents: xml }], schema: [schema] });
+    // Well-formed: any error is the schema's (none here either), never libxml2's "Char 0xFFFE out of allowed range".
+    expect(errors.map((error) => error.message).join('\n')).not.toMatch(/out of allowed range|not well-formed/i);
+    expect(valid).toBe(true);
+    const [day] = readOpenMensaFeed(Buffer.from(xml)).days;
+    expect(day !== undefined && !day.closed ? day.items[0] : undefined).toMatchObject({ name: 'Soup \uFFFD', category: 'Suppen\uFFFD' });
+  });
+});
