@@ -14,6 +14,7 @@
 // DIR must not exist or be empty. The bundle is written into a folder beside it and renamed into place only when
 // complete, so a failure leaves nothing behind. Copy it with its symbolic links as they are (`cp -a`, Docker's COPY).
 import {
+  chmodSync,
   cpSync,
   existsSync,
   lstatSync,
@@ -44,6 +45,8 @@ if (!existsSync(store)) fail(`${store} is missing: install first (pnpm install -
 
 mkdirSync(dirname(dir), { recursive: true });
 const partial = mkdtempSync(join(dirname(dir), `.${basename(dir)}.partial-`));
+// mkdtemp makes a folder only its owner may read: the bundle gets a folder's usual mode (the image's user reads it).
+chmodSync(partial, 0o777 & ~process.umask());
 try {
   writeBundle(partial);
   renameSync(partial, dir);

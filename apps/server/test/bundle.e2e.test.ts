@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, statSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,10 @@ beforeAll(() => {
   const run = bundle(built);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
+  // Readable by other users (the image's `node`, a service's own user), as a folder made by mkdir is.
+  const usual = join(scratch, 'usual');
+  execFileSync('mkdir', [usual]);
+  expect(statSync(built).mode).toBe(statSync(usual).mode);
   // Copied as `cp -a` and Docker's COPY do (links kept), and the original removed: the copy must stand alone.
   copy = join(scratch, 'elsewhere', 'meals');
   execFileSync('mkdir', ['-p', dirname(copy)]);
