@@ -213,6 +213,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     cursorSecret: config.cursorSecret,
+    publicBaseUrl: config.publicBaseUrl,
     timeouts: config.httpTimeouts,
     clock: c.resolve<Clock>(tokens.clock),
     menuCaching: config.menuCaching,

@@ -83,6 +83,8 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** Signs page cursors; undefined: a random key of this process. */
   readonly cursorSecret: string | undefined;
+  /** PUBLIC_BASE_URL without its trailing slash; undefined: links are built on a valid Host. */
+  readonly publicBaseUrl: string | undefined;
   readonly httpTimeouts: HttpTimeouts;
   /** When service starts, "HH:MM": an imported menu's meals are served at this time of their day. */
   readonly serviceStart: string;
@@ -177,6 +179,7 @@ export const settings = {
   METRICS_ENABLED: { description: '`false` removes `/metrics` and stops collecting metrics; in production metrics need `METRICS_PORT` or `METRICS_TOKEN` too (without either they are off)', default: 'true', parse: boolean },
   RATE_LIMIT_USER_PER_MIN: { description: 'Requests per minute per user (the verified `sub`) on /api/v1; 0 turns the limit off', default: '120', parse: integerIn(0, 1_000_000) },
   RATE_LIMIT_IP_PER_MIN: { description: 'Requests per minute per client address, for requests without a valid token; 0 turns the limit off', default: '600', parse: integerIn(0, 1_000_000) },
+  PUBLIC_BASE_URL: { description: 'The service\'s public address as clients reach it (e.g. `https://meals.example.org`, a path allowed, no query): the absolute links of its answers (OpenMensa v2\'s paging `Link`) are built on it. Unset: on the request\'s `Host` when it is a valid host name (else the links are relative)', default: undefined, parse: publicBaseUrl },
   TRUST_PROXY: { description: 'Who may name the client address in X-Forwarded-For: `false`, `true`, a hop count, or addresses/CIDRs separated by commas', default: 'false', parse: trustProxy },
   CORS_ORIGINS: { description: 'Browser origins allowed to call /api/v1 (CORS), exact and separated by commas, e.g. `https://app.example.com`; unset: none', default: undefined, parse: corsOrigins },
   CURSOR_SECRET: { description: 'Signs the page cursors (`next_cursor`), at least 32 bytes; give every instance of one PostgreSQL deployment the same one so that each accepts the others\' cursors. Unset: derived from `JWT_SECRET` when tokens are verified with a shared secret (instances sharing it accept each other\'s cursors), else a random key per process (cursors end with it)', default: undefined, parse: secret },
@@ -330,6 +333,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       ipPerMinute: read('RATE_LIMIT_IP_PER_MIN', settings.RATE_LIMIT_IP_PER_MIN)!,
     },
     trustProxy: read('TRUST_PROXY', settings.TRUST_PROXY)!,
+    publicBaseUrl: read('PUBLIC_BASE_URL', settings.PUBLIC_BASE_URL),
     cursorSecret:
       read('CURSOR_SECRET', settings.CURSOR_SECRET) ??
       (jwtKey?.kind === 'secret' ? cursorSecretOf(givenSecret ?? developmentJwtSecret) : undefined),
@@ -517,6 +521,15 @@ function timeOfDay(raw: string, name: string): string {
 function timeZone(raw: string, name: string): string {
   if (!isTimeZone(raw)) throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, not "${raw}".`);
   return raw;
+}
+
+/** An http(s) URL with no query, fragment or credentials, written without its trailing slash. */
+function publicBaseUrl(raw: string, name: string): string {
+  const url = httpUrl(raw.trim(), name);
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${name} must be the service's address without a query, fragment or credentials, not "${raw}".`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 function databaseUrl(raw: string, name: string): DatabaseConfig {

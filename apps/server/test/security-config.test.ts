@@ -159,6 +159,16 @@ describe('roles from the identity provider', () => {
   });
 });
 
+describe('PUBLIC_BASE_URL (issue 39)', () => {
+  it('takes an http(s) address, a path allowed, without its trailing slash; refuses a query or anything else', () => {
+    expect(loadConfig({}).publicBaseUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://meals.example.org/' }).publicBaseUrl).toBe('https://meals.example.org');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.org/mensa/' }).publicBaseUrl).toBe('https://example.org/mensa');
+    expect(configProblems({ PUBLIC_BASE_URL: 'meals.example.org' })).toContain('PUBLIC_BASE_URL must be an http(s) URL');
+    expect(configProblems({ PUBLIC_BASE_URL: 'https://meals.example.org/?a=1' })).toContain('PUBLIC_BASE_URL must be the service');
+  });
+});
+
 describe('TOKEN_SCOPE_CLAIM (issue 39)', () => {
   it('keeps the scope claim by default, turns it off with roles, and refuses off without roles', () => {
     expect(loadConfig({}).scopeClaim).toBe(true);

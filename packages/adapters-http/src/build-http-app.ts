@@ -111,6 +111,8 @@ export interface HttpAppOptions {
    * others' cursors. Absent: a random key of this process, fine for a single instance.
    */
   readonly cursorSecret?: string | undefined;
+  /** The service's public address (PUBLIC_BASE_URL, no trailing slash): absolute links are built on it, not on Host. */
+  readonly publicBaseUrl?: string | undefined;
   /**
    * Writes a canteen's menu as an OpenMensa feed for `GET /canteens/{id}/openmensa.xml` (the server passes
    * @canteen-meals/adapters-openmensa's writer); absent, that route is not served.
@@ -284,6 +286,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     ...options.useCases,
     clock: options.clock ?? systemClock,
     menuCaching: options.menuCaching ?? defaultMenuCaching,
+    publicBaseUrl: options.publicBaseUrl,
     prefix: openMensaV2Prefix,
   });
   // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.

@@ -33,7 +33,8 @@ export function pageRequestOf(query: RawQuery): PageRequest | undefined {
   // Ruby's Integer(): the whole text must be an integer, else page 1.
   const pageText = (lastValueOf(query, 'page') ?? '').trim().replaceAll('_', '');
   const page = /^[+-]?\d+$/.test(pageText) ? Number.parseInt(pageText, 10) : 1;
-  return page < 1 ? undefined : { page, perPage };
+  // Past 2^53 - 1 a page number is no longer exact (a long enough one is Infinity): no list has such a page.
+  return page < 1 || !Number.isSafeInteger(page) ? undefined : { page, perPage };
 }
 
 export interface PageOf<T> {

@@ -31,6 +31,8 @@ export interface OpenMensaV2UseCases {
 export interface OpenMensaV2Options extends OpenMensaV2UseCases {
   readonly clock: Clock;
   readonly menuCaching: MenuCachingOptions;
+  /** Where the paging links point (PUBLIC_BASE_URL, e.g. `https://meals.example.org`); else the request's valid Host. */
+  readonly publicBaseUrl?: string | undefined;
 }
 
 /** How far a list of days reaches from its start: openmensa.org's has no end, a read here has one. */
@@ -80,11 +82,12 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
   // A kept list answer's paging headers, by the URL asked (its Link names it): worked out once, not per request.
   const pagingKept = new WeakMap<V2Answer, Map<string, Record<string, string>>>();
   const pagingOf = (request: FastifyRequest, answer: V2Answer & { kind: 'json' }, paged: NonNullable<typeof answer.paged>) => {
-    const url = `${request.protocol}://${request.host}${request.url}`;
+    const base = urlOf(request, options.publicBaseUrl);
+    const url = `${base}${request.url}`;
     let byUrl = pagingKept.get(answer);
     const kept = byUrl?.get(url);
     if (kept !== undefined) return kept;
-    const headers = pagingHeaders(paged, urlOf(request), request.query as RawQuery);
+    const headers = pagingHeaders(paged, base, request.query as RawQuery);
     if (byUrl === undefined) pagingKept.set(answer, (byUrl = new Map()));
     // A few URLs per answer (its query's spellings); past that, nothing more is kept for it.
     if (byUrl.size < maxPagingUrlsKept) byUrl.set(url, headers);
@@ -216,9 +219,24 @@ function openMensaIdOf(text: string): number | undefined {
   return id >= 1 && id <= 2_147_483_647 ? id : undefined;
 }
 
-/** The request's own URL, absolute, behind proxies as TRUST_PROXY says (Fastify's protocol and host). */
-function urlOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}${request.url.split('?')[0]}`;
+/**
+ * The request's own URL without its query, as the paging links name it: under the configured public base URL, else
+ * absolute with the request's protocol and host (behind proxies as TRUST_PROXY says) when the host is a valid one,
+ * else relative. These answers are cached publicly: a Host header of `>`, `;` or `"` must not write links of its own.
+ */
+function urlOf(request: FastifyRequest, publicBaseUrl: string | undefined): string {
+  const path = linkSafePath(request.url.split('?')[0]!);
+  if (publicBaseUrl !== undefined) return `${publicBaseUrl}${path}`;
+  return validHost.test(request.host) ? `${request.protocol}://${request.host}${path}` : path;
+}
+
+/** A DNS name or IPv4 address, or an IPv6 address in brackets, with an optional port: nothing else is a host. */
+const validHost =
+  /^(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/** The path with what could end or split a link (`<>"`, `,`, `;`, white space, non-ASCII) percent-encoded. */
+function linkSafePath(path: string): string {
+  return path.replace(/[^A-Za-z0-9\-._~!$&'()*+=:@/%]/g, (character) => encodeURIComponent(character));
 }
 
 /** The filters of the canteen list, as openmensa.org's has_scope reads them. */

@@ -31,6 +31,7 @@ export async function v2App(
     readonly menuCaching?: HttpAppOptions['menuCaching'];
     readonly trustProxy?: HttpAppOptions['trustProxy'];
     readonly corsOrigins?: HttpAppOptions['corsOrigins'];
+    readonly publicBaseUrl?: HttpAppOptions['publicBaseUrl'];
   } = {},
 ) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
@@ -53,6 +54,7 @@ export async function v2App(
     ...(options.menuCaching === undefined ? {} : { menuCaching: options.menuCaching }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
+    ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
   });
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
   return { app, adapters, clock, useCases, get };

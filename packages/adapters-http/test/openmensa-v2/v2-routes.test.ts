@@ -1,4 +1,5 @@
 import type { Canteen, MenuDay } from '@canteen-meals/domain';
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { academica, item, today, v2App } from './v2-fixture.js';
 
@@ -109,6 +110,78 @@ describe('GET /api/v2/canteens', () => {
         expect(await next('/api/v2/canteens?limit=5', 'b.example')).toContain('<https://b.example/api/v2/canteens?limit=5&page=2>; rel="next"');
         expect(await next('/api/v2/canteens?limit=5&colour=red', 'a.example')).toContain('<https://a.example/api/v2/canteens?colour=red&limit=5&page=2>; rel="next"');
       }
+    });
+  });
+
+  describe('a hostile Host header (issue 39)', () => {
+    const many = Array.from({ length: 12 }, (_, index): Canteen => ({ ...bare, id: `c-${index}`, name: `C ${index}`, openmensaId: 10 + index }));
+    const hostile = [
+      'evil.example>; rel="next", <javascript:alert(1)',
+      'a.example;rel=next',
+      'a"b.example',
+      'a.example, <https://evil.example/>',
+      'a.example/path',
+    ];
+
+    it.each(hostile.map((host) => [host]))('writes no link of its own into Link: %s', async (host) => {
+      const { get } = await open({ canteens: many });
+      const response = await get('/api/v2/canteens?limit=5', { host });
+      expect(response.statusCode).toBe(200);
+      // Relative links, on the request's own path: one entry per relation, nothing from the header.
+      expect(response.headers.link).toBe(
+        '</api/v2/canteens?limit=5&page=1>; rel="first", </api/v2/canteens?limit=5&page=2>; rel="next", ' +
+          '</api/v2/canteens?limit=5&page=3>; rel="last"',
+      );
+    });
+
+    it('over a real connection too, where Node passes such a Host header through', async () => {
+      const { app } = await open({ canteens: many });
+      const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
+      const link = await new Promise<string | undefined>((resolve, reject) => {
+        const request = httpRequest(
+          { host: address.hostname, port: address.port, path: '/api/v2/canteens?limit=5', headers: { host: hostile[0] } },
+          (response) => {
+            response.resume();
+            resolve(String(response.headers.link));
+          },
+        );
+        request.on('error', reject).end();
+      });
+      expect(link).not.toMatch(/javascript|evil/);
+      expect(link).toContain('</api/v2/canteens?limit=5&page=2>; rel="next"');
+    });
+
+    it('nor through X-Forwarded-Host behind a trusted proxy', async () => {
+      const { get } = await open({ canteens: many, trustProxy: true });
+      const response = await get('/api/v2/canteens?limit=5', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'x>; rel="next", <javascript:alert(1)' });
+      expect(response.headers.link).not.toMatch(/javascript|x>/);
+      expect(response.headers.link).toContain('</api/v2/canteens?limit=5&page=2>; rel="next"');
+    });
+
+    it('builds every link on PUBLIC_BASE_URL when it is set, whatever the Host', async () => {
+      const { get } = await open({ canteens: many, publicBaseUrl: 'https://meals.example.org/mensa' });
+      for (const host of ['localhost', hostile[0]!]) {
+        const response = await get('/api/v2/canteens?limit=5', { host });
+        expect(response.headers.link).toContain('<https://meals.example.org/mensa/api/v2/canteens?limit=5&page=2>; rel="next"');
+        expect(String(response.headers.link).match(/<[^>]*>/g)).toHaveLength(3);
+      }
+    });
+
+    it('keeps valid hosts: names, IPv4 and IPv6 addresses with ports', async () => {
+      const { get } = await open({ canteens: many });
+      for (const host of ['mensa.example:8080', '127.0.0.1:3000', '[::1]:3000']) {
+        expect((await get('/api/v2/canteens?limit=5', { host })).headers.link).toContain(`<http://${host}/api/v2/canteens?limit=5&page=2>`);
+      }
+    });
+
+    it('refuses a page number past 2^53 - 1 as openmensa.org refuses page 0, never answering X-Current-Page: Infinity', async () => {
+      const { get } = await open({ canteens: many });
+      for (const page of ['9'.repeat(400), '9007199254740992']) {
+        const response = await get(`/api/v2/canteens?page=${page}`);
+        expect([response.statusCode, response.body]).toEqual([400, 'Page must be > 1!']);
+        expect(response.headers['x-current-page']).toBeUndefined();
+      }
+      expect((await get('/api/v2/canteens?page=9007199254740991')).headers['x-current-page']).toBe('9007199254740991');
     });
   });
 
