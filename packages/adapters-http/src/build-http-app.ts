@@ -55,7 +55,7 @@ export interface HttpAppOptions {
     Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
     UserDataRoutesOptions &
     UpcomingRoutesOptions &
-    PreferenceRoutesOptions &
+    Omit<PreferenceRoutesOptions, 'cursorSecret'> &
     CanteenRoutesOptions &
     CanteenArchiveRoutesOptions &
     DishRoutesOptions &
@@ -233,7 +233,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(userDataRoutes, options.useCases);
       await api.register(upcomingRoutes, options.useCases);
-      await api.register(preferenceRoutes, options.useCases);
+      await api.register(preferenceRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(closedDayRoutes, options.useCases);
       await api.register(canteenArchiveRoutes, options.useCases);

@@ -24,6 +24,7 @@ export const errorCodeOfRefusal = {
   invalid_webhook: 'invalid_request',
   webhook_not_found: 'webhook_not_found',
   unknown_label: 'invalid_request',
+  too_many_aversions: 'too_many_aversions',
 } as const satisfies Record<RefusalCode, ErrorCode>;
 
 export type WireCodeOf<R extends RefusalCode> = (typeof errorCodeOfRefusal)[R];

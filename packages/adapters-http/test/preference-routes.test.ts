@@ -93,6 +93,53 @@ describe('/api/v1/me/aversions', () => {
     expect((await send('PUT', '/me/aversions/999')).statusCode).toBe(404);
   });
 
+  it('refuses a 501st aversion with 409 too_many_aversions naming the limit; avoiding one again stays idempotent (issue 39)', async () => {
+    const { adapters, send, dishOf } = await setup();
+    const extra = Array.from({ length: 501 }, (_, index) =>
+      MealMother.servedAt(new Date(served.getTime() - (index + 1) * 86_400_000), { id: 100 + index, name: `Dish ${index}` }),
+    );
+    await adapters.meals.upsertMany(extra);
+    const dishes = await Promise.all(extra.map((meal) => dishOf(meal.id)));
+    for (const dish of dishes.slice(0, 500)) expect((await send('PUT', `/me/aversions/${dish}`)).statusCode).toBe(200);
+    const refused = await send('PUT', `/me/aversions/${dishes[500]}`);
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      409,
+      { code: 'too_many_aversions', message: 'You avoid 500 dishes, the most a person may (500): stop avoiding one first.' },
+    ]);
+    expect((await send('PUT', `/me/aversions/${dishes[0]}`)).statusCode).toBe(200);
+    expect((await send('DELETE', `/me/aversions/${dishes[0]}`)).statusCode).toBe(200);
+    expect((await send('PUT', `/me/aversions/${dishes[500]}`)).statusCode).toBe(200);
+    // Without a limit the list comes whole (the page of the contract before it was paged), its cursor null.
+    const whole = dataOf(await send('GET', '/me/aversions'));
+    expect([whole.aversions.length, whole.next_cursor]).toEqual([500, null]);
+  });
+
+  it('pages the list by dish id with limit and cursor; a cursor of another caller or made up is 400 invalid_cursor', async () => {
+    const { adapters, send, dishOf } = await setup();
+    const extra = Array.from({ length: 5 }, (_, index) => MealMother.servedAt(served, { id: 100 + index, name: `Dish ${index}` }));
+    await adapters.meals.upsertMany(extra);
+    const dishes = (await Promise.all(extra.map((meal) => dishOf(meal.id)))).sort((a, b) => a - b);
+    for (const dish of dishes) await send('PUT', `/me/aversions/${dish}`);
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor === null ? '?limit=2' : `?limit=2&cursor=${cursor}`;
+      const page = dataOf(await send('GET', `/me/aversions${query}`));
+      seen.push(...(page.aversions as { dish_id: number }[]).map((aversion) => aversion.dish_id));
+      cursor = page.next_cursor as string | null;
+      pages += 1;
+    } while (cursor !== null);
+    expect([seen, pages]).toEqual([dishes, 3]);
+
+    const first = dataOf(await send('GET', '/me/aversions?limit=2')).next_cursor as string;
+    for (const [url, sub] of [[`/me/aversions?cursor=${first}`, 'bob'], ['/me/aversions?cursor=YWJj', 'alice']] as const) {
+      const refused = await send('GET', url, sub);
+      expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'invalid_cursor']);
+    }
+    for (const limit of ['0', '501', 'x']) expect((await send('GET', `/me/aversions?limit=${limit}`)).statusCode).toBe(400);
+  });
+
   it('the export holds preferences and aversions, and the erasure removes both', async () => {
     const { send, dishOf } = await setup();
     const bread = await dishOf(1);

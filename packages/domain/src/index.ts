@@ -394,6 +394,9 @@ export {
   AvoidDish,
   avoidDishRefusals,
   GetPreferences,
+  ListAversions,
+  maxAversionsPerPerson,
   SavePreferences,
+  type AversionPage,
   savePreferencesRefusals,
 } from './use-cases/preference-use-cases.js';

@@ -1,4 +1,4 @@
-import { labelVocabulary, maxFilterCodes } from '@canteen-meals/domain';
+import { labelVocabulary, maxAversionsPerPerson, maxFilterCodes } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 
 /** A code of the label vocabulary (GET /api/v1/labels). */
@@ -80,10 +80,25 @@ export type AversionParams = Static<typeof AversionParams>;
 export const AversionData = Type.Object({ dish_id: Type.Integer({ minimum: 1 }), avoided: Type.Boolean() });
 export type AversionData = Static<typeof AversionData>;
 
+export const AversionsQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.String({
+        pattern: `^([1-9][0-9]{0,1}|[1-4][0-9]{2}|${maxAversionsPerPerson})$`,
+        description: `Aversions per page, 1 to ${maxAversionsPerPerson}; all of them (at most ${maxAversionsPerPerson}) when absent`,
+      }),
+    ),
+    cursor: Type.Optional(Type.String({ description: 'The next_cursor of the previous page (opaque, for this list and caller only)' })),
+  },
+  { additionalProperties: false },
+);
+export type AversionsQuery = Static<typeof AversionsQuery>;
+
 export const AversionsData = Type.Object({
   aversions: Type.Array(Type.Object({ dish_id: Type.Integer({ minimum: 1 }), since: Type.String({ format: 'date-time' }) }), {
     description: 'The dishes the caller avoids, by dish id, each since it was first avoided',
   }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'The cursor of the next page; null on the last' }),
 });
 export type AversionsData = Static<typeof AversionsData>;
 

@@ -11,6 +11,7 @@ import {
   type Result,
 } from '@canteen-meals/domain';
 import { availabilityFieldsOf, distributionDataOf } from '../wire-mapping.js';
+import { LiveFanOut, snapshotKey, type Defer, type FanOutStream } from './live-fan-out.js';
 
 /** The events of a stream: `snapshot` first, `stats` of ratings, `availability` of the kitchen's changes. */
 type LiveEventName = 'snapshot' | 'stats' | 'availability';
@@ -31,9 +32,9 @@ export const realTimers: LiveScheduler = {
 };
 
 /** One client's stream, as the registry sees it: where its frames go. The HTTP route writes them to the socket. */
-export interface LiveSubscriber {
-  /** One Server-Sent Events frame: an event (`id:`, `event:`, `data:` lines) or a comment, with its blank line. */
-  send(frame: string): void;
+export interface LiveSubscriber extends FanOutStream {
+  /** Server-Sent Events frames: events (`id:`, `event:`, `data:` lines) or comments, each with its blank line. */
+  send(frames: string): void;
   /** The stream is over (the server closes, the canteen is gone): end the response. */
   end(): void;
 }
@@ -46,7 +47,14 @@ export interface LiveStatsSettings {
   /** How many recent events each (canteen, day) keeps for `Last-Event-ID`; a client further behind gets a snapshot. */
   readonly replayEvents: number;
   readonly scheduler: LiveScheduler;
+  /** Runs the fan-out's next batch on a later turn of the event loop; default: setImmediate. */
+  readonly defer?: Defer;
+  /** Streams written to per turn of the event loop; default 64. */
+  readonly writeBatch?: number;
 }
+
+/** About a millisecond of socket writes per turn: requests that arrive during a burst wait at most that long for one. */
+const defaultWriteBatch = 64;
 
 export type LiveMenuRefusal = 'canteen_not_found' | 'invalid_menu_range';
 export type LiveMenuRead = (days: MenuDays) => Promise<Result<PublicMenu, LiveMenuRefusal>>;
@@ -90,7 +98,11 @@ class Channel {
   missed: MenuChange[] | null = null;
   private snapshot: { readonly seq: number; readonly frame: string } | null = null;
 
-  constructor(readonly key: string, readonly days: MenuDays) {}
+  constructor(
+    readonly key: string,
+    readonly days: MenuDays,
+    private readonly fanOut: LiveFanOut<LiveSubscriber>,
+  ) {}
 
   /** The dishes its meals are servings of. */
   dishIds(): Set<DishId> {
@@ -155,12 +167,15 @@ class Channel {
     return `${this.token}.${n}`;
   }
 
-  /** Numbers, keeps and sends one event. */
-  publish(event: LiveEventName, build: (id: string) => string, keepAtMost: number): void {
-    this.broadcast(this.record(event, build, keepAtMost));
+  /**
+   * Numbers and keeps one event, and queues it for every stream under `key`: a stream not yet written to since the
+   * last event of that key gets this one instead (the last state wins).
+   */
+  publish(event: LiveEventName, key: string, build: (id: string) => string, keepAtMost: number): void {
+    this.fanOut.queue(this.subscribers, key, this.record(event, build, keepAtMost));
   }
 
-  /** Numbers and keeps one event; answers its frame, for the caller to send (alone, or with the others of a window). */
+  /** Numbers and keeps one event; answers its frame. */
   record(event: LiveEventName, build: (id: string) => string, keepAtMost: number): string {
     this.seq += 1;
     const frame = build(this.idOf(this.seq));
@@ -168,11 +183,6 @@ class Channel {
     if (this.kept.length > keepAtMost) this.forgottenUpTo = this.kept.shift()!.n;
     if (event === 'snapshot') this.snapshot = { seq: this.seq, frame };
     return frame;
-  }
-
-  /** Sends frames to every stream: one write each, however many frames the text holds. */
-  broadcast(frames: string): void {
-    for (const subscriber of this.subscribers) subscriber.send(frames);
   }
 
   /**
@@ -213,11 +223,19 @@ export class LiveStats {
 
   private heartbeat: unknown = null;
   private closed = false;
+  private readonly fanOut: LiveFanOut<LiveSubscriber>;
 
   constructor(
     private readonly read: LiveMenuRead,
     private readonly settings: LiveStatsSettings,
-  ) {}
+  ) {
+    this.fanOut = new LiveFanOut(settings.defer ?? setImmediate, settings.writeBatch ?? defaultWriteBatch);
+  }
+
+  /** Frames queued and not yet written, over every stream. */
+  get framesWaiting(): number {
+    return this.fanOut.waiting;
+  }
 
   /** How many streams are open: the instance limit counts these. */
   get streams(): number {
@@ -252,7 +270,7 @@ export class LiveStats {
     const key = keyOf(days);
     let channel = this.channels.get(key);
     if (channel === undefined) {
-      channel = new Channel(key, days);
+      channel = new Channel(key, days, this.fanOut);
       this.channels.set(key, channel);
       channel.reading = this.load(channel);
     }
@@ -287,11 +305,17 @@ export class LiveStats {
     if (channel === undefined) return;
     this.channelOf.delete(subscriber);
     channel.subscribers.delete(subscriber);
+    this.fanOut.forget(subscriber);
     this.dropIfUnwatched(channel);
     if (this.channelOf.size === 0 && this.heartbeat !== null) {
       this.settings.scheduler.clearTimeout(this.heartbeat);
       this.heartbeat = null;
     }
+  }
+
+  /** The stream's socket took what was written to it: the frames it waits for, coalesced meanwhile, follow. */
+  drained(subscriber: LiveSubscriber): void {
+    if (this.channelOf.has(subscriber)) this.fanOut.drained(subscriber);
   }
 
   /** Ends every stream and refuses new ones: the server is shutting down. */
@@ -311,13 +335,14 @@ export class LiveStats {
       return;
     }
     if (change.kind === 'availability') {
-      // Not coalesced: a kitchen taps a few times a day, and the wall must show "sold out" at once.
+      // No window: the wall must show "sold out" at once. A burst is coalesced per stream (the meal's last state).
       for (const channel of this.byMeal.get(change.mealId) ?? []) {
         if (this.reading.has(channel)) continue;
         const figures = channel.applyAvailability(change);
         if (figures === undefined) continue;
         const data = { meal_id: figures.mealId, ...availabilityFieldsOf(figures.availability) };
-        channel.publish('availability', (id) => frameOf(id, 'availability', data), this.settings.replayEvents);
+        const frame = (id: string) => frameOf(id, 'availability', data);
+        channel.publish('availability', `availability:${figures.mealId}`, frame, this.settings.replayEvents);
       }
       return;
     }
@@ -334,16 +359,15 @@ export class LiveStats {
   private flush(channel: Channel): void {
     channel.flushTimer = null;
     if (channel.pending.size === 0 || this.channels.get(channel.key) !== channel) return;
-    // The window's events go to each stream in one write: with thousands of streams, a write per event and stream
-    // would cost more than the events themselves.
-    let frames = '';
+    // The fan-out writes the window's events to each stream in one write: with thousands of streams, a write per
+    // event and stream would cost more than the events themselves.
     for (const mealId of channel.pending) {
       const figures = channel.meals.get(mealId);
       if (figures === undefined) continue;
-      frames += channel.record('stats', (id) => frameOf(id, 'stats', statsDataOf(figures)), this.settings.replayEvents);
+      const frame = (id: string) => frameOf(id, 'stats', statsDataOf(figures));
+      channel.publish('stats', `stats:${mealId}`, frame, this.settings.replayEvents);
     }
     channel.pending.clear();
-    if (frames !== '') channel.broadcast(frames);
     // The next window starts now: changes arriving in it wait for its end, so each meal gets at most one event per window.
     channel.flushTimer = this.settings.scheduler.setTimeout(() => this.flush(channel), this.settings.coalesceMs);
   }
@@ -399,7 +423,7 @@ export class LiveStats {
       (loaded) => {
         if (this.channels.get(channel.key) !== channel) return;
         if (!loaded.ok) this.endChannel(channel);
-        else channel.publish('snapshot', () => channel.snapshotFrame(), this.settings.replayEvents);
+        else channel.publish('snapshot', snapshotKey, () => channel.snapshotFrame(), this.settings.replayEvents);
         // Its last stream may have left during the read.
         this.dropIfUnwatched(channel);
       },
@@ -425,7 +449,7 @@ export class LiveStats {
 
   private readonly beat = (): void => {
     this.heartbeat = null;
-    for (const subscriber of [...this.channelOf.keys()]) subscriber.send(': heartbeat\n\n');
+    this.fanOut.queue(this.channelOf.keys(), 'heartbeat', ': heartbeat\n\n');
     if (this.channelOf.size > 0) this.heartbeat = this.settings.scheduler.setTimeout(this.beat, this.settings.heartbeatMs);
   };
 }

@@ -197,7 +197,7 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRoutesOptions> = async (a
           // Ended by the server after its lifetime: its client comes back with Last-Event-ID and takes a slot anew.
           const lifetimeMs = Math.max(1, Math.round(settings.maxLifetimeMs * (1 - random() / 10)));
           let lifetime: unknown = null;
-          const subscriber = startStream(reply, settings.maxBufferedBytes, (ended, dropped) => {
+          const subscriber = startStream(reply, settings.maxBufferedBytes, (drained) => live.drained(drained), (ended, dropped) => {
             if (lifetime !== null) scheduler.clearTimeout(lifetime);
             live.leave(ended);
             release();
@@ -239,6 +239,7 @@ function decrement<K>(counts: Map<K, number>, key: K): void {
 function startStream(
   reply: FastifyReply,
   maxBufferedBytes: number,
+  onDrain: (subscriber: LiveSubscriber) => void,
   onEnd: (subscriber: LiveSubscriber, dropped: boolean) => void,
 ): LiveSubscriber {
   reply.hijack();
@@ -249,6 +250,8 @@ function startStream(
   response.flushHeaders();
   let dropped = false;
   const subscriber = sseSubscriber(response, maxBufferedBytes, () => (dropped = true));
+  // After sseSubscriber's own listener: the stream counts as drained before the frames it waits for are written.
+  response.on('drain', () => onDrain(subscriber));
   response.on('close', () => onEnd(subscriber, dropped));
   return subscriber;
 }
@@ -256,7 +259,8 @@ function startStream(
 /**
  * Writes frames to a response. The backlog is what was written since the socket last drained, not counting the write
  * that filled it: one frame larger than `maxBufferedBytes` (a day of 400 meals' snapshot) goes out; a response whose
- * backlog passes the bound is destroyed, and `onDrop` told.
+ * backlog passes the bound is destroyed, and `onDrop` told. While the socket is full it is `backedUp`: the registry
+ * then holds the stream's frames back, keeping each meal's last state, until the socket drains.
  */
 export function sseSubscriber(
   response: Pick<ServerResponse, 'write' | 'end' | 'destroy' | 'destroyed' | 'writableEnded' | 'socket' | 'on'>,
@@ -270,6 +274,9 @@ export function sseSubscriber(
     backlog = 0;
   });
   return {
+    get backedUp() {
+      return waitingForDrain;
+    },
     send(frame) {
       if (response.destroyed || response.writableEnded) return;
       if (waitingForDrain) {

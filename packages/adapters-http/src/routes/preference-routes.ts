@@ -1,8 +1,17 @@
-import { avoidDishRefusals, savePreferencesRefusals, type AvoidDish, type GetPreferences, type SavePreferences } from '@canteen-meals/domain';
+import {
+  avoidDishRefusals,
+  maxAversionsPerPerson,
+  savePreferencesRefusals,
+  type AvoidDish,
+  type GetPreferences,
+  type ListAversions,
+  type SavePreferences,
+} from '@canteen-meals/domain';
 import {
   AversionData,
   AversionParams,
   AversionsData,
+  AversionsQuery,
   PreferencesBody,
   PreferencesData,
   routePaths,
@@ -14,12 +23,17 @@ import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { HttpError } from '../http-error.js';
+import { createCursorSeal } from './cursor-seal.js';
 import { answerPrivately } from './private-answers.js';
 
 export interface PreferenceRoutesOptions {
   readonly savePreferences: SavePreferences;
   readonly getPreferences: GetPreferences;
   readonly avoidDish: AvoidDish;
+  readonly listAversions: ListAversions;
+  /** Signs the list's page cursors (CURSOR_SECRET); absent: a random key of this process. */
+  readonly cursorSecret?: string | undefined;
 }
 
 const smallBodyLimit = 8 * 1024;
@@ -31,7 +45,8 @@ const bodylessWriteErrors = [...authenticatedRouteErrors, ...writeRouteErrors, '
 
 /** What the caller keeps server-side about what they eat: a label filter, and dishes they never want to see. */
 export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions> = async (app, options) => {
-  const { savePreferences, getPreferences, avoidDish } = options;
+  const { savePreferences, getPreferences, avoidDish, listAversions } = options;
+  const cursors = createCursorSeal(options.cursorSecret);
   answerPrivately(app);
 
   app.put(
@@ -78,15 +93,29 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions
     {
       schema: {
         operationId: 'listAversions',
-        summary: 'The dishes the caller avoids: their servings are marked avoided: true in personalized answers, and left out with hide=avoided',
-        response: { 200: successEnvelope(AversionsData), ...errorResponses(authenticatedRouteErrors) },
+        summary:
+          'The dishes the caller avoids (at most 500), by dish id: their servings are marked avoided: true in personalized answers, and left out with hide=avoided',
+        querystring: AversionsQuery,
+        response: {
+          200: successEnvelope(AversionsData),
+          ...errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']),
+        },
       },
     },
     async (request) => {
-      const { aversions } = await getPreferences.execute(authenticatedPrincipal(request));
+      const { userId } = authenticatedPrincipal(request);
+      const { limit, cursor } = request.query;
+      const page = await listAversions.execute({
+        userId,
+        limit: limit === undefined ? maxAversionsPerPerson : Number(limit),
+        after: cursor === undefined ? null : dishIdOfCursor(cursors.open(userId, cursor)),
+      });
       return {
         status: 'success' as const,
-        data: { aversions: aversions.map(({ dishId, since }) => ({ dish_id: dishId, since: since.toISOString() })) },
+        data: {
+          aversions: page.aversions.map(({ dishId, since }) => ({ dish_id: dishId, since: since.toISOString() })),
+          next_cursor: page.next === null ? null : cursors.seal(userId, `aversions:${page.next}`),
+        },
       };
     },
   );
@@ -124,3 +153,10 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions
     });
   }
 };
+
+/** The dish id a cursor of this list continues after, or invalid_cursor for anything it did not hand out. */
+function dishIdOfCursor(payload: string | null): number {
+  const match = payload === null ? null : /^aversions:([1-9]\d{0,15})$/.exec(payload);
+  if (match === null) throw new HttpError('invalid_cursor', 'The cursor is not one this list handed out.');
+  return Number(match[1]);
+}

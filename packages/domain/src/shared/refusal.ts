@@ -21,6 +21,7 @@ const defaultMessages = {
   invalid_webhook: 'The webhook is not valid.',
   webhook_not_found: 'The webhook does not exist.',
   unknown_label: 'A label code is not in the vocabulary.',
+  too_many_aversions: 'A person avoids at most 500 dishes: stop avoiding one first.',
 } as const;
 
 export type RefusalCode = keyof typeof defaultMessages;

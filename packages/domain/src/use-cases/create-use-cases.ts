@@ -1,6 +1,6 @@
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { PreferenceRepository } from '../preference/preference-repository.js';
-import { AvoidDish, GetPreferences, SavePreferences } from './preference-use-cases.js';
+import { AvoidDish, GetPreferences, ListAversions, SavePreferences } from './preference-use-cases.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { DishQueries } from '../dish/dish-queries.js';
 import { anyFeedUrl, type FeedState, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
@@ -198,6 +198,7 @@ export function createUseCases(
     savePreferences: new SavePreferences(repositories),
     getPreferences: new GetPreferences(repositories),
     avoidDish: new AvoidDish({ ...repositories, clock }),
+    listAversions: new ListAversions(repositories),
     mergeDishes: new MergeDishes({ ...repositories, clock, announce }),
     listMarkedMeals: new ListMarkedMeals(reading),
     getUpcomingFavourites: new GetUpcomingFavourites(menus),
