@@ -578,6 +578,30 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
     expect((await joining.next()).data.meals[0]).toMatchObject({ meal_id: 1, availability: 'sold_out', availability_changed_at: now.toISOString() });
   });
 
+  it("a burst of taps, read through fetch: every stream ends with each meal's last status, events in id order", async () => {
+    const { app } = await liveServer();
+    const { port } = app.server.address() as AddressInfo;
+    const readers = await Promise.all([0, 1, 2].map(() => fetchStream(`http://127.0.0.1:${port}${livePath}`)));
+    await Promise.all(readers.map((reader) => reader.until((states) => states.size > 0)));
+
+    const statuses = ['few_left', 'sold_out', 'available'];
+    const last = new Map<number, string>();
+    const taps: Promise<void>[] = [];
+    for (let tap = 0; tap < 60; tap++) {
+      const mealId = 1 + (tap % 2);
+      const status = statuses[Math.floor(tap / 2) % statuses.length]!;
+      last.set(mealId, status);
+      taps.push(setAvailability(app, mealId, status));
+    }
+    await Promise.all(taps);
+
+    for (const reader of readers) {
+      await reader.until((states) => [...last].every(([mealId, status]) => states.get(mealId) === status));
+      expect(reader.ids).toEqual([...reader.ids].sort((a, b) => a - b));
+      reader.close();
+    }
+  });
+
   it('replays the event to a stream that resumes after it, and sends nothing for the same status again or another canteen', async () => {
     const { app, stream } = await liveServer();
     const client = await stream();
@@ -593,3 +617,50 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
     expect(await resumed.unread()).toEqual([]);
   });
 });
+
+/**
+ * A stream read with Node's fetch, as an app would: each meal's availability as the snapshot and the events leave it,
+ * and the number of each event id in the order read.
+ */
+async function fetchStream(url: string) {
+  const abort = new AbortController();
+  const response = await fetch(url, { signal: abort.signal, headers: { accept: 'text/event-stream' } });
+  expect(response.status).toBe(200);
+  const states = new Map<number, string>();
+  const ids: number[] = [];
+  const waiters = new Set<() => void>();
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body!) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const frame = frameOf(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (frame.event === 'snapshot') for (const meal of frame.data.meals) states.set(meal.meal_id, meal.availability);
+          if (frame.event === 'availability') {
+            states.set(frame.data.meal_id, frame.data.availability);
+            ids.push(Number(frame.id!.split('.')[1]));
+          }
+        }
+        for (const wake of waiters) wake();
+      }
+    } catch {
+      // Aborted by close().
+    }
+  })();
+  return {
+    ids,
+    /** Resolves once the states read satisfy `done`: no deadline of its own (the test's timeout bounds it). */
+    until: async (done: (read: ReadonlyMap<number, string>) => boolean) => {
+      while (!done(states)) await new Promise<void>((resolve) => waiters.add(resolve));
+      waiters.clear();
+    },
+    close: () => {
+      abort.abort();
+      return reading;
+    },
+  };
+}
