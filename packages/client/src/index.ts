@@ -7,6 +7,8 @@ export {
   type WebhookRefusal,
 } from './verify-webhook.js';
 export { isMealsErrorCode, MealsApiError, type MealsApiErrorSource } from './meals-api-error.js';
+/** Every event type a webhook can subscribe to, as the API accepts them (the wire contract's list). */
+export { webhookEventNames as webhookEventTypes } from '@canteen-meals/http-contract';
 export {
   apiPrefix,
   createMealsClient,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canteenRequestOf, emptyCanteenFields, fieldsOf, restoreRequestOf, type AdminCanteen, type CanteenFields } from '../src/console/canteen-form.js';
-import { firstOfMonth, mergeRequestOf, reportFileName, reportRequestOf, webhookRequestOf } from '../src/console/console-requests.js';
+import { webhookEventTypes } from '@canteen-meals/client';
+import { firstOfMonth, mergeRequestOf, reportFileName, reportRequestOf, webhookEvents, webhookRequestOf } from '../src/console/console-requests.js';
 
 const fields = (overrides: Partial<CanteenFields> = {}): CanteenFields => ({ ...emptyCanteenFields, id: 'mensa-nord', name: 'Mensa Nord', ...overrides });
 const feed = { name: 'full', url: 'https://mensa.example/full.xml', schedule: '0 6 * * *' };
@@ -143,5 +144,12 @@ describe('reportRequestOf', () => {
     expect(reportRequestOf('mensa-nord', '', '2024-03-01')).toEqual({ ok: false, problem: 'reportDays' });
     expect(reportRequestOf('', '2024-03-01', '2024-03-01')).toEqual({ ok: false, problem: 'noCanteen' });
     expect(firstOfMonth('2026-08-17')).toBe('2026-08-01');
+  });
+});
+
+describe('the webhook form\'s events (issue 39)', () => {
+  it('are every event the API accepts, meal.availability_changed among them', () => {
+    expect([...webhookEvents]).toEqual([...webhookEventTypes]);
+    expect(webhookEvents).toContain('meal.availability_changed');
   });
 });

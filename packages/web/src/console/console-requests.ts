@@ -1,11 +1,14 @@
 // The smaller forms of the console to their requests: a webhook, a merge of dishes, a ratings report's days. Pure, so
 // that what is refused before the API is asked has a unit test.
-import type { MergeDishesRequest, RatingsReportRequest, SaveWebhookRequest, Webhook } from '@canteen-meals/client';
+import { webhookEventTypes, type MergeDishesRequest, type RatingsReportRequest, type SaveWebhookRequest, type Webhook } from '@canteen-meals/client';
 
 export type WebhookEventType = Webhook['events'][number];
 
-/** Every event a webhook can subscribe to (a new one without a text in texts.ts is a compile error there). */
-export const webhookEvents = ['menu.published', 'favourites.upcoming', 'meal.withdrawn'] as const satisfies readonly WebhookEventType[];
+/**
+ * Every event a webhook can subscribe to: the API's own list, so the form cannot fall behind it again (it lacked
+ * meal.availability_changed); a new one without a text in texts.ts is a compile error there.
+ */
+export const webhookEvents: readonly WebhookEventType[] = webhookEventTypes;
 
 export type RequestProblem =
   | 'webhookId'
