@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   accessAllows,
+  audienceParameters,
   displayNameOf,
   isSignInCallback,
   needsRenewal,
@@ -86,5 +87,21 @@ describe('accessAllows (what GET /me/access granted, against what a page needs)'
   it("lets the console in with the administrator's scope only: the kitchen's is less", () => {
     expect(accessAllows(['meals:write'], 'meals:write')).toBe(true);
     expect(accessAllows(['meals:kitchen', 'meals:read-reports'], 'meals:write')).toBe(false);
+  });
+});
+
+describe('the API named in the sign-in requests (issue 39)', () => {
+  it('sends RFC 8707 resource only for an absolute URI, and audience always', () => {
+    expect(audienceParameters(undefined)).toEqual({});
+    // Keycloak's style: an audience that is no URI; a provider refuses it as resource (invalid_target).
+    expect(audienceParameters('meals-api')).toEqual({ extraQueryParams: { audience: 'meals-api' } });
+    expect(audienceParameters('https://meals.example.org/api')).toEqual({
+      resource: 'https://meals.example.org/api',
+      extraQueryParams: { audience: 'https://meals.example.org/api' },
+      extraTokenParams: { resource: 'https://meals.example.org/api' },
+    });
+    expect(audienceParameters('urn:meals:api')).toMatchObject({ resource: 'urn:meals:api' });
+    // RFC 8707 §2: a resource must not hold a fragment.
+    expect(audienceParameters('https://meals.example.org/#api')).toEqual({ extraQueryParams: { audience: 'https://meals.example.org/#api' } });
   });
 });

@@ -76,7 +76,7 @@ export interface PageSignIn {
   readonly clientId: string;
   /** Space-separated, `openid` among them. */
   readonly scopes: string;
-  /** The API the access token is for, sent as `audience` (Auth0) and `resource` (RFC 8707); undefined: none. */
+  /** The API the access token is for, sent as `audience` (Auth0), and `resource` (RFC 8707) when an absolute URI. */
   readonly audience?: string | undefined;
 }
 

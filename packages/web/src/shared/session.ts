@@ -10,6 +10,7 @@ import { element } from './dom.js';
 import type { Language } from './language.js';
 import {
   accessAllows,
+  audienceParameters,
   displayNameOf,
   isSignInCallback,
   needsRenewal,
@@ -126,9 +127,7 @@ async function providerSession(root: HTMLElement, settings: SignInSettings, t: S
     // Both use an iframe at the provider, which the pages' CSP (frames: none) refuses; getToken renews instead.
     automaticSilentRenew: false,
     monitorSession: false,
-    ...(audience === undefined
-      ? {}
-      : { resource: audience, extraQueryParams: { audience }, extraTokenParams: { resource: audience } }),
+    ...audienceParameters(audience),
   });
 
   if (isSignInCallback(location.hash)) {

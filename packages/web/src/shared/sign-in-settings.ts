@@ -66,3 +66,19 @@ export function isSignInCallback(hash: string): boolean {
 export function accessAllows(scopes: readonly string[], required: 'meals:write' | 'meals:kitchen'): boolean {
   return scopes.includes(required) || (required === 'meals:kitchen' && scopes.includes('meals:write'));
 }
+
+/**
+ * What the authorization and token requests carry to name the API the access token is for: `audience` (Auth0's
+ * parameter, any string) always, and RFC 8707's `resource` only when the audience is an absolute URI without a
+ * fragment, as that RFC demands: a provider refuses `resource=meals-api` (Keycloak's style of audience) with
+ * `invalid_target`, and sign-in failed.
+ */
+export function audienceParameters(audience: string | undefined): {
+  readonly resource?: string;
+  readonly extraQueryParams?: Record<string, string>;
+  readonly extraTokenParams?: Record<string, string>;
+} {
+  if (audience === undefined) return {};
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^#]*$/.test(audience)) return { extraQueryParams: { audience } };
+  return { resource: audience, extraQueryParams: { audience }, extraTokenParams: { resource: audience } };
+}
