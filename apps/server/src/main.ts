@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   if (closing) return;
   app = built.app;
   const { metricsApp, persistence, container } = built;
-  const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence, container.resolve<UseCases>(tokens.useCases));
+  const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence, container.resolve<UseCases>(tokens.useCases), config.timeZone);
 
   // The port the waiting app held (the same one, also when PORT=0 picked it) goes to the real app.
   const port = starting?.port ?? config.port;
@@ -113,7 +113,7 @@ async function listenOrExplain(app: FastifyInstance, port: number, host: string,
 }
 
 function seededNote(): string {
-  const meals = demoMenu(new Date());
+  const meals = demoMenu(new Date(), 'UTC');
   const canteens = [...new Set(meals.map((meal) => meal.canteenId ?? 'default'))];
   return (
     `meals: seeded a demo menu into the new database: demo data, made up for trying the API (meal ids 1 to ${meals.length} ` +
@@ -135,10 +135,11 @@ function loadConfigOrExit(): Config {
 async function seedDemoMenuIfEmpty(
   persistence: Persistence,
   { upsertMeals, saveCanteen }: Pick<UseCases, 'upsertMeals' | 'saveCanteen'>,
+  timeZone: string,
 ): Promise<boolean> {
   if ((await persistence.meals.count()) > 0) return false;
   valueOrThrow(await saveCanteen.execute(demoCanteen));
-  valueOrThrow(await upsertMeals.execute(demoMenu(new Date())));
+  valueOrThrow(await upsertMeals.execute(demoMenu(new Date(), timeZone)));
   return true;
 }
 
