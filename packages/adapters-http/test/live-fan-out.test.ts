@@ -57,15 +57,22 @@ class RecordingStream implements LiveSubscriber {
 const frame = (text: string) => `${text}\n\n`;
 
 describe('LiveFanOut: the frames of many streams, coalesced per stream and written in batches', () => {
+  const channel = {};
+  const fanOutOf = (turns: Turns, batchSize: number, streams: readonly RecordingStream[]) => {
+    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, batchSize);
+    for (const stream of streams) fanOut.join(channel, stream);
+    return fanOut;
+  };
+
   it('keeps the last frame of each key a stream waits for, and everything else in order, in one write', () => {
     const turns = new Turns();
-    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 64);
     const stream = new RecordingStream();
+    const fanOut = fanOutOf(turns, 64, [stream]);
 
-    fanOut.queue([stream], 'availability:1', frame('meal 1 few_left'));
-    fanOut.queue([stream], 'stats:2', frame('meal 2 stats'));
-    fanOut.queue([stream], 'availability:1', frame('meal 1 sold_out'));
-    fanOut.queue([stream], 'availability:3', frame('meal 3 few_left'));
+    fanOut.queue(channel, 'availability:1', frame('meal 1 few_left'));
+    fanOut.queue(channel, 'stats:2', frame('meal 2 stats'));
+    fanOut.queue(channel, 'availability:1', frame('meal 1 sold_out'));
+    fanOut.queue(channel, 'availability:3', frame('meal 3 few_left'));
     expect(stream.writes).toEqual([]);
     turns.runAll();
 
@@ -76,61 +83,67 @@ describe('LiveFanOut: the frames of many streams, coalesced per stream and writt
 
   it('lets a snapshot replace whatever a stream still waits for; what follows it comes after it', () => {
     const turns = new Turns();
-    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 64);
     const stream = new RecordingStream();
-    fanOut.queue([stream], 'availability:1', frame('meal 1 sold_out'));
-    fanOut.queue([stream], 'snapshot', frame('snapshot'));
-    fanOut.queue([stream], 'availability:1', frame('meal 1 available'));
+    const fanOut = fanOutOf(turns, 64, [stream]);
+    fanOut.queue(channel, 'availability:1', frame('meal 1 sold_out'));
+    fanOut.queue(channel, 'snapshot', frame('snapshot'));
+    fanOut.queue(channel, 'availability:1', frame('meal 1 available'));
     turns.runAll();
     expect(stream.frames).toEqual(['snapshot', 'meal 1 available']);
   });
 
-  it('writes a batch of streams per turn and yields between batches', () => {
+  it('writes a batch of streams per turn and yields between batches; frames queued meanwhile follow', () => {
     const turns = new Turns();
-    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 2);
     const streams = Array.from({ length: 5 }, () => new RecordingStream());
-    fanOut.queue(streams, 'availability:1', frame('meal 1 sold_out'));
+    const fanOut = fanOutOf(turns, 2, streams);
+    fanOut.queue(channel, 'availability:1', frame('meal 1 sold_out'));
 
     const writtenAfterEachTurn: number[] = [];
+    turns.runOne();
+    writtenAfterEachTurn.push(streams.filter((stream) => stream.writes.length > 0).length);
+    fanOut.queue(channel, 'availability:2', frame('meal 2 sold_out'));
     while (turns.pending > 0) {
       turns.runOne();
       writtenAfterEachTurn.push(streams.filter((stream) => stream.writes.length > 0).length);
     }
-    expect(writtenAfterEachTurn).toEqual([2, 4, 5]);
-    expect(fanOut.waiting).toBe(0);
+    expect(writtenAfterEachTurn.slice(0, 3)).toEqual([2, 4, 5]);
+    for (const stream of streams) expect(stream.frames).toEqual(['meal 1 sold_out', 'meal 2 sold_out']);
+    expect(fanOut.streamsBehind).toBe(0);
   });
 
   it('does not hold the others for a stream slow to drain; that stream gets the last states once it drains', () => {
     const turns = new Turns();
-    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 64);
     const slow = new RecordingStream();
     const others = [new RecordingStream(), new RecordingStream()];
+    const fanOut = fanOutOf(turns, 64, [slow, ...others]);
     slow.backedUp = true;
 
     for (const status of ['few_left', 'sold_out', 'available', 'sold_out']) {
-      fanOut.queue([slow, ...others], 'availability:1', frame(`meal 1 ${status}`));
-      fanOut.queue([slow, ...others], `availability:2`, frame(`meal 2 ${status}`));
+      fanOut.queue(channel, 'availability:1', frame(`meal 1 ${status}`));
+      fanOut.queue(channel, 'availability:2', frame(`meal 2 ${status}`));
       turns.runAll();
     }
     for (const other of others) expect(other.writes).toHaveLength(4);
-    expect(slow.writes).toEqual([]);
-    // What the slow stream holds is bounded by its keys, not by the events.
-    expect(fanOut.waiting).toBe(2);
+    expect([slow.writes, fanOut.streamsBehind]).toEqual([[], 1]);
 
     slow.backedUp = false;
     fanOut.drained(slow);
     turns.runAll();
     expect(slow.frames).toEqual(['meal 1 sold_out', 'meal 2 sold_out']);
+    expect(fanOut.streamsBehind).toBe(0);
   });
 
-  it('forgets what an ended stream waited for', () => {
+  it('writes nothing more to a stream that left, nor what was queued before a stream joined', () => {
     const turns = new Turns();
-    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 64);
-    const stream = new RecordingStream();
-    fanOut.queue([stream], 'availability:1', frame('meal 1 sold_out'));
-    fanOut.forget(stream);
+    const gone = new RecordingStream();
+    const fanOut = fanOutOf(turns, 64, [gone]);
+    fanOut.queue(channel, 'availability:1', frame('meal 1 sold_out'));
+    fanOut.leave(gone);
+    const joined = new RecordingStream();
+    fanOut.join(channel, joined);
+    fanOut.queue(channel, 'availability:2', frame('meal 2 sold_out'));
     turns.runAll();
-    expect([stream.writes, fanOut.waiting]).toEqual([[], 0]);
+    expect([gone.writes, joined.frames]).toEqual([[], ['meal 2 sold_out']]);
   });
 });
 
@@ -200,7 +213,7 @@ describe('LiveStats under a burst of availability changes', () => {
     // 2000 events, 500 streams: without coalescing a million frames; each turn writes a stream at most once.
     const written = streams.reduce((sum, stream) => sum + stream.frames.length - 1, 0);
     expect(written).toBeLessThan(2000 * 500);
-    expect(live.framesWaiting).toBe(0);
+    expect(live.streamsBehind).toBe(0);
   });
 
   it('delivers events of different meals in the order they happened, ids rising along each stream', async () => {

@@ -1,9 +1,6 @@
 /**
- * Where a stream's frames wait until they are written. A frame has a key: the state it carries (`availability:<meal>`,
- * `stats:<meal>`, `snapshot`). A stream that has not been written to since a frame of the same key was queued gets the
- * later frame in its place (the last state wins), so a burst of changes costs each stream at most one frame per key;
- * a snapshot holds every meal's state, so it replaces whatever the stream still waits for. Frames of other keys keep
- * their order (a replaced frame moves to the end, so event ids only grow along a stream).
+ * Where a stream's frames go, and whether it can take them now. A frame has a key: the state it carries
+ * (`availability:<meal>`, `stats:<meal>`, `snapshot`, `heartbeat`).
  */
 export interface FanOutStream {
   /** Writes the text of one or more frames in one go. */
@@ -17,15 +14,45 @@ export type Defer = (callback: () => void) => void;
 
 export const snapshotKey = 'snapshot';
 
+/** The streams of one channel and the last frame of each key queued to them, in the order they were queued. */
+interface Group<S> {
+  readonly channel: object;
+  /** Number of the last frame queued. */
+  n: number;
+  /** One entry per key, oldest first (a replaced key moves to the end); a snapshot clears what came before it. */
+  readonly latest: Map<string, { readonly n: number; readonly frame: string }>;
+  readonly streams: Set<S>;
+  /** Whether a pass over its streams is under way or waiting. */
+  passing: boolean;
+  /** The text sent to streams written up to a number, while `n` stays: one string shared by the streams of a pass. */
+  readonly texts: Map<number, string>;
+  textsAt: number;
+}
+
+interface Pass<S> {
+  readonly group: Group<S>;
+  readonly streams: readonly S[];
+  index: number;
+  /** The group's `n` when the pass began: frames queued later may have missed the streams written early. */
+  readonly startedAt: number;
+}
+
 /**
- * Writes the queued frames of many streams, `batchSize` streams per turn of the event loop, yielding between turns so
- * that the requests waiting meanwhile are served: a burst of changes with thousands of streams open is spread over
- * turns instead of holding the process for the whole fan-out.
+ * Writes the frames of many streams, `batchSize` streams per turn of the event loop, yielding between turns so that
+ * the requests waiting meanwhile are served: a burst of changes with thousands of streams open is spread over turns
+ * instead of holding the process for the whole fan-out.
+ *
+ * Coalescing: each stream remembers the number of the last frame written to it; when its turn comes it gets, per key,
+ * the last frame queued since (the last state wins), in the order they were queued (so event ids only grow along a
+ * stream), and a snapshot in place of everything before it. Queueing a frame costs the same whatever the number of
+ * streams, and a burst costs each stream at most one frame per key per write. A stream whose socket is full is
+ * skipped, holds back no other, and gets the last states once it drains.
  */
 export class LiveFanOut<S extends FanOutStream> {
-  private readonly outboxes = new Map<S, Map<string, string>>();
-  /** Streams with frames to write and a socket that takes them, in the order they became due. */
-  private readonly due = new Set<S>();
+  private readonly groups = new Map<object, Group<S>>();
+  private readonly cursors = new Map<S, { readonly group: Group<S>; written: number }>();
+  private readonly passes: Pass<S>[] = [];
+  private readonly drainedStreams = new Set<S>();
   private scheduled = false;
 
   constructor(
@@ -33,44 +60,68 @@ export class LiveFanOut<S extends FanOutStream> {
     private readonly batchSize: number,
   ) {}
 
-  /** Frames waiting over every stream: what a burst holds in memory (each at most one per key and stream). */
-  get waiting(): number {
-    let frames = 0;
-    for (const outbox of this.outboxes.values()) frames += outbox.size;
-    return frames;
+  /** Streams that have frames waiting (a socket that is full, or a pass that has not reached them yet). */
+  get streamsBehind(): number {
+    let behind = 0;
+    for (const cursor of this.cursors.values()) if (cursor.written < cursor.group.n) behind += 1;
+    return behind;
   }
 
-  /** Queues `frame` under `key` for each stream, in place of a frame of that key it still waits for. */
-  queue(streams: Iterable<S>, key: string, frame: string): void {
-    for (const stream of streams) {
-      let outbox = this.outboxes.get(stream);
-      if (outbox === undefined) {
-        outbox = new Map();
-        this.outboxes.set(stream, outbox);
-      }
-      if (key === snapshotKey) outbox.clear();
-      else outbox.delete(key);
-      outbox.set(key, frame);
-      if (stream.backedUp !== true) this.due.add(stream);
+  /** A stream of `channel` joins, up to date with what was queued before (it was sent its catch-up on its own). */
+  join(channel: object, stream: S): void {
+    let group = this.groups.get(channel);
+    if (group === undefined) {
+      group = { channel, n: 0, latest: new Map(), streams: new Set(), passing: false, texts: new Map(), textsAt: 0 };
+      this.groups.set(channel, group);
     }
-    this.schedule();
+    group.streams.add(stream);
+    this.cursors.set(stream, { group, written: group.n });
   }
 
-  /** The stream's socket drained: what it waits for is written on a coming turn. */
+  /** The stream ended: nothing more is written to it; a channel without streams is forgotten. */
+  leave(stream: S): void {
+    const cursor = this.cursors.get(stream);
+    if (cursor === undefined) return;
+    this.cursors.delete(stream);
+    this.drainedStreams.delete(stream);
+    cursor.group.streams.delete(stream);
+    if (cursor.group.streams.size === 0 && this.groups.get(cursor.group.channel) === cursor.group) {
+      this.groups.delete(cursor.group.channel);
+    }
+  }
+
+  /** Queues `frame` under `key` for every stream of `channel`, in place of a frame of that key not yet written. */
+  queue(channel: object, key: string, frame: string): void {
+    const group = this.groups.get(channel);
+    if (group === undefined) return;
+    group.n += 1;
+    if (key === snapshotKey) group.latest.clear();
+    else group.latest.delete(key);
+    group.latest.set(key, { n: group.n, frame });
+    if (!group.passing) this.startPass(group);
+  }
+
+  /** Queues `frame` under `key` for every stream of every channel (the heartbeat). */
+  queueEverywhere(key: string, frame: string): void {
+    for (const channel of this.groups.keys()) this.queue(channel, key, frame);
+  }
+
+  /** The stream's socket drained: what it has missed meanwhile is written on a coming turn. */
   drained(stream: S): void {
-    if ((this.outboxes.get(stream)?.size ?? 0) === 0) return;
-    this.due.add(stream);
+    const cursor = this.cursors.get(stream);
+    if (cursor === undefined || cursor.written >= cursor.group.n) return;
+    this.drainedStreams.add(stream);
     this.schedule();
   }
 
-  /** The stream ended: its waiting frames go with it. */
-  forget(stream: S): void {
-    this.outboxes.delete(stream);
-    this.due.delete(stream);
+  private startPass(group: Group<S>): void {
+    group.passing = true;
+    this.passes.push({ group, streams: [...group.streams], index: 0, startedAt: group.n });
+    this.schedule();
   }
 
   private schedule(): void {
-    if (this.scheduled || this.due.size === 0) return;
+    if (this.scheduled || (this.passes.length === 0 && this.drainedStreams.size === 0)) return;
     this.scheduled = true;
     this.defer(this.writeBatch);
   }
@@ -78,19 +129,45 @@ export class LiveFanOut<S extends FanOutStream> {
   private readonly writeBatch = (): void => {
     this.scheduled = false;
     let written = 0;
-    for (const stream of this.due) {
+    for (const stream of this.drainedStreams) {
       if (written >= this.batchSize) break;
-      this.due.delete(stream);
-      // A stream that backed up since it became due waits for its drain, coalescing meanwhile.
-      if (stream.backedUp === true) continue;
-      const outbox = this.outboxes.get(stream);
-      if (outbox === undefined || outbox.size === 0) continue;
-      let frames = '';
-      for (const frame of outbox.values()) frames += frame;
-      outbox.clear();
-      stream.send(frames);
-      written += 1;
+      this.drainedStreams.delete(stream);
+      if (this.write(stream)) written += 1;
+    }
+    while (written < this.batchSize && this.passes.length > 0) {
+      const pass = this.passes[0]!;
+      while (written < this.batchSize && pass.index < pass.streams.length) {
+        if (this.write(pass.streams[pass.index++]!)) written += 1;
+      }
+      if (pass.index < pass.streams.length) break;
+      this.passes.shift();
+      pass.group.passing = false;
+      // Frames queued during the pass reached only the streams written after them: another pass for the others.
+      if (pass.group.n > pass.startedAt && pass.group.streams.size > 0) this.startPass(pass.group);
     }
     this.schedule();
   };
+
+  /** Writes what the stream has not been written yet; answers whether it wrote. */
+  private write(stream: S): boolean {
+    const cursor = this.cursors.get(stream);
+    if (cursor === undefined || cursor.written >= cursor.group.n || stream.backedUp === true) return false;
+    stream.send(this.textSince(cursor.group, cursor.written));
+    cursor.written = cursor.group.n;
+    return true;
+  }
+
+  private textSince(group: Group<S>, written: number): string {
+    if (group.textsAt !== group.n) {
+      group.texts.clear();
+      group.textsAt = group.n;
+    }
+    let text = group.texts.get(written);
+    if (text === undefined) {
+      text = '';
+      for (const entry of group.latest.values()) if (entry.n > written) text += entry.frame;
+      group.texts.set(written, text);
+    }
+    return text;
+  }
 }

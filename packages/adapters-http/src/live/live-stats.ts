@@ -172,7 +172,7 @@ class Channel {
    * last event of that key gets this one instead (the last state wins).
    */
   publish(event: LiveEventName, key: string, build: (id: string) => string, keepAtMost: number): void {
-    this.fanOut.queue(this.subscribers, key, this.record(event, build, keepAtMost));
+    this.fanOut.queue(this, key, this.record(event, build, keepAtMost));
   }
 
   /** Numbers and keeps one event; answers its frame. */
@@ -232,9 +232,9 @@ export class LiveStats {
     this.fanOut = new LiveFanOut(settings.defer ?? setImmediate, settings.writeBatch ?? defaultWriteBatch);
   }
 
-  /** Frames queued and not yet written, over every stream. */
-  get framesWaiting(): number {
-    return this.fanOut.waiting;
+  /** Streams with frames not yet written to them. */
+  get streamsBehind(): number {
+    return this.fanOut.streamsBehind;
   }
 
   /** How many streams are open: the instance limit counts these. */
@@ -295,6 +295,7 @@ export class LiveStats {
     channel.subscribers.add(subscriber);
     this.channelOf.set(subscriber, channel);
     for (const frame of channel.catchUp(lastEventId)) subscriber.send(frame);
+    this.fanOut.join(channel, subscriber);
     this.heartbeat ??= this.settings.scheduler.setTimeout(this.beat, this.settings.heartbeatMs);
     return { ok: true, value: true };
   }
@@ -305,7 +306,7 @@ export class LiveStats {
     if (channel === undefined) return;
     this.channelOf.delete(subscriber);
     channel.subscribers.delete(subscriber);
-    this.fanOut.forget(subscriber);
+    this.fanOut.leave(subscriber);
     this.dropIfUnwatched(channel);
     if (this.channelOf.size === 0 && this.heartbeat !== null) {
       this.settings.scheduler.clearTimeout(this.heartbeat);
@@ -449,7 +450,7 @@ export class LiveStats {
 
   private readonly beat = (): void => {
     this.heartbeat = null;
-    this.fanOut.queue(this.channelOf.keys(), 'heartbeat', ': heartbeat\n\n');
+    this.fanOut.queueEverywhere('heartbeat', ': heartbeat\n\n');
     if (this.channelOf.size > 0) this.heartbeat = this.settings.scheduler.setTimeout(this.beat, this.settings.heartbeatMs);
   };
 }
