@@ -84,6 +84,50 @@ describe('the wall mode', () => {
     expect([...problems, ...accepted.problems]).toEqual([]);
   }, 60_000);
 
+  it('breaks long German names between words (or after a hyphen), never inside a word (issue 39: "Gemüselasagn e")', async () => {
+    const names = [
+      'Gemüselasagne mit Béchamelsauce',
+      'Schweinerückensteak mit Kräuterbutter',
+      'Hähnchenbrustfilet in Zitronen-Rahmsoße',
+      'Kartoffel-Gemüse-Pfanne mit Sauerrahmdip',
+      'Tomatensuppe',
+    ];
+    await call(origin, 'PUT', '/admin/canteens/mensa-west', { name: 'Mensa West', timezone: 'Europe/Berlin', city: 'Aachen' });
+    await call(origin, 'PUT', '/admin/meals', {
+      meals: [...names, ...thirtyMeals.slice(5).map((meal) => meal.name)].map((name, index) => ({
+        meal_id: 300 + index,
+        name,
+        served_at: `${day}T11:30:00+01:00`,
+        rateable: true,
+        canteen_id: 'mensa-west',
+      })),
+    });
+    const url = `${origin}/dashboard?canteen=mensa-west&date=${day}&mode=wall&lang=de`;
+    const { page, problems } = await openPage(browser, url, { viewport: { width: 1920, height: 1080 } });
+    await live(page);
+    // Each part a line may break between (a word, a hyphenated word's part) lies on one line: one box.
+    const broken = await page.locator('#meals .meal-name').evaluateAll((elements) =>
+      elements.flatMap((element) => {
+        const text = element.firstChild!;
+        const content = text.textContent ?? '';
+        const parts: string[] = [];
+        for (const match of content.matchAll(/[^\s-]+-?/g)) {
+          const range = element.ownerDocument.createRange();
+          range.setStart(text, match.index);
+          range.setEnd(text, match.index + match[0].length);
+          if (range.getClientRects().length > 1) parts.push(match[0]);
+        }
+        return parts;
+      }),
+    );
+    expect(broken).toEqual([]);
+    // The names that needed it are written smaller, the others as they were.
+    const sizes = await page.locator('#meals .meal-name').evaluateAll((elements) => elements.slice(0, 5).map((element) => element.style.fontSize));
+    expect(sizes[1]).not.toBe('');
+    expect(sizes[4]).toBe('');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('shows the first 30 of 35 meals and says which page it shows (the pages turn every 15 s: paging.test.ts)', async () => {
     await call(origin, 'PUT', '/admin/canteens/mensa-sued', { name: 'Mensa Süd', timezone: 'Europe/Berlin', city: 'Aachen' });
     await call(origin, 'PUT', '/admin/meals', {

@@ -7,6 +7,7 @@ import { isDay, todayIn } from '../shared/dates.js';
 import { element } from '../shared/dom.js';
 import type { Language } from '../shared/language.js';
 import { boardLayout, type BoardMode } from './board-layout.js';
+import { fitNames } from './fit-names.js';
 import { isAvailability, nextAvailability, UndoWindow, type Change } from './availability.js';
 import { numberFormats, type MealFigures } from './figures.js';
 import { applyAvailability, applyFigures, mealCard, type CardView, type MenuMeal } from './meal-card.js';
@@ -109,8 +110,13 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
     });
     mealList.replaceChildren(...items);
     emptyNote.hidden = shown.length > 0;
-    if (wall) pager.update(pagesOf(shown).length);
+    if (wall) {
+      pager.update(pagesOf(shown).length);
+      fitNames(mealList);
+    }
   }
+  // A screen turned or resized: the cards' width changed.
+  if (wall) addEventListener('resize', () => fitNames(mealList));
 
   function renderRanking(items: RankingsResult['items']) {
     const ranked = wall ? items.slice(0, wallRankingSize) : items;
