@@ -57,6 +57,25 @@ function flakySource() {
   return { source, calls, control };
 }
 
+/**
+ * Hangs every fetch of hanging.example until its run's signal ends it, as the outbound adapter does; answers the
+ * others at once. Records every URL asked for.
+ */
+function hangingHost() {
+  const asked: string[] = [];
+  const source: FeedSource = {
+    fetch: (url, _validators, options) => {
+      asked.push(url);
+      if (!url.startsWith('https://hanging.example/')) return Promise.resolve(fetched);
+      return new Promise((_, reject) => {
+        const signal = options?.signal as CancelSignal;
+        signal.addEventListener('abort', () => reject(new FeedSourceError(`${url}: the run's deadline passed`)), { once: true });
+      });
+    },
+  };
+  return { source, asked };
+}
+
 describe('a failed feed is retried at the next checks, with backoff', () => {
   it('retries 30 s after the first failure, then 60 s, 120 s ..., and keeps to its schedule after a success', async () => {
     const { source, calls, control } = flakySource();
@@ -149,20 +168,7 @@ describe('the outbound address rule at the PUT', () => {
 
 describe('a scheduled run fetches a few feeds at once, one per host', () => {
   it('does not let a hanging host delay another canteen\'s feed, and leaves the hanging host\'s second feed for later', async () => {
-    const asked: string[] = [];
-    let release: (reason: string) => void = () => {};
-    const source: FeedSource = {
-      fetch: (url, _validators, options) => {
-        asked.push(url);
-        if (!url.startsWith('https://hanging.example/')) return Promise.resolve(fetched);
-        // Hangs until the run's deadline ends it, as the outbound adapter does.
-        return new Promise((_, reject) => {
-          const signal = options?.signal as CancelSignal;
-          release = (reason) => reject(new FeedSourceError(reason));
-          signal.addEventListener('abort', () => release('https://hanging.example/: the run\'s deadline passed'), { once: true });
-        });
-      },
-    };
+    const { source, asked } = hangingHost();
     let fastImported: () => void = () => {};
     const fastRan = new Promise<void>((resolve) => (fastImported = resolve));
     const { useCases } = setup(source, { onFeedRan: (state) => state.canteenId === 'zeta' && state.outcome === 'imported' && fastImported() });
@@ -197,21 +203,6 @@ describe('a scheduled run fetches a few feeds at once, one per host', () => {
 });
 
 describe('runs that overlap (issue 39)', () => {
-  /** Hangs every fetch of hanging.example until its run's signal ends it; answers the others at once. */
-  function hangingHost() {
-    const asked: string[] = [];
-    const source: FeedSource = {
-      fetch: (url, _validators, options) => {
-        asked.push(url);
-        if (!url.startsWith('https://hanging.example/')) return Promise.resolve(fetched);
-        return new Promise((_, reject) => {
-          const signal = options?.signal as CancelSignal;
-          signal.addEventListener('abort', () => reject(new FeedSourceError(`${url}: the run's deadline passed`)), { once: true });
-        });
-      },
-    };
-    return { source, asked };
-  }
   const flush = () => new Promise((resolve) => setImmediate(resolve));
 
   it('fetches at a second run a canteen saved while the first run holds a hanging host, and starts nothing twice', async () => {

@@ -6,12 +6,13 @@ import { validateXML } from 'xmllint-wasm';
 import { adminScope, mealsFromUpsertDocument } from '../src/index.js';
 import { useSharedTestApp } from './app-fixture.js';
 
-// Issue 39, the red team: U+FFFE and U+FFFF passed the text rules and went raw into openmensa.xml, which XML 1.0
-// forbids (one upsert made the canteen's whole export unreadable); a name of zero-width characters only was an
-// invisible meal in menus, iCal and XML.
+// The text rules of meal and canteen texts at the API: bidirectional controls (issue 24); noncharacters, which XML 1.0
+// forbids (U+FFFE and U+FFFF went raw into openmensa.xml and made a canteen's whole export unreadable), and names of
+// zero-width characters only, an invisible meal in menus, iCal and XML (issue 39).
 const fixture = useSharedTestApp();
 const schema = readFileSync(new URL('./fixtures/open-mensa-v2.xsd', import.meta.url), 'utf8');
 
+const bidiControls = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
 const meal = (fields: Record<string, unknown>) => ({ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true, ...fields });
 
 function put(url: string, body: unknown) {
@@ -23,16 +24,43 @@ function put(url: string, body: unknown) {
   });
 }
 
-async function refusals(text: string) {
+/** The answers to `text` in each text field of a meal and a canteen, with the field's name as the message names it. */
+async function refusals(text: string, name: string | RegExp = '"meals[0].name"') {
   return [
-    // A name's blankness is the domain's rule (its message says "the name"); the other fields' are the schema's.
-    [await put('/api/v1/admin/meals', { meals: [meal({ name: text })] }), /"meals\[0\]\.name"|meals\[0\]: the name/],
+    [await put('/api/v1/admin/meals', { meals: [meal({ name: text })] }), name],
     [await put('/api/v1/admin/meals', { meals: [meal({ category: text })] }), '"meals[0].category"'],
     [await put('/api/v1/admin/meals', { meals: [meal({ notes: ['vegan', text] })] }), '"meals[0].notes[1]"'],
     [await put('/api/v1/admin/canteens/mensa', { name: text, timezone: 'Europe/Berlin' }), '"name"'],
     [await put('/api/v1/admin/canteens/mensa', { name: 'Mensa', timezone: 'Europe/Berlin', city: text }), '"city"'],
   ] as const;
 }
+
+describe('bidirectional controls in names', () => {
+  it.each(bidiControls.map((control) => [`U+${control.codePointAt(0)!.toString(16).toUpperCase()}`, control]))(
+    'are refused with 400 naming the field: %s',
+    async (_name, control) => {
+      // "Trojan Source": the override shows "Soup" and hides what follows it, reversed.
+      const text = `Soup ${control}evil`;
+      for (const [response, field] of await refusals(text)) {
+        expect(response.statusCode).toBe(400);
+        // The message names the field and what it allows (bidirectional controls among what it does not).
+        expect(response.json().error).toEqual({
+          code: 'invalid_request',
+          message: expect.stringMatching(new RegExp(`^${String(field).replace(/[[\].]/g, '\\$&')} does not have the expected form: .*no bidirectional override or isolate`)),
+        });
+      }
+      expect(() => mealsFromUpsertDocument({ meals: [meal({ name: text })] })).toThrow('"meals[0].name"');
+      expect(fixture.adapters.db.meals.has(9)).toBe(false);
+    },
+  );
+
+  it('are not needed for right-to-left text, which is taken as it is', async () => {
+    const names = ['שניצל עם צ׳יפס', 'كبسة دجاج', 'Falafel (فلافل) mit Hummus'];
+    const response = await put('/api/v1/admin/meals', { meals: names.map((name, index) => meal({ meal_id: 9 + index, name })) });
+    expect(response.statusCode).toBe(200);
+    expect((await put('/api/v1/admin/canteens/mensa', { name: 'מנזה', timezone: 'Asia/Jerusalem' })).statusCode).toBeLessThan(300);
+  });
+});
 
 describe('noncharacters in menu and canteen text', () => {
   it.each([
@@ -63,7 +91,7 @@ describe('names that show nothing', () => {
   const invisible = ['\u200b\u200d\ufeff\u2060', '\u200c \u2061\u00ad', '\u180e\u2064\u3000'];
 
   it.each(invisible.map((text) => [JSON.stringify(text), text]))('are blank and refused with 400: %s', async (_name, text) => {
-    for (const [response, field] of await refusals(text)) {
+    for (const [response, field] of await refusals(text, /meals\[0\]: the name/)) {
       expect(response.statusCode, String(field)).toBe(400);
       expect(response.json().error.message).toMatch(field);
     }
