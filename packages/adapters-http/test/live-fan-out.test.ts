@@ -133,6 +133,26 @@ describe('LiveFanOut: the frames of many streams, coalesced per stream and writt
     expect(fanOut.streamsBehind).toBe(0);
   });
 
+  it('paced: the first change goes out at once, the rest of a burst at the end of the interval, coalesced', () => {
+    const turns = new Turns();
+    const timers = new HandTimers();
+    const stream = new RecordingStream();
+    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 64, { intervalMs: 100, setTimeout: (callback, ms) => timers.setTimeout(callback, ms) });
+    fanOut.join(channel, stream);
+
+    fanOut.queue(channel, 'availability:1', frame('meal 1 few_left'));
+    turns.runAll();
+    expect(stream.frames).toEqual(['meal 1 few_left']);
+    for (const status of ['sold_out', 'available', 'sold_out']) fanOut.queue(channel, 'availability:1', frame(`meal 1 ${status}`));
+    fanOut.queue(channel, 'availability:2', frame('meal 2 few_left'));
+    turns.runAll();
+    expect(stream.writes).toHaveLength(1);
+
+    settle(turns, timers);
+    expect(stream.writes).toHaveLength(2);
+    expect(stream.frames).toEqual(['meal 1 few_left', 'meal 1 sold_out', 'meal 2 few_left']);
+  });
+
   it('writes nothing more to a stream that left, nor what was queued before a stream joined', () => {
     const turns = new Turns();
     const gone = new RecordingStream();
@@ -147,8 +167,41 @@ describe('LiveFanOut: the frames of many streams, coalesced per stream and writt
   });
 });
 
-/** Timers that never fire by themselves: the burst below needs none (availability has no window). */
-const stillTimers: LiveScheduler = { setTimeout: () => ({}), clearTimeout: () => undefined };
+/**
+ * Timers fired by hand: the fan-out's pacing interval passes when a test says so. Only the short ones (the pacing,
+ * the statistics' window) are fired: the heartbeat, which sets itself again, would never let a test settle.
+ */
+class HandTimers implements LiveScheduler {
+  private waiting = new Map<number, { readonly callback: () => void; readonly ms: number }>();
+  private next = 1;
+
+  get pending(): number {
+    return [...this.waiting.values()].filter((timer) => timer.ms < 1000).length;
+  }
+
+  setTimeout(callback: () => void, ms = 0): unknown {
+    this.waiting.set(this.next, { callback, ms });
+    return this.next++;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.waiting.delete(handle as number);
+  }
+
+  fireAll(): void {
+    const due = [...this.waiting].filter(([, timer]) => timer.ms < 1000);
+    for (const [id] of due) this.waiting.delete(id);
+    for (const [, timer] of due) timer.callback();
+  }
+}
+
+/** Runs turns and fires timers until nothing more is waiting. */
+function settle(turns: Turns, timers: HandTimers): void {
+  while (turns.pending > 0 || timers.pending > 0) {
+    turns.runAll();
+    timers.fireAll();
+  }
+}
 
 const days: MenuDays = { canteenId: 'default' as MenuDays['canteenId'], from: '2026-03-10' as MenuDays['from'], to: '2026-03-10' as MenuDays['to'] };
 
@@ -185,12 +238,13 @@ function finalStates(stream: RecordingStream): Map<number, string> {
 describe('LiveStats under a burst of availability changes', () => {
   it("reflects every change in each stream's final state, with a write per stream per turn, not per change", async () => {
     const turns = new Turns();
+    const timers = new HandTimers();
     const mealIds = Array.from({ length: 50 }, (_, i) => i + 1);
     const live = new LiveStats(async () => ({ ok: true, value: menuOf(mealIds) }), {
       coalesceMs: 250,
       heartbeatMs: 15_000,
       replayEvents: 256,
-      scheduler: stillTimers,
+      scheduler: timers,
       defer: turns.defer,
       writeBatch: 64,
     });
@@ -204,10 +258,12 @@ describe('LiveStats under a burst of availability changes', () => {
       const status = statuses[Math.floor(tap / mealIds.length) % statuses.length]!;
       last.set(mealId, status);
       live.onChange({ kind: 'availability', mealId: mealId as never, availability: { status, changedAt: new Date(tap) } });
-      // A few taps land between two turns, as requests do between the fan-out's batches.
+      // A few taps land between two turns, as requests do between the fan-out's batches; the pacing interval passes
+      // every 100 taps.
       if (tap % 7 === 6) turns.runOne();
+      if (tap % 100 === 99) timers.fireAll();
     }
-    turns.runAll();
+    settle(turns, timers);
 
     for (const stream of streams) expect(finalStates(stream)).toEqual(last);
     // 2000 events, 500 streams: without coalescing a million frames; each turn writes a stream at most once.
@@ -218,11 +274,12 @@ describe('LiveStats under a burst of availability changes', () => {
 
   it('delivers events of different meals in the order they happened, ids rising along each stream', async () => {
     const turns = new Turns();
+    const timers = new HandTimers();
     const live = new LiveStats(async () => ({ ok: true, value: menuOf([1, 2, 3]) }), {
       coalesceMs: 250,
       heartbeatMs: 15_000,
       replayEvents: 256,
-      scheduler: stillTimers,
+      scheduler: timers,
       defer: turns.defer,
     });
     const stream = new RecordingStream();
@@ -233,7 +290,7 @@ describe('LiveStats under a burst of availability changes', () => {
     tap(2, 'few_left');
     tap(1, 'sold_out');
     tap(3, 'sold_out');
-    turns.runAll();
+    settle(turns, timers);
 
     const events = stream.frames.slice(1);
     expect(events.map((text) => JSON.parse(/^data: (.*)$/m.exec(text)![1]!))).toEqual([

@@ -579,7 +579,7 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
   });
 
   it("a burst of taps, read through fetch: every stream ends with each meal's last status, events in id order", async () => {
-    const { app } = await liveServer();
+    const { app, scheduler } = await liveServer();
     const { port } = app.server.address() as AddressInfo;
     const readers = await Promise.all([0, 1, 2].map(() => fetchStream(`http://127.0.0.1:${port}${livePath}`)));
     await Promise.all(readers.map((reader) => reader.until((states) => states.size > 0)));
@@ -594,6 +594,8 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
       taps.push(setAvailability(app, mealId, status));
     }
     await Promise.all(taps);
+    // The fan-out's pacing interval (100 ms) passes: what the burst left waiting goes out.
+    scheduler.advance(1000);
 
     for (const reader of readers) {
       await reader.until((states) => [...last].every(([mealId, status]) => states.get(mealId) === status));

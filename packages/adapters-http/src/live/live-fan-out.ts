@@ -12,6 +12,15 @@ export interface FanOutStream {
 /** Runs a callback on a later turn of the event loop, after the I/O waiting now (setImmediate). */
 export type Defer = (callback: () => void) => void;
 
+/**
+ * Passes over a channel's streams begin at most once per `intervalMs`: the first change after a quiet moment goes out
+ * at once, the changes of a burst wait for the next pass and are coalesced meanwhile.
+ */
+export interface FanOutPacing {
+  readonly intervalMs: number;
+  readonly setTimeout: (callback: () => void, ms: number) => unknown;
+}
+
 export const snapshotKey = 'snapshot';
 
 /** The streams of one channel and the last frame of each key queued to them, in the order they were queued. */
@@ -24,6 +33,8 @@ interface Group<S> {
   readonly streams: Set<S>;
   /** Whether a pass over its streams is under way or waiting. */
   passing: boolean;
+  /** Whether the last pass began less than the pacing's interval ago. */
+  cooling: boolean;
   /** The text sent to streams written up to a number, while `n` stays: one string shared by the streams of a pass. */
   readonly texts: Map<number, string>;
   textsAt: number;
@@ -58,6 +69,7 @@ export class LiveFanOut<S extends FanOutStream> {
   constructor(
     private readonly defer: Defer,
     private readonly batchSize: number,
+    private readonly pacing?: FanOutPacing,
   ) {}
 
   /** Streams that have frames waiting (a socket that is full, or a pass that has not reached them yet). */
@@ -71,7 +83,7 @@ export class LiveFanOut<S extends FanOutStream> {
   join(channel: object, stream: S): void {
     let group = this.groups.get(channel);
     if (group === undefined) {
-      group = { channel, n: 0, latest: new Map(), streams: new Set(), passing: false, texts: new Map(), textsAt: 0 };
+      group = { channel, n: 0, latest: new Map(), streams: new Set(), passing: false, cooling: false, texts: new Map(), textsAt: 0 };
       this.groups.set(channel, group);
     }
     group.streams.add(stream);
@@ -98,7 +110,7 @@ export class LiveFanOut<S extends FanOutStream> {
     if (key === snapshotKey) group.latest.clear();
     else group.latest.delete(key);
     group.latest.set(key, { n: group.n, frame });
-    if (!group.passing) this.startPass(group);
+    if (!group.passing && !group.cooling) this.startPass(group);
   }
 
   /** Queues `frame` under `key` for every stream of every channel (the heartbeat). */
@@ -116,8 +128,15 @@ export class LiveFanOut<S extends FanOutStream> {
 
   private startPass(group: Group<S>): void {
     group.passing = true;
-    this.passes.push({ group, streams: [...group.streams], index: 0, startedAt: group.n });
+    const startedAt = group.n;
+    this.passes.push({ group, streams: [...group.streams], index: 0, startedAt });
     this.schedule();
+    if (this.pacing === undefined) return;
+    group.cooling = true;
+    this.pacing.setTimeout(() => {
+      group.cooling = false;
+      if (!group.passing && group.n > startedAt && group.streams.size > 0) this.startPass(group);
+    }, this.pacing.intervalMs);
   }
 
   private schedule(): void {
@@ -142,8 +161,9 @@ export class LiveFanOut<S extends FanOutStream> {
       if (pass.index < pass.streams.length) break;
       this.passes.shift();
       pass.group.passing = false;
-      // Frames queued during the pass reached only the streams written after them: another pass for the others.
-      if (pass.group.n > pass.startedAt && pass.group.streams.size > 0) this.startPass(pass.group);
+      // Frames queued during the pass reached only the streams written after them: another pass for the others
+      // (once the interval is over, when paced).
+      if (pass.group.n > pass.startedAt && pass.group.streams.size > 0 && !pass.group.cooling) this.startPass(pass.group);
     }
     this.schedule();
   };
