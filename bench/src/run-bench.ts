@@ -8,6 +8,7 @@ import { heavyRatings, lightRatings, mealsWithDriftedHistograms, menuSize, seedD
 import { comparePair, median, type PairResult } from './pair.js';
 import { startPostgresSide } from './postgres-side.js';
 import { measureLiveStreams, type LiveResult } from './live.js';
+import { measureLiveBurst, type LiveBurstResult } from './live-burst.js';
 import { openFileLimits, peakRssBytes, raiseOpenFileLimit, type ProbeRequest, type Target } from './processes.js';
 import { seededRandom } from './random.js';
 import { batchReadRoundTrips } from './read-round-trips.js';
@@ -138,6 +139,19 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const live = selected('live')
     ? await measureLive({ settings, fixture, bearer, server: sqliteServer, notice, skipped, log })
     : undefined;
+  const burst = selected(liveBurstName)
+    ? await measureLiveBurst(sqliteServer, {
+        streams: burstStreams,
+        taps: burstTaps,
+        day: fixture.menuDay,
+        menuMealIds: fixture.menuMealIds,
+        rateMealIds: fixture.openMealIds,
+        userAuthorizations: users.authorizations,
+        adminAuthorization: bearer('bench-admin', adminScope),
+        random: seededRandom(44),
+        log,
+      })
+    : undefined;
   if (selected('100k')) {
     await compare(
       'rate-meal, 100k ratings vs 10',
@@ -157,7 +171,11 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
 
   await sqliteServer.stop();
   cleanups.length = 0;
-  const failures = [...pairs.flatMap((pair) => pair.failures), ...(live === undefined ? [] : liveFailures(live))];
+  const failures = [
+    ...pairs.flatMap((pair) => pair.failures),
+    ...(live === undefined ? [] : liveFailures(live)),
+    ...(burst === undefined ? [] : burstFailures(burst)),
+  ];
   const drifted = mealsWithDriftedHistograms(databasePath);
   if (drifted.length > 0) failures.push(`after the load, histograms differ from the ratings rows for meals ${drifted.join(', ')}`);
 
@@ -190,12 +208,14 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     },
     { what: 'server start to first answered rating request (median of 3)', target: '<= 0.6 s', measured: `${startMedian.toFixed(0)} ms`, pass: startMedian <= 600 },
     ...liveTargets(live),
+    ...burstTargets(burst),
   ];
   const facts = [
     { what: 'server start to first answered rating request (3 starts)', value: startTimes.map((ms) => `${ms.toFixed(0)} ms`).join(', ') },
     { what: 'peak RSS (VmHWM) of the server after the rate-meal load', value: peakRss === undefined ? 'n/a' : `${(peakRss / 1e6).toFixed(0)} MB` },
     ...mixFacts(pairs.find((pair) => pair.name === mixed.name)),
     ...(live === undefined ? [] : liveFacts(live)),
+    ...(burst === undefined ? [] : burstFacts(burst)),
   ];
   const results = resultsMarkdown({ date: new Date(), settings, pairs, facts, targets, notices });
   log(`\n${results}\n`);
@@ -305,6 +325,66 @@ function postgresTargets(pairs: readonly PairResult[]): TargetCheck[] {
       ? instances
       : { ...instances, target: `>= 1.6 (not applicable: ${cores} cores)`, pass: 'reported' },
   ];
+}
+
+/** Issue 39: the streams the students' app holds open, and the kitchen's burst of availability taps. */
+const liveBurstName = 'live-burst';
+const burstStreams = burstStreamCount(process.env.BENCH_BURST_STREAMS);
+const burstTaps = 2000;
+const burstTargetMs = 50;
+
+function burstStreamCount(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 500;
+  if (!/^\d+$/.test(raw) || Number(raw) > benchLiveStreamLimit) {
+    throw new Error(`BENCH_BURST_STREAMS must be an integer from 0 to ${benchLiveStreamLimit}, not "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function burstTargets(burst: LiveBurstResult | undefined): TargetCheck[] {
+  const row = (what: string, pick: (phase: LiveBurstResult['burst']) => { p99: number }): TargetCheck => ({
+    what: `live burst: ${what} p99 during ${burstTaps} availability taps with ${burstStreams} streams open`,
+    target: `<= ${burstTargetMs} ms`,
+    measured: burst === undefined ? 'not run' : `${pick(burst.burst).p99.toFixed(0)} ms (baseline ${pick(burst.baseline).p99.toFixed(0)} ms)`,
+    pass: burst === undefined ? undefined : pick(burst.burst).p99 <= burstTargetMs,
+  });
+  return [row('public menu', (phase) => phase.menu), row('rate-meal', (phase) => phase.rating)];
+}
+
+function burstFacts(burst: LiveBurstResult): { what: string; value: string }[] {
+  const phase = (name: string, figures: LiveBurstResult['burst']) =>
+    `${name}: public menu ${figures.menu.requests} reads, p50 ${figures.menu.p50.toFixed(1)} ms, p99 ${figures.menu.p99.toFixed(1)} ms; ` +
+    `rate-meal ${figures.rating.requests}, p50 ${figures.rating.p50.toFixed(1)} ms, p99 ${figures.rating.p99.toFixed(1)} ms (over ${figures.seconds.toFixed(1)} s)`;
+  return [
+    {
+      what: `live burst: ${menuProbeRates}: no taps and no streams (baseline), the taps alone, the taps with the streams open`,
+      value: `${phase('baseline', burst.baseline)}; ${phase('taps without streams', burst.tapsAlone)}; ${phase('burst', burst.burst)}`,
+    },
+    {
+      what: 'live burst: streams, availability events read, final states',
+      value:
+        `${burst.streamsHeld} streams, ${burst.availabilityEvents} availability events read (${burstTaps} taps x ${burst.streamsHeld} streams ` +
+        `= ${burstTaps * burst.streamsHeld} without coalescing); ${burst.streamsBehind} streams not showing every meal's last status; ` +
+        `${burst.dropped} dropped`,
+    },
+    {
+      what: 'live burst: CPU during the burst (share of one core)',
+      value:
+        `server ${burst.serverCpu === undefined ? 'n/a' : `${Math.round(burst.serverCpu * 100)}%`}, ` +
+        `bench (probe, taps, and the streams' reader in a worker thread) ${Math.round(burst.benchCpu * 100)}%`,
+    },
+  ];
+}
+
+const menuProbeRates = 'public menu reads (200/s) and ratings (100/s)';
+
+function burstFailures(burst: LiveBurstResult): string[] {
+  const failures: string[] = [];
+  const probeFailures = [burst.baseline, burst.burst].flatMap((phase) => [...phase.menu.failures, ...phase.rating.failures]);
+  if (probeFailures.length > 0) failures.push(`live burst: ${probeFailures.length} probe requests failed: ${probeFailures.slice(0, 3).join('; ')}`);
+  if (burst.tapFailures.length > 0) failures.push(`live burst: ${burst.tapFailures.length} taps failed: ${burst.tapFailures.slice(0, 3).join('; ')}`);
+  if (burst.streamsBehind > 0) failures.push(`live burst: ${burst.streamsBehind} streams never showed every meal's last status`);
+  return failures;
 }
 
 /** Spare open files beyond one per stream: the database, the rating connections, the listening socket, stdio. */
@@ -471,6 +551,7 @@ const benchNames = [
   filteredMenuName,
   'mixed',
   'live',
+  'live-burst',
   '100k',
   'postgres',
 ] as const;

@@ -3,8 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startProcess, type ProbeRequest, type Target } from './processes.js';
 
 export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
-/** The bundled server that `pnpm start:prod` and the deployable bundle run (apps/server/build-bundle.mjs). */
-const serverScript = join(repositoryRoot, 'apps/server/dist/bundle/server.js');
+/**
+ * The bundled server that `pnpm start:prod` and the deployable bundle run (apps/server/build-bundle.mjs);
+ * BENCH_SERVER_SCRIPT runs another build (a copy of an earlier bundle), to measure before and after a change alike.
+ */
+const serverScript = process.env.BENCH_SERVER_SCRIPT || join(repositoryRoot, 'apps/server/dist/bundle/server.js');
 const referenceScript = fileURLToPath(new URL('./reference-server.js', import.meta.url));
 
 /** As README.md (Deployment) recommends for production. */
