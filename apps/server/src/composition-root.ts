@@ -129,6 +129,7 @@ export function createContainer(
           // Feeds and webhooks share the outbound address rule, and so its check on saving.
           checkUrl: webhookUrlCheck({ allowPrivateNetworks: config.outboundAllowPrivateNetworks }),
           runBounds: { concurrency: config.feedRuns.concurrency, perKey: config.feedRuns.perHost },
+          scheduledFetchDeadlineMs: config.feedRuns.runDeadlineMs,
           onFeedRan: (state) => {
             d.resolve<ServiceMetrics | null>(tokens.metrics)?.feedFetched(state);
             feedLog.write(state);
@@ -234,7 +235,6 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   // Canteen feeds are fetched on their schedules from here on.
   const scheduler = startFeedScheduler(c.resolve<UseCases>(tokens.useCases).runDueFeeds, {
     intervalMs: config.feedCheckIntervalS * 1000,
-    runDeadlineMs: config.feedRuns.runDeadlineMs,
     onError: (error) => app.log.error({ err: error }, 'the feed scheduler failed'),
   });
   // Webhooks go out in the background, after local menu changes and every WEBHOOK_POLL_MS (0: not from this instance).

@@ -144,17 +144,52 @@ describe('one hanging feed host does not hold up the others', () => {
     ]);
   });
 
-  it('ends a scheduled run at its deadline (FEED_RUN_DEADLINE_S)', async () => {
+  it('ends a scheduled fetch at the first tick FEED_RUN_DEADLINE_S after its start, on the clock', async () => {
     const stuck = await feedServer(hanging);
-    const { server, putCanteen, feeds } = await service({ FEED_RUN_DEADLINE_S: '1' });
+    const { server, clock, putCanteen, feeds } = await service({ FEED_RUN_DEADLINE_S: '60' });
     await putCanteen('aaa', [{ name: 'full', url: stuck.url('/full.xml') }]);
-    await server.scheduler.tick(); // returns once the deadline ended the hanging fetch
+    const arrived = stuck.nextRequest();
+    const first = server.scheduler.tick();
+    await arrived;
+    clock.advance(59_999);
+    await server.scheduler.tick();
+    expect((await feeds('aaa'))[0]).toMatchObject({ outcome: null });
+    clock.advance(1);
+    await server.scheduler.tick();
+    await first; // answers once the deadline ended the hanging fetch
     expect((await feeds('aaa'))[0]).toMatchObject({ outcome: 'failed', last_error: `${stuck.url('/full.xml')}: the scheduled run's deadline passed` });
+    expect(stuck.requests).toHaveLength(1);
   });
 });
 
 describe('a tick never waits on a hanging host (issue 39)', () => {
-  it('fetches a canteen created while a host hangs at the next tick, and starts no hanging feed twice', async () => {
+  it('fetches a canteen created while three feeds of a host hang at the next tick, and starts none of them twice', async () => {
+    const stuck = await feedServer(hanging, '127.0.0.2');
+    const fine = await feedServer(serving(realFeed));
+    const { server, clock, putCanteen, feeds } = await service({ FEED_CONCURRENCY_PER_HOST: '3' });
+    const hangingFeeds = ['one', 'two', 'three'].map((name) => ({ name, url: stuck.url(`/${name}.xml`) }));
+    expect((await putCanteen('aaa', hangingFeeds)).status).toBe(201);
+    const allHang = new Promise<void>((resolve) => {
+      const waitForThree = () => (stuck.requests.length === 3 ? resolve() : void stuck.nextRequest().then(waitForThree));
+      waitForThree();
+    });
+    const first = server.scheduler.tick();
+    await allHang; // the three in flight: a slot of FEED_CONCURRENCY (4) is left
+
+    expect((await putCanteen('zzz', [{ name: 'full', url: fine.url('/full.xml') }])).status).toBe(201);
+    clock.advance(30_000);
+    await server.scheduler.tick();
+    expect((await feeds('zzz'))[0]).toMatchObject({ outcome: 'imported', last_attempt_at: '2026-08-01T04:00:30.000Z' });
+    expect(stuck.requests.map((request) => request.url).sort()).toEqual(['/one.xml', '/three.xml', '/two.xml']);
+    expect((await feeds('aaa')).map((feed) => feed.outcome)).toEqual([null, null, null]);
+
+    await server.scheduler.stop();
+    await first;
+    expect((await feeds('aaa')).map((feed) => feed.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect(stuck.requests).toHaveLength(3);
+  });
+
+  it('fetches a canteen created while a host hangs at the next tick, its other feeds waiting for its one slot', async () => {
     const stuck = await feedServer(hanging, '127.0.0.2');
     const fine = await feedServer(serving(realFeed));
     const { server, clock, putCanteen, feeds } = await service();

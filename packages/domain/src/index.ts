@@ -48,6 +48,7 @@ export {
 } from './feed/feed-ports.js';
 export {
   defaultFeedRunBounds,
+  defaultScheduledFetchDeadlineMs,
   ListFeeds,
   listFeedsRefusals,
   RunDueFeeds,

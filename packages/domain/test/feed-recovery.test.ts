@@ -6,7 +6,6 @@ import {
   maxFeedErrorLength,
   BoundedRunner,
   runBounded,
-  type CancelSignal,
   type FeedSource,
   type FeedState,
   type FeedUrlCheck,
@@ -31,7 +30,7 @@ const everyDayAtSix: NextRun = (_schedule, _zone, after) => {
 const canteen = { id: 'mensa', name: 'Mensa', timeZone: 'UTC', city: null, address: null, coordinates: null };
 const feed = { name: 'full', url: 'https://mensa.example/full.xml', schedule: '0 6 * * *' };
 
-function setup(source: FeedSource, options: { checkUrl?: FeedUrlCheck; onFeedRan?: (state: FeedState) => void } = {}) {
+function setup(source: FeedSource, options: { checkUrl?: FeedUrlCheck; onFeedRan?: (state: FeedState) => void; deadlineMs?: number } = {}) {
   const clock = new FixedClock('2026-08-01T05:00:00Z');
   const useCases = createUseCases(createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'UTC' })), clock, { start: '11:00', timeZone: 'UTC' }, {
     feedSource: source,
@@ -39,6 +38,7 @@ function setup(source: FeedSource, options: { checkUrl?: FeedUrlCheck; onFeedRan
     nextRun: everyDayAtSix,
     ...(options.checkUrl === undefined ? {} : { checkUrl: options.checkUrl }),
     ...(options.onFeedRan === undefined ? {} : { onFeedRan: options.onFeedRan }),
+    ...(options.deadlineMs === undefined ? {} : { scheduledFetchDeadlineMs: options.deadlineMs }),
   });
   return { useCases, clock };
 }
@@ -58,22 +58,27 @@ function flakySource() {
 }
 
 /**
- * Hangs every fetch of hanging.example until its run's signal ends it, as the outbound adapter does; answers the
- * others at once. Records every URL asked for.
+ * Hangs every fetch of hanging.example until its signal ends it, as the outbound adapter does, or the test fails it
+ * (`fail`); answers the others at once. Records every URL asked for.
  */
 function hangingHost() {
   const asked: string[] = [];
+  const pending = new Map<string, () => void>();
   const source: FeedSource = {
     fetch: (url, _validators, options) => {
       asked.push(url);
       if (!url.startsWith('https://hanging.example/')) return Promise.resolve(fetched);
       return new Promise((_, reject) => {
-        const signal = options?.signal as CancelSignal;
-        signal.addEventListener('abort', () => reject(new FeedSourceError(`${url}: the run's deadline passed`)), { once: true });
+        const end = (why: string) => () => {
+          pending.delete(url);
+          reject(new FeedSourceError(`${url}: ${why}`));
+        };
+        pending.set(url, end('the host closed the connection'));
+        options?.signal?.addEventListener('abort', end("the run's deadline passed"), { once: true });
       });
     },
   };
-  return { source, asked };
+  return { source, asked, fail: (url: string) => pending.get(url)!() };
 }
 
 describe('a failed feed is retried at the next checks, with backoff', () => {
@@ -247,6 +252,63 @@ describe('runs that overlap (issue 39)', () => {
     expect(started).toEqual(['x1', 'y1', 'z1', 'x2']);
     for (const name of ['z1', 'x2']) gates.get(name)!();
     expect(await Promise.all([...first, ...later])).toEqual(['x1', 'y1', 'z1', 'x2']);
+  });
+
+  it('ends a scheduled fetch at the first run its deadline has passed, counted from its own start on the clock', async () => {
+    const { source, asked } = hangingHost();
+    const ran: FeedState[] = [];
+    const { useCases, clock } = setup(source, { deadlineMs: 60_000, onFeedRan: (state) => ran.push(state) });
+    const hanging = ['one', 'two'].map((name) => ({ ...feed, name, url: `https://hanging.example/${name}.xml` }));
+    await useCases.saveCanteen.execute({ ...canteen, id: 'alpha', feeds: hanging });
+    const outcomes = () => ran.map((state) => [state.feedName, state.outcome, state.lastAttemptAt?.toISOString()]);
+    const start = clock.now().getTime();
+    // A run answers when its feeds end; a later run may take one again (a failed feed's retry), so none is awaited.
+    const stopping = new AbortController();
+    const runs: Promise<readonly FeedState[]>[] = [];
+    const runAt = async (offsetMs: number) => {
+      clock.set(start + offsetMs);
+      runs.push(useCases.runDueFeeds.execute({ signal: stopping.signal }));
+      await flush();
+    };
+    await runAt(0);
+
+    await runAt(59_999);
+    expect(outcomes()).toEqual([]);
+    await runAt(60_000); // one's deadline: it ends, and two, which waited for the host's slot, starts now
+    expect(outcomes()).toEqual([['one', 'failed', '2026-08-01T05:00:00.000Z']]);
+    expect(asked.filter((url) => url.endsWith('/two.xml'))).toHaveLength(1);
+    await runAt(60_000 + 59_999); // two's own deadline has not passed, though the first run began 120 s ago
+    expect(outcomes().map(([name]) => name)).toEqual(['one']);
+    await runAt(120_000);
+    expect(outcomes()).toContainEqual(['two', 'failed', '2026-08-01T05:01:00.000Z']);
+    expect((await runs[0]!).map((state) => state.feedName)).toEqual(['one', 'two']);
+    stopping.abort();
+    await Promise.all(runs);
+  });
+
+  it('leaves a feed that waited for a slot when its URL changed meanwhile: the new URL keeps its claim', async () => {
+    const { source, asked, fail } = hangingHost();
+    const { useCases } = setup(source);
+    const hanging = ['one', 'two'].map((name) => ({ ...feed, name, url: `https://hanging.example/${name}.xml` }));
+    await useCases.saveCanteen.execute({ ...canteen, id: 'alpha', feeds: hanging });
+    const stopping = new AbortController();
+    const first = useCases.runDueFeeds.execute({ signal: stopping.signal });
+    await flush(); // one hangs, two waits for the host's slot
+
+    const moved = { ...feed, name: 'two', url: 'https://zeta.example/two.xml' };
+    await useCases.saveCanteen.execute({ ...canteen, id: 'alpha', feeds: [hanging[0]!, moved] });
+    fail('https://hanging.example/one.xml'); // the slot frees: the old two's turn
+    for (let turn = 0; turn < 3; turn += 1) await flush();
+    expect(asked).toEqual(['https://hanging.example/one.xml']);
+    stopping.abort();
+    expect((await first).map((state) => [state.feedName, state.outcome])).toEqual([['one', 'failed']]);
+    const two = async () =>
+      accepted(await useCases.listFeeds.execute({ canteenId: 'alpha' })).find((summary) => summary.feed.name === 'two');
+    expect((await two())?.state.lastAttemptAt).toBeNull(); // still due, at its new URL
+
+    await useCases.runDueFeeds.execute();
+    expect(asked).toContain('https://zeta.example/two.xml');
+    expect((await two())?.state.outcome).toBe('imported');
   });
 });
 

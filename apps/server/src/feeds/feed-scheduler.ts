@@ -2,8 +2,8 @@ import type { RunDueFeeds } from '@canteen-meals/domain';
 
 export interface FeedScheduler {
   /**
-   * Fetches the feeds that are due now and not already being fetched; answers when those have ended. What the timer
-   * calls, and what tests call with a clock they move.
+   * Ends the scheduled fetches past their deadline, fetches the feeds that are due now and not already being fetched,
+   * and answers when those have ended. What the timer calls, and what tests call with a clock they move.
    */
   tick(): Promise<void>;
   /**
@@ -15,48 +15,36 @@ export interface FeedScheduler {
 
 export interface FeedSchedulerOptions {
   readonly intervalMs: number;
-  /** One deadline per tick: its fetches under way end then, and feeds it has not started wait for a later tick. */
-  readonly runDeadlineMs: number;
   readonly onError: (error: unknown) => void;
 }
 
 /**
  * Checks every `intervalMs` which feeds are due and fetches them. Every tick runs, whatever an earlier tick still
  * fetches: the feeds that one holds are skipped, and the bounds (in all, per host) are shared, so a hanging host
- * delays its own feeds only, and a feed added meanwhile is fetched at the next tick. The timer does not keep the process
- * alive; `stop` ends it on shutdown.
+ * delays its own feeds only, and a feed added meanwhile is fetched at the next tick. Deadlines are per fetch, kept by
+ * RunDueFeeds on its clock at each tick. The timer does not keep the process alive; `stop` ends it on shutdown.
  */
-export function startFeedScheduler(runDueFeeds: RunDueFeeds, { intervalMs, runDeadlineMs, onError }: FeedSchedulerOptions): FeedScheduler {
-  const underWay = new Set<{ readonly done: Promise<void>; readonly controller: AbortController }>();
-  let stopped = false;
+export function startFeedScheduler(
+  runDueFeeds: RunDueFeeds,
+  { intervalMs, onError }: FeedSchedulerOptions,
+): FeedScheduler {
+  const stopping = new AbortController();
+  const underWay = new Set<Promise<void>>();
   const tick = async () => {
-    if (stopped) return;
-    const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(), runDeadlineMs);
-    deadline.unref();
-    const run = {
-      controller,
-      done: runDueFeeds
-        .execute({ signal: controller.signal })
-        .then(() => undefined, onError)
-        .finally(() => {
-          clearTimeout(deadline);
-          underWay.delete(run);
-        }),
-    };
+    if (stopping.signal.aborted) return;
+    const run = runDueFeeds.execute({ signal: stopping.signal }).then(() => undefined, onError);
     underWay.add(run);
-    return run.done;
+    await run;
+    underWay.delete(run);
   };
   const timer = intervalMs > 0 ? setInterval(() => void tick(), intervalMs) : undefined;
   timer?.unref();
   return {
     tick,
     stop: async () => {
-      stopped = true;
       clearInterval(timer);
-      const runs = [...underWay];
-      for (const run of runs) run.controller.abort();
-      await Promise.all(runs.map((run) => run.done));
+      stopping.abort();
+      await Promise.all([...underWay]);
     },
   };
 }

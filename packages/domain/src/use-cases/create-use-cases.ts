@@ -25,7 +25,13 @@ import { DeleteWebhook, GetWebhook, ListDeliveries, ListWebhooks, SaveWebhook } 
 import { ArchiveCanteen, GetCanteen, ListCanteens, ListCanteensWithArchived, SaveCanteen } from './canteen-use-cases.js';
 import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
 import { EraseUserData } from './erase-user-data.js';
-import { defaultFeedRunBounds, ListFeeds, RunDueFeeds, RunFeed } from './feed-use-cases.js';
+import {
+  defaultFeedRunBounds,
+  defaultScheduledFetchDeadlineMs,
+  ListFeeds,
+  RunDueFeeds,
+  RunFeed,
+} from './feed-use-cases.js';
 import { WithdrawMeal } from './withdraw-meal.js';
 import { SetMealAvailability } from './set-meal-availability.js';
 import { ExportUserData } from './export-user-data.js';
@@ -79,6 +85,8 @@ export interface FeedPorts {
   readonly checkUrl: FeedUrlCheck;
   /** How many feeds a scheduled run fetches at once, in all and from one host. */
   readonly runBounds: RunBounds;
+  /** A scheduled fetch under way this long after its start is ended (at the next run, on the clock). */
+  readonly scheduledFetchDeadlineMs: number;
   /** Told the outcome of every fetch, scheduled or asked for (logs, metrics). */
   readonly onFeedRan: (state: FeedState) => void;
 }
@@ -95,6 +103,7 @@ const noFeedPorts: FeedPorts = {
   checkSchedule: (schedule) => (schedule.trim() === '' ? 'must not be blank' : undefined),
   checkUrl: anyFeedUrl,
   runBounds: defaultFeedRunBounds,
+  scheduledFetchDeadlineMs: defaultScheduledFetchDeadlineMs,
   onFeedRan: () => {},
 };
 
@@ -181,7 +190,14 @@ export function createUseCases(
       announce,
     }),
     runFeed,
-    runDueFeeds: new RunDueFeeds({ ...repositories, runFeed, nextRun: feeds.nextRun, clock, bounds: feeds.runBounds }),
+    runDueFeeds: new RunDueFeeds({
+      ...repositories,
+      runFeed,
+      nextRun: feeds.nextRun,
+      clock,
+      bounds: feeds.runBounds,
+      deadlineMs: feeds.scheduledFetchDeadlineMs,
+    }),
     listFeeds: new ListFeeds({ ...repositories, nextRun: feeds.nextRun, clock }),
     getCanteen: new GetCanteen(repositories),
     listCanteens: new ListCanteens(repositories),

@@ -9,6 +9,7 @@ import {
   type MenuFeedReader,
   type NextRun,
 } from '../feed/feed-ports.js';
+import { CancelSwitch } from '../feed/cancel-switch.js';
 import { nextFeedAttemptAt } from '../feed/feed-retry.js';
 import { BoundedRunner, settleAll, type RunBounds } from '../shared/bounded-runs.js';
 import type { Clock } from '../shared/clock.js';
@@ -170,6 +171,9 @@ export class RunFeed {
 /** How many feeds are fetched at once: in all, and from one host (4 and 1 unless configured). */
 export const defaultFeedRunBounds: RunBounds = { concurrency: 4, perKey: 1 };
 
+/** A scheduled fetch under way this long after its start is ended (FEED_RUN_DEADLINE_S unless configured). */
+export const defaultScheduledFetchDeadlineMs = 300_000;
+
 /**
  * Every feed that is due (its schedule fired since its last attempt, its retry after a failure came, or it was never
  * fetched), fetched a few at a time: a hanging host holds its own slot, not every other canteen's feeds. The bounds
@@ -180,6 +184,8 @@ export class RunDueFeeds {
   private readonly runner: BoundedRunner;
   /** The feeds (canteen, name and URL) that a run of this process fetches or holds for a slot now. */
   private readonly taken = new Set<string>();
+  /** The fetches under way, with their starts: each run ends those past their deadline. */
+  private readonly underWay = new Set<{ readonly startedAt: number; readonly cancel: CancelSwitch }>();
 
   constructor(
     private readonly deps: {
@@ -189,27 +195,37 @@ export class RunDueFeeds {
       readonly nextRun: NextRun;
       readonly clock: Clock;
       readonly bounds?: RunBounds;
+      /** Counted from each fetch's start on the clock; a feed waiting for a slot has no deadline (nor claim) yet. */
+      readonly deadlineMs?: number;
     },
   ) {
     this.runner = new BoundedRunner(deps.bounds ?? defaultFeedRunBounds);
   }
 
   /**
-   * `signal`: the run's deadline. Fetches under way then end as failures, and feeds not started wait for the next run.
-   * Answers when the feeds this run took have ended (not those an earlier run still fetches).
+   * Ends the fetches past their deadline, then takes the feeds that are due and not taken yet. `signal`: the service
+   * stops; every fetch a run started then ends as a failure, and feeds not started stay due (unclaimed). Answers when
+   * the feeds this run took have ended (not those an earlier run still fetches).
    */
   async execute({ signal }: { readonly signal?: CancelSignal } = {}): Promise<readonly FeedState[]> {
     const now = this.deps.clock.now();
+    this.endOverdue(now);
     const due = (await this.dueFeeds(now)).filter((entry) => !this.taken.has(takenKey(entry)));
     return settleAll(
       due.map((entry) => {
         const key = takenKey(entry);
         this.taken.add(key);
         return this.runner
-          .schedule(hostOfHttpUrl(entry.feed.url), () => this.claimAndRun(entry, now, signal))
+          .schedule(hostOfHttpUrl(entry.feed.url), () => this.claimAndRun(entry, signal))
           .finally(() => this.taken.delete(key));
       }),
     );
+  }
+
+  /** Checked at every run, on the clock: a deadline is kept to within one check interval. */
+  private endOverdue(now: Date): void {
+    const deadlineMs = this.deps.deadlineMs ?? defaultScheduledFetchDeadlineMs;
+    for (const fetch of this.underWay) if (now.getTime() - fetch.startedAt >= deadlineMs) fetch.cancel.cancel();
   }
 
   private async dueFeeds(now: Date): Promise<DueFeed[]> {
@@ -226,12 +242,29 @@ export class RunDueFeeds {
     return due;
   }
 
-  /** Claimed only when its turn comes, so a feed the deadline left waiting stays due for the next run. */
-  private async claimAndRun({ canteen, feed, lastAttemptAt }: DueFeed, now: Date, signal: CancelSignal | undefined): Promise<FeedState | undefined> {
-    if (signal?.aborted) return undefined;
+  /**
+   * Claimed only when its turn comes, so a feed waiting for a slot stays due for another instance; its deadline counts
+   * from then. A feed whose URL changed (or that was removed) while it waited is left: its claim would be the new
+   * URL's, which would then wait for its schedule unfetched.
+   */
+  private async claimAndRun(
+    { canteen, feed, lastAttemptAt }: DueFeed,
+    stopping: CancelSignal | undefined,
+  ): Promise<FeedState | undefined> {
+    if (stopping?.aborted) return undefined;
+    const current = await this.deps.canteens.find(canteen.id);
+    if (!current?.feeds.some((listed) => listed.name === feed.name && listed.url === feed.url)) return undefined;
+    const startedAt = this.deps.clock.now();
     // Another instance that found it due first runs it; this one leaves it.
-    if (!(await this.deps.feedStates.claim(canteen.id, feed.name, lastAttemptAt, now))) return undefined;
-    return this.deps.runFeed.once(canteen, feed, now, signal);
+    if (!(await this.deps.feedStates.claim(canteen.id, feed.name, lastAttemptAt, startedAt))) return undefined;
+    const fetch = { startedAt: startedAt.getTime(), cancel: new CancelSwitch(stopping) };
+    this.underWay.add(fetch);
+    try {
+      return await this.deps.runFeed.once(current, feed, startedAt, fetch.cancel);
+    } finally {
+      this.underWay.delete(fetch);
+      fetch.cancel.release();
+    }
   }
 }
 
