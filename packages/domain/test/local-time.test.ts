@@ -66,6 +66,18 @@ describe('local dates, times and zones', () => {
     (date) => expect(isLocalDate(date)).toBe(false),
   );
 
+  it('knows the length of every month as the calendar does, from 1899 to 2401 (leap years by the Gregorian rule)', () => {
+    const wrong: string[] = [];
+    for (let year = 1899; year <= 2401; year += 1) {
+      for (let month = 1; month <= 12; month += 1) {
+        const length = new Date(Date.UTC(year, month, 0)).getUTCDate();
+        const day = (d: number) => `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+        if (!isLocalDate(day(length)) || isLocalDate(day(length + 1))) wrong.push(day(length));
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('reads times of day as HH:MM from 00:00 to 23:59', () => {
     expect(['00:00', '11:00', '23:59'].every(isLocalTime)).toBe(true);
     expect(['24:00', '11:60', '1:00', '11:00:00', 'noon'].some(isLocalTime)).toBe(false);

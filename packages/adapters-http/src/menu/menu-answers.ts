@@ -100,13 +100,22 @@ export class MenuAnswers {
    * answer of its own, kept and dropped like any other: a filtered menu costs what an unfiltered one does.
    */
   async answer(days: MenuDays, selection: MenuSelection = defaultSelection): Promise<Result<MenuAnswer, MenuRefusal>> {
-    const key = `${days.canteenId}\u0000${days.from}\u0000${days.to}\u0000${selectionKey(selection)}`;
+    const key = keyOf(days, selection);
     const now = this.clock.now().getTime();
     const kept = this.kept.get(key);
     if (kept !== undefined && this.servable(kept, now)) return accept(kept);
     const flight = this.flights.get(key);
     if (flight !== undefined && this.joinable(flight)) return flight.promise;
     return this.readAndKeep(key, days, selection, now);
+  }
+
+  /**
+   * The kept answer that `answer` would serve now, or undefined: without a promise, so that the common read (a 304
+   * above all) answers in the handler's own turn. Undefined does not mean there is no answer: ask `answer`.
+   */
+  keptAnswer(days: MenuDays, selection: MenuSelection = defaultSelection): MenuAnswer | undefined {
+    const kept = this.kept.get(keyOf(days, selection));
+    return kept !== undefined && this.servable(kept, this.clock.now().getTime()) ? kept : undefined;
   }
 
   /** The listener of the use cases' menu changes. */
@@ -282,4 +291,12 @@ export function personalizedBody(answer: MenuAnswer, states: readonly PersonalSt
     return index === 0 ? piece : piece.slice(1);
   });
   return Buffer.concat([personalHead, Buffer.from(text.join(',')), tail]);
+}
+
+const defaultSelectionKey = selectionKey(defaultSelection);
+
+/** Where an answer of these days and selection is kept. */
+function keyOf(days: MenuDays, selection: MenuSelection): string {
+  const selected = selection === defaultSelection ? defaultSelectionKey : selectionKey(selection);
+  return `${days.canteenId}\u0000${days.from}\u0000${days.to}\u0000${selected}`;
 }

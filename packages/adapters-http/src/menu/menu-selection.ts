@@ -30,6 +30,8 @@ const codesOf = (list: string | undefined) => (list === undefined ? [] : list.sp
 
 /** The selection of a read's query; an unknown label code is a 400 naming it. */
 export function selectionOf(query: SelectionQuery): MenuSelection {
+  // The common read asks for no selection: the shared default, whose key is worked out once (menu-answers.ts).
+  if (query.without === undefined && query.only === undefined && query.placeholders !== 'true') return defaultSelection;
   const filter = labelFilterOf(codesOf(query.without), codesOf(query.only));
   if (!filter.ok) throw new HttpError('invalid_request', filter.refusal.message);
   return { filter: filter.value, placeholders: query.placeholders === 'true' };

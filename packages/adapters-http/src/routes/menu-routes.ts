@@ -30,12 +30,12 @@ import {
 } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticatedPrincipal, optionalReader, requireAuthentication } from '../auth/authenticate.js';
 import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { MenuAnswers, noMenuCache, personalizedBody, type MenuCacheSettings } from '../menu/menu-answers.js';
+import { MenuAnswers, noMenuCache, personalizedBody, type MenuAnswer, type MenuCacheSettings } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
 import { selectionKey, selectionOf, selects, withPreferences, type MenuSelection } from '../menu/menu-selection.js';
@@ -145,34 +145,53 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
         },
       },
     },
-    async (request, reply) => {
-      const reader = optionalReader(request);
+    (request, reply) => {
+      if (request.principal !== null || request.authenticationFailure !== null) return readMeals(request, reply);
       // The answer depends on the token: no shared cache may give one reader's answer to another.
       reply.header('vary', 'authorization');
-      const query = await withCalendarDay(getCanteenDay, request.query);
-      if (!query.ok) return sendRefusal(reply, query.refusal);
-      const days = menuDaysOf(query.value);
-      // The onRequest hook demanded a token for these reads.
-      if (days === undefined) {
-        const { userId } = authenticatedPrincipal(request);
-        const personal = personalSelection(selectionOf(query.value), query.value, await getPreferences.execute({ userId }));
-        return readByIdsOrEveryCanteen(getMeals, cursors, userId, query.value, reply, personal);
-      }
-      if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
-      if (reader === null) {
-        const answer = await menus.answer(days, selectionOf(request.query));
-        if (!answer.ok) return sendRefusal(reply, answer.refusal);
-        reply.header('cache-control', cacheControl).header('etag', answer.value.etag);
-        return answerUnlessFresh(request, reply, answer.value.etag, answer.value.body);
-      }
-      // The public answer of the reader's selection (kept like any other), then their own part on top of it.
-      const personal = await personalMenu(reader, days, request.query);
-      if (!personal.ok) return sendRefusal(reply, personal.refusal);
-      const { answer, states, aversions } = personal.value;
-      reply.header('cache-control', 'private, no-store');
-      return sendJsonText(reply, personalizedBody(answer, states, aversions));
+      // The common public read, a revalidation above all, from the kept answer in this turn: no promise to wait for.
+      const kept = keptPublicAnswer(request.query);
+      if (kept === undefined) return readMeals(request, reply);
+      reply.header('cache-control', cacheControl).header('etag', kept.etag);
+      answerUnlessFresh(request, reply, kept.etag, kept.body);
+      return undefined;
     },
   );
+
+  /** The public menu that the query asks for, when kept and servable now; undefined whenever a read is needed. */
+  function keptPublicAnswer(query: MealsQuery): MenuAnswer | undefined {
+    if (query.date === 'today' || query.date === 'tomorrow' || query.cursor !== undefined) return undefined;
+    const days = menuDaysOf(query);
+    return days === undefined ? undefined : menus.keptAnswer(days, selectionOf(query));
+  }
+
+  async function readMeals(request: FastifyRequest & { readonly query: MealsQuery }, reply: FastifyReply) {
+    const reader = optionalReader(request);
+    // The answer depends on the token: no shared cache may give one reader's answer to another.
+    reply.header('vary', 'authorization');
+    const query = await withCalendarDay(getCanteenDay, request.query);
+    if (!query.ok) return sendRefusal(reply, query.refusal);
+    const days = menuDaysOf(query.value);
+    // The onRequest hook demanded a token for these reads.
+    if (days === undefined) {
+      const { userId } = authenticatedPrincipal(request);
+      const personal = personalSelection(selectionOf(query.value), query.value, await getPreferences.execute({ userId }));
+      return readByIdsOrEveryCanteen(getMeals, cursors, userId, query.value, reply, personal);
+    }
+    if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
+    if (reader === null) {
+      const answer = await menus.answer(days, selectionOf(request.query));
+      if (!answer.ok) return sendRefusal(reply, answer.refusal);
+      reply.header('cache-control', cacheControl).header('etag', answer.value.etag);
+      return answerUnlessFresh(request, reply, answer.value.etag, answer.value.body);
+    }
+    // The public answer of the reader's selection (kept like any other), then their own part on top of it.
+    const personal = await personalMenu(reader, days, request.query);
+    if (!personal.ok) return sendRefusal(reply, personal.refusal);
+    const { answer, states, aversions } = personal.value;
+    reply.header('cache-control', 'private, no-store');
+    return sendJsonText(reply, personalizedBody(answer, states, aversions));
+  }
 
   app.get(
     routePaths.getPersonalStates,

@@ -9,7 +9,13 @@ export function isLocalDate(value: string): value is LocalDate {
   if (match === null) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(utcMs(year, month + 1, 0)).getUTCDate();
+  // Worked out without a Date: every menu read checks its days, the cheapest 304 included.
+  return day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 export function isLocalTime(value: string): value is LocalTime {
