@@ -43,7 +43,7 @@ describe('the reference app', () => {
 });
 
 describe('a recorded answer', () => {
-  it('keeps the headers of the answer and drops those of one response or connection', () => {
+  it('keeps the headers of the answer, the request id as recorded, and drops those of one response or connection', () => {
     const recorded = replayable({
       status: 200,
       headers: {
@@ -60,7 +60,7 @@ describe('a recorded answer', () => {
     });
     expect(recorded).toEqual({
       status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', etag: '"e"', vary: 'authorization' },
+      headers: { 'content-type': 'application/json; charset=utf-8', etag: '"e"', vary: 'authorization', 'x-request-id': 'one-request' },
       body: '{}',
     });
   });
