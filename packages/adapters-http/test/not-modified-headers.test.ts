@@ -24,8 +24,8 @@ const recorded304 = {
   'x-ratelimit-limit': '1000',
   'x-ratelimit-remaining': '<per request>',
   'x-ratelimit-reset': '60',
-  // The route's Vary replaces the one CORS set (Origin): left as it was, see the report of issue 39.
-  vary: 'authorization',
+  // CORS's Origin kept beside the route's own: a shared cache keeps one answer per origin and per token (issue 39).
+  vary: 'Origin, authorization',
   'access-control-allow-origin': 'https://app.example.com',
   'access-control-expose-headers': 'retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, x-request-id',
   'cache-control': 'public, max-age=60, stale-while-revalidate=30',

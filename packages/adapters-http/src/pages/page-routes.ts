@@ -5,6 +5,7 @@ import { ifNoneMatchHolds } from '../conditional-requests.js';
 import { pageHtml } from './page-html.js';
 import { pageLanguageOf } from './page-language.js';
 import { digest, lazyWebAssets, type StaticFile, type WebAssets } from './web-assets.js';
+import { varyOn } from '../vary.js';
 
 export const dashboardPath = '/dashboard';
 export const consolePath = '/admin';
@@ -136,7 +137,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PageRoutesOptions> = async (a
       const { lang } = request.query as { lang?: string };
       const language = pageLanguageOf(lang, request.headers['accept-language'], web().manifest.languages);
       // The same URL answers in the language the browser asks for.
-      reply.header('vary', 'Accept-Language');
+      varyOn(reply, 'Accept-Language');
       return sendStatic(request, reply, documentOf(page, language), policy);
     });
   }

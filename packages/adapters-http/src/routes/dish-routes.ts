@@ -41,6 +41,7 @@ import { publicCacheControl } from './fresh-answers.js';
 import { adminBodyLimit } from './meal-routes.js';
 import { defaultMenuCaching, type MenuCachingOptions } from './menu-routes.js';
 import { createPageCursors } from './page-cursor.js';
+import { varyOn } from '../vary.js';
 
 export interface DishRoutesOptions {
   readonly getDish: GetDish;
@@ -81,7 +82,7 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
     async (request, reply) => {
       const reader = optionalReader(request);
       // As the menu: with a token the answer holds the caller's own figures; without, it is the same for everyone.
-      reply.header('vary', 'authorization').header('cache-control', reader === null ? cacheControl : 'private, no-store');
+      varyOn(reply, 'authorization').header('cache-control', reader === null ? cacheControl : 'private, no-store');
       const dishId = Number(request.params.dish_id) as DishId;
       if (!isMealId(dishId)) throw new HttpError('invalid_request', 'The dish id is out of range.');
       const result = await getDish.execute({ dishId, reader });

@@ -44,6 +44,7 @@ import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { createPrivateTags } from './private-tags.js';
 import { localDateOf, mealIdOf, menuDaysOf } from './read-params.js';
+import { varyOn } from '../vary.js';
 
 /** How shared caches may keep a public menu answer. */
 export interface MenuCachingOptions extends MenuCacheSettings {
@@ -148,7 +149,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     (request, reply) => {
       if (request.principal !== null || request.authenticationFailure !== null) return readMeals(request, reply);
       // The answer depends on the token: no shared cache may give one reader's answer to another.
-      reply.header('vary', 'authorization');
+      varyOn(reply, 'authorization');
       // The common public read, a revalidation above all, from the kept answer in this turn: no promise to wait for.
       const kept = keptPublicAnswer(request.query);
       if (kept === undefined) return readMeals(request, reply);
@@ -168,7 +169,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
   async function readMeals(request: FastifyRequest & { readonly query: MealsQuery }, reply: FastifyReply) {
     const reader = optionalReader(request);
     // The answer depends on the token: no shared cache may give one reader's answer to another.
-    reply.header('vary', 'authorization');
+    varyOn(reply, 'authorization');
     const query = await withCalendarDay(getCanteenDay, request.query);
     if (!query.ok) return sendRefusal(reply, query.refusal);
     const days = menuDaysOf(query.value);
@@ -211,7 +212,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     },
     async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);
-      reply.header('vary', 'authorization');
+      varyOn(reply, 'authorization');
       if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
       const query = await withCalendarDay(getCanteenDay, request.query);
       if (!query.ok) return sendRefusal(reply, query.refusal);

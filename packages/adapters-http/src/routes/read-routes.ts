@@ -29,6 +29,7 @@ import { mealDataOf, publicMealDataOf } from '../wire-mapping.js';
 import { mealIdOf } from './read-params.js';
 import { createPageCursors, type CursorList, type PageCursors } from './page-cursor.js';
 import { answerPrivately } from './private-answers.js';
+import { varyOn } from '../vary.js';
 
 export interface ReadRoutesOptions {
   readonly listMarkedMeals: ListMarkedMeals;
@@ -72,7 +73,7 @@ export const mealReadRoute: FastifyPluginAsyncTypebox<MealReadRouteOptions> = as
     },
     async (request, reply) => {
       const reader = optionalReader(request);
-      reply.header('vary', 'authorization');
+      varyOn(reply, 'authorization');
       const result = await getMeal.execute({ userId: reader, mealId: mealIdOf(request.params.meal_id) });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return { status: 'success' as const, data: reader === null ? publicMealDataOf(result.value) : mealDataOf(result.value) };
