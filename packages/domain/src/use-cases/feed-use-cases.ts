@@ -84,8 +84,7 @@ export class RunFeed {
   }
 
   private async stillListed(canteen: Canteen, feed: CanteenFeed): Promise<boolean> {
-    const current = await this.deps.canteens.find(canteen.id);
-    return current?.feeds.some((candidate) => candidate.name === feed.name && candidate.url === feed.url) ?? false;
+    return listsFeed(await this.deps.canteens.find(canteen.id), feed);
   }
 
   private async fetchAndImport(
@@ -253,7 +252,7 @@ export class RunDueFeeds {
   ): Promise<FeedState | undefined> {
     if (stopping?.aborted) return undefined;
     const current = await this.deps.canteens.find(canteen.id);
-    if (!current?.feeds.some((listed) => listed.name === feed.name && listed.url === feed.url)) return undefined;
+    if (current === undefined || !listsFeed(current, feed)) return undefined;
     const startedAt = this.deps.clock.now();
     // Another instance that found it due first runs it; this one leaves it.
     if (!(await this.deps.feedStates.claim(canteen.id, feed.name, lastAttemptAt, startedAt))) return undefined;
@@ -266,6 +265,11 @@ export class RunDueFeeds {
       fetch.cancel.release();
     }
   }
+}
+
+/** Whether the canteen, as stored now, still lists the feed at the same URL (a PUT may have moved or removed it). */
+function listsFeed(canteen: Canteen | undefined, feed: CanteenFeed): boolean {
+  return canteen?.feeds.some((listed) => listed.name === feed.name && listed.url === feed.url) ?? false;
 }
 
 /** A feed whose URL changed is another fetch: the new URL does not wait for the old one's. */
