@@ -27,7 +27,7 @@ import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './rou
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
 import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
-import { consolePage, dashboardPage, pageRoutes, signInPageOptions, type PageSignIn } from './pages/page-routes.js';
+import { appPage, consolePage, dashboardPage, pageRoutes, signInPageOptions, type PageSignIn } from './pages/page-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
@@ -83,6 +83,8 @@ export interface HttpAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
   readonly docs?: boolean;
+  /** Serve the students' app at / (with its service worker and manifests), a page on the public API (default true). */
+  readonly app?: boolean;
   /** Serve the kitchen dashboard at /dashboard, a page on the public API (default true). */
   readonly dashboard?: boolean;
   /** Serve the admin console at /admin, a page on the admin API that signs in with meals:write (default true). */
@@ -290,7 +292,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     prefix: openMensaV2Prefix,
   });
   // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.
-  const pages = [...(options.dashboard ?? true ? [dashboardPage] : []), ...(options.console ?? true ? [consolePage] : [])];
+  const pages = [
+    ...(options.app ?? true ? [appPage] : []),
+    ...(options.dashboard ?? true ? [dashboardPage] : []),
+    ...(options.console ?? true ? [consolePage] : []),
+  ];
   if (pages.length > 0) await app.register(pageRoutes, { pages, ...signInPageOptions(options.signIn) });
   return app;
 }

@@ -38,7 +38,7 @@ export interface TestOidcProvider {
   readonly audience: string;
   readonly clientId: string;
   /**
-   * Registers the pages of the server at `origin` as a public client (PKCE, no secret) with `/admin` and `/dashboard`
+   * Registers the pages of the server at `origin` as a public client (PKCE, no secret) with `/` (the students' app), `/admin` and `/dashboard`
    * as redirect and post-logout URIs, and starts answering. Separate from the start because the server's settings
    * need the issuer before its own address exists.
    */
@@ -47,7 +47,7 @@ export interface TestOidcProvider {
 }
 
 const clientId = 'canteen-meals-pages';
-const pagePaths = ['/admin', '/dashboard'];
+const pagePaths = ['/', '/admin', '/dashboard'];
 
 /**
  * A real OpenID provider (panva's oidc-provider) on 127.0.0.1: discovery, authorization code with PKCE, refresh tokens,

@@ -21,16 +21,22 @@ export function pageHtml({ page, language, assetPath, settings = {} }: PageHtml)
     .map(([name, value]) => ` data-${name}="${escaped(value)}"`)
     .join('');
   const style = page.style === null ? '' : `<link rel="stylesheet" href="${assetPath}/${page.style}">\n`;
+  const preload = (page.preload ?? []).map((chunk) => `<link rel="modulepreload" href="${assetPath}/${escaped(chunk)}">\n`).join('');
+  const webManifest = page.webManifest?.[language];
+  const installable =
+    webManifest === undefined
+      ? ''
+      : `<link rel="manifest" href="${escaped(webManifest)}">\n${page.themeColor ? `<meta name="theme-color" content="${escaped(page.themeColor)}">\n` : ''}`;
   return `<!doctype html>
 <html lang="${escaped(language)}"${data}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="dark">
+<meta name="color-scheme" content="${escaped(page.colorScheme ?? 'dark')}">
 <title>${escaped(page.title[language] ?? '')}</title>
 <link rel="icon" href="data:,">
-${style}<script type="module" src="${assetPath}/${page.script}"></script>
-</head>
+${installable}${style}<script type="module" src="${assetPath}/${page.script}"></script>
+${preload}</head>
 <body>
 <div id="app"></div>
 <noscript><p>${escaped(page.noscript[language] ?? '')}</p></noscript>

@@ -7,6 +7,7 @@ import { pageLanguageOf } from './page-language.js';
 import { digest, lazyWebAssets, type StaticFile, type WebAssets } from './web-assets.js';
 import { varyOn } from '../vary.js';
 
+export const appPath = '/';
 export const dashboardPath = '/dashboard';
 export const consolePath = '/admin';
 /** Where the pages' scripts and style sheets are, under their hashed names. */
@@ -24,6 +25,9 @@ export function pageContentSecurityPolicy(connectSources: readonly string[] = []
     "style-src 'self'",
     ['connect-src', "'self'", ...connectSources].join(' '),
     "img-src 'self' data:",
+    // The students' app: its web app manifest and its service worker, from this origin.
+    "manifest-src 'self'",
+    "worker-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -53,6 +57,24 @@ export const dashboardPage: PageRoute = {
       canteen: Type.Optional(Type.String({ maxLength: 64 })),
       date: Type.Optional(Type.String({ maxLength: 10 })),
       mode: Type.Optional(Type.Union([Type.Literal('kitchen'), Type.Literal('wall')])),
+      lang: Type.Optional(Language),
+    },
+    { additionalProperties: false },
+  ),
+};
+
+/**
+ * The students' app: a canteen's day (`canteen`, `date`; else the last chosen canteen, and today), the view (`menu`,
+ * `favourites`, `data`), the language. The sign-in's answer comes in the fragment, as for the console.
+ */
+export const appPage: PageRoute = {
+  path: appPath,
+  page: 'app',
+  query: Type.Object(
+    {
+      canteen: Type.Optional(Type.String({ maxLength: 64 })),
+      date: Type.Optional(Type.String({ maxLength: 10 })),
+      view: Type.Optional(Type.Union([Type.Literal('menu'), Type.Literal('favourites'), Type.Literal('data')])),
       lang: Type.Optional(Language),
     },
     { additionalProperties: false },
@@ -146,7 +168,31 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PageRoutesOptions> = async (a
     if (file === undefined) return reply.callNotFound();
     return sendStatic(request, reply, file, policy);
   });
+  if (options.pages.some((page) => page.page === appPage.page)) {
+    // The app's service worker and web app manifests, at the root: a worker's scope is the folder it comes from.
+    let worker: StaticFile | undefined;
+    for (const name of ['sw.js', 'app.en.webmanifest', 'app.de.webmanifest']) {
+      app.get(`/${name}`, { schema: { hide: true } }, async (request, reply) => {
+        const file = name === 'sw.js' ? (worker ??= workerWithPage(web(), documentOf)) : web().rootFiles.get(name);
+        if (file === undefined) return reply.callNotFound();
+        return sendStatic(request, reply, file, policy);
+      });
+    }
+  }
 };
+
+/**
+ * The worker as built, with a last line naming the app's HTML as this server writes it (its settings: the sign-in's
+ * issuer and client). A browser installs a worker anew when one byte changes: a changed setting reaches the
+ * installed apps at their next start, as a new build does.
+ */
+function workerWithPage(web: WebAssets, documentOf: (page: string, language: string) => StaticFile): StaticFile | undefined {
+  const built = web.rootFiles.get('sw.js');
+  if (built === undefined) return undefined;
+  const pages = web.manifest.languages.map((language) => documentOf(appPage.page, language).etag).join(' ');
+  const body = `${built.body.toString()}\n// ${digest(pages)}\n`;
+  return { ...built, body, etag: `"${digest(body)}"` };
+}
 
 function sendStatic(request: FastifyRequest, reply: FastifyReply, file: StaticFile, policy: string) {
   reply.headers({ 'content-security-policy': policy, 'cache-control': file.cacheControl, etag: file.etag });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -7,12 +7,21 @@ import { dirname, join } from 'node:path';
 export interface WebManifest {
   readonly languages: readonly string[];
   readonly pages: Readonly<Record<string, BuiltPage>>;
+  /** Files answered at the site's root (`/sw.js`, `/app.en.webmanifest`): the students' app's worker and manifests. */
+  readonly rootFiles?: readonly string[];
 }
 export interface BuiltPage {
   readonly script: string;
   readonly style: string | null;
+  /** The chunks the script imports at start, preloaded by the HTML (no round trip after the script's). */
+  readonly preload?: readonly string[];
   readonly title: Readonly<Record<string, string>>;
   readonly noscript: Readonly<Record<string, string>>;
+  /** The page's `<meta name="color-scheme">`; `dark` when absent. */
+  readonly colorScheme?: string;
+  readonly themeColor?: string | null;
+  /** The web app manifest's path per language (an installable page), else null. */
+  readonly webManifest?: Readonly<Record<string, string>> | null;
 }
 
 /** A file answered from memory, with its validator. */
@@ -26,7 +35,10 @@ export interface StaticFile {
 /** The built pages: the manifest and every asset it names, read once on the first page or asset requested. */
 export interface WebAssets {
   readonly manifest: WebManifest;
+  /** Under /assets: every file of the build's dist/assets, by name. */
   readonly assets: ReadonlyMap<string, StaticFile>;
+  /** At the site's root, by name: kept no longer than a revalidation (their names stay, their content changes). */
+  readonly rootFiles: ReadonlyMap<string, StaticFile>;
 }
 
 export const digest = (body: Buffer | string) => createHash('sha256').update(body).digest('base64url');
@@ -34,7 +46,10 @@ export const digest = (body: Buffer | string) => createHash('sha256').update(bod
 const types: Readonly<Record<string, string>> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
+  png: 'image/png',
+  webmanifest: 'application/manifest+json; charset=utf-8',
 };
+const typeOf = (name: string) => types[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 
 /** The assets' names carry their hash: a browser keeps them for a year, and a new version is a new name. */
 const immutable = 'public, max-age=31536000, immutable';
@@ -53,15 +68,17 @@ export function loadWebAssets(): WebAssets {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as WebManifest;
   const directory = join(dirname(manifestPath), 'assets');
   const assets = new Map<string, StaticFile>();
-  for (const page of Object.values(manifest.pages)) {
-    for (const name of [page.script, page.style]) {
-      if (name === null || assets.has(name)) continue;
-      const body = readFileSync(join(directory, name));
-      const extension = name.slice(name.lastIndexOf('.') + 1);
-      assets.set(name, { body, type: types[extension] ?? 'application/octet-stream', etag: `"${digest(body)}"`, cacheControl: immutable });
-    }
+  // Every file of the build: the pages' scripts and style sheets, the chunks they load, the app's icons.
+  for (const name of readdirSync(directory)) {
+    const body = readFileSync(join(directory, name));
+    assets.set(name, { body, type: typeOf(name), etag: `"${digest(body)}"`, cacheControl: immutable });
   }
-  return { manifest, assets };
+  const rootFiles = new Map<string, StaticFile>();
+  for (const name of manifest.rootFiles ?? []) {
+    const body = readFileSync(join(dirname(manifestPath), 'root', name));
+    rootFiles.set(name, { body, type: typeOf(name), etag: `"${digest(body)}"`, cacheControl: 'no-cache' });
+  }
+  return { manifest, assets, rootFiles };
 }
 
 /** Loads on first use and keeps the result (or the failure's cause, tried again on the next request). */

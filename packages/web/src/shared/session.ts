@@ -1,30 +1,17 @@
-// Who uses a page, and the access token its API calls carry. With the server's OIDC_ISSUER and OIDC_CLIENT_ID, the page
-// signs in at the identity provider with oidc-client-ts (authorization code with PKCE, a public client, the provider's
-// endpoints from its discovery); without them it says how to configure them and takes a pasted token. Tokens live in
-// sessionStorage only: gone with the tab, never in localStorage or a cookie.
+// The screens of a page that needs a signed-in person with a scope (the console, the kitchen's mode): sign in, how to
+// configure signing in, not allowed. With the server's OIDC_ISSUER and OIDC_CLIENT_ID the page signs in at the identity
+// provider (sign-in-flow.ts); without them it says how to configure them and takes a pasted token (pasted-token.ts).
 import './sign-in.css';
 import { MealsApiError } from '@canteen-meals/client';
-import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import { messageOf, pageClient } from './api.js';
 import { element } from './dom.js';
 import type { Language } from './language.js';
-import {
-  accessAllows,
-  audienceParameters,
-  displayNameOf,
-  isSignInCallback,
-  needsRenewal,
-  signInSettingsOf,
-  unverifiedClaims,
-  type SignInSettings,
-} from './sign-in-settings.js';
+import { forgetPastedToken, keepPastedToken, pastedTokenSession } from './pasted-token.js';
+import { providerState, signInRedirect, type UserManager } from './sign-in-flow.js';
+import { accessAllows, signInSettingsOf, type Session, type SignInSettings } from './sign-in-settings.js';
 import { signInTexts, type SignInTexts } from './sign-in-texts.js';
 
-export interface Session {
-  readonly user: string;
-  getToken(): Promise<string>;
-  signOut(): Promise<void>;
-}
+export type { Session };
 
 export type RequiredScope = 'meals:write' | 'meals:kitchen';
 
@@ -38,8 +25,6 @@ export interface SessionOptions {
   readonly probe?: (getToken: () => Promise<string>) => Promise<unknown>;
 }
 
-/** Where a pasted token is kept (this tab only). */
-const pastedTokenKey = 'canteen-meals.token';
 
 /** Resolves with a session, or renders a sign-in/how-to-configure/not-allowed screen into `root` and resolves null. */
 export async function startSession(root: HTMLElement, options: SessionOptions): Promise<Session | null> {
@@ -61,7 +46,7 @@ export async function startSession(root: HTMLElement, options: SessionOptions): 
       }
       if (error instanceof MealsApiError && error.status === 401 && settings === undefined) {
         // A pasted token the API refuses (expired, another issuer): ask for another one.
-        sessionStorage.removeItem(pastedTokenKey);
+        forgetPastedToken();
         notConfiguredScreen(root, options, t, t.pasteRejected(error.message));
         return null;
       }
@@ -105,102 +90,11 @@ function defaultProbe(scope: RequiredScope): SessionOptions['probe'] {
   };
 }
 
-/** The identity provider's session, after handling its answer when the browser comes back from signing in. */
+/** The provider's session, or its sign-in screen (with why the last attempt failed) and null. */
 async function providerSession(root: HTMLElement, settings: SignInSettings, t: SignInTexts): Promise<Session | null> {
-  // The page itself, without query or fragment, is the redirect URI: what the provider has registered exactly.
-  const pageUrl = `${location.origin}${location.pathname}`;
-  const store = new WebStorageStateStore({ store: sessionStorage });
-  const audience = settings.audience;
-  const manager = new UserManager({
-    authority: settings.issuer,
-    client_id: settings.clientId,
-    redirect_uri: pageUrl,
-    post_logout_redirect_uri: pageUrl,
-    response_type: 'code',
-    // The answer in the fragment: no server (nor its access log) sees the code, and the pages' query stays theirs.
-    response_mode: 'fragment',
-    scope: settings.scopes,
-    userStore: store,
-    stateStore: store,
-    // The access token is for the API, not the provider's userinfo; the ID token names the person.
-    loadUserInfo: false,
-    // Both use an iframe at the provider, which the pages' CSP (frames: none) refuses; getToken renews instead.
-    automaticSilentRenew: false,
-    monitorSession: false,
-    ...audienceParameters(audience),
-  });
-
-  if (isSignInCallback(location.hash)) {
-    try {
-      const user = await manager.signinRedirectCallback(location.href);
-      const asked = (user.state as { back?: string } | undefined)?.back;
-      const back = asked !== undefined && asked.startsWith(pageUrl) ? asked : pageUrl;
-      if (back !== pageUrl) {
-        // The page as it was asked for (its ?lang= chooses the server's language): loaded again, signed in now.
-        location.replace(back);
-        return new Promise<never>(() => {});
-      }
-      history.replaceState(null, '', pageUrl);
-    } catch (error) {
-      history.replaceState(null, '', pageUrl);
-      signInScreen(root, t, manager, t.signInFailed(messageOf(error)));
-      return null;
-    }
-  }
-  const user = await manager.getUser();
-  if (user === null) {
-    signInScreen(root, t, manager);
-    return null;
-  }
-  return {
-    user: displayNameOf(user.profile, user.profile.sub),
-    getToken: renewingToken(manager),
-    async signOut() {
-      // Ends the session at the provider where it offers that (end_session_endpoint), else here only.
-      const endSession = await manager.metadataService.getEndSessionEndpoint().catch(() => undefined);
-      if (endSession === undefined) {
-        await manager.removeUser();
-        location.assign(pageUrl);
-        return;
-      }
-      await manager.signoutRedirect();
-    },
-  };
-}
-
-/**
- * The access token, renewed when it is about to expire: with the refresh token where the provider gave one, else (or
- * when the refresh is refused) by signing in again, which comes back to this page. One renewal at a time.
- */
-function renewingToken(manager: UserManager): () => Promise<string> {
-  let renewal: Promise<string> | null = null;
-  const renew = async (user: User | null): Promise<string> => {
-    if (user?.refresh_token) {
-      try {
-        const renewed = await manager.signinSilent();
-        if (renewed !== null) return renewed.access_token;
-      } catch {
-        // Refused (revoked, expired, the provider restarted): sign in again below.
-      }
-    }
-    await manager.removeUser();
-    await signInRedirect(manager);
-    // The browser is on its way to the provider; the call that asked waits for nothing.
-    return new Promise<string>(() => {});
-  };
-  return async () => {
-    const user = await manager.getUser();
-    if (user !== null && !needsRenewal(user.expires_at, Date.now())) return user.access_token;
-    renewal ??= renew(user).finally(() => {
-      renewal = null;
-    });
-    return renewal;
-  };
-}
-
-/** Off to the provider, to come back to this very URL (its query: the language, the page's own parameters). */
-function signInRedirect(manager: UserManager): Promise<void> {
-  return manager.signinRedirect({ state: { back: location.href.split('#')[0] } });
+  const { manager, session, failure } = await providerState(settings);
+  if (session === null) signInScreen(root, t, manager, failure === undefined ? undefined : t.signInFailed(failure));
+  return session;
 }
 
 function signInScreen(root: HTMLElement, t: SignInTexts, manager: UserManager, problem?: string) {
@@ -218,20 +112,6 @@ function signInScreen(root: HTMLElement, t: SignInTexts, manager: UserManager, p
   });
   box.append(go);
   go.focus();
-}
-
-/** A pasted token's session: the token as given; the API decides what it may do. */
-function pastedTokenSession(): Session | null {
-  const token = sessionStorage.getItem(pastedTokenKey);
-  if (token === null || token === '') return null;
-  return {
-    user: displayNameOf(unverifiedClaims(token), '?'),
-    getToken: async () => token,
-    async signOut() {
-      sessionStorage.removeItem(pastedTokenKey);
-      location.reload();
-    },
-  };
 }
 
 function notConfiguredScreen(root: HTMLElement, options: SessionOptions, t: SignInTexts, problem?: string) {
@@ -254,9 +134,7 @@ function notConfiguredScreen(root: HTMLElement, options: SessionOptions, t: Sign
   form.append(label, input, use);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const token = input.value.trim().replace(/^Bearer\s+/i, '');
-    if (token === '') return;
-    sessionStorage.setItem(pastedTokenKey, token);
+    if (!keepPastedToken(input.value)) return;
     // The page starts again with the token: its probe (a refused token comes back here with the API's reason), then
     // the page itself.
     location.reload();

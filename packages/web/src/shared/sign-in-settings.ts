@@ -1,6 +1,13 @@
 // What the page's HTML tells the script about signing in (the server writes the OIDC_* settings as data-* attributes
 // on <html>), and the small decisions around tokens that do not need a browser: unit-tested in test/sign-in.test.ts.
 
+/** Who is signed in, and the access token for the API calls (renewed before it expires). */
+export interface Session {
+  readonly user: string;
+  getToken(): Promise<string>;
+  signOut(): Promise<void>;
+}
+
 /** The identity provider the page signs in with; absent when the server has no OIDC_ISSUER and OIDC_CLIENT_ID. */
 export interface SignInSettings {
   readonly issuer: string;

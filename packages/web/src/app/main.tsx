@@ -1,0 +1,81 @@
+// The students' app at `/`: a canteen's menu of the day on a phone, filtered, rated and marked in one tap, offline
+// from the service worker's copy, in German and English. Components (ui/) draw the state (data/state.ts); loaders
+// and actions (data/) fill it from the public API and the person's own calls. Nothing inline: the pages' strict CSP.
+import './app.css';
+import { effect } from '@preact/signals';
+import { render } from 'preact';
+import { resumeSession } from './data/account.js';
+import { listenToHistory } from './data/navigation.js';
+import { followDay } from './data/live.js';
+import { daysRead, loadCanteens, loadLabels, loadPersonal, loadTopPlaces, loadWeek } from './data/menu.js';
+import { loadHiddenDishes, mergeFiltersAtSignIn, sendPending } from './data/personal.js';
+import { canteen, day, filters, language, newVersionReady, now, online, session, t, today, view } from './data/state.js';
+import { keep } from './data/storage.js';
+import { App } from './ui/App.js';
+
+const root = document.getElementById('app');
+if (root === null) throw new Error('the page has no #app');
+
+// The language chosen (a kept page may be in another): the document says it, for screen readers and the title.
+effect(() => {
+  document.documentElement.lang = language.value;
+  document.title = t.value.title;
+});
+
+render(<App />, root);
+listenToHistory();
+
+void loadCanteens();
+void loadLabels();
+
+// The menu of the strip's days, the day's ranking, the person's own part: again whenever one of them changes.
+effect(() => {
+  const chosen = canteen.value;
+  if (chosen === null) return;
+  keep('canteen', chosen.canteen_id);
+  const days = daysRead(today.value, day.value);
+  void loadWeek(chosen, days, filters.value);
+  void loadTopPlaces(chosen, day.value);
+  void loadPersonal(chosen, days);
+});
+
+// The day live while the menu is shown (the stream itself closes while the page is hidden).
+effect(() => {
+  const chosen = canteen.value;
+  if (chosen === null || view.value !== 'menu') return;
+  return followDay(chosen.canteen_id, day.value);
+});
+
+void resumeSession().then(() => {
+  if (session.value === null) return;
+  void mergeFiltersAtSignIn();
+  void loadHiddenDishes();
+  void sendPending();
+});
+
+addEventListener('online', () => {
+  online.value = true;
+  void sendPending();
+});
+addEventListener('offline', () => {
+  online.value = false;
+});
+// Past midnight, "today" moves on.
+setInterval(() => (now.value = new Date()), 60_000);
+
+// The service worker: the app and the last menus offline. A new version installs in the background and waits for the
+// next start (never in the middle of use); the app says it is ready.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker
+    .register('/sw.js', { scope: '/' })
+    .then((registration) => {
+      const waiting = () => {
+        if (registration.waiting !== null && navigator.serviceWorker.controller !== null) newVersionReady.value = true;
+      };
+      waiting();
+      registration.addEventListener('updatefound', () => registration.installing?.addEventListener('statechange', waiting));
+    })
+    .catch(() => {
+      // No worker (a private window, a browser without): the app works online.
+    });
+}

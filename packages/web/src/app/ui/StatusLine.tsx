@@ -1,0 +1,49 @@
+import { useEffect } from 'preact/hooks';
+import { keptAt, language, liveConnected, newVersionReady, notice, online, t } from '../data/state.js';
+import { clockTime } from '../model/days.js';
+
+/** How long a notice stays (one with an undo a little longer). */
+const noticeMs = { plain: 6000, undo: 10000 };
+
+/** What the person should know now: offline and since when, a message with its undo, a new version waiting. */
+export function StatusLine() {
+  const texts = t.value;
+  const current = notice.value;
+  useEffect(() => {
+    if (current === null) return;
+    const timer = setTimeout(() => {
+      if (notice.value === current) notice.value = null;
+    }, current.undo === undefined ? noticeMs.plain : noticeMs.undo);
+    return () => clearTimeout(timer);
+  }, [current]);
+  const kept = keptAt.value;
+  const offline = kept !== null ? texts.offlineAsOf(clockTime(kept, language.value)) : online.value ? null : texts.offline;
+  return (
+    <div class="status-line">
+      <p class="connection" role="status">
+        {offline !== null && <span class="offline">{offline}</span>}
+        {offline === null && liveConnected.value && <span class="live">{texts.live}</span>}
+      </p>
+      <div class="notice" role="status">
+        {current !== null && (
+          <p data-kind={current.kind}>
+            {current.text}
+            {current.undo !== undefined && (
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  current.undo?.();
+                  notice.value = null;
+                }}
+              >
+                {texts.undo}
+              </button>
+            )}
+          </p>
+        )}
+      </div>
+      {newVersionReady.value && <p class="new-version">{texts.newVersion}</p>}
+    </div>
+  );
+}
