@@ -28,7 +28,7 @@ describe('GET /dashboard', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toBe(dashboardContentSecurityPolicy);
     expect(dashboardContentSecurityPolicy).toBe(
-      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(page.headers['cache-control']).toBe('no-cache');
     // The app's other security headers stay.
