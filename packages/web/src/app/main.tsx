@@ -2,7 +2,7 @@
 // from the service worker's copy, in German and English. Components (ui/) draw the state (data/state.ts); loaders
 // and actions (data/) fill it from the public API and the person's own calls. Nothing inline: the pages' strict CSP.
 import './app.css';
-import { effect } from '@preact/signals';
+import { computed, effect } from '@preact/signals';
 import { render } from 'preact';
 import { resumeSession } from './data/account.js';
 import { listenToHistory } from './data/navigation.js';
@@ -28,10 +28,13 @@ listenToHistory();
 void loadCanteens();
 void loadLabels();
 
+/** The chosen canteen by its id: a fresh list of canteens with the same one chosen changes nothing. */
+const chosenId = computed(() => canteen.value?.canteen_id ?? null);
+
 // The menu of the strip's days, the day's ranking, the person's own part: again whenever one of them changes.
 effect(() => {
-  const chosen = canteen.value;
-  if (chosen === null) return;
+  if (chosenId.value === null) return;
+  const chosen = canteen.peek()!;
   keep('canteen', chosen.canteen_id);
   const days = daysRead(today.value, day.value);
   void loadWeek(chosen, days, filters.value);
@@ -39,11 +42,11 @@ effect(() => {
   void loadPersonal(chosen, days);
 });
 
-// The day live while the menu is shown (the stream itself closes while the page is hidden).
+// The day live while the menu is shown and the browser is online (the stream itself closes while the page is hidden).
 effect(() => {
-  const chosen = canteen.value;
-  if (chosen === null || view.value !== 'menu') return;
-  return followDay(chosen.canteen_id, day.value);
+  const id = chosenId.value;
+  if (id === null || view.value !== 'menu' || !online.value) return;
+  return followDay(id, day.value);
 });
 
 void resumeSession().then(() => {

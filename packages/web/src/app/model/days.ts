@@ -44,9 +44,9 @@ export function dayLabel(day: string, language: string): { readonly weekday: str
   };
 }
 
-/** A clock time as the language writes it (`11:42`), on the browser's clocks. */
+/** A clock time on the 24-hour clock (`11:42`, as a canteen's opening hours are written), on the browser's clocks. */
 export function clockTime(instant: Date, language: string): string {
-  return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(instant);
+  return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
 }
 
 export const isDay = (text: string | null | undefined): text is string =>
