@@ -322,6 +322,73 @@ describe("the students' app", () => {
     await close(context, problems);
   }, 60_000);
 
+  it('works by keyboard with a visible focus, at 320 px and at 200 % text without scrolling sideways, light and dark, in German signed in', async () => {
+    const { context, page, problems } = await phone({ locale: 'de-DE', colorScheme: 'dark' });
+    await page.goto(`${origin}/?canteen=${canteenId}`);
+    await meal(page, 'Käsespätzle').waitFor();
+    await signIn(page, testUsers.admin.login, 'Anmelden');
+    await page.getByText(`Angemeldet als ${testUsers.admin.name}`).waitFor();
+    await meal(page, 'Vegan curry').getByRole('radiogroup', { name: 'Deine Bewertung' }).getByRole('radio', { name: '2 Sterne' }).waitFor();
+
+    // Keyboard only: Tab reaches the controls, each with a visible focus ring; the arrow keys choose a star.
+    const focusedOutline = () =>
+      page.evaluate(() => {
+        const globals = globalThis as unknown as LayoutGlobals;
+        return globals.getComputedStyle(globals.document.activeElement).outlineStyle;
+      });
+    await page.keyboard.press('Tab');
+    expect(await focusedOutline()).not.toBe('none');
+    for (let presses = 0; presses < 60; presses += 1) {
+      const name = await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } } }).document.activeElement.getAttribute('name'));
+      if (name === 'rating-1') break;
+      await page.keyboard.press('Tab');
+    }
+    // The radio itself is see-through (its own ring would not show): its star draws the ring (:focus-within).
+    const starRing = await page.evaluate(() => {
+      const globals = globalThis as unknown as LayoutGlobals;
+      return globals.getComputedStyle(globals.document.querySelector('.star:focus-within')).outlineStyle;
+    });
+    expect(starRing).toBe('solid');
+    await page.keyboard.press('ArrowRight');
+    await meal(page, 'Käsespätzle').getByRole('button', { name: 'Bewertung löschen' }).waitFor();
+    await page.keyboard.press('Space');
+
+    const sidewaysScroll = () =>
+      page.evaluate(() => {
+        const globals = globalThis as unknown as LayoutGlobals;
+        return globals.document.documentElement.scrollWidth - globals.innerWidth;
+      });
+    for (const view of ['menu', 'favourites', 'data'] as const) {
+      await page.goto(`${origin}/?canteen=${canteenId}${view === 'menu' ? '' : `&view=${view}`}`);
+      await page.getByText(`Angemeldet als ${testUsers.admin.name}`).first().waitFor();
+      if (view === 'menu') await meal(page, 'Käsespätzle').waitFor();
+      for (const colorScheme of ['dark', 'light'] as const) {
+        await page.emulateMedia({ colorScheme });
+        expect(await wcagViolations(page), `${view}, ${colorScheme}`).toEqual([]);
+      }
+      await page.setViewportSize({ width: 320, height: 640 });
+      expect(await sidewaysScroll(), `${view} at 320 px`).toBeLessThanOrEqual(0);
+      await page.evaluate(() => {
+        (globalThis as unknown as LayoutGlobals).document.documentElement.style.fontSize = '200%';
+      });
+      expect(await sidewaysScroll(), `${view} at 320 px and 200 % text`).toBeLessThanOrEqual(0);
+      await page.setViewportSize({ width: 390, height: 844 });
+    }
+
+    // Motion only for those who do not ask for less.
+    await page.goto(`${origin}/?canteen=${canteenId}`);
+    await meal(page, 'Käsespätzle').waitFor();
+    const transition = () =>
+      page.evaluate(() => {
+        const globals = globalThis as unknown as LayoutGlobals;
+        return globals.getComputedStyle(globals.document.querySelector('.meal')).transitionDuration;
+      });
+    expect(await transition()).not.toBe('0s');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await transition()).toBe('0s');
+    await close(context, problems);
+  }, 120_000);
+
   it('starts offline on the last menu, says since when, and sends a rating tapped offline once back online', async () => {
     const { context, page, problems } = await phone();
     await page.goto(`${origin}/?canteen=${canteenId}`);
@@ -358,6 +425,16 @@ describe("the students' app", () => {
     await close(context, problems);
   }, 120_000);
 });
+
+interface LayoutGlobals {
+  readonly innerWidth: number;
+  readonly document: {
+    readonly documentElement: { readonly scrollWidth: number; readonly style: { fontSize: string } };
+    readonly activeElement: unknown;
+    querySelector(selector: string): unknown;
+  };
+  getComputedStyle(element: unknown): { readonly outlineStyle: string; readonly transitionDuration: string };
+}
 
 interface WorkerGlobals {
   readonly navigator: { readonly serviceWorker: { readonly controller: unknown } };
