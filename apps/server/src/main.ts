@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer. The
   // curl line rates meal 1, which exists only when the demo menu was seeded.
   if (seeded && config.jwtKey.kind === 'secret') notes.push(...tryItLines(address, config));
+  notes.push(`meals: app        ${address}/ (the students' app: the menu, rating and favourites)`);
   if (config.docsEnabled) notes.push(`meals: API docs   ${address}${docsPath} (OpenAPI: ${address}${openApiPath})`);
   notes.push(...operationsLines(address, config.metricsEnabled ? metricsAddress : undefined, config));
   // The "listening" line comes last: whoever waits for it has everything else already.

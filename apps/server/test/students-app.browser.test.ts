@@ -69,10 +69,14 @@ beforeAll(async () => {
       { id: 2, name: 'Vegan curry', servedAt: lunch, rateable: true, canteenId, category: 'Vegan', labels: ['vegan', 'celery'], prices: prices('2.90') },
       { id: 3, name: 'Tomato soup', servedAt: lunch, rateable: true, canteenId, category: 'Soups', labels: ['celery'], prices: prices('1.50') },
       { id: 4, name: 'Schnitzel', servedAt: new Date(now.getTime() + day), rateable: true, canteenId, category: 'Main course', labels: ['pork', 'wheat'], prices: prices('3.90') },
+      // A feed's "no offer" line: not a meal, never shown as one.
+      { id: 6, name: 'Kein Angebot', servedAt: lunch, rateable: false, canteenId, category: 'Soups', labels: ['placeholder'] },
       { id: 5, name: 'Fish of the day', servedAt: new Date(now.getTime() - 9 * day), rateable: true, canteenId, category: 'Main course', labels: ['fish'], prices: prices('3.50') },
     ]),
   );
   for (const [user, rating] of [['ann', 5], ['ben', 4], ['cem', 4]] as const) ok(await useCases.rateMeal.execute({ userId: user, mealId: 2, rating }));
+  // The day after tomorrow the canteen is closed.
+  ok(await useCases.setDayClosed.execute({ canteenId, date: canteenDay(new Date(now.getTime() + 2 * day)), closed: true }));
   // Several contexts at once (a person each): not as one process, which ends with its last page.
   const args = chromium.args.filter((arg) => arg !== '--single-process');
   browser = await playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
@@ -152,10 +156,22 @@ describe("the students' app", () => {
     await spaetzle.getByText('€3.10').waitFor();
     await spaetzle.getByText(await labelName('milk', 'en'), { exact: true }).waitFor();
     await meal(page, 'Vegan curry').getByText('4.3 of 5 stars from 3 ratings').waitFor();
+    // The day's best by the ranking (the only rated meal: first).
+    await meal(page, 'Vegan curry').getByText('Top 1 of the day').waitFor();
+    expect(await spaetzle.getByText(/^Top \d of the day$/).count()).toBe(0);
     await spaetzle.getByText('Sign in to rate meals and mark favourites.').waitFor();
     expect(await spaetzle.getByRole('radiogroup').count()).toBe(0);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await wcagViolations(page)).toEqual([]);
+
+    // The day strip: a closed day says so, and its menu too.
+    const closedDay = page.getByRole('navigation', { name: 'Days' }).getByRole('link', { name: /closed/ });
+    expect(await closedDay.count()).toBe(1);
+    await closedDay.click();
+    await page.getByText('The canteen is closed on this day.').waitFor();
+    expect(new URL(page.url()).searchParams.get('date')).toBe(canteenDay(new Date(Date.now() + 2 * day)));
+    await page.getByRole('navigation', { name: 'Days' }).getByRole('link', { name: /Today/ }).click();
+    await spaetzle.waitFor();
 
     // The price for another group, remembered.
     await page.getByLabel('Prices for').selectOption('employee');
@@ -175,8 +191,10 @@ describe("the students' app", () => {
     await page.getByRole('button', { name: 'Hide them again' }).click();
     await meal(page, 'Tomato soup').waitFor({ state: 'detached' });
 
-    // A reload keeps the filter and the price group (signed out: in this browser).
-    await page.reload();
+    // A reload keeps the filter and the price group (signed out: in this browser); the app without a link opens the
+    // canteen chosen last (not the first of the list, the demo's `default`).
+    await page.goto(`${origin}/`);
+    await page.getByRole('heading', { level: 1, name: /Mensa am Campus/ }).waitFor();
     await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
     await spaetzle.getByText('€5.20').waitFor();
     expect(await page.getByRole('article').count()).toBe(1);
@@ -440,11 +458,14 @@ interface WorkerGlobals {
   readonly navigator: { readonly serviceWorker: { readonly controller: unknown } };
 }
 
-/** The canteen's day (YYYY-MM-DD) of a seeded meal, as the API says. */
+/** The canteen's day (YYYY-MM-DD) of an instant. */
+const canteenDay = (instant: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+
+/** The canteen's day of a seeded meal, as the API says. */
 async function dayOf(mealId: number): Promise<string> {
   const read = await useCases.getMeal.execute({ userId: 'someone', mealId });
   if (!read.ok) throw new Error(`meal ${mealId}: ${JSON.stringify(read.refusal)}`);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(read.value.meal.servedAt);
+  return canteenDay(read.value.meal.servedAt);
 }
 
 async function streamText(stream: NodeJS.ReadableStream): Promise<string> {

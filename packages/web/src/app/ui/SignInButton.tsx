@@ -1,10 +1,13 @@
 import { useRef, useState } from 'preact/hooks';
 import { keepPastedToken } from '../../shared/pasted-token.js';
 import { messageOf } from '../../shared/api.js';
-import { signIn, signOut } from '../data/account.js';
+import { signIn } from '../data/account.js';
 import { notice, session, t } from '../data/state.js';
 
-/** "Sign in" (every view), or who is signed in and "Sign out". Without a provider: a form for a pasted token. */
+/**
+ * "Sign in" (every view), or who is signed in (signing out is in "My data": the bar stays one line on a phone).
+ * Without a provider: a form for a pasted token.
+ */
 export function SignInButton() {
   const texts = t.value;
   const dialog = useRef<HTMLDialogElement>(null);
@@ -14,9 +17,6 @@ export function SignInButton() {
     return (
       <div class="account">
         <span class="user">{texts.signedInAs(signedIn.user)}</span>
-        <button type="button" class="quiet" onClick={() => void signOut()}>
-          {texts.signOut}
-        </button>
       </div>
     );
   }
