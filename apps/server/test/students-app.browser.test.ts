@@ -205,7 +205,7 @@ describe("the students' app", () => {
     expect(await wcagViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'My data' }).click();
     await page.getByText('Sign in to see and manage your data.').waitFor();
-    expect(page.url()).toBe(`${origin}/?canteen=${canteenId}&view=data`);
+    expect(page.url()).toBe(`${origin}/?view=data`);
     expect(await wcagViolations(page)).toEqual([]);
     await page.goBack();
     await page.getByText('Sign in to see your favourites coming up.').waitFor();
@@ -241,6 +241,12 @@ describe("the students' app", () => {
     await page.getByText(`Signed in as ${testUsers.nobody.name}`).waitFor();
     // No role needed; the token never in the address; the filter of this browser and the saved one, merged.
     expect(page.url()).toBe(`${origin}/?canteen=${canteenId}`);
+    // The tokens stay in this tab's sessionStorage: nothing in localStorage looks like one.
+    const kept = await page.evaluate(() => {
+      const storage = (globalThis as unknown as { localStorage: { readonly length: number; key(index: number): string | null; getItem(key: string): string | null } }).localStorage;
+      return Array.from({ length: storage.length }, (_, index) => storage.getItem(storage.key(index)!) ?? '').join('\n');
+    });
+    expect(kept).not.toMatch(/eyJ|access_token|refresh_token/);
     await page.getByRole('button', { name: 'Filters (2)' }).waitFor();
     expect(await useCases.getPreferences.execute({ userId: testUsers.nobody.login })).toMatchObject({ filter: { without: ['celery', 'fish'], only: [] } });
     await page.getByRole('button', { name: 'Filters (2)' }).click();
@@ -337,6 +343,21 @@ describe("the students' app", () => {
     expect(await wcagViolations(page)).toEqual([]);
     await useCases.setMealAvailability.execute({ mealId: 3, status: 'available', anyDay: true });
     await soup.getByText('Few left').waitFor({ state: 'detached' });
+
+    // Hidden (another tab, the phone locked): the stream closes; back, it opens again and catches up.
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate((visibility) => {
+        const document = (globalThis as unknown as { document: { dispatchEvent(event: Event): boolean } }).document;
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    await setVisibility('hidden');
+    await page.getByText('Live', { exact: true }).waitFor({ state: 'detached' });
+    await useCases.setMealAvailability.execute({ mealId: 3, status: 'sold_out', anyDay: true });
+    await setVisibility('visible');
+    await page.getByText('Live', { exact: true }).waitFor();
+    await soup.getByText('Sold out').waitFor();
+    await useCases.setMealAvailability.execute({ mealId: 3, status: 'available', anyDay: true });
     await close(context, problems);
   }, 60_000);
 
@@ -406,6 +427,27 @@ describe("the students' app", () => {
     expect(await transition()).toBe('0s');
     await close(context, problems);
   }, 120_000);
+
+  it('narrows the canteen picker with a search field when there are more than eight canteens', async () => {
+    for (const [index, city] of ['Bonn', 'Köln', 'Jülich', 'Düren', 'Aachen', 'Bonn', 'Köln', 'Siegen'].entries()) {
+      await useCases.saveCanteen.execute({ id: `mensa-${index}`, name: `Mensa ${index}`, timeZone: zone, city, address: null, coordinates: null, feeds: [] });
+    }
+    const { context, page, problems } = await phone();
+    await page.goto(`${origin}/?canteen=${canteenId}`);
+    const picker = page.getByLabel('Canteen', { exact: true });
+    await expect.poll(() => picker.locator('option').count()).toBeGreaterThan(8);
+    await page.getByLabel('Search canteens').fill('siegen');
+    // The chosen canteen stays in the list (the field shows it), and the one in Siegen.
+    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(['Mensa am Campus (Aachen)', 'Mensa 7 (Siegen)']);
+    await picker.selectOption('mensa-7');
+    await page.getByRole('heading', { level: 1, name: /Mensa 7/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('canteen')).toBe('mensa-7');
+    await page.getByText('No meals on this day.').waitFor();
+    expect(await wcagViolations(page)).toEqual([]);
+    await page.getByLabel('Search canteens').fill('nowhere');
+    await page.getByText('No canteen has that name.').waitFor();
+    await close(context, problems);
+  }, 60_000);
 
   it('starts offline on the last menu, says since when, and sends a rating tapped offline once back online', async () => {
     const { context, page, problems } = await phone();
