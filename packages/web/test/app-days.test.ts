@@ -113,4 +113,8 @@ describe('isDay', () => {
     const refused = [null, undefined, '', '2026-3-9', '20260309', '2026-03-09T12:00', ' 2026-03-09', '2026-03-09 ', 'today'];
     for (const text of [...refused, '2026-13-01', '2026-00-10', '2026-02-32']) expect(isDay(text), String(text)).toBe(false);
   });
+
+  it('refuses a day its month does not have (Date would roll it over into the next month)', () => {
+    for (const text of ['2026-02-30', '2026-02-31', '2026-04-31', '2026-02-29']) expect(isDay(text), text).toBe(false);
+  });
 });

@@ -49,5 +49,6 @@ export function clockTime(instant: Date, language: string): string {
   return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
 }
 
+/** A calendar day `YYYY-MM-DD` that exists (not 2026-02-30, which Date would roll over into March). */
 export const isDay = (text: string | null | undefined): text is string =>
-  typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T12:00:00Z`));
+  typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T12:00:00Z`)) && addDays(text, 0) === text;

@@ -5,7 +5,7 @@ import { FavouritesView } from './FavouritesView.js';
 import { LanguageLink } from './LanguageLink.js';
 import { MenuView } from './MenuView.js';
 import { SignInButton } from './SignInButton.js';
-import { StatusLine } from './StatusLine.js';
+import { ConnectionStatus, StatusLine } from './StatusLine.js';
 
 /** The app: its bar (name, sign-in, language), the views as tabs with URLs, what is going on, and the view. */
 export function App() {
@@ -15,6 +15,7 @@ export function App() {
       <header class="bar">
         <p class="app-name">{texts.appName}</p>
         <div class="bar-end">
+          <ConnectionStatus />
           <LanguageLink />
           <SignInButton />
         </div>

@@ -5,7 +5,20 @@ import { clockTime } from '../model/days.js';
 /** How long a notice stays (one with an undo a little longer). */
 const noticeMs = { plain: 6000, undo: 10000 };
 
-/** What the person should know now: offline and since when, a message with its undo, a new version waiting. */
+/** Offline and since when, or live: in the bar, where its coming and going moves nothing else on the page. */
+export function ConnectionStatus() {
+  const texts = t.value;
+  const kept = keptAt.value;
+  const offline = kept !== null ? texts.offlineAsOf(clockTime(kept, language.value)) : online.value ? null : texts.offline;
+  return (
+    <p class="connection" role="status">
+      {offline !== null && <span class="offline">{offline}</span>}
+      {offline === null && liveConnected.value && <span class="live">{texts.live}</span>}
+    </p>
+  );
+}
+
+/** What the person should know now: a message with its undo, a new version waiting. */
 export function StatusLine() {
   const texts = t.value;
   const current = notice.value;
@@ -16,14 +29,8 @@ export function StatusLine() {
     }, current.undo === undefined ? noticeMs.plain : noticeMs.undo);
     return () => clearTimeout(timer);
   }, [current]);
-  const kept = keptAt.value;
-  const offline = kept !== null ? texts.offlineAsOf(clockTime(kept, language.value)) : online.value ? null : texts.offline;
   return (
     <div class="status-line">
-      <p class="connection" role="status">
-        {offline !== null && <span class="offline">{offline}</span>}
-        {offline === null && liveConnected.value && <span class="live">{texts.live}</span>}
-      </p>
       <div class="notice" role="status">
         {current !== null && (
           <p data-kind={current.kind}>
