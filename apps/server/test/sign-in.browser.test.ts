@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
-import { startTestOidcProvider, testRoleSettings, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
+import { startTestOidcProvider, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
+import { providerSettings, signInAtProvider } from './support/provider-sign-in.js';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,13 +39,7 @@ beforeAll(async () => {
     DATABASE_URL: 'memory:',
     LOG_LEVEL: 'silent',
     // The recipe of docs/identity-providers.md: the API verifies the same issuer's tokens the pages sign in for.
-    JWT_JWKS_URL: oidc.jwksUrl,
-    JWT_ISSUER: oidc.issuer,
-    JWT_AUDIENCE: audience,
-    ...testRoleSettings,
-    OIDC_ISSUER: oidc.issuer,
-    OIDC_CLIENT_ID: oidc.clientId,
-    OIDC_AUDIENCE: audience,
+    ...providerSettings(oidc),
     // The feed is on this machine, and fetched when the console says "fetch now".
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1',
     FEED_CHECK_INTERVAL_S: '0',
@@ -90,23 +85,7 @@ async function personAt(viewport = { width: 1280, height: 800 }) {
   return { context, page, problems, answers };
 }
 
-/**
- * From the page's "Sign in" button through the provider's screens as a person goes: the login form (any password
- * does at the test provider), then consent when it asks, until the browser is back on the page.
- */
-async function signIn(page: Page, login: string) {
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.href.startsWith(oidc.issuer));
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill('any password');
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL((url) => url.origin === origin || url.pathname.includes('/interaction/'));
-  if (new URL(page.url()).origin !== origin) {
-    // The consent screen: the pages' client asks to act for the person.
-    await page.locator('button[type="submit"]').click();
-    await page.waitForURL((url) => url.origin === origin);
-  }
-}
+const signIn = (page: Page, login: string) => signInAtProvider(page, oidc, origin, login);
 
 /** axe-core run inside the page (evaluated as the devtools do: the page's CSP allows no script from the test). */
 async function accessibilityProblems(page: Page) {

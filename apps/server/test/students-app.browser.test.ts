@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { UseCases } from '@canteen-meals/domain';
-import { startTestOidcProvider, testRoleSettings, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
+import { startTestOidcProvider, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, tokens } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
+import { providerSettings, signInAtProvider } from './support/provider-sign-in.js';
 
 // The students' app at `/` (issue 40) in a real headless Chromium: a student filters the menu, signs in at a real
 // OpenID provider (packages/test-oidc), rates with the stars (pointer and keyboard), marks a favourite, hides a dish,
@@ -39,13 +40,7 @@ beforeAll(async () => {
   const config = loadConfig({
     DATABASE_URL: 'memory:',
     LOG_LEVEL: 'silent',
-    JWT_JWKS_URL: oidc.jwksUrl,
-    JWT_ISSUER: oidc.issuer,
-    JWT_AUDIENCE: audience,
-    ...testRoleSettings,
-    OIDC_ISSUER: oidc.issuer,
-    OIDC_CLIENT_ID: oidc.clientId,
-    OIDC_AUDIENCE: audience,
+    ...providerSettings(oidc),
     FEED_CHECK_INTERVAL_S: '0',
   });
   server = await buildServer(config);
@@ -119,19 +114,7 @@ async function wcagViolations(page: Page): Promise<string[]> {
   return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
-/** Through the provider's screens as a person goes: login (any password does there), consent when asked, back. */
-async function signIn(page: Page, login: string, buttonName = 'Sign in') {
-  await page.getByRole('button', { name: buttonName }).first().click();
-  await page.waitForURL((url) => url.href.startsWith(oidc.issuer));
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill('any password');
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL((url) => url.origin === origin || url.pathname.includes('/interaction/'));
-  if (new URL(page.url()).origin !== origin) {
-    await page.locator('button[type="submit"]').click();
-    await page.waitForURL((url) => url.origin === origin);
-  }
-}
+const signIn = (page: Page, login: string, buttonName = 'Sign in') => signInAtProvider(page, oidc, origin, login, buttonName);
 
 async function labelName(code: string, language: 'en' | 'de'): Promise<string> {
   const answer = (await (await fetch(`${origin}/api/v1/labels`)).json()) as { data: { labels: { code: string; name: Record<string, string> }[] } };

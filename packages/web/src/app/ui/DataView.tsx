@@ -1,9 +1,8 @@
-import type { MealPage } from '@canteen-meals/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { messageOf } from '../../shared/api.js';
 import { eraseData, exportData, signOut } from '../data/account.js';
-import { personalClient } from '../data/clients.js';
 import { hrefFor, onLinkClick } from '../data/navigation.js';
+import { usePersonalRead } from '../data/use-personal-read.js';
 import { language, notice, personal, session, t } from '../data/state.js';
 import { dayLabel, dayOf } from '../model/days.js';
 import { SignInButton } from './SignInButton.js';
@@ -41,18 +40,11 @@ export function DataView() {
 
 function MealList({ kind }: { readonly kind: 'rated' | 'marked' }) {
   const texts = t.value;
-  const signedIn = session.value;
-  const [page, setPage] = useState<MealPage | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   // Read again after an erasure or a change elsewhere in the app (the personal part is the server's).
-  const version = personal.value;
-  useEffect(() => {
-    if (signedIn === null) return;
-    const client = personalClient(() => signedIn.getToken());
-    (kind === 'rated' ? client.listRatedMeals({ limit: 50 }) : client.listMarkedMeals({ limit: 50 })).then(setPage, (error: unknown) =>
-      setProblem(messageOf(error)),
-    );
-  }, [signedIn, kind, version]);
+  const { answer: page, problem } = usePersonalRead(
+    (client) => (kind === 'rated' ? client.listRatedMeals({ limit: 50 }) : client.listMarkedMeals({ limit: 50 })),
+    [kind, personal.value],
+  );
   const heading = `${kind}-heading`;
   return (
     <section aria-labelledby={heading}>

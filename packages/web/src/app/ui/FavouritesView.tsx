@@ -1,8 +1,7 @@
-import type { UpcomingResult } from '@canteen-meals/client';
 import { useEffect, useState } from 'preact/hooks';
-import { messageOf } from '../../shared/api.js';
 import { personalClient } from '../data/clients.js';
 import { hrefFor, onLinkClick } from '../data/navigation.js';
+import { usePersonalRead } from '../data/use-personal-read.js';
 import { hideDish } from '../data/personal.js';
 import { canteens, hiddenDishes, language, session, t } from '../data/state.js';
 import { dayLabel } from '../model/days.js';
@@ -32,15 +31,7 @@ export function FavouritesView() {
 
 function Upcoming() {
   const texts = t.value;
-  const [answer, setAnswer] = useState<UpcomingResult | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const signedIn = session.value;
-  useEffect(() => {
-    if (signedIn === null) return;
-    personalClient(() => signedIn.getToken())
-      .getUpcoming({ days: 7 })
-      .then(setAnswer, (error: unknown) => setProblem(messageOf(error)));
-  }, [signedIn]);
+  const { answer, problem } = usePersonalRead((client) => client.getUpcoming({ days: 7 }), []);
   const names = new Map((canteens.value ?? []).map((canteen) => [canteen.canteen_id, canteen.name]));
   return (
     <section aria-labelledby="upcoming-heading">
