@@ -103,7 +103,7 @@ async function openConsole(options: { viewport: { width: number; height: number 
 }
 
 const openSection = async (page: Page, name: string) => {
-  await page.locator(`nav button[data-section="${name}"]`).click();
+  await page.locator(`nav a[data-section="${name}"]`).click();
   await page.locator(`#section-${name}`).waitFor();
 };
 
@@ -121,7 +121,7 @@ describe('the admin console in a headless browser', () => {
   it('creates a canteen with a feed, fetches it now, works on its menu and webhooks, reports, archives and restores it', async () => {
     const { page, problems, context } = await openConsole({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
     expect(await page.locator('#signed-in-user').textContent()).toBe('Signed in as console-admin');
-    expect(await page.locator('nav button[aria-current="page"]').textContent()).toBe('Canteens');
+    expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe('Canteens');
 
     // Create a canteen: a wrong latitude is named beside its field before the API is asked.
     await page.locator('#new-canteen').click();
@@ -318,4 +318,19 @@ describe('the admin console in a headless browser', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('gives each section a URL: opened from it, a history entry per tab, and the back button returns', async () => {
+    const { page, problems, context } = await openConsole({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', path: '/admin?section=webhooks' });
+    await page.locator('#section-webhooks').waitFor();
+    expect(await page.locator('nav a[data-section="webhooks"]').getAttribute('aria-current')).toBe('page');
+    await openSection(page, 'feeds');
+    expect(new URL(page.url()).searchParams.get('section')).toBe('feeds');
+    await page.goBack();
+    await page.locator('#section-webhooks').waitFor();
+    expect(await page.locator('nav a[data-section="feeds"]').getAttribute('aria-current')).toBeNull();
+    await openSection(page, 'canteens');
+    expect(page.url()).toBe(`${origin}/admin`);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
 });

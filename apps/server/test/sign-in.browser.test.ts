@@ -150,7 +150,7 @@ describe('signing in to /admin with OpenID Connect', () => {
     await editor.getByLabel('Feed URL (OpenMensa v2)').fill(feedUrl);
     await editor.getByRole('button', { name: 'Create' }).click();
     await page.locator('[data-canteen-id="triplex"]').waitFor();
-    await page.locator('nav button[data-section="feeds"]').click();
+    await page.locator('nav a[data-section="feeds"]').click();
     await page.locator('[data-feed="full"]').waitFor();
     await page.getByRole('button', { name: 'Fetch feed full now' }).click();
     await page.locator('[data-feed="full"] [role="status"]').filter({ hasText: 'Fetched now' }).waitFor();
@@ -159,7 +159,10 @@ describe('signing in to /admin with OpenID Connect', () => {
     const saved = answers.filter((answer) => answer.method === 'PUT' && answer.url === `${origin}/api/v1/admin/canteens/triplex`);
     expect(saved.map((answer) => answer.status)).toEqual([201]);
 
-    // The access token expires: the page renews it with the refresh token, and the console works on.
+    // The access token expires: the page renews it with the refresh token, and the console works on. (Back on the
+    // canteens first: a reload opens the section the address names.)
+    await page.locator('nav a[data-section="canteens"]').click();
+    expect(page.url()).toBe(`${origin}/admin`);
     await expireStoredToken(page, false);
     answers.length = 0;
     await page.reload();

@@ -82,12 +82,19 @@ export const appPage: PageRoute = {
 };
 
 /** The admin console: canteens, feeds, a day's menu, webhooks and the ratings report, on the admin API (meals:write). */
-// Its query: the language. The sign-in comes back in the fragment (response_mode=fragment), which no server
+// Its query: the section and the language. The sign-in comes back in the fragment (response_mode=fragment), which no server
 // sees: the code stays out of access logs and the pages' strict query schemas stay as they are.
 export const consolePage: PageRoute = {
   path: consolePath,
   page: 'console',
-  query: Type.Object({ lang: Type.Optional(Language) }, { additionalProperties: false }),
+  query: Type.Object(
+    {
+      // The section shown (tabs with URLs); absent: the canteens.
+      section: Type.Optional(Type.Union(['feeds', 'menu', 'webhooks', 'report'].map((name) => Type.Literal(name)))),
+      lang: Type.Optional(Language),
+    },
+    { additionalProperties: false },
+  ),
 };
 
 /**

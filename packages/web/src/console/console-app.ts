@@ -51,10 +51,10 @@ export function mountConsole(root: HTMLElement, context: ConsoleContext): void {
   main.id = 'console-main';
   root.replaceChildren(header, main);
 
-  const tabButtons = new Map<SectionName, HTMLButtonElement>();
+  const tabLinks = new Map<SectionName, HTMLAnchorElement>();
   function open(name: SectionName, focus: boolean) {
     const [, mount, heading] = sections.find(([each]) => each === name)!;
-    for (const [each, tab] of tabButtons) {
+    for (const [each, tab] of tabLinks) {
       if (each === name) tab.setAttribute('aria-current', 'page');
       else tab.removeAttribute('aria-current');
     }
@@ -64,14 +64,40 @@ export function mountConsole(root: HTMLElement, context: ConsoleContext): void {
     // A keyboard or screen reader user lands on the new section, not back at the top of the page.
     if (focus) node.querySelector<HTMLElement>('h2')?.focus();
   }
+  // Each section has its URL (`?section=feeds`, the language kept): a link to share or bookmark, and the back button
+  // goes to the section before. Moving between them is a history entry, not a page load.
   for (const [name, , heading] of sections) {
-    const tab = button(heading(t));
+    const tab = element('a', 'button', heading(t));
+    tab.href = sectionHref(name);
     tab.dataset.section = name;
-    tab.addEventListener('click', () => open(name, true));
-    tabButtons.set(name, tab);
+    tab.addEventListener('click', (event) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      history.pushState(null, '', tab.href);
+      open(name, true);
+    });
+    tabLinks.set(name, tab);
     const item = element('li');
     item.append(tab);
     tabs.append(item);
   }
-  open('canteens', false);
+  addEventListener('popstate', () => open(sectionOfUrl(), false));
+  open(sectionOfUrl(), false);
+}
+
+const isSectionName = (value: string | null): value is SectionName => sections.some(([name]) => name === value);
+
+/** The section the address names (`?section=`), else the canteens. */
+function sectionOfUrl(): SectionName {
+  const asked = new URL(location.href).searchParams.get('section');
+  return isSectionName(asked) ? asked : 'canteens';
+}
+
+/** The console's address with that section (the canteens: none), its other parameters kept. */
+function sectionHref(name: SectionName): string {
+  const url = new URL(location.href);
+  url.hash = '';
+  if (name === 'canteens') url.searchParams.delete('section');
+  else url.searchParams.set('section', name);
+  return `${url.pathname}${url.search}`;
 }
