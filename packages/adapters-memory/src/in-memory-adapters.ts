@@ -1,6 +1,7 @@
 import { InMemoryAvailabilityRepository } from './in-memory-availability-repository.js';
 import { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';
 import { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
+import { InMemoryNotificationSettingsRepository, InMemoryPushAudience, InMemoryPushOutbox, InMemoryPushSubscriptionRepository } from './in-memory-push-store.js';
 import { InMemoryDatabase } from './in-memory-database.js';
 import { InMemoryDishQueries } from './in-memory-dish-queries.js';
 import { InMemoryDishRepository } from './in-memory-dish-repository.js';
@@ -34,5 +35,15 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     outbox: new InMemoryWebhookOutbox(db),
     preferences: new InMemoryPreferenceRepository(db),
     availability: new InMemoryAvailabilityRepository(db),
+  };
+}
+
+/** The push notifications' state in the same in-memory database (issue 41). */
+export function createInMemoryPushStore(db: InMemoryDatabase = new InMemoryDatabase()) {
+  return {
+    pushSubscriptions: new InMemoryPushSubscriptionRepository(db),
+    notificationSettings: new InMemoryNotificationSettingsRepository(db),
+    pushOutbox: new InMemoryPushOutbox(db),
+    pushAudience: new InMemoryPushAudience(db),
   };
 }

@@ -1,5 +1,5 @@
 export { FixedClock } from './fixed-clock.js';
-export { createInMemoryAdapters } from './in-memory-adapters.js';
+export { createInMemoryAdapters, createInMemoryPushStore } from './in-memory-adapters.js';
 export { InMemoryAvailabilityRepository } from './in-memory-availability-repository.js';
 export { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
 export { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';
@@ -15,3 +15,4 @@ export { InMemoryFeedStateRepository } from './in-memory-feed-state-repository.j
 export { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';
 export { InMemoryWebhookOutbox } from './in-memory-webhook-outbox.js';
 export { InMemoryWebhookRepository } from './in-memory-webhook-repository.js';
+export { InMemoryNotificationSettingsRepository, InMemoryPushAudience, InMemoryPushOutbox, InMemoryPushSubscriptionRepository } from './in-memory-push-store.js';

@@ -401,3 +401,51 @@ export {
   type AversionPage,
   savePreferencesRefusals,
 } from './use-cases/preference-use-cases.js';
+export {
+  base64urlBytes,
+  endpointOrigin,
+  maxPushEndpointLength,
+  maxPushSubscriptionsPerPerson,
+  pushSubscriptionProblem,
+  type NewPushSubscription,
+  type PushSubscription,
+  type PushSubscriptionProblem,
+} from './push/push-subscription.js';
+export {
+  defaultNotificationSettings,
+  notificationLanguages,
+  type NotificationLanguage,
+  type NotificationSettings,
+  type NotificationSettingsRepository,
+} from './push/notification-settings.js';
+export {
+  type ClaimedPush,
+  type MarkedServing,
+  type PushAudience,
+  type PushEntry,
+  type PushOutbox,
+  type PushSender,
+  type PushSendOutcome,
+  type PushSettlement,
+  type PushSubscriptionRepository,
+} from './push/push-ports.js';
+export { digestPayload, maxPushPayloadBytes, payloadJson, soldOutPayload, testPayload, topicOf, type PushPayload } from './push/push-messages.js';
+export {
+  GetNotificationSettings,
+  ListPushSubscriptions,
+  RemovePushSubscription,
+  SaveNotificationSettings,
+  SavePushSubscription,
+  SendTestPush,
+  savePushSubscriptionRefusals,
+  type TestPushOutcome,
+} from './use-cases/push-use-cases.js';
+export { digestLateLimitMs, NotifySoldOut, RunPushDigests, type DigestRun } from './use-cases/push-notices.js';
+export {
+  DeliverPushes,
+  defaultPushDeliverySettings,
+  pushRetryCapMs,
+  type PushAttemptOutcome,
+  type PushDeliverySettings,
+  type PushPass,
+} from './use-cases/deliver-pushes.js';

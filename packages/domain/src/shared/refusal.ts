@@ -22,6 +22,7 @@ const defaultMessages = {
   webhook_not_found: 'The webhook does not exist.',
   unknown_label: 'A label code is not in the vocabulary.',
   too_many_aversions: 'A person avoids at most 500 dishes: stop avoiding one first.',
+  invalid_push_subscription: 'The push subscription is not valid.',
 } as const;
 
 export type RefusalCode = keyof typeof defaultMessages;
