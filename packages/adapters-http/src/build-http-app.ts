@@ -30,6 +30,7 @@ import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoute
 import { appPage, consolePage, dashboardPage, pageRoutes, signInPageOptions, type PageSignIn } from './pages/page-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
+import { pushRoutes, pushStatusRoute, type PushOptions } from './routes/push-routes.js';
 import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
 import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
 import { mealReadRoute, readRoutes, type MealReadRouteOptions, type ReadRoutesOptions } from './routes/read-routes.js';
@@ -89,6 +90,8 @@ export interface HttpAppOptions {
   readonly dashboard?: boolean;
   /** Serve the admin console at /admin, a page on the admin API that signs in with meals:write (default true). */
   readonly console?: boolean;
+  /** Web Push (issue 41): the VAPID public key and its use cases; absent: off, its routes answer 409 push_disabled. */
+  readonly push?: PushOptions;
   /** Sign-in for the pages with OpenID Connect (OIDC_ISSUER, OIDC_CLIENT_ID); absent: they offer a pasted token. */
   readonly signIn?: PageSignIn | undefined;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
@@ -236,6 +239,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(userDataRoutes, options.useCases);
       await api.register(upcomingRoutes, options.useCases);
       await api.register(preferenceRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
+      await api.register(pushRoutes, { push: options.push });
       await api.register(adminCanteenRoutes, options.useCases);
       await api.register(closedDayRoutes, options.useCases);
       await api.register(canteenArchiveRoutes, options.useCases);
@@ -250,6 +254,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
   await app.register(labelRoutes, { prefix: apiPrefix });
+  await app.register(pushStatusRoute, { push: options.push, prefix: apiPrefix });
   await app.register(publicDishRoutes, {
     ...options.useCases,
     cursorSecret: options.cursorSecret,

@@ -25,6 +25,7 @@ export const errorCodeOfRefusal = {
   webhook_not_found: 'webhook_not_found',
   unknown_label: 'invalid_request',
   too_many_aversions: 'too_many_aversions',
+  invalid_push_subscription: 'invalid_request',
 } as const satisfies Record<RefusalCode, ErrorCode>;
 
 export type WireCodeOf<R extends RefusalCode> = (typeof errorCodeOfRefusal)[R];

@@ -204,6 +204,18 @@ export function userDataExportDataOf(data: UserDataExport): Static<typeof UserDa
           preferences: { without: [...data.preferences.filter.without], only: [...data.preferences.filter.only] },
           aversions: data.preferences.aversions.map(({ dishId, since }) => ({ dish_id: dishId, since: since.toISOString() })),
         }),
+    ...(data.push === undefined
+      ? {}
+      : {
+          push_subscriptions: data.push.subscriptions.map((subscription) => ({
+            id: subscription.id,
+            endpoint: subscription.endpoint,
+            keys: { p256dh: subscription.p256dh, auth: subscription.auth },
+            expiration_time: subscription.expirationTime?.toISOString() ?? null,
+            created_at: subscription.createdAt.toISOString(),
+          })),
+          notifications: { favourites_today: data.push.settings.favouritesToday, sold_out: data.push.settings.soldOut, language: data.push.settings.language },
+        }),
   };
 }
 
@@ -213,6 +225,8 @@ export function erasureDataOf(erased: ErasedUserData): Static<typeof UserDataEra
     ratings_erased: erased.ratings,
     ...(erased.preferences === undefined ? {} : { preferences_erased: erased.preferences }),
     ...(erased.aversions === undefined ? {} : { aversions_erased: erased.aversions }),
+    ...(erased.pushSubscriptions === undefined ? {} : { push_subscriptions_erased: erased.pushSubscriptions }),
+    ...(erased.notificationSettings === undefined ? {} : { notification_settings_erased: erased.notificationSettings }),
   };
 }
 

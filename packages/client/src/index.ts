@@ -18,6 +18,13 @@ export {
   type MealsClientOptions,
 } from './meals-client.js';
 export type {
+  PushStatus,
+  PushSubscriptionRequest,
+  SavedPushSubscription,
+  PushSubscriptionsResult,
+  TestPushResult,
+  NotificationSettingsRequest,
+  NotificationSettings,
   AdminCanteensResult,
   ArchivedCanteen,
   Aversion,

@@ -53,6 +53,13 @@ import type {
   SaveWebhookRequest,
   Webhook,
   WebhooksResult,
+  PushStatus,
+  PushSubscriptionRequest,
+  SavedPushSubscription,
+  PushSubscriptionsResult,
+  TestPushResult,
+  NotificationSettingsRequest,
+  NotificationSettings,
 } from './wire-types.js';
 
 type TokenSource =
@@ -181,6 +188,17 @@ export interface MealsClient {
    * aborting `signal`, closes the stream.
    */
   liveStatistics(request: LiveStatisticsRequest): AsyncIterable<LiveEvent>;
+  /** Whether the server sends Web Push, and the VAPID public key to subscribe with (public). */
+  getPushStatus(options?: CallOptions): Promise<PushStatus>;
+  /** Subscribes the caller's browser (`PushSubscription.toJSON()`); a known endpoint moves to the caller. */
+  savePushSubscription(request: PushSubscriptionRequest, options?: CallOptions): Promise<SavedPushSubscription>;
+  listPushSubscriptions(options?: CallOptions): Promise<PushSubscriptionsResult>;
+  /** Removes the caller's subscription with that endpoint (none: nothing happens). */
+  removePushSubscription(endpoint: string, options?: CallOptions): Promise<void>;
+  /** Sends "Notifications work" to every subscription of the caller now; answers each outcome. */
+  sendTestPush(options?: CallOptions): Promise<TestPushResult>;
+  getNotificationSettings(options?: CallOptions): Promise<NotificationSettings>;
+  saveNotificationSettings(request: NotificationSettingsRequest, options?: CallOptions): Promise<NotificationSettings>;
 }
 
 export interface LiveStatisticsRequest {
@@ -291,6 +309,16 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     getRatingsReport: ({ canteen, from, to }, callOptions) =>
       callText(`${routePaths.getRatingsReport}${queryString({ canteen, from, to })}`, 'text/csv', callOptions),
     liveStatistics: (request) => ({ [Symbol.asyncIterator]: () => liveEvents(request) }),
+    getPushStatus: (callOptions) => call('GET', routePaths.pushStatus, undefined, callOptions),
+    savePushSubscription: (request, callOptions) => call('PUT', routePaths.pushSubscriptions, request, callOptions),
+    listPushSubscriptions: (callOptions) => call('GET', routePaths.pushSubscriptions, undefined, callOptions),
+    removePushSubscription: async (endpoint, callOptions) => {
+      const { url, response } = await send('DELETE', `${routePaths.pushSubscriptions}${queryString({ endpoint })}`, undefined, json, callOptions);
+      if (response.status !== 204) await answerOf('DELETE', url, response);
+    },
+    sendTestPush: (callOptions) => call('POST', routePaths.testPush, undefined, callOptions),
+    getNotificationSettings: (callOptions) => call('GET', routePaths.notificationSettings, undefined, callOptions),
+    saveNotificationSettings: (request, callOptions) => call('PUT', routePaths.notificationSettings, request, callOptions),
   };
 
   async function* liveEvents({ canteen, date, signal, lastEventId }: LiveStatisticsRequest): AsyncGenerator<LiveEvent> {

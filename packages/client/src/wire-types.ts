@@ -52,6 +52,13 @@ import type {
   WebhookData,
   WebhookPayload,
   WebhooksData,
+  PushStatusData,
+  PushSubscriptionBody,
+  PushSubscriptionData,
+  PushSubscriptionsData,
+  TestPushData,
+  NotificationSettingsBody,
+  NotificationSettingsData,
 } from '@canteen-meals/http-contract';
 import type { Static } from '@sinclair/typebox';
 
@@ -202,3 +209,13 @@ export type MenuPublishedEvent = Static<typeof MenuPublishedPayload>;
 export type FavouritesUpcomingEvent = Static<typeof FavouritesUpcomingPayload>;
 export type MealWithdrawnEvent = Static<typeof MealWithdrawnPayload>;
 export type MealAvailabilityChangedEvent = Static<typeof MealAvailabilityChangedPayload>;
+
+/** `GET /push`: whether the server sends Web Push, and its VAPID public key. */
+export type PushStatus = Static<typeof PushStatusData>;
+/** `PUT /me/push-subscriptions`: the browser's `PushSubscription.toJSON()`. */
+export type PushSubscriptionRequest = Static<typeof PushSubscriptionBody>;
+export type SavedPushSubscription = Static<typeof PushSubscriptionData>;
+export type PushSubscriptionsResult = Static<typeof PushSubscriptionsData>;
+export type TestPushResult = Static<typeof TestPushData>;
+export type NotificationSettingsRequest = Static<typeof NotificationSettingsBody>;
+export type NotificationSettings = Static<typeof NotificationSettingsData>;

@@ -427,8 +427,10 @@ export {
   type PushSender,
   type PushSendOutcome,
   type PushSettlement,
+  type PushStore,
   type PushSubscriptionRepository,
 } from './push/push-ports.js';
+export { createPushUseCases, type PushUseCaseDeps, type PushUseCaseSet } from './use-cases/create-push-use-cases.js';
 export { digestPayload, maxPushPayloadBytes, payloadJson, soldOutPayload, testPayload, topicOf, type PushPayload } from './push/push-messages.js';
 export {
   GetNotificationSettings,

@@ -16,3 +16,4 @@ export * from './webhook-schemas.js';
 export * from './webhook-event-schemas.js';
 export * from './webhook-examples.js';
 export * from './label-schemas.js';
+export * from './push-schemas.js';

@@ -41,6 +41,10 @@ export const routePaths = {
   menuCalendar: '/canteens/:canteen_id/menu.ics',
   listLabels: '/labels',
   preferences: '/me/preferences',
+  pushStatus: '/push',
+  pushSubscriptions: '/me/push-subscriptions',
+  testPush: '/me/push-subscriptions/test',
+  notificationSettings: '/me/notifications',
   listAversions: '/me/aversions',
   aversion: '/me/aversions/:dish_id',
 } as const;

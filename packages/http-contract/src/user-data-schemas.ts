@@ -26,6 +26,24 @@ export const UserDataExportData = Type.Object({
       description: 'The dishes the user avoids (PUT /me/aversions/{dish_id}), by dish id',
     }),
   ),
+  push_subscriptions: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        endpoint: Type.String(),
+        keys: Type.Object({ p256dh: Type.String(), auth: Type.String() }),
+        expiration_time: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        created_at: Type.String({ format: 'date-time' }),
+      }),
+      { description: "The user's push subscriptions (PUT /me/push-subscriptions), oldest first: everything the service keeps of each" },
+    ),
+  ),
+  notifications: Type.Optional(
+    Type.Object(
+      { favourites_today: Type.Boolean(), sold_out: Type.Boolean(), language: Type.String() },
+      { description: 'The notification settings (PUT /me/notifications), the defaults when none were set' },
+    ),
+  ),
 });
 
 export const UserDataErasureData = Type.Object({
@@ -33,6 +51,8 @@ export const UserDataErasureData = Type.Object({
   ratings_erased: Type.Integer({ minimum: 0 }),
   preferences_erased: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'The label filter, when one was set' })),
   aversions_erased: Type.Optional(Type.Integer({ minimum: 0, description: 'The avoided dishes' })),
+  push_subscriptions_erased: Type.Optional(Type.Integer({ minimum: 0, description: 'The push subscriptions' })),
+  notification_settings_erased: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'The notification settings, when set' })),
 });
 
 /**

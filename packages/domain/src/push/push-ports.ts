@@ -4,6 +4,7 @@ import type { LabelCode } from '../label/label.js';
 import type { MealId } from '../meal/meal.js';
 import type { LocalDate } from '../menu/local-time.js';
 import type { UserId } from '../shared/user-id.js';
+import type { NotificationSettingsRepository } from './notification-settings.js';
 import type { NewPushSubscription, PushSubscription } from './push-subscription.js';
 
 export interface PushSubscriptionRepository {
@@ -109,4 +110,12 @@ export interface PushSendOutcome {
 
 export interface PushSender {
   send(subscription: PushSubscription, message: { readonly payload: string; readonly ttlSeconds: number; readonly topic: string }): Promise<PushSendOutcome>;
+}
+
+/** Everything push keeps, from one database: what an adapter package provides beside its repositories. */
+export interface PushStore {
+  readonly pushSubscriptions: PushSubscriptionRepository;
+  readonly notificationSettings: NotificationSettingsRepository;
+  readonly pushOutbox: PushOutbox;
+  readonly pushAudience: PushAudience;
 }

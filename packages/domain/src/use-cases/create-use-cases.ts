@@ -1,3 +1,4 @@
+import type { PushStore } from '../push/push-ports.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { PreferenceRepository } from '../preference/preference-repository.js';
 import { AvoidDish, GetPreferences, ListAversions, SavePreferences } from './preference-use-cases.js';
@@ -73,6 +74,8 @@ export interface Repositories {
   readonly preferences: PreferenceRepository;
   /** How much of each serving is left, as the kitchen says. */
   readonly availability: AvailabilityRepository;
+  /** Web Push's subscriptions, settings and outbox, where the adapter keeps them: in the export, gone with an erasure. */
+  readonly pushStore?: PushStore;
 }
 
 /** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
@@ -166,7 +169,12 @@ export function createUseCases(
   const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start, announce, ...(serviceTime.letOthersRun === undefined ? {} : { letOthersRun: serviceTime.letOthersRun }) });
   const runFeed = new RunFeed({ ...repositories, ...feeds, onRan: feeds.onFeedRan, importMenu, clock });
   const reading = { queries: repositories.queries, clock };
-  const userData = { userData: repositories.userData, preferences: repositories.preferences, clock };
+  const userData = {
+    userData: repositories.userData,
+    preferences: repositories.preferences,
+    clock,
+    ...(repositories.pushStore === undefined ? {} : { push: repositories.pushStore }),
+  };
   const menus = { ...reading, canteens: repositories.canteens };
   return {
     menuChanges,

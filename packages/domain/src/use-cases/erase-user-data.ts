@@ -1,3 +1,4 @@
+import type { PushStore } from '../push/push-ports.js';
 import type { PreferenceRepository } from '../preference/preference-repository.js';
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import type { UserId } from '../shared/user-id.js';
@@ -12,6 +13,7 @@ export class EraseUserData {
     private readonly deps: {
       readonly userData: UserDataRepository;
       readonly preferences?: PreferenceRepository;
+      readonly push?: Pick<PushStore, 'pushSubscriptions' | 'notificationSettings'>;
       readonly announce?: AnnounceMenuChange;
     },
   ) {}
@@ -24,6 +26,12 @@ export class EraseUserData {
     for (const { mealId, histogram, dish } of erased.meals) announce({ kind: 'rating', mealId, histogram, dish });
     // After the markings and ratings: a failure here leaves preferences a repeated erasure removes (it is idempotent).
     const preferences = await this.deps.preferences?.eraseAll(userId);
-    return preferences === undefined ? erased : { ...erased, preferences: preferences.filters, aversions: preferences.aversions };
+    const pushSubscriptions = await this.deps.push?.pushSubscriptions.eraseAll(userId);
+    const notificationSettings = await this.deps.push?.notificationSettings.erase(userId);
+    return {
+      ...erased,
+      ...(preferences === undefined ? {} : { preferences: preferences.filters, aversions: preferences.aversions }),
+      ...(pushSubscriptions === undefined ? {} : { pushSubscriptions, notificationSettings: notificationSettings ? 1 : 0 }),
+    };
   }
 }

@@ -29,6 +29,9 @@ export interface ErasedUserData {
   readonly preferences?: number;
   /** Avoided dishes removed, when the erasure covered preferences. */
   readonly aversions?: number;
+  /** Push subscriptions removed, and notification settings (0 or 1), when the store keeps them. */
+  readonly pushSubscriptions?: number;
+  readonly notificationSettings?: number;
 }
 
 /** A user's own data as a whole: to hand it out and to erase it. */
