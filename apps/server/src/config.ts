@@ -124,6 +124,11 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** The longest wait between two delivery passes of this instance; 0: this instance delivers nothing. */
   readonly webhookPollMs: number;
+  /** Web Push (WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY, WEB_PUSH_SUBJECT); undefined: off. */
+  readonly webPush: WebPushConfig | undefined;
+  /** When the "favourites today" digest goes out on each canteen's clock (PUSH_DIGEST_TIME, `HH:MM`). */
+  readonly pushDigestTime: string;
+  readonly pushPollMs: number;
   /** Attempts under way at once to one endpoint in this instance. */
   readonly webhookMaxInFlightPerEndpoint: number;
   /** How long an endpoint whose attempt timed out gets no attempt (doubling per timeout in a row, up to 15 min). */
@@ -216,7 +221,46 @@ export const settings = {
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: { description: 'Attempts one instance has under way at once to one webhook endpoint (of 8 in all): a receiver that hangs holds no more than these, the others keep receiving', default: String(defaultDeliverySettings.perEndpoint), parse: integerIn(1, 8) },
   WEBHOOK_TIMEOUT_BACKOFF_MS: { description: 'An endpoint whose delivery attempt timed out gets no attempt from this instance for this long, twice as long after each further timeout in a row (at most 15 min); any answer ends it', default: String(defaultDeliverySettings.timeoutBackoffMs), parse: integerIn(1000, 900_000) },
   WEBHOOK_POLL_MS: { description: 'Each instance delivers webhooks right after its own menu changes, when a retry falls due, and at least this often (other instances\' events, recovery after a crash); `0`: this instance delivers none (another one must)', default: '5000', parse: integerIn(0, 3_600_000) },
+  WEB_PUSH_PUBLIC_KEY: { description: 'The VAPID public key (base64url, as `pnpm push-keys` prints it): with `WEB_PUSH_PRIVATE_KEY` and `WEB_PUSH_SUBJECT` it turns Web Push notifications on (all three or none); unset: push is off (see docs/notifications.md)', default: undefined, parse: vapidKey(65) },
+  WEB_PUSH_PRIVATE_KEY: { description: 'The VAPID private key (base64url, 32 bytes), kept secret', default: undefined, parse: vapidKey(32) },
+  WEB_PUSH_SUBJECT: { description: 'Who sends the notifications, for the push services: a `mailto:` or `https:` URL', default: undefined, parse: vapidSubject },
+  PUSH_DIGEST_TIME: { description: 'Time of day (`HH:MM`, on each canteen\'s clock) of the "favourites today" notification: sent at the first check at or after it, dropped when it cannot start within 2 hours', default: '10:30', parse: timeOfDay },
+  PUSH_POLL_MS: { description: 'Each instance checks for due digests and sends waiting notifications at least this often; `0`: this instance sends none (another one must)', default: '15000', parse: integerIn(0, 3_600_000) },
 } satisfies Record<string, Setting<unknown>>;
+
+/** The VAPID key pair and subject that turn Web Push on. */
+export interface WebPushConfig {
+  readonly publicKey: string;
+  readonly privateKey: string;
+  readonly subject: string;
+}
+
+/** A VAPID key: base64url of `bytes` bytes (65: an uncompressed P-256 point; 32: its private scalar). */
+function vapidKey(bytes: number) {
+  return (raw: string, name: string): string => {
+    const key = raw.trim();
+    const decoded = /^[A-Za-z0-9_-]+$/.test(key) ? Buffer.from(key, 'base64url') : undefined;
+    if (decoded === undefined || decoded.length !== bytes || (bytes === 65 && decoded[0] !== 4)) {
+      throw new ConfigError(`${name} must be a base64url VAPID key of ${bytes} bytes, as \`pnpm push-keys\` prints it.`);
+    }
+    return key;
+  };
+}
+
+function vapidSubject(raw: string, name: string): string {
+  const subject = raw.trim();
+  if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(subject)) throw new ConfigError(`${name} must be a mailto: or https: URL (who sends the notifications), e.g. mailto:ops@example.edu.`);
+  return subject;
+}
+
+/** All three or none: a half-configured push is an operator's mistake, said in one line naming what is missing. */
+function webPushOf(given: { publicKey: string | undefined; privateKey: string | undefined; subject: string | undefined }): WebPushConfig | undefined {
+  const names = { publicKey: 'WEB_PUSH_PUBLIC_KEY', privateKey: 'WEB_PUSH_PRIVATE_KEY', subject: 'WEB_PUSH_SUBJECT' } as const;
+  const missing = (Object.keys(names) as (keyof typeof names)[]).filter((key) => given[key] === undefined).map((key) => names[key]);
+  if (missing.length === 3) return undefined;
+  if (missing.length > 0) throw new ConfigError(`Web Push needs all three of WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT: ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing (\`pnpm push-keys\` prints a key pair).`);
+  return { publicKey: given.publicKey!, privateKey: given.privateKey!, subject: given.subject! };
+}
 
 /** Reads every setting; throws one ConfigError that names every invalid variable, not just the first. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
@@ -380,6 +424,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     webhookPollMs: read('WEBHOOK_POLL_MS', settings.WEBHOOK_POLL_MS)!,
     webhookMaxInFlightPerEndpoint: read('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT)!,
     webhookTimeoutBackoffMs: read('WEBHOOK_TIMEOUT_BACKOFF_MS', settings.WEBHOOK_TIMEOUT_BACKOFF_MS)!,
+    webPush: checked(() =>
+      webPushOf({
+        publicKey: read('WEB_PUSH_PUBLIC_KEY', settings.WEB_PUSH_PUBLIC_KEY),
+        privateKey: read('WEB_PUSH_PRIVATE_KEY', settings.WEB_PUSH_PRIVATE_KEY),
+        subject: read('WEB_PUSH_SUBJECT', settings.WEB_PUSH_SUBJECT),
+      }),
+    ),
+    pushDigestTime: read('PUSH_DIGEST_TIME', settings.PUSH_DIGEST_TIME)!,
+    pushPollMs: read('PUSH_POLL_MS', settings.PUSH_POLL_MS)!,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return config;

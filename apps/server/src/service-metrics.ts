@@ -1,5 +1,5 @@
 import type { MetricsEndpoint, RequestObserver } from '@canteen-meals/adapters-http';
-import { availabilityChanged, availabilityStatuses, type AvailabilityChange, type DeliveryPass, type ErasedUserData, type FeedState, type RatingChange } from '@canteen-meals/domain';
+import { availabilityChanged, availabilityStatuses, type AvailabilityChange, type DeliveryPass, type ErasedUserData, type FeedState, type PushAttemptOutcome, type RatingChange } from '@canteen-meals/domain';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
@@ -20,6 +20,8 @@ export interface ServiceMetrics {
   webhooksDelivered(pass: DeliveryPass): void;
   /** Where the gauges read what waits and what is open, on each scrape (the app exists only after the metrics). */
   watch(sources: GaugeSources): void;
+  /** One attempt of this instance to send a Web Push notification, by outcome. */
+  pushSent(outcome: PushAttemptOutcome): void;
 }
 
 export interface GaugeSources {
@@ -27,6 +29,8 @@ export interface GaugeSources {
   readonly webhookDeliveriesWaiting?: () => Promise<number>;
   /** Live statistics streams this instance holds open. */
   readonly liveStreamsOpen?: () => number;
+  /** Web Push notifications waiting in the outbox (of every instance sharing the database). */
+  readonly pushOutboxDepth?: () => Promise<number>;
 }
 
 // From a cached rating (about a millisecond) to a request stuck behind the SQLite busy timeout (seconds).
@@ -118,7 +122,23 @@ export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): Se
     registers,
   });
 
+  const pushAttempts = countedOnScrape(registers, {
+    name: 'meals_push_sent_total',
+    help: 'Attempts of this instance to send a Web Push notification, by outcome: delivered (2xx), gone (404/410: the subscription removed), failed (another 4xx, not retried), retry (429, 5xx, no answer), expired (its day over)',
+    label: 'outcome',
+    values: ['delivered', 'gone', 'failed', 'retry', 'expired'],
+  });
+
   let sources: GaugeSources = {};
+  new Gauge({
+    name: 'meals_push_outbox_depth',
+    help: 'Web Push notifications waiting in the outbox (of every instance sharing the database): rising means push services fail or no instance sends',
+    registers,
+    async collect() {
+      const depth = await sources.pushOutboxDepth?.().catch(() => undefined);
+      if (depth !== undefined) this.set(depth);
+    },
+  });
   new Gauge({
     name: 'meals_webhook_deliveries_waiting',
     help: 'Webhook deliveries waiting for an attempt (pending, of every instance sharing the database): rising means receivers fail or no instance delivers',
@@ -167,6 +187,9 @@ export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): Se
       markingCounts[marked ? 'true' : 'false'] += 1;
     },
     rateLimitFallback: () => rateLimitFallbacks.inc(),
+    pushSent: (outcome) => {
+      pushAttempts[outcome] += 1;
+    },
     userDataErased: ({ markings, ratings }) => {
       ratingCounts.deleted += ratings;
       markingCounts.false += markings;

@@ -96,6 +96,33 @@ describe('loadConfig', () => {
   });
 });
 
+describe('the Web Push settings', () => {
+  const keys = {
+    WEB_PUSH_PUBLIC_KEY: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'),
+    WEB_PUSH_PRIVATE_KEY: Buffer.alloc(32, 2).toString('base64url'),
+    WEB_PUSH_SUBJECT: 'mailto:ops@example.edu',
+  };
+
+  it('turn push on with all three, and leave it off with none', () => {
+    expect(loadConfig({}).webPush).toBeUndefined();
+    expect(loadConfig(keys).webPush).toEqual({ publicKey: keys.WEB_PUSH_PUBLIC_KEY, privateKey: keys.WEB_PUSH_PRIVATE_KEY, subject: 'mailto:ops@example.edu' });
+    expect(loadConfig({ ...keys, WEB_PUSH_SUBJECT: 'https://meals.example.edu/contact' }).webPush?.subject).toBe('https://meals.example.edu/contact');
+    expect(loadConfig({}).pushDigestTime).toBe('10:30');
+    expect(loadConfig({ PUSH_DIGEST_TIME: '11:15' }).pushDigestTime).toBe('11:15');
+  });
+
+  it('refuse a half-configured push in one line naming what is missing, and keys or a subject of the wrong shape', () => {
+    expect(() => loadConfig({ WEB_PUSH_PUBLIC_KEY: keys.WEB_PUSH_PUBLIC_KEY })).toThrow(
+      'Web Push needs all three of WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT: WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT are missing (`pnpm push-keys` prints a key pair).',
+    );
+    expect(() => loadConfig({ ...keys, WEB_PUSH_SUBJECT: undefined })).toThrow('WEB_PUSH_SUBJECT is missing');
+    expect(() => loadConfig({ ...keys, WEB_PUSH_PUBLIC_KEY: keys.WEB_PUSH_PRIVATE_KEY })).toThrow('WEB_PUSH_PUBLIC_KEY must be a base64url VAPID key of 65 bytes');
+    expect(() => loadConfig({ ...keys, WEB_PUSH_PRIVATE_KEY: 'short' })).toThrow('WEB_PUSH_PRIVATE_KEY must be a base64url VAPID key of 32 bytes');
+    expect(() => loadConfig({ ...keys, WEB_PUSH_SUBJECT: 'ops@example.edu' })).toThrow('WEB_PUSH_SUBJECT must be a mailto: or https: URL');
+    expect(() => loadConfig({ PUSH_DIGEST_TIME: '25:00' })).toThrow('PUSH_DIGEST_TIME');
+  });
+});
+
 describe('starting with an invalid configuration', () => {
   it('exits with code 1 and a message naming each variable and what it allows', async () => {
     const { code, output } = await runServerToExit({ DATABASE_URL: 'memory:', METRICS_PORT: 'ninety', LOG_LEVEL: 'chatty' });
