@@ -20,6 +20,7 @@ export default defineConfig({
       '@canteen-meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
       '@canteen-meals/test-postgres': source('./packages/test-postgres/src/index.ts'),
       '@canteen-meals/test-oidc': source('./packages/test-oidc/src/index.ts'),
+      '@canteen-meals/test-push': source('./packages/test-push/src/index.ts'),
       '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),

@@ -9,5 +9,15 @@ export {
   type WebhookSendResult,
 } from './send-webhook.js';
 export { signWebhook } from './webhook-signature.js';
+export {
+  createPushSender,
+  generateVapidKeys,
+  type PushMessage,
+  type PushSenderOptions,
+  type PushSendResult,
+  type PushTarget,
+  type VapidIdentity,
+  type WebPushSender,
+} from './send-push.js';
 // Also everything of the start-time entry point (./policy).
 export * from './policy.js';

@@ -1,0 +1,9 @@
+export {
+  startTestPushService,
+  type PushRequestRecord,
+  type ReceivedPush,
+  type RejectedPush,
+  type TestPushOptions,
+  type TestPushService,
+  type TestPushSubscription,
+} from './test-push-service.js';
