@@ -35,3 +35,4 @@ export {
   type WebhookRepositoryFixture,
 } from './webhook-fixture.js';
 export { describePreferenceRepositoryContract } from './preference-repository-contract.js';
+export { describePushContract, type CreatePushRepositoryFixture, type PushRepositoryFixture } from './push-contract.js';
