@@ -33,3 +33,10 @@ export { backupSqliteDatabase, type BackupReport } from './backup-database.js';
 export { openSqlite, type SqliteService, type SqliteServiceOptions } from './open-sqlite.js';
 export { SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
 export { SqliteWebhookRepository } from './sqlite-webhook-repository.js';
+export {
+  createSqlitePushStore,
+  SqliteNotificationSettingsRepository,
+  SqlitePushAudience,
+  SqlitePushOutbox,
+  SqlitePushSubscriptionRepository,
+} from './sqlite-push-store.js';
