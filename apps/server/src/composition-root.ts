@@ -14,6 +14,7 @@ import {
   type Clock,
   type FeedState,
   type FeedStateRepository,
+  type PushSender,
   type Repositories,
   type UseCases,
 } from '@canteen-meals/domain';
@@ -34,6 +35,7 @@ import type { ServiceMetrics } from './service-metrics.js';
 import { newWebhookSecret } from '@canteen-meals/adapters-outbound/policy';
 import { outboundWebhookSender, webhookUrlCheck } from './webhooks/outbound-webhook-sender.js';
 import { startWebhookWorker } from './webhooks/webhook-worker.js';
+import { wirePush } from './push/push-wiring.js';
 
 /** Where one container logs feed outcomes: stderr until the app (and its logger) exists. */
 interface FeedLog {
@@ -69,6 +71,8 @@ export interface Overrides {
   readonly onDatabaseWaiting?: (waiting: DatabaseWaiting) => void | Promise<void>;
   /** Where the database warns before the app (and its logger) exists; stderr unless told. */
   readonly earlyWarning?: PersistenceWarning;
+  /** Web Push's sender (tests: their own push service's rules); default: adapters-outbound with web-push. */
+  readonly pushSender?: PushSender;
 }
 
 /**
@@ -188,7 +192,18 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
   const logger = loggerOptions(config, overrides.logDestination);
   const metricsOnOwnPort = metrics !== null && config.metricsPort !== undefined;
+  const push = wirePush(config, {
+    store: persistence.pushStore,
+    canteens: persistence.canteens,
+    preferences: persistence.preferences,
+    clock: c.resolve<Clock>(tokens.clock),
+    menuChanges: c.resolve<UseCases>(tokens.useCases).menuChanges,
+    getMeal: c.resolve<UseCases>(tokens.useCases).getMeal,
+    metrics,
+    ...(overrides.pushSender === undefined ? {} : { sender: overrides.pushSender }),
+  });
   const app: FastifyInstance = await buildHttpApp({
+    push: push?.options,
     useCases: c.resolve<UseCases>(tokens.useCases),
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
@@ -254,6 +269,12 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
           },
           onError: (error) => app.log.error({ err: error }, 'the webhook worker failed'),
         });
+  // Web Push in the background: the digests when due, sold-out notices, the deliveries (PUSH_POLL_MS=0: none here).
+  const pushWorker =
+    push?.start({
+      error: (error, message) => app.log.error({ err: error }, message),
+      info: (details, message) => app.log.info(details, message),
+    }) ?? null;
   // Served on METRICS_PORT by main.ts; closed with the app.
   const metricsApp = metricsOnOwnPort ? await buildMetricsApp({
         metrics: metrics.endpoint,
@@ -266,11 +287,12 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   app.addHook('onClose', async () => {
     await scheduler.stop();
     await webhookWorker?.stop();
+    await pushWorker?.stop();
     await changeRelay?.stop();
     await metricsApp?.close();
     await persistence.close();
   });
-  return { app, metricsApp, persistence, container: c, scheduler, changeRelay, webhookWorker };
+  return { app, metricsApp, persistence, container: c, scheduler, changeRelay, webhookWorker, pushWorker, push: push?.options };
 }
 
 function logRelayEvent(app: FastifyInstance, event: ChangeRelayEvent): void {

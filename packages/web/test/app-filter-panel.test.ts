@@ -3,7 +3,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { h } from 'preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { filters, filtersOpen, labels, language, session } from '../src/app/data/state.js';
+import { filters, filtersOpen, labels, language, session } from '../src/app/store/state.js';
 import { noFilters } from '../src/app/model/filters.js';
 import { FilterPanel, FiltersButton } from '../src/app/ui/FilterPanel.js';
 import { someLabels } from './app-fixtures.js';

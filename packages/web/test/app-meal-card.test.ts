@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { h } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../src/shared/sign-in-settings.js';
-import { labels, language, liveFigures, notice, now, pending, personal, priceGroup, session, topPlaces } from '../src/app/data/state.js';
+import { labels, language, liveFigures, notice, now, pending, personal, priceGroup, session, topPlaces } from '../src/app/store/state.js';
 import type { MenuMeal } from '../src/app/model/menu-day.js';
 import { MealCard } from '../src/app/ui/MealCard.js';
 import { menuMeal, someLabels } from './app-fixtures.js';

@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { h } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { language } from '../src/app/data/state.js';
+import { language } from '../src/app/store/state.js';
 import { Stars } from '../src/app/ui/Stars.js';
 
 const radios = () => screen.getAllByRole('radio') as HTMLInputElement[];

@@ -1,16 +1,16 @@
 // The students' app at `/`: a canteen's menu of the day on a phone, filtered, rated and marked in one tap, offline
-// from the service worker's copy, in German and English. Components (ui/) draw the state (data/state.ts); loaders
-// and actions (data/) fill it from the public API and the person's own calls. Nothing inline: the pages' strict CSP.
+// from the service worker's copy, in German and English. Components (ui/) draw the state (store/state.ts); loaders
+// and actions (store/) fill it from the public API and the person's own calls. Nothing inline: the pages' strict CSP.
 import './app.css';
 import { computed, effect } from '@preact/signals';
 import { render } from 'preact';
-import { resumeSession } from './data/account.js';
-import { listenToHistory } from './data/navigation.js';
-import { followDay } from './data/live.js';
-import { daysRead, loadCanteens, loadLabels, loadPersonal, loadTopPlaces, loadWeek } from './data/menu.js';
-import { loadHiddenDishes, mergeFiltersAtSignIn, sendPending } from './data/personal.js';
-import { canteen, day, filters, language, newVersionReady, now, online, session, t, today, view } from './data/state.js';
-import { keep } from './data/storage.js';
+import { resumeSession } from './store/account.js';
+import { listenToHistory } from './store/navigation.js';
+import { followDay } from './store/live.js';
+import { daysRead, loadCanteens, loadLabels, loadPersonal, loadTopPlaces, loadWeek } from './store/menu.js';
+import { loadHiddenDishes, mergeFiltersAtSignIn, sendPending } from './store/personal.js';
+import { canteen, day, filters, language, newVersionReady, now, online, session, t, today, view } from './store/state.js';
+import { keep } from './store/storage.js';
 import { App } from './ui/App.js';
 
 const root = document.getElementById('app');

@@ -88,6 +88,14 @@ export interface AppTexts extends PageTexts {
   readonly signInForData: string;
   readonly newVersion: string;
   readonly language: string;
+  readonly notificationsHeading: string;
+  readonly notifyMe: string;
+  readonly notifyIntro: string;
+  readonly soldOutToo: string;
+  readonly sendTest: string;
+  readonly testSent: (delivered: number, total: number) => string;
+  readonly notificationsBlocked: string;
+  readonly notificationsFailed: (message: string) => string;
 }
 
 export const texts: TextTables<AppTexts> = {
@@ -179,6 +187,14 @@ export const texts: TextTables<AppTexts> = {
     signInForData: 'Sign in to see and manage your data.',
     newVersion: 'A new version is ready: it starts the next time you open the app.',
     language: 'Deutsch',
+    notificationsHeading: 'Notifications',
+    notifyMe: 'Notify me',
+    notifyIntro: 'A notification on the days your favourites are on the menu.',
+    soldOutToo: 'Also when a favourite of today sells out',
+    sendTest: 'Send a test notification',
+    testSent: (delivered, total) => `Sent to ${delivered} of ${total} ${total === 1 ? 'device' : 'devices'}.`,
+    notificationsBlocked: 'Notifications are blocked for this site: allow them in the browser’s settings.',
+    notificationsFailed: (message) => `Notifications could not be set up: ${message}`,
   },
   de: {
     title: 'Mensaessen',
@@ -268,5 +284,13 @@ export const texts: TextTables<AppTexts> = {
     signInForData: 'Melde dich an, um deine Daten zu sehen und zu verwalten.',
     newVersion: 'Eine neue Version ist bereit: Sie startet, wenn du die App das nächste Mal öffnest.',
     language: 'English',
+    notificationsHeading: 'Benachrichtigungen',
+    notifyMe: 'Benachrichtigen',
+    notifyIntro: 'Eine Benachrichtigung an den Tagen, an denen deine Favoriten auf dem Speiseplan stehen.',
+    soldOutToo: 'Auch wenn ein Favorit von heute ausverkauft ist',
+    sendTest: 'Testbenachrichtigung senden',
+    testSent: (delivered, total) => `An ${delivered} von ${total} ${total === 1 ? 'Gerät' : 'Geräten'} gesendet.`,
+    notificationsBlocked: 'Benachrichtigungen sind für diese Seite blockiert: Erlaube sie in den Einstellungen des Browsers.',
+    notificationsFailed: (message) => `Benachrichtigungen konnten nicht eingerichtet werden: ${message}`,
   },
 };

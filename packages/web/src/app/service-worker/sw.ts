@@ -14,9 +14,21 @@ declare const __VERSION__: string;
 /** The little of the worker's global scope used here (the page's TypeScript has the DOM's types, not a worker's). */
 interface WorkerScope {
   readonly location: Location;
-  readonly clients: { claim(): Promise<void> };
+  readonly clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<readonly WindowClientLike[]>;
+    openWindow(url: string): Promise<unknown>;
+  };
+  readonly registration: { showNotification(title: string, options: NotificationOptions & { data?: unknown }): Promise<void> };
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'push', listener: (event: ExtendableEvent & { readonly data: { json(): unknown } | null }) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: ExtendableEvent & { readonly notification: Notification }) => void): void;
+}
+interface WindowClientLike {
+  readonly url: string;
+  focus(): Promise<unknown>;
+  navigate(url: string): Promise<unknown>;
 }
 interface ExtendableEvent extends Event {
   waitUntil(work: Promise<unknown>): void;
@@ -92,3 +104,36 @@ async function keptRead(request: Request): Promise<Response> {
   if (answer.ok) await cache.put(request.url, answer.clone());
   return answer;
 }
+
+// Web Push (issue 41): the server's notification `{title, body, url, tag}` shown as it comes (a new one with the same
+// tag replaces the last: one per person and day); a tap focuses the app at its `url`, or opens it there.
+worker.addEventListener('push', (event) => {
+  const message = (event.data?.json() ?? {}) as { title?: string; body?: string; url?: string; tag?: string };
+  const url = new URL(message.url ?? '/', worker.location.origin);
+  const safeUrl = url.origin === worker.location.origin ? url.href : worker.location.origin;
+  event.waitUntil(
+    worker.registration.showNotification(message.title ?? 'Canteen meals', {
+      body: message.body ?? '',
+      tag: message.tag ?? 'meals',
+      data: { url: safeUrl },
+      icon: iconUrl,
+    }),
+  );
+});
+
+worker.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = (event.notification.data as { url?: string } | null)?.url ?? worker.location.origin;
+  event.waitUntil(
+    (async () => {
+      const open = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const app = open.find((client) => new URL(client.url).pathname === '/');
+      if (app === undefined) return worker.clients.openWindow(url);
+      await app.navigate(url);
+      return app.focus();
+    })(),
+  );
+});
+
+/** The app's icon for its notifications: the first icon it precaches. */
+const iconUrl = __PRECACHE__.find((url) => url.endsWith('.png')) ?? '/';

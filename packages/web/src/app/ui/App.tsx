@@ -1,5 +1,5 @@
-import { hrefFor, onLinkClick } from '../data/navigation.js';
-import { t, view, views } from '../data/state.js';
+import { hrefFor, onLinkClick } from '../store/navigation.js';
+import { t, view, views } from '../store/state.js';
 import { DataView } from './DataView.js';
 import { FavouritesView } from './FavouritesView.js';
 import { LanguageLink } from './LanguageLink.js';

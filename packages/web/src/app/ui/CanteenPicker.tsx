@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { hrefFor, navigate } from '../data/navigation.js';
-import { canteen, canteens, t } from '../data/state.js';
+import { hrefFor, navigate } from '../store/navigation.js';
+import { canteen, canteens, t } from '../store/state.js';
 
 /** Above this many canteens, a search field narrows the list. */
 export const searchFrom = 9;

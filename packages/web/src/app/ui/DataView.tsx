@@ -1,9 +1,9 @@
 import { useRef, useState } from 'preact/hooks';
 import { messageOf } from '../../shared/api.js';
-import { eraseData, exportData, signOut } from '../data/account.js';
-import { hrefFor, onLinkClick } from '../data/navigation.js';
-import { usePersonalRead } from '../data/use-personal-read.js';
-import { language, notice, personal, session, t } from '../data/state.js';
+import { eraseData, exportData, signOut } from '../store/account.js';
+import { hrefFor, onLinkClick } from '../store/navigation.js';
+import { usePersonalRead } from '../store/use-personal-read.js';
+import { language, notice, personal, session, t } from '../store/state.js';
 import { dayLabel, dayOf } from '../model/days.js';
 import { SignInButton } from './SignInButton.js';
 

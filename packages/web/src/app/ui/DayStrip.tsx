@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { hrefFor, onLinkClick } from '../data/navigation.js';
-import { day, language, t, today, week } from '../data/state.js';
+import { hrefFor, onLinkClick } from '../store/navigation.js';
+import { day, language, t, today, week } from '../store/state.js';
 import { dayLabel, stripDays } from '../model/days.js';
 
 /** This week's days and the coming ones: a link each (to share, to go back to); a closed day says so. */

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { personalClient } from '../data/clients.js';
-import { hrefFor, onLinkClick } from '../data/navigation.js';
-import { usePersonalRead } from '../data/use-personal-read.js';
-import { hideDish } from '../data/personal.js';
-import { canteens, hiddenDishes, language, session, t } from '../data/state.js';
+import { personalClient } from '../store/clients.js';
+import { hrefFor, onLinkClick } from '../store/navigation.js';
+import { usePersonalRead } from '../store/use-personal-read.js';
+import { hideDish } from '../store/personal.js';
+import { canteens, hiddenDishes, language, session, t } from '../store/state.js';
 import { dayLabel } from '../model/days.js';
+import { NotifySwitch } from './NotifySwitch.js';
 import { SignInButton } from './SignInButton.js';
 
 /** The coming servings of the dishes the person marked, across canteens, each a link to its day; the hidden dishes. */
@@ -22,6 +23,7 @@ export function FavouritesView() {
       ) : (
         <>
           <Upcoming />
+          <NotifySwitch />
           <HiddenDishes />
         </>
       )}

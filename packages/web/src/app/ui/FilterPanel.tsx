@@ -1,6 +1,6 @@
 import type { Label } from '@canteen-meals/client';
-import { setFilters } from '../data/personal.js';
-import { filters, filtersOpen, labels, language, t } from '../data/state.js';
+import { setFilters } from '../store/personal.js';
+import { filters, filtersOpen, labels, language, t } from '../store/state.js';
 import { filterCount, filterGroups, noFilters, toggled, type Filters, type LabelGroup } from '../model/filters.js';
 
 /** The "Filters" button: opens and closes the panel, and says how many codes are set. */

@@ -1,4 +1,4 @@
-import { language, t } from '../data/state.js';
+import { language, t } from '../store/state.js';
 
 /** The other language: the same place with `?lang=` (a page load: the server writes the page in that language). */
 export function LanguageLink() {

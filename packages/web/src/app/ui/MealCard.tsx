@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { closedReason, type MenuMeal } from '../model/menu-day.js';
 import { priceFor } from '../model/prices.js';
-import { isWaiting, hideDish, mark, rate } from '../data/personal.js';
-import { labels, language, liveFigures, now, personal, priceGroup, session, t, topPlaces } from '../data/state.js';
+import { isWaiting, hideDish, mark, rate } from '../store/personal.js';
+import { labels, language, liveFigures, now, personal, priceGroup, session, t, topPlaces } from '../store/state.js';
 import { Stars } from './Stars.js';
 
 export interface MealCardProps {

@@ -1,4 +1,4 @@
-import { canteen, canteens, canteensProblem, day, filtersOpen, hiddenDishes, language, menuProblem, showHidden, t, week } from '../data/state.js';
+import { canteen, canteens, canteensProblem, day, filtersOpen, hiddenDishes, language, menuProblem, showHidden, t, week } from '../store/state.js';
 import { dayLabel } from '../model/days.js';
 import { byCategory, mealsOn, type MenuMeal } from '../model/menu-day.js';
 import { CanteenPicker } from './CanteenPicker.js';

@@ -1,5 +1,5 @@
-import { keep } from '../data/storage.js';
-import { priceGroup, t } from '../data/state.js';
+import { keep } from '../store/storage.js';
+import { priceGroup, t } from '../store/state.js';
 import { isPriceGroup, priceGroups } from '../model/prices.js';
 
 /** Whose prices the menu shows (students by default), remembered in this browser. */

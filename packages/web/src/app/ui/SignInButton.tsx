@@ -1,8 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
 import { keepPastedToken } from '../../shared/pasted-token.js';
 import { messageOf } from '../../shared/api.js';
-import { signIn } from '../data/account.js';
-import { notice, session, t } from '../data/state.js';
+import { signIn } from '../store/account.js';
+import { notice, session, t } from '../store/state.js';
 
 /**
  * "Sign in" (every view), or who is signed in (signing out is in "My data": the bar stays one line on a phone).

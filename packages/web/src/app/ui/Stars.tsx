@@ -1,4 +1,4 @@
-import { t } from '../data/state.js';
+import { t } from '../store/state.js';
 
 export interface StarsProps {
   readonly mealId: number;

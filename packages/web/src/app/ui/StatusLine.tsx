@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { keptAt, language, liveConnected, newVersionReady, notice, online, t } from '../data/state.js';
+import { keptAt, language, liveConnected, newVersionReady, notice, online, t } from '../store/state.js';
 import { clockTime } from '../model/days.js';
 
 /** How long a notice stays (one with an undo a little longer). */

@@ -1,0 +1,94 @@
+import type { PushOptions } from '@canteen-meals/adapters-http';
+import { createPushUseCases, type Clock, type GetMeal, type MenuChangeHub, type PushSender, type PushStore, type PreferenceRepository, type CanteenRepository } from '@canteen-meals/domain';
+import { ConfigError, type Config, type WebPushConfig } from '../config.js';
+import type { ServiceMetrics } from '../service-metrics.js';
+import { pushEndpointProblem } from '@canteen-meals/adapters-outbound/policy';
+import { startPushWorker, type PushWorker } from './push-worker.js';
+
+/** Where push's background work reports (the app's logger exists only after the HTTP app). */
+export interface PushLog {
+  error(error: unknown, message: string): void;
+  info(details: Record<string, unknown>, message: string): void;
+}
+
+export interface PushWiring {
+  /** What the HTTP app serves: the VAPID public key and the use cases. */
+  readonly options: NonNullable<PushOptions>;
+  /** Starts the digests, the sold-out notices and the deliveries (unless PUSH_POLL_MS=0). */
+  start(log: PushLog): PushWorker | null;
+}
+
+/** Sends through adapters-outbound (web-push's encryption and VAPID, the guarded client), loaded by the first send. */
+export function outboundPushSender(webPush: WebPushConfig, options: { readonly allowPrivateNetworks: boolean; readonly timeoutMs: number }): PushSender {
+  let sender: Promise<PushSender> | undefined;
+  return {
+    send: async (subscription, message) => {
+      sender ??= import('@canteen-meals/adapters-outbound').then(({ createPushSender }) =>
+        createPushSender({ vapid: webPush, allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs: options.timeoutMs }),
+      );
+      return (await sender).send(subscription, message);
+    },
+  };
+}
+
+/** Web Push for this server, when its keys are configured (else undefined: the routes answer 409 push_disabled). */
+export function wirePush(
+  config: Config,
+  deps: {
+    readonly store: PushStore | undefined;
+    readonly canteens: CanteenRepository;
+    readonly preferences: PreferenceRepository;
+    readonly clock: Clock;
+    readonly menuChanges: MenuChangeHub;
+    readonly getMeal: GetMeal;
+    readonly metrics: ServiceMetrics | null;
+    /** Tests send to their own push service with their own sender. */
+    readonly sender?: PushSender;
+  },
+): PushWiring | undefined {
+  const webPush = config.webPush;
+  if (webPush === undefined) return undefined;
+  const store = deps.store;
+  if (store === undefined) throw new ConfigError(`Web Push needs a database that keeps subscriptions; ${config.database.kind} does not (yet).`);
+  const push = createPushUseCases({
+    store,
+    canteens: deps.canteens,
+    preferences: deps.preferences,
+    sender: deps.sender ?? outboundPushSender(webPush, { allowPrivateNetworks: config.outboundAllowPrivateNetworks, timeoutMs: config.webhookTimeoutMs }),
+    clock: deps.clock,
+    // An `https:` URL (`http:` only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1), under the outbound address rule of webhooks.
+    checkEndpoint: (url) => pushEndpointProblem(url, { allowPrivateNetworks: config.outboundAllowPrivateNetworks }),
+    digestTime: config.pushDigestTime,
+    ...(deps.metrics === null ? {} : { onOutcome: (outcome) => deps.metrics!.pushSent(outcome) }),
+  });
+  deps.metrics?.watch({ pushOutboxDepth: () => store.pushOutbox.depth() });
+  return {
+    options: { publicKey: webPush.publicKey, ...push },
+    start(log) {
+      if (config.pushPollMs === 0) return null;
+      const worker = startPushWorker(push, {
+        pollMs: config.pushPollMs,
+        clock: deps.clock,
+        onDigests: (run) => {
+          if (run.digests + run.dropped > 0) log.info({ digests: run.digests, queued: run.queued, dropped: run.dropped }, 'push digests');
+        },
+        onPass: (pass) => {
+          if (pass.attempts > 0) log.info({ attempts: pass.attempts, ...pass.outcomes }, 'push deliveries');
+        },
+        onError: (error) => log.error(error, 'the push worker failed'),
+      });
+      // A marked meal of today sold out: its notice is queued (once a meal) and sent at once by this instance.
+      deps.menuChanges.subscribe((change, origin) => {
+        if (change.kind !== 'availability' || origin !== 'local' || change.availability.status !== 'sold_out') return;
+        void (async () => {
+          const read = await deps.getMeal.execute({ userId: null, mealId: change.mealId });
+          if (!read.ok) return;
+          const { meal } = read.value;
+          const queued = await push.notifySoldOut.execute({ mealId: meal.id, name: meal.name, canteenId: meal.canteenId, servedAt: meal.servedAt, now: deps.clock.now() });
+          if (queued > 0) await worker.runNow();
+        })().catch((error: unknown) => log.error(error, 'a sold-out notice failed'));
+      });
+      return worker;
+    },
+  };
+}
