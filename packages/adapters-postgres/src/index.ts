@@ -39,3 +39,10 @@ export {
 export { withoutSessionState } from './without-session-state.js';
 export { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 export { PostgresWebhookRepository } from './postgres-webhook-repository.js';
+export {
+  createPostgresPushStore,
+  PostgresNotificationSettingsRepository,
+  PostgresPushAudience,
+  PostgresPushOutbox,
+  PostgresPushSubscriptionRepository,
+} from './postgres-push-store.js';
