@@ -34,9 +34,8 @@ export async function openPersistence(
   // Only the configured adapter is loaded: a SQLite server never reads the PostgreSQL driver, nor the reverse (start time).
   switch (config.database.kind) {
     case 'memory': {
-      const { createInMemoryAdapters, createInMemoryPushStore, InMemoryDatabase } = await import('@canteen-meals/adapters-memory');
-      const db = new InMemoryDatabase({ defaultTimeZone: config.timeZone });
-      return { ...createInMemoryAdapters(db), pushStore: createInMemoryPushStore(db), ping: async () => {}, close: async () => {} };
+      const { createInMemoryAdapters, InMemoryDatabase } = await import('@canteen-meals/adapters-memory');
+      return { ...createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: config.timeZone })), ping: async () => {}, close: async () => {} };
     }
     case 'sqlite': {
       const sqlite = await import('@canteen-meals/adapters-sqlite');

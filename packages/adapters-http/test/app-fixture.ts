@@ -2,7 +2,7 @@ import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { createUseCases, type Clock, type Meal } from '@canteen-meals/domain';
+import { createPushUseCases, createUseCases, type Clock, type Meal } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import {
   buildHttpApp,
@@ -30,6 +30,23 @@ export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>
   return createUseCases(adapters, clock, { start: '11:00', timeZone }, {}, { newSecret: () => `whsec_${randomBytes(32).toString('base64')}` });
 }
 
+/** A VAPID public key for the route tests (nothing is sent from them: the sender answers as a push service would). */
+export const testVapidPublicKey = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 3)]).toString('base64url');
+
+/** Web Push over the same adapters, its sender answering 201 (the end-to-end tests send to a real push service). */
+export function pushOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): NonNullable<HttpAppOptions['push']> {
+  const push = createPushUseCases({
+    store: adapters.pushStore,
+    canteens: adapters.canteens,
+    preferences: adapters.preferences,
+    sender: { send: async () => ({ status: 201 }) },
+    clock,
+    checkEndpoint: (url) => (url.startsWith('https://') ? undefined : 'must be an https: URL'),
+    digestTime: '10:30',
+  });
+  return { publicKey: testVapidPublicKey, ...push };
+}
+
 /** The real HTTP app over in-memory adapters and a fixed clock, with real signed tokens. */
 export async function buildTestApp(
   options: { issuer?: string; audience?: string; docs?: boolean; operations?: OperationsOptions } = {},
@@ -39,6 +56,7 @@ export async function buildTestApp(
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
     useCases: useCasesOver(adapters, clock),
+    push: pushOver(adapters, clock),
     menuFeedWriter: { write: writeOpenMensaFeed },
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
     ...(options.docs === undefined ? {} : { docs: options.docs }),

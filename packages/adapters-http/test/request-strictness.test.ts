@@ -16,6 +16,11 @@ const validBodies: Readonly<Record<string, unknown>> = {
   'PUT /api/v1/admin/webhooks/:webhook_id': { url: 'https://app.example.com/hooks', events: ['menu.published'] },
   'PUT /api/v1/me/preferences': { without: [], only: [] },
   'PUT /api/v1/kitchen/meals/:meal_id/availability': { status: 'sold_out' },
+  'PUT /api/v1/me/push-subscriptions': {
+    endpoint: 'https://push.example/1',
+    keys: { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') },
+  },
+  'PUT /api/v1/me/notifications': { favourites_today: true, sold_out: false },
 };
 
 describe('unknown query parameters', () => {

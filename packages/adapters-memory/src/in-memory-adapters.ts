@@ -35,6 +35,7 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     outbox: new InMemoryWebhookOutbox(db),
     preferences: new InMemoryPreferenceRepository(db),
     availability: new InMemoryAvailabilityRepository(db),
+    pushStore: createInMemoryPushStore(db),
   };
 }
 

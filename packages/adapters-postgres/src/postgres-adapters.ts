@@ -1,3 +1,4 @@
+import { createPostgresPushStore } from './postgres-push-store.js';
 import type { Pool } from 'pg';
 import { PostgresAvailabilityRepository } from './postgres-availability-repository.js';
 import { PostgresCanteenRepository } from './postgres-canteen-repository.js';
@@ -53,6 +54,8 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
     preferences: new PostgresPreferenceRepository(pool, options.health),
     availability: new PostgresAvailabilityRepository(transactions),
+    // Web Push's subscriptions, settings and outbox (issue 41): in the export, gone with an erasure.
+    pushStore: createPostgresPushStore(pool, { health: options.health }),
     /** How many transactions (and batches of rating changes and markings) were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount + ratings.retryCount + markings.retryCount,
   };

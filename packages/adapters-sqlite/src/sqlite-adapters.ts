@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { createSqlitePushStore } from './sqlite-push-store.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteAvailabilityRepository } from './sqlite-availability-repository.js';
 import { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
@@ -37,6 +38,8 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     outbox: new SqliteWebhookOutbox(db, health),
     preferences: new SqlitePreferenceRepository(db, health),
     availability: new SqliteAvailabilityRepository(db, health),
+    // Web Push's subscriptions, settings and outbox (issue 41): in the export, gone with an erasure.
+    pushStore: createSqlitePushStore(db, health),
   };
 }
 

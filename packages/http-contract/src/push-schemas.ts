@@ -49,7 +49,8 @@ export type PushSubscriptionsData = Static<typeof PushSubscriptionsData>;
 
 /** `DELETE /me/push-subscriptions?endpoint=…`. */
 export const PushSubscriptionQuery = Type.Object(
-  { endpoint: Type.String({ minLength: 1, maxLength: 2048, description: 'The endpoint of the subscription to remove' }) },
+  // Required, but checked by the route: an unknown parameter is named first, as on every route.
+  { endpoint: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'The endpoint of the subscription to remove (required)' })) },
   { additionalProperties: false },
 );
 export type PushSubscriptionQuery = Static<typeof PushSubscriptionQuery>;

@@ -49,7 +49,7 @@ export function wirePush(
   const webPush = config.webPush;
   if (webPush === undefined) return undefined;
   const store = deps.store;
-  if (store === undefined) throw new ConfigError(`Web Push needs a database that keeps subscriptions; ${config.database.kind} does not (yet).`);
+  if (store === undefined) throw new ConfigError(`Web Push needs a database that keeps subscriptions, which ${config.database.kind} does not.`);
   const push = createPushUseCases({
     store,
     canteens: deps.canteens,

@@ -27,6 +27,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
+import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { answerPrivately } from './private-answers.js';
@@ -71,6 +72,7 @@ export const pushStatusRoute: FastifyPluginAsyncTypebox<{ readonly push: PushOpt
       schema: {
         operationId: 'getPushStatus',
         summary: 'Whether this server sends Web Push notifications, and its VAPID public key (public, cacheable)',
+        security: [],
         response: { 200: successEnvelope(PushStatusData), ...errorResponses(publicRouteErrors) },
       },
     },
@@ -149,8 +151,10 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
       },
     },
     async (request, reply) => {
+      const { endpoint } = request.query;
+      if (endpoint === undefined) throw new HttpError('invalid_request', 'missing query parameter "endpoint"');
       if (push === undefined) return sendDisabled(reply);
-      await push.removePushSubscription.execute({ ...authenticatedPrincipal(request), endpoint: request.query.endpoint });
+      await push.removePushSubscription.execute({ ...authenticatedPrincipal(request), endpoint });
       return reply.code(204).send(null);
     },
   );
@@ -158,10 +162,20 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
   app.post(
     routePaths.testPush,
     {
+      bodyLimit: smallBodyLimit,
+      // A POST without a body is the common call: it is taken as the empty object its schema describes.
+      preValidation: (request: { body: unknown }, _reply: unknown, done: () => void) => {
+        request.body ??= {};
+        done();
+      },
       schema: {
         operationId: 'sendTestPush',
         summary: 'Send "Notifications work" to each of the caller\'s subscriptions now; answers each outcome (a gone one is removed)',
-        response: { 200: successEnvelope(TestPushData), ...errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, ...pushErrors]) },
+        body: Type.Object({}, { additionalProperties: false, description: 'Empty: the body may be left out' }),
+        response: {
+          200: successEnvelope(TestPushData),
+          ...errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_json', 'invalid_request', 'unsupported_media_type', ...pushErrors]),
+        },
       },
     },
     async (request, reply) => {

@@ -31,7 +31,10 @@ export class EraseUserData {
     return {
       ...erased,
       ...(preferences === undefined ? {} : { preferences: preferences.filters, aversions: preferences.aversions }),
-      ...(pushSubscriptions === undefined ? {} : { pushSubscriptions, notificationSettings: notificationSettings ? 1 : 0 }),
+      // Said when there was any: the answer to someone who never used push reads as before push existed.
+      ...(pushSubscriptions === undefined || (pushSubscriptions === 0 && notificationSettings !== true)
+        ? {}
+        : { pushSubscriptions, notificationSettings: notificationSettings ? 1 : 0 }),
     };
   }
 }

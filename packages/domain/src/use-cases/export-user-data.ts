@@ -1,6 +1,6 @@
 import type { PersonPreferences, PreferenceRepository } from '../preference/preference-repository.js';
 import type { Clock } from '../shared/clock.js';
-import type { NotificationSettings } from '../push/notification-settings.js';
+import { defaultNotificationSettings, type NotificationSettings } from '../push/notification-settings.js';
 import type { PushStore } from '../push/push-ports.js';
 import type { PushSubscription } from '../push/push-subscription.js';
 import type { UserId } from '../shared/user-id.js';
@@ -30,10 +30,7 @@ export class ExportUserData {
     const exportedAt = this.deps.clock.now();
     const data = await this.deps.userData.exportAll(userId);
     const preferences = await this.deps.preferences?.preferencesOf(userId);
-    const push =
-      this.deps.push === undefined
-        ? undefined
-        : { subscriptions: await this.deps.push.pushSubscriptions.subscriptionsOf(userId), settings: await this.deps.push.notificationSettings.settingsOf(userId) };
+    const push = await this.pushOf(userId);
     return {
       userId,
       exportedAt,
@@ -42,5 +39,19 @@ export class ExportUserData {
       ...(preferences === undefined ? {} : { preferences }),
       ...(push === undefined ? {} : { push }),
     };
+  }
+
+  /**
+   * The person's push subscriptions and settings, when the service holds any: subscriptions, or settings other than
+   * the defaults (which say nothing more than none). Absent otherwise, so that an export of someone who never used
+   * push reads as before push existed.
+   */
+  private async pushOf(userId: UserId): Promise<UserDataExport['push']> {
+    if (this.deps.push === undefined) return undefined;
+    const subscriptions = await this.deps.push.pushSubscriptions.subscriptionsOf(userId);
+    const settings = await this.deps.push.notificationSettings.settingsOf(userId);
+    const defaults = defaultNotificationSettings;
+    const chosen = settings.favouritesToday !== defaults.favouritesToday || settings.soldOut !== defaults.soldOut || settings.language !== defaults.language;
+    return subscriptions.length === 0 && !chosen ? undefined : { subscriptions, settings };
   }
 }
