@@ -87,6 +87,8 @@ describe('what a server loads at start', () => {
       'packages/adapters-openmensa/src/writer.ts',
       'packages/adapters-outbound/src/address-policy.ts',
       'packages/adapters-outbound/src/policy.ts',
+      // The push endpoint rule a subscription's save checks (issue 41): no web-push, no HTTP client.
+      'packages/adapters-outbound/src/push-endpoint.ts',
       'packages/adapters-outbound/src/webhook-secret.ts',
     ]);
   });
