@@ -3,6 +3,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
+import {
+  appBytesName,
+  appLighthouseName,
+  appRepeatVisitName,
+  appSpeedFacts,
+  appSpeedFailures,
+  appSpeedNames,
+  appSpeedTargets,
+  lighthouseRuns,
+  measureAppSpeed,
+} from './app-speed.js';
 import { benchSettings, type BenchSettings } from './bench-settings.js';
 import { heavyRatings, lightRatings, mealsWithDriftedHistograms, menuSize, seedDatabase, type BenchFixture } from './fixture.js';
 import { comparePair, median, type PairResult } from './pair.js';
@@ -171,10 +182,20 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
 
   await sqliteServer.stop();
   cleanups.length = 0;
+  // The students' app, last, on a server of its own, with nothing else running (Lighthouse's scores count CPU time).
+  const app = await measureAppSpeed({
+    lighthouse: selected(appLighthouseName),
+    bytes: selected(appBytesName),
+    repeatVisit: selected(appRepeatVisitName),
+    lighthouseRuns: lighthouseRuns(process.env),
+    workDir,
+    log,
+  });
   const failures = [
     ...pairs.flatMap((pair) => pair.failures),
     ...(live === undefined ? [] : liveFailures(live)),
     ...(burst === undefined ? [] : burstFailures(burst)),
+    ...appSpeedFailures(app),
   ];
   const drifted = mealsWithDriftedHistograms(databasePath);
   if (drifted.length > 0) failures.push(`after the load, histograms differ from the ratings rows for meals ${drifted.join(', ')}`);
@@ -209,6 +230,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     { what: 'server start to first answered rating request (median of 3)', target: '<= 0.6 s', measured: `${startMedian.toFixed(0)} ms`, pass: startMedian <= 600 },
     ...liveTargets(live),
     ...burstTargets(burst),
+    ...appSpeedTargets(app),
   ];
   const facts = [
     { what: 'server start to first answered rating request (3 starts)', value: startTimes.map((ms) => `${ms.toFixed(0)} ms`).join(', ') },
@@ -216,6 +238,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ...mixFacts(pairs.find((pair) => pair.name === mixed.name)),
     ...(live === undefined ? [] : liveFacts(live)),
     ...(burst === undefined ? [] : burstFacts(burst)),
+    ...appSpeedFacts(app),
   ];
   const results = resultsMarkdown({ date: new Date(), settings, pairs, facts, targets, notices });
   log(`\n${results}\n`);
@@ -554,6 +577,7 @@ const benchNames = [
   'live-burst',
   '100k',
   'postgres',
+  ...appSpeedNames,
 ] as const;
 
 /** BENCH_ONLY's names; one the bench does not know fails before the seeding, rather than run nothing. */
