@@ -156,6 +156,7 @@ describe('what the bundled server loads at start', () => {
       'packages/adapters-openmensa/dist/writer.js',
       'packages/adapters-outbound/dist/address-policy.js',
       'packages/adapters-outbound/dist/policy.js',
+      'packages/adapters-outbound/dist/push-endpoint.js',
       'packages/adapters-outbound/dist/webhook-secret.js',
     ]);
   });

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmacTokenVerifier, dashboardContentSecurityPolicy } from '../src/index.js';
 import { secret } from './app-fixture.js';
@@ -121,6 +122,25 @@ describe('GET /', () => {
     } finally {
       await withSignIn.close();
     }
+  });
+
+  it('sends its page, scripts and style gzipped to a browser that takes gzip, each form with its own validator', async () => {
+    const page = await get('/');
+    const script = /src="(\/assets\/app\.[A-Z0-9]{8}\.js)"/.exec(page.body)![1]!;
+    for (const url of ['/', script, '/sw.js', '/app.en.webmanifest']) {
+      const plain = await get(url);
+      const zipped = await get(url, { 'accept-encoding': 'gzip, deflate, br' });
+      expect(zipped.headers['content-encoding'], url).toBe('gzip');
+      expect(String(zipped.headers.vary), url).toContain('Accept-Encoding');
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload), url).toBe(true);
+      expect(zipped.rawPayload.length, url).toBeLessThan(plain.rawPayload.length);
+      expect(zipped.headers.etag).not.toBe(plain.headers.etag);
+      expect((await get(url, { 'accept-encoding': 'gzip', 'if-none-match': String(zipped.headers.etag) })).statusCode, url).toBe(304);
+    }
+    // An icon is compressed already: sent as it is.
+    const manifest = (await get('/app.en.webmanifest')).json<WebManifest>();
+    expect((await get(manifest.icons[0]!.src, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBeUndefined();
   });
 
   it('is left out, worker and manifests too, when the app is built with app: false', async () => {

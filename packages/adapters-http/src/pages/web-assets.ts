@@ -30,6 +30,21 @@ export interface StaticFile {
   readonly type: string;
   readonly etag: string;
   readonly cacheControl: string;
+  /** The same bytes gzipped once (text files), with a validator of their own; absent: sent as they are. */
+  readonly gzip?: { readonly body: Buffer; readonly etag: string };
+}
+
+/** Text compresses to a third or less; images are compressed already. */
+const compressible = /^(text\/|application\/(manifest\+)?json)/;
+
+/** A file to answer from memory: its validator, and for text its gzipped form (made once, at load). */
+export function staticFile(body: Buffer | string, type: string, cacheControl: string): StaticFile {
+  const etag = digest(body);
+  const file = { body, type, etag: `"${etag}"`, cacheControl };
+  if (!compressible.test(type)) return file;
+  // node:zlib on first use, not at start (issue 30: a server that answers the API only never loads it).
+  const { gzipSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+  return { ...file, gzip: { body: gzipSync(body, { level: 9 }), etag: `"${etag}-gzip"` } };
 }
 
 /** The built pages: the manifest and every asset it names, read once on the first page or asset requested. */
@@ -70,13 +85,11 @@ export function loadWebAssets(): WebAssets {
   const assets = new Map<string, StaticFile>();
   // Every file of the build: the pages' scripts and style sheets, the chunks they load, the app's icons.
   for (const name of readdirSync(directory)) {
-    const body = readFileSync(join(directory, name));
-    assets.set(name, { body, type: typeOf(name), etag: `"${digest(body)}"`, cacheControl: immutable });
+    assets.set(name, staticFile(readFileSync(join(directory, name)), typeOf(name), immutable));
   }
   const rootFiles = new Map<string, StaticFile>();
   for (const name of manifest.rootFiles ?? []) {
-    const body = readFileSync(join(dirname(manifestPath), 'root', name));
-    rootFiles.set(name, { body, type: typeOf(name), etag: `"${digest(body)}"`, cacheControl: 'no-cache' });
+    rootFiles.set(name, staticFile(readFileSync(join(dirname(manifestPath), 'root', name)), typeOf(name), 'no-cache'));
   }
   return { manifest, assets, rootFiles };
 }

@@ -2,8 +2,8 @@
 // from the service worker's copy, in German and English. Components (ui/) draw the state (store/state.ts); loaders
 // and actions (store/) fill it from the public API and the person's own calls. Nothing inline: the pages' strict CSP.
 import './app.css';
-import { computed, effect } from '@preact/signals';
-import { render } from 'preact';
+import { computed, effect, signal } from '@preact/signals';
+import { options, render } from 'preact';
 import { resumeSession } from './store/account.js';
 import { listenToHistory } from './store/navigation.js';
 import { followDay } from './store/live.js';
@@ -22,6 +22,9 @@ effect(() => {
   document.title = t.value.title;
 });
 
+// Each batch of changes redrawn in a task of its own, not inside the answer's task that caused it: no long task when
+// a menu of many meals arrives (Lighthouse's blocking time).
+options.debounceRendering = (redraw) => setTimeout(redraw, 0);
 render(<App />, root);
 listenToHistory();
 
@@ -42,8 +45,13 @@ effect(() => {
   void loadPersonal(chosen, days);
 });
 
+/** After the page has loaded: the stream never ends, and nothing of the first view waits for it. */
+const loaded = signal(document.readyState === 'complete');
+addEventListener('load', () => setTimeout(() => (loaded.value = true), 0), { once: true });
+
 // The day live while the menu is shown and the browser is online (the stream itself closes while the page is hidden).
 effect(() => {
+  if (!loaded.value) return;
   const id = chosenId.value;
   if (id === null || view.value !== 'menu' || !online.value) return;
   return followDay(id, day.value);

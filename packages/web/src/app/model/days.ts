@@ -1,5 +1,6 @@
 // The day strip's days and the calendar words around them: pure, on the canteen's clocks (a menu's day is its day).
 import { todayIn } from '../../shared/dates.js';
+import { dateFormat } from '../../shared/formatters.js';
 
 export { todayIn };
 
@@ -36,7 +37,7 @@ export function dayOf(instant: string, timeZone: string): string {
 /** A day as the strip writes it: weekday and day of month (`Mon 9`, `Mo. 9.`). */
 export function dayLabel(day: string, language: string): { readonly weekday: string; readonly date: string; readonly full: string } {
   const date = new Date(`${day}T12:00:00Z`);
-  const format = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(language, { timeZone: 'UTC', ...options }).format(date);
+  const format = (options: Intl.DateTimeFormatOptions) => dateFormat(language, { timeZone: 'UTC', ...options }).format(date);
   return {
     weekday: format({ weekday: 'short' }),
     date: format({ day: 'numeric', month: 'numeric' }),
@@ -46,7 +47,7 @@ export function dayLabel(day: string, language: string): { readonly weekday: str
 
 /** A clock time on the 24-hour clock (`11:42`, as a canteen's opening hours are written), on the browser's clocks. */
 export function clockTime(instant: Date, language: string): string {
-  return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
+  return dateFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
 }
 
 /** A calendar day `YYYY-MM-DD` that exists (not 2026-02-30, which Date would roll over into March). */

@@ -1,5 +1,6 @@
 // Prices for the person's group (OpenMensa's roles), formatted as the page's language writes euros.
 import type { MealView } from '@canteen-meals/client';
+import { numberFormat } from '../../shared/formatters.js';
 
 export const priceGroups = ['student', 'employee', 'pupil', 'other'] as const;
 export type PriceGroup = (typeof priceGroups)[number];
@@ -9,5 +10,5 @@ export const isPriceGroup = (value: unknown): value is PriceGroup => priceGroups
 export function priceFor(prices: MealView['prices'], group: PriceGroup, language: string): string | null {
   const amount = prices[group];
   if (amount === undefined) return null;
-  return new Intl.NumberFormat(language, { style: 'currency', currency: 'EUR' }).format(Number(amount));
+  return numberFormat(language, { style: 'currency', currency: 'EUR' }).format(Number(amount));
 }

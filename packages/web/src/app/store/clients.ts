@@ -9,7 +9,9 @@ export type FreshnessListener = (keptAt: Date | null) => void;
 
 export function publicClient(onFreshness: FreshnessListener): MealsClient {
   const reading: typeof fetch = async (input, init) => {
-    const response = await fetch(input, { ...init, cache: 'no-cache' });
+    // The live stream never ends: at low priority, it holds back nothing the page loads.
+    const live = String(input instanceof Request ? input.url : input).includes('/api/v1/live');
+    const response = await fetch(input, { ...init, cache: 'no-cache', ...(live ? { priority: 'low' as const } : {}) });
     const kept = response.headers.get(keptHeader) !== null;
     onFreshness(kept ? new Date(response.headers.get('date') ?? Date.now()) : null);
     return response;

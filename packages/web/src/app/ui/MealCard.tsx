@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { numberFormat } from '../../shared/formatters.js';
 import { closedReason, type MenuMeal } from '../model/menu-day.js';
 import { priceFor } from '../model/prices.js';
 import { isWaiting, hideDish, mark, rate } from '../store/personal.js';
@@ -12,7 +13,7 @@ export interface MealCardProps {
 }
 
 const oneDecimal = (value: number, language: string) =>
-  new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  numberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 
 /** One meal: an article named by its heading, with its price, labels, availability, figures and the person's controls. */
 export function MealCard({ meal, hiddenByFilter = false }: MealCardProps) {
