@@ -15,6 +15,7 @@ import {
   measureAppSpeed,
 } from './app-speed.js';
 import { benchSettings, type BenchSettings } from './bench-settings.js';
+import { measurePushDigest, pushDigestFacts, pushDigestFailures, pushDigestName, pushDigestTargets } from './push-digest.js';
 import { heavyRatings, lightRatings, mealsWithDriftedHistograms, menuSize, seedDatabase, type BenchFixture } from './fixture.js';
 import { comparePair, median, type PairResult } from './pair.js';
 import { startPostgresSide } from './postgres-side.js';
@@ -191,8 +192,13 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     workDir,
     log,
   });
+  // Web Push at lunch-peak scale (issue 41), on a server and database of its own.
+  const push = selected(pushDigestName)
+    ? await measurePushDigest({ workDir, jwtSecret, log, ratingSeconds: Math.min(settings.seconds, 10), cleanups })
+    : undefined;
   const failures = [
     ...pairs.flatMap((pair) => pair.failures),
+    ...(push === undefined ? [] : pushDigestFailures(push)),
     ...(live === undefined ? [] : liveFailures(live)),
     ...(burst === undefined ? [] : burstFailures(burst)),
     ...appSpeedFailures(app),
@@ -231,6 +237,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ...liveTargets(live),
     ...burstTargets(burst),
     ...appSpeedTargets(app),
+    ...pushDigestTargets(push),
   ];
   const facts = [
     { what: 'server start to first answered rating request (3 starts)', value: startTimes.map((ms) => `${ms.toFixed(0)} ms`).join(', ') },
@@ -239,6 +246,7 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ...(live === undefined ? [] : liveFacts(live)),
     ...(burst === undefined ? [] : burstFacts(burst)),
     ...appSpeedFacts(app),
+    ...pushDigestFacts(push),
   ];
   const results = resultsMarkdown({ date: new Date(), settings, pairs, facts, targets, notices });
   log(`\n${results}\n`);
@@ -578,6 +586,7 @@ const benchNames = [
   '100k',
   'postgres',
   ...appSpeedNames,
+  pushDigestName,
 ] as const;
 
 /** BENCH_ONLY's names; one the bench does not know fails before the seeding, rather than run nothing. */

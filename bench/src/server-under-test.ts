@@ -25,6 +25,8 @@ export async function startServer(options: {
   databaseUrl: string;
   jwtSecret: string;
   probe: ProbeRequest;
+  /** Settings beside the bench's own (Web Push's keys and times). */
+  env?: Readonly<Record<string, string>>;
 }): Promise<Target> {
   const port = await freePort();
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
@@ -52,6 +54,7 @@ export async function startServer(options: {
       RATE_LIMIT_IP_PER_MIN: '0',
       LIVE_MAX_STREAMS: String(benchLiveStreamLimit),
       LIVE_MAX_STREAMS_PER_ADDRESS: String(benchLiveStreamLimit),
+      ...options.env,
     },
   });
 }
