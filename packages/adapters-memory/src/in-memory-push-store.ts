@@ -144,6 +144,13 @@ export class InMemoryPushOutbox implements PushOutbox {
 
   async claim(now: Date, limit: number, leaseMs: number): Promise<readonly ClaimedPush[]> {
     const claimed: ClaimedPush[] = [];
+    // What expired before any attempt leaves the queue as expired (the depth counts what can still go out).
+    for (const entry of this.t.entries.values()) {
+      if (entry.state === 'pending' && entry.expiresAt <= now) {
+        entry.state = 'expired';
+        entry.lastError = 'expired before an attempt';
+      }
+    }
     const due = [...this.t.entries.values()]
       .filter((entry) => entry.state === 'pending' && entry.dueAt <= now && entry.expiresAt > now && (entry.leasedUntil === null || entry.leasedUntil <= now))
       .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || Number(a.id.slice(3)) - Number(b.id.slice(3)));

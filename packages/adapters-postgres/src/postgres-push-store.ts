@@ -254,6 +254,13 @@ export class PostgresPushOutbox implements PushOutbox {
 
   async claim(now: Date, limit: number, leaseMs: number): Promise<readonly ClaimedPush[]> {
     if (limit <= 0) return [];
+    // What expired before any attempt leaves the queue as expired (the outbox's depth counts what can still go out);
+    // rows another claim holds are left to it.
+    await this.statements.query(
+      `UPDATE push_outbox SET state = 'expired', last_error = 'expired before an attempt'
+       WHERE entry_id IN (SELECT entry_id FROM push_outbox WHERE state = 'pending' AND expires_at <= ${fromEpochMs('$1')} FOR UPDATE SKIP LOCKED)`,
+      [now.getTime()],
+    );
     // The foreign key keeps every entry's subscription: the join drops none.
     const { rows } = await this.statements.query<ClaimRow>(
       `WITH due AS (

@@ -242,7 +242,12 @@ export class SqlitePushOutbox implements PushOutbox {
     );
     const lease = db.prepare<{ until: number; ids: string }>('UPDATE push_outbox SET leased_until = @until WHERE entry_id IN (SELECT value FROM json_each(@ids))');
     const drop = db.prepare<[string]>('DELETE FROM push_outbox WHERE entry_id IN (SELECT value FROM json_each(?))');
+    // What expired before any attempt leaves the queue as expired (the outbox's depth counts what can still go out).
+    const expire = db.prepare<{ now: number }>(
+      `UPDATE push_outbox SET state = 'expired', last_error = 'expired before an attempt' WHERE state = 'pending' AND expires_at <= @now`,
+    );
     this.claimInTransaction = db.transaction((now: number, limit: number, leaseMs: number) => {
+      expire.run({ now });
       const claimed: ClaimedPush[] = [];
       // The foreign key keeps orphans out; should one be found all the same (a file written with foreign keys off),
       // it is dropped and the claim reads on, so that the limit counts entries it can hand out.

@@ -298,8 +298,8 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
       expect(more.map((claim) => claim.payload)).toEqual(['later']);
       expect(await pushOutbox.claim(endOfDay, 10, leaseMs)).toEqual([]);
       expect(await pushOutbox.claim(ms(at, 2 * hour), 0, leaseMs)).toEqual([]);
-      // Claimed or not, none was settled: all four still wait.
-      expect(await pushOutbox.depth()).toBe(4);
+      // The claim at the end of the day let every entry expire: none waits any more.
+      expect(await pushOutbox.depth()).toBe(0);
     });
 
     it('leases a claimed entry: not claimed again before the lease ends, claimable by anyone once it has', async () => {
@@ -394,6 +394,16 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
       expect(await pushOutbox.depth()).toBe(3);
       await pushOutbox.claim(at, 10, leaseMs);
       expect(await pushOutbox.depth()).toBe(3);
+    });
+
+    it('lets an entry that expired before any attempt leave the queue at the next claim (the depth counts what can still go out)', async () => {
+      const { alice, bob } = await withSubscriptions();
+      const { pushOutbox } = store();
+      await pushOutbox.enqueue([entry(alice.id, { expiresAt: ms(at, hour) }), entry(bob.id, { dueAt: ms(at, 2 * hour), expiresAt: ms(at, 3 * hour) })]);
+      expect(await pushOutbox.depth()).toBe(2);
+      // Past the first one's end, before the second is due: nothing to claim, and the first is gone from the queue.
+      expect(await pushOutbox.claim(ms(at, 90 * 60_000), 10, leaseMs)).toEqual([]);
+      expect(await pushOutbox.depth()).toBe(1);
     });
 
     it('never hands one entry to two claims made at once', async () => {
