@@ -5,7 +5,7 @@ import { ifNoneMatchHolds } from '../conditional-requests.js';
 import { pageHtml } from './page-html.js';
 import { pageLanguageOf } from './page-language.js';
 import Negotiator from 'negotiator';
-import { digest, lazyWebAssets, staticFile, type StaticFile, type WebAssets } from './web-assets.js';
+import { digest, gzippedOf, lazyWebAssets, staticFile, type StaticFile, type WebAssets } from './web-assets.js';
 import { varyOn } from '../vary.js';
 
 export const appPath = '/';
@@ -205,11 +205,11 @@ function workerWithPage(web: WebAssets, documentOf: (page: string, language: str
  * A file from memory: gzipped to a browser that takes gzip (text: about a third of the bytes), as it is otherwise; each
  * form with its own validator, and the answer varies by Accept-Encoding.
  */
-function sendStatic(request: FastifyRequest, reply: FastifyReply, file: StaticFile, policy: string) {
-  const gzipped = file.gzip !== undefined && new Negotiator(request).encoding(['gzip', 'identity']) === 'gzip' ? file.gzip : undefined;
+async function sendStatic(request: FastifyRequest, reply: FastifyReply, file: StaticFile, policy: string) {
+  const gzipped = file.compressible && new Negotiator(request).encoding(['gzip', 'identity']) === 'gzip' ? await gzippedOf(file) : undefined;
   const etag = gzipped?.etag ?? file.etag;
   reply.headers({ 'content-security-policy': policy, 'cache-control': file.cacheControl, etag });
-  if (file.gzip !== undefined) varyOn(reply, 'Accept-Encoding');
+  if (file.compressible) varyOn(reply, 'Accept-Encoding');
   if (ifNoneMatchHolds(request.headers, etag)) return reply.code(304).send();
   if (gzipped !== undefined) reply.header('content-encoding', 'gzip');
   return reply.type(file.type).send(gzipped?.body ?? file.body);

@@ -30,21 +30,31 @@ export interface StaticFile {
   readonly type: string;
   readonly etag: string;
   readonly cacheControl: string;
-  /** The same bytes gzipped once (text files), with a validator of their own; absent: sent as they are. */
-  readonly gzip?: { readonly body: Buffer; readonly etag: string };
+  /** Text: sent gzipped to a browser that takes it (gzippedOf, made once on first use); false: sent as it is. */
+  readonly compressible: boolean;
 }
 
 /** Text compresses to a third or less; images are compressed already. */
 const compressible = /^(text\/|application\/(manifest\+)?json)/;
 
-/** A file to answer from memory: its validator, and for text its gzipped form (made once, at load). */
+/** A file to answer from memory, with its validator. */
 export function staticFile(body: Buffer | string, type: string, cacheControl: string): StaticFile {
-  const etag = digest(body);
-  const file = { body, type, etag: `"${etag}"`, cacheControl };
-  if (!compressible.test(type)) return file;
-  // node:zlib on first use, not at start (issue 30: a server that answers the API only never loads it).
-  const { gzipSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
-  return { ...file, gzip: { body: gzipSync(body, { level: 9 }), etag: `"${etag}-gzip"` } };
+  return { body, type, etag: `"${digest(body)}"`, cacheControl, compressible: compressible.test(type) };
+}
+
+const gzipped = new WeakMap<StaticFile, Promise<{ readonly body: Buffer; readonly etag: string }>>();
+
+/**
+ * The file gzipped, with a validator of its own: made once, on first use (node:zlib is loaded then, not at start:
+ * issue 30, a server that answers the API only never loads it).
+ */
+export function gzippedOf(file: StaticFile): Promise<{ readonly body: Buffer; readonly etag: string }> {
+  let found = gzipped.get(file);
+  if (found === undefined) {
+    found = import('node:zlib').then(({ gzipSync }) => ({ body: gzipSync(file.body, { level: 9 }), etag: `${file.etag.slice(0, -1)}-gzip"` }));
+    gzipped.set(file, found);
+  }
+  return found;
 }
 
 /** The built pages: the manifest and every asset it names, read once on the first page or asset requested. */
