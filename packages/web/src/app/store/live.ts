@@ -4,7 +4,7 @@ import type { LiveSnapshotMeal } from '@canteen-meals/client';
 import { backoffMs } from '../model/pending.js';
 import { publicApi } from './menu.js';
 import { setFigures } from './personal.js';
-import { liveConnected, liveFigures, type LiveFigures } from './state.js';
+import { liveConnected, liveFigures, week, type LiveFigures } from './state.js';
 
 const figuresOf = (meal: LiveSnapshotMeal): LiveFigures => ({
   rating_count: meal.rating_count,
@@ -34,7 +34,17 @@ export function followDay(canteen: string, date: string, schedule: (run: () => v
         liveConnected.value = true;
         lastEventId = event.id;
         if (event.type === 'snapshot') {
-          liveFigures.value = new Map(event.meals.map((meal) => [meal.meal_id, figuresOf(meal)]));
+          // The snapshot that opens a stream mostly repeats what the menu shows: only what differs is kept, and only a
+          // change is drawn (every meal card reads these figures).
+          const shown = new Map((week.value?.all ?? week.value?.shown ?? []).map((meal) => [meal.meal_id, meal]));
+          const figures = new Map<number, LiveFigures>();
+          for (const meal of event.meals) {
+            const live = figuresOf(meal);
+            const menu = shown.get(meal.meal_id);
+            const same = menu !== undefined && (Object.keys(live) as (keyof LiveFigures)[]).every((key) => menu[key] === live[key]);
+            if (!same) figures.set(meal.meal_id, live);
+          }
+          if (JSON.stringify([...figures]) !== JSON.stringify([...liveFigures.value])) liveFigures.value = figures;
         } else if (event.type === 'stats') {
           const { meal } = event;
           setFigures(meal.meal_id, { rating_count: meal.rating_count, rating_average: meal.rating_average, rating_median: meal.rating_median });

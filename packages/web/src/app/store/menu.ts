@@ -28,8 +28,11 @@ const keptApi = keptClient();
 /** A read from the kept copy, then from the network; `show` gets each answer (the network's last). */
 async function keptThenFresh<T>(read: (api: typeof publicApi) => Promise<T>, show: (answer: T) => void): Promise<void> {
   let answered = false;
+  let keptJson: string | undefined;
   const fresh = read(publicApi).then((answer) => {
     answered = true;
+    // The same as the kept copy (the usual repeat visit): nothing to draw again.
+    if (keptJson !== undefined && JSON.stringify(answer) === keptJson) return;
     show(answer);
   });
   // Its failure is this function's, once the copy is read: not an unhandled rejection meanwhile.
@@ -37,7 +40,10 @@ async function keptThenFresh<T>(read: (api: typeof publicApi) => Promise<T>, sho
   try {
     const kept = await read(keptApi);
     // The network may have answered while the copy was read: its answer wins.
-    if (!answered) show(kept);
+    if (!answered) {
+      keptJson = JSON.stringify(kept);
+      show(kept);
+    }
   } catch {
     // Nothing kept: the network's answer is the first.
   }
@@ -99,7 +105,10 @@ export async function loadTopPlaces(canteen: Canteen, day: string): Promise<void
   const key = `${canteen.canteen_id}|${day}`;
   rankingKey = key;
   await keptThenFresh((api) => api.getRankings({ canteen: canteen.canteen_id, date: day }), (ranking) => {
-    if (rankingKey === key && ranking.scope === 'meals') topPlaces.value = topThree(ranking.items);
+    if (rankingKey !== key || ranking.scope !== 'meals') return;
+    const places = topThree(ranking.items);
+    // Unchanged places draw nothing again (every meal card reads them).
+    if (JSON.stringify([...places]) !== JSON.stringify([...topPlaces.value])) topPlaces.value = places;
   }).catch(() => {
     // No ranking (offline, nothing kept): no meal is marked as the day's best.
   });
@@ -112,7 +121,7 @@ export async function loadPersonal(canteen: Canteen, days: { from: string; to: s
   const key = `${canteen.canteen_id}|${days.from}|${days.to}|${signedIn?.user ?? ''}`;
   personalKey = key;
   if (signedIn === null) {
-    personal.value = new Map();
+    if (personal.value.size > 0) personal.value = new Map();
     return;
   }
   try {
