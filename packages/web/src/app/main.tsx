@@ -74,9 +74,10 @@ addEventListener('offline', () => {
 // Past midnight, "today" moves on.
 setInterval(() => (now.value = new Date()), 60_000);
 
-// The service worker: the app and the last menus offline. A new version installs in the background and waits for the
-// next start (never in the middle of use); the app says it is ready.
-if ('serviceWorker' in navigator) {
+// The service worker: the app and the last menus offline. Registered once the page has loaded: its install fetches
+// every file of the app again, which must not compete with the first view. A new version installs in the background
+// and waits for the next start (never in the middle of use); the app says it is ready.
+function registerServiceWorker() {
   navigator.serviceWorker
     .register('/sw.js', { scope: '/' })
     .then((registration) => {
@@ -89,4 +90,8 @@ if ('serviceWorker' in navigator) {
     .catch(() => {
       // No worker (a private window, a browser without): the app works online.
     });
+}
+if ('serviceWorker' in navigator) {
+  if (document.readyState === 'complete') registerServiceWorker();
+  else addEventListener('load', registerServiceWorker, { once: true });
 }
