@@ -1,4 +1,4 @@
-import { nonPublicRangeOf } from '@canteen-meals/adapters-outbound/policy';
+import { nonPublicHostOf } from '@canteen-meals/adapters-outbound/policy';
 import type { Clock, WebhookSender, WebhookUrlCheck } from '@canteen-meals/domain';
 import { webhookPayloadOf } from '@canteen-meals/http-contract';
 
@@ -33,17 +33,14 @@ const loadOutbound = () => import('@canteen-meals/adapters-outbound');
 export function webhookUrlCheck({ allowPrivateNetworks }: { readonly allowPrivateNetworks: boolean }): WebhookUrlCheck {
   return (url) => {
     if (allowPrivateNetworks) return undefined;
-    let host: string;
+    let parsed: URL;
     try {
-      // `localhost.` is `localhost`: the resolver ignores the root's dot.
-      host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+      parsed = new URL(url);
     } catch {
       return undefined; // the shape rule names what is wrong with it
     }
-    const local = host === 'localhost' || host.endsWith('.localhost');
-    const range = local ? 'loopback' : /^[\d.]+$|:/.test(host) ? nonPublicRangeOf(host) : null;
-    return range === null || range === 'not an IP address'
-      ? undefined
-      : `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`;
+    // The same host rule as a push endpoint's (adapters-outbound/policy).
+    const range = nonPublicHostOf(parsed);
+    return range === null ? undefined : `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`;
   };
 }
