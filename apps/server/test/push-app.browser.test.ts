@@ -4,11 +4,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import { startTestPushService, type TestPushService, type TestPushSubscription } from '@canteen-meals/test-push';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
+import { launchBrowser } from './support/kitchen-browser.js';
 
 // "Notify me" (issue 41) in the students' app, in the packaged Chromium: the switch subscribes the browser and hands
 // the subscription to the server, the server's test notification reaches the push service (this test's own, which
@@ -75,9 +75,8 @@ beforeAll(async () => {
   pushService = await startTestPushService({ subject, vapidPublicKey: vapid.publicKey });
   ({ server, origin } = await startServer(true));
   await seed(origin);
-  // Several contexts at once: not as one process, which ends with its last page.
-  const args = chromium.args.filter((arg) => arg !== '--single-process');
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
+  // Several contexts at once (a person each): the packaged Chromium not as one process.
+  browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {

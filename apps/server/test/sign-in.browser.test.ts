@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { startTestOidcProvider, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
 import { providerSettings, signInAtProvider } from './support/provider-sign-in.js';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
+import { launchBrowser } from './support/kitchen-browser.js';
 
 // The pages' sign-in in a real headless Chromium against a real OpenID provider (packages/test-oidc: oidc-provider on
 // 127.0.0.1): the authorization code flow with PKCE through the provider's login and consent screens, the API
@@ -48,9 +48,8 @@ beforeAll(async () => {
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   origin = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   oidc.registerPages(origin);
-  // Several contexts at once (a person each): not as one process, which ends with its last page.
-  const args = chromium.args.filter((arg) => arg !== '--single-process');
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
+  // Several contexts at once (a person each): the packaged Chromium not as one process.
+  browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { UseCases } from '@canteen-meals/domain';
 import { startTestOidcProvider, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, tokens } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
+import { launchBrowser } from './support/kitchen-browser.js';
 import { providerSettings, signInAtProvider } from './support/provider-sign-in.js';
 
 // The students' app at `/` (issue 40) in a real headless Chromium: a student filters the menu, signs in at a real
@@ -72,9 +72,8 @@ beforeAll(async () => {
   for (const [user, rating] of [['ann', 5], ['ben', 4], ['cem', 4]] as const) ok(await useCases.rateMeal.execute({ userId: user, mealId: 2, rating }));
   // The day after tomorrow the canteen is closed.
   ok(await useCases.setDayClosed.execute({ canteenId, date: canteenDay(new Date(now.getTime() + 2 * day)), closed: true }));
-  // Several contexts at once (a person each): not as one process, which ends with its last page.
-  const args = chromium.args.filter((arg) => arg !== '--single-process');
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
+  // Several contexts at once (a person each): the packaged Chromium not as one process.
+  browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
