@@ -59,3 +59,21 @@ export async function readLimitedBody(response: IncomingMessage, url: string, ma
   }
   return Buffer.concat(chunks, size);
 }
+
+/** Reads up to `maxBytes` of an answer's body and drops them; a longer body is cut off by closing the connection. */
+export function drain(response: IncomingMessage, maxBytes: number): Promise<void> {
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = () => {
+      response.destroy();
+      resolve();
+    };
+    response.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > maxBytes) done();
+    });
+    response.once('end', done);
+    response.once('error', done);
+    response.once('close', done);
+  });
+}

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { drain } from './read-limited-body.js';
 import webPush, { type RequestDetails } from 'web-push';
 import { nonPublicRangeOf } from './address-policy.js';
 import { FeedFetchError } from './feed-fetch-error.js';
@@ -167,22 +168,4 @@ export function retryAfterMs(value: string | undefined, now: Date): number | und
   // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with the day's name; Date.parse alone takes far more.
   const at = /^[A-Za-z]{3}/.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
-}
-
-/** Reads up to `maxBytes` of an answer's body and drops them; a longer body is cut off by closing the connection. */
-function drain(response: IncomingMessage, maxBytes: number): Promise<void> {
-  return new Promise((resolve) => {
-    let read = 0;
-    const done = () => {
-      response.destroy();
-      resolve();
-    };
-    response.on('data', (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > maxBytes) done();
-    });
-    response.once('end', done);
-    response.once('error', done);
-    response.once('close', done);
-  });
 }

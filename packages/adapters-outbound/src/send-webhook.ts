@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { drain } from './read-limited-body.js';
 import { nonPublicRangeOf, type AddressPolicy } from './address-policy.js';
 import { FeedFetchError } from './feed-fetch-error.js';
 import { checkedUrl } from './fetch-feed.js';
@@ -104,22 +105,4 @@ export async function sendWebhookUnder(
   } finally {
     clearTimeout(deadline);
   }
-}
-
-/** Reads up to `maxBytes` of an answer's body and drops them; a longer body is cut off by closing the connection. */
-function drain(response: IncomingMessage, maxBytes: number): Promise<void> {
-  return new Promise((resolve) => {
-    let read = 0;
-    const done = () => {
-      response.destroy();
-      resolve();
-    };
-    response.on('data', (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > maxBytes) done();
-    });
-    response.once('end', done);
-    response.once('error', done);
-    response.once('close', done);
-  });
 }
