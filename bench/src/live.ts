@@ -178,7 +178,7 @@ export class RatingLedger {
   statsEvents = 0;
 
   constructor(readonly mealIds: readonly number[]) {
-    mealIds.forEach((id, index) => this.indexOf.set(id, index));
+    for (const [index, id] of mealIds.entries()) this.indexOf.set(id, index);
     this.sendTimes = mealIds.map(() => []);
     this.base = mealIds.map(() => undefined);
   }

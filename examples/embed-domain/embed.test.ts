@@ -24,5 +24,5 @@ it('runs the embedding example of the README: marks, rates and prints statistics
 
 it('shows the example in the README exactly as it runs', () => {
   const example = readFileSync(examplePath, 'utf8');
-  expect(readFileSync(readmePath, 'utf8')).toContain('```ts\n' + example + '```');
+  expect(readFileSync(readmePath, 'utf8')).toContain(`\`\`\`ts\n${example}\`\`\``);
 });

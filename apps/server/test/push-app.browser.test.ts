@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import { startTestPushService, type TestPushService, type TestPushSubscription } from '@canteen-meals/test-push';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { startTestOidcProvider, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
 import { providerSettings, signInAtProvider } from './support/provider-sign-in.js';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { UseCases } from '@canteen-meals/domain';
 import { startTestOidcProvider, testUsers, type TestOidcProvider } from '@canteen-meals/test-oidc';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, tokens } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';

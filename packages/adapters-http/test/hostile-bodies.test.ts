@@ -10,7 +10,7 @@ import { buildAppWith } from './app-with.js';
 import { createHmacTokenVerifier, signHmacToken } from '../src/index.js';
 
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const mebibyte = 1024 * 1024;
 
 /** The bodies of the red-team pass: nested 10,000 deep (the walk overflowed: 500), and large ones (read and parsed). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { httpStatusOf, type ErrorCode } from '../src/index.js';
-import { menu, now, useSharedTestApp } from './app-fixture.js';
+import { now, useSharedTestApp } from './app-fixture.js';
 
 const fixture = useSharedTestApp();
 

@@ -27,7 +27,7 @@ export class PostgresMealCatalog implements MealCatalog {
   constructor(
     private readonly pool: Pool,
     private readonly transactions: TransactionRunner,
-    private readonly health?: PostgresStorageHealth,
+    _health: PostgresStorageHealth | undefined,
     private readonly statistics?: TableStatistics,
   ) {}
 

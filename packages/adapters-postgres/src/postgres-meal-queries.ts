@@ -5,7 +5,6 @@ import {
   type MenuPageRequest,
   type PersonalMeal,
   type PersonalPart,
-  type PersonalState,
   type PageRequest,
   type RatingValue,
   type ServingWindow,

@@ -9,7 +9,7 @@ import {
   type RatingValue,
 } from '@canteen-meals/domain';
 import { accepted, MealMother } from '@canteen-meals/repository-contract';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { histogramsAndRecounts, lockWaiters } from './support/rating-checks.js';
 import { raceSessionPerTest } from './support/race-session.js';

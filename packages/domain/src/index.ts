@@ -418,17 +418,17 @@ export {
   type NotificationSettings,
   type NotificationSettingsRepository,
 } from './push/notification-settings.js';
-export {
-  type ClaimedPush,
-  type MarkedServing,
-  type PushAudience,
-  type PushEntry,
-  type PushOutbox,
-  type PushSender,
-  type PushSendOutcome,
-  type PushSettlement,
-  type PushStore,
-  type PushSubscriptionRepository,
+export type {
+  ClaimedPush,
+  MarkedServing,
+  PushAudience,
+  PushEntry,
+  PushOutbox,
+  PushSender,
+  PushSendOutcome,
+  PushSettlement,
+  PushStore,
+  PushSubscriptionRepository,
 } from './push/push-ports.js';
 export { createPushUseCases, type PushUseCaseDeps, type PushUseCaseSet } from './use-cases/create-push-use-cases.js';
 export { digestPayload, maxPushPayloadBytes, payloadJson, soldOutPayload, testPayload, topicOf, type PushPayload } from './push/push-messages.js';

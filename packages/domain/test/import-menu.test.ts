@@ -83,7 +83,7 @@ describe('ImportMenu', () => {
   });
 
   it('changes nothing when the same menu comes again', async () => {
-    const { meals, run, probe } = setup();
+    const { meals, run } = setup();
     await run(week);
     const again = await run(week);
     expect([again.added.length, again.updated.length, again.unchanged.length, again.missing.length]).toEqual([0, 0, 4, 0]);
@@ -91,7 +91,7 @@ describe('ImportMenu', () => {
   });
 
   it('keeps the ids of a day that a later feed repeats, and adds the new days', async () => {
-    const { meals, run, probe } = setup();
+    const { meals, run } = setup();
     await run(week);
     const later: MenuDay[] = [
       week[2]!,
@@ -104,7 +104,7 @@ describe('ImportMenu', () => {
   });
 
   it('adds a renamed meal under a new id and keeps the old meal with its ratings', async () => {
-    const { meals, ratings, run, probe } = setup();
+    const { run, probe } = setup();
     await run(week);
     const before = await probe.histogram(3);
     const renamed: MenuDay[] = [week[0]!, week[1]!, { ...week[2]!, items: [item('Linseneintopf mit Würstchen'), item('Pudding', 'Dessert')] } as MenuDay];
@@ -119,7 +119,7 @@ describe('ImportMenu', () => {
   });
 
   it('keeps the meals of a day that turns out closed', async () => {
-    const { meals, run, probe } = setup();
+    const { meals, run } = setup();
     await run(week);
     const plan = await run([{ date: '2025-03-31', closed: true }]);
     expect(plan.missing.map((meal) => meal.id)).toEqual([3, 4]);
@@ -158,7 +158,7 @@ describe('ImportMenu', () => {
   });
 
   it('imports meals as not rateable when told so', async () => {
-    const { meals, run, probe } = setup();
+    const { run, probe } = setup();
     await run(week.slice(0, 1), false);
     expect((await probe.meal(1))?.rateable).toBe(false);
   });

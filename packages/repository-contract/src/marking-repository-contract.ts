@@ -18,7 +18,7 @@ export function describeMarkingRepositoryContract(
     };
 
     it('starts unmarked', async () => {
-      const markings = await withMeals();
+      await withMeals();
       expect(await probe.marked('alice', 1)).toBe(false);
     });
 

@@ -70,7 +70,7 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
     });
 
     it('re-importing the same menu changes nothing; a changed meal keeps its id, ratings and markings', async () => {
-      const { meals, mealSources, ratings, markings } = store();
+      const { mealSources, ratings, markings } = store();
       const menu = [candidate(monday, 'Currywurst', { prices: { student: '2.60' } }), candidate(monday, 'Salat')];
       await mealSources.importMenu(scope, planFor(menu));
       await ratings.change('alice', 1, (snapshot) => decideRatingChange(snapshot, 4, ratingOpenAt));

@@ -1,7 +1,7 @@
 import { histogramOf, type Meal, type MealId, type RatingValue } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { rateInPeriod } from './rate-in-period.js';
-import type { CreateReadRepositoryFixture, ReadRepositoryFixture } from './read-repository-fixture.js';
+import type { CreateReadRepositoryFixture } from './read-repository-fixture.js';
 import { probeThrough, type RepositoryProbe } from './repository-probe.js';
 import { freshFixturePerTest } from './repository-fixture.js';
 import { sampleMeal } from './sample-meals.js';

@@ -30,7 +30,7 @@ export function menuCalendar(canteen: StoredCanteen, days: readonly MenuDayReadi
     );
   }
   lines.push('END:VCALENDAR');
-  return lines.map(folded).join('\r\n') + '\r\n';
+  return `${lines.map(folded).join('\r\n')}\r\n`;
 }
 
 /** Per category: `Category:`, then `- Meal (2.60 €, 3.50 €)` and its notes as `  * note`, a blank line after. */

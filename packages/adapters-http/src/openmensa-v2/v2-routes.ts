@@ -63,7 +63,7 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
     done();
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send());
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((error, _request, reply) => {
     // A request that fails validation here is one openmensa.org would not find; anything else is the app's to answer.
     if ((error as { statusCode?: number }).statusCode === 400) return reply.code(404).send();
     throw error;

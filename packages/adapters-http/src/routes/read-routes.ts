@@ -38,7 +38,6 @@ export interface ReadRoutesOptions {
   readonly cursorSecret?: string | undefined;
 }
 
-const readErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request']);
 const pageErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']);
 const readOneErrors = errorResponses([...publicRouteErrors, 'invalid_token', 'invalid_request', ...wireCodesOf(getMealRefusals)]);
 

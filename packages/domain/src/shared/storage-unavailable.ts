@@ -5,10 +5,6 @@
  */
 export class StorageUnavailableError extends Error {
   override readonly name = 'StorageUnavailableError';
-
-  constructor(message: string, options?: { readonly cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 export function isStorageUnavailable(error: unknown): error is StorageUnavailableError {

@@ -1,4 +1,4 @@
-import type { ClaimedPush, PushOutbox, PushSender, PushSubscriptionRepository } from '../push/push-ports.js';
+import type { ClaimedPush, PushOutbox, PushSender, PushSendOutcome, PushSubscriptionRepository } from '../push/push-ports.js';
 import type { RetrySettings } from '../webhook/retry-schedule.js';
 import { endpointOrigin } from '../push/push-subscription.js';
 
@@ -108,7 +108,7 @@ export class DeliverPushes {
       await this.deps.outbox.settle(entry.id, { kind: 'expired', status: null, error: 'expired before an attempt' }, now);
       return 'expired';
     }
-    let sent;
+    let sent: PushSendOutcome;
     try {
       sent = await this.deps.sender.send(entry.subscription, { payload: entry.payload, ttlSeconds, topic: entry.topic });
     } catch (error) {

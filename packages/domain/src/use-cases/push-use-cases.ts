@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { UserId } from '../shared/user-id.js';
-import { type NotificationSettings, type NotificationSettingsRepository } from '../push/notification-settings.js';
+import type { NotificationSettings, NotificationSettingsRepository } from '../push/notification-settings.js';
 import { payloadJson, testPayload, topicOf } from '../push/push-messages.js';
 import type { PushSender, PushSubscriptionRepository } from '../push/push-ports.js';
 import {

@@ -114,7 +114,7 @@ function signInScreen(root: HTMLElement, t: SignInTexts, manager: UserManager, p
   go.focus();
 }
 
-function notConfiguredScreen(root: HTMLElement, options: SessionOptions, t: SignInTexts, problem?: string) {
+function notConfiguredScreen(root: HTMLElement, _options: SessionOptions, t: SignInTexts, problem?: string) {
   const box = screen(root, 'not-configured', t.notConfiguredHeading);
   box.append(element('p', '', t.notConfiguredIntro), element('pre', 'sign-in-settings', t.notConfiguredSettings));
   box.append(element('p', '', t.notConfiguredDocs));

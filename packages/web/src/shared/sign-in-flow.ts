@@ -55,7 +55,7 @@ export async function providerState(settings: SignInSettings): Promise<ProviderS
     try {
       const user = await manager.signinRedirectCallback(location.href);
       const asked = (user.state as { back?: string } | undefined)?.back;
-      const back = asked !== undefined && asked.startsWith(pageUrl) ? asked : pageUrl;
+      const back = asked?.startsWith(pageUrl) ? asked : pageUrl;
       if (back !== pageUrl) {
         // The page as it was asked for (its ?lang= chooses the server's language): loaded again, signed in now.
         location.replace(back);

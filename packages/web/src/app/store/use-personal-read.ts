@@ -16,7 +16,11 @@ export function usePersonalRead<T>(read: (client: MealsClient) => Promise<T>, in
     if (signedIn === null) return;
     let current = true;
     read(personalClient(() => signedIn.getToken())).then(
-      (value) => current && (setAnswer(() => value), setProblem(null)),
+      (value) => {
+        if (!current) return;
+        setAnswer(() => value);
+        setProblem(null);
+      },
       (error: unknown) => current && setProblem(messageOf(error)),
     );
     return () => {
