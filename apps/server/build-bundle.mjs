@@ -52,7 +52,9 @@ function besideTheBundle(target, importer) {
       return `./${[name, ...inside.split(sep).filter((part) => part !== '')].join('/')}${target.endsWith('/') ? '/' : ''}`;
     }
   }
-  throw new Error(`${relative(root, importer)} reads ${relative(root, target)} next to itself, which the bundle does not carry: add it to apps/server/build-bundle.mjs`);
+  throw new Error(
+    `${relative(root, importer)} reads ${relative(root, target)} next to itself, which the bundle does not carry: add it to apps/server/build-bundle.mjs`,
+  );
 }
 
 /** Rewrites the file references of our own modules (see the top of this file). */
@@ -73,8 +75,17 @@ const filesBesideTheBundle = {
           const target = createRequire(args.path).resolve(specifier);
           return `createRequire(import.meta.url).resolve(${JSON.stringify(besideTheBundle(target, args.path))})`;
         });
-      const unknown = contents.split('\n').find((line) => line.includes('import.meta.url') && !/(new URL\("\.\/|createRequire\(import\.meta\.url\)\.resolve\("\.\/)/.test(line));
-      if (unknown !== undefined) throw new Error(`${relative(root, args.path)}: a use of import.meta.url the bundle cannot follow: ${unknown.trim()}`);
+      const unknown = contents
+        .split('\n')
+        .find(
+          (line) =>
+            line.includes('import.meta.url') &&
+            !/(new URL\("\.\/|createRequire\(import\.meta\.url\)\.resolve\("\.\/)/.test(line),
+        );
+      if (unknown !== undefined)
+        throw new Error(
+          `${relative(root, args.path)}: a use of import.meta.url the bundle cannot follow: ${unknown.trim()}`,
+        );
       return { contents, loader: 'js', resolveDir: dirname(args.path) };
     });
   },
@@ -94,7 +105,9 @@ const result = await esbuild.build({
   external,
   // CommonJS dependencies (fastify's, tsyringe, prom-client) call require() for Node's modules; an ES module has no
   // require of its own. Named apart from any import a chunk may carry.
-  banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);",
+  },
   plugins: [filesBesideTheBundle],
   metafile: true,
   // Paths in the metafile relative to the repository, wherever the build is started.
@@ -106,4 +119,6 @@ for (const [name, folder] of Object.entries(folders)) {
 }
 // What each output holds and imports, for apps/server/test/start-imports.test.ts (outside the bundle's folder).
 writeFileSync(join(server, 'dist/bundle-meta.json'), JSON.stringify(result.metafile));
-console.log(`bundle: ${relative(process.cwd(), resolve(out, 'server.js'))} and ${Object.keys(result.metafile.outputs).length - 1} more files`);
+console.log(
+  `bundle: ${relative(process.cwd(), resolve(out, 'server.js'))} and ${Object.keys(result.metafile.outputs).length - 1} more files`,
+);

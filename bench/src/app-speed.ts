@@ -38,7 +38,8 @@ const styleBudget = 10_000;
 export function lighthouseRuns(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env.BENCH_LIGHTHOUSE_RUNS;
   if (raw === undefined || raw === '') return 3;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`BENCH_LIGHTHOUSE_RUNS must be a positive integer, not "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new Error(`BENCH_LIGHTHOUSE_RUNS must be a positive integer, not "${raw}"`);
   return Number(raw);
 }
 
@@ -129,7 +130,8 @@ export async function measureAppSpeed(options: {
       }
       result = { runs, chromiumVersion };
       for (const line of failingLines(runs)) log(`bench: app: Lighthouse: ${line}`);
-      if (runs.some((run) => run.runtimeError !== undefined)) log(`bench: app: the server's last output:\n${server.output().slice(-4000)}`);
+      if (runs.some((run) => run.runtimeError !== undefined))
+        log(`bench: app: the server's last output:\n${server.output().slice(-4000)}`);
     }
     const repeatVisit = options.repeatVisit ? await measureRepeatVisit(page, server.url) : undefined;
     if (repeatVisit !== undefined) {
@@ -168,7 +170,8 @@ export function firstViewBytes(): FirstViewBytes {
     pages: Record<string, { script: string; style: string | null; preload: readonly string[] } | undefined>;
   };
   const app = manifest.pages.app;
-  if (app === undefined) throw new Error('packages/web/dist/manifest.json has no page "app": build it with node packages/web/build.mjs');
+  if (app === undefined)
+    throw new Error('packages/web/dist/manifest.json has no page "app": build it with node packages/web/build.mjs');
   const measure = (name: string) => {
     const content = readFileSync(join(webDist, 'assets', name));
     return { name, raw: content.length, gzip: gzipSync(content, { level: 9 }).length };
@@ -188,16 +191,31 @@ function noonZone(now: Date): string {
 }
 
 const dishes: readonly { name: string; category: string; labels: readonly string[]; student: string }[] = [
-  { name: 'Käsespätzle with fried onions', category: 'Main course', labels: ['wheat', 'milk', 'eggs'], student: '3.10' },
+  {
+    name: 'Käsespätzle with fried onions',
+    category: 'Main course',
+    labels: ['wheat', 'milk', 'eggs'],
+    student: '3.10',
+  },
   { name: 'Lentil curry with rice', category: 'Vegan', labels: ['vegan'], student: '2.90' },
   { name: 'Pollock fillet with dill sauce', category: 'Main course', labels: ['fish', 'milk'], student: '3.60' },
   { name: 'Tomato soup', category: 'Soups', labels: ['vegan', 'celery'], student: '1.50' },
-  { name: 'Chicken schnitzel with fries', category: 'Main course', labels: ['poultry', 'wheat', 'eggs'], student: '3.90' },
+  {
+    name: 'Chicken schnitzel with fries',
+    category: 'Main course',
+    labels: ['poultry', 'wheat', 'eggs'],
+    student: '3.90',
+  },
   { name: 'Vegan chili sin carne', category: 'Vegan', labels: ['vegan'], student: '2.90' },
   { name: 'Spaghetti bolognese', category: 'Pasta', labels: ['beef', 'wheat'], student: '3.20' },
   { name: 'Falafel wrap with hummus', category: 'Vegan', labels: ['vegan', 'wheat', 'sesame'], student: '3.00' },
   { name: 'Potato goulash', category: 'Main course', labels: ['vegetarian', 'celery'], student: '2.60' },
-  { name: 'Beef stew with bread dumplings', category: 'Main course', labels: ['beef', 'wheat', 'milk', 'eggs'], student: '4.10' },
+  {
+    name: 'Beef stew with bread dumplings',
+    category: 'Main course',
+    labels: ['beef', 'wheat', 'milk', 'eggs'],
+    student: '4.10',
+  },
   { name: 'Mushroom risotto', category: 'Vegetarian', labels: ['vegetarian', 'milk'], student: '3.30' },
   { name: 'Greek salad', category: 'Salads', labels: ['vegetarian', 'milk'], student: '2.40' },
   { name: 'Currywurst with fries', category: 'Main course', labels: ['pork', 'mustard'], student: '2.80' },
@@ -209,9 +227,19 @@ const dishes: readonly { name: string; category: string; labels: readonly string
   { name: 'Baked potato with herb quark', category: 'Vegetarian', labels: ['vegetarian', 'milk'], student: '2.50' },
   { name: 'Pasta arrabbiata', category: 'Pasta', labels: ['vegan', 'wheat'], student: '2.70' },
   { name: 'Ratatouille with rice', category: 'Vegan', labels: ['vegan'], student: '2.80' },
-  { name: 'Apple strudel with vanilla sauce', category: 'Desserts', labels: ['vegetarian', 'wheat', 'milk', 'eggs'], student: '1.40' },
+  {
+    name: 'Apple strudel with vanilla sauce',
+    category: 'Desserts',
+    labels: ['vegetarian', 'wheat', 'milk', 'eggs'],
+    student: '1.40',
+  },
   { name: 'Fruit salad', category: 'Desserts', labels: ['vegan'], student: '1.20' },
-  { name: 'Semolina pudding with cherries', category: 'Desserts', labels: ['vegetarian', 'wheat', 'milk'], student: '1.30' },
+  {
+    name: 'Semolina pudding with cherries',
+    category: 'Desserts',
+    labels: ['vegetarian', 'wheat', 'milk'],
+    student: '1.30',
+  },
 ];
 
 /** A few ratings of the first dishes (each by a user of its own): their stars, and the day's best three. */
@@ -230,7 +258,11 @@ async function seedMenu(server: Target, jwtSecret: string): Promise<void> {
     });
     if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body}`);
   };
-  await call('PUT', `/api/v1/admin/canteens/${canteenId}`, { name: 'Mensa am Campus', timezone: noonZone(now), city: 'Aachen' });
+  await call('PUT', `/api/v1/admin/canteens/${canteenId}`, {
+    name: 'Mensa am Campus',
+    timezone: noonZone(now),
+    city: 'Aachen',
+  });
   const lunch = new Date(now.getTime() - 30 * minute).toISOString();
   if (dishes.length !== mealCount) throw new Error(`the bench's menu has ${dishes.length} dishes, not ${mealCount}`);
   await call('PUT', '/api/v1/admin/meals', {
@@ -242,7 +274,11 @@ async function seedMenu(server: Target, jwtSecret: string): Promise<void> {
       rateable: true,
       canteen_id: canteenId,
       labels: dish.labels,
-      prices: { student: dish.student, employee: (Number(dish.student) + 1.6).toFixed(2), other: (Number(dish.student) + 2.5).toFixed(2) },
+      prices: {
+        student: dish.student,
+        employee: (Number(dish.student) + 1.6).toFixed(2),
+        other: (Number(dish.student) + 2.5).toFixed(2),
+      },
     })),
   });
   for (const [index, ratings] of seededRatings.entries()) {
@@ -262,9 +298,13 @@ const chromiumArgs = () => chromium.args.filter((arg) => arg !== '--single-proce
  */
 async function withDebuggingChromium<T>(use: (port: number) => Promise<T>): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'meals-bench-chromium-'));
-  const child = spawn(await chromium.executablePath(), [...chromiumArgs(), '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    await chromium.executablePath(),
+    [...chromiumArgs(), '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   try {
     const port = await debuggingPort(child);
     return await use(port);
@@ -278,7 +318,10 @@ async function withDebuggingChromium<T>(use: (port: number) => Promise<T>): Prom
 function debuggingPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium did not open its debugging port within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`Chromium did not open its debugging port within 30 s:\n${output}`)),
+      30_000,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(output);
@@ -339,23 +382,40 @@ export async function runLighthouse(url: string): Promise<{ run: LighthouseRun; 
         ...audits
           .filter(({ weight, audit }) => weight === 0 && audit.scoreDisplayMode === 'metricSavings')
           .map(({ audit }) => {
-            const savings = Object.entries(audit.metricSavings ?? {}).filter(([, value]) => typeof value === 'number' && value > 0);
+            const savings = Object.entries(audit.metricSavings ?? {}).filter(
+              ([, value]) => typeof value === 'number' && value > 0,
+            );
             return `opportunity ${shown(audit)}${savings.length === 0 ? '' : `; saves ${savings.map(([metric, value]) => `${metric} ${metric === 'CLS' ? value : `${value} ms`}`).join(', ')}`})`;
           }),
       ];
     }
-    const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
+    const metrics = [
+      'first-contentful-paint',
+      'largest-contentful-paint',
+      'total-blocking-time',
+      'cumulative-layout-shift',
+      'speed-index',
+    ]
       .map((id) => `${lhr.audits[id]?.title ?? id} ${lhr.audits[id]?.displayValue ?? 'n/a'}`)
       .join(', ');
     return {
-      run: { scores, failing, metrics, runtimeError: lhr.runtimeError?.message, warnings: lhr.runWarnings, benchmarkIndex: lhr.environment.benchmarkIndex },
+      run: {
+        scores,
+        failing,
+        metrics,
+        runtimeError: lhr.runtimeError?.message,
+        warnings: lhr.runWarnings,
+        benchmarkIndex: lhr.environment.benchmarkIndex,
+      },
       chromiumVersion: lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? lhr.environment.hostUserAgent,
     };
   });
 }
 
 function scoresText(run: LighthouseRun): string {
-  return lighthouseTargets.map(({ id }) => `${id} ${run.scores[id] === null ? 'n/a' : run.scores[id]!.toFixed(2)}`).join(', ');
+  return lighthouseTargets
+    .map(({ id }) => `${id} ${run.scores[id] === null ? 'n/a' : run.scores[id]!.toFixed(2)}`)
+    .join(', ');
 }
 
 /**
@@ -395,9 +455,18 @@ interface AppGlobals {
  * `apiDelayMs` and times the first meal on screen.
  */
 async function measureRepeatVisit(url: string, origin: string): Promise<RepeatVisitResult> {
-  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromiumArgs(), headless: true });
+  const browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromiumArgs(),
+    headless: true,
+  });
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-GB' });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-GB',
+    });
     context.setDefaultTimeout(30_000);
     const page = await context.newPage();
     const problems: string[] = [];
@@ -411,13 +480,18 @@ async function measureRepeatVisit(url: string, origin: string): Promise<RepeatVi
     await page.goto(url);
     await firstMeal(page);
     const firstVisitMs = performance.now() - firstStart;
-    await page.evaluate(() => (globalThis as unknown as AppGlobals).navigator.serviceWorker.ready.then(() => undefined));
+    await page.evaluate(() =>
+      (globalThis as unknown as AppGlobals).navigator.serviceWorker.ready.then(() => undefined),
+    );
     await page.reload();
     await firstMeal(page);
     await page.waitForFunction(() => (globalThis as unknown as AppGlobals).navigator.serviceWorker.controller !== null);
     // The worker keeps the menu read it answered: wait until the copy is there.
     await page.waitForFunction(
-      async () => (await (await (globalThis as unknown as AppGlobals).caches.open('canteen-meals-api')).keys()).some((request) => request.url.includes('/api/v1/meals?')),
+      async () =>
+        (await (await (globalThis as unknown as AppGlobals).caches.open('canteen-meals-api')).keys()).some((request) =>
+          request.url.includes('/api/v1/meals?'),
+        ),
       undefined,
       { polling: 100 },
     );
@@ -443,7 +517,15 @@ async function measureRepeatVisit(url: string, origin: string): Promise<RepeatVi
     await sleep(apiDelayMs + 500);
     await context.unroute(`${origin}/api/v1/**`);
     await context.close();
-    return { firstMealMs, firstReleaseMs: firstRelease, delayedRequests: delayed, delayedFromWorker: fromWorker, mealsShown, firstVisitMs, problems };
+    return {
+      firstMealMs,
+      firstReleaseMs: firstRelease,
+      delayedRequests: delayed,
+      delayedFromWorker: fromWorker,
+      mealsShown,
+      firstVisitMs,
+      problems,
+    };
   } finally {
     await browser.close();
   }
@@ -454,7 +536,12 @@ const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 /** The targets' rows: Lighthouse's three scores, the first view's bytes, the repeat visit's first meal. */
 export function appSpeedTargets(result: AppSpeedResult): TargetCheck[] {
   const runs = result.lighthouse?.runs ?? [];
-  const notRun = (what: string, target: string): TargetCheck => ({ what, target, measured: 'not run', pass: undefined });
+  const notRun = (what: string, target: string): TargetCheck => ({
+    what,
+    target,
+    measured: 'not run',
+    pass: undefined,
+  });
   const lighthouseRows = lighthouseTargets.map(({ id, minimum }): TargetCheck => {
     const scored = runs.filter((run) => run.scores[id] !== null).length;
     const what = `app: Lighthouse ${id} (phone, default throttling${result.lighthouse === undefined ? '' : scored === 1 ? ', one run' : `, median of ${scored} runs`})`;
@@ -482,7 +569,12 @@ export function appSpeedTargets(result: AppSpeedResult): TargetCheck[] {
         },
     bytes === undefined
       ? notRun('app: first view CSS, gzip -9', `<= ${kb(styleBudget)}`)
-      : { what: 'app: first view CSS, gzip -9', target: `<= ${kb(styleBudget)}`, measured: `${kb(bytes.styleGzip)} (${bytes.styleGzip} bytes)`, pass: bytes.styleGzip <= styleBudget },
+      : {
+          what: 'app: first view CSS, gzip -9',
+          target: `<= ${kb(styleBudget)}`,
+          measured: `${kb(bytes.styleGzip)} (${bytes.styleGzip} bytes)`,
+          pass: bytes.styleGzip <= styleBudget,
+        },
   ];
   const visit = result.repeatVisit;
   const visitWhat = `app: repeat visit, every API answer held ${apiDelayMs / 1000} s: first meal on screen`;
@@ -494,7 +586,8 @@ export function appSpeedTargets(result: AppSpeedResult): TargetCheck[] {
           what: visitWhat,
           target: visitTarget,
           measured: `${visit.firstMealMs.toFixed(0)} ms`,
-          pass: visit.delayedRequests > 0 && visit.firstMealMs < Math.min(apiDelayMs, visit.firstReleaseMs ?? apiDelayMs),
+          pass:
+            visit.delayedRequests > 0 && visit.firstMealMs < Math.min(apiDelayMs, visit.firstReleaseMs ?? apiDelayMs),
         };
   return [...lighthouseRows, ...bytesRows, visitRow];
 }
@@ -505,11 +598,17 @@ export function appSpeedFacts(result: AppSpeedResult): { what: string; value: st
   if (lh !== undefined) {
     facts.push({
       what: `app: Lighthouse 12 (Chromium ${lh.chromiumVersion}, phone, default throttling), ${mealCount} meals of today: scores per run`,
-      value: lh.runs.map((run) => `${scoresText(run)} (benchmarkIndex ${run.benchmarkIndex?.toFixed(0) ?? 'n/a'})`).join('; '),
+      value: lh.runs
+        .map((run) => `${scoresText(run)} (benchmarkIndex ${run.benchmarkIndex?.toFixed(0) ?? 'n/a'})`)
+        .join('; '),
     });
-    facts.push({ what: 'app: Lighthouse metrics (the run of the median performance score)', value: medianRun(lh.runs, 'performance').metrics });
+    facts.push({
+      what: 'app: Lighthouse metrics (the run of the median performance score)',
+      value: medianRun(lh.runs, 'performance').metrics,
+    });
     const failing = failingLines(lh.runs);
-    if (failing.length > 0) facts.push({ what: 'app: Lighthouse audits below 1, warnings', value: failing.join(' / ') });
+    if (failing.length > 0)
+      facts.push({ what: 'app: Lighthouse audits below 1, warnings', value: failing.join(' / ') });
   }
   const bytes = result.bytes;
   if (bytes !== undefined) {
@@ -527,9 +626,15 @@ export function appSpeedFacts(result: AppSpeedResult): { what: string; value: st
         `${visit.firstVisitMs.toFixed(0)} ms / ${visit.firstMealMs.toFixed(0)} ms (${visit.mealsShown} meals shown then); ` +
         `${visit.delayedRequests} API requests held on the repeat visit, ` +
         `${visit.delayedFromWorker} of them the service worker's` +
-        (visit.firstReleaseMs === undefined ? '' : `, the first let through after ${visit.firstReleaseMs.toFixed(0)} ms`),
+        (visit.firstReleaseMs === undefined
+          ? ''
+          : `, the first let through after ${visit.firstReleaseMs.toFixed(0)} ms`),
     });
-    if (visit.problems.length > 0) facts.push({ what: 'app: errors the pages logged over the three visits', value: visit.problems.slice(0, 5).join('; ') });
+    if (visit.problems.length > 0)
+      facts.push({
+        what: 'app: errors the pages logged over the three visits',
+        value: visit.problems.slice(0, 5).join('; '),
+      });
   }
   return facts;
 }
@@ -542,8 +647,10 @@ export function appSpeedFailures(result: AppSpeedResult): string[] {
   }
   const visit = result.repeatVisit;
   if (visit !== undefined) {
-    if (visit.delayedRequests === 0) failures.push('app: repeat visit: no API request was held back, so the delay measured nothing');
-    else if (visit.delayedFromWorker === 0) failures.push("app: repeat visit: none of the service worker's requests was held back");
+    if (visit.delayedRequests === 0)
+      failures.push('app: repeat visit: no API request was held back, so the delay measured nothing');
+    else if (visit.delayedFromWorker === 0)
+      failures.push("app: repeat visit: none of the service worker's requests was held back");
   }
   return failures;
 }

@@ -63,11 +63,14 @@ export async function seedDatabase(
       })),
     ]);
 
-    const insertRating = db.prepare('INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    const insertRating = db.prepare(
+      'INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+    );
     const insertMarking = db.prepare('INSERT INTO markings (user_id, meal_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
     const value = () => 1 + Math.floor(random() * 5);
     db.transaction(() => {
-      for (let i = 1; i <= (options.heavyRatings ?? heavyRatings); i++) insertRating.run(heavyMealId, `seed-user-${i}`, value());
+      for (let i = 1; i <= (options.heavyRatings ?? heavyRatings); i++)
+        insertRating.run(heavyMealId, `seed-user-${i}`, value());
       for (let i = 1; i <= lightRatings; i++) insertRating.run(lightMealId, `seed-user-${i}`, value());
       // Each user has rated and marked a few dishes of the menu, so the batch read has personal state to join.
       for (const userId of userIds) {
@@ -78,8 +81,13 @@ export async function seedDatabase(
         }
       }
       // After the others, so that their rows are what they were before these users came.
-      const avoidedDish = db.prepare<[number], number>('SELECT dish_id FROM meals WHERE meal_id = ?').pluck().get(menuMealIds[0]!)!;
-      const insertFilter = db.prepare("INSERT INTO label_preferences (user_id, without_labels, only_labels) VALUES (?, '[\"mustard\",\"sesame\"]', '[]')");
+      const avoidedDish = db
+        .prepare<[number], number>('SELECT dish_id FROM meals WHERE meal_id = ?')
+        .pluck()
+        .get(menuMealIds[0]!)!;
+      const insertFilter = db.prepare(
+        'INSERT INTO label_preferences (user_id, without_labels, only_labels) VALUES (?, \'["mustard","sesame"]\', \'[]\')',
+      );
       const insertAversion = db.prepare('INSERT INTO dish_aversions (user_id, dish_id, since) VALUES (?, ?, ?)');
       for (const userId of pickyUserIds) {
         for (let k = 0; k < 5; k++) {

@@ -14,7 +14,12 @@ export interface StreamsRequest {
 
 export type StreamsMessage =
   | { readonly kind: 'opened'; readonly failures: readonly string[] }
-  | { readonly kind: 'state'; readonly states: readonly (readonly [number, string])[][]; readonly events: number; readonly ended: number };
+  | {
+      readonly kind: 'state';
+      readonly states: readonly (readonly [number, string])[][];
+      readonly events: number;
+      readonly ended: number;
+    };
 
 /** `"meal_id":N,"availability":"S"`: the head of an availability event's data. */
 const availabilityOf = /"meal_id":(\d+),"availability":"(\w+)"/g;
@@ -59,7 +64,9 @@ if (parentPort !== null) {
           const frames = complete.includes('event: snapshot') ? complete.split('\n\n') : [complete];
           for (const frame of frames) {
             if (frame.includes('event: snapshot')) {
-              const data = JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as { meals: { meal_id: number; availability: string }[] };
+              const data = JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as {
+                meals: { meal_id: number; availability: string }[];
+              };
               for (const meal of data.meals) stream.states.set(meal.meal_id, meal.availability);
               if (!snapshot) {
                 snapshot = true;
@@ -88,7 +95,12 @@ if (parentPort !== null) {
       port.postMessage({ kind: 'opened', failures } satisfies StreamsMessage);
     } else if (message === 'state') {
       const states = held.map((stream) => [...stream.states]);
-      port.postMessage({ kind: 'state', states, events, ended: held.filter((stream) => stream.ended).length } satisfies StreamsMessage);
+      port.postMessage({
+        kind: 'state',
+        states,
+        events,
+        ended: held.filter((stream) => stream.ended).length,
+      } satisfies StreamsMessage);
     } else {
       for (const stream of held) stream.close();
       agent.destroy();

@@ -69,7 +69,14 @@ export async function measureLiveBurst(server: Target, options: LiveBurstOptions
     await probe(server.url, probeAgent, options, menuPath, 1, () => false);
     const baselineSeconds = 4;
     const baselineEnd = performance.now() + baselineSeconds * 1000;
-    const baseline = await probe(server.url, probeAgent, options, menuPath, baselineSeconds, () => performance.now() < baselineEnd);
+    const baseline = await probe(
+      server.url,
+      probeAgent,
+      options,
+      menuPath,
+      baselineSeconds,
+      () => performance.now() < baselineEnd,
+    );
 
     const last = new Map<number, string>();
     const tapFailures: string[] = [];
@@ -118,7 +125,10 @@ export async function measureLiveBurst(server: Target, options: LiveBurstOptions
         figures: { ...figures, seconds },
         state,
         streamsBehind: Math.max(0, behind()),
-        serverCpu: serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : (serverCpuAfter - serverCpuBefore) / seconds,
+        serverCpu:
+          serverCpuBefore === undefined || serverCpuAfter === undefined
+            ? undefined
+            : (serverCpuAfter - serverCpuBefore) / seconds,
         benchCpu: (benchCpu.user + benchCpu.system) / 1e6 / seconds,
       };
     };
@@ -126,7 +136,8 @@ export async function measureLiveBurst(server: Target, options: LiveBurstOptions
     // The taps without any stream: what they cost the other requests by themselves (each drops the kept menu).
     const alone = await burstPhase(0);
     const opened = await streams.ask('open');
-    if (opened.kind !== 'opened' || opened.failures.length > 0) throw new Error(`live burst: streams failed: ${JSON.stringify(opened)}`);
+    if (opened.kind !== 'opened' || opened.failures.length > 0)
+      throw new Error(`live burst: streams failed: ${JSON.stringify(opened)}`);
     options.log(`bench: live burst: ${options.streams} streams open; ${options.taps} availability taps`);
     await sleep(500);
     const withStreams = await burstPhase(options.taps);
@@ -239,7 +250,11 @@ function send(
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve(response.statusCode === 200 ? undefined : `${method} ${path}: ${response.statusCode} ${text.slice(0, 200)}`));
+      response.on('end', () =>
+        resolve(
+          response.statusCode === 200 ? undefined : `${method} ${path}: ${response.statusCode} ${text.slice(0, 200)}`,
+        ),
+      );
     });
     request.on('error', (error) => resolve(`${method} ${path}: ${error.message}`));
     request.end(body === undefined ? undefined : JSON.stringify(body));

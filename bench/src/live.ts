@@ -73,7 +73,8 @@ export async function measureLiveStreams(server: Target, options: LiveOptions): 
     // One stream opened and closed first: the route's code is loaded and the channel's first read done before the
     // resident set is taken as the baseline.
     const probe = await openStream(url, agent, ledger);
-    if (probe.status === missingRouteStatus) return { missing: true, reason: `GET ${path} answers 404: the server has no live statistics yet` };
+    if (probe.status === missingRouteStatus)
+      return { missing: true, reason: `GET ${path} answers 404: the server has no live statistics yet` };
     if (probe.failure !== undefined) throw new Error(`live: the first stream failed: ${probe.failure}`);
     probe.close();
     await sleep(200);
@@ -124,7 +125,11 @@ export async function measureLiveStreams(server: Target, options: LiveOptions): 
     ratingAgent.destroy();
     // The last window (250 ms) closes after the last answer; on a busy machine the streams may need seconds to show it.
     const deadline = performance.now() + drainMs;
-    while (performance.now() < deadline && streams.some((stream) => !stream.ended && ledger.behind(stream.delivered) > 0)) await sleep(100);
+    while (
+      performance.now() < deadline &&
+      streams.some((stream) => !stream.ended && ledger.behind(stream.delivered) > 0)
+    )
+      await sleep(100);
     const ratingPhaseSeconds = (performance.now() - startedRating) / 1000;
     const serverCpuAfter = cpuSeconds(server.pid);
     const benchCpu = process.cpuUsage(benchCpuBefore);
@@ -144,14 +149,22 @@ export async function measureLiveStreams(server: Target, options: LiveOptions): 
       ratingFailures,
       ratingPhaseSeconds,
       serverCpu:
-        serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : (serverCpuAfter - serverCpuBefore) / ratingPhaseSeconds,
+        serverCpuBefore === undefined || serverCpuAfter === undefined
+          ? undefined
+          : (serverCpuAfter - serverCpuBefore) / ratingPhaseSeconds,
       benchCpu: (benchCpu.user + benchCpu.system) / 1e6 / ratingPhaseSeconds,
-      ratingAnswerMs: answerTimes.length === 0 ? undefined : { p50: quantile(answerTimes, 0.5), p99: quantile(answerTimes, 0.99) },
+      ratingAnswerMs:
+        answerTimes.length === 0 ? undefined : { p50: quantile(answerTimes, 0.5), p99: quantile(answerTimes, 0.99) },
       deliveries: samples.length,
       statsEvents: ledger.statsEvents,
-      latencyMs: samples.length === 0 ? undefined : { p50: quantile(samples, 0.5), p99: quantile(samples, 0.99), max: samples[samples.length - 1]! },
+      latencyMs:
+        samples.length === 0
+          ? undefined
+          : { p50: quantile(samples, 0.5), p99: quantile(samples, 0.99), max: samples[samples.length - 1]! },
       dropped: streams.length - open.length,
-      openFailures: openFailures.slice(0, 5).concat(openFailures.length > 5 ? [`… ${openFailures.length - 5} more`] : []),
+      openFailures: openFailures
+        .slice(0, 5)
+        .concat(openFailures.length > 5 ? [`… ${openFailures.length - 5} more`] : []),
       undelivered: open.reduce((sum, stream) => sum + ledger.behind(stream.delivered), 0),
     };
   } finally {
@@ -353,7 +366,9 @@ function postRating(baseUrl: string, agent: Agent, authorization: string, body: 
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve(response.statusCode === 200 ? undefined : `${response.statusCode} ${text.slice(0, 200)}`));
+        response.on('end', () =>
+          resolve(response.statusCode === 200 ? undefined : `${response.statusCode} ${text.slice(0, 200)}`),
+        );
       },
     );
     request.on('error', (error) => resolve(`request error: ${error.message}`));

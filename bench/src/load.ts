@@ -41,7 +41,13 @@ export async function runLoad(
         setupRequest: (request) => {
           const next = scenario.nextRequest();
           if (next.kind !== undefined) sentByKind[next.kind] = (sentByKind[next.kind] ?? 0) + 1;
-          return { ...request, method: next.method, path: next.path, headers: { ...next.headers }, body: next.body ?? '' };
+          return {
+            ...request,
+            method: next.method,
+            path: next.path,
+            headers: { ...next.headers },
+            body: next.body ?? '',
+          };
         },
       },
     ],
@@ -67,8 +73,7 @@ export async function runLoad(
         ? ''
         : `${unexpected} answers other than ${scenario.expectedStatus} (by status: ${JSON.stringify(result.statusCodeStats)}), ` +
           `errors ${result.errors}, timeouts ${result.timeouts}`,
-    targetCpu:
-      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.duration,
+    targetCpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.duration,
     sentByKind,
   };
 }
@@ -82,19 +87,28 @@ export async function runLoadAcross(
   scenario: Scenario,
   options: { seconds: number; connections: number },
 ): Promise<LoadResult> {
-  const share = (index: number) => Math.floor(options.connections / targets.length) + (index < options.connections % targets.length ? 1 : 0);
-  const results = await Promise.all(targets.map((target, index) => runLoad(target, scenario, { ...options, connections: Math.max(1, share(index)) })));
+  const share = (index: number) =>
+    Math.floor(options.connections / targets.length) + (index < options.connections % targets.length ? 1 : 0);
+  const results = await Promise.all(
+    targets.map((target, index) => runLoad(target, scenario, { ...options, connections: Math.max(1, share(index)) })),
+  );
   const sum = (pick: (result: LoadResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   const sentByKind: Record<string, number> = {};
-  for (const result of results) for (const [kind, n] of Object.entries(result.sentByKind)) sentByKind[kind] = (sentByKind[kind] ?? 0) + n;
+  for (const result of results)
+    for (const [kind, n] of Object.entries(result.sentByKind)) sentByKind[kind] = (sentByKind[kind] ?? 0) + n;
   return {
     requestsPerSecond: sum((result) => result.requestsPerSecond),
     p50Ms: Math.max(...results.map((result) => result.p50Ms)),
     p99Ms: Math.max(...results.map((result) => result.p99Ms)),
     requests: sum((result) => result.requests),
     failures: sum((result) => result.failures),
-    failureDetail: results.map((result) => result.failureDetail).filter((detail) => detail !== '').join('; '),
-    targetCpu: results.every((result) => result.targetCpu !== undefined) ? sum((result) => result.targetCpu!) : undefined,
+    failureDetail: results
+      .map((result) => result.failureDetail)
+      .filter((detail) => detail !== '')
+      .join('; '),
+    targetCpu: results.every((result) => result.targetCpu !== undefined)
+      ? sum((result) => result.targetCpu!)
+      : undefined,
     sentByKind,
   };
 }

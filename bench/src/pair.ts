@@ -46,7 +46,9 @@ export async function comparePair(
 ): Promise<PairResult> {
   const load = (side: Side, seconds: number) => {
     const options = { seconds, connections: settings.connections };
-    return isTarget(side.target) ? runLoad(side.target, side.scenario, options) : runLoadAcross(side.target, side.scenario, options);
+    return isTarget(side.target)
+      ? runLoad(side.target, side.scenario, options)
+      : runLoadAcross(side.target, side.scenario, options);
   };
   const failures: string[] = [];
   const check = (side: Side, result: LoadResult) => {

@@ -48,7 +48,12 @@ export async function startPostgresSide(options: {
       }
     };
     const startAnother = async () => {
-      const other = await startServer({ name: `server on PostgreSQL ${others.length + 2}`, databaseUrl, jwtSecret: options.jwtSecret, probe: options.probe });
+      const other = await startServer({
+        name: `server on PostgreSQL ${others.length + 2}`,
+        databaseUrl,
+        jwtSecret: options.jwtSecret,
+        probe: options.probe,
+      });
       others.push(other);
       return other;
     };
@@ -61,7 +66,8 @@ export async function startPostgresSide(options: {
           headers: { authorization: options.adminAuthorization, 'content-type': 'application/json' },
           body: JSON.stringify({ meals: options.meals.slice(start, start + 500) }),
         });
-        if (upsert.status !== 200) throw new Error(`PUT /api/v1/admin/meals on PostgreSQL: ${upsert.status} ${upsert.body}`);
+        if (upsert.status !== 200)
+          throw new Error(`PUT /api/v1/admin/meals on PostgreSQL: ${upsert.status} ${upsert.body}`);
       }
       const probe = await send(server.url, options.probe);
       if (probe.status !== 200) throw new Error(`the server on PostgreSQL answered ${probe.status}: ${probe.body}`);

@@ -44,21 +44,31 @@ export async function freePort(): Promise<number> {
 /** One request on a fresh connection (node:http, so that no lazily loaded client skews the start time). */
 export function send(url: string, probe: ProbeRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(probe.path, url), { method: probe.method, headers: probe.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: definedHeaders(res.headers), body: Buffer.concat(chunks).toString('utf8') }),
-      );
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      new URL(probe.path, url),
+      { method: probe.method, headers: probe.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: definedHeaders(res.headers),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(probe.body);
   });
 }
 
 function definedHeaders(headers: IncomingHttpHeaders): HeaderValues {
-  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined),
+  );
 }
 
 /**
@@ -172,7 +182,11 @@ export function raiseOpenFileLimit(pid: number, wanted: number): number | undefi
   if (limits === undefined || limits.soft >= wanted) return limits?.soft;
   const soft = Math.min(wanted, limits.hard);
   try {
-    execFileSync('prlimit', [`--pid=${pid}`, `--nofile=${soft}:${Number.isFinite(limits.hard) ? limits.hard : 'unlimited'}`], { stdio: 'ignore' });
+    execFileSync(
+      'prlimit',
+      [`--pid=${pid}`, `--nofile=${soft}:${Number.isFinite(limits.hard) ? limits.hard : 'unlimited'}`],
+      { stdio: 'ignore' },
+    );
   } catch {
     // No prlimit, or not allowed: the limit stays as it was, and the caller says so.
   }

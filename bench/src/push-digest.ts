@@ -34,7 +34,12 @@ const hour = 60 * 60 * 1000;
 
 /** HH:MM on Berlin's clock (the default canteen's), of an instant. */
 const berlinTime = (instant: Date) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(instant);
 
 /** Runs `count` calls, `concurrency` at a time. */
 async function inBatches(count: number, concurrency: number, call: (index: number) => Promise<void>): Promise<void> {
@@ -60,11 +65,14 @@ export async function measurePushDigest(options: {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
   const publicKey = ecdh.getPublicKey().toString('base64url');
-  const privateKey = Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()]).subarray(-32).toString('base64url');
+  const privateKey = Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+    .subarray(-32)
+    .toString('base64url');
   const pushService = await startTestPushService({ subject, vapidPublicKey: publicKey });
   options.cleanups.push(() => pushService.close());
   const databaseUrl = `sqlite:${join(options.workDir, 'push-digest.db')}`;
-  const bearer = (sub: string, scope?: string) => `Bearer ${signHmacToken(options.jwtSecret, { sub, scope, expiresInMs: 2 * hour })}`;
+  const bearer = (sub: string, scope?: string) =>
+    `Bearer ${signHmacToken(options.jwtSecret, { sub, scope, expiresInMs: 2 * hour })}`;
   const users = Array.from({ length: pushSubscribers }, (_, index) => `push-user-${index}`);
   const authorizations = users.map((user) => bearer(user));
   const probe: ProbeRequest = { method: 'GET', path: '/api/v1/push', headers: {} };
@@ -79,7 +87,13 @@ export async function measurePushDigest(options: {
   });
 
   // Seeding, with the push worker off: today's lunch, each person's favourite on it, and a subscription each.
-  const seeding: Target = await startServer({ name: 'push-seeding', databaseUrl, jwtSecret: options.jwtSecret, probe, env: env('10:30', '0') });
+  const seeding: Target = await startServer({
+    name: 'push-seeding',
+    databaseUrl,
+    jwtSecret: options.jwtSecret,
+    probe,
+    env: env('10:30', '0'),
+  });
   try {
     const send = async (method: string, path: string, authorization: string, body: unknown) => {
       const response = await fetch(`${seeding.url}${path}`, {
@@ -92,7 +106,12 @@ export async function measurePushDigest(options: {
     };
     const now = Date.now();
     await send('PUT', '/api/v1/admin/meals', bearer('bench-admin', adminScope), {
-      meals: [1, 2, 3].map((id) => ({ meal_id: id, name: ['Currywurst', 'Lentil soup', 'Vegetable curry'][id - 1], served_at: new Date(now - id * 60_000).toISOString(), rateable: true })),
+      meals: [1, 2, 3].map((id) => ({
+        meal_id: id,
+        name: ['Currywurst', 'Lentil soup', 'Vegetable curry'][id - 1],
+        served_at: new Date(now - id * 60_000).toISOString(),
+        rateable: true,
+      })),
     });
     options.log(`bench: ${pushDigestName}: subscribing ${pushSubscribers} people and marking their favourites`);
     await inBatches(pushSubscribers, 32, async (index) => {
@@ -105,17 +124,28 @@ export async function measurePushDigest(options: {
 
   // The digest's time: the next minute on Berlin's clock, at least 20 s ahead (the ratings' baseline runs meanwhile).
   const due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
-  const server = await startServer({ name: 'push-digest', databaseUrl, jwtSecret: options.jwtSecret, probe, env: env(berlinTime(due), '500') });
+  const server = await startServer({
+    name: 'push-digest',
+    databaseUrl,
+    jwtSecret: options.jwtSecret,
+    probe,
+    env: env(berlinTime(due), '500'),
+  });
   options.cleanups.push(() => server.stop());
   const ratings = rateMealScenario('rate-meal-during-push', { authorizations, random: seededRandom(44) }, [1, 2, 3]);
   const ratingsWithout = await runLoad(server, ratings, { seconds: options.ratingSeconds, connections: 16 });
-  if (Date.now() > due.getTime()) throw new Error(`${pushDigestName}: the baseline ran past the digest's time; shorten BENCH_SECONDS`);
+  if (Date.now() > due.getTime())
+    throw new Error(`${pushDigestName}: the baseline ran past the digest's time; shorten BENCH_SECONDS`);
   await new Promise((resolve) => setTimeout(resolve, due.getTime() - Date.now()));
   options.log(`bench: ${pushDigestName}: the digest is due at ${berlinTime(due)} (Berlin); ratings load during it`);
   const during = runLoad(server, ratings, { seconds: options.ratingSeconds, connections: 16 });
   const deadline = due.getTime() + 3 * pushDigestTargetMs;
-  while (pushService.received.length < pushSubscribers && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  const last = pushService.received.reduce((latest: number, each: { receivedAt: Date }) => Math.max(latest, each.receivedAt.getTime()), 0);
+  while (pushService.received.length < pushSubscribers && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  const last = pushService.received.reduce(
+    (latest: number, each: { receivedAt: Date }) => Math.max(latest, each.receivedAt.getTime()),
+    0,
+  );
   const ratingsDuring = await during;
   return {
     subscribers: pushSubscribers,
@@ -130,8 +160,12 @@ export async function measurePushDigest(options: {
 /** What failed the run itself (not a target): rejected messages mean the encryption or VAPID is wrong. */
 export function pushDigestFailures(result: PushDigestResult): string[] {
   const failures: string[] = [];
-  if (result.rejected > 0) failures.push(`${pushDigestName}: the push service rejected ${result.rejected} messages (VAPID or encryption)`);
-  for (const [label, load] of [['without', result.ratingsWithout], ['during', result.ratingsDuring]] as const) {
+  if (result.rejected > 0)
+    failures.push(`${pushDigestName}: the push service rejected ${result.rejected} messages (VAPID or encryption)`);
+  for (const [label, load] of [
+    ['without', result.ratingsWithout],
+    ['during', result.ratingsDuring],
+  ] as const) {
     if (load.failures > 0) failures.push(`${pushDigestName}: ratings ${label} the digest: ${load.failureDetail}`);
   }
   return failures;
@@ -144,7 +178,9 @@ export function pushDigestTargets(result: PushDigestResult | undefined) {
     {
       what: `Web Push: ${result.subscribers.toLocaleString('en')} digests from one instance, decrypted at a local push service`,
       target: `<= ${pushDigestTargetMs / 1000} s after their time`,
-      measured: Number.isFinite(result.allReceivedMs) ? `${(result.allReceivedMs / 1000).toFixed(1)} s (${result.received} received)` : `${result.received} of ${result.subscribers} received`,
+      measured: Number.isFinite(result.allReceivedMs)
+        ? `${(result.allReceivedMs / 1000).toFixed(1)} s (${result.received} received)`
+        : `${result.received} of ${result.subscribers} received`,
       pass: Number.isFinite(result.allReceivedMs) && result.allReceivedMs <= pushDigestTargetMs,
     },
     {

@@ -42,10 +42,16 @@ export async function batchReadRoundTrips(sizes: readonly number[] = [1, 10, 50]
       await persistence.meals.upsertMany(meals);
       for (const meal of meals) await persistence.markings.setMarked('reader', meal.id, true);
       executed = 0;
-      const response = await app.inject({ method: 'GET', url: `/api/v1/meals?date=${day}`, headers: { authorization } });
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/v1/meals?date=${day}`,
+        headers: { authorization },
+      });
       const statements = executed;
-      const answered = response.statusCode === 200 ? (response.json() as { data: { meals: unknown[] } }).data.meals.length : -1;
-      if (answered !== size) throw new Error(`GET /api/v1/meals?date=${day}: ${response.statusCode}, ${answered} meals instead of ${size}`);
+      const answered =
+        response.statusCode === 200 ? (response.json() as { data: { meals: unknown[] } }).data.meals.length : -1;
+      if (answered !== size)
+        throw new Error(`GET /api/v1/meals?date=${day}: ${response.statusCode}, ${answered} meals instead of ${size}`);
       byMenuSize.set(size, statements);
     }
   } finally {

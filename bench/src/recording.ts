@@ -8,7 +8,13 @@ import type { MissingRoute, Scenario } from './scenarios.js';
  * size. The server's X-Request-Id, new on every request, is replayed as recorded (issue 39): the reference sends the
  * same set of headers, of the same length, without the work of making an id.
  */
-const perResponseHeaders: ReadonlySet<string> = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+const perResponseHeaders: ReadonlySet<string> = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+]);
 
 export type Recording =
   | { readonly missing: false; readonly answers: ReferenceAnswers }

@@ -47,7 +47,9 @@ export function resultsMarkdown(report: BenchReport): string {
     '|---|---|--:|--:|--:|--:|--:|---|',
   ];
   for (const pair of report.pairs) {
-    lines.push(sideRow(pair.name, pair.measured, `**${pair.ratio.toFixed(2)}**`, pair.ratios.map((r) => r.toFixed(2)).join(' ')));
+    lines.push(
+      sideRow(pair.name, pair.measured, `**${pair.ratio.toFixed(2)}**`, pair.ratios.map((r) => r.toFixed(2)).join(' ')),
+    );
     lines.push(sideRow('', pair.baseline, '', ''));
   }
   lines.push('', '| measurement | value |', '|---|---|');
@@ -82,5 +84,9 @@ export function withResults(document: string | undefined, results: string): stri
   if (document === undefined || !document.includes(startMarker) || !document.includes(endMarker)) {
     return `# Benchmarks\n\nWritten by \`pnpm bench\` (see bench/README.md).\n\n${block}\n`;
   }
-  return document.slice(0, document.indexOf(startMarker)) + block + document.slice(document.indexOf(endMarker) + endMarker.length);
+  return (
+    document.slice(0, document.indexOf(startMarker)) +
+    block +
+    document.slice(document.indexOf(endMarker) + endMarker.length)
+  );
 }

@@ -15,8 +15,21 @@ import {
   measureAppSpeed,
 } from './app-speed.js';
 import { benchSettings, type BenchSettings } from './bench-settings.js';
-import { measurePushDigest, pushDigestFacts, pushDigestFailures, pushDigestName, pushDigestTargets } from './push-digest.js';
-import { heavyRatings, lightRatings, mealsWithDriftedHistograms, menuSize, seedDatabase, type BenchFixture } from './fixture.js';
+import {
+  measurePushDigest,
+  pushDigestFacts,
+  pushDigestFailures,
+  pushDigestName,
+  pushDigestTargets,
+} from './push-digest.js';
+import {
+  heavyRatings,
+  lightRatings,
+  mealsWithDriftedHistograms,
+  menuSize,
+  seedDatabase,
+  type BenchFixture,
+} from './fixture.js';
 import { comparePair, median, type PairResult } from './pair.js';
 import { startPostgresSide } from './postgres-side.js';
 import { measureLiveStreams, type LiveResult } from './live.js';
@@ -58,16 +71,25 @@ async function main(): Promise<number> {
   }
 }
 
-async function runBench(settings: BenchSettings, workDir: string, cleanups: Array<() => Promise<void>>): Promise<number> {
+async function runBench(
+  settings: BenchSettings,
+  workDir: string,
+  cleanups: Array<() => Promise<void>>,
+): Promise<number> {
   const only = benchOnly(process.env);
   const databasePath = join(workDir, 'meals.db');
-  log(`bench: seeding ${databasePath}: ${settings.users} users, a meal with ${heavyRatings} ratings, a menu of ${menuSize}`);
+  log(
+    `bench: seeding ${databasePath}: ${settings.users} users, a meal with ${heavyRatings} ratings, a menu of ${menuSize}`,
+  );
   const fixture = await seedDatabase(databasePath, { users: settings.users, now: new Date() });
   const jwtSecret = randomBytes(32).toString('hex');
   const bearer = (sub: string, scope?: string) =>
     `Bearer ${signHmacToken(jwtSecret, { sub, scope, expiresInMs: 2 * hour })}`;
   const users: ScenarioUsers = { authorizations: fixture.userIds.map((sub) => bearer(sub)), random: seededRandom(42) };
-  const pickyUsers: ScenarioUsers = { authorizations: fixture.pickyUserIds.map((sub) => bearer(sub)), random: seededRandom(43) };
+  const pickyUsers: ScenarioUsers = {
+    authorizations: fixture.pickyUserIds.map((sub) => bearer(sub)),
+    random: seededRandom(43),
+  };
   // Start time is measured to the first answered rating (issue 30): a route whose validator and serializer are
   // compiled on that first request, after a token check, a read and a write.
   const startProbe: ProbeRequest = {
@@ -107,7 +129,11 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   const mixed = mixedScenario('mixed', users.random, publicMenu, mixedRatings, mixedRatingShare);
 
   const pairs: PairResult[] = [];
-  const compare = async (name: string, measured: Parameters<typeof comparePair>[1], baseline: Parameters<typeof comparePair>[2]) => {
+  const compare = async (
+    name: string,
+    measured: Parameters<typeof comparePair>[1],
+    baseline: Parameters<typeof comparePair>[2],
+  ) => {
     log(`bench: ${name}: ${measured.label} against ${baseline.label}`);
     pairs.push(await comparePair(name, measured, baseline, settings, log));
   };
@@ -125,7 +151,11 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     }
     const reference = await startRecordedReference(workDir, scenario, recording.answers);
     cleanups.push(() => reference.stop());
-    await compare(scenario.name, { label: 'server', target: sqliteServer, scenario }, { label: 'reference', target: reference, scenario });
+    await compare(
+      scenario.name,
+      { label: 'server', target: sqliteServer, scenario },
+      { label: 'reference', target: reference, scenario },
+    );
     await reference.stop();
     cleanups.pop();
     return true;
@@ -167,19 +197,48 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
   if (selected('100k')) {
     await compare(
       'rate-meal, 100k ratings vs 10',
-      { label: `meal with ${heavyRatings} ratings`, target: sqliteServer, scenario: rateMealScenario('rate heavy', users, [fixture.heavyMealId]) },
-      { label: `meal with ${lightRatings} ratings`, target: sqliteServer, scenario: rateMealScenario('rate light', users, [fixture.lightMealId]) },
+      {
+        label: `meal with ${heavyRatings} ratings`,
+        target: sqliteServer,
+        scenario: rateMealScenario('rate heavy', users, [fixture.heavyMealId]),
+      },
+      {
+        label: `meal with ${lightRatings} ratings`,
+        target: sqliteServer,
+        scenario: rateMealScenario('rate light', users, [fixture.lightMealId]),
+      },
     );
   }
   // Issue 27: what applying a person's preferences costs the personalized menu, on the same server.
   if (selected(preferencesPairName)) {
     await compare(
       preferencesPairName,
-      { label: 'users with preferences', target: sqliteServer, scenario: personalizedMenuScenario('personalized picky', pickyUsers, fixture.menuDay) },
-      { label: 'users without', target: sqliteServer, scenario: personalizedMenuScenario('personalized plain', users, fixture.menuDay) },
+      {
+        label: 'users with preferences',
+        target: sqliteServer,
+        scenario: personalizedMenuScenario('personalized picky', pickyUsers, fixture.menuDay),
+      },
+      {
+        label: 'users without',
+        target: sqliteServer,
+        scenario: personalizedMenuScenario('personalized plain', users, fixture.menuDay),
+      },
     );
   }
-  if (selected('postgres')) await comparePostgres({ fixture, jwtSecret, bearer, startProbe, sqliteServer, rate, mark, users, compare, notice, cleanups });
+  if (selected('postgres'))
+    await comparePostgres({
+      fixture,
+      jwtSecret,
+      bearer,
+      startProbe,
+      sqliteServer,
+      rate,
+      mark,
+      users,
+      compare,
+      notice,
+      cleanups,
+    });
 
   await sqliteServer.stop();
   cleanups.length = 0;
@@ -204,7 +263,8 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ...appSpeedFailures(app),
   ];
   const drifted = mealsWithDriftedHistograms(databasePath);
-  if (drifted.length > 0) failures.push(`after the load, histograms differ from the ratings rows for meals ${drifted.join(', ')}`);
+  if (drifted.length > 0)
+    failures.push(`after the load, histograms differ from the ratings rows for meals ${drifted.join(', ')}`);
 
   const startMedian = median(startTimes);
   const roundTripCounts = roundTrips === undefined ? [] : [...roundTrips.byMenuSize.values()];
@@ -218,14 +278,25 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
     ratioTarget(pairs, 'public menu with a filter, 200, throughput / reference', filteredMenuName, 0.7),
     ratioTarget(pairs, 'personalized menu throughput / reference', personalized.name, 0.5),
     ratioTarget(pairs, 'overlay throughput / reference', overlay.name, 0.5),
-    ratioTarget(pairs, 'personalized menu: users with preferences / without (preferences cost <= 10 %)', preferencesPairName, 0.9),
+    ratioTarget(
+      pairs,
+      'personalized menu: users with preferences / without (preferences cost <= 10 %)',
+      preferencesPairName,
+      0.9,
+    ),
     ratioReported(pairs, `mixed: ${mixedDescription}, throughput / reference`, mixed.name),
     ...postgresTargets(pairs),
     {
       what: 'batch read of a day: database round trips',
       target: 'constant (1 to 3)',
-      measured: roundTrips === undefined ? 'not run' : [...roundTrips.byMenuSize].map(([size, n]) => `${n} for ${size} meals`).join(', '),
-      pass: roundTrips === undefined ? undefined : new Set(roundTripCounts).size === 1 && roundTripCounts[0]! >= 1 && roundTripCounts[0]! <= 3,
+      measured:
+        roundTrips === undefined
+          ? 'not run'
+          : [...roundTrips.byMenuSize].map(([size, n]) => `${n} for ${size} meals`).join(', '),
+      pass:
+        roundTrips === undefined
+          ? undefined
+          : new Set(roundTripCounts).size === 1 && roundTripCounts[0]! >= 1 && roundTripCounts[0]! <= 3,
     },
     {
       what: 'peak RSS of the server under the rate-meal load',
@@ -233,15 +304,26 @@ async function runBench(settings: BenchSettings, workDir: string, cleanups: Arra
       measured: peakRss === undefined ? 'no /proc here' : `${(peakRss / 1e6).toFixed(0)} MB`,
       pass: peakRss === undefined ? undefined : peakRss <= 150e6,
     },
-    { what: 'server start to first answered rating request (median of 3)', target: '<= 0.6 s', measured: `${startMedian.toFixed(0)} ms`, pass: startMedian <= 600 },
+    {
+      what: 'server start to first answered rating request (median of 3)',
+      target: '<= 0.6 s',
+      measured: `${startMedian.toFixed(0)} ms`,
+      pass: startMedian <= 600,
+    },
     ...liveTargets(live),
     ...burstTargets(burst),
     ...appSpeedTargets(app),
     ...pushDigestTargets(push),
   ];
   const facts = [
-    { what: 'server start to first answered rating request (3 starts)', value: startTimes.map((ms) => `${ms.toFixed(0)} ms`).join(', ') },
-    { what: 'peak RSS (VmHWM) of the server after the rate-meal load', value: peakRss === undefined ? 'n/a' : `${(peakRss / 1e6).toFixed(0)} MB` },
+    {
+      what: 'server start to first answered rating request (3 starts)',
+      value: startTimes.map((ms) => `${ms.toFixed(0)} ms`).join(', '),
+    },
+    {
+      what: 'peak RSS (VmHWM) of the server after the rate-meal load',
+      value: peakRss === undefined ? 'n/a' : `${(peakRss / 1e6).toFixed(0)} MB`,
+    },
     ...mixFacts(pairs.find((pair) => pair.name === mixed.name)),
     ...(live === undefined ? [] : liveFacts(live)),
     ...(burst === undefined ? [] : burstFacts(burst)),
@@ -289,7 +371,11 @@ async function comparePostgres(context: {
   rate: Scenario;
   mark: Scenario;
   users: ScenarioUsers;
-  compare: (name: string, measured: Parameters<typeof comparePair>[1], baseline: Parameters<typeof comparePair>[2]) => Promise<void>;
+  compare: (
+    name: string,
+    measured: Parameters<typeof comparePair>[1],
+    baseline: Parameters<typeof comparePair>[2],
+  ) => Promise<void>;
   notice: (text: string) => void;
   cleanups: Array<() => Promise<void>>;
 }): Promise<void> {
@@ -300,8 +386,18 @@ async function comparePostgres(context: {
     probe: context.startProbe,
     adminAuthorization: context.bearer('bench-admin', adminScope),
     meals: [
-      ...context.fixture.openMealIds.map((id) => ({ meal_id: id, name: `Open meal ${id}`, served_at: servedAt(1), rateable: true })),
-      ...spreadIds.map((id, index) => ({ meal_id: id, name: `Spread meal ${id}`, served_at: servedAt(1 + 24 * (index % 3)), rateable: true })),
+      ...context.fixture.openMealIds.map((id) => ({
+        meal_id: id,
+        name: `Open meal ${id}`,
+        served_at: servedAt(1),
+        rateable: true,
+      })),
+      ...spreadIds.map((id, index) => ({
+        meal_id: id,
+        name: `Spread meal ${id}`,
+        served_at: servedAt(1 + 24 * (index % 3)),
+        rateable: true,
+      })),
     ],
   });
   if (!postgres.available) {
@@ -321,8 +417,16 @@ async function comparePostgres(context: {
   );
   await context.compare(
     postgresHotName,
-    { label: `${hotMealCount} hot meals`, target: postgres.server, scenario: rateMealScenario('rate hot', context.users, spreadIds.slice(0, hotMealCount)) },
-    { label: `${spreadMealCount} meals`, target: postgres.server, scenario: rateMealScenario('rate spread', context.users, spreadIds) },
+    {
+      label: `${hotMealCount} hot meals`,
+      target: postgres.server,
+      scenario: rateMealScenario('rate hot', context.users, spreadIds.slice(0, hotMealCount)),
+    },
+    {
+      label: `${spreadMealCount} meals`,
+      target: postgres.server,
+      scenario: rateMealScenario('rate spread', context.users, spreadIds),
+    },
   );
   const second = await postgres.startAnother();
   await context.compare(
@@ -346,7 +450,12 @@ const postgresInstancesName = 'PostgreSQL, two instances vs one';
 
 /** Issue 19's targets for PostgreSQL, raised by issue 30; the one of two instances applies where the cores allow it. */
 function postgresTargets(pairs: readonly PairResult[]): TargetCheck[] {
-  const instances = ratioTarget(pairs, 'PostgreSQL: two instances / one instance (rate-meal)', postgresInstancesName, 1.6);
+  const instances = ratioTarget(
+    pairs,
+    'PostgreSQL: two instances / one instance (rate-meal)',
+    postgresInstancesName,
+    1.6,
+  );
   const cores = availableParallelism();
   return [
     ratioTarget(pairs, 'rate-meal on PostgreSQL / on SQLite', 'rate-meal, PostgreSQL vs SQLite', 0.5),
@@ -376,7 +485,10 @@ function burstTargets(burst: LiveBurstResult | undefined): TargetCheck[] {
   const row = (what: string, pick: (phase: LiveBurstResult['burst']) => { p99: number }): TargetCheck => ({
     what: `live burst: ${what} p99 during ${burstTaps} availability taps with ${burstStreams} streams open`,
     target: `<= ${burstTargetMs} ms`,
-    measured: burst === undefined ? 'not run' : `${pick(burst.burst).p99.toFixed(0)} ms (baseline ${pick(burst.baseline).p99.toFixed(0)} ms)`,
+    measured:
+      burst === undefined
+        ? 'not run'
+        : `${pick(burst.burst).p99.toFixed(0)} ms (baseline ${pick(burst.baseline).p99.toFixed(0)} ms)`,
     pass: burst === undefined ? undefined : pick(burst.burst).p99 <= burstTargetMs,
   });
   return [row('public menu', (phase) => phase.menu), row('rate-meal', (phase) => phase.rating)];
@@ -411,10 +523,16 @@ const menuProbeRates = 'public menu reads (200/s) and ratings (100/s)';
 
 function burstFailures(burst: LiveBurstResult): string[] {
   const failures: string[] = [];
-  const probeFailures = [burst.baseline, burst.burst].flatMap((phase) => [...phase.menu.failures, ...phase.rating.failures]);
-  if (probeFailures.length > 0) failures.push(`live burst: ${probeFailures.length} probe requests failed: ${probeFailures.slice(0, 3).join('; ')}`);
-  if (burst.tapFailures.length > 0) failures.push(`live burst: ${burst.tapFailures.length} taps failed: ${burst.tapFailures.slice(0, 3).join('; ')}`);
-  if (burst.streamsBehind > 0) failures.push(`live burst: ${burst.streamsBehind} streams never showed every meal's last status`);
+  const probeFailures = [burst.baseline, burst.burst].flatMap((phase) => [
+    ...phase.menu.failures,
+    ...phase.rating.failures,
+  ]);
+  if (probeFailures.length > 0)
+    failures.push(`live burst: ${probeFailures.length} probe requests failed: ${probeFailures.slice(0, 3).join('; ')}`);
+  if (burst.tapFailures.length > 0)
+    failures.push(`live burst: ${burst.tapFailures.length} taps failed: ${burst.tapFailures.slice(0, 3).join('; ')}`);
+  if (burst.streamsBehind > 0)
+    failures.push(`live burst: ${burst.streamsBehind} streams never showed every meal's last status`);
   return failures;
 }
 
@@ -436,14 +554,17 @@ async function measureLive(context: {
 }): Promise<LiveResult | undefined> {
   const { settings } = context;
   if (settings.liveStreams > benchLiveStreamLimit) {
-    throw new Error(`BENCH_LIVE_STREAMS is ${settings.liveStreams}: the bench's server allows ${benchLiveStreamLimit} (LIVE_MAX_STREAMS)`);
+    throw new Error(
+      `BENCH_LIVE_STREAMS is ${settings.liveStreams}: the bench's server allows ${benchLiveStreamLimit} (LIVE_MAX_STREAMS)`,
+    );
   }
   // Each stream is a socket in this process and one in the server: both need an open file per stream and some more.
   const wanted = settings.liveStreams + spareFiles;
   const softLimits = [raiseOpenFileLimit(process.pid, wanted), raiseOpenFileLimit(context.server.pid, wanted)];
   const known = softLimits.filter((limit): limit is number => limit !== undefined);
   let streams = settings.liveStreams;
-  if (known.length < 2) context.notice(`live: the open-file limits could not be read from /proc; ${streams} streams asked for as they are`);
+  if (known.length < 2)
+    context.notice(`live: the open-file limits could not be read from /proc; ${streams} streams asked for as they are`);
   const lowest = Math.min(...known);
   if (lowest < wanted) {
     streams = Math.max(0, Math.min(streams, lowest - spareFiles));
@@ -478,7 +599,9 @@ async function measureLive(context: {
     return undefined;
   }
   if (outcome.dropped > 0) {
-    context.notice(`live: the server dropped ${outcome.dropped} of ${outcome.streamsHeld} streams as slow readers (the bench did not keep up)`);
+    context.notice(
+      `live: the server dropped ${outcome.dropped} of ${outcome.streamsHeld} streams as slow readers (the bench did not keep up)`,
+    );
   }
   return outcome;
 }
@@ -495,12 +618,18 @@ function liveFacts(live: LiveResult): { what: string; value: string }[] {
   const perStream = bytesPerStream(live);
   const latency = live.latencyMs;
   return [
-    { what: 'live: streams held open on the server (one day, 50 meals)', value: `${live.streamsHeld}, opened in ${live.openSeconds.toFixed(1)} s` },
+    {
+      what: 'live: streams held open on the server (one day, 50 meals)',
+      value: `${live.streamsHeld}, opened in ${live.openSeconds.toFixed(1)} s`,
+    },
     {
       what: 'live: server RSS (VmRSS) before the streams, with all open, after the ratings',
       value: `${megabytes(live.rssBefore)}, ${megabytes(live.rssOpen)}, ${megabytes(live.rssAfterRatings)}`,
     },
-    { what: 'live: memory per stream (RSS growth / streams; no GC forced)', value: perStream === undefined ? 'n/a' : `${(perStream / 1024).toFixed(1)} KiB` },
+    {
+      what: 'live: memory per stream (RSS growth / streams; no GC forced)',
+      value: perStream === undefined ? 'n/a' : `${(perStream / 1024).toFixed(1)} KiB`,
+    },
     {
       what: 'live: ratings sent while the streams were open',
       value:
@@ -522,7 +651,10 @@ function liveFacts(live: LiveResult): { what: string; value: string }[] {
     },
     {
       what: 'live: delivery latency, rating sent to stats event read (includes the 250 ms coalescing window)',
-      value: latency === undefined ? 'n/a' : `p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms`,
+      value:
+        latency === undefined
+          ? 'n/a'
+          : `p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms`,
     },
   ];
 }
@@ -534,7 +666,12 @@ function liveTargets(live: LiveResult | undefined): TargetCheck[] {
     {
       what: `live: memory per stream${live === undefined ? '' : ` with ${live.streamsHeld} streams open`}`,
       target: 'none (reported)',
-      measured: live === undefined ? 'not run' : perStream === undefined ? 'no /proc here' : `${(perStream / 1024).toFixed(1)} KiB`,
+      measured:
+        live === undefined
+          ? 'not run'
+          : perStream === undefined
+            ? 'no /proc here'
+            : `${(perStream / 1024).toFixed(1)} KiB`,
       pass: live === undefined ? undefined : 'reported',
     },
     {
@@ -553,7 +690,8 @@ function liveFailures(live: LiveResult): string[] {
   if (live.ratingFailures.length > 0) {
     failures.push(`live: ${live.ratingFailures.length} ratings failed: ${live.ratingFailures.slice(0, 3).join('; ')}`);
   }
-  if (live.undelivered > 0) failures.push(`live: ${live.undelivered} ratings (summed over the open streams) never showed`);
+  if (live.undelivered > 0)
+    failures.push(`live: ${live.undelivered} ratings (summed over the open streams) never showed`);
   return failures;
 }
 
@@ -564,7 +702,7 @@ const openMensaDayName = 'openmensa-v2-day';
 /** Issue 27: the public menu with a label filter. */
 const filteredMenuName = 'public-menu-filtered';
 const mixedRatingShare = 0.1;
-const mixedDescription = '90 % public menu reads, 10 % ratings of the menu\'s meals';
+const mixedDescription = "90 % public menu reads, 10 % ratings of the menu's meals";
 
 /** Its BENCH_ONLY name; its rows are the pair `personalized-menu-preferences`. */
 const preferencesPairName = 'personalized-menu-preferences';
@@ -593,7 +731,8 @@ const benchNames = [
 function benchOnly(env: Readonly<Record<string, string | undefined>>): string[] {
   const only = (env.BENCH_ONLY ?? '').split(',').filter((name) => name !== '');
   const unknown = only.filter((name) => !(benchNames as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`BENCH_ONLY names ${unknown.join(', ')}: not one of ${benchNames.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`BENCH_ONLY names ${unknown.join(', ')}: not one of ${benchNames.join(', ')}`);
   return only;
 }
 
@@ -601,11 +740,16 @@ function benchOnly(env: Readonly<Record<string, string | undefined>>): string[] 
  * The revalidation of the public menu with the etag the server gives it now (the loads before may have changed the
  * menu), or why it cannot run.
  */
-async function publicMenuRevalidation(serverUrl: string, publicMenu: Scenario, day: string): Promise<Scenario | string> {
+async function publicMenuRevalidation(
+  serverUrl: string,
+  publicMenu: Scenario,
+  day: string,
+): Promise<Scenario | string> {
   const recording = await recordScenario(serverUrl, publicMenu);
   if (recording.missing) return recording.reason;
   const etag = Object.values(recording.answers)[0]?.headers.etag;
-  if (typeof etag !== 'string') throw new Error(`${publicMenu.name}: the server's answer has no etag header, which issue 16 asks for`);
+  if (typeof etag !== 'string')
+    throw new Error(`${publicMenu.name}: the server's answer has no etag header, which issue 16 asks for`);
   return publicMenuRevalidationScenario(publicMenuRevalidationName, day, etag);
 }
 

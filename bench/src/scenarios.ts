@@ -79,7 +79,11 @@ export function personalizedMenuScenario(name: string, users: ScenarioUsers, day
   return single(
     name,
     'answer',
-    () => ({ method: 'GET', path: menuPath(day), headers: { authorization: pick(users.random, users.authorizations) } }),
+    () => ({
+      method: 'GET',
+      path: menuPath(day),
+      headers: { authorization: pick(users.random, users.authorizations) },
+    }),
     { status: 404, code: 'not_found', reason: 'the server has no GET /api/v1/meals?date= route yet (issue 3)' },
   );
 }
@@ -97,13 +101,23 @@ export function publicMenuScenario(name: string, day: string): Scenario {
  * is the cache key: served like the bare menu, and compared with a bare Fastify answering the same bytes.
  */
 export function filteredPublicMenuScenario(name: string, day: string): Scenario {
-  return single(name, 'answer', () => ({ method: 'GET', path: `${menuPath(day)}&without=gluten`, headers: {} }), publicMenuMissing);
+  return single(
+    name,
+    'answer',
+    () => ({ method: 'GET', path: `${menuPath(day)}&without=gluten`, headers: {} }),
+    publicMenuMissing,
+  );
 }
 
 /** The public menu revalidated by a client that holds it: `If-None-Match` with its current etag, answered 304. */
 export function publicMenuRevalidationScenario(name: string, day: string, etag: string): Scenario {
   return {
-    ...single(name, 'answer', () => ({ method: 'GET', path: menuPath(day), headers: { 'if-none-match': etag } }), publicMenuMissing),
+    ...single(
+      name,
+      'answer',
+      () => ({ method: 'GET', path: menuPath(day), headers: { 'if-none-match': etag } }),
+      publicMenuMissing,
+    ),
     expectedStatus: 304,
   };
 }
@@ -153,7 +167,12 @@ export function mixedScenario(
  * apps read a day. The fixture's canteen is the server's default canteen, which a fresh database numbers 1.
  */
 export function openMensaDayScenario(name: string, day: string): Scenario {
-  return single(name, 'answer', () => ({ method: 'GET', path: `/api/v2/canteens/${defaultOpenMensaId}/days/${day}/meals`, headers: {} }), openMensaMissing);
+  return single(
+    name,
+    'answer',
+    () => ({ method: 'GET', path: `/api/v2/canteens/${defaultOpenMensaId}/days/${day}/meals`, headers: {} }),
+    openMensaMissing,
+  );
 }
 
 const defaultOpenMensaId = 1;
@@ -161,7 +180,8 @@ const defaultOpenMensaId = 1;
 const openMensaMissing: MissingRoute = {
   status: 404,
   code: 'not_found',
-  reason: 'GET /api/v2/canteens/1/days/{date}/meals answers 404 not_found: the server has no OpenMensa API v2 yet (issue 25)',
+  reason:
+    'GET /api/v2/canteens/1/days/{date}/meals answers 404 not_found: the server has no OpenMensa API v2 yet (issue 25)',
 };
 
 const publicMenuMissing: MissingRoute = {
@@ -175,7 +195,12 @@ function menuPath(day: string): string {
 }
 
 /** A scenario of one route, answered 200. */
-function single(name: string, reference: Scenario['reference'], next: () => ScenarioRequest, missingRoute?: MissingRoute): Scenario {
+function single(
+  name: string,
+  reference: Scenario['reference'],
+  next: () => ScenarioRequest,
+  missingRoute?: MissingRoute,
+): Scenario {
   return {
     name,
     reference,

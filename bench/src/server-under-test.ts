@@ -71,6 +71,11 @@ export async function startReference(answersFile: string, probe: ProbeRequest, p
     port,
     probe,
     probeStatus,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), REFERENCE_ANSWERS_FILE: answersFile },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      REFERENCE_ANSWERS_FILE: answersFile,
+    },
   });
 }

@@ -12,7 +12,7 @@ import { withResults } from '../src/report.js';
 // The harness only: no load, no timing. The benchmark itself runs with `pnpm bench`, never in `pnpm test`.
 
 describe('the reference app', () => {
-  it("answers its route with the recorded status, headers and body, and nothing else", async () => {
+  it('answers its route with the recorded status, headers and body, and nothing else', async () => {
     const body = '{"status":"success","data":{"marked":true}}';
     const app = buildReferenceApp({
       'POST /api/v1/mark-meal': {
@@ -21,7 +21,11 @@ describe('the reference app', () => {
         body,
       },
     });
-    const answer = await app.inject({ method: 'POST', url: '/api/v1/mark-meal', payload: { meal_id: 1, marked: false } });
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/api/v1/mark-meal',
+      payload: { meal_id: 1, marked: false },
+    });
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
@@ -32,8 +36,14 @@ describe('the reference app', () => {
 
   it('answers a recorded 304 without a body and without content-length', async () => {
     const etag = '"menu-1"';
-    const app = buildReferenceApp({ 'GET /api/v1/meals': { status: 304, headers: { etag, 'cache-control': 'public, max-age=60' }, body: '' } });
-    const answer = await app.inject({ method: 'GET', url: '/api/v1/meals?canteen=default&date=2026-03-10', headers: { 'if-none-match': etag } });
+    const app = buildReferenceApp({
+      'GET /api/v1/meals': { status: 304, headers: { etag, 'cache-control': 'public, max-age=60' }, body: '' },
+    });
+    const answer = await app.inject({
+      method: 'GET',
+      url: '/api/v1/meals?canteen=default&date=2026-03-10',
+      headers: { 'if-none-match': etag },
+    });
     expect(answer.statusCode).toBe(304);
     expect(answer.headers.etag).toBe(etag);
     expect(answer.headers['content-length']).toBeUndefined();
@@ -60,18 +70,33 @@ describe('a recorded answer', () => {
     });
     expect(recorded).toEqual({
       status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', etag: '"e"', vary: 'authorization', 'x-request-id': 'one-request' },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        etag: '"e"',
+        vary: 'authorization',
+        'x-request-id': 'one-request',
+      },
       body: '{}',
     });
   });
 
   it('keeps only the body, as JSON, for the scenarios measured against the body alone (rate-meal, mark-meal)', () => {
-    const answer = { status: 200, headers: { etag: '"e"', 'x-frame-options': 'DENY', 'content-type': 'application/json' }, body: '{"a":1}' };
-    expect(bodyOnly(answer)).toEqual({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"a":1}' });
+    const answer = {
+      status: 200,
+      headers: { etag: '"e"', 'x-frame-options': 'DENY', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    };
+    expect(bodyOnly(answer)).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"a":1}',
+    });
   });
 
   it('is routed by method and path, without the query', () => {
-    expect(routeOf({ method: 'GET', path: '/api/v1/meals?canteen=default&date=2026-03-10', headers: {} })).toBe('GET /api/v1/meals');
+    expect(routeOf({ method: 'GET', path: '/api/v1/meals?canteen=default&date=2026-03-10', headers: {} })).toBe(
+      'GET /api/v1/meals',
+    );
   });
 });
 
@@ -85,7 +110,9 @@ describe('the seeded database', () => {
     expect(mealsWithDriftedHistograms(path)).toEqual([]);
     const db = openSqliteDatabase(path);
     onTestFinished(() => void (db.open && db.close()));
-    const { n } = db.prepare('SELECT rated_1 + rated_2 + rated_3 + rated_4 + rated_5 AS n FROM meals WHERE meal_id = ?').get(fixture.heavyMealId) as { n: number };
+    const { n } = db
+      .prepare('SELECT rated_1 + rated_2 + rated_3 + rated_4 + rated_5 AS n FROM meals WHERE meal_id = ?')
+      .get(fixture.heavyMealId) as { n: number };
     expect(n).toBe(500);
     db.prepare('UPDATE meals SET rated_3 = rated_3 + 1 WHERE meal_id = ?').run(fixture.lightMealId);
     db.close();
@@ -119,7 +146,7 @@ describe('the live measurement', () => {
     expect(statsCount('{"rating_count":4,"meal_id":8}')).toEqual({ mealId: 8, ratingCount: 4 });
   });
 
-  it("times each stats event from the first rating of its meal that the stream had not shown", () => {
+  it('times each stats event from the first rating of its meal that the stream had not shown', () => {
     const ledger = new RatingLedger([1, 2]);
     const stream = ledger.newStream();
     ledger.snapshot(stream, 1, 10);

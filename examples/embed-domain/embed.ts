@@ -12,9 +12,7 @@ const { upsertMeals, markMeal, rateMeal, getMeal } = createUseCases(repositories
 });
 
 // 3. A menu: one meal served an hour ago. Every use case answers a result: { ok: true, value } or a refusal.
-await upsertMeals.execute([
-  { id: 1, name: 'Lentil soup', servedAt: new Date('2025-03-14T11:30:00Z'), rateable: true },
-]);
+await upsertMeals.execute([{ id: 1, name: 'Lentil soup', servedAt: new Date('2025-03-14T11:30:00Z'), rateable: true }]);
 
 // 4. Mark it as a favourite, then rate it as two users.
 const marking = await markMeal.execute({ userId: 'alice', mealId: 1, marked: true });

@@ -22,7 +22,8 @@ const root = join(out, 'root');
 const languages = ['en', 'de'];
 const hex = (rgb) => `#${rgb.map((value) => value.toString(16).padStart(2, '0')).join('')}`;
 
-const mainOf = (page) => ['main.tsx', 'main.ts'].map((name) => join(source, page, name)).find((path) => existsSync(path));
+const mainOf = (page) =>
+  ['main.tsx', 'main.ts'].map((name) => join(source, page, name)).find((path) => existsSync(path));
 const pages = (await readdir(source, { withFileTypes: true }))
   .filter((entry) => entry.isDirectory() && mainOf(entry.name) !== undefined)
   .map((entry) => entry.name)
@@ -74,7 +75,9 @@ async function textsOf(page) {
     write: false,
     logLevel: 'warning',
   });
-  const module = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+  const module = await import(
+    `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`
+  );
   return module.texts;
 }
 
@@ -126,7 +129,12 @@ async function buildApp(app) {
     const bytes = drawIcon(size, { maskable });
     const name = `icon-${size}${maskable ? '-maskable' : ''}.${createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase()}.png`;
     await writeFile(join(assets, name), bytes);
-    return { src: `/assets/${name}`, sizes: `${size}x${size}`, type: 'image/png', ...(maskable ? { purpose: 'maskable' } : {}) };
+    return {
+      src: `/assets/${name}`,
+      sizes: `${size}x${size}`,
+      type: 'image/png',
+      ...(maskable ? { purpose: 'maskable' } : {}),
+    };
   };
   const icons = [await icon(192, false), await icon(512, false), await icon(512, true)];
   const colour = hex(iconColour);

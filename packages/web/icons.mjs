@@ -97,7 +97,11 @@ export function drawIcon(size, { maskable = false } = {}) {
         }
       }
       const offset = (py * size + px) * 4;
-      if (a > 0) rgba.set([Math.round(r / a), Math.round(g / a), Math.round(b / a), Math.round((a / (samples * samples)) * 255)], offset);
+      if (a > 0)
+        rgba.set(
+          [Math.round(r / a), Math.round(g / a), Math.round(b / a), Math.round((a / (samples * samples)) * 255)],
+          offset,
+        );
     }
   }
   return png(size, rgba);

@@ -15,7 +15,11 @@ const server = fileURLToPath(new URL('../dist/bundle/server.js', import.meta.url
 const issueToken = fileURLToPath(new URL('../dist/cli/issue-token.js', import.meta.url));
 const docs = fileURLToPath(new URL('../../../docs/', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'app-screenshots-'));
-const child = spawn(process.execPath, [server], { cwd: folder, env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [server], {
+  cwd: folder,
+  env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const origin = await new Promise((resolve, reject) => {
   let output = '';
   child.stdout.on('data', (chunk) => {
@@ -28,12 +32,31 @@ const origin = await new Promise((resolve, reject) => {
 try {
   const token = execFileSync(process.execPath, [issueToken, 'student-sam'], { cwd: folder, encoding: 'utf8' }).trim();
   const call = (path, body) =>
-    fetch(`${origin}/api/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${origin}/api/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   await call('/rate-meal', { meal_id: 2, rating: 4 });
   await call('/mark-meal', { meal_id: 2, marked: true });
-  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args.filter((arg) => arg !== '--single-process'), headless: true });
-  for (const [language, scheme] of [['en', 'light'], ['en', 'dark'], ['de', 'light'], ['de', 'dark']]) {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: scheme });
+  const browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromium.args.filter((arg) => arg !== '--single-process'),
+    headless: true,
+  });
+  for (const [language, scheme] of [
+    ['en', 'light'],
+    ['en', 'dark'],
+    ['de', 'light'],
+    ['de', 'dark'],
+  ]) {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      colorScheme: scheme,
+    });
     await context.addInitScript((pasted) => sessionStorage.setItem('canteen-meals.token', pasted), token);
     const page = await context.newPage();
     await page.goto(`${origin}/?canteen=default&lang=${language}`);

@@ -27,7 +27,12 @@ import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
-import { CountingAvailabilityRepository, CountingMarkingRepository, CountingRatingRepository, CountingUserDataRepository } from './counting-repositories.js';
+import {
+  CountingAvailabilityRepository,
+  CountingMarkingRepository,
+  CountingRatingRepository,
+  CountingUserDataRepository,
+} from './counting-repositories.js';
 import { loggerOptions, type LogDestination } from './logger-options.js';
 import { openPersistenceWhenReachable, type DatabaseWaiting } from './database-connect.js';
 import { type Persistence, type PersistenceWarning, warnOnStderr } from './persistence.js';
@@ -86,7 +91,9 @@ export function createContainer(
   const c = rootContainer.createChildContainer();
   c.register(tokens.config, { useValue: config });
   c.register(tokens.clock, { useValue: overrides.clock ?? systemClock });
-  const feedLog: FeedLog = { write: (state) => console.warn(`meals: feed ${state.canteenId}/${state.feedName}: ${state.outcome}`) };
+  const feedLog: FeedLog = {
+    write: (state) => console.warn(`meals: feed ${state.canteenId}/${state.feedName}: ${state.outcome}`),
+  };
   c.register(tokens.feedLog, { useValue: feedLog });
   const webhookLog: WebhookLog = { senderFailed: (error) => console.error('meals: a webhook sender failed', error) };
   c.register(tokens.webhookLog, { useValue: webhookLog });
@@ -119,7 +126,11 @@ export function createContainer(
         repositories(d),
         d.resolve<Clock>(tokens.clock),
         // Between the units of a long import, requests waiting on the loop are served (a 10 000-meal feed is 20 units).
-        { start: config.serviceStart, timeZone: config.timeZone, letOthersRun: () => new Promise<void>((resolve) => setImmediate(resolve)) },
+        {
+          start: config.serviceStart,
+          timeZone: config.timeZone,
+          letOthersRun: () => new Promise<void>((resolve) => setImmediate(resolve)),
+        },
         {
           feedSource: outboundFeedSource({
             allowPrivateNetworks: config.outboundAllowPrivateNetworks,
@@ -170,7 +181,10 @@ export interface FeedGaugeSources {
 }
 
 /** The service's metrics when they are on; prom-client is loaded only then (start time, issue 30). */
-export async function createMetrics(config: Pick<Config, 'metricsEnabled'>, feeds?: FeedGaugeSources): Promise<ServiceMetrics | null> {
+export async function createMetrics(
+  config: Pick<Config, 'metricsEnabled'>,
+  feeds?: FeedGaugeSources,
+): Promise<ServiceMetrics | null> {
   if (!config.metricsEnabled) return null;
   const [{ createServiceMetrics }, { registerFeedFreshnessGauge }] = await Promise.all([
     import('./service-metrics.js'),
@@ -187,7 +201,11 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     (await openPersistenceWhenReachable(config, (details, message) => warn(details, message), {
       ...(overrides.onDatabaseWaiting && { onWaiting: overrides.onDatabaseWaiting }),
     }));
-  const feeds = { canteens: persistence.canteens, feedStates: persistence.feedStates, clock: overrides.clock ?? systemClock };
+  const feeds = {
+    canteens: persistence.canteens,
+    feedStates: persistence.feedStates,
+    clock: overrides.clock ?? systemClock,
+  };
   const c = createContainer(config, { ...overrides, persistence, metrics: await createMetrics(config, feeds) });
   const metrics = c.resolve<ServiceMetrics | null>(tokens.metrics);
   const logger = loggerOptions(config, overrides.logDestination);
@@ -216,16 +234,20 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     },
     rateLimits: config.rateLimits,
-    ...(config.rateLimitStore === 'database' && persistence.hitCounter !== undefined && {
-      sharedRateLimits: {
-        counter: persistence.hitCounter,
-        onFallback: (error: Error) => {
-          metrics?.rateLimitFallback();
-          warn({ err: error.message }, 'the shared rate-limit count failed: this instance counts on its own for a while');
+    ...(config.rateLimitStore === 'database' &&
+      persistence.hitCounter !== undefined && {
+        sharedRateLimits: {
+          counter: persistence.hitCounter,
+          onFallback: (error: Error) => {
+            metrics?.rateLimitFallback();
+            warn(
+              { err: error.message },
+              'the shared rate-limit count failed: this instance counts on its own for a while',
+            );
+          },
+          onRecovered: () => warn({}, 'the shared rate-limit count answers again'),
         },
-        onRecovered: () => warn({}, 'the shared rate-limit count answers again'),
-      },
-    }),
+      }),
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     cursorSecret: config.cursorSecret,
@@ -240,11 +262,22 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   warn = (details, message) => app.log.warn(details, message);
   metrics?.watch({ webhookDeliveriesWaiting: () => persistence.outbox.pendingCount() });
   // On PostgreSQL, the other instances' menu changes reach this one's caches and live streams, and its reach them.
-  const changeRelay = persistence.relayChanges?.(c.resolve<UseCases>(tokens.useCases).menuChanges, (event) => logRelayEvent(app, event)) ?? null;
+  const changeRelay =
+    persistence.relayChanges?.(c.resolve<UseCases>(tokens.useCases).menuChanges, (event) =>
+      logRelayEvent(app, event),
+    ) ?? null;
   // Every feed outcome, scheduled or asked for, is logged with its canteen and feed.
   c.resolve<FeedLog>(tokens.feedLog).write = (state) =>
     app.log[state.outcome === 'failed' ? 'warn' : 'info'](
-      { canteen: state.canteenId, feed: state.feedName, outcome: state.outcome, httpStatus: state.httpStatus, durationMs: state.durationMs, counts: state.counts, error: state.lastError },
+      {
+        canteen: state.canteenId,
+        feed: state.feedName,
+        outcome: state.outcome,
+        httpStatus: state.httpStatus,
+        durationMs: state.durationMs,
+        counts: state.counts,
+        error: state.lastError,
+      },
       'feed fetched',
     );
   // Canteen feeds are fetched on their schedules from here on.
@@ -253,7 +286,8 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     onError: (error) => app.log.error({ err: error }, 'the feed scheduler failed'),
   });
   // Webhooks go out in the background, after local menu changes and every WEBHOOK_POLL_MS (0: not from this instance).
-  c.resolve<WebhookLog>(tokens.webhookLog).senderFailed = (error) => app.log.error({ err: error }, 'a webhook sender failed');
+  c.resolve<WebhookLog>(tokens.webhookLog).senderFailed = (error) =>
+    app.log.error({ err: error }, 'a webhook sender failed');
   const useCases = c.resolve<UseCases>(tokens.useCases);
   const webhookWorker =
     config.webhookPollMs === 0
@@ -276,11 +310,13 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
       info: (details, message) => app.log.info(details, message),
     }) ?? null;
   // Served on METRICS_PORT by main.ts; closed with the app.
-  const metricsApp = metricsOnOwnPort ? await buildMetricsApp({
+  const metricsApp = metricsOnOwnPort
+    ? await buildMetricsApp({
         metrics: metrics.endpoint,
         ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
         logger,
-      }) : undefined;
+      })
+    : undefined;
   // Before Fastify waits for the requests in flight: a manual feed fetch among them ends now, with its failure.
   app.addHook('preClose', async () => c.resolve<AbortController>(tokens.feedsStopping).abort());
   // The database closes after Fastify has let every in-flight request finish.
@@ -292,20 +328,37 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     await metricsApp?.close();
     await persistence.close();
   });
-  return { app, metricsApp, persistence, container: c, scheduler, changeRelay, webhookWorker, pushWorker, push: push?.options };
+  return {
+    app,
+    metricsApp,
+    persistence,
+    container: c,
+    scheduler,
+    changeRelay,
+    webhookWorker,
+    pushWorker,
+    push: push?.options,
+  };
 }
 
 function logRelayEvent(app: FastifyInstance, event: ChangeRelayEvent): void {
   switch (event.type) {
     case 'listening':
-      if (event.reconnected) app.log.warn('listening for other instances\' changes again: menu caches dropped, live streams sent snapshots');
-      else app.log.info('listening for other instances\' changes');
+      if (event.reconnected)
+        app.log.warn("listening for other instances' changes again: menu caches dropped, live streams sent snapshots");
+      else app.log.info("listening for other instances' changes");
       return;
     case 'disconnected':
-      app.log.warn({ err: event.error, attempt: event.attempt, retryInMs: event.retryInMs }, 'not listening for other instances\' changes; retrying');
+      app.log.warn(
+        { err: event.error, attempt: event.attempt, retryInMs: event.retryInMs },
+        "not listening for other instances' changes; retrying",
+      );
       return;
     case 'notify-failed':
-      app.log.warn({ err: event.error }, 'could not tell other instances of a change: they show it when their menu caches expire');
+      app.log.warn(
+        { err: event.error },
+        'could not tell other instances of a change: they show it when their menu caches expire',
+      );
       return;
     case 'bad-payload':
       app.log.warn({ payload: event.payload }, 'skipped a notification that is no menu change');

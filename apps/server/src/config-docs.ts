@@ -4,7 +4,8 @@ import { settings, type Setting } from './config.js';
 
 const entries = () => Object.entries(settings) as [string, Setting<unknown>][];
 
-export const configurationTableStart = '<!-- configuration-table: generated from apps/server/src/config.ts by `pnpm env:example` -->';
+export const configurationTableStart =
+  '<!-- configuration-table: generated from apps/server/src/config.ts by `pnpm env:example` -->';
 export const configurationTableEnd = '<!-- /configuration-table -->';
 
 export function renderEnvExample(): string {
@@ -27,7 +28,13 @@ export function renderConfigurationTable(): string {
     ([name, setting]) =>
       `| \`${name}\` | ${setting.default === undefined ? '(unset)' : `\`${cell(setting.default)}\``} | ${cell(setting.description)} |`,
   );
-  return [configurationTableStart, '| Variable | Default | Meaning |', '|---|---|---|', ...rows, configurationTableEnd].join('\n');
+  return [
+    configurationTableStart,
+    '| Variable | Default | Meaning |',
+    '|---|---|---|',
+    ...rows,
+    configurationTableEnd,
+  ].join('\n');
 }
 
 /** The page (docs/configuration.md) with its configuration table replaced by the generated one; throws when the markers are missing. */

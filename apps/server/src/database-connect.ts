@@ -40,7 +40,9 @@ export async function openPersistenceWhenReachable(
     } catch (error) {
       const reason = describeConnectError(error);
       if (!isUnreachable(error)) {
-        throw new StartUpError(`PostgreSQL at ${where} refused the start (${reason}): check the user, password and database name in DATABASE_URL.`);
+        throw new StartUpError(
+          `PostgreSQL at ${where} refused the start (${reason}): check the user, password and database name in DATABASE_URL.`,
+        );
       }
       const retryInMs = Math.min(firstRetryMs * 2 ** (attempt - 1), longestRetryMs, deadline - now());
       if (retryInMs <= 0) {
@@ -49,7 +51,11 @@ export async function openPersistenceWhenReachable(
             'or correct the host and port in DATABASE_URL (DATABASE_CONNECT_TIMEOUT_S sets how long a start waits).',
         );
       }
-      await options.onWaiting?.({ reason: `PostgreSQL at ${where} does not answer yet (${reason})`, attempt, retryInMs });
+      await options.onWaiting?.({
+        reason: `PostgreSQL at ${where} does not answer yet (${reason})`,
+        attempt,
+        retryInMs,
+      });
       await sleep(retryInMs);
     }
   }
@@ -57,8 +63,17 @@ export async function openPersistenceWhenReachable(
 
 /** Node's network error codes, and PostgreSQL's own "not now" (starting up, shutting down, too many connections). */
 const unreachableCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
-  '57P03', '57P01', '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  '57P03',
+  '57P01',
+  '53300',
 ]);
 
 function isUnreachable(error: unknown): boolean {

@@ -45,5 +45,7 @@ export function parseEnvText(path: string, text: string): Record<string, string>
       );
     }
   });
-  return Object.fromEntries(Object.entries(parseEnv(content)).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(parseEnv(content)).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }

@@ -10,7 +10,10 @@ export interface LogDestination {
 export const redactedLogPaths = ['req.headers.authorization', 'headers.authorization'];
 
 /** pino, through Fastify: one JSON object per line, each line of a request carrying its `reqId`. */
-export function loggerOptions(config: Pick<Config, 'logLevel'>, destination?: LogDestination): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  config: Pick<Config, 'logLevel'>,
+  destination?: LogDestination,
+): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   return {
     level: config.logLevel,

@@ -49,7 +49,10 @@ async function main(): Promise<void> {
     onDatabaseWaiting: async ({ reason, retryInMs }) => {
       waitingFor = reason;
       if (starting !== undefined) return;
-      const startingApp = await buildStartingApp({ notReadyBecause: () => `${waitingFor}; retrying.`, logger: loggerOptions(config) });
+      const startingApp = await buildStartingApp({
+        notReadyBecause: () => `${waitingFor}; retrying.`,
+        logger: loggerOptions(config),
+      });
       const address = await listenOrExplain(startingApp, config.port, config.host, 'PORT');
       starting = { app: startingApp, port: Number(new URL(address).port) };
       output.note(
@@ -62,7 +65,9 @@ async function main(): Promise<void> {
   if (closing) return;
   app = built.app;
   const { metricsApp, persistence, container } = built;
-  const seeded = config.production ? false : await seedDemoMenuIfEmpty(persistence, container.resolve<UseCases>(tokens.useCases), config.timeZone);
+  const seeded = config.production
+    ? false
+    : await seedDemoMenuIfEmpty(persistence, container.resolve<UseCases>(tokens.useCases), config.timeZone);
 
   // The port the waiting app held (the same one, also when PORT=0 picked it) goes to the real app.
   const port = starting?.port ?? config.port;
@@ -78,7 +83,9 @@ async function main(): Promise<void> {
     notes.push('meals: JWT_SECRET is not set, so the public development secret signs and verifies tokens.');
   }
   if (config.cursorSecret === undefined && config.database.kind === 'postgres') {
-    notes.push('meals: CURSOR_SECRET is not set: page cursors are signed with a key of this process, so another instance refuses them.');
+    notes.push(
+      'meals: CURSOR_SECRET is not set: page cursors are signed with a key of this process, so another instance refuses them.',
+    );
   }
   if (seeded) notes.push(seededNote());
   // Only a shared secret lets the server sign a token itself; public-key and JWKS tokens come from their issuer. The
@@ -93,7 +100,12 @@ async function main(): Promise<void> {
 }
 
 /** Listens, or ends the start with one line that says which setting to change. */
-async function listenOrExplain(app: FastifyInstance, port: number, host: string, setting: 'PORT' | 'METRICS_PORT'): Promise<string> {
+async function listenOrExplain(
+  app: FastifyInstance,
+  port: number,
+  host: string,
+  setting: 'PORT' | 'METRICS_PORT',
+): Promise<string> {
   try {
     return await app.listen({ port, host });
   } catch (error) {
@@ -103,10 +115,14 @@ async function listenOrExplain(app: FastifyInstance, port: number, host: string,
           `port ${port} on ${host} is already in use by another process: stop that process, or set ${setting} to a free port (in the environment or in .env).`,
         );
       case 'EACCES':
-        throw new StartUpError(`port ${port} on ${host} needs privileges this process lacks: set ${setting} to a port above 1023.`);
+        throw new StartUpError(
+          `port ${port} on ${host} needs privileges this process lacks: set ${setting} to a port above 1023.`,
+        );
       case 'EADDRNOTAVAIL':
       case 'ENOTFOUND':
-        throw new StartUpError(`HOST ${host} is not an address of this machine: set HOST to one of its addresses (0.0.0.0: all of them).`);
+        throw new StartUpError(
+          `HOST ${host} is not an address of this machine: set HOST to one of its addresses (0.0.0.0: all of them).`,
+        );
       default:
         throw error;
     }

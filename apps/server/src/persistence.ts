@@ -35,7 +35,11 @@ export async function openPersistence(
   switch (config.database.kind) {
     case 'memory': {
       const { createInMemoryAdapters, InMemoryDatabase } = await import('@canteen-meals/adapters-memory');
-      return { ...createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: config.timeZone })), ping: async () => {}, close: async () => {} };
+      return {
+        ...createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: config.timeZone })),
+        ping: async () => {},
+        close: async () => {},
+      };
     }
     case 'sqlite': {
       const sqlite = await import('@canteen-meals/adapters-sqlite');
@@ -45,8 +49,10 @@ export async function openPersistence(
         synchronous: config.sqliteSynchronous,
         create,
         defaultTimeZone: config.timeZone,
-        onUnavailable: (reason) => warn({ reason }, 'SQLite storage unavailable: writes answer 503 storage_unavailable'),
-        onCheckpointFailure: (message, failures) => warn({ err: message, failures }, 'SQLite background checkpoint failed'),
+        onUnavailable: (reason) =>
+          warn({ reason }, 'SQLite storage unavailable: writes answer 503 storage_unavailable'),
+        onCheckpointFailure: (message, failures) =>
+          warn({ err: message, failures }, 'SQLite background checkpoint failed'),
       });
       return { ...adapters, ping, close };
     }
@@ -63,7 +69,8 @@ export async function openPersistence(
         defaultTimeZone: config.timeZone,
         onRetry: ({ code, attempt }) => warn({ sqlState: code, attempt }, 'PostgreSQL transaction retried'),
         onPoolError: (error) => warn({ err: error.message }, 'PostgreSQL dropped an idle connection'),
-        onUnavailable: (reason) => warn({ reason }, 'PostgreSQL storage unavailable: writes answer 503 storage_unavailable'),
+        onUnavailable: (reason) =>
+          warn({ reason }, 'PostgreSQL storage unavailable: writes answer 503 storage_unavailable'),
         onRateLimitPruneFailure: (error) => warn({ err: error.message }, 'could not delete ended rate-limit windows'),
       });
       // LISTEN needs a session of its own: a direct connection, not one through a transaction-pooling proxy.
@@ -76,7 +83,11 @@ export async function openPersistence(
 }
 
 function openSqliteOrRefuse(
-  { openSqlite, SqliteDatabaseMissingError, SqliteDatabaseReadOnlyError }: typeof import('@canteen-meals/adapters-sqlite'),
+  {
+    openSqlite,
+    SqliteDatabaseMissingError,
+    SqliteDatabaseReadOnlyError,
+  }: typeof import('@canteen-meals/adapters-sqlite'),
   path: string,
   options: SqliteServiceOptions,
 ) {
@@ -84,7 +95,9 @@ function openSqliteOrRefuse(
     return openSqlite(path, options);
   } catch (error) {
     if (error instanceof SqliteDatabaseReadOnlyError) {
-      throw new ConfigError(`${error.message}: give the server's user write access to the file and its folder, or serve a writable copy.`);
+      throw new ConfigError(
+        `${error.message}: give the server's user write access to the file and its folder, or serve a writable copy.`,
+      );
     }
     if (!(error instanceof SqliteDatabaseMissingError)) throw error;
     throw new ConfigError(

@@ -28,15 +28,21 @@ export function jwtKeySource(given: KeySettings): JwtKeySource {
     given.present.jwksUrl ? ['JWT_JWKS_URL'] : [],
   ].flat();
   if (named.length > 1) {
-    throw new ConfigError(`Configure exactly one token key, not ${named.join(' and ')}: JWT_SECRET, JWT_PUBLIC_KEY_FILE or JWT_JWKS_URL.`);
+    throw new ConfigError(
+      `Configure exactly one token key, not ${named.join(' and ')}: JWT_SECRET, JWT_PUBLIC_KEY_FILE or JWT_JWKS_URL.`,
+    );
   }
   if (given.publicKeyFile !== undefined) return publicKeySource(given.publicKeyFile);
   if (given.jwksUrl !== undefined) {
     if (given.jwtIssuer === undefined) {
-      throw new ConfigError('JWT_JWKS_URL needs JWT_ISSUER: a key set serves one issuer, and only its tokens are accepted.');
+      throw new ConfigError(
+        'JWT_JWKS_URL needs JWT_ISSUER: a key set serves one issuer, and only its tokens are accepted.',
+      );
     }
     if (given.production && given.jwksUrl.protocol !== 'https:') {
-      throw new ConfigError('JWT_JWKS_URL must be https when NODE_ENV=production: whoever can alter the keys can forge tokens.');
+      throw new ConfigError(
+        'JWT_JWKS_URL must be https when NODE_ENV=production: whoever can alter the keys can forge tokens.',
+      );
     }
     return { kind: 'jwks', url: given.jwksUrl, issuer: given.jwtIssuer, cooldownMs: given.jwksCooldownS * 1000 };
   }
@@ -80,7 +86,8 @@ export function httpUrl(raw: string, name: string): URL {
   } catch {
     throw new ConfigError(`${name} must be an http(s) URL, not "${raw}".`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL, not "${raw}".`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError(`${name} must be an http(s) URL, not "${raw}".`);
   return url;
 }
 
@@ -111,7 +118,10 @@ export function trustProxy(raw: string, name: string): TrustProxy {
 
 /** Comma-separated exact origins (`https://app.example.com`): scheme, host and optional port; no path, no wildcard. */
 export function corsOrigins(raw: string, name: string): readonly string[] {
-  const origins = raw.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  const origins = raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
   for (const origin of origins) {
     let parsed: URL | undefined;
     try {
@@ -122,8 +132,15 @@ export function corsOrigins(raw: string, name: string): readonly string[] {
     // A browser sends its origin exactly so (lower case, no default port, no trailing slash): anything else never matches.
     const hostname = parsed?.hostname ?? '';
     const validHost = /^[a-z0-9.-]+$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
-    if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin || !validHost) {
-      throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme and host, no path), not "${origin}".`);
+    if (
+      parsed === undefined ||
+      !['http:', 'https:'].includes(parsed.protocol) ||
+      parsed.origin !== origin ||
+      !validHost
+    ) {
+      throw new ConfigError(
+        `${name} must list origins such as https://app.example.com (scheme and host, no path), not "${origin}".`,
+      );
     }
   }
   return origins;
@@ -133,7 +150,9 @@ const minMetricsTokenLength = 16;
 
 export function metricsToken(raw: string, name: string): string {
   if (raw.length < minMetricsTokenLength || /\s/.test(raw)) {
-    throw new ConfigError(`${name} must be at least ${minMetricsTokenLength} characters without spaces (it has ${raw.length}).`);
+    throw new ConfigError(
+      `${name} must be at least ${minMetricsTokenLength} characters without spaces (it has ${raw.length}).`,
+    );
   }
   return raw;
 }

@@ -1,5 +1,14 @@
 import type { MetricsEndpoint, RequestObserver } from '@canteen-meals/adapters-http';
-import { availabilityChanged, availabilityStatuses, type AvailabilityChange, type DeliveryPass, type ErasedUserData, type FeedState, type PushAttemptOutcome, type RatingChange } from '@canteen-meals/domain';
+import {
+  availabilityChanged,
+  availabilityStatuses,
+  type AvailabilityChange,
+  type DeliveryPass,
+  type ErasedUserData,
+  type FeedState,
+  type PushAttemptOutcome,
+  type RatingChange,
+} from '@canteen-meals/domain';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the service counts, and how a scrape reads it. One registry per server, so tests never share counters. */
@@ -84,7 +93,7 @@ export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): Se
   });
   const availabilityCounts = countedOnScrape(registers, {
     name: 'meals_availability_changes_total',
-    help: 'Changes of a serving\'s availability by the kitchen, by the new status (available, few_left, sold_out); setting the status a serving has is not counted',
+    help: "Changes of a serving's availability by the kitchen, by the new status (available, few_left, sold_out); setting the status a serving has is not counted",
     label: 'status',
     values: availabilityStatuses,
   });

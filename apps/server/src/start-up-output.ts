@@ -26,8 +26,12 @@ export function startUpOutput(json: boolean): StartUpOutput {
     };
   }
   const base = { pid: process.pid, hostname: hostname() };
-  const write = (stream: NodeJS.WriteStream, level: keyof typeof levels, msg: string, details: Record<string, unknown> = {}) =>
-    stream.write(`${JSON.stringify({ level: levels[level], time: Date.now(), ...base, ...details, msg })}\n`);
+  const write = (
+    stream: NodeJS.WriteStream,
+    level: keyof typeof levels,
+    msg: string,
+    details: Record<string, unknown> = {},
+  ) => stream.write(`${JSON.stringify({ level: levels[level], time: Date.now(), ...base, ...details, msg })}\n`);
   return {
     note: (line) => write(process.stdout, 'info', line),
     warn: (details, message) => write(process.stdout, 'warn', message, details),

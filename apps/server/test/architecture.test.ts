@@ -15,7 +15,8 @@ interface Manifest {
   readonly optionalDependencies?: Record<string, string>;
 }
 
-const manifestOf = (packageDir: string): Manifest => JSON.parse(readFileSync(join(root, packageDir, 'package.json'), 'utf8'));
+const manifestOf = (packageDir: string): Manifest =>
+  JSON.parse(readFileSync(join(root, packageDir, 'package.json'), 'utf8'));
 
 /** What a package needs from its users' installation: dependencies, peer and optional dependencies (not dev). */
 const dependenciesOf = (packageDir: string): string[] => {
@@ -53,7 +54,11 @@ const foldersBesidesTests = (packageDir: string) =>
 
 const external = (specifier: string) => !specifier.startsWith('.');
 /** `@scope/name/sub/path` -> `@scope/name`, `name/sub` -> `name`. */
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const ours = (name: string) => name.startsWith('@canteen-meals/');
 
 const packageDirs = readdirSync(join(root, 'packages'))
@@ -83,11 +88,17 @@ describe('architecture: dependencies point inwards', () => {
     expect(upward).toEqual([]);
   });
 
-  it.each(adapterDirs)('lets %s depend on the domain but on no other adapter, and never on the DI container', (packageDir) => {
+  it.each(
+    adapterDirs,
+  )('lets %s depend on the domain but on no other adapter, and never on the DI container', (packageDir) => {
     // The wire contract is no adapter: the HTTP adapter serves it, and the built pages (static files, no code of theirs
     // runs on the server).
-    const inner = packageDir === 'packages/adapters-http' ? ['@canteen-meals/domain', wireContract, webPages] : ['@canteen-meals/domain'];
-    const allowed = (name: string) => !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || inner.includes(name));
+    const inner =
+      packageDir === 'packages/adapters-http'
+        ? ['@canteen-meals/domain', wireContract, webPages]
+        : ['@canteen-meals/domain'];
+    const allowed = (name: string) =>
+      !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || inner.includes(name));
     const forbiddenImports = importsOf(packageDir).filter(({ specifier }) => !allowed(packageName(specifier)));
     expect(forbiddenImports).toEqual([]);
     expect(dependenciesOf(packageDir).filter((name) => !allowed(name))).toEqual([]);
@@ -102,7 +113,12 @@ describe('architecture: dependencies point inwards', () => {
 
   it('keeps the wire contract to schemas: it depends on the domain and TypeBox alone', () => {
     expect(dependenciesOf('packages/http-contract').sort()).toEqual(['@canteen-meals/domain', '@sinclair/typebox']);
-    const imported = new Set(importsOf('packages/http-contract').map(({ specifier }) => specifier).filter(external).map(packageName));
+    const imported = new Set(
+      importsOf('packages/http-contract')
+        .map(({ specifier }) => specifier)
+        .filter(external)
+        .map(packageName),
+    );
     expect([...imported].sort()).toEqual(['@canteen-meals/domain', '@sinclair/typebox']);
   });
 
@@ -131,7 +147,9 @@ describe('architecture: dependencies point inwards', () => {
   });
 
   it('lets an installable package depend only on installable packages of ours (test infrastructure stays private)', () => {
-    const privateNames = new Set(packageDirs.filter((dir) => manifestOf(dir).private === true).map((dir) => manifestOf(dir).name));
+    const privateNames = new Set(
+      packageDirs.filter((dir) => manifestOf(dir).private === true).map((dir) => manifestOf(dir).name),
+    );
     const onPrivate = installableDirs.flatMap((dir) =>
       dependenciesOf(dir)
         .filter((name) => privateNames.has(name))
@@ -145,7 +163,9 @@ describe('architecture: dependencies point inwards', () => {
     // of adapters-openmensa and adapters-outbound); any other path into a package is its private code.
     const declared = (specifier: string) => {
       const [, dir, ...entry] = specifier.split('/');
-      const manifest = JSON.parse(readFileSync(join(root, 'packages', dir!, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> };
+      const manifest = JSON.parse(readFileSync(join(root, 'packages', dir!, 'package.json'), 'utf8')) as {
+        exports?: Record<string, unknown>;
+      };
       return Object.hasOwn(manifest.exports ?? {}, `./${entry.join('/')}`);
     };
     const deep = workspaceDirs

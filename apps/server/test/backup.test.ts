@@ -24,9 +24,7 @@ const seededRatings = 20_000;
 /** A database with a few thousand pages of ratings, so that the copy has something to do while writes go on. */
 async function seedDatabase(path: string): Promise<void> {
   const db = openSqliteDatabase(path);
-  await new SqliteMealCatalog(db).upsertMany(
-    mealIds.map((id) => MealMother.servedToday(new Date(), { id })),
-  );
+  await new SqliteMealCatalog(db).upsertMany(mealIds.map((id) => MealMother.servedToday(new Date(), { id })));
   const insert = db.prepare('INSERT INTO ratings (meal_id, user_id, rating) VALUES (?, ?, ?)');
   db.transaction(() => {
     for (let i = 0; i < seededRatings; i += 1) insert.run(mealIds[i % 4]!, `seed-user-${i}`, (i % 5) + 1);
@@ -90,7 +88,8 @@ function histogramsAndRecounts(db: BetterSqlite3.Database): MealCheck[] {
     .all();
 }
 
-const countRatings = (db: BetterSqlite3.Database) => (db.prepare('SELECT count(*) AS n FROM ratings').get() as { n: number }).n;
+const countRatings = (db: BetterSqlite3.Database) =>
+  (db.prepare('SELECT count(*) AS n FROM ratings').get() as { n: number }).n;
 
 describe('pnpm db:backup', () => {
   it('takes a consistent copy while the server writes, and the copy restores', async () => {
@@ -149,7 +148,10 @@ describe('pnpm db:backup', () => {
     expect((await fetch(`${restored.url}/readyz`)).status).toBe(200);
     const response = await fetch(`${restored.url}/api/v1/rate-meal`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${signHmacToken(secret, { sub: 'after-restore' })}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${signHmacToken(secret, { sub: 'after-restore' })}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ meal_id: 1, rating: 5 }),
     });
     const body = (await response.json()) as { data: { rating_count: number } };

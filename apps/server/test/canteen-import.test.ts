@@ -16,8 +16,26 @@ const fixtures = fileURLToPath(new URL('../../../packages/adapters-openmensa/tes
 const folder = mkdtempSync(join(tmpdir(), 'meals-canteen-import-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const heidelberg: Canteen = { id: 'triplex', name: 'Triplex-Mensa', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [], noteLabels: {}, placeholderNames: [] };
-const stuttgart: Canteen = { id: 'central', name: 'Mensa Central', timeZone: 'Europe/Berlin', city: 'Stuttgart', address: null, coordinates: null, feeds: [] };
+const heidelberg: Canteen = {
+  id: 'triplex',
+  name: 'Triplex-Mensa',
+  timeZone: 'Europe/Berlin',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+  noteLabels: {},
+  placeholderNames: [],
+};
+const stuttgart: Canteen = {
+  id: 'central',
+  name: 'Mensa Central',
+  timeZone: 'Europe/Berlin',
+  city: 'Stuttgart',
+  address: null,
+  coordinates: null,
+  feeds: [],
+};
 
 describe('pnpm meals:import <feed.xml> --canteen <id>', () => {
   const path = join(folder, 'two-canteens.db');
@@ -27,7 +45,9 @@ describe('pnpm meals:import <feed.xml> --canteen <id>', () => {
       encoding: 'utf8',
       timeout: syncRunTimeoutMs,
     });
-  const withAdapters = async <T>(use: (adapters: ReturnType<typeof createSqliteAdapters>) => Promise<T>): Promise<T> => {
+  const withAdapters = async <T>(
+    use: (adapters: ReturnType<typeof createSqliteAdapters>) => Promise<T>,
+  ): Promise<T> => {
     const db = openSqliteDatabase(path, { defaultTimeZone: 'Europe/Berlin' });
     try {
       return await use(createSqliteAdapters(db));
@@ -37,7 +57,12 @@ describe('pnpm meals:import <feed.xml> --canteen <id>', () => {
   };
   const menuOf = (canteenId: string, from: string, to: string) =>
     withAdapters(async (adapters) => {
-      const result = await new GetMeals({ ...adapters, clock: systemClock }).execute({ userId: 'reader', canteenId, from, to });
+      const result = await new GetMeals({ ...adapters, clock: systemClock }).execute({
+        userId: 'reader',
+        canteenId,
+        from,
+        to,
+      });
       return accepted(result).meals.map(({ meal }) => meal);
     });
 
@@ -68,12 +93,20 @@ describe('pnpm meals:import <feed.xml> --canteen <id>', () => {
     // A dish served on several days carries its history: every Tagessuppe of Triplex is one dish.
     const soups = triplex.filter((meal) => meal.name === 'Tagessuppe');
     expect(soups.length).toBeGreaterThan(1);
-    const views = await withAdapters(({ queries }) => queries.viewsByIds('reader', soups.map((meal) => meal.id), new Date('2026-09-01T00:00:00Z')));
+    const views = await withAdapters(({ queries }) =>
+      queries.viewsByIds(
+        'reader',
+        soups.map((meal) => meal.id),
+        new Date('2026-09-01T00:00:00Z'),
+      ),
+    );
     expect(new Set(views.map((view) => view.dish.id)).size).toBe(1);
     expect(views[0]!.dish).toMatchObject({ name: 'Tagessuppe', timesServed: soups.length, canteenId: 'triplex' });
 
     // Re-importing one feed changes nothing in either canteen.
-    expect(run(join(fixtures, 'stuttgart-central-feed.xml'), '--canteen', 'central').stdout).toContain('added 0, updated 0, unchanged 20');
+    expect(run(join(fixtures, 'stuttgart-central-feed.xml'), '--canteen', 'central').stdout).toContain(
+      'added 0, updated 0, unchanged 20',
+    );
     expect(await menuOf('triplex', '2026-08-01', '2026-08-14')).toEqual(triplex);
 
     // The metadata feed fills the city, address and coordinates Triplex lacked; Central's city is kept.

@@ -51,7 +51,10 @@ describe('pnpm issue-token', () => {
     const verify = createHmacTokenVerifier({ secret, maxLifetimeMs: 24 * 3_600_000 });
     expect(verify(atTheMaximum.stdout.trim()).userId).toBe('alice');
 
-    const raised = run('issue-token.js', ['alice', '--expires-in-hours', '48'], { JWT_SECRET: secret, JWT_MAX_LIFETIME_HOURS: '48' });
+    const raised = run('issue-token.js', ['alice', '--expires-in-hours', '48'], {
+      JWT_SECRET: secret,
+      JWT_MAX_LIFETIME_HOURS: '48',
+    });
     expect(raised.status).toBe(0);
   });
 });

@@ -46,8 +46,14 @@ describe('METRICS_TOKEN', () => {
       metricsUnguarded: false,
       metricsToken: 'scrape-token-0123456789',
     });
-    expect(loadConfig({ ...production, METRICS_PORT: '9464' })).toMatchObject({ metricsEnabled: true, metricsUnguarded: false });
-    expect(loadConfig({ ...production, METRICS_ENABLED: 'false' })).toMatchObject({ metricsEnabled: false, metricsUnguarded: false });
+    expect(loadConfig({ ...production, METRICS_PORT: '9464' })).toMatchObject({
+      metricsEnabled: true,
+      metricsUnguarded: false,
+    });
+    expect(loadConfig({ ...production, METRICS_ENABLED: 'false' })).toMatchObject({
+      metricsEnabled: false,
+      metricsUnguarded: false,
+    });
     // Outside production the server listens on 127.0.0.1 by default: /metrics stays open on PORT for a first look.
     expect(loadConfig({})).toMatchObject({ metricsEnabled: true, metricsUnguarded: false, metricsToken: undefined });
   });

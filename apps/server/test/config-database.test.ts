@@ -23,15 +23,22 @@ describe('DATABASE_URL selects the adapter', () => {
   it('sizes the PostgreSQL pool per instance: 10 by default, 1 to 100', () => {
     expect(loadConfig({}).postgresPoolSize).toBe(10);
     expect(loadConfig({ POSTGRES_POOL_SIZE: '25' }).postgresPoolSize).toBe(25);
-    expect(() => loadConfig({ POSTGRES_POOL_SIZE: '0' })).toThrow(/POSTGRES_POOL_SIZE must be an integer from 1 to 100/);
+    expect(() => loadConfig({ POSTGRES_POOL_SIZE: '0' })).toThrow(
+      /POSTGRES_POOL_SIZE must be an integer from 1 to 100/,
+    );
   });
 
   it('takes a direct connection for LISTEN from DATABASE_LISTEN_URL, a PostgreSQL URL; unset: DATABASE_URL is used', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://meals@pgbouncer:6432/meals' }).databaseListenUrl).toBeUndefined();
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://meals@pgbouncer:6432/meals', DATABASE_LISTEN_URL: 'postgres://meals@db:5432/meals' }).databaseListenUrl,
+      loadConfig({
+        DATABASE_URL: 'postgres://meals@pgbouncer:6432/meals',
+        DATABASE_LISTEN_URL: 'postgres://meals@db:5432/meals',
+      }).databaseListenUrl,
     ).toBe('postgres://meals@db:5432/meals');
-    expect(() => loadConfig({ DATABASE_LISTEN_URL: 'mysql://root:hunter2@db/meals' })).toThrow(/DATABASE_LISTEN_URL must be postgres:\/\//);
+    expect(() => loadConfig({ DATABASE_LISTEN_URL: 'mysql://root:hunter2@db/meals' })).toThrow(
+      /DATABASE_LISTEN_URL must be postgres:\/\//,
+    );
     expect(() => loadConfig({ DATABASE_LISTEN_URL: 'mysql://root:hunter2@db/meals' })).not.toThrow(/hunter2/);
   });
 });

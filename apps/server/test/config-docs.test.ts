@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { settings } from '../src/config.js';
-import { configurationTableEnd, configurationTableStart, renderConfigurationTable, renderEnvExample } from '../src/config-docs.js';
+import {
+  configurationTableEnd,
+  configurationTableStart,
+  renderConfigurationTable,
+  renderEnvExample,
+} from '../src/config-docs.js';
 
 const root = new URL('../../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
@@ -25,6 +30,8 @@ describe('configuration documents (regenerate both with `pnpm env:example`)', ()
     const table = readme.slice(start, end + configurationTableEnd.length);
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     expect(rows.map((row) => /^\| `(\w+)`/.exec(row)?.[1])).toEqual(names);
-    expect(table, 'the configuration table of docs/configuration.md is out of date: run `pnpm env:example`').toBe(renderConfigurationTable());
+    expect(table, 'the configuration table of docs/configuration.md is out of date: run `pnpm env:example`').toBe(
+      renderConfigurationTable(),
+    );
   });
 });

@@ -3,7 +3,6 @@ import { loadConfig, settings } from '../src/config.js';
 import { runServerToExit } from './support/server-process.js';
 import { configProblems } from './support/config-problems.js';
 
-
 describe('loadConfig', () => {
   it('gives every setting its default', () => {
     const config = loadConfig({});
@@ -38,7 +37,10 @@ describe('loadConfig', () => {
 
   it('ranks with one pseudo-vote per star and z = 1.65 unless told otherwise', () => {
     expect(loadConfig({}).rankingSettings).toEqual({ prior: [1, 1, 1, 1, 1], z: 1.65 });
-    expect(loadConfig({ RANKING_PRIOR: '2, 1,0.5,1,2', RANKING_Z: '0' }).rankingSettings).toEqual({ prior: [2, 1, 0.5, 1, 2], z: 0 });
+    expect(loadConfig({ RANKING_PRIOR: '2, 1,0.5,1,2', RANKING_Z: '0' }).rankingSettings).toEqual({
+      prior: [2, 1, 0.5, 1, 2],
+      z: 0,
+    });
     expect(loadConfig({ RANKING_Z: '2.58' }).rankingSettings.z).toBe(2.58);
   });
 
@@ -61,7 +63,11 @@ describe('loadConfig', () => {
     ['PORT', 'abc', 'PORT must be an integer from 0 to 65535, not "abc".'],
     ['PORT', '70000', 'PORT must be an integer from 0 to 65535, not "70000".'],
     ['HOST', '   ', 'HOST must not be blank.'],
-    ['DATABASE_URL', 'postgres:x', 'DATABASE_URL must be sqlite:<path>, postgres://... (or postgresql://...) or memory:.'],
+    [
+      'DATABASE_URL',
+      'postgres:x',
+      'DATABASE_URL must be sqlite:<path>, postgres://... (or postgresql://...) or memory:.',
+    ],
     ['SQLITE_SYNCHRONOUS', 'off', 'SQLITE_SYNCHRONOUS must be one of normal, full, not "off".'],
     ['JWT_SECRET', 'short', 'JWT_SECRET must have at least 32 bytes (it has 5).'],
     ['JWT_CLOCK_TOLERANCE_S', '31', 'JWT_CLOCK_TOLERANCE_S must be an integer from 0 to 30, not "31".'],
@@ -105,8 +111,14 @@ describe('the Web Push settings', () => {
 
   it('turn push on with all three, and leave it off with none', () => {
     expect(loadConfig({}).webPush).toBeUndefined();
-    expect(loadConfig(keys).webPush).toEqual({ publicKey: keys.WEB_PUSH_PUBLIC_KEY, privateKey: keys.WEB_PUSH_PRIVATE_KEY, subject: 'mailto:ops@example.edu' });
-    expect(loadConfig({ ...keys, WEB_PUSH_SUBJECT: 'https://meals.example.edu/contact' }).webPush?.subject).toBe('https://meals.example.edu/contact');
+    expect(loadConfig(keys).webPush).toEqual({
+      publicKey: keys.WEB_PUSH_PUBLIC_KEY,
+      privateKey: keys.WEB_PUSH_PRIVATE_KEY,
+      subject: 'mailto:ops@example.edu',
+    });
+    expect(loadConfig({ ...keys, WEB_PUSH_SUBJECT: 'https://meals.example.edu/contact' }).webPush?.subject).toBe(
+      'https://meals.example.edu/contact',
+    );
     expect(loadConfig({}).pushDigestTime).toBe('10:30');
     expect(loadConfig({ PUSH_DIGEST_TIME: '11:15' }).pushDigestTime).toBe('11:15');
   });
@@ -116,18 +128,30 @@ describe('the Web Push settings', () => {
       'Web Push needs all three of WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT: WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT are missing (`pnpm push-keys` prints a key pair).',
     );
     expect(() => loadConfig({ ...keys, WEB_PUSH_SUBJECT: undefined })).toThrow('WEB_PUSH_SUBJECT is missing');
-    expect(() => loadConfig({ ...keys, WEB_PUSH_PUBLIC_KEY: keys.WEB_PUSH_PRIVATE_KEY })).toThrow('WEB_PUSH_PUBLIC_KEY must be a base64url VAPID key of 65 bytes');
-    expect(() => loadConfig({ ...keys, WEB_PUSH_PRIVATE_KEY: 'short' })).toThrow('WEB_PUSH_PRIVATE_KEY must be a base64url VAPID key of 32 bytes');
-    expect(() => loadConfig({ ...keys, WEB_PUSH_SUBJECT: 'ops@example.edu' })).toThrow('WEB_PUSH_SUBJECT must be a mailto: or https: URL');
+    expect(() => loadConfig({ ...keys, WEB_PUSH_PUBLIC_KEY: keys.WEB_PUSH_PRIVATE_KEY })).toThrow(
+      'WEB_PUSH_PUBLIC_KEY must be a base64url VAPID key of 65 bytes',
+    );
+    expect(() => loadConfig({ ...keys, WEB_PUSH_PRIVATE_KEY: 'short' })).toThrow(
+      'WEB_PUSH_PRIVATE_KEY must be a base64url VAPID key of 32 bytes',
+    );
+    expect(() => loadConfig({ ...keys, WEB_PUSH_SUBJECT: 'ops@example.edu' })).toThrow(
+      'WEB_PUSH_SUBJECT must be a mailto: or https: URL',
+    );
     expect(() => loadConfig({ PUSH_DIGEST_TIME: '25:00' })).toThrow('PUSH_DIGEST_TIME');
   });
 });
 
 describe('starting with an invalid configuration', () => {
   it('exits with code 1 and a message naming each variable and what it allows', async () => {
-    const { code, output } = await runServerToExit({ DATABASE_URL: 'memory:', METRICS_PORT: 'ninety', LOG_LEVEL: 'chatty' });
+    const { code, output } = await runServerToExit({
+      DATABASE_URL: 'memory:',
+      METRICS_PORT: 'ninety',
+      LOG_LEVEL: 'chatty',
+    });
     expect(code).toBe(1);
-    expect(output).toContain('meals: invalid configuration: METRICS_PORT must be an integer from 0 to 65535, not "ninety".');
+    expect(output).toContain(
+      'meals: invalid configuration: METRICS_PORT must be an integer from 0 to 65535, not "ninety".',
+    );
     expect(output).toContain(
       'meals: invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "chatty".',
     );

@@ -17,7 +17,12 @@ import { loadConfig } from '../src/config.js';
 const secret = 'console-browser-secret-of-at-least-32-bytes';
 const admin = signHmacToken(secret, { sub: 'console-admin', scope: adminScope });
 const docs = (name: string) => fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url));
-const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)), 'utf8');
+const realFeed = readFileSync(
+  fileURLToPath(
+    new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+  ),
+  'utf8',
+);
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 // A Saturday before the feed's week (2026-08-03 to 09): every meal of it is still to be served.
 const clock = new FixedClock('2026-08-01T04:00:00Z');
@@ -31,7 +36,10 @@ let feedUrl: string;
 async function api(method: 'GET' | 'PUT', path: string, body?: unknown) {
   const response = await fetch(`${origin}/api/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${admin}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
@@ -80,7 +88,11 @@ afterAll(async () => {
 interface PageGlobals {
   readonly document: { readonly documentElement: { readonly scrollWidth: number } };
   readonly navigator: { readonly clipboard: { readText(): Promise<string> } };
-  readonly axe: { run(options: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> };
+  readonly axe: {
+    run(
+      options: unknown,
+    ): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }>;
+  };
 }
 
 /** A context of its own (its session storage, its language), the console opened and a token pasted into it. */
@@ -92,7 +104,8 @@ async function openConsole(options: { viewport: { width: number; height: number 
   page.on('console', (message) => {
     // Chromium logs every 4xx answer ("Failed to load resource"); the refusals a test provokes are checked on the page.
     if (message.text().startsWith('Failed to load resource: the server responded with a status of 409')) return;
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console.${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(`${origin}${options.path ?? '/admin'}`);
@@ -110,12 +123,18 @@ const openSection = async (page: Page, name: string) => {
 /** axe-core run inside the page (evaluated as the devtools do: the page's CSP allows no script from the test). */
 async function seriousViolations(page: Page) {
   await page.evaluate(axeSource);
-  const { violations } = await page.evaluate(() => (globalThis as unknown as PageGlobals).axe.run({ resultTypes: ['violations'] }));
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map(({ id, nodes }) => ({ id, targets: nodes.map((node) => node.target) }));
+  const { violations } = await page.evaluate(() =>
+    (globalThis as unknown as PageGlobals).axe.run({ resultTypes: ['violations'] }),
+  );
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(({ id, nodes }) => ({ id, targets: nodes.map((node) => node.target) }));
 }
 
 const noHorizontalScroll = async (page: Page, width: number) =>
-  expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  expect(
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth),
+  ).toBeLessThanOrEqual(width);
 
 describe('the admin console in a headless browser', () => {
   it('creates a canteen with a feed, fetches it now, works on its menu and webhooks, reports, archives and restores it', async () => {
@@ -142,13 +161,20 @@ describe('the admin console in a headless browser', () => {
     await editor.getByLabel('OpenMensa number').fill('1');
     await editor.getByRole('button', { name: 'Create' }).click();
     await editor.locator('[role="alert"]', { hasText: 'taken' }).waitFor();
-    expect(await editor.locator('[role="alert"]').textContent()).toBe('openmensa_id 1 is taken by the canteen "default".');
+    expect(await editor.locator('[role="alert"]').textContent()).toBe(
+      'openmensa_id 1 is taken by the canteen "default".',
+    );
     await editor.getByLabel('OpenMensa number').fill('');
     await editor.getByRole('button', { name: 'Create' }).click();
     await page.locator('#section-canteens [role="status"]', { hasText: 'Triplex-Mensa created.' }).waitFor();
     await page.locator('[data-canteen-id="triplex"]').waitFor();
     const created = (await api('GET', '/canteens/triplex')).body.data;
-    expect(created).toMatchObject({ name: 'Triplex-Mensa', timezone: 'Europe/Berlin', city: 'Heidelberg', coordinates: { lat: 49.4106, lng: 8.7066 } });
+    expect(created).toMatchObject({
+      name: 'Triplex-Mensa',
+      timezone: 'Europe/Berlin',
+      city: 'Heidelberg',
+      coordinates: { lat: 49.4106, lng: 8.7066 },
+    });
 
     // Edit: the form shows the canteen as stored; the id cannot change.
     await page.getByRole('button', { name: 'Edit Triplex-Mensa' }).click();
@@ -157,17 +183,28 @@ describe('the admin console in a headless browser', () => {
     await editor.getByLabel('Address', { exact: true }).fill('Grabengasse 14, 69117 Heidelberg');
     await editor.getByRole('button', { name: 'Save' }).click();
     await page.locator('#section-canteens [role="status"]', { hasText: 'Triplex-Mensa saved.' }).waitFor();
-    expect((await api('GET', '/canteens/triplex')).body.data).toMatchObject({ address: 'Grabengasse 14, 69117 Heidelberg', city: 'Heidelberg' });
+    expect((await api('GET', '/canteens/triplex')).body.data).toMatchObject({
+      address: 'Grabengasse 14, 69117 Heidelberg',
+      city: 'Heidelberg',
+    });
 
     // Feeds: not fetched yet; "fetch now" imports the feed and says so.
     await openSection(page, 'feeds');
     const feed = page.locator('[data-feed="full"]');
     await feed.waitFor();
-    expect(await feed.locator('dd').allTextContents()).toEqual(['0 6 * * *', 'never', 'none', expect.stringMatching(/2026/), 'not fetched yet']);
+    expect(await feed.locator('dd').allTextContents()).toEqual([
+      '0 6 * * *',
+      'never',
+      'none',
+      expect.stringMatching(/2026/),
+      'not fetched yet',
+    ]);
     await feed.getByRole('button', { name: 'Fetch feed full now' }).click();
     const outcome = page.locator('[data-feed="full"] [role="status"]');
     await outcome.filter({ hasText: 'Fetched now' }).waitFor();
-    expect(await outcome.textContent()).toMatch(/^Fetched now: imported: \d+ new, 0 changed, 0 unchanged, 0 withdrawn\.$/);
+    expect(await outcome.textContent()).toMatch(
+      /^Fetched now: imported: \d+ new, 0 changed, 0 unchanged, 0 withdrawn\.$/,
+    );
     expect(await page.locator('[data-feed="full"] dd').nth(1).textContent()).not.toBe('never');
 
     // A webhook: its secret shown once, copied by the button; it receives the withdrawal below.
@@ -182,7 +219,9 @@ describe('the admin console in a headless browser', () => {
     expect(shown).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Copy the secret' }).click();
     await page.locator('#webhook-secret [role="status"]', { hasText: 'Copied.' }).waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText())).toBe(shown);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText())).toBe(
+      shown,
+    );
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await page.locator('[data-webhook-id="campus-app"]').waitFor();
     expect(await page.locator('#webhook-secret').count()).toBe(0);
@@ -194,7 +233,9 @@ describe('the admin console in a headless browser', () => {
     await openSection(page, 'menu');
     await page.getByLabel('Canteen', { exact: true }).selectOption('triplex');
     await page.getByLabel('Day', { exact: true }).fill('2026-08-04');
-    await page.locator('#menu-meals[data-canteen="triplex"][data-date="2026-08-04"] .meal-name', { hasText: 'Tagessuppe' }).waitFor();
+    await page
+      .locator('#menu-meals[data-canteen="triplex"][data-date="2026-08-04"] .meal-name', { hasText: 'Tagessuppe' })
+      .waitFor();
     const before = await page.locator('#menu-meals .meal-name').allTextContents();
     expect(before).toContain('Eis');
     expect(await page.locator('#day-state .state').textContent()).toBe('The canteen is open on this day.');
@@ -203,7 +244,9 @@ describe('the admin console in a headless browser', () => {
     expect(await page.locator('#menu-meals .question').textContent()).toContain('Withdraw “Eis” from the menus?');
     await page.locator('#menu-meals').getByRole('button', { name: 'Withdraw', exact: true }).click();
     await page.locator('#section-menu [role="status"]', { hasText: '“Eis” withdrawn.' }).waitFor();
-    expect(await page.locator('#menu-meals .meal-name').allTextContents()).toEqual(before.filter((name) => name !== 'Eis'));
+    expect(await page.locator('#menu-meals .meal-name').allTextContents()).toEqual(
+      before.filter((name) => name !== 'Eis'),
+    );
     const menu = (await api('GET', '/meals?canteen=triplex&date=2026-08-04')).body.data.meals as { name: string }[];
     expect(menu.map((meal) => meal.name)).not.toContain('Eis');
 
@@ -212,7 +255,9 @@ describe('the admin console in a headless browser', () => {
     const servedThatDay = await page.locator('#menu-meals .card').count();
     await page.locator('#toggle-closed').click();
     await page.locator('#day-state').getByRole('button', { name: 'Mark the day closed' }).click();
-    await page.locator('#section-menu [role="status"]', { hasText: `Day marked closed; ${servedThatDay} meals withdrawn.` }).waitFor();
+    await page
+      .locator('#section-menu [role="status"]', { hasText: `Day marked closed; ${servedThatDay} meals withdrawn.` })
+      .waitFor();
     await page.locator('#day-state .state.closed').waitFor();
     expect(await page.locator('#menu-meals').textContent()).toBe('Closed: no meals.');
     expect((await api('GET', '/meals?canteen=triplex&date=2026-08-05')).body.data.closed_days).toEqual(['2026-08-05']);
@@ -220,15 +265,35 @@ describe('the admin console in a headless browser', () => {
     // Merge dishes: two spellings of one dish, found by name.
     await api('PUT', '/admin/meals', {
       meals: [
-        { meal_id: 900_001, name: 'Käsespätzle', served_at: '2026-08-06T11:30:00+02:00', rateable: true, canteen_id: 'triplex' },
-        { meal_id: 900_002, name: 'kasespatzle', served_at: '2026-08-07T11:30:00+02:00', rateable: true, canteen_id: 'triplex' },
+        {
+          meal_id: 900_001,
+          name: 'Käsespätzle',
+          served_at: '2026-08-06T11:30:00+02:00',
+          rateable: true,
+          canteen_id: 'triplex',
+        },
+        {
+          meal_id: 900_002,
+          name: 'kasespatzle',
+          served_at: '2026-08-07T11:30:00+02:00',
+          rateable: true,
+          canteen_id: 'triplex',
+        },
       ],
     });
     await page.getByLabel('Dish name').fill('spatzle');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.locator('#merge-results fieldset').first().waitFor();
-    await page.locator('#merge-results fieldset').first().getByLabel(/Käsespätzle/).check();
-    await page.locator('#merge-results fieldset').nth(1).getByLabel(/kasespatzle/).check();
+    await page
+      .locator('#merge-results fieldset')
+      .first()
+      .getByLabel(/Käsespätzle/)
+      .check();
+    await page
+      .locator('#merge-results fieldset')
+      .nth(1)
+      .getByLabel(/kasespatzle/)
+      .check();
     await page.locator('#merge-button').click();
     await page.locator('#section-menu [role="status"]', { hasText: '1 dish merged into “Käsespätzle”.' }).waitFor();
     const kept = (await api('GET', '/meals/900002')).body.data as { dish: { name: string } };
@@ -270,10 +335,17 @@ describe('the admin console in a headless browser', () => {
     await page.locator('#section-canteens [role="status"]', { hasText: 'Triplex-Mensa restored.' }).waitFor();
     await page.locator('[data-canteen-id="triplex"]:not(.archived)').waitFor();
     expect((await api('GET', '/canteens/triplex')).status).toBe(200);
-    const restored = ((await api('GET', '/admin/canteens')).body.data.canteens as { canteen_id: string; feeds: unknown[]; archived_at: unknown }[]).find(
-      (canteen) => canteen.canteen_id === 'triplex',
-    );
-    expect(restored).toMatchObject({ archived_at: null, feeds: [{ name: 'full', url: feedUrl, schedule: '0 6 * * *' }] });
+    const restored = (
+      (await api('GET', '/admin/canteens')).body.data.canteens as {
+        canteen_id: string;
+        feeds: unknown[];
+        archived_at: unknown;
+      }[]
+    ).find((canteen) => canteen.canteen_id === 'triplex');
+    expect(restored).toMatchObject({
+      archived_at: null,
+      feeds: [{ name: 'full', url: feedUrl, schedule: '0 6 * * *' }],
+    });
 
     expect(await seriousViolations(page)).toEqual([]);
     mkdirSync(dirname(docs('console-en.png')), { recursive: true });
@@ -291,7 +363,13 @@ describe('the admin console in a headless browser', () => {
     for (const name of ['canteens', 'feeds', 'menu', 'webhooks', 'report']) {
       await openSection(page, name);
       // The focus moves to the section's heading (keyboard and screen reader users land there).
-      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { tagName: string } } }).document.activeElement.tagName)).toBe('H2');
+      expect(
+        await page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { activeElement: { tagName: string } } }).document.activeElement
+              .tagName,
+        ),
+      ).toBe('H2');
       await page.waitForLoadState('networkidle');
       await noHorizontalScroll(page, width);
       expect(await seriousViolations(page), name).toEqual([]);
@@ -305,7 +383,9 @@ describe('the admin console in a headless browser', () => {
     await page.keyboard.press('Tab');
     expect(await page.locator('form.editor input:focus').getAttribute('aria-describedby')).toMatch(/-id-hint /);
     await page.getByRole('button', { name: 'Feed hinzufügen' }).click();
-    const lefts = await page.locator('form.editor .field-grid .field').evaluateAll((fields) => fields.map((field) => field.getBoundingClientRect().left));
+    const lefts = await page
+      .locator('form.editor .field-grid .field')
+      .evaluateAll((fields) => fields.map((field) => field.getBoundingClientRect().left));
     expect(new Set(lefts).size).toBe(1);
     await noHorizontalScroll(page, width);
     expect(await seriousViolations(page)).toEqual([]);
@@ -320,7 +400,11 @@ describe('the admin console in a headless browser', () => {
   }, 120_000);
 
   it('gives each section a URL: opened from it, a history entry per tab, and the back button returns', async () => {
-    const { page, problems, context } = await openConsole({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', path: '/admin?section=webhooks' });
+    const { page, problems, context } = await openConsole({
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-GB',
+      path: '/admin?section=webhooks',
+    });
     await page.locator('#section-webhooks').waitFor();
     expect(await page.locator('nav a[data-section="webhooks"]').getAttribute('aria-current')).toBe('page');
     await openSection(page, 'feeds');

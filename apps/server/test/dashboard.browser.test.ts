@@ -61,9 +61,14 @@ beforeAll(async () => {
     })),
   });
   for (const meal of meals) {
-    for (const [index, rating] of meal.ratings.entries()) await rate(`guest-${meal.meal_id}-${index}`, meal.meal_id, rating);
+    for (const [index, rating] of meal.ratings.entries())
+      await rate(`guest-${meal.meal_id}-${index}`, meal.meal_id, rating);
   }
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+  browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromium.args,
+    headless: true,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -75,11 +80,15 @@ afterAll(async () => {
  * A new page at that size, with every console error and uncaught exception of it collected. Pages stay open until the
  * browser closes: @sparticuz/chromium runs Chromium as a single process, which ends with its last page.
  */
-async function openDashboard(viewport: { width: number; height: number }, path = `/dashboard?canteen=${canteen}&date=${day}`) {
+async function openDashboard(
+  viewport: { width: number; height: number },
+  path = `/dashboard?canteen=${canteen}&date=${day}`,
+) {
   const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console.${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(`${origin}${path}`);
@@ -157,9 +166,13 @@ describe('the kitchen dashboard in a headless browser', () => {
     await page.locator('#status[data-kind="live"]').waitFor();
     await page.locator('[data-meal-id="4"]').waitFor();
     expect(new URL(page.url()).search).toBe(`?canteen=${canteen}&date=${day}`);
-    const lefts = await page.locator('#meals .meal').evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().left));
+    const lefts = await page
+      .locator('#meals .meal')
+      .evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().left));
     expect(new Set(lefts).size).toBe(1);
-    const width = await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth);
+    const width = await page.evaluate(
+      () => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth,
+    );
     expect(width).toBeLessThanOrEqual(390);
     expect(problems).toEqual([]);
   }, 60_000);

@@ -71,7 +71,10 @@ function expectUnavailable(answer: LightMyRequestResponse) {
   expect(answer.statusCode).toBe(503);
   expect(answer.json()).toEqual({
     status: 'error',
-    error: { code: 'storage_unavailable', message: 'The database cannot store this write now; nothing was saved. Retry later.' },
+    error: {
+      code: 'storage_unavailable',
+      message: 'The database cannot store this write now; nothing was saved. Retry later.',
+    },
   });
   expect(answer.headers['retry-after']).toBe('2');
 }
@@ -93,7 +96,7 @@ describe('PostgreSQL connection limits (DATABASE_POOL_QUEUE_TIMEOUT_MS, DATABASE
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 
-  it('cuts a statement that runs past the timeout: 503, nothing of PostgreSQL\'s message, and the next request is served', async () => {
+  it("cuts a statement that runs past the timeout: 503, nothing of PostgreSQL's message, and the next request is served", async () => {
     const app = await serverWith({ POSTGRES_POOL_SIZE: '2', DATABASE_STATEMENT_TIMEOUT_MS: '200' });
     await holdingMeals(async (blocker) => {
       expectUnavailable(await rate(app, 2));

@@ -17,7 +17,9 @@ let app: FastifyInstance;
 beforeAll(async () => {
   // A cluster of its own (the shared one serves other files meanwhile), with the durability of production: an
   // acknowledged commit is flushed before the answer, so a restart may not lose it.
-  cluster = await startThrowawayCluster({ settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' } });
+  cluster = await startThrowawayCluster({
+    settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
+  });
   databaseUrl = await cluster.createDatabase('meals_restart');
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
@@ -80,7 +82,14 @@ describe('PostgreSQL restarting under load', () => {
           payload: { meal_id: mealId, rating },
         });
         const retryAfter = answer.headers['retry-after'];
-        attempts.add({ user, mealId, rating, status: answer.statusCode, body: answer.json(), retryAfter: retryAfter === undefined ? undefined : String(retryAfter) });
+        attempts.add({
+          user,
+          mealId,
+          rating,
+          status: answer.statusCode,
+          body: answer.json(),
+          retryAfter: retryAfter === undefined ? undefined : String(retryAfter),
+        });
       }
     };
     const lanes = Array.from({ length: 6 }, (_, index) => lane(index));
@@ -109,17 +118,24 @@ describe('PostgreSQL restarting under load', () => {
       expect(attempt.status).toBe(503);
       expect(attempt.body).toEqual({
         status: 'error',
-        error: { code: 'storage_unavailable', message: 'The database cannot store this write now; nothing was saved. Retry later.' },
+        error: {
+          code: 'storage_unavailable',
+          message: 'The database cannot store this write now; nothing was saved. Retry later.',
+        },
       });
       expect(attempt.retryAfter).toBe('2');
     }
 
     // Every acknowledged rating is stored with its value, and the histograms agree with the ratings.
     await onServer(new URL(databaseUrl), async (client) => {
-      const { rows } = await client.query<{ user_id: string; meal_id: string; rating: number }>('SELECT user_id, meal_id, rating FROM ratings');
+      const { rows } = await client.query<{ user_id: string; meal_id: string; rating: number }>(
+        'SELECT user_id, meal_id, rating FROM ratings',
+      );
       const stored = new Map(rows.map((row) => [`${row.user_id}/${row.meal_id}`, row.rating]));
       const acknowledged = attempts.all.filter((attempt) => attempt.status === 200);
-      expect(acknowledged.filter((attempt) => stored.get(`${attempt.user}/${attempt.mealId}`) !== attempt.rating)).toEqual([]);
+      expect(
+        acknowledged.filter((attempt) => stored.get(`${attempt.user}/${attempt.mealId}`) !== attempt.rating),
+      ).toEqual([]);
       const counts = await client.query<{ meal_id: string; histogram: number; recount: number }>(
         `SELECT m.meal_id, m.rated_1 + m.rated_2 + m.rated_3 + m.rated_4 + m.rated_5 AS histogram,
                 (SELECT count(*)::int FROM ratings r WHERE r.meal_id = m.meal_id) AS recount

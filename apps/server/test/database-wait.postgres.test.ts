@@ -49,7 +49,13 @@ describe('a start while PostgreSQL is not reachable yet', () => {
     late.hostname = '127.0.0.1';
     late.port = String(port);
     const child = spawn(process.execPath, [serverMain], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: late.href, DATABASE_CONNECT_TIMEOUT_S: '600' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: late.href,
+        DATABASE_CONNECT_TIMEOUT_S: '600',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

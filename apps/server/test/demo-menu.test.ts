@@ -23,7 +23,11 @@ describe('the demo menu', () => {
     }
 
     const clock = new FixedClock(now);
-    const useCases = createUseCases(createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone })), clock, { start: '11:00', timeZone });
+    const useCases = createUseCases(
+      createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone })),
+      clock,
+      { start: '11:00', timeZone },
+    );
     expect((await useCases.saveCanteen.execute(demoCanteen)).ok).toBe(true);
     expect((await useCases.upsertMeals.execute(meals)).ok).toBe(true);
     const menu = await useCases.getMeals.execute({ userId: 'alice', canteenId: 'default', from: today, to: today });

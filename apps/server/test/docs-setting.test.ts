@@ -18,7 +18,9 @@ describe('DOCS_ENABLED', () => {
     ['true', 200],
     ['false', 404],
   ])('with DOCS_ENABLED=%s the server answers /openapi.json with %i', async (value, status) => {
-    const { app } = await buildServer(loadConfig({ DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', DOCS_ENABLED: value }));
+    const { app } = await buildServer(
+      loadConfig({ DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', DOCS_ENABLED: value }),
+    );
     try {
       expect((await app.inject({ method: 'GET', url: '/openapi.json' })).statusCode).toBe(status);
     } finally {

@@ -19,21 +19,27 @@ const scripts = packageJson.scripts;
  * by `pnpm <name>`. `test` and `start` are built-ins that do run the script of that name.
  */
 const pnpmBuiltins = new Set(
-  ('add access adduser approve-builds audit bin bugs c cache cat-file cat-index config create dedupe deploy deprecate ' +
+  (
+    'add access adduser approve-builds audit bin bugs c cache cat-file cat-index config create dedupe deploy deprecate ' +
     'dist-tag dlx docs doctor edit env exec fetch find-hash help hook i ignored-builds import info init install ' +
     'install-test it licenses link list ln login logout ls org outdated owner pack patch patch-commit patch-remove ' +
     'ping prefix profile prune publish rb rebuild remove repo restart rm root run search self-update server ' +
     'set-script setup star stars stop store team token unlink unpublish unstar up update version view whoami why ' +
-    'x xmas').split(' '),
+    'x xmas'
+  ).split(' '),
 );
 const builtinsThatRunTheScript = new Set(['test', 'start']);
 
 const documents = [
   'README.md',
   ...['apps', 'packages'].flatMap((dir) =>
-    readdirSync(join(root, dir)).map((name) => `${dir}/${name}/README.md`).filter((path) => existsSync(join(root, path))),
+    readdirSync(join(root, dir))
+      .map((name) => `${dir}/${name}/README.md`)
+      .filter((path) => existsSync(join(root, path))),
   ),
-  ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
   'bench/README.md',
 ].filter((path) => existsSync(join(root, path)));
 
@@ -58,11 +64,20 @@ interface PnpmCommand {
 function pnpmCommandsIn(document: string): PnpmCommand[] {
   const commands: PnpmCommand[] = [];
   for (const line of codeOf(readFileSync(join(root, document), 'utf8'))) {
-    for (const match of line.matchAll(/(?:^|[\s(;&|])((?:[A-Z_]+=\S+\s+)*)pnpm((?:\s+-[a-z]+)*)\s+([a-z][\w:.-]*)([^#)&|;\n]*)/g)) {
+    for (const match of line.matchAll(
+      /(?:^|[\s(;&|])((?:[A-Z_]+=\S+\s+)*)pnpm((?:\s+-[a-z]+)*)\s+([a-z][\w:.-]*)([^#)&|;\n]*)/g,
+    )) {
       const env = Object.fromEntries(
-        match[1]!.trim().split(/\s+/).filter((word) => word.includes('=')).map((word) => word.split('=', 2) as [string, string]),
+        match[1]!
+          .trim()
+          .split(/\s+/)
+          .filter((word) => word.includes('='))
+          .map((word) => word.split('=', 2) as [string, string]),
       );
-      const args = match[4]!.trim().split(/\s+/).filter((word) => word !== '' && word !== '\\');
+      const args = match[4]!
+        .trim()
+        .split(/\s+/)
+        .filter((word) => word !== '' && word !== '\\');
       commands.push({ document, line: line.trim(), script: match[3]!, args, env });
     }
   }
@@ -76,19 +91,23 @@ const scriptCommands = documented.filter((command) => !builtinsUsedForThemselves
 
 describe('documented pnpm commands', () => {
   it('finds the commands of every CLI in the README or docs/', () => {
-    const inReadme = new Set(scriptCommands.filter((c) => c.document === 'README.md' || c.document.startsWith('docs/')).map((c) => c.script));
-    for (const script of ['issue-token', 'meals:import', 'db:backup', 'env:example']) expect(inReadme).toContain(script);
+    const inReadme = new Set(
+      scriptCommands.filter((c) => c.document === 'README.md' || c.document.startsWith('docs/')).map((c) => c.script),
+    );
+    for (const script of ['issue-token', 'meals:import', 'db:backup', 'env:example'])
+      expect(inReadme).toContain(script);
   });
 
-  it.each(scriptCommands.map((command) => [`${command.document}: ${command.line}`, command] as const))(
-    '%s names a script of the root package.json',
-    (_, command) => {
-      expect(Object.keys(scripts)).toContain(command.script);
-    },
-  );
+  it.each(
+    scriptCommands.map((command) => [`${command.document}: ${command.line}`, command] as const),
+  )('%s names a script of the root package.json', (_, command) => {
+    expect(Object.keys(scripts)).toContain(command.script);
+  });
 
   it('has no root script that a pnpm built-in shadows', () => {
-    const shadowed = Object.keys(scripts).filter((name) => pnpmBuiltins.has(name) && !builtinsThatRunTheScript.has(name));
+    const shadowed = Object.keys(scripts).filter(
+      (name) => pnpmBuiltins.has(name) && !builtinsThatRunTheScript.has(name),
+    );
     expect(shadowed).toEqual([]);
   });
 });
@@ -121,9 +140,12 @@ describe('documented CLI command lines, run as written', () => {
   // Lines with placeholders (`<sub>`, `[--scope …]`) are usage, and a bare name in prose names the command: neither is
   // a command line to run.
   const concrete = (script: string) =>
-    scriptCommands.filter((c) => c.script === script && c.args.length > 0 && !c.args.some((word) => /[<[…]/.test(word)));
+    scriptCommands.filter(
+      (c) => c.script === script && c.args.length > 0 && !c.args.some((word) => /[<[…]/.test(word)),
+    );
   // The README and the pages of docs/ it leads to: where the commands are documented since the README was split.
-  const readmeForms = (script: string) => concrete(script).filter((c) => c.document === 'README.md' || c.document.startsWith('docs/'));
+  const readmeForms = (script: string) =>
+    concrete(script).filter((c) => c.document === 'README.md' || c.document.startsWith('docs/'));
 
   it.each(readmeForms('issue-token').map((c) => [c.line, c] as const))('issue-token: %s', (_, command) => {
     const result = run(command);
@@ -140,7 +162,9 @@ describe('documented CLI command lines, run as written', () => {
     expect(result.stdout).toMatch(/usage: pnpm meals:import|added \d+|upserted \d+/);
   });
 
-  it.each(readmeForms('db:backup').map((c) => [c.line, c] as const))('db:backup (after the imports): %s', (_, command) => {
+  it.each(
+    readmeForms('db:backup').map((c) => [c.line, c] as const),
+  )('db:backup (after the imports): %s', (_, command) => {
     const result = run(command);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -148,7 +172,8 @@ describe('documented CLI command lines, run as written', () => {
   });
 
   it('finds a concrete command line of issue-token, meals:import and db:backup in the README or docs/', () => {
-    for (const script of ['issue-token', 'meals:import', 'db:backup']) expect(readmeForms(script).length).toBeGreaterThan(0);
+    for (const script of ['issue-token', 'meals:import', 'db:backup'])
+      expect(readmeForms(script).length).toBeGreaterThan(0);
   });
 
   it('env:example, as documented (no arguments), rewrites .env.example and leaves an up-to-date docs/configuration.md as it is', () => {
@@ -160,18 +185,30 @@ describe('documented CLI command lines, run as written', () => {
     symlinkSync(join(root, 'apps/server/node_modules'), join(copy, 'apps/server/node_modules'));
     mkdirSync(join(copy, 'docs'), { recursive: true });
     cpSync(join(root, 'docs/configuration.md'), join(copy, 'docs/configuration.md'));
-    const result = spawnSync(process.execPath, [join(copy, relative(root, entry))], { cwd: copy, env: baseEnv, encoding: 'utf8', timeout: syncRunTimeoutMs });
+    const result = spawnSync(process.execPath, [join(copy, relative(root, entry))], {
+      cwd: copy,
+      env: baseEnv,
+      encoding: 'utf8',
+      timeout: syncRunTimeoutMs,
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(readFileSync(join(copy, '.env.example'), 'utf8')).toBe(readFileSync(join(root, '.env.example'), 'utf8'));
-    expect(readFileSync(join(copy, 'docs/configuration.md'), 'utf8')).toBe(readFileSync(join(root, 'docs/configuration.md'), 'utf8'));
+    expect(readFileSync(join(copy, 'docs/configuration.md'), 'utf8')).toBe(
+      readFileSync(join(root, 'docs/configuration.md'), 'utf8'),
+    );
   });
 
   it.each([
     ['issue-token', ['--help']],
     ['meals:import', ['--help']],
   ])('%s %s prints the usage it documents, naming the script as pnpm runs it', (script, args) => {
-    const result = spawnSync(process.execPath, [entryOf(script), ...args], { cwd: scratch, env: baseEnv, encoding: 'utf8', timeout: syncRunTimeoutMs });
+    const result = spawnSync(process.execPath, [entryOf(script), ...args], {
+      cwd: scratch,
+      env: baseEnv,
+      encoding: 'utf8',
+      timeout: syncRunTimeoutMs,
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`usage: pnpm ${script} `);
   });

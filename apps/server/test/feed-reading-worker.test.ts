@@ -5,12 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { FeedReadingBudgetError, readFeedInWorker } from '../src/feeds/worker-feed-reader.js';
 
 // The server reads feeds in a thread of their own (the compiled one: `tsc -b` first, as `pnpm test` does).
-const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)));
+const realFeed = readFileSync(
+  fileURLToPath(
+    new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+  ),
+);
 
 /** A feed of `days` × 500 meals: the most a feed may list is 10 000 (20 days). */
 function largeFeed(days = 20): Uint8Array {
-  const meals = Array.from({ length: 500 }, (_, i) => `<meal><name>Meal ${i}</name><price role="student">2.50</price></meal>`).join('');
-  const body = Array.from({ length: days }, (_, d) => `<day date="2027-01-${String(d + 1).padStart(2, '0')}"><category name="Hauptgerichte">${meals}</category></day>`);
+  const meals = Array.from(
+    { length: 500 },
+    (_, i) => `<meal><name>Meal ${i}</name><price role="student">2.50</price></meal>`,
+  ).join('');
+  const body = Array.from(
+    { length: days },
+    (_, d) =>
+      `<day date="2027-01-${String(d + 1).padStart(2, '0')}"><category name="Hauptgerichte">${meals}</category></day>`,
+  );
   return new TextEncoder().encode(
     `<?xml version="1.0" encoding="UTF-8"?>\n<openmensa version="2.1" xmlns="http://openmensa.org/open-mensa-v2"><canteen>${body.join('')}</canteen></openmensa>\n`,
   );
@@ -25,7 +36,9 @@ describe('readFeedInWorker', () => {
     const deep = `<?xml version="1.0"?>\n<openmensa version="2.1" xmlns="http://openmensa.org/open-mensa-v2">${'<a>'.repeat(400_000)}${'</a>'.repeat(400_000)}</openmensa>`;
     const refused = await readFeedInWorker(new TextEncoder().encode(deep)).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenMensaFeedError);
-    expect((refused as OpenMensaFeedError).problems).toEqual([{ line: 2, message: expect.stringContaining(`nested more than ${maxElementDepth} deep`) }]);
+    expect((refused as OpenMensaFeedError).problems).toEqual([
+      { line: 2, message: expect.stringContaining(`nested more than ${maxElementDepth} deep`) },
+    ]);
   });
 
   it('keeps the event loop turning while a 10 000-meal feed is read: a timer set after the read began fires before it ends', async () => {

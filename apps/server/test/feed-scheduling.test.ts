@@ -10,7 +10,12 @@ import { loadConfig } from '../src/config.js';
 
 // Feeds that cannot hold up the service (issue 24) and that recover (issue 26), with the real app, real local feed
 // servers and a clock the test moves. Nothing sleeps: the tests wait for events (a request arrived, a feed ran).
-const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)), 'utf8');
+const realFeed = readFileSync(
+  fileURLToPath(
+    new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+  ),
+  'utf8',
+);
 const secret = 'feed-scheduling-test-secret-of-32-bytes!';
 const admin = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:write' });
 
@@ -53,7 +58,10 @@ async function feedServer(handler: Handler, host = '127.0.0.1'): Promise<FeedSer
   };
 }
 
-const serving = (body: string, status = 200): Handler => (_, response) => void response.writeHead(status, { 'content-type': 'application/xml', etag: '"v1"' }).end(body);
+const serving =
+  (body: string, status = 200): Handler =>
+  (_, response) =>
+    void response.writeHead(status, { 'content-type': 'application/xml', etag: '"v1"' }).end(body);
 /** Holds every request open: a feed host that hangs. */
 const hanging: Handler = () => {};
 
@@ -88,7 +96,10 @@ async function service(env: Record<string, string> = {}) {
     const response = await server.app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${admin}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
     return { status: response.statusCode, body: response.json(), text: response.body };
@@ -99,7 +110,8 @@ async function service(env: Record<string, string> = {}) {
       timezone: 'Europe/Berlin',
       feeds: feeds.map((feed) => ({ schedule: '0 6 * * *', ...feed })),
     });
-  const feeds = async (id: string) => (await call('GET', `/api/v1/admin/canteens/${id}/feeds`)).body.data.feeds as Record<string, unknown>[];
+  const feeds = async (id: string) =>
+    (await call('GET', `/api/v1/admin/canteens/${id}/feeds`)).body.data.feeds as Record<string, unknown>[];
   const feedLines = () =>
     written
       .join('')
@@ -109,7 +121,9 @@ async function service(env: Record<string, string> = {}) {
   const ran = (canteen: string, feed: string) =>
     new Promise<Record<string, unknown>>((resolve) => {
       const look = () => {
-        const line = feedLines().map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.canteen === canteen && entry.feed === feed);
+        const line = feedLines()
+          .map((text) => JSON.parse(text) as Record<string, unknown>)
+          .find((entry) => entry.canteen === canteen && entry.feed === feed);
         if (line === undefined) return;
         watchers.delete(look);
         resolve(line);
@@ -121,12 +135,19 @@ async function service(env: Record<string, string> = {}) {
 }
 
 describe('one hanging feed host does not hold up the others', () => {
-  it('fetches another canteen\'s feed while a host hangs, one request at a time per host, until the run\'s deadline', async () => {
+  it("fetches another canteen's feed while a host hangs, one request at a time per host, until the run's deadline", async () => {
     const stuck = await feedServer(hanging, '127.0.0.2');
     const fine = await feedServer(serving(realFeed));
     const { server, putCanteen, feeds, ran } = await service();
     // The hanging canteen comes first: a run one feed after another would not reach the other before it gave up.
-    expect((await putCanteen('aaa', [{ name: 'full', url: stuck.url('/full.xml') }, { name: 'today', url: stuck.url('/today.xml') }])).status).toBe(201);
+    expect(
+      (
+        await putCanteen('aaa', [
+          { name: 'full', url: stuck.url('/full.xml') },
+          { name: 'today', url: stuck.url('/today.xml') },
+        ])
+      ).status,
+    ).toBe(201);
     expect((await putCanteen('zzz', [{ name: 'full', url: fine.url('/full.xml') }])).status).toBe(201);
 
     const firstHang = stuck.nextRequest();
@@ -157,7 +178,10 @@ describe('one hanging feed host does not hold up the others', () => {
     clock.advance(1);
     await server.scheduler.tick();
     await first; // answers once the deadline ended the hanging fetch
-    expect((await feeds('aaa'))[0]).toMatchObject({ outcome: 'failed', last_error: `${stuck.url('/full.xml')}: the scheduled run's deadline passed` });
+    expect((await feeds('aaa'))[0]).toMatchObject({
+      outcome: 'failed',
+      last_error: `${stuck.url('/full.xml')}: the scheduled run's deadline passed`,
+    });
     expect(stuck.requests).toHaveLength(1);
   });
 });
@@ -170,7 +194,8 @@ describe('a tick never waits on a hanging host (issue 39)', () => {
     const hangingFeeds = ['one', 'two', 'three'].map((name) => ({ name, url: stuck.url(`/${name}.xml`) }));
     expect((await putCanteen('aaa', hangingFeeds)).status).toBe(201);
     const allHang = new Promise<void>((resolve) => {
-      const waitForThree = () => (stuck.requests.length === 3 ? resolve() : void stuck.nextRequest().then(waitForThree));
+      const waitForThree = () =>
+        stuck.requests.length === 3 ? resolve() : void stuck.nextRequest().then(waitForThree);
       waitForThree();
     });
     const first = server.scheduler.tick();
@@ -270,7 +295,10 @@ describe('a graceful shutdown is not held up by a hanging feed host', () => {
     const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
 
     const manualArrived = stuck.nextRequest();
-    const manual = fetch(`${address}/api/v1/admin/canteens/aaa/feeds/full/fetch`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    const manual = fetch(`${address}/api/v1/admin/canteens/aaa/feeds/full/fetch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     await manualArrived;
     const scheduledArrived = alsoStuck.nextRequest();
     const tick = server.scheduler.tick(); // aaa's fetch is joined, bbb's hangs on its own
@@ -297,7 +325,11 @@ describe('feeds that recover', () => {
 
     await server.scheduler.tick();
     const afterFirst = count(); // the first try and its quick retries (FEED_RETRY_BASE_MS=0)
-    expect((await feeds('aaa'))[0]).toMatchObject({ outcome: 'failed', http_status: 503, next_run_at: '2026-08-01T04:00:30.000Z' });
+    expect((await feeds('aaa'))[0]).toMatchObject({
+      outcome: 'failed',
+      http_status: 503,
+      next_run_at: '2026-08-01T04:00:30.000Z',
+    });
     clock.advance(29_999);
     await server.scheduler.tick();
     expect(count()).toBe(afterFirst);
@@ -320,7 +352,11 @@ describe('feeds that recover', () => {
     expect((await feeds('aaa'))[0]).toMatchObject({ outcome: 'imported' });
 
     await putCanteen('aaa', [{ name: 'full', url: host.url('/new.xml') }]);
-    expect((await feeds('aaa'))[0]).toMatchObject({ outcome: null, last_attempt_at: null, next_run_at: '2026-08-01T04:00:00.000Z' });
+    expect((await feeds('aaa'))[0]).toMatchObject({
+      outcome: null,
+      last_attempt_at: null,
+      next_run_at: '2026-08-01T04:00:00.000Z',
+    });
     await server.scheduler.tick();
     const last = host.requests.at(-1)!;
     expect([last.url, last.headers['if-none-match']]).toEqual(['/new.xml', undefined]);
@@ -330,10 +366,17 @@ describe('feeds that recover', () => {
   it("reports the seconds since each feed's last success in /metrics", async () => {
     const host = await feedServer(serving(realFeed));
     const { server, clock, putCanteen } = await service();
-    await putCanteen('aaa', [{ name: 'full', url: host.url('/full.xml') }, { name: 'today', url: 'https://mensa.example/never.xml' }]);
+    await putCanteen('aaa', [
+      { name: 'full', url: host.url('/full.xml') },
+      { name: 'today', url: 'https://mensa.example/never.xml' },
+    ]);
     const scrape = async () => (await server.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(await scrape()).not.toContain('meals_feed_seconds_since_success{');
-    await server.app.inject({ method: 'POST', url: '/api/v1/admin/canteens/aaa/feeds/full/fetch', headers: { authorization: `Bearer ${admin}` } });
+    await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/canteens/aaa/feeds/full/fetch',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     clock.advance(90_500);
     const exposition = await scrape();
     expect(exposition).toContain('meals_feed_seconds_since_success{canteen="aaa",feed="full"} 90.5');

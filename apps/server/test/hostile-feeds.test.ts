@@ -13,15 +13,24 @@ import { loadConfig } from '../src/config.js';
 
 // Issue 24: a hostile feed (deep XML, a reading that never ends, a run that kills the process) must not take the
 // service down. A real local feed server, the real app; the feed is read in its thread (`tsc -b` builds it).
-const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)), 'utf8');
+const realFeed = readFileSync(
+  fileURLToPath(
+    new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+  ),
+  'utf8',
+);
 const deepFeed = `<?xml version="1.0"?>\n<openmensa version="2.1" xmlns="http://openmensa.org/open-mensa-v2">${'<a>'.repeat(400_000)}${'</a>'.repeat(400_000)}</openmensa>`;
 const secret = 'hostile-feeds-test-secret-of-32-bytes!!';
 const admin = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:write' });
 
 /** 10 000 meals (the most a feed may list), 500 a day from 2026-07-31 on: the first day's meals can be rated at once. */
 const largeFeed = (() => {
-  const meals = Array.from({ length: 500 }, (_, i) => `<meal><name>Meal ${i}</name><price role="student">2.50</price></meal>`).join('');
-  const day = (index: number) => `<day date="${new Date(Date.UTC(2026, 6, 31 + index)).toISOString().slice(0, 10)}"><category name="Hauptgerichte">${meals}</category></day>`;
+  const meals = Array.from(
+    { length: 500 },
+    (_, i) => `<meal><name>Meal ${i}</name><price role="student">2.50</price></meal>`,
+  ).join('');
+  const day = (index: number) =>
+    `<day date="${new Date(Date.UTC(2026, 6, 31 + index)).toISOString().slice(0, 10)}"><category name="Hauptgerichte">${meals}</category></day>`;
   const days = Array.from({ length: 20 }, (_, index) => day(index)).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<openmensa version="2.1" xmlns="http://openmensa.org/open-mensa-v2"><canteen>${days}</canteen></openmensa>\n`;
 })();
@@ -51,7 +60,11 @@ afterEach(async () => {
   requests.length = 0;
 });
 
-async function service({ databaseUrl = 'memory:', clock = new FixedClock('2026-08-01T04:00:00Z'), ...overrides }: Overrides & { databaseUrl?: string; clock?: FixedClock } = {}) {
+async function service({
+  databaseUrl = 'memory:',
+  clock = new FixedClock('2026-08-01T04:00:00Z'),
+  ...overrides
+}: Overrides & { databaseUrl?: string; clock?: FixedClock } = {}) {
   const config = loadConfig({
     JWT_SECRET: secret,
     DATABASE_URL: databaseUrl,
@@ -66,16 +79,25 @@ async function service({ databaseUrl = 'memory:', clock = new FixedClock('2026-0
     const response = await server.app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${admin}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
     return { status: response.statusCode, body: response.json() };
   };
   const createCanteen = () =>
-    call('PUT', '/api/v1/admin/canteens/triplex', { name: 'Triplex-Mensa', timezone: 'Europe/Berlin', feeds: [{ name: 'full', url: feedUrl, schedule: '0 6 * * *' }] });
+    call('PUT', '/api/v1/admin/canteens/triplex', {
+      name: 'Triplex-Mensa',
+      timezone: 'Europe/Berlin',
+      feeds: [{ name: 'full', url: feedUrl, schedule: '0 6 * * *' }],
+    });
   const fetchNow = () => call('POST', '/api/v1/admin/canteens/triplex/feeds/full/fetch');
-  const feeds = async () => (await call('GET', '/api/v1/admin/canteens/triplex/feeds')).body.data.feeds as Record<string, unknown>[];
-  const menu = async () => (await call('GET', '/api/v1/meals?canteen=triplex&from=2026-08-03&to=2026-08-09')).body.data.meals as unknown[];
+  const feeds = async () =>
+    (await call('GET', '/api/v1/admin/canteens/triplex/feeds')).body.data.feeds as Record<string, unknown>[];
+  const menu = async () =>
+    (await call('GET', '/api/v1/meals?canteen=triplex&from=2026-08-03&to=2026-08-09')).body.data.meals as unknown[];
   return { server, clock, call, createCanteen, fetchNow, feeds, menu };
 }
 
@@ -85,7 +107,10 @@ describe('hostile feeds', () => {
     await createCanteen();
     served = { body: deepFeed };
     const run = await fetchNow();
-    expect(run.body.data).toMatchObject({ outcome: 'failed', last_error: expect.stringContaining('elements are nested more than 32 deep') });
+    expect(run.body.data).toMatchObject({
+      outcome: 'failed',
+      last_error: expect.stringContaining('elements are nested more than 32 deep'),
+    });
     expect(await menu()).toEqual([]);
     expect((await server.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
@@ -94,15 +119,24 @@ describe('hostile feeds', () => {
     const { createCanteen, fetchNow, feeds, menu } = await service({ feedReadingBudget: { timeMs: 1, heapMb: 256 } });
     await createCanteen();
     const run = await fetchNow();
-    expect(run.body.data).toMatchObject({ outcome: 'failed', last_error: 'reading the feed took longer than 1 ms: stopped, nothing imported' });
-    expect((await feeds())[0]).toMatchObject({ outcome: 'failed', last_error: 'reading the feed took longer than 1 ms: stopped, nothing imported' });
+    expect(run.body.data).toMatchObject({
+      outcome: 'failed',
+      last_error: 'reading the feed took longer than 1 ms: stopped, nothing imported',
+    });
+    expect((await feeds())[0]).toMatchObject({
+      outcome: 'failed',
+      last_error: 'reading the feed took longer than 1 ms: stopped, nothing imported',
+    });
     expect(await menu()).toEqual([]);
   });
 
-  it('answers a rating between the units of a 10 000-meal feed\'s import, which no longer holds the event loop whole', async () => {
+  it("answers a rating between the units of a 10 000-meal feed's import, which no longer holds the event loop whole", async () => {
     const folder = mkdtempSync(join(tmpdir(), 'hostile-feeds-'));
     closers.push(async () => rmSync(folder, { recursive: true, force: true }));
-    const { server, createCanteen, fetchNow } = await service({ databaseUrl: `sqlite:${join(folder, 'meals.db')}`, feedReadingBudget: { timeMs: 120_000, heapMb: 512 } });
+    const { server, createCanteen, fetchNow } = await service({
+      databaseUrl: `sqlite:${join(folder, 'meals.db')}`,
+      feedReadingBudget: { timeMs: 120_000, heapMb: 512 },
+    });
     await createCanteen();
     served = { body: largeFeed };
     const events: string[] = [];
@@ -114,7 +148,10 @@ describe('hostile feeds', () => {
         .inject({
           method: 'POST',
           url: '/api/v1/rate-meal',
-          headers: { authorization: `Bearer ${signHmacToken(secret, { sub: 'student' })}`, 'content-type': 'application/json' },
+          headers: {
+            authorization: `Bearer ${signHmacToken(secret, { sub: 'student' })}`,
+            'content-type': 'application/json',
+          },
           payload: JSON.stringify({ meal_id: 1, rating: 4 }),
         })
         .then((response) => events.push(`rating answered ${response.statusCode}`));
@@ -146,11 +183,18 @@ describe('hostile feeds', () => {
     const after = await service({ databaseUrl, clock: new FixedClock('2026-08-01T04:01:00Z') });
     await after.server.scheduler.tick();
     expect(requests).toHaveLength(1);
-    expect((await after.feeds())[0]).toMatchObject({ last_attempt_at: '2026-08-01T04:00:00.000Z', outcome: null, next_run_at: '2026-08-02T04:00:00.000Z' });
+    expect((await after.feeds())[0]).toMatchObject({
+      last_attempt_at: '2026-08-01T04:00:00.000Z',
+      outcome: null,
+      next_run_at: '2026-08-02T04:00:00.000Z',
+    });
 
     after.clock.set('2026-08-02T04:00:00Z'); // 06:00 in Berlin: due
     await after.server.scheduler.tick();
     expect(requests).toHaveLength(2);
-    expect((await after.feeds())[0]).toMatchObject({ outcome: 'imported', last_attempt_at: '2026-08-02T04:00:00.000Z' });
+    expect((await after.feeds())[0]).toMatchObject({
+      outcome: 'imported',
+      last_attempt_at: '2026-08-02T04:00:00.000Z',
+    });
   });
 });

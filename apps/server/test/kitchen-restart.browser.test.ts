@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canteen, day, launchBrowser, openPage, rate, seed, startServer, thirtyMeals, untilTextIs, type Server } from './support/kitchen-browser.js';
+import {
+  canteen,
+  day,
+  launchBrowser,
+  openPage,
+  rate,
+  seed,
+  startServer,
+  thirtyMeals,
+  untilTextIs,
+  type Server,
+} from './support/kitchen-browser.js';
 
 // A wall screen outlives the server: it restarts (closed, then listening again on the same port with the same SQLite
 // database), and the wall shows new ratings again without a reload or a click.

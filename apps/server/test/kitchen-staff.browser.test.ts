@@ -4,7 +4,19 @@ import { kitchenScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { createMealsClient, type LiveEvent } from '@canteen-meals/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, canteen, day, launchBrowser, openPage, secret, seed, seriousViolations, startServer, thirtyMeals, type Server } from './support/kitchen-browser.js';
+import {
+  call,
+  canteen,
+  day,
+  launchBrowser,
+  openPage,
+  secret,
+  seed,
+  seriousViolations,
+  startServer,
+  thirtyMeals,
+  type Server,
+} from './support/kitchen-browser.js';
 
 // The kitchen's mode in a real headless Chromium: a cook on a tablet taps a meal sold out, a wall screen strikes it
 // through, an SSE client hears it; the undo takes it back.
@@ -21,7 +33,9 @@ beforeAll(async () => {
   await seed(origin, meals);
   // Tomorrow's soup: not the kitchen's to change yet (409 for meals:kitchen).
   await call(origin, 'PUT', '/admin/meals', {
-    meals: [{ meal_id: 50, name: 'Pea soup', served_at: '2026-03-11T11:30:00+01:00', rateable: true, canteen_id: canteen }],
+    meals: [
+      { meal_id: 50, name: 'Pea soup', served_at: '2026-03-11T11:30:00+01:00', rateable: true, canteen_id: canteen },
+    ],
   });
   browser = await launchBrowser();
   mkdirSync(docs, { recursive: true });
@@ -46,7 +60,8 @@ const button = (page: Page, mealId: number) => page.locator(`[data-meal-id="${me
 
 /** How the page draws a name's line: "line-through" when struck through (the test is compiled without the DOM's types). */
 const strikeOf = (name: unknown) =>
-  (globalThis as unknown as { getComputedStyle(node: unknown): { textDecorationLine: string } }).getComputedStyle(name).textDecorationLine;
+  (globalThis as unknown as { getComputedStyle(node: unknown): { textDecorationLine: string } }).getComputedStyle(name)
+    .textDecorationLine;
 
 /** Now on the page's own clock (the milliseconds since the epoch): both pages run in one browser on one machine. */
 const pageNow = (page: Page) => page.evaluate(() => Date.now());
@@ -54,7 +69,9 @@ const pageNow = (page: Page) => page.evaluate(() => Date.now());
 describe("the kitchen's mode", () => {
   it('taps a meal sold out: the wall strikes it through within 1 s, an SSE client gets the event, undo takes it back', async () => {
     const { page: staff, problems } = await staffPage('en', true);
-    const wall = await openPage(browser, `${origin}/dashboard?canteen=${canteen}&date=${day}&mode=wall`, { viewport: { width: 1920, height: 1080 } });
+    const wall = await openPage(browser, `${origin}/dashboard?canteen=${canteen}&date=${day}&mode=wall`, {
+      viewport: { width: 1920, height: 1080 },
+    });
     await wall.page.locator('#status[data-kind="live"]').waitFor();
     // The wall notes, on its own clock, when the curry's card turns sold out.
     await wall.page.evaluate(() => {
@@ -65,7 +82,10 @@ describe("the kitchen's mode", () => {
       };
       // The whole page, not one card: a snapshot may redraw the cards.
       new scope.MutationObserver(() => {
-        if (scope.soldOutAt === undefined && scope.document.querySelector('.meal[data-meal-id="2"][data-availability="sold_out"]') !== null) {
+        if (
+          scope.soldOutAt === undefined &&
+          scope.document.querySelector('.meal[data-meal-id="2"][data-availability="sold_out"]') !== null
+        ) {
           scope.soldOutAt = Date.now();
         }
       }).observe(scope.document.body, { attributes: true, childList: true, subtree: true });
@@ -74,7 +94,11 @@ describe("the kitchen's mode", () => {
     const events: LiveEvent[] = [];
     const listening = new AbortController();
     const heard = (async () => {
-      for await (const event of createMealsClient({ baseUrl: origin }).liveStatistics({ canteen, date: day, signal: listening.signal })) {
+      for await (const event of createMealsClient({ baseUrl: origin }).liveStatistics({
+        canteen,
+        date: day,
+        signal: listening.signal,
+      })) {
         events.push(event);
         if (event.type === 'availability' && event.meal.availability === 'sold_out') return event;
       }
@@ -103,10 +127,11 @@ describe("the kitchen's mode", () => {
     const event = await heard;
     listening.abort();
     expect(event).toMatchObject({ type: 'availability', meal: { meal_id: 2, availability: 'sold_out' } });
-    expect(events.filter((each) => each.type === 'availability').map((each) => (each as { meal: { availability: string } }).meal.availability)).toEqual([
-      'few_left',
-      'sold_out',
-    ]);
+    expect(
+      events
+        .filter((each) => each.type === 'availability')
+        .map((each) => (each as { meal: { availability: string } }).meal.availability),
+    ).toEqual(['few_left', 'sold_out']);
 
     expect(await seriousViolations(staff)).toEqual([]);
     await staff.locator('h1').scrollIntoViewIfNeeded();
@@ -130,7 +155,9 @@ describe("the kitchen's mode", () => {
     await page.locator('h1').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${docs}kitchen-staff-de.png` });
 
-    const guest = await openPage(browser, `${origin}/dashboard?canteen=${canteen}&mode=kitchen`, { viewport: { width: 800, height: 600 } });
+    const guest = await openPage(browser, `${origin}/dashboard?canteen=${canteen}&mode=kitchen`, {
+      viewport: { width: 800, height: 600 },
+    });
     await guest.page.locator('#pasted-token').fill(signHmacToken(secret, { sub: 'guest' }));
     await guest.page.locator('#pasted-token').press('Enter');
     // The page asked the API what the token may do (GET /me/access) before offering a button.

@@ -43,7 +43,10 @@ const live = (page: Page) => page.locator('#status[data-kind="live"]').waitFor()
 
 describe('the wall mode', () => {
   it('shows 30 meals on a 1920x1080 screen without a scroll bar, hides the placeholder, and passes axe', async () => {
-    const { page, problems } = await openPage(browser, wallUrl('en'), { viewport: { width: 1920, height: 1080 }, bypassCSP: true });
+    const { page, problems } = await openPage(browser, wallUrl('en'), {
+      viewport: { width: 1920, height: 1080 },
+      bypassCSP: true,
+    });
     await live(page);
     await page.locator('#ranking .ranked').nth(9).waitFor();
     expect(await page.locator('#meals .meal:visible').count()).toBe(30);
@@ -57,11 +60,15 @@ describe('the wall mode', () => {
     }));
     expect(scrollHeight).toBeLessThanOrEqual(innerHeight);
     // Every card lies within the screen (none is cut off by the layout's own clipping).
-    const bottoms = await page.locator('#meals .meal').evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().bottom));
+    const bottoms = await page
+      .locator('#meals .meal')
+      .evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().bottom));
     expect(Math.max(...bottoms)).toBeLessThanOrEqual(1080);
     // The ranking explained: the average with its count, and the lower bound as a bar.
     expect(await page.locator('#ranking [data-meal-id="2"] .ranked-figures').textContent()).toBe('4.0 (5 ratings)');
-    expect(await page.locator('.ranking-explained').textContent()).toMatch(/^Ranked by how sure we are that it is good/);
+    expect(await page.locator('.ranking-explained').textContent()).toMatch(
+      /^Ranked by how sure we are that it is good/,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${docs}kitchen-wall-en.png` });
     expect(problems).toEqual([]);
@@ -92,7 +99,11 @@ describe('the wall mode', () => {
       'Kartoffel-Gemüse-Pfanne mit Sauerrahmdip',
       'Tomatensuppe',
     ];
-    await call(origin, 'PUT', '/admin/canteens/mensa-west', { name: 'Mensa West', timezone: 'Europe/Berlin', city: 'Aachen' });
+    await call(origin, 'PUT', '/admin/canteens/mensa-west', {
+      name: 'Mensa West',
+      timezone: 'Europe/Berlin',
+      city: 'Aachen',
+    });
     await call(origin, 'PUT', '/admin/meals', {
       meals: [...names, ...thirtyMeals.slice(5).map((meal) => meal.name)].map((name, index) => ({
         meal_id: 300 + index,
@@ -122,14 +133,20 @@ describe('the wall mode', () => {
     );
     expect(broken).toEqual([]);
     // The names that needed it are written smaller, the others as they were.
-    const sizes = await page.locator('#meals .meal-name').evaluateAll((elements) => elements.slice(0, 5).map((element) => element.style.fontSize));
+    const sizes = await page
+      .locator('#meals .meal-name')
+      .evaluateAll((elements) => elements.slice(0, 5).map((element) => element.style.fontSize));
     expect(sizes[1]).not.toBe('');
     expect(sizes[4]).toBe('');
     expect(problems).toEqual([]);
   }, 60_000);
 
   it('shows the first 30 of 35 meals and says which page it shows (the pages turn every 15 s: paging.test.ts)', async () => {
-    await call(origin, 'PUT', '/admin/canteens/mensa-sued', { name: 'Mensa Süd', timezone: 'Europe/Berlin', city: 'Aachen' });
+    await call(origin, 'PUT', '/admin/canteens/mensa-sued', {
+      name: 'Mensa Süd',
+      timezone: 'Europe/Berlin',
+      city: 'Aachen',
+    });
     await call(origin, 'PUT', '/admin/meals', {
       meals: Array.from({ length: 35 }, (_, index) => ({
         meal_id: 100 + index,
@@ -155,16 +172,35 @@ describe('the wall mode', () => {
 
   it('turns to the next day by itself after midnight in the canteen’s zone, when no day was asked', async () => {
     const nextDay = '2026-03-11';
-    await call(origin, 'PUT', '/admin/canteens/mensa-ost', { name: 'Mensa Ost', timezone: 'Europe/Berlin', city: 'Aachen' });
+    await call(origin, 'PUT', '/admin/canteens/mensa-ost', {
+      name: 'Mensa Ost',
+      timezone: 'Europe/Berlin',
+      city: 'Aachen',
+    });
     await call(origin, 'PUT', '/admin/meals', {
       meals: [
-        { meal_id: 200, name: 'Spätzle mit Linsen', served_at: `${day}T11:30:00+01:00`, rateable: true, canteen_id: 'mensa-ost' },
-        { meal_id: 201, name: 'Fischstäbchen mit Kartoffelsalat', served_at: `${nextDay}T11:30:00+01:00`, rateable: true, canteen_id: 'mensa-ost' },
+        {
+          meal_id: 200,
+          name: 'Spätzle mit Linsen',
+          served_at: `${day}T11:30:00+01:00`,
+          rateable: true,
+          canteen_id: 'mensa-ost',
+        },
+        {
+          meal_id: 201,
+          name: 'Fischstäbchen mit Kartoffelsalat',
+          served_at: `${nextDay}T11:30:00+01:00`,
+          rateable: true,
+          canteen_id: 'mensa-ost',
+        },
       ],
     });
     // The page's clock (Date and its timers) at 23:58 in Berlin (UTC+1 in March); the server's stays its own.
-    const { page, problems } = await openPage(browser, `${origin}/dashboard?canteen=mensa-ost&mode=wall`, { viewport: { width: 1920, height: 1080 } }, (context) =>
-      context.clock.install({ time: new Date(`${day}T22:58:00Z`) }),
+    const { page, problems } = await openPage(
+      browser,
+      `${origin}/dashboard?canteen=mensa-ost&mode=wall`,
+      { viewport: { width: 1920, height: 1080 } },
+      (context) => context.clock.install({ time: new Date(`${day}T22:58:00Z`) }),
     );
     await live(page);
     expect(await page.locator('#wall-day').textContent()).toBe(day);
@@ -181,7 +217,9 @@ describe('the wall mode', () => {
   }, 60_000);
 
   it('asks which canteen when opened without one, a link each', async () => {
-    const { page, problems } = await openPage(browser, `${origin}/dashboard?mode=wall&date=${day}`, { viewport: { width: 1920, height: 1080 } });
+    const { page, problems } = await openPage(browser, `${origin}/dashboard?mode=wall&date=${day}`, {
+      viewport: { width: 1920, height: 1080 },
+    });
     await page.locator('.canteen-choice a').nth(1).waitFor();
     expect(await page.locator('h1').textContent()).toBe('Which canteen should this screen show?');
     await page.getByRole('link', { name: 'Mensa Nord' }).click();
@@ -196,12 +234,18 @@ describe('the dashboard on a phone', () => {
   for (const lang of ['en', 'de'] as const) {
     it(`shows the ranking first, then the meals, in one column (${lang})`, async () => {
       const url = `${origin}/dashboard?canteen=${canteen}&date=${day}&lang=${lang}`;
-      const { page, problems } = await openPage(browser, url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      const { page, problems } = await openPage(browser, url, {
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      });
       await live(page);
       await page.locator('#ranking .ranked').nth(29).waitFor();
       const top = (selector: string) => page.locator(selector).evaluate((node) => node.getBoundingClientRect().top);
       expect(await top('#ranking-heading')).toBeLessThan(await top('#meals-heading'));
-      const width = await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth);
+      const width = await page.evaluate(
+        () => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth,
+      );
       expect(width).toBeLessThanOrEqual(390);
       await page.screenshot({ path: `${docs}kitchen-phone-${lang}.png` });
       expect(problems).toEqual([]);

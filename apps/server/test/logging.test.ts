@@ -23,8 +23,15 @@ async function start(logLevel: string) {
     request.log.info({ headers: request.headers }, 'headers');
     return {};
   });
-  await server.persistence.meals.upsertMany([MealMother.servedAt(new Date(now.getTime() - 60_000), { id: 1, name: 'Soup' })]);
-  const lines = () => written.join('').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  await server.persistence.meals.upsertMany([
+    MealMother.servedAt(new Date(now.getTime() - 60_000), { id: 1, name: 'Soup' }),
+  ]);
+  const lines = () =>
+    written
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { ...server, written, lines };
 }
 
@@ -41,7 +48,12 @@ describe('server logs', () => {
     await app.inject({ method: 'GET', url: '/readyz' });
     const requestLines = lines();
     expect(requestLines).toHaveLength(2);
-    expect(requestLines[0]).toMatchObject({ level: 20, reqId: 'from-the-gateway-7', msg: 'request completed', res: { statusCode: 200 } });
+    expect(requestLines[0]).toMatchObject({
+      level: 20,
+      reqId: 'from-the-gateway-7',
+      msg: 'request completed',
+      res: { statusCode: 200 },
+    });
     expect(requestLines[1]).toMatchObject({ level: 20, reqId: expect.any(String), msg: 'request completed' });
     expect(requestLines[1]!.reqId).not.toBe('from-the-gateway-7');
   });
@@ -52,7 +64,12 @@ describe('server logs', () => {
     const headers = { authorization: `Bearer ${token}` };
     await app.inject({ method: 'GET', url: '/test/log-headers', headers });
     await app.inject({ method: 'POST', url: '/api/v1/rate-meal', headers, payload: { meal_id: 1, rating: 9 } });
-    await app.inject({ method: 'POST', url: '/api/v1/rate-meal', headers: { authorization: `Bearer ${token}x` }, payload: {} });
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/rate-meal',
+      headers: { authorization: `Bearer ${token}x` },
+      payload: {},
+    });
 
     const logged = lines().find((line) => line.msg === 'headers') as { headers: Record<string, unknown> } | undefined;
     expect(logged?.headers.authorization).toBe('[redacted]');

@@ -29,14 +29,23 @@ interface Instance {
 let instances: Instance[];
 
 beforeAll(async () => {
-  const config = loadConfig({ DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', POSTGRES_POOL_SIZE: '2', JWT_SECRET: secret, TZ_NAME: 'UTC' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl(),
+    LOG_LEVEL: 'silent',
+    POSTGRES_POOL_SIZE: '2',
+    JWT_SECRET: secret,
+    TZ_NAME: 'UTC',
+  });
   expect(config.menuCaching).toMatchObject({ ratingsMaxAgeMs: 1000, ttlMs: 4000 });
   instances = [];
   for (let i = 0; i < 2; i++) {
     const persistence = await openPersistence(config, () => {});
     const clock = new FixedClock(now);
     const { app, container, changeRelay } = await buildServer(config, { persistence, clock });
-    closeLater.push(() => app.close(), () => persistence.close());
+    closeLater.push(
+      () => app.close(),
+      () => persistence.close(),
+    );
     const hub = container.resolve<UseCases>(tokens.useCases).menuChanges;
     const nextRemote = () =>
       new Promise<MenuChange>((resolve, reject) => {
@@ -123,9 +132,15 @@ describe('public menus of instances sharing PostgreSQL', () => {
 
     // The same instant: unlike a rating, an availability is never served late from a kept answer.
     const [onWriter, onOther] = [await menuOn(writer), await menuOn(other)];
-    for (const [response, tag] of [[onWriter, tags[0]], [onOther, tags[1]]] as const) {
+    for (const [response, tag] of [
+      [onWriter, tags[0]],
+      [onOther, tags[1]],
+    ] as const) {
       expect(response.headers.etag).not.toBe(tag);
-      expect(response.json().data.meals[0]).toMatchObject({ availability: 'sold_out', availability_changed_at: '2026-03-10T12:00:02.000Z' });
+      expect(response.json().data.meals[0]).toMatchObject({
+        availability: 'sold_out',
+        availability_changed_at: '2026-03-10T12:00:02.000Z',
+      });
     }
   });
 

@@ -44,7 +44,11 @@ async function importUrl(url: string, env: Record<string, string> = {}) {
     encoding: 'utf8',
   }).then(
     ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ status: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      status: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
   return { ...result, dataFolder };
 }

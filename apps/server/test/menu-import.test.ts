@@ -35,7 +35,9 @@ function freshDatabase() {
     }
   };
   const rows = () =>
-    withDatabase((db) => db.prepare<[], { name: string; meal_id: number }>('SELECT name, meal_id FROM meals ORDER BY meal_id').all());
+    withDatabase((db) =>
+      db.prepare<[], { name: string; meal_id: number }>('SELECT name, meal_id FROM meals ORDER BY meal_id').all(),
+    );
   const idsByName = async () => Object.fromEntries((await rows()).map((row) => [row.name, row.meal_id]));
   return { path, run, withDatabase, idsByName, rows };
 }
@@ -94,11 +96,15 @@ describe('pnpm meals:import <feed.xml>', () => {
     await withDatabase(async (db) => {
       const { ratings, markings } = createSqliteAdapters(db);
       const servedAt = new Date('2026-03-25T10:00:00Z');
-      await ratings.change('alice', before['Spaghetti Bolognese']!, (s) => decideRatingChange(s, 5, new Date(servedAt.getTime() + 3600_000)));
+      await ratings.change('alice', before['Spaghetti Bolognese']!, (s) =>
+        decideRatingChange(s, 5, new Date(servedAt.getTime() + 3600_000)),
+      );
       await markings.setMarked('alice', before['Falafel mit Hummus und Couscoussalat']!, true);
     });
 
-    const renamed = writeFeed('renamed.xml', (xml) => xml.replace('<name>Spaghetti Bolognese</name>', '<name>Spaghetti Carbonara</name>'));
+    const renamed = writeFeed('renamed.xml', (xml) =>
+      xml.replace('<name>Spaghetti Bolognese</name>', '<name>Spaghetti Carbonara</name>'),
+    );
     const result = run([renamed]);
 
     expect(result.status).toBe(0);
@@ -111,7 +117,9 @@ describe('pnpm meals:import <feed.xml>', () => {
     await withDatabase(async (db) => {
       const { queries } = createSqliteAdapters(db);
       expect(await probeThrough(() => queries).rating('alice', before['Spaghetti Bolognese']!)).toBe(5);
-      expect(await probeThrough(() => queries).marked('alice', before['Falafel mit Hummus und Couscoussalat']!)).toBe(true);
+      expect(await probeThrough(() => queries).marked('alice', before['Falafel mit Hummus und Couscoussalat']!)).toBe(
+        true,
+      );
     });
   });
 
@@ -119,10 +127,14 @@ describe('pnpm meals:import <feed.xml>', () => {
     const { run, idsByName } = freshDatabase();
     run([sampleFeed]);
     const before = await idsByName();
-    const repriced = writeFeed('repriced.xml', (xml) => xml.replace('<price role="student">0.90</price>', '<price role="student">0.95</price>'));
+    const repriced = writeFeed('repriced.xml', (xml) =>
+      xml.replace('<price role="student">0.90</price>', '<price role="student">0.95</price>'),
+    );
     const result = run([repriced]);
     expect(result.stdout).toContain('added 0, updated 1, unchanged 13');
-    expect(result.stdout).toContain(`~ #${before['Schokoladenpudding mit Vanillesoße']} Dessert: Schokoladenpudding mit Vanillesoße`);
+    expect(result.stdout).toContain(
+      `~ #${before['Schokoladenpudding mit Vanillesoße']} Dessert: Schokoladenpudding mit Vanillesoße`,
+    );
     expect(await idsByName()).toEqual(before);
   });
 
@@ -130,7 +142,9 @@ describe('pnpm meals:import <feed.xml>', () => {
     const { run, idsByName } = freshDatabase();
     run([sampleFeed]);
     const before = await idsByName();
-    const respaced = writeFeed('respaced.xml', (xml) => xml.replace('<name>Spaghetti Bolognese</name>', '<name>  Spaghetti \n  Bolognese </name>'));
+    const respaced = writeFeed('respaced.xml', (xml) =>
+      xml.replace('<name>Spaghetti Bolognese</name>', '<name>  Spaghetti \n  Bolognese </name>'),
+    );
     const result = run([respaced]);
     expect(result.stdout).toContain('added 0, updated 0, unchanged 14');
     expect(await idsByName()).toEqual(before);
@@ -141,7 +155,9 @@ describe('pnpm meals:import <feed.xml>', () => {
     run([sampleFeed]);
     const id = (await idsByName())['Spaghetti Bolognese']!;
     for (const name of ['Spaghetti bolognese', 'Spaghetti\u00a0bolognese']) {
-      const renamed = writeFeed('recased.xml', (xml) => xml.replace('<name>Spaghetti Bolognese</name>', `<name>${name}</name>`));
+      const renamed = writeFeed('recased.xml', (xml) =>
+        xml.replace('<name>Spaghetti Bolognese</name>', `<name>${name}</name>`),
+      );
       const result = run([renamed]);
       expect(result.stdout).toContain('added 0, updated 1, unchanged 13');
       expect(result.stdout).toContain(`~ #${id} Tellergericht: ${name}`);
@@ -152,7 +168,9 @@ describe('pnpm meals:import <feed.xml>', () => {
   it('refuses a meal text with a control character, from a feed or a JSON file, and imports nothing', async () => {
     const { run, rows } = freshDatabase();
     run([sampleFeed]);
-    const feed = writeFeed('control.xml', (xml) => xml.replace('<name>Spaghetti Bolognese</name>', '<name>Spaghetti&#x85;Bolognese</name>'));
+    const feed = writeFeed('control.xml', (xml) =>
+      xml.replace('<name>Spaghetti Bolognese</name>', '<name>Spaghetti&#x85;Bolognese</name>'),
+    );
     const fromFeed = run([feed]);
     expect(fromFeed.status).toBe(1);
     expect(fromFeed.stderr).toContain('no control character');
@@ -177,12 +195,16 @@ describe('pnpm meals:import <feed.xml>', () => {
   it('refuses a feed nested 400 000 deep at once with the depth error (read in a thread within a budget), importing nothing', async () => {
     const { run, withDatabase } = freshDatabase();
     run([sampleFeed]);
-    const deep = writeFeed('deep.xml', (xml) => xml.replace('<canteen>', `<canteen>${'<a>'.repeat(400_000)}${'</a>'.repeat(400_000)}`));
+    const deep = writeFeed('deep.xml', (xml) =>
+      xml.replace('<canteen>', `<canteen>${'<a>'.repeat(400_000)}${'</a>'.repeat(400_000)}`),
+    );
 
     const result = run([deep]);
 
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^meals:import: not a valid OpenMensa v2 feed:\n {2}line \d+: elements are nested more than 32 deep/);
+    expect(result.stderr).toMatch(
+      /^meals:import: not a valid OpenMensa v2 feed:\n {2}line \d+: elements are nested more than 32 deep/,
+    );
     await withDatabase((db) => expect(db.prepare('SELECT count(*) AS n FROM meals').get()).toEqual({ n: 14 }));
   });
 
@@ -190,17 +212,23 @@ describe('pnpm meals:import <feed.xml>', () => {
     const { run, withDatabase } = freshDatabase();
     run([sampleFeed]);
     const broken = writeFeed('broken.xml', (xml) =>
-      xml.replace('<day date="2026-03-27">', '<day date="2026-03-30">').replace('<price role="other">6.40</price>', '<price role="guest">6.40</price>'),
+      xml
+        .replace('<day date="2026-03-27">', '<day date="2026-03-30">')
+        .replace('<price role="other">6.40</price>', '<price role="guest">6.40</price>'),
     );
 
     const result = run([broken]);
 
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^meals:import: not a valid OpenMensa v2 feed:\n {2}line \d+, <price>: attribute "role": "guest" is not one of/);
+    expect(result.stderr).toMatch(
+      /^meals:import: not a valid OpenMensa v2 feed:\n {2}line \d+, <price>: attribute "role": "guest" is not one of/,
+    );
     await withDatabase((db) => {
       expect(db.prepare('SELECT count(*) AS n FROM meals').get()).toEqual({ n: 14 });
-      expect(db.prepare("SELECT count(*) AS n FROM meal_sources WHERE served_on = '2026-03-30'").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT count(*) AS n FROM meal_sources WHERE served_on = '2026-03-30'").get()).toEqual({
+        n: 0,
+      });
     });
   });
 
@@ -216,7 +244,7 @@ describe('pnpm meals:import <feed.xml>', () => {
     expect(accepted.stdout).toContain('source "academica"');
     await withDatabase((db) => {
       expect(db.prepare('SELECT count(*) AS n FROM meals WHERE rateable = 0').get()).toEqual({ n: 14 });
-      expect(db.prepare("SELECT DISTINCT source FROM meal_sources").all()).toEqual([{ source: 'academica' }]);
+      expect(db.prepare('SELECT DISTINCT source FROM meal_sources').all()).toEqual([{ source: 'academica' }]);
     });
   });
 
@@ -233,8 +261,13 @@ describe('pnpm meals:import <feed.xml>', () => {
     const result = run([join(examples, 'meals.json')]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('upserted 3 meals');
-    const meals = await withDatabase((db) => Promise.all([101, 103].map((id) => probeThrough(() => createSqliteAdapters(db).queries).meal(id))));
-    expect(meals[0]).toMatchObject({ category: 'Vegetarisch', prices: { student: '2.90', employee: '4.40', other: '5.50' } });
+    const meals = await withDatabase((db) =>
+      Promise.all([101, 103].map((id) => probeThrough(() => createSqliteAdapters(db).queries).meal(id))),
+    );
+    expect(meals[0]).toMatchObject({
+      category: 'Vegetarisch',
+      prices: { student: '2.90', employee: '4.40', other: '5.50' },
+    });
     expect(meals[1]).toMatchObject({ name: 'Salatbuffet', rateable: false, category: null, notes: [], prices: {} });
   });
 
@@ -273,7 +306,10 @@ describe('pnpm meals:import: a failed import leaves no new database behind', () 
   };
 
   it.each([
-    ['a feed without <canteen><name> and no --source', () => [writeFeed('no-name.xml', (xml) => xml.replace('<name>Mensa Academica</name>', ''))]],
+    [
+      'a feed without <canteen><name> and no --source',
+      () => [writeFeed('no-name.xml', (xml) => xml.replace('<name>Mensa Academica</name>', ''))],
+    ],
     ['a feed that is not XML', () => [writeFeed('not-xml.xml', () => 'not xml at all')]],
     ['a file that does not exist', () => [join(folder, 'missing.xml')]],
     ['a JSON file that is not JSON', () => [writeFeed('not-json.json', () => '{"meals": [')]],

@@ -78,7 +78,12 @@ describe('several server instances on one PostgreSQL', () => {
           continue;
         }
         const data = body.data as Statistics;
-        observed.get(mealId)!.push({ previous: held.get(key) ?? null, next: rating, count: data.rating_count, average: data.rating_average });
+        observed.get(mealId)!.push({
+          previous: held.get(key) ?? null,
+          next: rating,
+          count: data.rating_count,
+          average: data.rating_average,
+        });
         if (rating === null) held.delete(key);
         else held.set(key, rating);
         const problem = inconsistency(data, rating, users.length);
@@ -102,12 +107,17 @@ describe('several server instances on one PostgreSQL', () => {
       for (const row of histograms.rows) expect(row.stored, `meal ${row.meal_id}`).toEqual(row.recounted);
 
       // Every user holds exactly the rating their last answered request set.
-      const stored = await client.query<{ user_id: string; meal_id: string; rating: number }>('SELECT user_id, meal_id, rating FROM ratings');
+      const stored = await client.query<{ user_id: string; meal_id: string; rating: number }>(
+        'SELECT user_id, meal_id, rating FROM ratings',
+      );
       expect(new Map(stored.rows.map((row) => [`${row.user_id}/${row.meal_id}`, row.rating]))).toEqual(held);
 
       // And every answer fits one serial order of the changes to its meal.
       for (const row of histograms.rows) {
-        const final = { count: row.stored.reduce((a, b) => a + b, 0), sum: row.stored.reduce((a, n, i) => a + n * (i + 1), 0) };
+        const final = {
+          count: row.stored.reduce((a, b) => a + b, 0),
+          sum: row.stored.reduce((a, n, i) => a + n * (i + 1), 0),
+        };
         expect(fitsOneSerialOrder(observed.get(Number(row.meal_id))!, final), `meal ${row.meal_id}`).toBeNull();
       }
     } finally {
@@ -139,11 +149,7 @@ interface Statistics {
 }
 
 /** What no answer may ever say, whatever the interleaving: null when the statistics are possible. */
-function inconsistency(
-  data: Statistics,
-  requested: number | null,
-  raters: number,
-): string | null {
+function inconsistency(data: Statistics, requested: number | null, raters: number): string | null {
   const { rating_count: count, rating_average: average, rating_median: median, rating_personal: personal } = data;
   if (personal !== requested) return `personal rating ${personal} instead of ${requested}`;
   if (!Number.isInteger(count) || count < 0 || count > raters) return `count ${count} outside 0..${raters}`;

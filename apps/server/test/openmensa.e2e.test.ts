@@ -15,7 +15,12 @@ afterAll(async () => {
 
 describe('OpenMensa on the real server process', () => {
   it('serves the v2 API, the XML export and the calendar as the composition root wires them, and revalidates fetch()', async () => {
-    server = await startServer({ NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: `sqlite:${join(folder, 'meals.db')}`, DATABASE_CREATE: '1' });
+    server = await startServer({
+      NODE_ENV: 'production',
+      JWT_SECRET: secret,
+      DATABASE_URL: `sqlite:${join(folder, 'meals.db')}`,
+      DATABASE_CREATE: '1',
+    });
     const admin = TokenMother.signedWith(secret).admin();
     const saved = await fetch(`${server.url}/api/v1/admin/canteens/mensa`, {
       method: 'PUT',

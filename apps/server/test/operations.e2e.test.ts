@@ -27,7 +27,9 @@ describe('the real server process, as an operator sees it', () => {
     const metrics = await fetch(`${metricsUrl}/metrics`);
     expect(metrics.status).toBe(200);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(await metrics.text()).toMatch(/^http_requests_total\{method="GET",route="\/healthz",status_code="200"\} 1$/m);
+    expect(await metrics.text()).toMatch(
+      /^http_requests_total\{method="GET",route="\/healthz",status_code="200"\} 1$/m,
+    );
     expect(await server.stop('SIGTERM')).toBe(0);
   });
 

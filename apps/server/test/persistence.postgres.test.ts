@@ -39,13 +39,19 @@ describe('DATABASE_URL=postgres://… in the composition root', () => {
 
   it('answers 503 storage_unavailable while the database is read-only, and is ready again after a write succeeds', async () => {
     const secret = 'postgres-storage-test-secret-of-32-bytes';
-    const config = loadConfig({ DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', POSTGRES_POOL_SIZE: '2', JWT_SECRET: secret });
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl(),
+      LOG_LEVEL: 'silent',
+      POSTGRES_POOL_SIZE: '2',
+      JWT_SECRET: secret,
+    });
     const persistence = await openPersistence(config, () => {});
     const { app } = await buildServer(config, { persistence });
     closeLater.push(() => app.close());
     await persistence.meals.upsertMany([MealMother.servedAt(new Date(Date.now() - 60_000), { id: 6, name: 'Ramen' })]);
     const headers = { authorization: `Bearer ${signHmacToken(secret, { sub: 'alice' })}` };
-    const rate = (rating: number) => app.inject({ method: 'POST', url: '/api/v1/rate-meal', headers, payload: { meal_id: 6, rating } });
+    const rate = (rating: number) =>
+      app.inject({ method: 'POST', url: '/api/v1/rate-meal', headers, payload: { meal_id: 6, rating } });
 
     // What a promoted-away primary or an operator's emergency switch does: every new session refuses writes (25006).
     const name = new URL(databaseUrl()).pathname.slice(1);
@@ -53,8 +59,13 @@ describe('DATABASE_URL=postgres://… in the composition root', () => {
       onServer(new URL(databaseUrl()), async (admin) => {
         // The test database's name is made of [a-z0-9_] only (see databasePerFile).
         await admin.query('SET default_transaction_read_only = off');
-        await admin.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = ${setting === 'default' ? 'DEFAULT' : setting}`);
-        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await admin.query(
+          `ALTER DATABASE "${name}" SET default_transaction_read_only = ${setting === 'default' ? 'DEFAULT' : setting}`,
+        );
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
       });
     try {
       await setReadOnly('on');

@@ -29,19 +29,34 @@ let browser: Browser;
 function vapidKeys() {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()]).subarray(-32).toString('base64url') };
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+      .subarray(-32)
+      .toString('base64url'),
+  };
 }
 
-const token = (sub: string, scope?: string) => signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) });
+const token = (sub: string, scope?: string) =>
+  signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) });
 
 async function call(at: string, method: string, path: string, sub: string, body?: unknown, scope?: string) {
   const response = await fetch(`${at}/api/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${token(sub, scope)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token(sub, scope)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as { status: string; data?: any; error?: { code: string; message: string } }) };
+  return {
+    status: response.status,
+    body:
+      text === ''
+        ? null
+        : (JSON.parse(text) as { status: string; data?: any; error?: { code: string; message: string } }),
+  };
 }
 
 async function startServer(push: boolean) {
@@ -50,7 +65,9 @@ async function startServer(push: boolean) {
       JWT_SECRET: secret,
       DATABASE_URL: 'memory:',
       LOG_LEVEL: 'silent',
-      ...(push ? { WEB_PUSH_PUBLIC_KEY: vapid.publicKey, WEB_PUSH_PRIVATE_KEY: vapid.privateKey, WEB_PUSH_SUBJECT: subject } : {}),
+      ...(push
+        ? { WEB_PUSH_PUBLIC_KEY: vapid.publicKey, WEB_PUSH_PRIVATE_KEY: vapid.privateKey, WEB_PUSH_SUBJECT: subject }
+        : {}),
       // The push service is on this machine; the worker runs only when a test asks.
       OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1',
       PUSH_POLL_MS: '3600000',
@@ -67,7 +84,13 @@ async function seed(at: string) {
   const admin = (path: string, body: unknown) => call(at, 'PUT', path, 'admin', body, adminScope);
   expect((await admin('/admin/canteens/nord', { name: 'Mensa Nord', timezone: 'Europe/Berlin' })).status).toBe(201);
   const tomorrow = new Date(clock.now().getTime() + 24 * 60 * 60 * 1000).toISOString();
-  expect((await admin('/admin/meals', { meals: [{ meal_id: 1, name: 'Currywurst', served_at: tomorrow, rateable: true, canteen_id: 'nord' }] })).status).toBeLessThan(300);
+  expect(
+    (
+      await admin('/admin/meals', {
+        meals: [{ meal_id: 1, name: 'Currywurst', served_at: tomorrow, rateable: true, canteen_id: 'nord' }],
+      })
+    ).status,
+  ).toBeLessThan(300);
   expect((await call(at, 'POST', '/mark-meal', 'sam', { meal_id: 1, marked: true })).status).toBeLessThan(300);
 }
 
@@ -94,14 +117,26 @@ interface SubscribeCall {
 /** The little of the page's globals the init script and the evaluations use (the tests have no DOM types). */
 interface PageGlobals {
   readonly location: { readonly origin: string };
-  readonly sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void };
+  readonly sessionStorage: {
+    getItem(key: string): string | null;
+    setItem(key: string, value: string): void;
+    removeItem(key: string): void;
+  };
   readonly PushManager: { readonly prototype: { subscribe: unknown; getSubscription: unknown } };
   readonly navigator: {
     readonly serviceWorker: {
       readonly controller: unknown;
       readonly ready: Promise<{
         readonly pushManager: { getSubscription(): Promise<{ readonly endpoint: string } | null> };
-        getNotifications(): Promise<readonly { readonly title: string; readonly body: string; readonly tag: string; readonly data: unknown; readonly icon: string }[]>;
+        getNotifications(): Promise<
+          readonly {
+            readonly title: string;
+            readonly body: string;
+            readonly tag: string;
+            readonly data: unknown;
+            readonly icon: string;
+          }[]
+        >;
       }>;
     };
   };
@@ -116,7 +151,12 @@ interface PageGlobals {
  * reload still finds it. Every console error and page error of the app collected.
  */
 async function phone(at: string, subscription: TestPushSubscription | null, options: { locale?: string } = {}) {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: options.locale ?? 'en-GB' });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    locale: options.locale ?? 'en-GB',
+  });
   context.setDefaultTimeout(15_000);
   await context.grantPermissions(['notifications'], { origin: at });
   await context.addInitScript(
@@ -143,7 +183,10 @@ async function phone(at: string, subscription: TestPushSubscription | null, opti
           return true;
         },
       });
-      page.PushManager.prototype.subscribe = async function subscribe(wanted?: { userVisibleOnly?: boolean; applicationServerKey?: unknown }) {
+      page.PushManager.prototype.subscribe = async function subscribe(wanted?: {
+        userVisibleOnly?: boolean;
+        applicationServerKey?: unknown;
+      }) {
         const key = wanted?.applicationServerKey;
         calls.push({
           userVisibleOnly: wanted?.userVisibleOnly,
@@ -151,7 +194,10 @@ async function phone(at: string, subscription: TestPushSubscription | null, opti
             typeof key === 'string'
               ? key
               : key instanceof ArrayBuffer || ArrayBuffer.isView(key)
-                ? btoa(String.fromCharCode(...new Uint8Array(key instanceof ArrayBuffer ? key : key.buffer))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+                ? btoa(String.fromCharCode(...new Uint8Array(key instanceof ArrayBuffer ? key : key.buffer)))
+                    .replace(/\+/g, '-')
+                    .replace(/\//g, '_')
+                    .replace(/=+$/, '')
                 : null,
         });
         page.sessionStorage.setItem(subscribedKey, '1');
@@ -179,13 +225,18 @@ async function openFavourites(page: Page, at: string, query = '') {
     await (globalThis as unknown as PageGlobals).navigator.serviceWorker.ready;
   });
   await page.reload();
-  await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null)).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null))
+    .toBe(true);
 }
 
 /** axe-core's violations of WCAG 2.1 A and AA on the page as it is now. */
 async function wcagViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  return results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
 }
 
 async function close(context: BrowserContext, problems: readonly string[]) {
@@ -193,7 +244,8 @@ async function close(context: BrowserContext, problems: readonly string[]) {
   expect(problems).toEqual([]);
 }
 
-const subscriptionsOf = async (sub: string) => (await call(origin, 'GET', '/me/push-subscriptions', sub)).body?.data.subscriptions as { endpoint_origin: string }[];
+const subscriptionsOf = async (sub: string) =>
+  (await call(origin, 'GET', '/me/push-subscriptions', sub)).body?.data.subscriptions as { endpoint_origin: string }[];
 
 describe('"Notify me" in the students\' app', () => {
   it('subscribes on a tap, sends a test notification through the push service, hands a pushed message to the service worker, passes axe, and unsubscribes', async () => {
@@ -210,9 +262,17 @@ describe('"Notify me" in the students\' app', () => {
     // On: the browser subscribes with the server's key, the server keeps the subscription and Sam's settings.
     await notify.click();
     await expect.poll(() => notify.getAttribute('aria-checked')).toBe('true');
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__subscribeCalls)).toEqual([{ userVisibleOnly: true, applicationServerKey: vapid.publicKey }]);
-    expect(await subscriptionsOf('sam')).toEqual([{ id: expect.any(String), endpoint_origin: pushService.origin, created_at: clock.now().toISOString() }]);
-    expect((await call(origin, 'GET', '/me/notifications', 'sam')).body?.data).toEqual({ favourites_today: true, sold_out: false, language: 'en' });
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__subscribeCalls)).toEqual([
+      { userVisibleOnly: true, applicationServerKey: vapid.publicKey },
+    ]);
+    expect(await subscriptionsOf('sam')).toEqual([
+      { id: expect.any(String), endpoint_origin: pushService.origin, created_at: clock.now().toISOString() },
+    ]);
+    expect((await call(origin, 'GET', '/me/notifications', 'sam')).body?.data).toEqual({
+      favourites_today: true,
+      sold_out: false,
+      language: 'en',
+    });
     await page.getByRole('checkbox', { name: 'Also when a favourite of today sells out' }).waitFor();
     expect(await wcagViolations(page)).toEqual([]);
 
@@ -220,10 +280,22 @@ describe('"Notify me" in the students\' app', () => {
     pushService.clearRecords();
     await page.getByRole('button', { name: 'Send a test notification' }).click();
     await page.getByRole('status').filter({ hasText: 'Sent to 1 of 1 device.' }).waitFor();
-    await expect.poll(() => pushService.received.map((each) => each.payload)).toEqual([
-      { title: 'Notifications work', body: 'You will hear from us when a favourite of yours is on the menu.', url: '/?view=favourites&lang=en', tag: 'test' },
-    ]);
-    expect(pushService.received[0]).toMatchObject({ endpoint: subscription.endpoint, vapidSub: subject, vapidAud: pushService.origin, vapidPublicKey: vapid.publicKey });
+    await expect
+      .poll(() => pushService.received.map((each) => each.payload))
+      .toEqual([
+        {
+          title: 'Notifications work',
+          body: 'You will hear from us when a favourite of yours is on the menu.',
+          url: '/?view=favourites&lang=en',
+          tag: 'test',
+        },
+      ]);
+    expect(pushService.received[0]).toMatchObject({
+      endpoint: subscription.endpoint,
+      vapidSub: subject,
+      vapidAud: pushService.origin,
+      vapidPublicKey: vapid.publicKey,
+    });
     expect(pushService.rejected).toEqual([]);
 
     // A push message handed to the app's service worker, as the browser hands it one from its push service.
@@ -233,20 +305,38 @@ describe('"Notify me" in the students\' app', () => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
     cdp.on('ServiceWorker.workerErrorReported', (event) => workerErrors.push(event.errorMessage));
     await cdp.send('ServiceWorker.enable');
-    const appRegistration = () => registrations.find((registration) => registration.scopeURL === `${origin}/` && !registration.isDeleted);
+    const appRegistration = () =>
+      registrations.find((registration) => registration.scopeURL === `${origin}/` && !registration.isDeleted);
     await expect.poll(() => appRegistration() !== undefined).toBe(true);
     const registrationId = appRegistration()!.registrationId;
-    const message = { title: 'Your favourites today', body: 'Today at Mensa Nord: Currywurst', url: '/?canteen=default&date=2026-03-10&lang=en', tag: 'favourites-2026-03-10' };
+    const message = {
+      title: 'Your favourites today',
+      body: 'Today at Mensa Nord: Currywurst',
+      url: '/?canteen=default&date=2026-03-10&lang=en',
+      tag: 'favourites-2026-03-10',
+    };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(message) });
     const shown = () =>
       page.evaluate(async () => {
         const registration = await (globalThis as unknown as PageGlobals).navigator.serviceWorker.ready;
-        return (await registration.getNotifications()).map(({ title, body, tag, data, icon }) => ({ title, body, tag, data, icon }));
+        return (await registration.getNotifications()).map(({ title, body, tag, data, icon }) => ({
+          title,
+          body,
+          tag,
+          data,
+          icon,
+        }));
       });
-    if (await page.evaluate(() => (globalThis as unknown as PageGlobals).Notification.permission) === 'granted') {
+    if ((await page.evaluate(() => (globalThis as unknown as PageGlobals).Notification.permission)) === 'granted') {
       // A browser that shows notifications: the worker shows the message, its tap target on the app's origin.
       await expect.poll(shown).toEqual([
-        { title: message.title, body: message.body, tag: message.tag, data: { url: `${origin}${message.url}` }, icon: expect.stringMatching(new RegExp(`^${origin}/.*\\.png$`)) },
+        {
+          title: message.title,
+          body: message.body,
+          tag: message.tag,
+          data: { url: `${origin}${message.url}` },
+          icon: expect.stringMatching(new RegExp(`^${origin}/.*\\.png$`)),
+        },
       ]);
       expect(workerErrors).toEqual([]);
     } else {
@@ -262,7 +352,9 @@ describe('"Notify me" in the students\' app', () => {
           sourceURL: `${origin}/sw.js`,
           lineNumber: expect.any(Number),
           columnNumber: expect.any(Number),
-          errorMessage: expect.stringMatching(/^Uncaught \(in promise\) TypeError: Failed to execute 'showNotification' on 'ServiceWorkerRegistration': No notification permission/),
+          errorMessage: expect.stringMatching(
+            /^Uncaught \(in promise\) TypeError: Failed to execute 'showNotification' on 'ServiceWorkerRegistration': No notification permission/,
+          ),
         },
       ]);
       expect(await shown()).toEqual([]);
@@ -273,7 +365,14 @@ describe('"Notify me" in the students\' app', () => {
     await notify.click();
     await expect.poll(() => notify.getAttribute('aria-checked')).toBe('false');
     expect(await subscriptionsOf('sam')).toEqual([]);
-    expect(await page.evaluate(async () => (await (await (globalThis as unknown as PageGlobals).navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(true);
+    expect(
+      await page.evaluate(
+        async () =>
+          (await (
+            await (globalThis as unknown as PageGlobals).navigator.serviceWorker.ready
+          ).pushManager.getSubscription()) === null,
+      ),
+    ).toBe(true);
     expect(await page.getByRole('button', { name: 'Send a test notification' }).count()).toBe(0);
     await close(context, problems);
   });
@@ -288,13 +387,19 @@ describe('"Notify me" in the students\' app', () => {
     expect(await notify.getAttribute('aria-checked')).toBe('false');
     await notify.click();
     await expect.poll(() => notify.getAttribute('aria-checked')).toBe('true');
-    expect((await call(origin, 'GET', '/me/notifications', 'sam')).body?.data).toEqual({ favourites_today: true, sold_out: false, language: 'de' });
+    expect((await call(origin, 'GET', '/me/notifications', 'sam')).body?.data).toEqual({
+      favourites_today: true,
+      sold_out: false,
+      language: 'de',
+    });
     expect(await subscriptionsOf('sam')).toEqual([expect.objectContaining({ endpoint_origin: pushService.origin })]);
     await page.getByRole('button', { name: 'Testbenachrichtigung senden' }).waitFor();
     await page.getByRole('checkbox', { name: 'Auch wenn ein Favorit von heute ausverkauft ist' }).waitFor();
     expect(await wcagViolations(page)).toEqual([]);
     await page.getByRole('switch', { name: 'Benachrichtigen' }).click();
-    await expect.poll(() => page.getByRole('switch', { name: 'Benachrichtigen' }).getAttribute('aria-checked')).toBe('false');
+    await expect
+      .poll(() => page.getByRole('switch', { name: 'Benachrichtigen' }).getAttribute('aria-checked'))
+      .toBe('false');
     expect(await subscriptionsOf('sam')).toEqual([]);
     await close(context, problems);
   });
@@ -303,7 +408,10 @@ describe('"Notify me" in the students\' app', () => {
     const off = await startServer(false);
     try {
       await seed(off.origin);
-      expect((await (await fetch(`${off.origin}/api/v1/push`)).json()) as unknown).toEqual({ status: 'success', data: { enabled: false } });
+      expect((await (await fetch(`${off.origin}/api/v1/push`)).json()) as unknown).toEqual({
+        status: 'success',
+        data: { enabled: false },
+      });
       const { context, page, problems } = await phone(off.origin, null);
       const pushStatus = page.waitForResponse((response) => response.url() === `${off.origin}/api/v1/push`);
       await page.goto(`${off.origin}/?view=favourites`);

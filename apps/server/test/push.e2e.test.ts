@@ -20,21 +20,37 @@ let origin: string;
 function vapidKeys() {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()]).subarray(-32).toString('base64url') };
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+      .subarray(-32)
+      .toString('base64url'),
+  };
 }
 
-const token = (sub: string, scope?: string) => signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) });
+const token = (sub: string, scope?: string) =>
+  signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) });
 async function call(method: string, path: string, sub: string, body?: unknown, scope?: string) {
   const response = await fetch(`${origin}/api/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${token(sub, scope)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token(sub, scope)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as { status: string; data?: any; error?: { code: string; message: string } }) };
+  return {
+    status: response.status,
+    body:
+      text === ''
+        ? null
+        : (JSON.parse(text) as { status: string; data?: any; error?: { code: string; message: string } }),
+  };
 }
 
-const subscribe = (sub: string, subscription: TestPushSubscription) => call('PUT', '/me/push-subscriptions', sub, subscription);
+const subscribe = (sub: string, subscription: TestPushSubscription) =>
+  call('PUT', '/me/push-subscriptions', sub, subscription);
 
 beforeAll(async () => {
   const keys = vapidKeys();
@@ -56,7 +72,13 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   const admin = (path: string, body: unknown) => call('PUT', path, 'admin', body, adminScope);
   expect((await admin('/admin/canteens/nord', { name: 'Mensa Nord', timezone: 'Europe/Berlin' })).status).toBe(201);
-  const meal = (id: number, name: string, servedAt: string) => ({ meal_id: id, name, served_at: servedAt, rateable: true, canteen_id: 'nord' });
+  const meal = (id: number, name: string, servedAt: string) => ({
+    meal_id: id,
+    name,
+    served_at: servedAt,
+    rateable: true,
+    canteen_id: 'nord',
+  });
   expect(
     (
       await admin('/admin/meals', {
@@ -79,14 +101,21 @@ describe('Web Push', () => {
   it('says it is on, with its public key, to anyone', async () => {
     const response = await fetch(`${origin}/api/v1/push`);
     expect(response.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(await response.json()).toEqual({ status: 'success', data: { enabled: true, public_key: expect.stringMatching(/^B[A-Za-z0-9_-]{86}$/) } });
+    expect(await response.json()).toEqual({
+      status: 'success',
+      data: { enabled: true, public_key: expect.stringMatching(/^B[A-Za-z0-9_-]{86}$/) },
+    });
   });
 
   it('takes a browser’s subscription: 201 new, 200 known, listed without keys, moved to a second person, removed by its endpoint', async () => {
     const browser = pushService.newSubscription();
     const created = await subscribe('ann', browser);
     expect(created.status).toBe(201);
-    expect(created.body?.data).toEqual({ id: expect.any(String), endpoint_origin: pushService.origin, created_at: clock.now().toISOString() });
+    expect(created.body?.data).toEqual({
+      id: expect.any(String),
+      endpoint_origin: pushService.origin,
+      created_at: clock.now().toISOString(),
+    });
     expect((await subscribe('ann', browser)).status).toBe(200);
     const listed = await call('GET', '/me/push-subscriptions', 'ann');
     expect(listed.body?.data).toEqual({ subscriptions: [created.body?.data] });
@@ -129,9 +158,19 @@ describe('Web Push', () => {
     await server.pushWorker!.runNow();
     const received = pushService.received.filter((each) => each.endpoint === browser.endpoint);
     expect(received.map((each) => each.payload)).toEqual([
-      { title: 'Deine Favoriten heute', body: 'Heute in Mensa Nord: Currywurst', url: '/?canteen=nord&date=2026-03-10&lang=de', tag: 'favourites-2026-03-10' },
+      {
+        title: 'Deine Favoriten heute',
+        body: 'Heute in Mensa Nord: Currywurst',
+        url: '/?canteen=nord&date=2026-03-10&lang=de',
+        tag: 'favourites-2026-03-10',
+      },
     ]);
-    expect(received[0]).toMatchObject({ vapidSub: subject, vapidAud: pushService.origin, urgency: 'normal', topic: 'favourites-2026-03-10' });
+    expect(received[0]).toMatchObject({
+      vapidSub: subject,
+      vapidAud: pushService.origin,
+      urgency: 'normal',
+      topic: 'favourites-2026-03-10',
+    });
     expect(received[0]!.ttl).toBe((Date.parse('2026-03-10T23:00:00Z') - Date.parse('2026-03-10T09:31:00Z')) / 1000);
     expect(pushService.rejected).toEqual([]);
     // Again: nothing more.
@@ -144,12 +183,25 @@ describe('Web Push', () => {
     const browser = pushService.newSubscription();
     expect((await subscribe('dora', browser)).status).toBe(201);
     await call('POST', '/mark-meal', 'dora', { meal_id: 3, marked: true });
-    expect((await call('PUT', '/me/notifications', 'dora', { sold_out: true })).body?.data).toEqual({ favourites_today: true, sold_out: true, language: 'en' });
+    expect((await call('PUT', '/me/notifications', 'dora', { sold_out: true })).body?.data).toEqual({
+      favourites_today: true,
+      sold_out: true,
+      language: 'en',
+    });
     clock.set('2026-03-10T11:45:00Z');
-    expect((await call('PUT', '/kitchen/meals/3/availability', 'admin', { status: 'sold_out' }, adminScope)).status).toBe(200);
-    await expect.poll(() => pushService.received.filter((each) => each.endpoint === browser.endpoint).map((each) => each.payload)).toEqual([
-      { title: 'Sold out: Lentil soup', body: 'Lentil soup is sold out at Mensa Nord today.', url: '/?canteen=nord&date=2026-03-10&lang=en', tag: 'sold-out-3' },
-    ]);
+    expect(
+      (await call('PUT', '/kitchen/meals/3/availability', 'admin', { status: 'sold_out' }, adminScope)).status,
+    ).toBe(200);
+    await expect
+      .poll(() => pushService.received.filter((each) => each.endpoint === browser.endpoint).map((each) => each.payload))
+      .toEqual([
+        {
+          title: 'Sold out: Lentil soup',
+          body: 'Lentil soup is sold out at Mensa Nord today.',
+          url: '/?canteen=nord&date=2026-03-10&lang=en',
+          tag: 'sold-out-3',
+        },
+      ]);
   });
 
   it('removes a subscription its push service answers 410, and retries a 500 into one delivery', async () => {
@@ -161,7 +213,11 @@ describe('Web Push', () => {
     pushService.respondWith(gone.endpoint, 410);
     pushService.respondWith(flaky.endpoint, 500);
     const test = await call('POST', '/me/push-subscriptions/test', 'eve');
-    expect(test.body?.data.results.map((result: { outcome: string; status: number }) => [result.outcome, result.status]).sort()).toEqual([
+    expect(
+      test.body?.data.results
+        .map((result: { outcome: string; status: number }) => [result.outcome, result.status])
+        .sort(),
+    ).toEqual([
       ['failed', 500],
       ['gone', 410],
     ]);
@@ -171,8 +227,12 @@ describe('Web Push', () => {
     pushService.respondWith(flaky.endpoint, [500]);
     await call('POST', '/mark-meal', 'eve', { meal_id: 2, marked: true });
     await call('PUT', '/me/notifications', 'eve', { sold_out: true });
-    expect((await call('PUT', '/kitchen/meals/2/availability', 'admin', { status: 'sold_out' }, adminScope)).status).toBe(200);
-    await expect.poll(() => pushService.requests.filter((each) => each.endpoint === flaky.endpoint && each.status === 500).length).toBe(2);
+    expect(
+      (await call('PUT', '/kitchen/meals/2/availability', 'admin', { status: 'sold_out' }, adminScope)).status,
+    ).toBe(200);
+    await expect
+      .poll(() => pushService.requests.filter((each) => each.endpoint === flaky.endpoint && each.status === 500).length)
+      .toBe(2);
     expect(pushService.received.filter((each) => each.endpoint === flaky.endpoint)).toHaveLength(0);
     // The retry falls due after its backoff on the service's clock.
     clock.set(new Date(clock.now().getTime() + 60_000));
@@ -197,13 +257,22 @@ describe('Web Push', () => {
 
 describe('Web Push without keys', () => {
   it('answers 409 push_disabled naming the settings, and says it is off', async () => {
-    const off = await buildServer(loadConfig({ JWT_SECRET: secret, DATABASE_URL: 'memory:', LOG_LEVEL: 'silent' }), { clock });
+    const off = await buildServer(loadConfig({ JWT_SECRET: secret, DATABASE_URL: 'memory:', LOG_LEVEL: 'silent' }), {
+      clock,
+    });
     try {
       const status = await off.app.inject({ method: 'GET', url: '/api/v1/push' });
       expect(status.json()).toEqual({ status: 'success', data: { enabled: false } });
-      const refused = await off.app.inject({ method: 'GET', url: '/api/v1/me/push-subscriptions', headers: { authorization: `Bearer ${token('ann')}` } });
+      const refused = await off.app.inject({
+        method: 'GET',
+        url: '/api/v1/me/push-subscriptions',
+        headers: { authorization: `Bearer ${token('ann')}` },
+      });
       expect(refused.statusCode).toBe(409);
-      expect(refused.json().error).toMatchObject({ code: 'push_disabled', message: expect.stringContaining('WEB_PUSH_PUBLIC_KEY') });
+      expect(refused.json().error).toMatchObject({
+        code: 'push_disabled',
+        message: expect.stringContaining('WEB_PUSH_PUBLIC_KEY'),
+      });
     } finally {
       await off.app.close();
     }

@@ -23,7 +23,10 @@ describe('TZ_NAME', () => {
 
 describe('the wired server on SQLite', () => {
   const executed: string[] = [];
-  const db = openSqliteDatabase(':memory:', { defaultTimeZone: 'Asia/Tokyo', onStatement: (sql) => executed.push(sql) });
+  const db = openSqliteDatabase(':memory:', {
+    defaultTimeZone: 'Asia/Tokyo',
+    onStatement: (sql) => executed.push(sql),
+  });
   const now = new Date('2026-06-15T12:00:00Z');
   // 100 meals served on 2026-06-15 in Tokyo (UTC+9): from 2026-06-14T15:00Z to 2026-06-15T15:00Z.
   const menu: Meal[] = Array.from({ length: 100 }, (_, index) =>
@@ -33,7 +36,12 @@ describe('the wired server on SQLite', () => {
   let server: Awaited<ReturnType<typeof buildServer>>;
 
   beforeAll(async () => {
-    const config = loadConfig({ JWT_SECRET: secret, DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', TZ_NAME: 'Asia/Tokyo' });
+    const config = loadConfig({
+      JWT_SECRET: secret,
+      DATABASE_URL: 'memory:',
+      LOG_LEVEL: 'silent',
+      TZ_NAME: 'Asia/Tokyo',
+    });
     const persistence = { ...createSqliteAdapters(db), ping: async () => {}, close: async () => void db.close() };
     server = await buildServer(config, { clock: new FixedClock(now), persistence });
     await persistence.meals.upsertMany(menu);
@@ -48,7 +56,7 @@ describe('the wired server on SQLite', () => {
     return { data: response.json().data, statements: executed.length };
   }
 
-  it('answers GET /meals?ids= for 1, 10 and 100 meals with the same two statements (the meals, the reader\'s preferences)', async () => {
+  it("answers GET /meals?ids= for 1, 10 and 100 meals with the same two statements (the meals, the reader's preferences)", async () => {
     const counts: number[] = [];
     for (const size of [1, 10, 100]) {
       const ids = menu.slice(0, size).map((meal) => meal.id);
@@ -63,7 +71,12 @@ describe('the wired server on SQLite', () => {
   it("answers GET /meals?date= with the day of the default canteen's zone (TZ_NAME), in three statements (with the reader's preferences)", async () => {
     const { data, statements } = await get('/api/v1/meals?date=2026-06-15');
     expect(data.meals).toHaveLength(100);
-    expect(data.meals[0]).toMatchObject({ meal_id: 1, served_at: '2026-06-14T15:00:00.000Z', marked: true, rating_open: true });
+    expect(data.meals[0]).toMatchObject({
+      meal_id: 1,
+      served_at: '2026-06-14T15:00:00.000Z',
+      marked: true,
+      rating_open: true,
+    });
     // The canteens (each day is judged on its canteen's clocks), then every meal of every canteen at once.
     // And one for the reader's preferences.
     expect(statements).toBe(3);
@@ -74,7 +87,12 @@ describe('the wired server on SQLite', () => {
     const { data, statements } = await get('/api/v1/me/upcoming?days=1');
     expect(data.truncated).toBe(false);
     expect(data.servings).toHaveLength(100);
-    expect(data.servings[0]).toMatchObject({ meal_id: 1, date: '2026-06-15', served_at: '2026-06-14T15:00:00.000Z', marked: true });
+    expect(data.servings[0]).toMatchObject({
+      meal_id: 1,
+      date: '2026-06-15',
+      served_at: '2026-06-14T15:00:00.000Z',
+      marked: true,
+    });
     // The canteens (each day is judged on its canteen's clocks), then the servings of every favourite dish at once.
     expect(statements).toBe(3);
   });
@@ -90,7 +108,8 @@ describe('the wired server on SQLite', () => {
     };
     // The first reads keep the public menu and the reader's part (their states with their preferences, one statement).
     for (const url of urls) await get(url);
-    for (const url of urls) expect(await firstOf(url)).toMatchObject({ count: 100, first: { meal_id: 1, marked: true }, statements: 0 });
+    for (const url of urls)
+      expect(await firstOf(url)).toMatchObject({ count: 100, first: { meal_id: 1, marked: true }, statements: 0 });
 
     // The reader's own marking, through the API: the next reads show it at once.
     expect((await send('POST', '/api/v1/mark-meal', { meal_id: 1, marked: false })).statusCode).toBe(200);
@@ -101,7 +120,8 @@ describe('the wired server on SQLite', () => {
     for (const url of urls) expect((await firstOf(url)).count).toBe(0);
     expect((await send('PUT', '/api/v1/me/preferences', { without: [], only: [] })).statusCode).toBe(200);
     expect((await send('POST', '/api/v1/mark-meal', { meal_id: 1, marked: true })).statusCode).toBe(200);
-    for (const url of urls) expect(await firstOf(url)).toMatchObject({ count: 100, first: { meal_id: 1, marked: true } });
+    for (const url of urls)
+      expect(await firstOf(url)).toMatchObject({ count: 100, first: { meal_id: 1, marked: true } });
     for (const url of urls) expect((await firstOf(url)).statements).toBe(0);
   });
 

@@ -28,7 +28,6 @@ function file(name: string, content: string): string {
 
 const rsaKeyFile = file('rsa.pem', rsaPublicPem);
 
-
 describe('security settings: defaults', () => {
   it('limits 120 requests a minute per user and 600 per address, trusts no proxy, sets every timeout', () => {
     const config = loadConfig({});
@@ -47,7 +46,10 @@ describe('token keys: exactly one source', () => {
   it.each([
     [{ JWT_SECRET: secret, JWT_PUBLIC_KEY_FILE: rsaKeyFile }, 'JWT_SECRET and JWT_PUBLIC_KEY_FILE'],
     [{ JWT_SECRET: secret, JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }, 'JWT_SECRET and JWT_JWKS_URL'],
-    [{ JWT_PUBLIC_KEY_FILE: rsaKeyFile, JWT_JWKS_URL: jwks, JWT_ISSUER: issuer }, 'JWT_PUBLIC_KEY_FILE and JWT_JWKS_URL'],
+    [
+      { JWT_PUBLIC_KEY_FILE: rsaKeyFile, JWT_JWKS_URL: jwks, JWT_ISSUER: issuer },
+      'JWT_PUBLIC_KEY_FILE and JWT_JWKS_URL',
+    ],
   ])('refuses two key sources at once (%#)', (env, named) => {
     expect(configProblems(env)).toContain(`Configure exactly one token key, not ${named}`);
   });
@@ -62,7 +64,9 @@ describe('token keys: exactly one source', () => {
     const config = loadConfig({ JWT_PUBLIC_KEY_FILE: rsaKeyFile });
     expect(config.jwtKey).toEqual({ kind: 'public-key', path: rsaKeyFile, pem: rsaPublicPem });
     expect(config.jwtSecretIsDevelopmentDefault).toBe(false);
-    expect(configProblems({ JWT_PUBLIC_KEY_FILE: join(folder, 'missing.pem') })).toContain('JWT_PUBLIC_KEY_FILE cannot be read');
+    expect(configProblems({ JWT_PUBLIC_KEY_FILE: join(folder, 'missing.pem') })).toContain(
+      'JWT_PUBLIC_KEY_FILE cannot be read',
+    );
     const privatePem = rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     expect(configProblems({ JWT_PUBLIC_KEY_FILE: file('private.pem', privatePem) })).toContain('private key');
     const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'pem' });
@@ -72,9 +76,9 @@ describe('token keys: exactly one source', () => {
   it('needs JWT_ISSUER with a JWKS URL, and https in production', () => {
     expect(configProblems({ JWT_JWKS_URL: jwks })).toContain('JWT_JWKS_URL needs JWT_ISSUER');
     expect(configProblems({ JWT_JWKS_URL: 'ftp://id.canteen.test/jwks' })).toContain('http(s) URL');
-    expect(configProblems({ NODE_ENV: 'production', JWT_JWKS_URL: 'http://id.canteen.test/jwks', JWT_ISSUER: issuer })).toContain(
-      'https',
-    );
+    expect(
+      configProblems({ NODE_ENV: 'production', JWT_JWKS_URL: 'http://id.canteen.test/jwks', JWT_ISSUER: issuer }),
+    ).toContain('https');
     const config = loadConfig({ JWT_JWKS_URL: jwks, JWT_ISSUER: issuer, JWT_JWKS_COOLDOWN_S: '10' });
     expect(config.jwtKey).toEqual({ kind: 'jwks', url: new URL(jwks), issuer, cooldownMs: 10_000 });
   });
@@ -111,7 +115,14 @@ describe('rate limits, trust proxy and timeouts', () => {
     expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
 
-  it.each(['yes', '10.0.0.0/33', '300.1.1.1', 'proxy.internal', '0', '10.0.0.1/8/8'])('refuses TRUST_PROXY=%s', (raw) => {
+  it.each([
+    'yes',
+    '10.0.0.0/33',
+    '300.1.1.1',
+    'proxy.internal',
+    '0',
+    '10.0.0.1/8/8',
+  ])('refuses TRUST_PROXY=%s', (raw) => {
     expect(configProblems({ TRUST_PROXY: raw })).toContain('TRUST_PROXY');
   });
 
@@ -151,21 +162,33 @@ describe('roles from the identity provider', () => {
 
   it('refuses one setting without the other, and unknown scopes, saying what to give', () => {
     expect(configProblems({ TOKEN_ROLES_CLAIM: 'roles' })).toContain('TOKEN_ROLES_CLAIM needs TOKEN_ROLE_SCOPES');
-    expect(configProblems({ TOKEN_ROLE_SCOPES: 'kitchen=meals:kitchen' })).toContain('TOKEN_ROLE_SCOPES needs TOKEN_ROLES_CLAIM');
+    expect(configProblems({ TOKEN_ROLE_SCOPES: 'kitchen=meals:kitchen' })).toContain(
+      'TOKEN_ROLE_SCOPES needs TOKEN_ROLES_CLAIM',
+    );
     expect(configProblems({ TOKEN_ROLES_CLAIM: 'roles', TOKEN_ROLE_SCOPES: 'kitchen=meals:cook' })).toContain(
       'TOKEN_ROLE_SCOPES: role "kitchen" names unknown scopes meals:cook',
     );
-    expect(configProblems({ TOKEN_ROLES_CLAIM: 'roles,', TOKEN_ROLE_SCOPES: 'kitchen=meals:kitchen' })).toContain('TOKEN_ROLES_CLAIM:');
+    expect(configProblems({ TOKEN_ROLES_CLAIM: 'roles,', TOKEN_ROLE_SCOPES: 'kitchen=meals:kitchen' })).toContain(
+      'TOKEN_ROLES_CLAIM:',
+    );
   });
 });
 
 describe('PUBLIC_BASE_URL (issue 39)', () => {
   it('takes an http(s) address, a path allowed, without its trailing slash; refuses a query or anything else', () => {
     expect(loadConfig({}).publicBaseUrl).toBeUndefined();
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://meals.example.org/' }).publicBaseUrl).toBe('https://meals.example.org');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.org/mensa/' }).publicBaseUrl).toBe('https://example.org/mensa');
-    expect(configProblems({ PUBLIC_BASE_URL: 'meals.example.org' })).toContain('PUBLIC_BASE_URL must be an http(s) URL');
-    expect(configProblems({ PUBLIC_BASE_URL: 'https://meals.example.org/?a=1' })).toContain('PUBLIC_BASE_URL must be the service');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://meals.example.org/' }).publicBaseUrl).toBe(
+      'https://meals.example.org',
+    );
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.org/mensa/' }).publicBaseUrl).toBe(
+      'https://example.org/mensa',
+    );
+    expect(configProblems({ PUBLIC_BASE_URL: 'meals.example.org' })).toContain(
+      'PUBLIC_BASE_URL must be an http(s) URL',
+    );
+    expect(configProblems({ PUBLIC_BASE_URL: 'https://meals.example.org/?a=1' })).toContain(
+      'PUBLIC_BASE_URL must be the service',
+    );
   });
 });
 
@@ -181,10 +204,12 @@ describe('TOKEN_SCOPE_CLAIM (issue 39)', () => {
   });
 });
 
-describe('the pages\' sign-in settings (OIDC_*)', () => {
+describe("the pages' sign-in settings (OIDC_*)", () => {
   it('reads the issuer and client, with the default scopes; none of them: no sign-in', () => {
     expect(loadConfig({}).signIn).toBeUndefined();
-    expect(loadConfig({ OIDC_ISSUER: 'https://id.canteen.test/realms/campus', OIDC_CLIENT_ID: 'pages' }).signIn).toEqual({
+    expect(
+      loadConfig({ OIDC_ISSUER: 'https://id.canteen.test/realms/campus', OIDC_CLIENT_ID: 'pages' }).signIn,
+    ).toEqual({
       issuer: 'https://id.canteen.test/realms/campus',
       clientId: 'pages',
       scopes: 'openid profile',
@@ -208,23 +233,43 @@ describe('the pages\' sign-in settings (OIDC_*)', () => {
   it('refuses one without the other, http in production, a query, and scopes without openid', () => {
     expect(configProblems({ OIDC_ISSUER: issuer })).toContain('OIDC_ISSUER needs OIDC_CLIENT_ID');
     expect(configProblems({ OIDC_CLIENT_ID: 'pages' })).toContain('OIDC_CLIENT_ID needs OIDC_ISSUER');
-    expect(configProblems({ OIDC_ISSUER: 'ftp://id.canteen.test', OIDC_CLIENT_ID: 'pages' })).toContain('OIDC_ISSUER must be an http(s) URL');
+    expect(configProblems({ OIDC_ISSUER: 'ftp://id.canteen.test', OIDC_CLIENT_ID: 'pages' })).toContain(
+      'OIDC_ISSUER must be an http(s) URL',
+    );
     expect(
-      configProblems({ NODE_ENV: 'production', JWT_SECRET: secret, OIDC_ISSUER: 'http://id.canteen.test', OIDC_CLIENT_ID: 'pages' }),
+      configProblems({
+        NODE_ENV: 'production',
+        JWT_SECRET: secret,
+        OIDC_ISSUER: 'http://id.canteen.test',
+        OIDC_CLIENT_ID: 'pages',
+      }),
     ).toContain('OIDC_ISSUER must be https when NODE_ENV=production');
     expect(
-      loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, OIDC_ISSUER: 'https://id.canteen.test', OIDC_CLIENT_ID: 'pages' }).signIn?.issuer,
+      loadConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: secret,
+        OIDC_ISSUER: 'https://id.canteen.test',
+        OIDC_CLIENT_ID: 'pages',
+      }).signIn?.issuer,
     ).toBe('https://id.canteen.test');
-    expect(configProblems({ OIDC_ISSUER: 'https://id.canteen.test/?tenant=1', OIDC_CLIENT_ID: 'pages' })).toContain('without a query');
-    expect(configProblems({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'pages', OIDC_SCOPES: 'profile email' })).toContain('OIDC_SCOPES must include openid');
+    expect(configProblems({ OIDC_ISSUER: 'https://id.canteen.test/?tenant=1', OIDC_CLIENT_ID: 'pages' })).toContain(
+      'without a query',
+    );
+    expect(configProblems({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'pages', OIDC_SCOPES: 'profile email' })).toContain(
+      'OIDC_SCOPES must include openid',
+    );
   });
 });
 
 describe('the composition root wires the security settings', () => {
   const base = { DATABASE_URL: 'memory:', LOG_LEVEL: 'silent' };
   const rs256 = (payload: Record<string, unknown>, kid?: string) => {
-    const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', ...(kid === undefined ? {} : { kid }) })).toString('base64url');
-    const body = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 600, jti: randomUUID(), ...payload })).toString('base64url');
+    const header = Buffer.from(
+      JSON.stringify({ alg: 'RS256', typ: 'JWT', ...(kid === undefined ? {} : { kid }) }),
+    ).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 600, jti: randomUUID(), ...payload }),
+    ).toString('base64url');
     return `${header}.${body}.${sign('sha256', Buffer.from(`${header}.${body}`), rsa.privateKey).toString('base64url')}`;
   };
 
@@ -283,7 +328,11 @@ describe('the composition root wires the security settings', () => {
       return `${header}.${body}.${createHmac('sha256', secret).update(`${header}.${body}`).digest('base64url')}`;
     };
     const listWebhooks = (roles: string[]) =>
-      app.inject({ method: 'GET', url: '/api/v1/admin/webhooks', headers: { authorization: `Bearer ${hs256(roles)}` } });
+      app.inject({
+        method: 'GET',
+        url: '/api/v1/admin/webhooks',
+        headers: { authorization: `Bearer ${hs256(roles)}` },
+      });
     expect((await listWebhooks(['canteen-admin'])).statusCode).toBe(200);
     expect((await listWebhooks(['kitchen'])).statusCode).toBe(403);
   });

@@ -15,7 +15,12 @@ import { startServer, type ServerProcess } from './support/server-process.js';
 // feed-reading thread (a fetch of a real local feed, read by the bundled worker) and the SQLite checkpoint thread.
 
 const bundle = fileURLToPath(new URL('../dist/bundle/server.js', import.meta.url));
-const feed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)), 'utf8');
+const feed = readFileSync(
+  fileURLToPath(
+    new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+  ),
+  'utf8',
+);
 const secret = 'server-bundle-test-secret-of-32-bytes!!';
 const admin = signHmacToken(secret, { sub: 'kitchen', scope: adminScope });
 const alice = signHmacToken(secret, { sub: 'alice' });
@@ -27,7 +32,9 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'meals-server-bundle-'));
-  feedServer = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/xml' }).end(feed));
+  feedServer = createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'application/xml' }).end(feed),
+  );
   await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
   feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/triplex.xml`;
   server = await startServer(
@@ -65,7 +72,9 @@ const call = async (method: 'GET' | 'PUT' | 'POST', path: string, token?: string
 describe('the bundled server', () => {
   it('rates a meal on a new SQLite file: the migrations beside the bundle ran', async () => {
     const servedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-    const upserted = await call('PUT', '/api/v1/admin/meals', admin, { meals: [{ meal_id: 1, name: 'Lentil soup', served_at: servedAt, rateable: true }] });
+    const upserted = await call('PUT', '/api/v1/admin/meals', admin, {
+      meals: [{ meal_id: 1, name: 'Lentil soup', served_at: servedAt, rateable: true }],
+    });
     expect(upserted.status).toBe(200);
     const rated = await call('POST', '/api/v1/rate-meal', alice, { meal_id: 1, rating: 4 });
     expect(rated.status).toBe(200);
@@ -95,7 +104,9 @@ describe('the bundled server', () => {
     expect(document.status).toBe(200);
     const openApi = (await document.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(openApi.openapi).toMatch(/^3\./);
-    expect(Object.keys(openApi.paths)).toEqual(expect.arrayContaining(['/api/v1/rate-meal', '/api/v1/admin/canteens/{canteen_id}/feeds/{feed_name}/fetch']));
+    expect(Object.keys(openApi.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/rate-meal', '/api/v1/admin/canteens/{canteen_id}/feeds/{feed_name}/fetch']),
+    );
     const docs = await call('GET', '/docs');
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('<script src="/docs/static/swagger-ui-bundle.js"');
@@ -104,7 +115,7 @@ describe('the bundled server', () => {
     expect((await swaggerUi.text()).length).toBeGreaterThan(100_000);
   });
 
-  it('fetches a canteen\'s feed now: the bundled feed-reading thread reads it and the menu is imported', async () => {
+  it("fetches a canteen's feed now: the bundled feed-reading thread reads it and the menu is imported", async () => {
     const created = await call('PUT', '/api/v1/admin/canteens/triplex', admin, {
       name: 'Triplex-Mensa',
       timezone: 'Europe/Berlin',
@@ -113,7 +124,11 @@ describe('the bundled server', () => {
     expect(created.status).toBe(201);
     const fetched = await call('POST', '/api/v1/admin/canteens/triplex/feeds/full/fetch', admin);
     expect(fetched.status).toBe(200);
-    expect(((await fetched.json()) as { data: unknown }).data).toMatchObject({ outcome: 'imported', http_status: 200, last_error: null });
+    expect(((await fetched.json()) as { data: unknown }).data).toMatchObject({
+      outcome: 'imported',
+      http_status: 200,
+      last_error: null,
+    });
     const menu = await call('GET', '/api/v1/meals?canteen=triplex&from=2026-08-03&to=2026-08-09', admin);
     expect(((await menu.json()) as { data: { meals: unknown[] } }).data.meals).toHaveLength(31);
   });

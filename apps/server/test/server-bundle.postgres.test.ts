@@ -13,7 +13,11 @@ const databaseUrl = databasePerFile();
 let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startServer({ NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: databaseUrl(), HOST: '127.0.0.1' }, 30_000, { main: bundle });
+  server = await startServer(
+    { NODE_ENV: 'production', JWT_SECRET: secret, DATABASE_URL: databaseUrl(), HOST: '127.0.0.1' },
+    30_000,
+    { main: bundle },
+  );
 }, 40_000);
 afterAll(async () => expect(await server?.stop()).toBe(0));
 
@@ -27,9 +31,21 @@ describe('the bundled server on PostgreSQL', () => {
       });
     const servedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
     const admin = signHmacToken(secret, { sub: 'kitchen', scope: adminScope });
-    expect((await send('PUT', '/api/v1/admin/meals', admin, { meals: [{ meal_id: 7, name: 'Lentil soup', served_at: servedAt, rateable: true }] })).status).toBe(200);
-    const rated = await send('POST', '/api/v1/rate-meal', signHmacToken(secret, { sub: 'alice' }), { meal_id: 7, rating: 5 });
-    expect(await rated.json()).toEqual({ status: 'success', data: { rating_count: 1, rating_average: 5, rating_median: 5, rating_personal: 5 } });
+    expect(
+      (
+        await send('PUT', '/api/v1/admin/meals', admin, {
+          meals: [{ meal_id: 7, name: 'Lentil soup', served_at: servedAt, rateable: true }],
+        })
+      ).status,
+    ).toBe(200);
+    const rated = await send('POST', '/api/v1/rate-meal', signHmacToken(secret, { sub: 'alice' }), {
+      meal_id: 7,
+      rating: 5,
+    });
+    expect(await rated.json()).toEqual({
+      status: 'success',
+      data: { rating_count: 1, rating_average: 5, rating_median: 5, rating_personal: 5 },
+    });
     expect(server.output()).toContain('(database: PostgreSQL');
     expect(server.output()).not.toMatch(/"level":(40|50|60)/);
   });

@@ -84,7 +84,10 @@ describe('the real server process on SQLite', () => {
     const rated = await call(server, 'POST', '/api/v1/rate-meal', token!, { meal_id: 1, rating: 5 });
     expect(rated.body.data.rating_personal).toBe(5);
     const refused = await Promise.all(
-      [5, 6, 7].map(async (mealId) => (await call(server, 'POST', '/api/v1/rate-meal', token!, { meal_id: mealId, rating: 3 })).body.error.code),
+      [5, 6, 7].map(
+        async (mealId) =>
+          (await call(server, 'POST', '/api/v1/rate-meal', token!, { meal_id: mealId, rating: 3 })).body.error.code,
+      ),
     );
     expect(refused).toEqual(['meal_not_rateable', 'meal_not_yet_served', 'rating_period_over']);
     expect(await server.stop()).toBe(0);
@@ -98,7 +101,10 @@ describe('the real server process on SQLite', () => {
     // A database that already has a menu (imported, not the demo): meal 1 of the curl line may not exist in it.
     const path = join(folder, 'imported.db');
     const withImportedMenu = join(folder, 'imported-menu.json');
-    writeFileSync(withImportedMenu, JSON.stringify(MealMother.upsertBody(MealMother.servedAt(new Date(), { id: 3, name: 'Soup' }))));
+    writeFileSync(
+      withImportedMenu,
+      JSON.stringify(MealMother.upsertBody(MealMother.servedAt(new Date(), { id: 3, name: 'Soup' }))),
+    );
     expect((await runToExit(importCli, [withImportedMenu], { DATABASE_URL: `sqlite:${path}` })).code).toBe(0);
 
     const server = await start({ DATABASE_URL: `sqlite:${path}` });
@@ -110,7 +116,10 @@ describe('the real server process on SQLite', () => {
   });
 
   it('mints the demo token for no longer than JWT_MAX_LIFETIME_HOURS, so that the curl line still works', async () => {
-    const server = await start({ DATABASE_URL: `sqlite:${join(folder, 'short-lived.db')}`, JWT_MAX_LIFETIME_HOURS: '2' });
+    const server = await start({
+      DATABASE_URL: `sqlite:${join(folder, 'short-lived.db')}`,
+      JWT_MAX_LIFETIME_HOURS: '2',
+    });
     expect(server.output()).toContain('the token is valid for 2 hours');
     const token = /Bearer ([\w.-]+)/.exec(server.output())![1]!;
     expect((await call(server, 'POST', '/api/v1/rate-meal', token, { meal_id: 1, rating: 4 })).status).toBe(200);
@@ -119,7 +128,11 @@ describe('the real server process on SQLite', () => {
 
   it.each([
     ['a missing secret', { NODE_ENV: 'production', DATABASE_URL: database }, 'JWT_SECRET is required'],
-    ['a short secret', { NODE_ENV: 'production', JWT_SECRET: 'short', DATABASE_URL: database }, 'JWT_SECRET must have at least 32 bytes'],
+    [
+      'a short secret',
+      { NODE_ENV: 'production', JWT_SECRET: 'short', DATABASE_URL: database },
+      'JWT_SECRET must have at least 32 bytes',
+    ],
     ['a bad port', { PORT: 'eighty', DATABASE_URL: database }, 'PORT must be an integer'],
     ['a bad database url', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be'],
   ])('refuses to start with %s, saying why', async (_, env, message) => {

@@ -18,9 +18,7 @@ async function start(env: Record<string, string> = {}) {
   const config = loadConfig({ DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', JWT_SECRET: secret, ...env });
   const server = await buildServer(config, { clock: new FixedClock(now) });
   apps.push(server.app);
-  await server.persistence.meals.upsertMany([
-    MealMother.servedHoursAgo(now, 1, { id: 1, name: 'Soup' }),
-  ]);
+  await server.persistence.meals.upsertMany([MealMother.servedHoursAgo(now, 1, { id: 1, name: 'Soup' })]);
   const call = (url: string, body: object, sub = 'alice') =>
     server.app.inject({
       method: 'POST',
@@ -73,7 +71,9 @@ describe('metrics', () => {
     expect(sample(exposition, 'meals_markings_set_total{marked="false"}')).toBe(1);
     const ok = 'method="POST",route="/api/v1/mark-meal",status_code="200"';
     expect(sample(exposition, `http_requests_total{${ok}}`)).toBe(3);
-    expect(sample(exposition, `http_requests_total{method="POST",route="/api/v1/mark-meal",status_code="404"}`)).toBe(1);
+    expect(sample(exposition, `http_requests_total{method="POST",route="/api/v1/mark-meal",status_code="404"}`)).toBe(
+      1,
+    );
     expect(sample(exposition, `http_request_duration_seconds_count{${ok}}`)).toBe(3);
     expect(sample(exposition, `http_request_duration_seconds_bucket{le="+Inf",${ok}}`)).toBe(3);
     expect(exposition).toContain('# TYPE http_request_duration_seconds histogram');
@@ -100,12 +100,16 @@ describe('metrics', () => {
 });
 
 describe('metrics and erasures', () => {
-  it('count an erasure\'s ratings as deleted and its markings as unmarked', async () => {
+  it("count an erasure's ratings as deleted and its markings as unmarked", async () => {
     const { app, call } = await start();
     await call('/api/v1/rate-meal', { meal_id: 1, rating: 4 });
     await call('/api/v1/mark-meal', { meal_id: 1, marked: true });
     const erase = (sub: string) =>
-      app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: { authorization: `Bearer ${signHmacToken(secret, { sub })}` } });
+      app.inject({
+        method: 'DELETE',
+        url: '/api/v1/me/data',
+        headers: { authorization: `Bearer ${signHmacToken(secret, { sub })}` },
+      });
     expect((await erase('alice')).json()).toEqual({
       status: 'success',
       data: { markings_erased: 1, ratings_erased: 1, preferences_erased: 0, aversions_erased: 0 },
@@ -132,7 +136,10 @@ describe('who may scrape', () => {
     expect(scraped.body).toContain('meals_ratings_changed_total');
     const { metricsApp } = await start({ METRICS_TOKEN: token, METRICS_PORT: '9464' });
     expect((await metricsApp!.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
-    expect((await metricsApp!.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    expect(
+      (await metricsApp!.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('serves nothing in production without METRICS_PORT or METRICS_TOKEN: /metrics answers not_found', async () => {
@@ -170,7 +177,12 @@ describe('gauges', () => {
     expect(sample(await scrape(), 'meals_webhook_deliveries_waiting')).toBe(0);
 
     await persistence.webhooks.save(webhookDefinition('hook', { events: ['menu.published'] }), now);
-    for (const id of [2, 3]) await persistence.meals.upsertMany([MealMother.servedAt(new Date(now.getTime() + id * 86_400_000), { id })], undefined, now);
+    for (const id of [2, 3])
+      await persistence.meals.upsertMany(
+        [MealMother.servedAt(new Date(now.getTime() + id * 86_400_000), { id })],
+        undefined,
+        now,
+      );
     while ((await persistence.outbox.fanOut(now, 100)) > 0);
 
     // Three menu changes recorded (meal 1 of start(), meals 2 and 3), one delivery each to the endpoint.

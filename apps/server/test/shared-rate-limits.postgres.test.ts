@@ -33,7 +33,9 @@ async function instance(env: Record<string, string> = {}) {
 
 beforeAll(async () => {
   await instance();
-  await instances[0]!.persistence.meals.upsertMany([MealMother.servedAt(new Date(clock.now().getTime() - 60_000), { id: 1 })]);
+  await instances[0]!.persistence.meals.upsertMany([
+    MealMother.servedAt(new Date(clock.now().getTime() - 60_000), { id: 1 }),
+  ]);
   await instance();
 });
 afterAll(async () => {
@@ -72,7 +74,9 @@ describe('rate limits shared by every instance on one PostgreSQL (RATE_LIMIT_STO
 
   it('counts requests that arrive at once on both instances exactly: N pass, the rest are refused', async () => {
     const [a, b] = [instances[0]!.app, instances[1]!.app];
-    const answers = await Promise.all(Array.from({ length: 3 * userLimit }, (_, i) => mark(i % 2 === 0 ? a : b, 'carol')));
+    const answers = await Promise.all(
+      Array.from({ length: 3 * userLimit }, (_, i) => mark(i % 2 === 0 ? a : b, 'carol')),
+    );
     const statuses = answers.map((answer) => answer.statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(userLimit);
     expect(statuses.filter((status) => status === 429)).toHaveLength(2 * userLimit);

@@ -22,7 +22,12 @@ const audience = 'https://meals.sign-in.test/api';
 const screenshot = fileURLToPath(new URL('../../../docs/sign-in-not-allowed.png', import.meta.url));
 
 // A real OpenMensa feed nobody here wrote, served from a local server: the console creates a canteen with it.
-const realFeed = readFileSync(fileURLToPath(new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url)), 'utf8');
+const realFeed = readFileSync(
+  fileURLToPath(
+    new URL('../../../packages/adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+  ),
+  'utf8',
+);
 let feedServer: Server;
 let feedUrl: string;
 let oidc: TestOidcProvider;
@@ -31,7 +36,9 @@ let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  feedServer = createServer((_request, response) => void response.writeHead(200, { 'content-type': 'application/xml' }).end(realFeed));
+  feedServer = createServer(
+    (_request, response) => void response.writeHead(200, { 'content-type': 'application/xml' }).end(realFeed),
+  );
   await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
   feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/feed.xml`;
   oidc = await startTestOidcProvider({ audience });
@@ -61,7 +68,12 @@ afterAll(async () => {
 
 /** The little of the page's globals these tests read: they are compiled without the DOM's types. */
 interface PageGlobals {
-  readonly sessionStorage: { readonly length: number; key(index: number): string | null; getItem(key: string): string | null; setItem(key: string, value: string): void };
+  readonly sessionStorage: {
+    readonly length: number;
+    key(index: number): string | null;
+    getItem(key: string): string | null;
+    setItem(key: string, value: string): void;
+  };
   readonly localStorage: { readonly length: number };
   readonly axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string }[] }> };
 }
@@ -79,7 +91,12 @@ async function personAt(viewport = { width: 1280, height: 800 }) {
   /** What the page asked whom, and the status it got. */
   const answers: { method: string; url: string; status: number; body: string | null }[] = [];
   page.on('response', (response) =>
-    answers.push({ method: response.request().method(), url: response.url(), status: response.status(), body: response.request().postData() }),
+    answers.push({
+      method: response.request().method(),
+      url: response.url(),
+      status: response.status(),
+      body: response.request().postData(),
+    }),
   );
   return { context, page, problems, answers };
 }
@@ -96,7 +113,11 @@ async function accessibilityProblems(page: Page) {
 const storedUserKey = (page: Page) =>
   page.evaluate(() => {
     const storage = (globalThis as unknown as PageGlobals).sessionStorage;
-    return Array.from({ length: storage.length }, (_, index) => storage.key(index)).find((key) => key?.startsWith('oidc.user:')) ?? null;
+    return (
+      Array.from({ length: storage.length }, (_, index) => storage.key(index)).find((key) =>
+        key?.startsWith('oidc.user:'),
+      ) ?? null
+    );
   });
 
 /** Makes the stored sign-in look expired to the page (its clock's view), as an hour later would: optionally without its refresh token. */
@@ -153,9 +174,13 @@ describe('signing in to /admin with OpenID Connect', () => {
     await page.locator('[data-feed="full"]').waitFor();
     await page.getByRole('button', { name: 'Fetch feed full now' }).click();
     await page.locator('[data-feed="full"] [role="status"]').filter({ hasText: 'Fetched now' }).waitFor();
-    const menu = (await (await fetch(`${origin}/api/v1/meals?canteen=triplex&date=2026-08-03`)).json()) as { data: { meals: { name: string }[] } };
+    const menu = (await (await fetch(`${origin}/api/v1/meals?canteen=triplex&date=2026-08-03`)).json()) as {
+      data: { meals: { name: string }[] };
+    };
     expect(menu.data.meals.length).toBeGreaterThan(0);
-    const saved = answers.filter((answer) => answer.method === 'PUT' && answer.url === `${origin}/api/v1/admin/canteens/triplex`);
+    const saved = answers.filter(
+      (answer) => answer.method === 'PUT' && answer.url === `${origin}/api/v1/admin/canteens/triplex`,
+    );
     expect(saved.map((answer) => answer.status)).toEqual([201]);
 
     // The access token expires: the page renews it with the refresh token, and the console works on. (Back on the
@@ -166,7 +191,9 @@ describe('signing in to /admin with OpenID Connect', () => {
     answers.length = 0;
     await page.reload();
     await page.getByText('Default canteen', { exact: true }).first().waitFor();
-    const refreshes = answers.filter((answer) => answer.url === `${oidc.issuer}/token` && answer.body?.includes('grant_type=refresh_token'));
+    const refreshes = answers.filter(
+      (answer) => answer.url === `${oidc.issuer}/token` && answer.body?.includes('grant_type=refresh_token'),
+    );
     expect(refreshes.map((answer) => answer.status)).toEqual([200]);
     // The session's check and the console's list, both with the renewed token.
     expect(adminCanteens(answers)).toEqual([200, 200]);
@@ -288,7 +315,9 @@ describe('/admin without sign-in settings', () => {
       await page.getByRole('button', { name: 'Use this token' }).click();
       await page.getByRole('alert').waitFor();
       expect(await page.getByRole('alert').textContent()).toContain('The token was not accepted');
-      await page.getByLabel('Access token', { exact: true }).fill(signHmacToken(secret, { sub: 'operator', scope: adminScope }));
+      await page
+        .getByLabel('Access token', { exact: true })
+        .fill(signHmacToken(secret, { sub: 'operator', scope: adminScope }));
       await page.getByRole('button', { name: 'Use this token' }).click();
       await page.getByText('Signed in as operator').waitFor();
       await page.getByText('Default canteen', { exact: true }).first().waitFor();

@@ -44,7 +44,12 @@ function loadedAtStart(entry: string): { files: Set<string>; packages: Set<strin
         packages.add(specifier!);
         visit(workspaceSource(specifier!));
       } else {
-        packages.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
+        packages.add(
+          specifier!
+            .split('/')
+            .slice(0, specifier!.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
       }
     }
   };
@@ -54,11 +59,29 @@ function loadedAtStart(entry: string): { files: Set<string>; packages: Set<strin
 
 /** What a start must not load, by what loads it later. */
 const loadedLater: [string, string[]][] = [
-  ['the OpenMensa XML parser and character decoders (the feed reading thread loads them)', ['@canteen-meals/adapters-openmensa', 'saxes', 'iconv-lite']],
-  ['the HTTP clients and the webhook signer (the first fetch or delivery loads them)', ['@canteen-meals/adapters-outbound', 'standardwebhooks', 'node:https', 'node:zlib']],
-  ['the database adapters (the configured one is loaded)', ['@canteen-meals/adapters-sqlite', '@canteen-meals/adapters-postgres', '@canteen-meals/adapters-memory', 'pg', 'better-sqlite3']],
+  [
+    'the OpenMensa XML parser and character decoders (the feed reading thread loads them)',
+    ['@canteen-meals/adapters-openmensa', 'saxes', 'iconv-lite'],
+  ],
+  [
+    'the HTTP clients and the webhook signer (the first fetch or delivery loads them)',
+    ['@canteen-meals/adapters-outbound', 'standardwebhooks', 'node:https', 'node:zlib'],
+  ],
+  [
+    'the database adapters (the configured one is loaded)',
+    [
+      '@canteen-meals/adapters-sqlite',
+      '@canteen-meals/adapters-postgres',
+      '@canteen-meals/adapters-memory',
+      'pg',
+      'better-sqlite3',
+    ],
+  ],
   ['metrics (prom-client, when METRICS is on)', ['prom-client']],
-  ['the API docs (the first /openapi.json or /docs request)', ['@fastify/swagger', '@fastify/swagger-ui', '@fastify/static']],
+  [
+    'the API docs (the first /openapi.json or /docs request)',
+    ['@fastify/swagger', '@fastify/swagger-ui', '@fastify/static'],
+  ],
   ['JWKS key sets (the first JWKS resolver)', ['jose']],
 ];
 
@@ -96,7 +119,13 @@ describe('what a server loads at start', () => {
 
 /** The part of esbuild's metafile read here: per output file, the inputs it holds and what it imports. */
 interface BundleMetafile {
-  readonly outputs: Record<string, { readonly inputs: Record<string, unknown>; readonly imports: readonly { path: string; kind: string; external?: boolean }[] }>;
+  readonly outputs: Record<
+    string,
+    {
+      readonly inputs: Record<string, unknown>;
+      readonly imports: readonly { path: string; kind: string; external?: boolean }[];
+    }
+  >;
 }
 
 /** The bundle's files that server.js loads before its first line runs, what they hold, and what they load lazily. */
@@ -129,7 +158,11 @@ describe('what the bundled server loads at start', () => {
     name.startsWith('node:')
       ? start.external.has(name) || start.external.has(name.slice('node:'.length))
       : name.startsWith('@canteen-meals/')
-        ? start.inputs.has(relative(root, workspaceSource(name)).replace(/\/src\//, '/dist/').replace(/\.ts$/, '.js'))
+        ? start.inputs.has(
+            relative(root, workspaceSource(name))
+              .replace(/\/src\//, '/dist/')
+              .replace(/\.ts$/, '.js'),
+          )
         : start.external.has(name) || [...start.inputs].some((input) => input.includes(`/node_modules/${name}/`));
 
   it('follows the static imports between its files (the walk itself works)', () => {

@@ -55,11 +55,18 @@ describe('a start that cannot go on ends with one line', () => {
 
   it('names a PostgreSQL that does not answer, without its password, once DATABASE_CONNECT_TIMEOUT_S is over', async () => {
     const port = await freePort();
-    const run = await runServerToExit({ DATABASE_URL: `postgres://meals:s3cret-password@127.0.0.1:${port}/meals`, DATABASE_CONNECT_TIMEOUT_S: '0' });
+    const run = await runServerToExit({
+      DATABASE_URL: `postgres://meals:s3cret-password@127.0.0.1:${port}/meals`,
+      DATABASE_CONNECT_TIMEOUT_S: '0',
+    });
     expect(run.code).toBe(1);
     const lines = linesOf(run.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^meals: PostgreSQL at 127\\.0\\.0\\.1:${port}/meals did not answer within 0 s \\(connect ECONNREFUSED [^)]+\\): start it, or correct the host and port in DATABASE_URL`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^meals: PostgreSQL at 127\\.0\\.0\\.1:${port}/meals did not answer within 0 s \\(connect ECONNREFUSED [^)]+\\): start it, or correct the host and port in DATABASE_URL`,
+      ),
+    );
     expect(run.output).not.toContain('s3cret-password');
     expect(run.output).not.toMatch(stackFrame);
   });
@@ -72,7 +79,9 @@ describe('a start that cannot go on ends with one line', () => {
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!) as { level: number; msg: string };
     expect(line.level).toBe(60);
-    expect(line.msg).toMatch(/^meals: invalid configuration: JWT_SECRET is required when NODE_ENV=production .*JWT_SECRET=\$\(openssl rand -base64 48\)/);
+    expect(line.msg).toMatch(
+      /^meals: invalid configuration: JWT_SECRET is required when NODE_ENV=production .*JWT_SECRET=\$\(openssl rand -base64 48\)/,
+    );
     expect(run.output).not.toMatch(stackFrame);
   });
 });
@@ -81,7 +90,13 @@ describe('while PostgreSQL does not answer yet', () => {
   it('answers /healthz, says on /readyz why it is not ready, and ends at once on SIGTERM', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [serverMain], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: `postgres://meals:pw@127.0.0.1:${port}/meals`, DATABASE_CONNECT_TIMEOUT_S: '600' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: `postgres://meals:pw@127.0.0.1:${port}/meals`,
+        DATABASE_CONNECT_TIMEOUT_S: '600',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -101,7 +116,14 @@ describe('while PostgreSQL does not answer yet', () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({
       status: 'error',
-      error: { code: 'not_ready', message: expect.stringMatching(new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/meals does not answer yet \\(connect ECONNREFUSED .*\\); retrying\\.$`)) },
+      error: {
+        code: 'not_ready',
+        message: expect.stringMatching(
+          new RegExp(
+            `^PostgreSQL at 127\\.0\\.0\\.1:${port}/meals does not answer yet \\(connect ECONNREFUSED .*\\); retrying\\.$`,
+          ),
+        ),
+      },
     });
     const api = await fetch(`${address}/api/v1/canteens`);
     expect(api.status).toBe(503);
@@ -135,8 +157,15 @@ describe('a .env that an editor wrote (issue 39)', () => {
   });
 
   it('refuses to start on an unterminated quote with one line naming the file and line', async () => {
-    writeFileSync(join(folder, '.env'), 'DATABASE_URL=memory:\nJWT_SECRET="start-up-test-secret-of-at-least-32-bytes\n');
-    const child = spawn(process.execPath, [serverMain], { cwd: folder, env: { PATH: process.env.PATH ?? '', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      join(folder, '.env'),
+      'DATABASE_URL=memory:\nJWT_SECRET="start-up-test-secret-of-at-least-32-bytes\n',
+    );
+    const child = spawn(process.execPath, [serverMain], {
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -151,14 +180,21 @@ describe('a .env that an editor wrote (issue 39)', () => {
 
 describe('the output of a running server', () => {
   it('in production is JSON lines only, from the banner to the shutdown', async () => {
-    const server = await startServer({ ...production, DATABASE_URL: 'memory:', LOG_LEVEL: 'info', METRICS_TOKEN: 'start-up-metrics-token' });
+    const server = await startServer({
+      ...production,
+      DATABASE_URL: 'memory:',
+      LOG_LEVEL: 'info',
+      METRICS_TOKEN: 'start-up-metrics-token',
+    });
     await fetch(`${server.url}/api/v1/canteens`);
     await fetch(`${server.url}/nowhere`);
     expect(await server.stop()).toBe(0);
     const lines = linesOf(server.output());
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('shutting down: finishing requests in flight');
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain(
+      'shutting down: finishing requests in flight',
+    );
   });
 
   it('ends quietly on Ctrl-C (SIGINT): exit code 0 and nothing printed after the listening line', async () => {

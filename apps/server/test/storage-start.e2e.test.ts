@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +17,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runServerToExit, runToExit, serverMain, startServer } from './support/server-process.js';
 
 const initDatabase = fileURLToPath(new URL('../dist/cli/init-database.js', import.meta.url));
-const production = { NODE_ENV: 'production', JWT_SECRET: 'storage-start-test-secret-of-32-bytes!!!', LOG_LEVEL: 'warn' };
+const production = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'storage-start-test-secret-of-32-bytes!!!',
+  LOG_LEVEL: 'warn',
+};
 
 let folder: string;
 beforeEach(() => {
@@ -31,7 +45,10 @@ describe('starting on a missing SQLite database file in production', () => {
     const init = await runToExit(initDatabase, [], { ...production, DATABASE_URL: `sqlite:${initialised}` });
     expect(init).toMatchObject({ code: 0 });
     expect(init.output).toContain('migrations applied');
-    for (const env of [{ DATABASE_URL: `sqlite:${initialised}` }, { DATABASE_URL: `sqlite:${join(folder, 'b.db')}`, DATABASE_CREATE: '1' }]) {
+    for (const env of [
+      { DATABASE_URL: `sqlite:${initialised}` },
+      { DATABASE_URL: `sqlite:${join(folder, 'b.db')}`, DATABASE_CREATE: '1' },
+    ]) {
       const server = await startServer({ ...production, ...env });
       expect(await server.stop()).toBe(0);
     }
@@ -42,33 +59,36 @@ describe('starting on a missing SQLite database file in production', () => {
 const canRunAsNobody = process.getuid?.() === 0 && spawnSync('runuser', ['--version']).status === 0;
 
 describe('starting on a read-only copy of the database', () => {
-  it.skipIf(!canRunAsNobody)('is refused, and leaves no -wal or -shm file behind that would block a writable server', async () => {
-    const data = join(folder, 'data');
-    mkdirSync(data);
-    const init = await runToExit(initDatabase, [], { DATABASE_URL: `sqlite:${join(folder, 'original.db')}` });
-    expect(init.code).toBe(0);
-    const path = join(data, 'meals.db');
-    copyFileSync(join(folder, 'original.db'), path);
-    // The folder stays writable (the worst case: SQLite could create its companions there); the file is read-only.
-    chmodSync(folder, 0o755);
-    chmodSync(data, 0o777);
-    chmodSync(path, 0o444);
-    const before = readFileSync(path);
+  it.skipIf(!canRunAsNobody)(
+    'is refused, and leaves no -wal or -shm file behind that would block a writable server',
+    async () => {
+      const data = join(folder, 'data');
+      mkdirSync(data);
+      const init = await runToExit(initDatabase, [], { DATABASE_URL: `sqlite:${join(folder, 'original.db')}` });
+      expect(init.code).toBe(0);
+      const path = join(data, 'meals.db');
+      copyFileSync(join(folder, 'original.db'), path);
+      // The folder stays writable (the worst case: SQLite could create its companions there); the file is read-only.
+      chmodSync(folder, 0o755);
+      chmodSync(data, 0o777);
+      chmodSync(path, 0o444);
+      const before = readFileSync(path);
 
-    const run = withTraversableAncestors(serverMain, () =>
-      spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, serverMain], {
-        env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'warn' },
-        encoding: 'utf8',
-        timeout: 30_000,
-      }),
-    );
-    expect(run.stderr).not.toContain('Cannot find module');
+      const run = withTraversableAncestors(serverMain, () =>
+        spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, serverMain], {
+          env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'warn' },
+          encoding: 'utf8',
+          timeout: 30_000,
+        }),
+      );
+      expect(run.stderr).not.toContain('Cannot find module');
 
-    expect(readdirSync(data)).toEqual(['meals.db']);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`${path} cannot be written`);
-    expect(readFileSync(path).equals(before)).toBe(true);
-  });
+      expect(readdirSync(data)).toEqual(['meals.db']);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`${path} cannot be written`);
+      expect(readFileSync(path).equals(before)).toBe(true);
+    },
+  );
 });
 
 /**

@@ -55,23 +55,97 @@ beforeAll(async () => {
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     return result.value as T;
   };
-  ok(await useCases.saveCanteen.execute({ id: canteenId, name: 'Mensa am Campus', timeZone: zone, city: 'Aachen', address: null, coordinates: null, feeds: [] }));
+  ok(
+    await useCases.saveCanteen.execute({
+      id: canteenId,
+      name: 'Mensa am Campus',
+      timeZone: zone,
+      city: 'Aachen',
+      address: null,
+      coordinates: null,
+      feeds: [],
+    }),
+  );
   const lunch = new Date(now.getTime() - 30 * minute);
   const prices = (student: string) => ({ student, employee: '5.20', pupil: student, other: '6.40' });
   ok(
     await useCases.upsertMeals.execute([
-      { id: 1, name: 'Käsespätzle', servedAt: lunch, rateable: true, canteenId, category: 'Main course', labels: ['wheat', 'milk', 'eggs'], prices: prices('3.10') },
-      { id: 2, name: 'Vegan curry', servedAt: lunch, rateable: true, canteenId, category: 'Vegan', labels: ['vegan', 'celery'], prices: prices('2.90') },
-      { id: 3, name: 'Tomato soup', servedAt: lunch, rateable: true, canteenId, category: 'Soups', labels: ['celery'], prices: prices('1.50') },
-      { id: 4, name: 'Schnitzel', servedAt: new Date(now.getTime() + day), rateable: true, canteenId, category: 'Main course', labels: ['pork', 'wheat'], prices: prices('3.90') },
+      {
+        id: 1,
+        name: 'Käsespätzle',
+        servedAt: lunch,
+        rateable: true,
+        canteenId,
+        category: 'Main course',
+        labels: ['wheat', 'milk', 'eggs'],
+        prices: prices('3.10'),
+      },
+      {
+        id: 2,
+        name: 'Vegan curry',
+        servedAt: lunch,
+        rateable: true,
+        canteenId,
+        category: 'Vegan',
+        labels: ['vegan', 'celery'],
+        prices: prices('2.90'),
+      },
+      {
+        id: 3,
+        name: 'Tomato soup',
+        servedAt: lunch,
+        rateable: true,
+        canteenId,
+        category: 'Soups',
+        labels: ['celery'],
+        prices: prices('1.50'),
+      },
+      {
+        id: 4,
+        name: 'Schnitzel',
+        servedAt: new Date(now.getTime() + day),
+        rateable: true,
+        canteenId,
+        category: 'Main course',
+        labels: ['pork', 'wheat'],
+        prices: prices('3.90'),
+      },
       // A feed's "no offer" line: not a meal, never shown as one.
-      { id: 6, name: 'Kein Angebot', servedAt: lunch, rateable: false, canteenId, category: 'Soups', labels: ['placeholder'] },
-      { id: 5, name: 'Fish of the day', servedAt: new Date(now.getTime() - 9 * day), rateable: true, canteenId, category: 'Main course', labels: ['fish'], prices: prices('3.50') },
+      {
+        id: 6,
+        name: 'Kein Angebot',
+        servedAt: lunch,
+        rateable: false,
+        canteenId,
+        category: 'Soups',
+        labels: ['placeholder'],
+      },
+      {
+        id: 5,
+        name: 'Fish of the day',
+        servedAt: new Date(now.getTime() - 9 * day),
+        rateable: true,
+        canteenId,
+        category: 'Main course',
+        labels: ['fish'],
+        prices: prices('3.50'),
+      },
     ]),
   );
-  for (const [user, rating] of [['ann', 5], ['ben', 4], ['cem', 4]] as const) ok(await useCases.rateMeal.execute({ userId: user, mealId: 2, rating }));
+  for (const [user, rating] of [
+    ['ann', 5],
+    ['ben', 4],
+    ['cem', 4],
+  ] as const)
+    ok(await useCases.rateMeal.execute({ userId: user, mealId: 2, rating }));
   // The day after tomorrow the canteen is closed.
-  ok(await useCases.setDayClosed.execute({ canteenId, date: canteenDay(new Date(now.getTime() + 2 * day)), closed: true }));
+  ok(
+    await useCases.setDayClosed.execute({
+      canteenId,
+      date: canteenDay(new Date(now.getTime() + 2 * day)),
+      closed: true,
+    }),
+  );
   // Several contexts at once (a person each): the packaged Chromium not as one process.
   browser = await launchBrowser();
 }, 120_000);
@@ -110,13 +184,19 @@ const meal = (page: Page, name: string) => page.getByRole('article', { name });
 /** axe-core's violations of WCAG 2.1 A and AA on the page as it is now. */
 async function wcagViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  return results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
 }
 
-const signIn = (page: Page, login: string, buttonName = 'Sign in') => signInAtProvider(page, oidc, origin, login, buttonName);
+const signIn = (page: Page, login: string, buttonName = 'Sign in') =>
+  signInAtProvider(page, oidc, origin, login, buttonName);
 
 async function labelName(code: string, language: 'en' | 'de'): Promise<string> {
-  const answer = (await (await fetch(`${origin}/api/v1/labels`)).json()) as { data: { labels: { code: string; name: Record<string, string> }[] } };
+  const answer = (await (await fetch(`${origin}/api/v1/labels`)).json()) as {
+    data: { labels: { code: string; name: Record<string, string> }[] };
+  };
   return answer.data.labels.find((label) => label.code === code)!.name[language]!;
 }
 
@@ -166,7 +246,12 @@ describe("the students' app", () => {
     await meal(page, 'Vegan curry').waitFor({ state: 'detached' });
     expect(await page.getByRole('article').count()).toBe(1);
     await page.getByText('2 meals are hidden by your filters.').waitFor();
-    expect(await page.getByRole('group', { name: 'Only' }).getByRole('checkbox', { name: await labelName('vegan', 'en'), exact: true }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('group', { name: 'Only' })
+        .getByRole('checkbox', { name: await labelName('vegan', 'en'), exact: true })
+        .count(),
+    ).toBe(1);
     expect(await wcagViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Show them' }).click();
     await meal(page, 'Tomato soup').getByText('Hidden by your filters').waitFor();
@@ -198,7 +283,9 @@ describe("the students' app", () => {
     await german.page.goto(`${origin}/?canteen=${canteenId}`);
     await meal(german.page, 'Käsespätzle').getByText('3,10 €').waitFor();
     expect(await german.page.locator('html').getAttribute('lang')).toBe('de');
-    await meal(german.page, 'Tomato soup').getByText(await labelName('celery', 'de'), { exact: true }).waitFor();
+    await meal(german.page, 'Tomato soup')
+      .getByText(await labelName('celery', 'de'), { exact: true })
+      .waitFor();
     await german.page.getByRole('button', { name: 'Anmelden' }).waitFor();
     await german.page.getByText('Melde dich an, um Gerichte zu bewerten und Favoriten zu merken.').first().waitFor();
     expect(await wcagViolations(german.page)).toEqual([]);
@@ -216,7 +303,10 @@ describe("the students' app", () => {
     await page.goto(`${origin}/?canteen=${canteenId}`);
     await meal(page, 'Käsespätzle').waitFor();
     await page.getByRole('button', { name: 'Filters' }).click();
-    await page.getByRole('group', { name: 'Leave out' }).getByRole('checkbox', { name: await labelName('celery', 'en'), exact: true }).check();
+    await page
+      .getByRole('group', { name: 'Leave out' })
+      .getByRole('checkbox', { name: await labelName('celery', 'en'), exact: true })
+      .check();
     await page.getByText('2 meals are hidden by your filters.').waitFor();
 
     await signIn(page, testUsers.nobody.login);
@@ -225,16 +315,33 @@ describe("the students' app", () => {
     expect(page.url()).toBe(`${origin}/?canteen=${canteenId}`);
     // The tokens stay in this tab's sessionStorage: nothing in localStorage looks like one.
     const kept = await page.evaluate(() => {
-      const storage = (globalThis as unknown as { localStorage: { readonly length: number; key(index: number): string | null; getItem(key: string): string | null } }).localStorage;
-      return Array.from({ length: storage.length }, (_, index) => storage.getItem(storage.key(index)!) ?? '').join('\n');
+      const storage = (
+        globalThis as unknown as {
+          localStorage: {
+            readonly length: number;
+            key(index: number): string | null;
+            getItem(key: string): string | null;
+          };
+        }
+      ).localStorage;
+      return Array.from({ length: storage.length }, (_, index) => storage.getItem(storage.key(index)!) ?? '').join(
+        '\n',
+      );
     });
     expect(kept).not.toMatch(/eyJ|access_token|refresh_token/);
     await page.getByRole('button', { name: 'Filters (2)' }).waitFor();
-    expect(await useCases.getPreferences.execute({ userId: testUsers.nobody.login })).toMatchObject({ filter: { without: ['celery', 'fish'], only: [] } });
+    expect(await useCases.getPreferences.execute({ userId: testUsers.nobody.login })).toMatchObject({
+      filter: { without: ['celery', 'fish'], only: [] },
+    });
     await page.getByRole('button', { name: 'Filters (2)' }).click();
-    await page.getByRole('group', { name: 'Leave out' }).getByRole('checkbox', { name: await labelName('celery', 'en'), exact: true }).uncheck();
+    await page
+      .getByRole('group', { name: 'Leave out' })
+      .getByRole('checkbox', { name: await labelName('celery', 'en'), exact: true })
+      .uncheck();
     await meal(page, 'Vegan curry').waitFor();
-    await expect.poll(async () => (await useCases.getPreferences.execute({ userId: testUsers.nobody.login })).filter.without).toEqual(['fish']);
+    await expect
+      .poll(async () => (await useCases.getPreferences.execute({ userId: testUsers.nobody.login })).filter.without)
+      .toEqual(['fish']);
 
     // Rating in one tap: the answer's figures at once.
     const curry = meal(page, 'Vegan curry');
@@ -248,7 +355,9 @@ describe("the students' app", () => {
     await page.keyboard.press('ArrowRight');
     await curry.getByText('4.0 of 5 stars from 4 ratings').waitFor();
     expect(await stars.getByRole('radio', { name: '3 stars' }).isChecked()).toBe(true);
-    await expect.poll(async () => (await useCases.getMeal.execute({ userId: testUsers.nobody.login, mealId: 2 })).ok).toBe(true);
+    await expect
+      .poll(async () => (await useCases.getMeal.execute({ userId: testUsers.nobody.login, mealId: 2 })).ok)
+      .toBe(true);
 
     // Marking: a toggle button.
     const favourite = curry.getByRole('button', { name: 'Favourite' });
@@ -268,7 +377,9 @@ describe("the students' app", () => {
     // After a reload, from the server: three stars, marked.
     await page.goto(`${origin}/?canteen=${canteenId}`);
     await expect.poll(() => meal(page, 'Vegan curry').getByRole('radio', { name: '3 stars' }).isChecked()).toBe(true);
-    await expect.poll(() => meal(page, 'Vegan curry').getByRole('button', { name: 'Favourite' }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => meal(page, 'Vegan curry').getByRole('button', { name: 'Favourite' }).getAttribute('aria-pressed'))
+      .toBe('true');
     expect(await wcagViolations(page)).toEqual([]);
 
     // "Remove my rating" deletes it.
@@ -298,9 +409,14 @@ describe("the students' app", () => {
     await page.getByRole('region', { name: 'Meals you rated' }).getByText('Your rating: 3 of 5').waitFor();
     await page.getByRole('region', { name: 'Meals you marked' }).getByText('Vegan curry').waitFor();
     expect(await wcagViolations(page)).toEqual([]);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download my data' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^canteen-meals-my-data-\d{4}-\d{2}-\d{2}\.json$/);
-    const exported = JSON.parse(await streamText(await download.createReadStream())) as { ratings: { meal_id: number; rating: number }[] };
+    const exported = JSON.parse(await streamText(await download.createReadStream())) as {
+      ratings: { meal_id: number; rating: number }[];
+    };
     expect(exported.ratings).toEqual([expect.objectContaining({ meal_id: 2, rating: 3 })]);
     await page.getByRole('button', { name: 'Erase my data' }).click();
     await page.getByRole('button', { name: 'Yes, erase everything' }).click();
@@ -349,7 +465,10 @@ describe("the students' app", () => {
     await meal(page, 'Käsespätzle').waitFor();
     await signIn(page, testUsers.admin.login, 'Anmelden');
     await page.getByText(`Angemeldet als ${testUsers.admin.name}`).waitFor();
-    await meal(page, 'Vegan curry').getByRole('radiogroup', { name: 'Deine Bewertung' }).getByRole('radio', { name: '2 Sterne' }).waitFor();
+    await meal(page, 'Vegan curry')
+      .getByRole('radiogroup', { name: 'Deine Bewertung' })
+      .getByRole('radio', { name: '2 Sterne' })
+      .waitFor();
 
     // Keyboard only: Tab reaches the controls, each with a visible focus ring; the arrow keys choose a star.
     const focusedOutline = () =>
@@ -360,7 +479,11 @@ describe("the students' app", () => {
     await page.keyboard.press('Tab');
     expect(await focusedOutline()).not.toBe('none');
     for (let presses = 0; presses < 60; presses += 1) {
-      const name = await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } } }).document.activeElement.getAttribute('name'));
+      const name = await page.evaluate(() =>
+        (
+          globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } } }
+        ).document.activeElement.getAttribute('name'),
+      );
       if (name === 'rating-1') break;
       await page.keyboard.press('Tab');
     }
@@ -412,7 +535,15 @@ describe("the students' app", () => {
 
   it('narrows the canteen picker with a search field when there are more than eight canteens', async () => {
     for (const [index, city] of ['Bonn', 'Köln', 'Jülich', 'Düren', 'Aachen', 'Bonn', 'Köln', 'Siegen'].entries()) {
-      await useCases.saveCanteen.execute({ id: `mensa-${index}`, name: `Mensa ${index}`, timeZone: zone, city, address: null, coordinates: null, feeds: [] });
+      await useCases.saveCanteen.execute({
+        id: `mensa-${index}`,
+        name: `Mensa ${index}`,
+        timeZone: zone,
+        city,
+        address: null,
+        coordinates: null,
+        feeds: [],
+      });
     }
     const { context, page, problems } = await phone();
     await page.goto(`${origin}/?canteen=${canteenId}`);
@@ -420,7 +551,9 @@ describe("the students' app", () => {
     await expect.poll(() => picker.locator('option').count()).toBeGreaterThan(8);
     await page.getByLabel('Search canteens').fill('siegen');
     // The chosen canteen stays in the list (the field shows it), and the one in Siegen.
-    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(['Mensa am Campus (Aachen)', 'Mensa 7 (Siegen)']);
+    await expect
+      .poll(() => picker.locator('option').allTextContents())
+      .toEqual(['Mensa am Campus (Aachen)', 'Mensa 7 (Siegen)']);
     await picker.selectOption('mensa-7');
     await page.getByRole('heading', { level: 1, name: /Mensa 7/ }).waitFor();
     expect(new URL(page.url()).searchParams.get('canteen')).toBe('mensa-7');
@@ -438,10 +571,18 @@ describe("the students' app", () => {
     await signIn(page, testUsers.kitchen.login);
     await page.getByText(`Signed in as ${testUsers.kitchen.name}`).waitFor();
     // The worker installed and in control: the menu read through it is kept.
-    await page.evaluate(() => (globalThis as unknown as { navigator: { serviceWorker: { ready: Promise<unknown> } } }).navigator.serviceWorker.ready);
+    await page.evaluate(
+      () =>
+        (globalThis as unknown as { navigator: { serviceWorker: { ready: Promise<unknown> } } }).navigator.serviceWorker
+          .ready,
+    );
     await page.reload();
     await meal(page, 'Käsespätzle').waitFor();
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as WorkerGlobals).navigator.serviceWorker.controller !== null)).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate(() => (globalThis as unknown as WorkerGlobals).navigator.serviceWorker.controller !== null),
+      )
+      .toBe(true);
     await meal(page, 'Vegan curry').getByRole('radiogroup', { name: 'Your rating' }).waitFor();
 
     await context.setOffline(true);
@@ -461,7 +602,9 @@ describe("the students' app", () => {
     };
     expect(await ratingOf()).toBeNull();
     await context.setOffline(false);
-    await page.evaluate(() => (globalThis as unknown as { dispatchEvent(event: Event): boolean }).dispatchEvent(new Event('online')));
+    await page.evaluate(() =>
+      (globalThis as unknown as { dispatchEvent(event: Event): boolean }).dispatchEvent(new Event('online')),
+    );
     await curry.getByText('Waiting to send').waitFor({ state: 'detached' });
     await expect.poll(ratingOf).toBe(1);
     await close(context, problems);
@@ -483,7 +626,10 @@ interface WorkerGlobals {
 }
 
 /** The canteen's day (YYYY-MM-DD) of an instant. */
-const canteenDay = (instant: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+const canteenDay = (instant: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
 
 /** The canteen's day of a seeded meal, as the API says. */
 async function dayOf(mealId: number): Promise<string> {

@@ -73,13 +73,21 @@ async function service(env: Record<string, string>) {
   const server = await buildServer(config, { clock });
   closers.push(() => server.app.close());
   const put = async (url: string, body: unknown) =>
-    (await server.app.inject({ method: 'PUT', url, headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) })).statusCode;
+    (
+      await server.app.inject({
+        method: 'PUT',
+        url,
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      })
+    ).statusCode;
   let mealId = 0;
   return {
     clock,
     saveWebhook: (id: string, url: string) => put(`/api/v1/admin/webhooks/${id}`, { url, events: ['menu.published'] }),
     /** One `menu.published` event: one delivery to each endpoint. */
-    publishMenu: () => put('/api/v1/admin/meals', MealMother.upsertBody(MealMother.servedTomorrow(clock.now(), { id: ++mealId }))),
+    publishMenu: () =>
+      put('/api/v1/admin/meals', MealMother.upsertBody(MealMother.servedTomorrow(clock.now(), { id: ++mealId }))),
     pass: () => server.webhookWorker!.runNow(),
   };
 }
@@ -97,7 +105,10 @@ describe('webhook delivery with one receiver that hangs', () => {
 
     const delivering = pass();
     // Whichever comes first: every event at the healthy receiver, or a third attempt held by the hanging one.
-    await Promise.race([healthy.until(() => healthy.received.length === 20), hanging.until(() => hanging.received.length > 2)]);
+    await Promise.race([
+      healthy.until(() => healthy.received.length === 20),
+      hanging.until(() => hanging.received.length > 2),
+    ]);
 
     expect(hanging.received).toHaveLength(2);
     expect(healthy.received).toHaveLength(20);

@@ -46,7 +46,13 @@ describe('the webhook worker', () => {
     const clock = new FixedClock('2026-09-01T08:00:00Z');
     const { timers, delays, fire } = manualTimers();
     const { deliverWebhooks, calls, pass } = controlledPasses();
-    const worker = startWebhookWorker(deliverWebhooks, { pollMs: 5_000, clock, menuChanges: new MenuChangeHub(), timers, onError: () => {} });
+    const worker = startWebhookWorker(deliverWebhooks, {
+      pollMs: 5_000,
+      clock,
+      menuChanges: new MenuChangeHub(),
+      timers,
+      onError: () => {},
+    });
 
     expect(delays()).toEqual([0]);
     fire();
@@ -68,7 +74,13 @@ describe('the webhook worker', () => {
     const hub = new MenuChangeHub();
     const { timers, delays, fire } = manualTimers();
     const { deliverWebhooks, calls, pass } = controlledPasses();
-    const worker = startWebhookWorker(deliverWebhooks, { pollMs: 5_000, clock, menuChanges: hub, timers, onError: () => {} });
+    const worker = startWebhookWorker(deliverWebhooks, {
+      pollMs: 5_000,
+      clock,
+      menuChanges: hub,
+      timers,
+      onError: () => {},
+    });
     fire();
     calls[0]!(pass(null));
     await settle();
@@ -90,7 +102,13 @@ describe('the webhook worker', () => {
     const hub = new MenuChangeHub();
     const { timers, delays, fire } = manualTimers();
     const { deliverWebhooks, calls, pass, wakes } = controlledPasses();
-    const worker = startWebhookWorker(deliverWebhooks, { pollMs: 5_000, clock, menuChanges: hub, timers, onError: () => {} });
+    const worker = startWebhookWorker(deliverWebhooks, {
+      pollMs: 5_000,
+      clock,
+      menuChanges: hub,
+      timers,
+      onError: () => {},
+    });
     fire();
 
     hub.publish({ kind: 'menus' });
@@ -119,11 +137,20 @@ describe('the webhook worker', () => {
     let signal: AbortSignal | undefined;
     const deliverWebhooks = {
       execute: (given: AbortSignal) =>
-        (signal = given) &&
-        fail ? Promise.reject(new Error('database down')) : new Promise<DeliveryPass>((resolve) => (finish = () => resolve({ fannedOut: 0, delivered: 0, failed: 0, nextRunAt: null }))),
+        (signal = given) && fail
+          ? Promise.reject(new Error('database down'))
+          : new Promise<DeliveryPass>(
+              (resolve) => (finish = () => resolve({ fannedOut: 0, delivered: 0, failed: 0, nextRunAt: null })),
+            ),
       wake: () => {},
     } as unknown as DeliverWebhooks;
-    const worker = startWebhookWorker(deliverWebhooks, { pollMs: 5_000, clock, menuChanges: new MenuChangeHub(), timers, onError: (error) => errors.push(error) });
+    const worker = startWebhookWorker(deliverWebhooks, {
+      pollMs: 5_000,
+      clock,
+      menuChanges: new MenuChangeHub(),
+      timers,
+      onError: (error) => errors.push(error),
+    });
 
     fire();
     await settle();

@@ -53,7 +53,10 @@ afterAll(async () => {
 async function call(server: ServerProcess, method: 'GET' | 'PUT', path: string, body?: unknown) {
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${admin}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as any };
@@ -74,7 +77,12 @@ describe('webhooks from several instances on one PostgreSQL', () => {
     await Promise.all(
       Array.from({ length: changes }, async (_, index) => {
         const server = instances[index % instances.length]!;
-        const upserted = await call(server, 'PUT', '/api/v1/admin/meals', MealMother.upsertBody(MealMother.servedTomorrow(now, { id: index + 1 })));
+        const upserted = await call(
+          server,
+          'PUT',
+          '/api/v1/admin/meals',
+          MealMother.upsertBody(MealMother.servedTomorrow(now, { id: index + 1 })),
+        );
         expect(upserted.status).toBe(200);
       }),
     );
@@ -89,13 +97,22 @@ describe('webhooks from several instances on one PostgreSQL', () => {
     for (const [index, endpoint] of endpoints.entries()) {
       // The last attempts are recorded once their answers are back: ask until none is under way (each ask is a round trip).
       let log: { state: string; attempts: number }[] = [];
-      for (let ask = 0; ask < 500 && (log.length < changes || log.some((delivery) => delivery.attempts === 0)); ask += 1) {
-        log = (await call(instances[index]!, 'GET', `/api/v1/admin/webhooks/${endpoint}/deliveries?limit=100`)).body.data.deliveries;
+      for (
+        let ask = 0;
+        ask < 500 && (log.length < changes || log.some((delivery) => delivery.attempts === 0));
+        ask += 1
+      ) {
+        log = (await call(instances[index]!, 'GET', `/api/v1/admin/webhooks/${endpoint}/deliveries?limit=100`)).body
+          .data.deliveries;
       }
       expect(log).toHaveLength(changes);
       expect(log.filter((delivery) => delivery.state !== 'delivered' || delivery.attempts !== 1)).toEqual([]);
     }
-    const idsOf = (endpoint: string) => received.filter((key) => key.startsWith(`${endpoint} `)).map((key) => key.split(' ')[1]).sort();
+    const idsOf = (endpoint: string) =>
+      received
+        .filter((key) => key.startsWith(`${endpoint} `))
+        .map((key) => key.split(' ')[1])
+        .sort();
     expect(idsOf('a')).toEqual(idsOf('b'));
   });
 });

@@ -83,9 +83,16 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
     received.length = 0;
     // No delivery worker in the first process: the event can only be in the outbox when it dies.
     const first = await start('outbox.db', { WEBHOOK_POLL_MS: '0' });
-    const saved = await put(first, '/api/v1/admin/webhooks/app', { url: `http://127.0.0.1:${receiverPort}/hooks`, events: ['menu.published'] });
+    const saved = await put(first, '/api/v1/admin/webhooks/app', {
+      url: `http://127.0.0.1:${receiverPort}/hooks`,
+      events: ['menu.published'],
+    });
     expect(saved.status).toBe(201);
-    const upserted = await put(first, '/api/v1/admin/meals', MealMother.upsertBody(MealMother.servedTomorrow(new Date(), { id: 1 })));
+    const upserted = await put(
+      first,
+      '/api/v1/admin/meals',
+      MealMother.upsertBody(MealMother.servedTomorrow(new Date(), { id: 1 })),
+    );
     expect(upserted.status).toBe(200);
     await killed(first);
     expect(received).toHaveLength(0);
@@ -95,7 +102,11 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
 
     const event = await verifyWebhook(saved.body.data.secret, received[0]!.headers, received[0]!.body);
     expect(event).toMatchObject({ type: 'menu.published', data: { added: [1], cause: 'upsert' } });
-    const log = (await (await fetch(`${second.url}/api/v1/admin/webhooks/app/deliveries`, { headers: { authorization: `Bearer ${admin}` } })).json()) as any;
+    const log = (await (
+      await fetch(`${second.url}/api/v1/admin/webhooks/app/deliveries`, {
+        headers: { authorization: `Bearer ${admin}` },
+      })
+    ).json()) as any;
     expect(log.data.deliveries).toMatchObject([{ event_id: event.id, state: 'delivered', attempts: 1 }]);
     // Delivered is final: nothing claims it again.
     expect(received).toHaveLength(1);
@@ -112,12 +123,17 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
     // A retry base of 3 s: the failed attempt's retry is not due before the kill, so no attempt of the first process
     // holds a lease (WEBHOOK_TIMEOUT_MS + 60 s) that the second would have to wait out.
     const first = await start('retry.db', { WEBHOOK_POLL_MS: '200', WEBHOOK_RETRY_BASE_MS: '3000' });
-    await put(first, '/api/v1/admin/webhooks/app', { url: `http://127.0.0.1:${deadPort}/hooks`, events: ['menu.published'] });
+    await put(first, '/api/v1/admin/webhooks/app', {
+      url: `http://127.0.0.1:${deadPort}/hooks`,
+      events: ['menu.published'],
+    });
     await put(first, '/api/v1/admin/meals', MealMother.upsertBody(MealMother.servedTomorrow(new Date(), { id: 1 })));
     // Wait for the first failed attempt in the log, then kill.
     let log: any[] = [];
     for (let poll = 0; poll < 200 && !log.some((delivery) => delivery.attempts > 0); poll += 1) {
-      const answer = await fetch(`${first.url}/api/v1/admin/webhooks/app/deliveries`, { headers: { authorization: `Bearer ${admin}` } });
+      const answer = await fetch(`${first.url}/api/v1/admin/webhooks/app/deliveries`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
       log = ((await answer.json()) as any).data.deliveries;
       if (!log.some((delivery) => delivery.attempts > 0)) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -126,7 +142,10 @@ describe('webhooks across a crash (SQLite, real server process)', () => {
 
     const second = await start('retry.db', { WEBHOOK_POLL_MS: '200', WEBHOOK_RETRY_BASE_MS: '1' });
     // A PUT keeps the secret, points the endpoint at the receiver and enables it again.
-    await put(second, '/api/v1/admin/webhooks/app', { url: `http://127.0.0.1:${receiverPort}/hooks`, events: ['menu.published'] });
+    await put(second, '/api/v1/admin/webhooks/app', {
+      url: `http://127.0.0.1:${receiverPort}/hooks`,
+      events: ['menu.published'],
+    });
     await deliveries(1);
 
     expect(received[0]!.headers['webhook-id']).toBe(log[0].event_id);

@@ -53,7 +53,10 @@ afterEach(async () => {
   received.length = 0;
 });
 
-async function service(env: Record<string, string> = {}, persistence?: Awaited<ReturnType<typeof buildServer>>['persistence']) {
+async function service(
+  env: Record<string, string> = {},
+  persistence?: Awaited<ReturnType<typeof buildServer>>['persistence'],
+) {
   const clock = new FixedClock('2026-09-01T08:00:00Z');
   const config = loadConfig({
     JWT_SECRET: secret,
@@ -72,7 +75,10 @@ async function service(env: Record<string, string> = {}, persistence?: Awaited<R
     const response = await server.app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${admin}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
     return { status: response.statusCode, body: response.json() as any };
@@ -83,7 +89,12 @@ async function service(env: Record<string, string> = {}, persistence?: Awaited<R
     clock,
     call,
     saveWebhook: (url = receiverUrl) => call('PUT', '/api/v1/admin/webhooks/app', { url, events: ['menu.published'] }),
-    publishMenu: () => call('PUT', '/api/v1/admin/meals', MealMother.upsertBody(MealMother.servedTomorrow(clock.now(), { id: ++mealId }))),
+    publishMenu: () =>
+      call(
+        'PUT',
+        '/api/v1/admin/meals',
+        MealMother.upsertBody(MealMother.servedTomorrow(clock.now(), { id: ++mealId })),
+      ),
     deliveries: async () => (await call('GET', '/api/v1/admin/webhooks/app/deliveries')).body.data.deliveries as any[],
     pass: () => server.webhookWorker!.runNow(),
   };
@@ -99,11 +110,22 @@ describe('webhooks through the service, to a real receiver', () => {
 
     expect(received).toHaveLength(1);
     const { headers, body } = received[0]!;
-    const event = await verifyWebhook(saved.body.data.secret, headers, body, { now: new Date(Number(headers['webhook-timestamp']) * 1000) });
-    expect(event).toMatchObject({ type: 'menu.published', timestamp: '2026-09-01T08:00:00.000Z', data: { added: [1], cause: 'upsert' } });
+    const event = await verifyWebhook(saved.body.data.secret, headers, body, {
+      now: new Date(Number(headers['webhook-timestamp']) * 1000),
+    });
+    expect(event).toMatchObject({
+      type: 'menu.published',
+      timestamp: '2026-09-01T08:00:00.000Z',
+      data: { added: [1], cause: 'upsert' },
+    });
     // The library checks the timestamp against the real clock: this attempt was signed at the service's (fixed) one.
-    expect(() => new StandardWebhook(saved.body.data.secret).verify(body, headers as Record<string, string>)).toThrow(/timestamp too old/);
-    const resigned = { ...(headers as Record<string, string>), 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) };
+    expect(() => new StandardWebhook(saved.body.data.secret).verify(body, headers as Record<string, string>)).toThrow(
+      /timestamp too old/,
+    );
+    const resigned = {
+      ...(headers as Record<string, string>),
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+    };
     expect(() => new StandardWebhook(saved.body.data.secret).verify(body, resigned)).toThrow(/No matching signature/);
   });
 
@@ -127,7 +149,9 @@ describe('webhooks through the service, to a real receiver', () => {
     clock.set(retryAt);
     await pass();
     expect(received.map(({ headers }) => headers['webhook-id'])).toEqual([failed.event_id, failed.event_id]);
-    expect(await deliveries()).toMatchObject([{ state: 'delivered', attempts: 2, last_status: 200, last_error: null, next_attempt_at: null }]);
+    expect(await deliveries()).toMatchObject([
+      { state: 'delivered', attempts: 2, last_status: 200, last_error: null, next_attempt_at: null },
+    ]);
     const metrics = (await server.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(metrics).toContain('meals_webhook_attempts_total{result="delivered"} 1');
     expect(metrics).toContain('meals_webhook_attempts_total{result="failed"} 1');
@@ -142,7 +166,9 @@ describe('webhooks through the service, to a real receiver', () => {
     await pass();
 
     expect(received).toHaveLength(1);
-    expect(await deliveries()).toMatchObject([{ state: 'pending', attempts: 1, last_status: null, last_error: 'no answer within 200 ms' }]);
+    expect(await deliveries()).toMatchObject([
+      { state: 'pending', attempts: 1, last_status: null, last_error: 'no answer within 200 ms' },
+    ]);
   });
 
   it('refuses a private URL without OUTBOUND_ALLOW_PRIVATE_NETWORKS, on saving and on sending', async () => {
@@ -164,7 +190,12 @@ describe('webhooks through the service, to a real receiver', () => {
 
     expect(connections).toBe(before);
     expect(await sender.deliveries()).toMatchObject([
-      { state: 'pending', attempts: 1, last_status: null, last_error: 'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)' },
+      {
+        state: 'pending',
+        attempts: 1,
+        last_status: null,
+        last_error: 'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+      },
     ]);
   });
 
@@ -178,14 +209,24 @@ describe('webhooks through the service, to a real receiver', () => {
     clock.set(failingSince + 2 * day);
     await publishMenu();
     await pass();
-    for (let round = 0; round < 100 && (await call('GET', '/api/v1/admin/webhooks/app')).body.data.enabled; round += 1) {
-      const due = (await deliveries()).filter((delivery) => delivery.state === 'pending').map((delivery) => Date.parse(delivery.next_attempt_at));
+    for (
+      let round = 0;
+      round < 100 && (await call('GET', '/api/v1/admin/webhooks/app')).body.data.enabled;
+      round += 1
+    ) {
+      const due = (await deliveries())
+        .filter((delivery) => delivery.state === 'pending')
+        .map((delivery) => Date.parse(delivery.next_attempt_at));
       clock.set(Math.max(clock.now().getTime(), Math.min(...due)));
       await pass();
     }
 
     const disabled = (await call('GET', '/api/v1/admin/webhooks/app')).body.data;
-    expect(disabled).toMatchObject({ enabled: false, failing_since: new Date(failingSince).toISOString(), disabled_at: clock.now().toISOString() });
+    expect(disabled).toMatchObject({
+      enabled: false,
+      failing_since: new Date(failingSince).toISOString(),
+      disabled_at: clock.now().toISOString(),
+    });
     expect(clock.now().getTime() - failingSince).toBeGreaterThanOrEqual(3 * day);
     const attempts = received.length;
     clock.set(clock.now().getTime() + day);

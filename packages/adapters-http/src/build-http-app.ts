@@ -26,8 +26,20 @@ import { kitchenRoutes, type KitchenRoutesOptions } from './routes/kitchen-route
 import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
 import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
 import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
-import { defaultMenuCaching, menuRoutes, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
-import { appPage, consolePage, dashboardPage, pageRoutes, signInPageOptions, type PageSignIn } from './pages/page-routes.js';
+import {
+  defaultMenuCaching,
+  menuRoutes,
+  type MenuCachingOptions,
+  type MenuRoutesOptions,
+} from './routes/menu-routes.js';
+import {
+  appPage,
+  consolePage,
+  dashboardPage,
+  pageRoutes,
+  signInPageOptions,
+  type PageSignIn,
+} from './pages/page-routes.js';
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { pushRoutes, pushStatusRoute, type PushOptions } from './routes/push-routes.js';
@@ -206,7 +218,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // An answer to a verified token that says nothing of caching is the caller's own: no shared cache may keep it.
   // Routes whose answers are the same for everyone (rankings, the dashboard) say so with a Cache-Control of their own.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.principal !== null && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-store');
+    if (request.principal !== null && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'private, no-store');
     done(null, payload);
   });
   app.setErrorHandler(handleError);
@@ -220,7 +233,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, {
     limitedPrefixes: [apiPrefix, openMensaV2Prefix, openApiPath, docsPath],
-    ...(options.sharedRateLimits && { shared: { options: options.sharedRateLimits, clock: options.clock ?? systemClock } }),
+    ...(options.sharedRateLimits && {
+      shared: { options: options.sharedRateLimits, clock: options.clock ?? systemClock },
+    }),
   });
 
   // Before every route: the document lists the routes registered after it.
@@ -298,9 +313,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.
   const pages = [
-    ...(options.app ?? true ? [appPage] : []),
-    ...(options.dashboard ?? true ? [dashboardPage] : []),
-    ...(options.console ?? true ? [consolePage] : []),
+    ...((options.app ?? true) ? [appPage] : []),
+    ...((options.dashboard ?? true) ? [dashboardPage] : []),
+    ...((options.console ?? true) ? [consolePage] : []),
   ];
   if (pages.length > 0) await app.register(pageRoutes, { pages, ...signInPageOptions(options.signIn) });
   return app;

@@ -16,7 +16,8 @@ export function answerClientError(securityHeaders: Readonly<Record<string, strin
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     // An answer already begun on this socket cannot be followed by another (Node's own rule).
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (socket.writable && inFlight?.headersSent !== true) socket.write(rawAnswer(clientErrorOf(error.code), securityHeaders));
+    if (socket.writable && inFlight?.headersSent !== true)
+      socket.write(rawAnswer(clientErrorOf(error.code), securityHeaders));
     socket.destroy(error);
   };
 }
@@ -31,7 +32,10 @@ function clientErrorOf(nodeCode: string | undefined): { code: ErrorCode; message
   return { code: 'invalid_request', message: 'The request is not valid HTTP/1.1.' };
 }
 
-function rawAnswer({ code, message }: { code: ErrorCode; message: string }, securityHeaders: Readonly<Record<string, string>>) {
+function rawAnswer(
+  { code, message }: { code: ErrorCode; message: string },
+  securityHeaders: Readonly<Record<string, string>>,
+) {
   const status = httpStatusOf[code];
   const body = JSON.stringify(errorEnvelope(code, message));
   const headers = {
@@ -41,7 +45,9 @@ function rawAnswer({ code, message }: { code: ErrorCode; message: string }, secu
     'cache-control': 'no-store',
     connection: 'close',
   };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`;
 }
 
@@ -57,6 +63,7 @@ function frameworkErrorOf(fastifyCode: string): { code: ErrorCode; message: stri
   if (fastifyCode === 'FST_ERR_BAD_URL') {
     return { code: 'invalid_url', message: 'The URL is not valid: it holds a malformed percent-encoding.' };
   }
-  if (fastifyCode === 'FST_ERR_MAX_PARAM_LENGTH') return { code: 'invalid_request', message: 'A path parameter is too long.' };
+  if (fastifyCode === 'FST_ERR_MAX_PARAM_LENGTH')
+    return { code: 'invalid_request', message: 'A path parameter is too long.' };
   return { code: 'internal_error', message: 'Internal server error.' };
 }

@@ -43,7 +43,8 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const status = httpStatusOf[code];
   // 5xx details go to the log with the request id (and the request, credentials redacted), never to the client.
   // An unavailable storage was logged once, when it failed: one line per refused request would bury it.
-  if (status >= 500 && code !== 'storage_unavailable') request.log.error({ err: error, req: request }, 'request failed');
+  if (status >= 500 && code !== 'storage_unavailable')
+    request.log.error({ err: error, req: request }, 'request failed');
   if (headers !== undefined) reply.headers(headers);
   return reply.code(status).send(errorEnvelope(code, message));
 }

@@ -6,14 +6,21 @@ import { HttpError } from './http-error.js';
  * unknown field (named), a key twice in one object is not JSON we accept (JSON.parse would keep the last silently),
  * and a route without a body accepts an empty one under `content-type: application/json`.
  */
-export function parseJsonBody(request: FastifyRequest, text: string, done: (error: Error | null, body?: unknown) => void): void {
+export function parseJsonBody(
+  request: FastifyRequest,
+  text: string,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
   if (text.length === 0) {
     if (request.routeOptions.schema?.body === undefined) return done(null, undefined);
     return done(new HttpError('invalid_json', 'The body is empty; this route needs a JSON body.'));
   }
   // One pass over the text before JSON.parse: nesting past the bound is refused before anything recurses over it.
   const shape = shapeOf(text);
-  if (shape.tooDeep) return done(new HttpError('invalid_json', `The body is not JSON we accept: it nests deeper than ${maxJsonDepth} levels.`));
+  if (shape.tooDeep)
+    return done(
+      new HttpError('invalid_json', `The body is not JSON we accept: it nests deeper than ${maxJsonDepth} levels.`),
+    );
   let body: unknown;
   try {
     body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -23,7 +30,12 @@ export function parseJsonBody(request: FastifyRequest, text: string, done: (erro
   try {
     // Each key of the text is followed by the one colon outside strings: fewer keys parsed means a key was repeated.
     if (keysOf(body) !== shape.colons) {
-      return done(new HttpError('invalid_json', `The body is not valid JSON here: the key "${repeatedKeyOf(text)}" appears twice in one object.`));
+      return done(
+        new HttpError(
+          'invalid_json',
+          `The body is not valid JSON here: the key "${repeatedKeyOf(text)}" appears twice in one object.`,
+        ),
+      );
     }
   } catch (error) {
     return done(error as Error);
@@ -67,14 +79,16 @@ function keysOf(root: unknown): number {
     const { value, path } = next;
     if (typeof value !== 'object' || value === null) continue;
     if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], path: `${path}[${index}]` });
+      for (let index = value.length - 1; index >= 0; index--)
+        pending.push({ value: value[index], path: `${path}[${index}]` });
       continue;
     }
     const keys = Object.keys(value);
     count += keys.length;
     for (const key of keys) {
       const field = path === '' ? key : `${path}.${key}`;
-      if (key === '__proto__' || key === 'constructor') throw new HttpError('invalid_request', `unknown field "${field}"`);
+      if (key === '__proto__' || key === 'constructor')
+        throw new HttpError('invalid_request', `unknown field "${field}"`);
       pending.push({ value: (value as Record<string, unknown>)[key], path: field });
     }
   }
@@ -124,7 +138,8 @@ export function requireJsonBody(request: FastifyRequest, _reply: unknown, done: 
 export function refuseFieldsOfEmptyBody(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
   const { body } = request;
   if (body === undefined) return done();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return done(new HttpError('invalid_request', 'the body must be an object'));
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return done(new HttpError('invalid_request', 'the body must be an object'));
   const [field] = Object.keys(body);
   done(field === undefined ? undefined : new HttpError('invalid_request', `unknown field "${field}"`));
 }

@@ -31,7 +31,10 @@ export function compileValidatorOnFirstUse(ajv: Ajv): (route: { schema: unknown 
 
 /** Fastify's own serializer compiler (with its options and shared schemas), called on a route's first answer of a status. */
 export function compileSerializerOnFirstUse(externalSchemas: unknown, serializerOptions: unknown) {
-  const compile = SerializerSelector()(externalSchemas, serializerOptions as Parameters<ReturnType<typeof SerializerSelector>>[1]);
+  const compile = SerializerSelector()(
+    externalSchemas,
+    serializerOptions as Parameters<ReturnType<typeof SerializerSelector>>[1],
+  );
   return (route: Parameters<typeof compile>[0]) => {
     let serialize: ((document: unknown) => string) | undefined;
     return (document: unknown) => (serialize ??= compile(route))(document);
@@ -50,7 +53,9 @@ export function schemasCompiledOnFirstUse(ajv: Ajv): NonNullable<FastifyServerOp
     compilersFactory: {
       // Fastify types this as @fastify/ajv-compiler's; it calls the compiler as setValidatorCompiler's, with
       // `{ schema, method, url, httpPart }` (fastify/lib/validation.js).
-      buildValidator: (() => compileValidatorOnFirstUse(ajv)) as unknown as NonNullable<CompilersFactory['buildValidator']>,
+      buildValidator: (() => compileValidatorOnFirstUse(ajv)) as unknown as NonNullable<
+        CompilersFactory['buildValidator']
+      >,
       buildSerializer: compileSerializerOnFirstUse,
     },
   };

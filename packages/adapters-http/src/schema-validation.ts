@@ -16,7 +16,15 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  */
 export function createSchemaValidator(): Ajv {
   // `verbose`: a failure carries its schema, so that the message can name what is allowed (`1 to 14`), not only fail.
-  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, strict: false, validateSchema: false, verbose: true });
+  const ajv = new Ajv({
+    coerceTypes: false,
+    removeAdditional: false,
+    useDefaults: false,
+    allErrors: false,
+    strict: false,
+    validateSchema: false,
+    verbose: true,
+  });
   addFormats(ajv);
   return ajv;
 }

@@ -6,7 +6,9 @@ import helmet, { type HelmetOptions } from 'helmet';
  * whole middleware for every request: about 15 µs, the largest single cost of a rating in the benchmark's profile.
  * No Content-Security-Policy: the API answers JSON, which a browser never renders as a page.
  */
-export function securityHeaders(options: HelmetOptions = { contentSecurityPolicy: false }): Readonly<Record<string, string>> {
+export function securityHeaders(
+  options: HelmetOptions = { contentSecurityPolicy: false },
+): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const collector = {
     setHeader(name: string, value: number | string | readonly string[]) {

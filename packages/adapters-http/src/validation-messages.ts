@@ -63,7 +63,8 @@ interface SchemaHints {
 }
 
 /** Ajv's `verbose` errors carry the failing schema; Fastify's error type does not name it. */
-const schemaOf = (error: FastifySchemaValidationError): SchemaHints | undefined => (error as { parentSchema?: SchemaHints }).parentSchema;
+const schemaOf = (error: FastifySchemaValidationError): SchemaHints | undefined =>
+  (error as { parentSchema?: SchemaHints }).parentSchema;
 
 const calendarDays = new Set(['^[0-9]{4}-[0-9]{2}-[0-9]{2}$', '^\\d{4}-\\d{2}-\\d{2}$']);
 
@@ -77,7 +78,9 @@ function allowedForm(pattern: string, schema: SchemaHints | undefined): string {
   const integers = integerRangeOf(regex);
   if (integers !== undefined) return integers;
   const description = typeof schema?.description === 'string' ? schema.description : undefined;
-  return description === undefined ? 'does not have the expected form' : `does not have the expected form: ${description}`;
+  return description === undefined
+    ? 'does not have the expected form'
+    : `does not have the expected form: ${description}`;
 }
 
 const probedUpTo = 10_000;
@@ -97,14 +100,17 @@ function integerRangeOf(regex: RegExp): string | undefined {
     last = n;
   }
   if (first === undefined || last === undefined) return undefined;
-  return last === probedUpTo ? `must be an integer of at least ${first}, without leading zeros` : `must be an integer from ${first} to ${last}`;
+  return last === probedUpTo
+    ? `must be an integer of at least ${first}, without leading zeros`
+    : `must be an integer from ${first} to ${last}`;
 }
 
 /** `must be an integer from 1 to 5`: both bounds when the schema has both, else the one that failed. */
 function allowedRange(schema: SchemaHints | undefined, keyword: string, params: Record<string, unknown>): string {
   const what = schema?.type === 'integer' ? 'an integer' : 'a number';
   const { minimum, maximum } = schema ?? {};
-  if (typeof minimum === 'number' && typeof maximum === 'number') return `must be ${what} from ${minimum} to ${maximum}`;
+  if (typeof minimum === 'number' && typeof maximum === 'number')
+    return `must be ${what} from ${minimum} to ${maximum}`;
   const limit = String(params.limit);
   switch (keyword) {
     case 'minimum':
@@ -120,7 +126,13 @@ function allowedRange(schema: SchemaHints | undefined, keyword: string, params: 
 
 /** `/meals/0/name` -> `meals[0].name`; a property name is appended the same way. */
 function fieldOf(instancePath: string, property?: string): string {
-  const segments = instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (property !== undefined) segments.push(property);
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`), '');
+  return segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`),
+    '',
+  );
 }

@@ -8,7 +8,10 @@ import type { FastifyReply } from 'fastify';
 export function varyOn(reply: FastifyReply, field: string): FastifyReply {
   const current = reply.getHeader('vary');
   if (current === undefined) return reply.header('vary', field);
-  const fields = String(current).split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const fields = String(current)
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (fields.some((name) => name === '*' || name.toLowerCase() === field.toLowerCase())) return reply;
   return reply.header('vary', [...fields, field].join(', '));
 }

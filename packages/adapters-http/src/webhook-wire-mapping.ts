@@ -7,7 +7,10 @@ import type { DeliveryData, WebhookBody, WebhookData } from '@canteen-meals/http
 const instant = (value: Date | null) => value?.toISOString() ?? null;
 
 /** An endpoint as the admin routes answer it: the secret only when `withSecret` (the PUT that generated it). */
-export function webhookDataOf(webhook: Webhook, { withSecret = false }: { readonly withSecret?: boolean } = {}): WebhookData {
+export function webhookDataOf(
+  webhook: Webhook,
+  { withSecret = false }: { readonly withSecret?: boolean } = {},
+): WebhookData {
   return {
     webhook_id: webhook.id,
     url: webhook.url,

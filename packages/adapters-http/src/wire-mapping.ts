@@ -99,7 +99,11 @@ export function distributionDataOf(histogram: RatingHistogram) {
 }
 
 /** GET /dishes/{dish_id}: the dish, its names, the caller's own figures, and one page of servings. */
-export function dishDataOf(details: DishDetails, servings: readonly MealReading[], nextCursor: string | null): DishData {
+export function dishDataOf(
+  details: DishDetails,
+  servings: readonly MealReading[],
+  nextCursor: string | null,
+): DishData {
   const personal = details.personal;
   const own = personal === null ? null : ratingStatistics(personal.histogram);
   return {
@@ -122,7 +126,10 @@ export function dishDataOf(details: DishDetails, servings: readonly MealReading[
 }
 
 /** A canteen as the canteen routes answer it; its feeds only for an admin (`withFeeds`). */
-export function canteenDataOf(canteen: StoredCanteen, { withFeeds = false }: { readonly withFeeds?: boolean } = {}): CanteenData {
+export function canteenDataOf(
+  canteen: StoredCanteen,
+  { withFeeds = false }: { readonly withFeeds?: boolean } = {},
+): CanteenData {
   return {
     canteen_id: canteen.id,
     openmensa_id: canteen.openmensaId,
@@ -202,7 +209,10 @@ export function userDataExportDataOf(data: UserDataExport): Static<typeof UserDa
       ? {}
       : {
           preferences: { without: [...data.preferences.filter.without], only: [...data.preferences.filter.only] },
-          aversions: data.preferences.aversions.map(({ dishId, since }) => ({ dish_id: dishId, since: since.toISOString() })),
+          aversions: data.preferences.aversions.map(({ dishId, since }) => ({
+            dish_id: dishId,
+            since: since.toISOString(),
+          })),
         }),
     ...(data.push === undefined
       ? {}
@@ -214,7 +224,11 @@ export function userDataExportDataOf(data: UserDataExport): Static<typeof UserDa
             expiration_time: subscription.expirationTime?.toISOString() ?? null,
             created_at: subscription.createdAt.toISOString(),
           })),
-          notifications: { favourites_today: data.push.settings.favouritesToday, sold_out: data.push.settings.soldOut, language: data.push.settings.language },
+          notifications: {
+            favourites_today: data.push.settings.favouritesToday,
+            sold_out: data.push.settings.soldOut,
+            language: data.push.settings.language,
+          },
         }),
   };
 }
@@ -231,7 +245,9 @@ export function erasureDataOf(erased: ErasedUserData): Static<typeof UserDataEra
 }
 
 /** The closed days of an upsert body; a day without canteen_id is the default canteen's. */
-export function closedDaysFromUpsertBody(body: UpsertMealsBody): { readonly canteenId: string; readonly date: string }[] {
+export function closedDaysFromUpsertBody(
+  body: UpsertMealsBody,
+): { readonly canteenId: string; readonly date: string }[] {
   return (body.closed_days ?? []).map((day) => ({ canteenId: day.canteen_id ?? defaultCanteenId, date: day.date }));
 }
 

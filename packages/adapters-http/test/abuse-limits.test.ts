@@ -59,7 +59,7 @@ describe('rate limits', () => {
     expect((await app!.inject(from('10.0.0.1', markMealRequest(bearer('alice'))))).statusCode).toBe(200);
   });
 
-  it('keys on the verified sub: forged tokens naming a user do not spend that user\'s quota', async () => {
+  it("keys on the verified sub: forged tokens naming a user do not spend that user's quota", async () => {
     await appWith({ rateLimits: { userPerMinute: 2, ipPerMinute: 100 } });
     const forgedAlice = `Bearer ${signHmacToken('another-secret-of-at-least-32-bytes!!!!', { sub: 'alice' })}`;
     expect(await statuses(5, () => markMealRequest(forgedAlice))).toEqual([401, 401, 401, 401, 401]);
@@ -91,7 +91,8 @@ describe('trust proxy: who may name the client address', () => {
   it('ignores X-Forwarded-For by default: a spoofed one does not buy a new quota', async () => {
     await appWith({ rateLimits: { userPerMinute: 100, ipPerMinute: 2 } });
     const codes = [];
-    for (const spoofed of ['1.1.1.1', '2.2.2.2', '3.3.3.3', '4.4.4.4']) codes.push((await app!.inject(viaProxy(spoofed))).statusCode);
+    for (const spoofed of ['1.1.1.1', '2.2.2.2', '3.3.3.3', '4.4.4.4'])
+      codes.push((await app!.inject(viaProxy(spoofed))).statusCode);
     expect(codes).toEqual([401, 401, 429, 429]);
   });
 
@@ -114,7 +115,7 @@ describe('trust proxy: who may name the client address', () => {
 });
 
 describe('security headers', () => {
-  it('sends helmet\'s headers on successes and errors alike, without a CSP for JSON', async () => {
+  it("sends helmet's headers on successes and errors alike, without a CSP for JSON", async () => {
     await appWith();
     for (const response of [
       await app!.inject(markMealRequest(bearer('alice'))),
@@ -184,7 +185,11 @@ describe('timeouts', () => {
   const closeBoundMs = 8_000;
 
   /** Opens a raw socket, writes `first`, then one `drip` every 100 ms: resolves when the server closes it. */
-  async function dripUntilClosed(port: number, first: string, drip: () => string): Promise<{ closedBy: 'server' | 'bound'; received: string }> {
+  async function dripUntilClosed(
+    port: number,
+    first: string,
+    drip: () => string,
+  ): Promise<{ closedBy: 'server' | 'bound'; received: string }> {
     const socket = connect(port, '127.0.0.1');
     let received = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
@@ -207,7 +212,11 @@ describe('timeouts', () => {
   it('drops a slowloris client that never finishes its headers', async () => {
     const port = await listening();
     let n = 0;
-    const { closedBy } = await dripUntilClosed(port, 'POST /api/v1/mark-meal HTTP/1.1\r\nHost: localhost\r\n', () => `X-Slow-${n++}: 1\r\n`);
+    const { closedBy } = await dripUntilClosed(
+      port,
+      'POST /api/v1/mark-meal HTTP/1.1\r\nHost: localhost\r\n',
+      () => `X-Slow-${n++}: 1\r\n`,
+    );
     expect(closedBy).toBe('server');
   });
 

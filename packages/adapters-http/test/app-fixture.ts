@@ -25,16 +25,28 @@ export const menu: Meal[] = [
 ];
 
 /** Every use case the app serves, over one set of in-memory adapters and a clock: built as the server builds them. */
-export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): HttpAppOptions['useCases'] {
+export function useCasesOver(
+  adapters: ReturnType<typeof createInMemoryAdapters>,
+  clock: Clock,
+): HttpAppOptions['useCases'] {
   // Webhooks without a secret get one as the server makes them; nothing is sent from route tests.
-  return createUseCases(adapters, clock, { start: '11:00', timeZone }, {}, { newSecret: () => `whsec_${randomBytes(32).toString('base64')}` });
+  return createUseCases(
+    adapters,
+    clock,
+    { start: '11:00', timeZone },
+    {},
+    { newSecret: () => `whsec_${randomBytes(32).toString('base64')}` },
+  );
 }
 
 /** A VAPID public key for the route tests (nothing is sent from them: the sender answers as a push service would). */
 export const testVapidPublicKey = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 3)]).toString('base64url');
 
 /** Web Push over the same adapters, its sender answering 201 (the end-to-end tests send to a real push service). */
-export function pushOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): NonNullable<HttpAppOptions['push']> {
+export function pushOver(
+  adapters: ReturnType<typeof createInMemoryAdapters>,
+  clock: Clock,
+): NonNullable<HttpAppOptions['push']> {
   const push = createPushUseCases({
     store: adapters.pushStore,
     canteens: adapters.canteens,
@@ -63,7 +75,8 @@ export async function buildTestApp(
     ...(options.operations === undefined ? {} : { operations: options.operations }),
   });
   const { issuer, audience } = options;
-  const token = (claims: Partial<TokenClaims> = {}) => signHmacToken(secret, { sub: 'alice', issuer, audience, ...claims });
+  const token = (claims: Partial<TokenClaims> = {}) =>
+    signHmacToken(secret, { sub: 'alice', issuer, audience, ...claims });
   return { app, adapters, clock, token };
 }
 
@@ -80,7 +93,18 @@ export function useSharedTestApp(): TestApp {
   });
   beforeEach(async () => {
     const { db } = shared.adapters;
-    for (const table of [db.meals, db.histograms, db.ratings, db.markings, db.dishes, db.dishNames, db.mealDishes, db.withdrawn, db.closedDays, db.availability]) {
+    for (const table of [
+      db.meals,
+      db.histograms,
+      db.ratings,
+      db.markings,
+      db.dishes,
+      db.dishNames,
+      db.mealDishes,
+      db.withdrawn,
+      db.closedDays,
+      db.availability,
+    ]) {
       table.clear();
     }
     for (const id of db.canteens.keys()) if (id !== 'default') db.canteens.delete(id);

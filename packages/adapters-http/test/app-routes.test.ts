@@ -24,7 +24,12 @@ interface WebManifest {
   readonly lang: string;
   readonly theme_color: string;
   readonly background_color: string;
-  readonly icons: readonly { readonly src: string; readonly sizes: string; readonly type: string; readonly purpose?: string }[];
+  readonly icons: readonly {
+    readonly src: string;
+    readonly sizes: string;
+    readonly type: string;
+    readonly purpose?: string;
+  }[];
 }
 
 describe('GET /', () => {
@@ -77,11 +82,9 @@ describe('GET /', () => {
       expect(manifest.short_name.length).toBeLessThanOrEqual(12);
       expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/);
       expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/);
-      expect(manifest.icons.map((icon) => `${icon.sizes}${icon.purpose === undefined ? '' : ` ${icon.purpose}`}`).sort()).toEqual([
-        '192x192',
-        '512x512',
-        '512x512 maskable',
-      ]);
+      expect(
+        manifest.icons.map((icon) => `${icon.sizes}${icon.purpose === undefined ? '' : ` ${icon.purpose}`}`).sort(),
+      ).toEqual(['192x192', '512x512', '512x512 maskable']);
       for (const icon of manifest.icons) {
         const png = await get(icon.src);
         expect(png.statusCode).toBe(200);
@@ -103,7 +106,8 @@ describe('GET /', () => {
     const page = await get('/');
     const script = /src="(\/assets\/app\.[A-Z0-9]{8}\.js)"/.exec(page.body)![1]!;
     const style = /href="(\/assets\/app\.[A-Z0-9]{8}\.css)"/.exec(page.body)![1]!;
-    for (const file of [script, style, '/app.en.webmanifest', '/app.de.webmanifest']) expect(worker.body).toContain(`"${file}"`);
+    for (const file of [script, style, '/app.en.webmanifest', '/app.de.webmanifest'])
+      expect(worker.body).toContain(`"${file}"`);
     expect((await get('/sw.js', { 'if-none-match': String(worker.headers.etag) })).statusCode).toBe(304);
   });
 
@@ -136,11 +140,16 @@ describe('GET /', () => {
       expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload), url).toBe(true);
       expect(zipped.rawPayload.length, url).toBeLessThan(plain.rawPayload.length);
       expect(zipped.headers.etag).not.toBe(plain.headers.etag);
-      expect((await get(url, { 'accept-encoding': 'gzip', 'if-none-match': String(zipped.headers.etag) })).statusCode, url).toBe(304);
+      expect(
+        (await get(url, { 'accept-encoding': 'gzip', 'if-none-match': String(zipped.headers.etag) })).statusCode,
+        url,
+      ).toBe(304);
     }
     // An icon is compressed already: sent as it is.
     const manifest = (await get('/app.en.webmanifest')).json<WebManifest>();
-    expect((await get(manifest.icons[0]!.src, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await get(manifest.icons[0]!.src, { 'accept-encoding': 'gzip' })).headers['content-encoding'],
+    ).toBeUndefined();
   });
 
   it('is left out, worker and manifests too, when the app is built with app: false', async () => {

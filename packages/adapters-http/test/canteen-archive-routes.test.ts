@@ -5,11 +5,21 @@ import { now, useSharedTestApp } from './app-fixture.js';
 
 const fixture = useSharedTestApp();
 
-const academica = { name: 'Mensa Academica', timezone: 'Europe/Berlin', city: 'Aachen', address: null, coordinates: null };
+const academica = {
+  name: 'Mensa Academica',
+  timezone: 'Europe/Berlin',
+  city: 'Aachen',
+  address: null,
+  coordinates: null,
+};
 const feeds = [{ name: 'full', url: 'https://mensa.example/full.xml?key=secret', schedule: '0 6 * * *' }];
 const today = '2026-03-10';
 
-function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, { scope = adminScope, body }: { scope?: string | null | undefined; body?: unknown } = {}) {
+function send(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  { scope = adminScope, body }: { scope?: string | null | undefined; body?: unknown } = {},
+) {
   return fixture.app.inject({
     method,
     url,
@@ -31,7 +41,10 @@ const idsOf = (response: { json(): any }, key = 'canteens', id = 'canteen_id') =
 /** Academica with today's soup (meal 20), rated 4 by alice. */
 async function academicaWithSoup() {
   expect((await put('mensa-academica', { ...academica, feeds })).statusCode).toBe(201);
-  const soup = { ...MealMother.wire(MealMother.servedToday(now, { id: 20, name: 'Soup' })), canteen_id: 'mensa-academica' };
+  const soup = {
+    ...MealMother.wire(MealMother.servedToday(now, { id: 20, name: 'Soup' })),
+    canteen_id: 'mensa-academica',
+  };
   expect((await send('PUT', '/api/v1/admin/meals', { body: { meals: [soup] } })).statusCode).toBe(200);
   const rated = await send('POST', '/api/v1/rate-meal', { scope: null, body: { meal_id: 20, rating: 4 } });
   expect(rated.statusCode, rated.body).toBe(200);
@@ -42,7 +55,10 @@ describe('DELETE /api/v1/admin/canteens/{canteen_id}', () => {
     await academicaWithSoup();
     const archived = await archive('mensa-academica');
     expect(archived.statusCode).toBe(200);
-    expect(archived.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', archived_at: now.toISOString() } });
+    expect(archived.json()).toEqual({
+      status: 'success',
+      data: { canteen_id: 'mensa-academica', archived_at: now.toISOString() },
+    });
     fixture.clock.set(new Date(now.getTime() + 60_000));
     expect((await archive('mensa-academica')).json()).toEqual(archived.json());
   });
@@ -62,7 +78,10 @@ describe('DELETE /api/v1/admin/canteens/{canteen_id}', () => {
     ]) {
       expect([url, ...errorOf(await read(url))]).toEqual([url, 404, 'canteen_not_found']);
     }
-    expect(errorOf(await send('GET', '/api/v1/admin/canteens/mensa-academica/feeds'))).toEqual([404, 'canteen_not_found']);
+    expect(errorOf(await send('GET', '/api/v1/admin/canteens/mensa-academica/feeds'))).toEqual([
+      404,
+      'canteen_not_found',
+    ]);
     // Every canteen's day is that of the active canteens.
     expect(idsOf(await read(`/api/v1/meals?date=${today}`), 'meals', 'meal_id')).toEqual([1, 2]);
   });
@@ -77,7 +96,11 @@ describe('DELETE /api/v1/admin/canteens/{canteen_id}', () => {
     expect(restored.statusCode).toBe(200);
     expect(idsOf(await read('/api/v1/canteens'))).toEqual(['default', 'mensa-academica']);
     const menu = await read(`/api/v1/meals?canteen=mensa-academica&date=${today}`);
-    expect(menu.json().data.meals.map((meal: { meal_id: number; rating_count: number }) => [meal.meal_id, meal.rating_count])).toEqual([[20, 1]]);
+    expect(
+      menu
+        .json()
+        .data.meals.map((meal: { meal_id: number; rating_count: number }) => [meal.meal_id, meal.rating_count]),
+    ).toEqual([[20, 1]]);
   });
 
   it('archives the default canteen like any other', async () => {
@@ -86,7 +109,9 @@ describe('DELETE /api/v1/admin/canteens/{canteen_id}', () => {
     expect(idsOf(await read('/api/v1/canteens'))).toEqual([]);
     expect(idsOf(await read(`/api/v1/meals?date=${today}`), 'meals', 'meal_id')).toEqual([]);
     // A meal without canteen_id goes to the default canteen, which takes none while it is archived.
-    const upsert = await send('PUT', '/api/v1/admin/meals', { body: MealMother.upsertBody(MealMother.servedTomorrow(now, { id: 30 })) });
+    const upsert = await send('PUT', '/api/v1/admin/meals', {
+      body: MealMother.upsertBody(MealMother.servedTomorrow(now, { id: 30 })),
+    });
     expect(errorOf(upsert)).toEqual([404, 'canteen_not_found']);
   });
 
@@ -98,7 +123,10 @@ describe('DELETE /api/v1/admin/canteens/{canteen_id}', () => {
   it('needs a token with the meals:write scope', async () => {
     expect(errorOf(await archive('default', null))).toEqual([403, 'forbidden']);
     expect(errorOf(await archive('default', 'meals:read-reports'))).toEqual([403, 'forbidden']);
-    expect(errorOf(await fixture.app.inject({ method: 'DELETE', url: '/api/v1/admin/canteens/default' }))).toEqual([401, 'unauthenticated']);
+    expect(errorOf(await fixture.app.inject({ method: 'DELETE', url: '/api/v1/admin/canteens/default' }))).toEqual([
+      401,
+      'unauthenticated',
+    ]);
     expect(idsOf(await read('/api/v1/canteens'))).toEqual(['default']);
   });
 });
@@ -111,9 +139,41 @@ describe('GET /api/v1/admin/canteens', () => {
     const listed = await send('GET', '/api/v1/admin/canteens');
     expect(listed.statusCode).toBe(200);
     expect(listed.json().data.canteens).toEqual([
-      { canteen_id: 'bistro', name: 'Bistro', timezone: 'UTC', city: null, address: null, coordinates: null, openmensa_id: expect.any(Number), feeds: [], note_labels: {}, placeholder_names: [], archived_at: null },
-      { canteen_id: 'default', name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null, openmensa_id: 1, feeds: [], note_labels: {}, placeholder_names: [], archived_at: null },
-      { canteen_id: 'mensa-academica', ...academica, openmensa_id: expect.any(Number), feeds, note_labels: {}, placeholder_names: [], archived_at: now.toISOString() },
+      {
+        canteen_id: 'bistro',
+        name: 'Bistro',
+        timezone: 'UTC',
+        city: null,
+        address: null,
+        coordinates: null,
+        openmensa_id: expect.any(Number),
+        feeds: [],
+        note_labels: {},
+        placeholder_names: [],
+        archived_at: null,
+      },
+      {
+        canteen_id: 'default',
+        name: 'Default canteen',
+        timezone: 'Europe/Berlin',
+        city: null,
+        address: null,
+        coordinates: null,
+        openmensa_id: 1,
+        feeds: [],
+        note_labels: {},
+        placeholder_names: [],
+        archived_at: null,
+      },
+      {
+        canteen_id: 'mensa-academica',
+        ...academica,
+        openmensa_id: expect.any(Number),
+        feeds,
+        note_labels: {},
+        placeholder_names: [],
+        archived_at: now.toISOString(),
+      },
     ]);
     await put('mensa-academica', academica);
     expect((await send('GET', '/api/v1/admin/canteens')).json().data.canteens[2].archived_at).toBeNull();
@@ -121,6 +181,9 @@ describe('GET /api/v1/admin/canteens', () => {
 
   it('needs a token with the meals:write scope', async () => {
     expect(errorOf(await send('GET', '/api/v1/admin/canteens', { scope: null }))).toEqual([403, 'forbidden']);
-    expect(errorOf(await fixture.app.inject({ method: 'GET', url: '/api/v1/admin/canteens' }))).toEqual([401, 'unauthenticated']);
+    expect(errorOf(await fixture.app.inject({ method: 'GET', url: '/api/v1/admin/canteens' }))).toEqual([
+      401,
+      'unauthenticated',
+    ]);
   });
 });

@@ -17,7 +17,10 @@ function put(id: string, body: unknown, scope: string | null = adminScope) {
   return fixture.app.inject({
     method: 'PUT',
     url: `/api/v1/admin/canteens/${id}`,
-    headers: { authorization: `Bearer ${fixture.token(scope === null ? {} : { scope })}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${fixture.token(scope === null ? {} : { scope })}`,
+      'content-type': 'application/json',
+    },
     payload: JSON.stringify(body),
   });
 }
@@ -25,13 +28,24 @@ function put(id: string, body: unknown, scope: string | null = adminScope) {
 const get = (url: string, headers: Record<string, string> = {}) => fixture.app.inject({ method: 'GET', url, headers });
 const authorized = (url: string) => get(url, { authorization: `Bearer ${fixture.token()}` });
 const errorOf = (response: { statusCode: number; json(): any }) => [response.statusCode, response.json().error?.code];
-const idsOf = (response: { json(): any }) => response.json().data.meals.map((meal: { meal_id: number }) => meal.meal_id);
+const idsOf = (response: { json(): any }) =>
+  response.json().data.meals.map((meal: { meal_id: number }) => meal.meal_id);
 
 describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
   it('creates (201), then replaces every field (200), absent optional fields becoming null', async () => {
     const created = await put('mensa-academica', academica);
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', openmensa_id: 2, ...academica, feeds: [], note_labels: {}, placeholder_names: [] } });
+    expect(created.json()).toEqual({
+      status: 'success',
+      data: {
+        canteen_id: 'mensa-academica',
+        openmensa_id: 2,
+        ...academica,
+        feeds: [],
+        note_labels: {},
+        placeholder_names: [],
+      },
+    });
 
     const replaced = await put('mensa-academica', { name: 'Mensa Academica', timezone: 'Europe/Vienna' });
     expect(replaced.statusCode).toBe(200);
@@ -64,8 +78,14 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
     expect(errorOf(taken)).toEqual([409, 'openmensa_id_taken']);
     expect(taken.json().error.message).toBe('openmensa_id 187 is taken by the canteen "mensa-academica".');
     expect(errorOf(await get('/api/v1/canteens/bistro'))).toEqual([404, 'canteen_not_found']);
-    expect(errorOf(await put('default', { name: 'Default', timezone: 'UTC', openmensa_id: 187 }))).toEqual([409, 'openmensa_id_taken']);
-    expect((await get('/api/v1/canteens/default')).json().data).toMatchObject({ openmensa_id: 1, name: 'Default canteen' });
+    expect(errorOf(await put('default', { name: 'Default', timezone: 'UTC', openmensa_id: 187 }))).toEqual([
+      409,
+      'openmensa_id_taken',
+    ]);
+    expect((await get('/api/v1/canteens/default')).json().data).toMatchObject({
+      openmensa_id: 1,
+      name: 'Default canteen',
+    });
   });
 
   it.each([0, -1, 2_147_483_648, 1.5, '7'])('refuses openmensa_id %j with 400 invalid_request', async (openmensaId) => {
@@ -73,11 +93,21 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
   });
 
   it("stores the canteen's note spellings and placeholder names, and refuses a spelling naming an unknown code", async () => {
-    const spelled = await put('mensa-academica', { ...academica, note_labels: { 'mit Sesam': 'sesame' }, placeholder_names: ['Betriebsferien'] });
-    expect(spelled.json().data).toMatchObject({ note_labels: { 'mit Sesam': 'sesame' }, placeholder_names: ['Betriebsferien'] });
+    const spelled = await put('mensa-academica', {
+      ...academica,
+      note_labels: { 'mit Sesam': 'sesame' },
+      placeholder_names: ['Betriebsferien'],
+    });
+    expect(spelled.json().data).toMatchObject({
+      note_labels: { 'mit Sesam': 'sesame' },
+      placeholder_names: ['Betriebsferien'],
+    });
     const refused = await put('mensa-academica', { ...academica, note_labels: { Gefl: 'chicken' } });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"chicken"') });
+    expect(refused.json().error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('"chicken"'),
+    });
   });
 
   it('needs the meals:write scope and a token', async () => {
@@ -105,20 +135,31 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}', () => {
     ['a string for coordinates', 'mensa', { ...academica, coordinates: '50.7,6.0' }],
   ])('refuses %s with 400 invalid_request and stores nothing', async (_, id, body) => {
     expect(errorOf(await put(id, body))).toEqual([400, 'invalid_request']);
-    expect((await get('/api/v1/canteens')).json().data.canteens.map((c: { canteen_id: string }) => c.canteen_id)).toEqual(['default']);
+    expect(
+      (await get('/api/v1/canteens')).json().data.canteens.map((c: { canteen_id: string }) => c.canteen_id),
+    ).toEqual(['default']);
   });
 });
 
 describe('GET /api/v1/canteens and /api/v1/canteens/{canteen_id}', () => {
   it('are public: no token needed, and a bad token is ignored', async () => {
     await put('mensa-academica', academica);
-    await put('mensa-academica', { ...academica, feeds: [{ name: 'full', url: 'https://mensa.example/full.xml?key=secret', schedule: '0 6 * * *' }] });
+    await put('mensa-academica', {
+      ...academica,
+      feeds: [{ name: 'full', url: 'https://mensa.example/full.xml?key=secret', schedule: '0 6 * * *' }],
+    });
     for (const headers of [{}, { authorization: 'Bearer not-a-token' }]) {
       const list = await get('/api/v1/canteens', headers);
       expect(list.statusCode).toBe(200);
-      expect(list.json().data.canteens.map((c: { canteen_id: string }) => c.canteen_id)).toEqual(['default', 'mensa-academica']);
+      expect(list.json().data.canteens.map((c: { canteen_id: string }) => c.canteen_id)).toEqual([
+        'default',
+        'mensa-academica',
+      ]);
       const one = await get('/api/v1/canteens/mensa-academica', headers);
-      expect(one.json()).toEqual({ status: 'success', data: { canteen_id: 'mensa-academica', openmensa_id: 2, ...academica } });
+      expect(one.json()).toEqual({
+        status: 'success',
+        data: { canteen_id: 'mensa-academica', openmensa_id: 2, ...academica },
+      });
     }
   });
 
@@ -186,12 +227,22 @@ describe('meals of a canteen', () => {
     ['to before from', '/api/v1/meals?canteen=default&from=2026-03-10&to=2026-03-09', 400, 'invalid_request'],
     ['a range without canteen', '/api/v1/meals?from=2026-03-10&to=2026-03-11', 400, 'invalid_request'],
     ['from without to', '/api/v1/meals?canteen=default&from=2026-03-10', 400, 'invalid_request'],
-    ['date with a range', '/api/v1/meals?canteen=default&date=2026-03-10&from=2026-03-10&to=2026-03-11', 400, 'invalid_request'],
+    [
+      'date with a range',
+      '/api/v1/meals?canteen=default&date=2026-03-10&from=2026-03-10&to=2026-03-11',
+      400,
+      'invalid_request',
+    ],
     ['canteen with ids', '/api/v1/meals?canteen=default&ids=1', 400, 'invalid_request'],
     ['canteen alone', '/api/v1/meals?canteen=default', 400, 'invalid_request'],
     ['an unknown canteen', '/api/v1/meals?canteen=nowhere&date=2026-03-10', 404, 'canteen_not_found'],
     ['a canteen id no canteen can have', '/api/v1/meals?canteen=NO!&date=2026-03-10', 404, 'canteen_not_found'],
-    ['a day that does not exist', '/api/v1/meals?canteen=default&from=2026-02-30&to=2026-03-01', 400, 'invalid_request'],
+    [
+      'a day that does not exist',
+      '/api/v1/meals?canteen=default&from=2026-02-30&to=2026-03-01',
+      400,
+      'invalid_request',
+    ],
   ])('refuses %s', async (_, url, status, code) => {
     expect(errorOf(await authorized(url))).toEqual([status, code]);
   });

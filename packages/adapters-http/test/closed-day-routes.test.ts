@@ -11,18 +11,25 @@ function put(path: string, body: unknown, scope: string | null = adminScope) {
   return fixture.app.inject({
     method: 'PUT',
     url: `/api/v1/admin/canteens/${path}`,
-    headers: { authorization: `Bearer ${fixture.token(scope === null ? {} : { scope })}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${fixture.token(scope === null ? {} : { scope })}`,
+      'content-type': 'application/json',
+    },
     payload: JSON.stringify(body),
   });
 }
-const menuOf = async (date: string) => (await fixture.app.inject({ method: 'GET', url: `/api/v1/meals?canteen=default&date=${date}` })).json().data;
+const menuOf = async (date: string) =>
+  (await fixture.app.inject({ method: 'GET', url: `/api/v1/meals?canteen=default&date=${date}` })).json().data;
 
 describe('PUT /api/v1/admin/canteens/{canteen_id}/days/{date}', () => {
   it('closes a day: its meals still to be served are withdrawn, and the menu answers say the day is closed', async () => {
     await fixture.adapters.meals.upsertMany([MealMother.servedTomorrow(now, { id: 30, name: 'Also tomorrow' })]);
     const closed = await put(`default/days/${tomorrow}`, { closed: true });
     expect(closed.statusCode).toBe(200);
-    expect(closed.json()).toEqual({ status: 'success', data: { canteen_id: 'default', date: tomorrow, closed: true, withdrawn_meal_ids: [3, 30] } });
+    expect(closed.json()).toEqual({
+      status: 'success',
+      data: { canteen_id: 'default', date: tomorrow, closed: true, withdrawn_meal_ids: [3, 30] },
+    });
     expect(await menuOf(tomorrow)).toEqual({ meals: [], unknown_ids: [], closed_days: [tomorrow] });
     expect((await menuOf(today)).closed_days).toEqual([]);
   });
@@ -32,7 +39,12 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}/days/{date}', () => {
     expect((await menuOf(today)).meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual([1, 2]);
     await put(`default/days/${tomorrow}`, { closed: true });
     const opened = await put(`default/days/${tomorrow}`, { closed: false });
-    expect(opened.json().data).toEqual({ canteen_id: 'default', date: tomorrow, closed: false, withdrawn_meal_ids: [] });
+    expect(opened.json().data).toEqual({
+      canteen_id: 'default',
+      date: tomorrow,
+      closed: false,
+      withdrawn_meal_ids: [],
+    });
     expect(await menuOf(tomorrow)).toEqual({ meals: [], unknown_ids: [], closed_days: [] });
   });
 
@@ -46,7 +58,7 @@ describe('PUT /api/v1/admin/canteens/{canteen_id}/days/{date}', () => {
   });
 });
 
-describe('PUT /api/v1/admin/meals with closed_days (the JSON import\'s <closed/>)', () => {
+describe("PUT /api/v1/admin/meals with closed_days (the JSON import's <closed/>)", () => {
   const upsert = (body: unknown) =>
     fixture.app.inject({
       method: 'PUT',
@@ -57,7 +69,10 @@ describe('PUT /api/v1/admin/meals with closed_days (the JSON import\'s <closed/>
   const soup = { meal_id: 50, name: 'Soup', served_at: '2026-03-12T11:00:00Z', rateable: true };
 
   it('records the days as closed, withdrawing their meals still to be served, then writes the meals', async () => {
-    const response = await upsert({ meals: [soup], closed_days: [{ date: tomorrow }, { canteen_id: 'default', date: '2026-03-13' }] });
+    const response = await upsert({
+      meals: [soup],
+      closed_days: [{ date: tomorrow }, { canteen_id: 'default', date: '2026-03-13' }],
+    });
     expect(response.json()).toEqual({ status: 'success', data: { upserted: 1 } });
     expect(await menuOf(tomorrow)).toEqual({ meals: [], unknown_ids: [], closed_days: [tomorrow] });
     expect((await menuOf('2026-03-13')).closed_days).toEqual(['2026-03-13']);
@@ -68,6 +83,8 @@ describe('PUT /api/v1/admin/meals with closed_days (the JSON import\'s <closed/>
     const response = await upsert({ meals: [soup], closed_days: [{ canteen_id: 'nowhere', date: tomorrow }] });
     expect([response.statusCode, response.json().error.code]).toEqual([404, 'canteen_not_found']);
     expect((await menuOf('2026-03-12')).meals).toEqual([]);
-    expect((await upsert({ meals: [soup], closed_days: [{ date: tomorrow, closed: true }] })).json().error.code).toBe('invalid_request');
+    expect((await upsert({ meals: [soup], closed_days: [{ date: tomorrow, closed: true }] })).json().error.code).toBe(
+      'invalid_request',
+    );
   });
 });

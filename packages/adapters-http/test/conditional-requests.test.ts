@@ -27,7 +27,7 @@ describe('If-None-Match (RFC 9110, 13.1.2)', () => {
   });
 });
 
-describe('conditional GETs from Node\'s fetch against a listening server', () => {
+describe("conditional GETs from Node's fetch against a listening server", () => {
   let fixture: TestApp;
   let base: string;
   const seen: Record<string, string | undefined>[] = [];
@@ -35,25 +35,29 @@ describe('conditional GETs from Node\'s fetch against a listening server', () =>
   beforeAll(async () => {
     fixture = await buildTestApp();
     fixture.app.addHook('onRequest', (request, _reply, done) => {
-      seen.push({ 'cache-control': request.headers['cache-control'], 'if-none-match': request.headers['if-none-match'] });
+      seen.push({
+        'cache-control': request.headers['cache-control'],
+        'if-none-match': request.headers['if-none-match'],
+      });
       done();
     });
     base = await fixture.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(() => fixture.app.close());
 
-  it.each(['/api/v1/meals?canteen=default&date=2026-03-10', '/api/v1/rankings?canteen=default&date=2026-03-10', '/dashboard'])(
-    'answers 304 to fetch() revalidating %s, although fetch adds Cache-Control: no-cache',
-    async (path) => {
-      const first = await fetch(base + path);
-      expect(first.status).toBe(200);
-      const etag = first.headers.get('etag')!;
-      expect(etag).toMatch(/^"/);
-      const again = await fetch(base + path, { headers: { 'if-none-match': etag } });
-      expect(seen.at(-1)).toEqual({ 'cache-control': 'no-cache', 'if-none-match': etag });
-      expect(again.status).toBe(304);
-      expect(await again.text()).toBe('');
-      expect(again.headers.get('etag')).toBe(etag);
-    },
-  );
+  it.each([
+    '/api/v1/meals?canteen=default&date=2026-03-10',
+    '/api/v1/rankings?canteen=default&date=2026-03-10',
+    '/dashboard',
+  ])('answers 304 to fetch() revalidating %s, although fetch adds Cache-Control: no-cache', async (path) => {
+    const first = await fetch(base + path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    const again = await fetch(base + path, { headers: { 'if-none-match': etag } });
+    expect(seen.at(-1)).toEqual({ 'cache-control': 'no-cache', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+  });
 });

@@ -68,7 +68,9 @@ describe('CORS for the API (CORS_ORIGINS)', () => {
     expect(ok.headers['access-control-allow-origin']).toBe(listed);
     expect(String(ok.headers.vary)).toMatch(/origin/i);
     const exposed = String(ok.headers['access-control-expose-headers']).split(', ');
-    expect(exposed).toEqual(expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']));
+    expect(exposed).toEqual(
+      expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']),
+    );
     // A refusal carries the headers too, or the app's script could not read the 429 and its Retry-After.
     const limited = await app!.inject(markMealRequest(bearer('alice'), { headers: { origin: listed } }));
     expect(limited.statusCode).toBe(429);

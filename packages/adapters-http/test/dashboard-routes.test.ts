@@ -78,7 +78,11 @@ describe('GET /dashboard', () => {
     const title = async (url: string, headers: Record<string, string> = {}) => {
       const page = await get(url, headers);
       expect(page.headers.vary).toContain('Accept-Language');
-      return [/<html lang="(\w+)"/.exec(page.body)?.[1], /<title>(.*)<\/title>/.exec(page.body)?.[1], page.headers.etag];
+      return [
+        /<html lang="(\w+)"/.exec(page.body)?.[1],
+        /<title>(.*)<\/title>/.exec(page.body)?.[1],
+        page.headers.etag,
+      ];
     };
     const english = await title('/dashboard');
     expect(english.slice(0, 2)).toEqual(['en', 'Kitchen dashboard']);

@@ -6,7 +6,11 @@ import { now, useSharedTestApp } from './app-fixture.js';
 const fixture = useSharedTestApp();
 const day = 24 * 60 * 60 * 1000;
 
-const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string | null; body?: unknown } = {}) =>
+const send = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  options: { token?: string | null; body?: unknown } = {},
+) =>
   fixture.app.inject({
     method,
     url,
@@ -61,9 +65,20 @@ describe('GET /api/v1/dishes/{dish_id}', () => {
     const id = await dishIdOf(20);
 
     const mine = (await send('GET', `/api/v1/dishes/${id}?limit=2`)).json().data;
-    expect(mine).toMatchObject({ dish_id: id, canteen_id: 'default', name: 'Lasagne', names: ['Lasagne'], times_served: 3 });
+    expect(mine).toMatchObject({
+      dish_id: id,
+      canteen_id: 'default',
+      name: 'Lasagne',
+      names: ['Lasagne'],
+      times_served: 3,
+    });
     expect(mine.rating_distribution).toEqual({ '1': 0, '2': 0, '3': 0, '4': 1, '5': 0 });
-    expect(mine.personal).toEqual({ marked: true, rating_count: 1, rating_average: 4, rating_distribution: { '1': 0, '2': 0, '3': 0, '4': 1, '5': 0 } });
+    expect(mine.personal).toEqual({
+      marked: true,
+      rating_count: 1,
+      rating_average: 4,
+      rating_distribution: { '1': 0, '2': 0, '3': 0, '4': 1, '5': 0 },
+    });
     expect(mine.servings.map((meal: { meal_id: number }) => meal.meal_id)).toEqual([22, 21]);
     expect(mine.servings[0].rating_personal).toBe(4);
     const rest = (await send('GET', `/api/v1/dishes/${id}?limit=2&cursor=${mine.next_cursor}`)).json().data;
@@ -75,7 +90,10 @@ describe('GET /api/v1/dishes/{dish_id}', () => {
     expect(anonymous.json().data.personal).toBeNull();
     expect(anonymous.json().data.servings[0].marked).toBe(false);
     // Another reader's cursor, or one of another dish, is refused.
-    expect(errorOf(await send('GET', `/api/v1/dishes/${id}?cursor=${mine.next_cursor}`, { token: null }))).toEqual([400, 'invalid_cursor']);
+    expect(errorOf(await send('GET', `/api/v1/dishes/${id}?cursor=${mine.next_cursor}`, { token: null }))).toEqual([
+      400,
+      'invalid_cursor',
+    ]);
   });
 
   it('refuses an unknown dish (404), a bad token (401) and a malformed id (400)', async () => {
@@ -93,28 +111,44 @@ describe('GET /api/v1/canteens/{canteen_id}/dishes?q=', () => {
       MealMother.servedHoursAgo(now, 1, { id: 32, name: 'Kaiserschmarrn' }),
     );
     const names = (response: { json(): any }) => response.json().data.dishes.map((dish: { name: string }) => dish.name);
-    expect(names(await send('GET', '/api/v1/canteens/default/dishes?q=SPATZLE', { token: null }))).toEqual(['Käsespätzle', 'Spätzle mit Soße']);
-    expect(names(await send('GET', '/api/v1/canteens/default/dishes?q=k%C3%A4se', { token: null }))).toEqual(['Käsespätzle']);
+    expect(names(await send('GET', '/api/v1/canteens/default/dishes?q=SPATZLE', { token: null }))).toEqual([
+      'Käsespätzle',
+      'Spätzle mit Soße',
+    ]);
+    expect(names(await send('GET', '/api/v1/canteens/default/dishes?q=k%C3%A4se', { token: null }))).toEqual([
+      'Käsespätzle',
+    ]);
     const first = (await send('GET', '/api/v1/canteens/default/dishes?q=a&limit=1', { token: null })).json().data;
     expect(first.dishes).toHaveLength(1);
-    const next = await send('GET', `/api/v1/canteens/default/dishes?q=a&limit=1&cursor=${first.next_cursor}`, { token: null });
+    const next = await send('GET', `/api/v1/canteens/default/dishes?q=a&limit=1&cursor=${first.next_cursor}`, {
+      token: null,
+    });
     expect(next.json().data.dishes[0].name).not.toBe(first.dishes[0].name);
     // A cursor pages its own search only.
-    expect(errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=b&cursor=${first.next_cursor}`, { token: null }))).toEqual([400, 'invalid_cursor']);
+    expect(
+      errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=b&cursor=${first.next_cursor}`, { token: null })),
+    ).toEqual([400, 'invalid_cursor']);
   });
 
   it('refuses an unknown canteen (404) and a missing or too long text (400)', async () => {
     expect(errorOf(await send('GET', '/api/v1/canteens/nowhere/dishes?q=a'))).toEqual([404, 'canteen_not_found']);
-    expect(errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=${'a'.repeat(101)}`))).toEqual([400, 'invalid_request']);
+    expect(errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=${'a'.repeat(101)}`))).toEqual([
+      400,
+      'invalid_request',
+    ]);
   });
 });
 
 // Issue 26: a search without text lists, and one across canteens needs no canteen.
 describe('GET /api/v1/dishes?q=&canteen= and a search without q', () => {
-  const idsOf = (response: { json(): any }) => response.json().data.dishes.map((dish: { canteen_id: string; name: string }) => `${dish.canteen_id}/${dish.name}`);
+  const idsOf = (response: { json(): any }) =>
+    response.json().data.dishes.map((dish: { canteen_id: string; name: string }) => `${dish.canteen_id}/${dish.name}`);
 
   it("lists a canteen's dishes without q, and every canteen's (or one's) across canteens, by dish id, a page at a time", async () => {
-    await send('PUT', '/api/v1/admin/canteens/bistro', { token: admin(), body: { name: 'Bistro', timezone: 'Europe/Berlin' } });
+    await send('PUT', '/api/v1/admin/canteens/bistro', {
+      token: admin(),
+      body: { name: 'Bistro', timezone: 'Europe/Berlin' },
+    });
     await upsert(MealMother.servedHoursAgo(now, 1, { id: 60, name: 'Pho' }), {
       ...MealMother.servedHoursAgo(now, 1, { id: 61, name: 'Phad Thai' }),
       canteenId: 'bistro',
@@ -125,15 +159,25 @@ describe('GET /api/v1/dishes?q=&canteen= and a search without q', () => {
     const everywhere = idsOf(await send('GET', '/api/v1/dishes?limit=100', { token: null }));
     expect(everywhere).toEqual(expect.arrayContaining(['default/Pho', 'bistro/Phad Thai']));
     expect(everywhere).toEqual([...ofDefault, 'bistro/Phad Thai']);
-    expect(idsOf(await send('GET', '/api/v1/dishes?q=ph', { token: null }))).toEqual(['default/Pho', 'bistro/Phad Thai']);
-    expect(idsOf(await send('GET', '/api/v1/dishes?q=ph&canteen=bistro', { token: null }))).toEqual(['bistro/Phad Thai']);
+    expect(idsOf(await send('GET', '/api/v1/dishes?q=ph', { token: null }))).toEqual([
+      'default/Pho',
+      'bistro/Phad Thai',
+    ]);
+    expect(idsOf(await send('GET', '/api/v1/dishes?q=ph&canteen=bistro', { token: null }))).toEqual([
+      'bistro/Phad Thai',
+    ]);
     const first = (await send('GET', '/api/v1/dishes?q=ph&limit=1', { token: null })).json().data;
     expect(first.dishes).toHaveLength(1);
     const next = await send('GET', `/api/v1/dishes?q=ph&limit=1&cursor=${first.next_cursor}`, { token: null });
     expect(idsOf(next)).toEqual(['bistro/Phad Thai']);
     // A cursor of the search across canteens does not page the same text in one canteen.
-    expect(errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=ph&cursor=${first.next_cursor}`, { token: null }))).toEqual([400, 'invalid_cursor']);
-    expect(errorOf(await send('GET', '/api/v1/dishes?canteen=nowhere', { token: null }))).toEqual([404, 'canteen_not_found']);
+    expect(
+      errorOf(await send('GET', `/api/v1/canteens/default/dishes?q=ph&cursor=${first.next_cursor}`, { token: null })),
+    ).toEqual([400, 'invalid_cursor']);
+    expect(errorOf(await send('GET', '/api/v1/dishes?canteen=nowhere', { token: null }))).toEqual([
+      404,
+      'canteen_not_found',
+    ]);
   });
 });
 
@@ -155,7 +199,10 @@ describe('GET /api/v1/canteens/{canteen_id}/dishes and /api/v1/dishes with witho
     expect(namesOf(await search('&without=mustard,sesame'))).toEqual(['Labelbrot', 'Labelcurry']);
     expect(namesOf(await search('&only=vegetarian'))).toEqual(['Labelcurry', 'Labelei', 'Labelsalat']);
     expect(namesOf(await search('&only=vegan&without=sesame'))).toEqual(['Labelcurry']);
-    expect(namesOf(await send('GET', '/api/v1/dishes?q=label&only=vegan', { token: null }))).toEqual(['Labelcurry', 'Labelsalat']);
+    expect(namesOf(await send('GET', '/api/v1/dishes?q=label&only=vegan', { token: null }))).toEqual([
+      'Labelcurry',
+      'Labelsalat',
+    ]);
 
     // A page of one holds a dish that passes; its cursor pages this filtered search and no other.
     const first = (await search('&only=vegetarian&limit=1')).json().data;
@@ -170,7 +217,10 @@ describe('GET /api/v1/canteens/{canteen_id}/dishes and /api/v1/dishes with witho
   });
 
   it('refuses unknown codes with 400 naming each', async () => {
-    for (const url of ['/api/v1/canteens/default/dishes?q=a&without=gluten,glutten', '/api/v1/dishes?only=vegan,peanut']) {
+    for (const url of [
+      '/api/v1/canteens/default/dishes?q=a&without=gluten,glutten',
+      '/api/v1/dishes?only=vegan,peanut',
+    ]) {
       const response = await send('GET', url, { token: null });
       expect(errorOf(response)).toEqual([400, 'invalid_request']);
       expect(response.json().error.message).toContain(url.includes('glutten') ? '"glutten"' : '"peanut"');
@@ -186,16 +236,27 @@ describe('POST /api/v1/admin/dishes/{dish_id}/merge', () => {
     );
     await rate(41, 2);
     const [target, source] = [await dishIdOf(40), await dishIdOf(41)];
-    const merged = await send('POST', `/api/v1/admin/dishes/${target}/merge`, { token: admin(), body: { from: [source] } });
+    const merged = await send('POST', `/api/v1/admin/dishes/${target}/merge`, {
+      token: admin(),
+      body: { from: [source] },
+    });
     expect(merged.statusCode).toBe(200);
-    expect(merged.json().data).toMatchObject({ dish_id: target, names: ['Chili con Carne', 'Chili con Carne (scharf)'], rating_count: 1, times_served: 2 });
+    expect(merged.json().data).toMatchObject({
+      dish_id: target,
+      names: ['Chili con Carne', 'Chili con Carne (scharf)'],
+      rating_count: 1,
+      times_served: 2,
+    });
     expect(errorOf(await send('GET', `/api/v1/dishes/${source}`))).toEqual([404, 'dish_not_found']);
     await upsert(MealMother.servedTomorrow(now, { id: 42, name: 'chili con carne (SCHARF)' }));
     expect(await dishIdOf(42)).toBe(target);
   });
 
   it('refuses dishes of another canteen (409), unknown dishes (404), a merge into itself (400), without the scope (403)', async () => {
-    await send('PUT', '/api/v1/admin/canteens/bistro', { token: admin(), body: { name: 'Bistro', timezone: 'Europe/Berlin' } });
+    await send('PUT', '/api/v1/admin/canteens/bistro', {
+      token: admin(),
+      body: { name: 'Bistro', timezone: 'Europe/Berlin' },
+    });
     await upsert(MealMother.servedHoursAgo(now, 1, { id: 50, name: 'Soup' }), {
       ...MealMother.servedHoursAgo(now, 1, { id: 51, name: 'Soup' }),
       canteenId: 'bistro',
@@ -223,21 +284,35 @@ describe('DELETE /api/v1/admin/meals/{meal_id}', () => {
     const dishId = await dishIdOf(60);
     const withdrawn = await send('DELETE', '/api/v1/admin/meals/60', { token: admin() });
     expect(withdrawn.json()).toEqual({ status: 'success', data: { meal_id: 60, withdrawn_at: now.toISOString() } });
-    expect((await send('DELETE', '/api/v1/admin/meals/60', { token: admin() })).json().data.withdrawn_at).toBe(now.toISOString());
+    expect((await send('DELETE', '/api/v1/admin/meals/60', { token: admin() })).json().data.withdrawn_at).toBe(
+      now.toISOString(),
+    );
 
     expect(errorOf(await send('GET', '/api/v1/meals/60'))).toEqual([404, 'meal_not_found']);
     expect(errorOf(await rate(60, 4))).toEqual([404, 'meal_not_found']);
-    expect(errorOf(await send('POST', '/api/v1/mark-meal', { body: { meal_id: 60, marked: true } }))).toEqual([404, 'meal_not_found']);
-    const menu = (await send('GET', '/api/v1/meals?date=2026-03-10')).json().data.meals.map((meal: { meal_id: number }) => meal.meal_id);
+    expect(errorOf(await send('POST', '/api/v1/mark-meal', { body: { meal_id: 60, marked: true } }))).toEqual([
+      404,
+      'meal_not_found',
+    ]);
+    const menu = (await send('GET', '/api/v1/meals?date=2026-03-10'))
+      .json()
+      .data.meals.map((meal: { meal_id: number }) => meal.meal_id);
     expect(menu).not.toContain(60);
     const dish = (await send('GET', `/api/v1/dishes/${dishId}`)).json().data;
-    expect(dish).toMatchObject({ rating_count: 1, times_served: 0, servings: [expect.objectContaining({ meal_id: 61 })] });
+    expect(dish).toMatchObject({
+      rating_count: 1,
+      times_served: 0,
+      servings: [expect.objectContaining({ meal_id: 61 })],
+    });
     const data = (await send('GET', '/api/v1/me/data')).json().data;
     expect(data.ratings.map((rating: { meal_id: number }) => rating.meal_id)).toEqual([60]);
   });
 
   it('answers 404 for an unknown meal and 403 without the scope', async () => {
-    expect(errorOf(await send('DELETE', '/api/v1/admin/meals/999', { token: admin() }))).toEqual([404, 'meal_not_found']);
+    expect(errorOf(await send('DELETE', '/api/v1/admin/meals/999', { token: admin() }))).toEqual([
+      404,
+      'meal_not_found',
+    ]);
     expect(errorOf(await send('DELETE', '/api/v1/admin/meals/1'))).toEqual([403, 'forbidden']);
   });
 });

@@ -72,7 +72,10 @@ describe("Node's client errors", () => {
 
   it('answer headers over the limit with 431 headers_too_large', async () => {
     const { app } = await buildTestApp({ docs: false });
-    const answer = await exchange(await listening(app), `GET /healthz HTTP/1.1\r\nhost: localhost\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = await exchange(
+      await listening(app),
+      `GET /healthz HTTP/1.1\r\nhost: localhost\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expectEnvelope(answer, 431, 'headers_too_large');
     expect(answer.headers.connection).toBe('close');
   });
@@ -91,19 +94,20 @@ describe("Node's client errors", () => {
 });
 
 describe('a URL the router cannot decode', () => {
-  it.each(['/api/v1/meals/%ZZ', '/api/v1/meals/%', '/api/v1/meals/%E0%A4%A'])(
-    'answers %s with 400 invalid_url, without echoing it',
-    async (url) => {
-      const { app } = await buildTestApp({ docs: false });
-      apps.push(app);
-      const response = await app.inject({ method: 'GET', url });
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ status: 'error', error: { code: 'invalid_url', message: expect.any(String) } });
-      expect(response.body).not.toContain('%');
-      expect(response.body).not.toContain('meals');
-      expect(response.headers).toMatchObject(securityHeaders());
-    },
-  );
+  it.each([
+    '/api/v1/meals/%ZZ',
+    '/api/v1/meals/%',
+    '/api/v1/meals/%E0%A4%A',
+  ])('answers %s with 400 invalid_url, without echoing it', async (url) => {
+    const { app } = await buildTestApp({ docs: false });
+    apps.push(app);
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ status: 'error', error: { code: 'invalid_url', message: expect.any(String) } });
+    expect(response.body).not.toContain('%');
+    expect(response.body).not.toContain('meals');
+    expect(response.headers).toMatchObject(securityHeaders());
+  });
 });
 
 describe('closing', () => {

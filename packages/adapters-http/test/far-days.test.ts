@@ -13,7 +13,11 @@ const upsert = (servedAt: string) =>
   });
 
 const read = (query: string) =>
-  fixture.app.inject({ method: 'GET', url: `/api/v1/${query}`, headers: { authorization: `Bearer ${fixture.token()}` } });
+  fixture.app.inject({
+    method: 'GET',
+    url: `/api/v1/${query}`,
+    headers: { authorization: `Bearer ${fixture.token()}` },
+  });
 
 const idsOf = (response: Awaited<ReturnType<typeof read>>) =>
   (response.json() as { data: { meals?: { meal_id: number }[]; items?: { meal_id: number }[] } }).data.meals ??
@@ -21,10 +25,19 @@ const idsOf = (response: Awaited<ReturnType<typeof read>>) =>
 
 describe('the last days of year 9999', () => {
   it('are refused at write where their day could be past 9999-12-31 on some clock, naming served_at', async () => {
-    for (const servedAt of ['9999-12-31T00:00:00Z', '9999-12-31T23:30:00Z', '9999-12-31T11:00:00-11:00', '0001-01-01T11:00:00Z', '0000-01-01T11:00:00Z']) {
+    for (const servedAt of [
+      '9999-12-31T00:00:00Z',
+      '9999-12-31T23:30:00Z',
+      '9999-12-31T11:00:00-11:00',
+      '0001-01-01T11:00:00Z',
+      '0000-01-01T11:00:00Z',
+    ]) {
       const response = await upsert(servedAt);
       expect([servedAt, response.statusCode]).toEqual([servedAt, 400]);
-      expect(response.json().error).toEqual({ code: 'invalid_request', message: expect.stringContaining('served_at must lie from 0001-01-02') });
+      expect(response.json().error).toEqual({
+        code: 'invalid_request',
+        message: expect.stringContaining('served_at must lie from 0001-01-02'),
+      });
     }
     expect(fixture.adapters.db.meals.has(77)).toBe(false);
   });
@@ -32,10 +45,16 @@ describe('the last days of year 9999', () => {
   it('can be read, empty or with the meals written on them, by day, range and ranking', async () => {
     // Berlin is UTC+1: 9999-12-30 23:59 UTC is already 9999-12-31 there.
     expect((await upsert('9999-12-30T23:59:00Z')).statusCode).toBe(200);
-    for (const query of ['meals?canteen=default&date=9999-12-31', 'meals?canteen=default&from=9999-12-18&to=9999-12-31', 'rankings?canteen=default&from=9999-12-01&to=9999-12-31', 'me/meals?canteen=default&date=9999-12-31']) {
+    for (const query of [
+      'meals?canteen=default&date=9999-12-31',
+      'meals?canteen=default&from=9999-12-18&to=9999-12-31',
+      'rankings?canteen=default&from=9999-12-01&to=9999-12-31',
+      'me/meals?canteen=default&date=9999-12-31',
+    ]) {
       const response = await read(query);
       expect([query, response.statusCode]).toEqual([query, 200]);
-      if (!query.startsWith('me/')) expect([query, idsOf(response)?.map((meal) => meal.meal_id)]).toEqual([query, [77]]);
+      if (!query.startsWith('me/'))
+        expect([query, idsOf(response)?.map((meal) => meal.meal_id)]).toEqual([query, [77]]);
     }
     expect((await read('meals?canteen=default&date=9999-12-30')).json().data.meals).toEqual([]);
     // The bounds of a range hold there as anywhere: 15 days are one too many.

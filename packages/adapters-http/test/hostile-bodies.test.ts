@@ -30,7 +30,10 @@ describe('hostile bodies on every route', () => {
   afterAll(() => fixture.app.close());
 
   it('never answer 5xx: every registered route and an unknown one, with and without a token, always the envelope', async () => {
-    const routes = [...registeredRoutes(fixture.app), ['POST', '/nowhere'], ['PUT', '/api/v1/nowhere']] as [string, string][];
+    const routes = [...registeredRoutes(fixture.app), ['POST', '/nowhere'], ['PUT', '/api/v1/nowhere']] as [
+      string,
+      string,
+    ][];
     expect(routes.length).toBeGreaterThan(30);
     const admin = `Bearer ${fixture.token({ scope: adminScope })}`;
     let requests = 0;
@@ -48,7 +51,10 @@ describe('hostile bodies on every route', () => {
           const where = `${method} ${path} with ${name}${authorization === undefined ? '' : ' and a token'}`;
           expect(response.statusCode, where).toBeLessThan(500);
           expect(response.statusCode, where).toBeGreaterThanOrEqual(400);
-          expect(response.json(), where).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.any(String) } });
+          expect(response.json(), where).toEqual({
+            status: 'error',
+            error: { code: expect.any(String), message: expect.any(String) },
+          });
         }
       }
     }
@@ -58,9 +64,18 @@ describe('hostile bodies on every route', () => {
   it('never answer 5xx on the separate metrics port either', async () => {
     const metricsApp = await buildMetricsApp({ metrics: { contentType: 'text/plain', render: async () => 'up 1\n' } });
     try {
-      for (const [method, url] of [['GET', '/metrics'], ['POST', '/metrics'], ['POST', '/nowhere']] as const) {
+      for (const [method, url] of [
+        ['GET', '/metrics'],
+        ['POST', '/metrics'],
+        ['POST', '/nowhere'],
+      ] as const) {
         for (const [name, payload] of hostileBodies) {
-          const response = await metricsApp.inject({ method, url, headers: { 'content-type': 'application/json' }, payload });
+          const response = await metricsApp.inject({
+            method,
+            url,
+            headers: { 'content-type': 'application/json' },
+            payload,
+          });
           expect([method, url, name, response.statusCode]).toEqual([method, url, name, method === 'GET' ? 413 : 404]);
         }
       }
@@ -74,7 +89,10 @@ describe('hostile bodies on every route', () => {
       fixture.app.inject({
         method: 'PUT',
         url: '/api/v1/admin/meals',
-        headers: { authorization: `Bearer ${fixture.token({ scope: adminScope })}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${fixture.token({ scope: adminScope })}`,
+          'content-type': 'application/json',
+        },
         payload,
       });
     // 64 levels in all: the document, then a field holding 63 arrays. The schema refuses it; the JSON reader does not.
@@ -83,9 +101,14 @@ describe('hostile bodies on every route', () => {
     expect((await send(atTheBound)).json().error.code).toBe('invalid_request');
     const refused = await send(pastTheBound);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error).toEqual({ code: 'invalid_json', message: `The body is not JSON we accept: it nests deeper than ${maxJsonDepth} levels.` });
+    expect(refused.json().error).toEqual({
+      code: 'invalid_json',
+      message: `The body is not JSON we accept: it nests deeper than ${maxJsonDepth} levels.`,
+    });
     // Brackets inside strings are text, not nesting.
-    const inText = JSON.stringify({ meals: [{ meal_id: 9, name: '['.repeat(200), served_at: '2026-03-10T11:00:00Z', rateable: true }] });
+    const inText = JSON.stringify({
+      meals: [{ meal_id: 9, name: '['.repeat(200), served_at: '2026-03-10T11:00:00Z', rateable: true }],
+    });
     expect((await send(inText)).statusCode).toBe(200);
   });
 
@@ -98,7 +121,11 @@ describe('hostile bodies on every route', () => {
         headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) },
         payload: '{}',
       });
-    for (const [method, url] of [['GET', '/healthz'], ['GET', '/api/v1/marked-meals'], ['DELETE', '/api/v1/admin/meals/1']] as const) {
+    for (const [method, url] of [
+      ['GET', '/healthz'],
+      ['GET', '/api/v1/marked-meals'],
+      ['DELETE', '/api/v1/admin/meals/1'],
+    ] as const) {
       const response = await withBody(method, url, `Bearer ${fixture.token({ scope: adminScope })}`);
       expect([url, response.statusCode, response.json().error.code]).toEqual([url, 413, 'payload_too_large']);
     }
@@ -108,7 +135,11 @@ describe('hostile bodies on every route', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toEqual({ code: 'not_found', message: 'No route POST /nowhere.' });
     // No body at all, or an empty one, is still fine.
-    const empty = await fixture.app.inject({ method: 'GET', url: '/healthz', headers: { 'content-type': 'application/json', 'content-length': '0' } });
+    const empty = await fixture.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'content-type': 'application/json', 'content-length': '0' },
+    });
     expect(empty.statusCode).toBe(200);
   });
 
@@ -117,17 +148,26 @@ describe('hostile bodies on every route', () => {
       fixture.app.inject({
         method: 'DELETE',
         url: '/api/v1/me/data',
-        headers: { authorization: `Bearer ${fixture.token()}`, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${fixture.token()}`,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(payload === undefined ? {} : { payload }),
       });
     await fixture.adapters.markings.setMarked('alice', 1, true);
     const withField = await erase('{"confirm":true}');
     expect(withField.statusCode).toBe(400);
     expect(withField.json().error).toEqual({ code: 'invalid_request', message: 'unknown field "confirm"' });
-    expect((await erase('[]')).json().error).toEqual({ code: 'invalid_request', message: 'the body must be an object' });
+    expect((await erase('[]')).json().error).toEqual({
+      code: 'invalid_request',
+      message: 'the body must be an object',
+    });
     // Nothing was erased by the refused requests.
     expect(fixture.adapters.db.markings.size).toBe(1);
-    expect((await erase('{}')).json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 } });
+    expect((await erase('{}')).json()).toEqual({
+      status: 'success',
+      data: { markings_erased: 1, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 },
+    });
     expect((await erase()).statusCode).toBe(200);
   });
 });
@@ -203,7 +243,8 @@ describe('bodies on a real socket', () => {
     expect((await connection.answers(1)).split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
     const chunk = ' '.repeat(64 * 1024);
     for (let sent = 0; sent < size && !connection.isClosed(); sent += chunk.length) {
-      if (!connection.socket.write(chunk)) await new Promise((resolve) => connection.socket.once('drain', resolve).once('close', resolve));
+      if (!connection.socket.write(chunk))
+        await new Promise((resolve) => connection.socket.once('drain', resolve).once('close', resolve));
     }
     connection.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     const both = await connection.answers(2);
@@ -215,7 +256,9 @@ describe('bodies on a real socket', () => {
   it('close the connection once a refused body grows past the bound', async () => {
     const port = await listening();
     const connection = rawConnection(port);
-    connection.socket.write(`POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    connection.socket.write(
+      `POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     expect((await connection.answers(1)).split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
     const piece = 64 * 1024;
     const chunk = `${piece.toString(16)}\r\n${' '.repeat(piece)}\r\n`;

@@ -6,7 +6,11 @@ import { now, useSharedTestApp } from './app-fixture.js';
 const fixture = useSharedTestApp();
 const minute = 60 * 1000;
 
-function put(mealId: number | string, body: unknown, token: string | null = fixture.token({ sub: 'kitchen', scope: kitchenScope })) {
+function put(
+  mealId: number | string,
+  body: unknown,
+  token: string | null = fixture.token({ sub: 'kitchen', scope: kitchenScope }),
+) {
   return fixture.app.inject({
     method: 'PUT',
     url: `/api/v1/kitchen/meals/${mealId}/availability`,
@@ -16,7 +20,11 @@ function put(mealId: number | string, body: unknown, token: string | null = fixt
 }
 
 function get(url: string, token: string | null = fixture.token()) {
-  return fixture.app.inject({ method: 'GET', url, headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+  return fixture.app.inject({
+    method: 'GET',
+    url,
+    headers: token === null ? {} : { authorization: `Bearer ${token}` },
+  });
 }
 
 function expectError(response: Awaited<ReturnType<typeof get>>, code: ErrorCode, message: string | RegExp = /./) {
@@ -24,7 +32,8 @@ function expectError(response: Awaited<ReturnType<typeof get>>, code: ErrorCode,
   expect(response.json()).toEqual({ status: 'error', error: { code, message: expect.stringMatching(message) } });
 }
 
-const availabilityEvents = () => fixture.adapters.db.outbox.filter((event) => event.type === 'meal.availability_changed');
+const availabilityEvents = () =>
+  fixture.adapters.db.outbox.filter((event) => event.type === 'meal.availability_changed');
 
 describe('PUT /api/v1/kitchen/meals/{meal_id}/availability', () => {
   it("lets the kitchen say a serving of its canteen's today sold out, answering the availability and its instant", async () => {
@@ -36,7 +45,11 @@ describe('PUT /api/v1/kitchen/meals/{meal_id}/availability', () => {
       status: 'success',
       data: { meal_id: 1, availability: 'sold_out', availability_changed_at: now.toISOString() },
     });
-    expect(availabilityEvents().slice(before).map((event) => event.data)).toEqual([
+    expect(
+      availabilityEvents()
+        .slice(before)
+        .map((event) => event.data),
+    ).toEqual([
       { mealId: 1, canteenId: 'default', date: '2026-03-10', availability: 'sold_out', availabilityChangedAt: now },
     ]);
   });
@@ -48,10 +61,17 @@ describe('PUT /api/v1/kitchen/meals/{meal_id}/availability', () => {
 
     const again = await put(1, { status: 'few_left' });
 
-    expect(again.json()).toEqual({ status: 'success', data: { meal_id: 1, availability: 'few_left', availability_changed_at: now.toISOString() } });
+    expect(again.json()).toEqual({
+      status: 'success',
+      data: { meal_id: 1, availability: 'few_left', availability_changed_at: now.toISOString() },
+    });
     expect(availabilityEvents()).toHaveLength(recorded);
     const later = await put(1, { status: 'available' });
-    expect(later.json().data).toEqual({ meal_id: 1, availability: 'available', availability_changed_at: new Date(now.getTime() + 5 * minute).toISOString() });
+    expect(later.json().data).toEqual({
+      meal_id: 1,
+      availability: 'available',
+      availability_changed_at: new Date(now.getTime() + 5 * minute).toISOString(),
+    });
   });
 
   it("answers 409 meal_not_today to the kitchen for another day's meal, and lets meals:write correct any day", async () => {
@@ -72,13 +92,21 @@ describe('PUT /api/v1/kitchen/meals/{meal_id}/availability', () => {
 
   it('needs a token (401) with meals:kitchen or meals:write (403), and changes nothing otherwise', async () => {
     expectError(await put(1, { status: 'sold_out' }, null), 'unauthenticated');
-    expectError(await put(1, { status: 'sold_out' }, fixture.token({ scope: 'meals:read-reports' })), 'forbidden', /meals:kitchen.*meals:write/);
+    expectError(
+      await put(1, { status: 'sold_out' }, fixture.token({ scope: 'meals:read-reports' })),
+      'forbidden',
+      /meals:kitchen.*meals:write/,
+    );
     expectError(await put(1, { status: 'sold_out' }, fixture.token()), 'forbidden');
     expect((await get('/api/v1/meals/1')).json().data.availability).toBe('available');
   });
 
   it('refuses any other status, a missing one, and unknown fields with 400 invalid_request naming the field', async () => {
-    expectError(await put(1, { status: 'gone' }), 'invalid_request', /^"status" must be one of "available", "few_left", "sold_out"$/);
+    expectError(
+      await put(1, { status: 'gone' }),
+      'invalid_request',
+      /^"status" must be one of "available", "few_left", "sold_out"$/,
+    );
     expectError(await put(1, { status: 'SOLD_OUT' }), 'invalid_request', /"status"/);
     expectError(await put(1, {}), 'invalid_request', /"status"/);
     expectError(await put(1, { status: 'sold_out', colour: 'red' }), 'invalid_request', /^unknown field "colour"$/);
@@ -89,7 +117,10 @@ describe('PUT /api/v1/kitchen/meals/{meal_id}/availability', () => {
 
 describe('the availability in every meal answer', () => {
   it('starts available and never changed on a new serving', async () => {
-    expect((await get('/api/v1/meals/1', null)).json().data).toMatchObject({ availability: 'available', availability_changed_at: null });
+    expect((await get('/api/v1/meals/1', null)).json().data).toMatchObject({
+      availability: 'available',
+      availability_changed_at: null,
+    });
   });
 
   it('shows a change on the meal read, both menus, the marked and rated lists, the upcoming favourites, the dish and the rankings', async () => {
@@ -107,8 +138,12 @@ describe('the availability in every meal answer', () => {
     expect((await get('/api/v1/meals/1', null)).json().data).toMatchObject(soldOut);
     expect((await get('/api/v1/meals/1')).json().data).toMatchObject(soldOut);
     expect(mealOne((await get('/api/v1/meals?ids=1,3')).json().data.meals)).toMatchObject(soldOut);
-    expect(mealOne((await get('/api/v1/meals?canteen=default&date=2026-03-10', null)).json().data.meals)).toMatchObject(soldOut);
-    expect(mealOne((await get('/api/v1/meals?canteen=default&date=2026-03-10')).json().data.meals)).toMatchObject(soldOut);
+    expect(mealOne((await get('/api/v1/meals?canteen=default&date=2026-03-10', null)).json().data.meals)).toMatchObject(
+      soldOut,
+    );
+    expect(mealOne((await get('/api/v1/meals?canteen=default&date=2026-03-10')).json().data.meals)).toMatchObject(
+      soldOut,
+    );
     expect(mealOne((await get('/api/v1/marked-meals')).json().data.meals)).toMatchObject(soldOut);
     expect(mealOne((await get('/api/v1/rated-meals')).json().data.meals)).toMatchObject(soldOut);
     expect((await get('/api/v1/me/upcoming')).json().data.servings[0]).toMatchObject({ meal_id: 1, ...soldOut });
@@ -116,7 +151,10 @@ describe('the availability in every meal answer', () => {
     expect(mealOne((await get(`/api/v1/dishes/${dishId}`)).json().data.servings)).toMatchObject(soldOut);
     const ranking = (await get('/api/v1/rankings?canteen=default&date=2026-03-10', null)).json().data.items;
     expect(mealOne(ranking)).toMatchObject(soldOut);
-    expect(ranking.find((item: { meal_id: number }) => item.meal_id === 2)).toMatchObject({ availability: 'available', availability_changed_at: null });
+    expect(ranking.find((item: { meal_id: number }) => item.meal_id === 2)).toMatchObject({
+      availability: 'available',
+      availability_changed_at: null,
+    });
   });
 
   it('changes the public menu and its ETag at once, however the menu was kept', async () => {
@@ -130,7 +168,9 @@ describe('the availability in every meal answer', () => {
     const after = await fixture.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
-    expect(after.json().data.meals.find((meal: { meal_id: number }) => meal.meal_id === 1)).toMatchObject({ availability: 'few_left' });
+    expect(after.json().data.meals.find((meal: { meal_id: number }) => meal.meal_id === 1)).toMatchObject({
+      availability: 'few_left',
+    });
   });
 
   it('keeps the meal in its place in the OpenMensa v2 answer and the XML export, whose shapes do not change', async () => {

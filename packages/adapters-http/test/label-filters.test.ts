@@ -18,7 +18,13 @@ const menu = [
   MealMother.servedAt(served, { id: 4, name: 'Roll', labels: ['gluten', 'sesame', 'spelt'] }),
   MealMother.servedAt(served, { id: 5, name: 'Kein Angebot', rateable: false, labels: ['placeholder'] }),
 ];
-const keepEverything: MenuCachingOptions = { entries: 100, ratingsMaxAgeMs: 0, ttlMs: 60_000, maxAgeS: 5, staleWhileRevalidateS: 30 };
+const keepEverything: MenuCachingOptions = {
+  entries: 100,
+  ratingsMaxAgeMs: 0,
+  ttlMs: 60_000,
+  maxAgeS: 5,
+  staleWhileRevalidateS: 30,
+};
 
 const opened: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
@@ -30,16 +36,26 @@ async function setup() {
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone });
-  const app = await buildHttpApp({ useCases, clock, verifyToken: createHmacTokenVerifier({ secret }), menuCaching: keepEverything });
+  const app = await buildHttpApp({
+    useCases,
+    clock,
+    verifyToken: createHmacTokenVerifier({ secret }),
+    menuCaching: keepEverything,
+  });
   opened.push(app);
   const bearer = (sub: string) => `Bearer ${signHmacToken(secret, { sub })}`;
-  const get = (url: string, sub?: string) => app.inject({ method: 'GET', url, headers: sub === undefined ? {} : { authorization: bearer(sub) } });
+  const get = (url: string, sub?: string) =>
+    app.inject({ method: 'GET', url, headers: sub === undefined ? {} : { authorization: bearer(sub) } });
   return { app, adapters, useCases, get, bearer };
 }
 
 const idsOf = (response: LightMyRequestResponse) => {
   expect(response.statusCode, response.body).toBe(200);
-  const data = response.json().data as { meals?: { meal_id: number }[]; servings?: { meal_id: number }[]; items?: { meal_id: number }[] };
+  const data = response.json().data as {
+    meals?: { meal_id: number }[];
+    servings?: { meal_id: number }[];
+    items?: { meal_id: number }[];
+  };
   return (data.meals ?? data.servings ?? data.items ?? []).map((meal) => meal.meal_id);
 };
 const menuUrl = (query = '') => `/api/v1/meals?canteen=default&date=${today}${query}`;
@@ -84,7 +100,7 @@ describe('label filters on the public menu', () => {
 });
 
 describe('label filters on the other menu reads', () => {
-  it('filters the personalized menu, every canteen\'s day, and the meals asked for by id', async () => {
+  it("filters the personalized menu, every canteen's day, and the meals asked for by id", async () => {
     const { get } = await setup();
     expect(idsOf(await get(menuUrl('&without=gluten'), 'alice'))).toEqual([2, 3]);
     expect(idsOf(await get(`/api/v1/meals?date=${today}&only=vegan`, 'alice'))).toEqual([2]);
@@ -94,10 +110,18 @@ describe('label filters on the other menu reads', () => {
 
   it("filters a dish's servings, and refuses an unknown code there too", async () => {
     const { get, adapters } = await setup();
-    await adapters.meals.upsertMany([MealMother.servedAt(new Date(served.getTime() - 86_400_000), { id: 6, name: 'Bread', labels: ['gluten', 'spelt'] })]);
+    await adapters.meals.upsertMany([
+      MealMother.servedAt(new Date(served.getTime() - 86_400_000), {
+        id: 6,
+        name: 'Bread',
+        labels: ['gluten', 'spelt'],
+      }),
+    ]);
     const dish = (await get('/api/v1/meals/1', 'alice')).json().data.dish_id as number;
     const servings = async (query: string) =>
-      ((await get(`/api/v1/dishes/${dish}${query}`)).json().data.servings as { meal_id: number }[]).map((meal) => meal.meal_id);
+      ((await get(`/api/v1/dishes/${dish}${query}`)).json().data.servings as { meal_id: number }[]).map(
+        (meal) => meal.meal_id,
+      );
     expect(await servings('')).toEqual([1, 6]);
     expect(await servings('?without=wheat')).toEqual([6]);
     expect(await servings('?only=spelt')).toEqual([6]);

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { compileSerializerOnFirstUse, compileValidatorOnFirstUse } from '../src/lazy-compilers.js';
 import { createSchemaValidator } from '../src/schema-validation.js';
 
-const RateBody = Type.Object({ meal_id: Type.Integer(), rating: Type.Integer({ minimum: 1, maximum: 5 }) }, { additionalProperties: false });
+const RateBody = Type.Object(
+  { meal_id: Type.Integer(), rating: Type.Integer({ minimum: 1, maximum: 5 }) },
+  { additionalProperties: false },
+);
 
 /** An ajv that counts its compilations. */
 function countingAjv(): { ajv: Ajv; compiled: () => number } {
@@ -44,7 +47,12 @@ describe('validators compiled on first use', () => {
 
 describe('serializers compiled on first use', () => {
   const compilerOf = () => compileSerializerOnFirstUse(undefined, undefined);
-  const route = { schema: Type.Object({ status: Type.Literal('success'), count: Type.Integer() }), method: 'GET', url: '/x', httpStatus: '200' };
+  const route = {
+    schema: Type.Object({ status: Type.Literal('success'), count: Type.Integer() }),
+    method: 'GET',
+    url: '/x',
+    httpStatus: '200',
+  };
 
   it('write what fast-json-stringify writes: only the fields of the schema', () => {
     const serialize = compilerOf()(route);
@@ -53,7 +61,10 @@ describe('serializers compiled on first use', () => {
 
   it('do not compile a schema until its first answer', () => {
     // A schema fast-json-stringify refuses shows when it is compiled: not when handed over, at the first answer.
-    const serialize = compilerOf()({ ...route, schema: { type: 'object', properties: { count: { $ref: '#/definitions/missing' } } } });
+    const serialize = compilerOf()({
+      ...route,
+      schema: { type: 'object', properties: { count: { $ref: '#/definitions/missing' } } },
+    });
     expect(() => serialize({ count: 1 })).toThrow();
   });
 });

@@ -50,7 +50,10 @@ class RecordingStream implements LiveSubscriber {
 
   /** Every frame written, in order. */
   get frames(): string[] {
-    return this.writes.join('').split('\n\n').filter((frame) => frame !== '');
+    return this.writes
+      .join('')
+      .split('\n\n')
+      .filter((frame) => frame !== '');
   }
 }
 
@@ -137,13 +140,17 @@ describe('LiveFanOut: the frames of many streams, coalesced per stream and writt
     const turns = new Turns();
     const timers = new HandTimers();
     const stream = new RecordingStream();
-    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 64, { intervalMs: 100, setTimeout: (callback, ms) => timers.setTimeout(callback, ms) });
+    const fanOut = new LiveFanOut<RecordingStream>(turns.defer, 64, {
+      intervalMs: 100,
+      setTimeout: (callback, ms) => timers.setTimeout(callback, ms),
+    });
     fanOut.join(channel, stream);
 
     fanOut.queue(channel, 'availability:1', frame('meal 1 few_left'));
     turns.runAll();
     expect(stream.frames).toEqual(['meal 1 few_left']);
-    for (const status of ['sold_out', 'available', 'sold_out']) fanOut.queue(channel, 'availability:1', frame(`meal 1 ${status}`));
+    for (const status of ['sold_out', 'available', 'sold_out'])
+      fanOut.queue(channel, 'availability:1', frame(`meal 1 ${status}`));
     fanOut.queue(channel, 'availability:2', frame('meal 2 few_left'));
     turns.runAll();
     expect(stream.writes).toHaveLength(1);
@@ -203,7 +210,11 @@ function settle(turns: Turns, timers: HandTimers): void {
   }
 }
 
-const days: MenuDays = { canteenId: 'default' as MenuDays['canteenId'], from: '2026-03-10' as MenuDays['from'], to: '2026-03-10' as MenuDays['to'] };
+const days: MenuDays = {
+  canteenId: 'default' as MenuDays['canteenId'],
+  from: '2026-03-10' as MenuDays['from'],
+  to: '2026-03-10' as MenuDays['to'],
+};
 
 /** A day's reading with only what the live registry reads of it: the meal, its histograms, its dish, its availability. */
 function menuOf(mealIds: readonly number[]): PublicMenu {
@@ -226,7 +237,8 @@ function finalStates(stream: RecordingStream): Map<number, string> {
     const data = /^data: (.*)$/m.exec(text)?.[1];
     if (data === undefined) continue;
     if (text.includes('event: snapshot')) {
-      for (const meal of JSON.parse(data).meals as { meal_id: number; availability: string }[]) states.set(meal.meal_id, meal.availability);
+      for (const meal of JSON.parse(data).meals as { meal_id: number; availability: string }[])
+        states.set(meal.meal_id, meal.availability);
     } else if (text.includes('event: availability')) {
       const event = JSON.parse(data) as { meal_id: number; availability: string };
       states.set(event.meal_id, event.availability);
@@ -257,7 +269,11 @@ describe('LiveStats under a burst of availability changes', () => {
       const mealId = mealIds[tap % mealIds.length]!;
       const status = statuses[Math.floor(tap / mealIds.length) % statuses.length]!;
       last.set(mealId, status);
-      live.onChange({ kind: 'availability', mealId: mealId as never, availability: { status, changedAt: new Date(tap) } });
+      live.onChange({
+        kind: 'availability',
+        mealId: mealId as never,
+        availability: { status, changedAt: new Date(tap) },
+      });
       // A few taps land between two turns, as requests do between the fan-out's batches; the pacing interval passes
       // every 100 taps.
       if (tap % 7 === 6) turns.runOne();
@@ -285,7 +301,11 @@ describe('LiveStats under a burst of availability changes', () => {
     const stream = new RecordingStream();
     await live.subscribe(days, undefined, () => stream);
     const tap = (mealId: number, status: AvailabilityStatus) =>
-      live.onChange({ kind: 'availability', mealId: mealId as never, availability: { status, changedAt: new Date(0) } });
+      live.onChange({
+        kind: 'availability',
+        mealId: mealId as never,
+        availability: { status, changedAt: new Date(0) },
+      });
     tap(1, 'few_left');
     tap(2, 'few_left');
     tap(1, 'sold_out');

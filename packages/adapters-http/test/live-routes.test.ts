@@ -4,7 +4,13 @@ import { FixedClock } from '@canteen-meals/adapters-memory';
 import type { GetPublicMenu, MenuDays } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHmacTokenVerifier, signHmacToken, type LiveOptions, type LiveScheduler, type LiveStats } from '../src/index.js';
+import {
+  createHmacTokenVerifier,
+  signHmacToken,
+  type LiveOptions,
+  type LiveScheduler,
+  type LiveStats,
+} from '../src/index.js';
 import { sseSubscriber } from '../src/routes/live-routes.js';
 import { now, secret, useCasesOver } from './app-fixture.js';
 import { buildAppWith } from './app-with.js';
@@ -175,14 +181,33 @@ async function liveServer(live: Partial<LiveOptions> = {}, http: { readonly trus
     expect(answer.statusCode, answer.body).toBe(200);
   };
   const eraseMyData = async (user: string) => {
-    const answer = await app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: { authorization: `Bearer ${signHmacToken(secret, { sub: user })}` } });
+    const answer = await app.inject({
+      method: 'DELETE',
+      url: '/api/v1/me/data',
+      headers: { authorization: `Bearer ${signHmacToken(secret, { sub: user })}` },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
   };
   const archive = async (canteenId: string) => {
-    const answer = await app.inject({ method: 'DELETE', url: `/api/v1/admin/canteens/${canteenId}`, headers: { authorization: `Bearer ${admin}` } });
+    const answer = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/admin/canteens/${canteenId}`,
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
   };
-  return { app, adapters, scheduler, stream, refused, rate, eraseMyData, archive, menuReads, registry: () => registry! };
+  return {
+    app,
+    adapters,
+    scheduler,
+    stream,
+    refused,
+    rate,
+    eraseMyData,
+    archive,
+    menuReads,
+    registry: () => registry!,
+  };
 }
 
 describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
@@ -334,7 +359,11 @@ describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
     const client = await stream();
     await client.next();
     const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
-    const withdrawn = await app.inject({ method: 'DELETE', url: '/api/v1/admin/meals/2', headers: { authorization: `Bearer ${admin}` } });
+    const withdrawn = await app.inject({
+      method: 'DELETE',
+      url: '/api/v1/admin/meals/2',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(withdrawn.statusCode, withdrawn.body).toBeLessThan(300);
     const snapshot = await client.next();
     expect(snapshot.event).toBe('snapshot');
@@ -344,9 +373,15 @@ describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
 
   it('refuses in the envelope before any stream: a missing or bad parameter, an unknown canteen', async () => {
     const { refused, registry } = await liveServer();
-    expect(await refused('/api/v1/live?canteen=default')).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(await refused('/api/v1/live?canteen=default')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request' } },
+    });
     expect(await refused('/api/v1/live?canteen=default&date=2026-02-30')).toMatchObject({ status: 400 });
-    expect(await refused(`${livePath}&from=${today}`)).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(await refused(`${livePath}&from=${today}`)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request' } },
+    });
     const unknown = await refused(`/api/v1/live?canteen=nowhere&date=${today}`);
     expect(unknown).toMatchObject({ status: 404, body: { status: 'error', error: { code: 'canteen_not_found' } } });
     expect(unknown.headers['content-type']).toMatch(/^application\/json/);
@@ -389,7 +424,6 @@ describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
   });
 });
 
-
 describe('GET /api/v1/live under load (issue 24)', () => {
   const bistroPath = `/api/v1/live?canteen=bistro&date=${today}`;
 
@@ -426,7 +460,10 @@ describe('GET /api/v1/live under load (issue 24)', () => {
     await rate('dave', 20, 4);
     scheduler.advance(250);
 
-    expect(await followed.next()).toMatchObject({ event: 'stats', data: { meal_id: 1, rating_count: 0, dish: { rating_count: 1, rating_average: 4 } } });
+    expect(await followed.next()).toMatchObject({
+      event: 'stats',
+      data: { meal_id: 1, rating_count: 0, dish: { rating_count: 1, rating_average: 4 } },
+    });
     expect(await other.unread(50)).toEqual([]);
   });
 
@@ -441,23 +478,39 @@ describe('GET /api/v1/live under load (issue 24)', () => {
     const address = await liveServer({ maxChannelsPerAddress: 1 });
     await address.stream();
     await address.stream();
-    expect(await address.refused(bistroPath)).toMatchObject({ status: 429, body: { status: 'error', error: { code: 'rate_limited' } } });
+    expect(await address.refused(bistroPath)).toMatchObject({
+      status: 429,
+      body: { status: 'error', error: { code: 'rate_limited' } },
+    });
   });
 
   it('counts IPv6 clients by their /64 per address and by their /56 in all', async () => {
-    const { stream, refused } = await liveServer({ maxStreamsPerAddress: 1, maxStreamsPerIpv6Slash56: 2 }, { trustProxy: true });
+    const { stream, refused } = await liveServer(
+      { maxStreamsPerAddress: 1, maxStreamsPerIpv6Slash56: 2 },
+      { trustProxy: true },
+    );
     const from = (address: string) => ({ 'x-forwarded-for': address });
     await stream(livePath, from('2001:db8:0:1::1'));
     // Another address of the same /64 is the same client.
-    expect(await refused(livePath, from('2001:db8:0:1::2'))).toMatchObject({ status: 429, body: { error: { code: 'rate_limited' } } });
+    expect(await refused(livePath, from('2001:db8:0:1::2'))).toMatchObject({
+      status: 429,
+      body: { error: { code: 'rate_limited' } },
+    });
     await stream(livePath, from('2001:db8:0:2::1'));
     // A third /64 of the same /56 is past the network's bound; another /56 is not.
-    expect(await refused(livePath, from('2001:db8:0:3::1'))).toMatchObject({ status: 429, body: { error: { code: 'rate_limited' } } });
+    expect(await refused(livePath, from('2001:db8:0:3::1'))).toMatchObject({
+      status: 429,
+      body: { error: { code: 'rate_limited' } },
+    });
     await stream(livePath, from('2001:db8:0:100::1'));
   });
 
   it('ends a stream after its lifetime, freeing its slot; the client resumes with Last-Event-ID', async () => {
-    const { stream, registry, scheduler, rate } = await liveServer({ maxLifetimeMs: 60_000, random: () => 0, maxStreamsPerAddress: 1 });
+    const { stream, registry, scheduler, rate } = await liveServer({
+      maxLifetimeMs: 60_000,
+      random: () => 0,
+      maxStreamsPerAddress: 1,
+    });
     const client = await stream();
     await client.next();
     await rate('carol', 1, 4);
@@ -474,14 +527,21 @@ describe('GET /api/v1/live under load (issue 24)', () => {
     // Its channel went with its last stream: the id is not this channel's, so a snapshot with the figures follows.
     const snapshot = await again.next();
     expect(snapshot.event).toBe('snapshot');
-    expect(snapshot.data.meals.find((meal: { meal_id: number }) => meal.meal_id === 1)).toMatchObject({ rating_count: 1 });
+    expect(snapshot.data.meals.find((meal: { meal_id: number }) => meal.meal_id === 1)).toMatchObject({
+      rating_count: 1,
+    });
   });
 
   it('streams a day of 400 meals: its snapshot alone is larger than the backlog bound', async () => {
     const { adapters, stream } = await liveServer();
     await adapters.meals.upsertMany(
       Array.from({ length: 400 }, (_, index) =>
-        MealMother.servedToday(now, { id: 1000 + index, name: `Bistro meal number ${index} with a long name`, canteenId: 'bistro', position: index }),
+        MealMother.servedToday(now, {
+          id: 1000 + index,
+          name: `Bistro meal number ${index} with a long name`,
+          canteenId: 'bistro',
+          position: index,
+        }),
       ),
     );
     const client = await stream(bistroPath);
@@ -534,7 +594,7 @@ describe('a slow reader', () => {
     expect(slow.written).toHaveLength(2);
   });
 
-  it('takes one frame larger than the bound (a big day\'s snapshot), and counts afresh once the socket drained', () => {
+  it("takes one frame larger than the bound (a big day's snapshot), and counts afresh once the socket drained", () => {
     const slow = slowResponse(16);
     let drops = 0;
     const subscriber = sseSubscriber(slow.response as never, 64, () => (drops += 1));
@@ -552,7 +612,11 @@ describe('a slow reader', () => {
 
 describe('GET /api/v1/live: the kitchen’s availability', () => {
   const kitchen = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:kitchen' });
-  const setAvailability = async (app: Awaited<ReturnType<typeof liveServer>>['app'], mealId: number, status: string) => {
+  const setAvailability = async (
+    app: Awaited<ReturnType<typeof liveServer>>['app'],
+    mealId: number,
+    status: string,
+  ) => {
     const answer = await app.inject({
       method: 'PUT',
       url: `/api/v1/kitchen/meals/${mealId}/availability`,
@@ -566,7 +630,11 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
     const { app, stream } = await liveServer();
     const client = await stream();
     const snapshot = await client.next();
-    expect(snapshot.data.meals[0]).toMatchObject({ meal_id: 1, availability: 'available', availability_changed_at: null });
+    expect(snapshot.data.meals[0]).toMatchObject({
+      meal_id: 1,
+      availability: 'available',
+      availability_changed_at: null,
+    });
 
     await setAvailability(app, 1, 'sold_out');
 
@@ -575,7 +643,11 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
     expect(event.id).toMatch(/\.1$/);
     expect(event.data).toEqual({ meal_id: 1, availability: 'sold_out', availability_changed_at: now.toISOString() });
     const joining = await stream();
-    expect((await joining.next()).data.meals[0]).toMatchObject({ meal_id: 1, availability: 'sold_out', availability_changed_at: now.toISOString() });
+    expect((await joining.next()).data.meals[0]).toMatchObject({
+      meal_id: 1,
+      availability: 'sold_out',
+      availability_changed_at: now.toISOString(),
+    });
   });
 
   it("a burst of taps, read through fetch: every stream ends with each meal's last status, events in id order", async () => {
@@ -613,7 +685,10 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
 
     // Another stream of the channel (its first stays open: the channel and its events are kept) resumes after the snapshot.
     const resumed = await stream(livePath, { 'last-event-id': snapshot.id! });
-    expect(await resumed.next()).toMatchObject({ event: 'availability', data: { meal_id: 1, availability: 'few_left' } });
+    expect(await resumed.next()).toMatchObject({
+      event: 'availability',
+      data: { meal_id: 1, availability: 'few_left' },
+    });
     await setAvailability(app, 1, 'few_left');
     await setAvailability(app, 10, 'sold_out');
     expect(await resumed.unread()).toEqual([]);
@@ -641,7 +716,8 @@ async function fetchStream(url: string) {
         while ((end = buffer.indexOf('\n\n')) !== -1) {
           const frame = frameOf(buffer.slice(0, end));
           buffer = buffer.slice(end + 2);
-          if (frame.event === 'snapshot') for (const meal of frame.data.meals) states.set(meal.meal_id, meal.availability);
+          if (frame.event === 'snapshot')
+            for (const meal of frame.data.meals) states.set(meal.meal_id, meal.availability);
           if (frame.event === 'availability') {
             states.set(frame.data.meal_id, frame.data.availability);
             ids.push(Number(frame.id!.split('.')[1]));

@@ -27,7 +27,10 @@ function post(url: string, body: unknown, token: string | null = fixture.token()
   });
 }
 
-function expectError(response: { statusCode: number; json(): unknown; headers: Record<string, unknown> }, code: ErrorCode) {
+function expectError(
+  response: { statusCode: number; json(): unknown; headers: Record<string, unknown> },
+  code: ErrorCode,
+) {
   expect(response.statusCode).toBe(httpStatusOf[code]);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   const body = response.json() as { status: string; error: { code: string; message: string } };
@@ -75,7 +78,12 @@ describe('POST /api/v1/rate-meal', () => {
     expect(replaced.json().data).toEqual({ rating_count: 2, rating_average: 4, rating_median: 4, rating_personal: 5 });
     for (let i = 0; i < 2; i++) {
       const deleted = await post('/api/v1/rate-meal', { meal_id: 1, rating: null });
-      expect(deleted.json().data).toEqual({ rating_count: 1, rating_average: 3, rating_median: 3, rating_personal: null });
+      expect(deleted.json().data).toEqual({
+        rating_count: 1,
+        rating_average: 3,
+        rating_median: 3,
+        rating_personal: null,
+      });
     }
   });
 
@@ -152,15 +160,16 @@ describe('bodies that are not JSON', () => {
     expectError(response, 'invalid_json');
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
-    'answers unsupported_media_type for %s',
-    async (contentType) => {
-      const response = await post('/api/v1/rate-meal', '{"meal_id":1,"rating":3}', fixture.token(), {
-        headers: { 'content-type': contentType },
-      });
-      expectError(response, 'unsupported_media_type');
-    },
-  );
+  it.each([
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'application/xml',
+  ])('answers unsupported_media_type for %s', async (contentType) => {
+    const response = await post('/api/v1/rate-meal', '{"meal_id":1,"rating":3}', fixture.token(), {
+      headers: { 'content-type': contentType },
+    });
+    expectError(response, 'unsupported_media_type');
+  });
 
   it('answers payload_too_large for a body over the limit', async () => {
     const response = await post('/api/v1/rate-meal', { meal_id: 1, rating: 3, padding: 'x'.repeat(4096) });
@@ -187,7 +196,10 @@ describe('authentication', () => {
   const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
   it.each([
-    ['a bad signature', () => sign({ sub: 'alice', exp: inAnHour() }, { key: 'another-secret-of-at-least-32-bytes!!!' })],
+    [
+      'a bad signature',
+      () => sign({ sub: 'alice', exp: inAnHour() }, { key: 'another-secret-of-at-least-32-bytes!!!' }),
+    ],
     ['alg none', () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'alice', exp: inAnHour() })}.`],
     ['an expired token', () => sign({ sub: 'alice', exp: Math.floor(Date.now() / 1000) - 60 })],
     ['nbf in the future', () => sign({ sub: 'alice', exp: inAnHour(), nbf: inAnHour() - 60 })],
@@ -208,7 +220,11 @@ describe('authentication', () => {
   });
 
   it('accepts a sub of exactly 255 characters', async () => {
-    const response = await post('/api/v1/mark-meal', { meal_id: 1, marked: true }, fixture.token({ sub: 'a'.repeat(255) }));
+    const response = await post(
+      '/api/v1/mark-meal',
+      { meal_id: 1, marked: true },
+      fixture.token({ sub: 'a'.repeat(255) }),
+    );
     expect(response.statusCode).toBe(200);
   });
 
@@ -265,7 +281,13 @@ describe('PUT /api/v1/admin/meals', () => {
     const writer = fixture.token({ scope: 'meals:write' });
     const labelled = { ...meal(10), notes: ['Senf'], labels: ['wheat', 'vegan'] };
     expect((await put({ meals: [labelled] }, writer)).statusCode).toBe(200);
-    expect((await probeThrough(() => fixture.adapters.queries).meal(10))?.labels).toEqual(['gluten', 'mustard', 'vegan', 'vegetarian', 'wheat']);
+    expect((await probeThrough(() => fixture.adapters.queries).meal(10))?.labels).toEqual([
+      'gluten',
+      'mustard',
+      'vegan',
+      'vegetarian',
+      'wheat',
+    ]);
 
     const refused = await put({ meals: [meal(11), { ...meal(12), labels: ['gluten', 'vegn'] }] }, writer);
     expect(refused.statusCode).toBe(400);
@@ -280,7 +302,10 @@ describe('PUT /api/v1/admin/meals', () => {
       notes: ['vegetarisch', 'Allergene: Milch'],
       prices: { student: '2.9', employee: '4.40', pupil: '2', other: '5.125' },
     };
-    const response = await put({ meals: [detailed, { ...meal(11), category: null }, meal(12)] }, fixture.token({ scope: 'meals:write' }));
+    const response = await put(
+      { meals: [detailed, { ...meal(11), category: null }, meal(12)] },
+      fixture.token({ scope: 'meals:write' }),
+    );
     expect(response.statusCode).toBe(200);
     expect(await probeThrough(() => fixture.adapters.queries).meal(10)).toMatchObject({
       category: 'Vegetarisch',
@@ -288,12 +313,19 @@ describe('PUT /api/v1/admin/meals', () => {
       prices: { student: '2.90', employee: '4.40', pupil: '2.00', other: '5.125' },
     });
     for (const id of [11, 12]) {
-      expect(await probeThrough(() => fixture.adapters.queries).meal(id)).toMatchObject({ category: null, notes: [], prices: {} });
+      expect(await probeThrough(() => fixture.adapters.queries).meal(id)).toMatchObject({
+        category: null,
+        notes: [],
+        prices: {},
+      });
     }
   });
 
   it('names the field and the rule when a text holds a control character', async () => {
-    const response = await put({ meals: [{ ...meal(10), name: 'Chili\u0000con Carne' }] }, fixture.token({ scope: 'meals:write' }));
+    const response = await put(
+      { meals: [{ ...meal(10), name: 'Chili\u0000con Carne' }] },
+      fixture.token({ scope: 'meals:write' }),
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toEqual({
       code: 'invalid_request',
@@ -349,11 +381,16 @@ describe('PUT /api/v1/admin/meals', () => {
     expect((await put({ meals: day }, admin)).statusCode).toBe(200);
 
     // Midnight in Berlin, the canteen's zone: the first instant of the full day, with a meal for the next day.
-    const response = await put({ meals: [meal(10, '2026-03-21T00:00:00+01:00'), meal(11, '2026-03-20T00:00:00+01:00')] }, admin);
+    const response = await put(
+      { meals: [meal(10, '2026-03-21T00:00:00+01:00'), meal(11, '2026-03-20T00:00:00+01:00')] },
+      admin,
+    );
 
     expectError(response, 'menu_day_full');
     expect(response.statusCode).toBe(422);
-    expect(response.json().error.message).toBe('The canteen "default" would serve 501 meals on 2026-03-20; a day holds at most 500.');
+    expect(response.json().error.message).toBe(
+      'The canteen "default" would serve 501 meals on 2026-03-20; a day holds at most 500.',
+    );
     expect(await probeThrough(() => fixture.adapters.queries).meal(10)).toBeUndefined();
     expect(await probeThrough(() => fixture.adapters.queries).meal(11)).toBeUndefined();
   });

@@ -14,7 +14,17 @@ async function setup(settings: { entries: number; ratingsMaxAgeMs: number; ttlMs
   const clock = new FixedClock(now);
   const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone: 'Europe/Berlin' });
   for (const id of ['north', 'south']) {
-    expect(await useCases.saveCanteen.execute({ id, name: id, timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] })).toMatchObject({ ok: true });
+    expect(
+      await useCases.saveCanteen.execute({
+        id,
+        name: id,
+        timeZone: 'Europe/Berlin',
+        city: null,
+        address: null,
+        coordinates: null,
+        feeds: [],
+      }),
+    ).toMatchObject({ ok: true });
   }
   // Meals 1 (north) and 2 (south) today; meal 3 (north) yesterday is a serving of the same dish as meal 1.
   await useCases.upsertMeals.execute([
@@ -38,15 +48,21 @@ async function setup(settings: { entries: number; ratingsMaxAgeMs: number; ttlMs
     return answer.value.etag;
   };
   const rate = async (mealId: number, rating: number) =>
-    expect(await useCases.rateMeal.execute({ userId: 'alice', mealId, rating: rating as 1 })).toMatchObject({ ok: true });
+    expect(await useCases.rateMeal.execute({ userId: 'alice', mealId, rating: rating as 1 })).toMatchObject({
+      ok: true,
+    });
   const setAvailability = async (mealId: number, status: 'available' | 'few_left' | 'sold_out') =>
     expect(await useCases.setMealAvailability.execute({ mealId, status, anyDay: false })).toMatchObject({ ok: true });
   return { answers, reads, etagOf, rate, clock, setAvailability };
 }
 
 describe('MenuAnswers', () => {
-  it("drops the answers showing a meal at once when its availability changes, even where ratings may be served late", async () => {
-    const { reads, etagOf, setAvailability, answers } = await setup({ entries: 10, ratingsMaxAgeMs: 60_000, ttlMs: 60_000 });
+  it('drops the answers showing a meal at once when its availability changes, even where ratings may be served late', async () => {
+    const { reads, etagOf, setAvailability, answers } = await setup({
+      entries: 10,
+      ratingsMaxAgeMs: 60_000,
+      ttlMs: 60_000,
+    });
     const [north, south] = [await etagOf('north'), await etagOf('south')];
 
     await setAvailability(1, 'sold_out');
@@ -116,8 +132,14 @@ describe('personalizedBody', () => {
     const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'Europe/Berlin' }));
     const clock = new FixedClock(now);
     const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone: 'Europe/Berlin' });
-    await useCases.upsertMeals.execute(['Soup', 'Stew', 'Käsespätzle', 'Salad'].map((name, i) => MealMother.servedHoursAgo(now, 1, { id: i + 1, name })));
-    const answers = new MenuAnswers((days) => useCases.getPublicMenu.execute(days), clock, { entries: 10, ratingsMaxAgeMs: 0, ttlMs: 60_000 });
+    await useCases.upsertMeals.execute(
+      ['Soup', 'Stew', 'Käsespätzle', 'Salad'].map((name, i) => MealMother.servedHoursAgo(now, 1, { id: i + 1, name })),
+    );
+    const answers = new MenuAnswers((days) => useCases.getPublicMenu.execute(days), clock, {
+      entries: 10,
+      ratingsMaxAgeMs: 0,
+      ttlMs: 60_000,
+    });
     const answer = await answers.answer(menuOf('default'));
     if (!answer.ok) throw new Error(answer.refusal.code);
     const publicMeals = JSON.parse(answer.value.body).data.meals as { meal_id: number; dish_id: number }[];
@@ -127,7 +149,14 @@ describe('personalizedBody', () => {
     const cases: { states: PersonalState[]; avoided: number[]; hide: boolean }[] = [
       { states: [], avoided: [], hide: false },
       { states: [{ mealId: 1, marked: true, personalRating: 4 }], avoided: [], hide: false },
-      { states: [{ mealId: 3, marked: false, personalRating: 2 }, { mealId: 99, marked: true, personalRating: null }], avoided: [1], hide: false },
+      {
+        states: [
+          { mealId: 3, marked: false, personalRating: 2 },
+          { mealId: 99, marked: true, personalRating: null },
+        ],
+        avoided: [1],
+        hide: false,
+      },
       { states: [{ mealId: 2, marked: true, personalRating: null }], avoided: [1, 4], hide: true },
       { states: [{ mealId: 1, marked: true, personalRating: 5 }], avoided: [1], hide: false },
       { states: [], avoided: [1, 2, 3, 4], hide: true },

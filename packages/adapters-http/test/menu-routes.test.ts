@@ -14,7 +14,13 @@ const overlay = `/api/v1/me/meals?canteen=default&date=${today}`;
 const personalFields = ['marked', 'rating_personal'];
 
 /** Keeps every answer as long as nothing changes it: what the server does, minus the clock's bounds. */
-const keepEverything: MenuCachingOptions = { entries: 100, ratingsMaxAgeMs: 0, ttlMs: 60_000, maxAgeS: 5, staleWhileRevalidateS: 30 };
+const keepEverything: MenuCachingOptions = {
+  entries: 100,
+  ratingsMaxAgeMs: 0,
+  ttlMs: 60_000,
+  maxAgeS: 5,
+  staleWhileRevalidateS: 30,
+};
 
 const opened: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
@@ -33,21 +39,27 @@ async function setup(menuCaching?: MenuCachingOptions) {
     ...(menuCaching === undefined ? {} : { menuCaching }),
   });
   opened.push(app);
-  const bearer = (sub: string, scope?: string) => `Bearer ${signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) })}`;
+  const bearer = (sub: string, scope?: string) =>
+    `Bearer ${signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) })}`;
   const send = (options: InjectOptions) => app.inject(options);
   const get = (url: string, headers: Record<string, string> = {}) => send({ method: 'GET', url, headers });
   const write = async (method: 'POST' | 'PUT' | 'DELETE', url: string, sub: string, body?: unknown, scope?: string) => {
     const response = await send({
       method,
       url,
-      headers: { authorization: bearer(sub, scope), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: bearer(sub, scope),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response;
   };
-  const rate = (sub: string, mealId: number, rating: number | null) => write('POST', '/api/v1/rate-meal', sub, { meal_id: mealId, rating });
-  const mark = (sub: string, mealId: number, marked: boolean) => write('POST', '/api/v1/mark-meal', sub, { meal_id: mealId, marked });
+  const rate = (sub: string, mealId: number, rating: number | null) =>
+    write('POST', '/api/v1/rate-meal', sub, { meal_id: mealId, rating });
+  const mark = (sub: string, mealId: number, marked: boolean) =>
+    write('POST', '/api/v1/mark-meal', sub, { meal_id: mealId, marked });
   return { app, adapters, clock, useCases, bearer, get, write, rate, mark };
 }
 
@@ -82,7 +94,10 @@ describe('GET /api/v1/meals?canteen=&date= without a token: the public menu', ()
     expect(personal.headers.etag).toBeUndefined();
     const personalMeals = mealsOf(personal);
     expect(personalMeals.map(({ marked, rating_personal, ...rest }) => rest)).toEqual(meals);
-    expect(personalMeals.map((meal) => [meal.marked, meal.rating_personal])).toEqual([[true, 4], [false, null]]);
+    expect(personalMeals.map((meal) => [meal.marked, meal.rating_personal])).toEqual([
+      [true, 4],
+      [false, null],
+    ]);
   });
 
   it('answers 304 with no body to If-None-Match with the current tag (weak or in a list too), 200 to any other', async () => {
@@ -150,7 +165,13 @@ describe.each([
     const { get, rate, write } = await setup(caching);
     // Meal 5, served yesterday, is a serving of the same dish as meal 1 (same name, same canteen).
     const yesterday = MealMother.servedDaysAgo(now, 1, { id: 5, name: 'Open meal' });
-    await write('PUT', '/api/v1/admin/meals', 'admin', { meals: [{ meal_id: 5, name: yesterday.name, served_at: yesterday.servedAt.toISOString(), rateable: true }] }, 'meals:write');
+    await write(
+      'PUT',
+      '/api/v1/admin/meals',
+      'admin',
+      { meals: [{ meal_id: 5, name: yesterday.name, served_at: yesterday.servedAt.toISOString(), rateable: true }] },
+      'meals:write',
+    );
     const before = await get(publicMenu);
     await rate('bob', 5, 2);
     const after = await get(publicMenu);
@@ -168,7 +189,15 @@ describe.each([
       return tag;
     };
 
-    await write('PUT', '/api/v1/admin/meals', 'admin', { meals: [{ meal_id: 2, name: 'Salad bar, larger', served_at: menu[1]!.servedAt.toISOString(), rateable: false }] }, 'meals:write');
+    await write(
+      'PUT',
+      '/api/v1/admin/meals',
+      'admin',
+      {
+        meals: [{ meal_id: 2, name: 'Salad bar, larger', served_at: menu[1]!.servedAt.toISOString(), rateable: false }],
+      },
+      'meals:write',
+    );
     await changed();
     await write('DELETE', '/api/v1/admin/meals/2', 'admin', undefined, 'meals:write');
     expect(mealsOf(await get(publicMenu)).map((meal) => meal.meal_id)).toEqual([1]);
@@ -176,7 +205,9 @@ describe.each([
     const imported = await useCases.importMenu.execute({
       source: 'Mensa',
       rateable: true,
-      days: [{ date: today, closed: false, items: [{ category: 'Suppe', name: 'Lentil soup', notes: [], prices: {} }] }],
+      days: [
+        { date: today, closed: false, items: [{ category: 'Suppe', name: 'Lentil soup', notes: [], prices: {} }] },
+      ],
     });
     expect(imported).toMatchObject({ ok: true });
     expect(mealsOf(await get(publicMenu)).map((meal) => meal.name)).toContain('Lentil soup');
@@ -184,11 +215,20 @@ describe.each([
     const served = mealsOf(await get(publicMenu));
     const open = served.find((meal) => meal.meal_id === 1)!;
     const soup = served.find((meal) => meal.name === 'Lentil soup')!;
-    const merged = await useCases.mergeDishes.execute({ target: open.dish_id as number, from: [soup.dish_id as number] });
+    const merged = await useCases.mergeDishes.execute({
+      target: open.dish_id as number,
+      from: [soup.dish_id as number],
+    });
     expect(merged).toMatchObject({ ok: true });
     await changed();
     // On the clocks of Pacific/Kiritimati (UTC+14) the meals of the Berlin day 2026-03-10 fall on the 11th.
-    await write('PUT', '/api/v1/admin/canteens/default', 'admin', { name: 'Mensa', timezone: 'Pacific/Kiritimati' }, 'meals:write');
+    await write(
+      'PUT',
+      '/api/v1/admin/canteens/default',
+      'admin',
+      { name: 'Mensa', timezone: 'Pacific/Kiritimati' },
+      'meals:write',
+    );
     expect(await changed()).toBeDefined();
   });
 
@@ -261,11 +301,21 @@ describe('GET /api/v1/me/meals: the personal overlay of a menu', () => {
     expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
     expect(response.json()).toEqual({
       status: 'success',
-      data: { meals: [{ meal_id: 1, marked: true, rating_personal: 3 }, { meal_id: 2, marked: true, rating_personal: null }] },
+      data: {
+        meals: [
+          { meal_id: 1, marked: true, rating_personal: 3 },
+          { meal_id: 2, marked: true, rating_personal: null },
+        ],
+      },
     });
     const bobs = await get(overlay, { authorization: bearer('bob') });
-    expect(bobs.json()).toEqual({ status: 'success', data: { meals: [{ meal_id: 1, marked: false, rating_personal: 5 }] } });
-    const carols = await get(`/api/v1/me/meals?canteen=default&from=${today}&to=${tomorrow}`, { authorization: bearer('carol') });
+    expect(bobs.json()).toEqual({
+      status: 'success',
+      data: { meals: [{ meal_id: 1, marked: false, rating_personal: 5 }] },
+    });
+    const carols = await get(`/api/v1/me/meals?canteen=default&from=${today}&to=${tomorrow}`, {
+      authorization: bearer('carol'),
+    });
     expect(carols.json()).toEqual({ status: 'success', data: { meals: [] } });
   });
 
@@ -312,7 +362,13 @@ describe('GET /api/v1/me/meals: the personal overlay of a menu', () => {
 describe("GET /api/v1/meals?date= without canteen: every canteen's day, in pages", () => {
   it('answers at most 500 meals a page, in menu order, and every meal once across the pages', async () => {
     const { adapters, get, bearer, write } = await setup();
-    await write('PUT', '/api/v1/admin/canteens/bistro', 'admin', { name: 'Bistro', timezone: 'Europe/Berlin' }, 'meals:write');
+    await write(
+      'PUT',
+      '/api/v1/admin/canteens/bistro',
+      'admin',
+      { name: 'Bistro', timezone: 'Europe/Berlin' },
+      'meals:write',
+    );
     // 300 meals of `default` and 250 of `bistro` today, at two serving times, many sharing a time and a position.
     const served = (hour: number) => new Date(`${today}T${String(hour).padStart(2, '0')}:00:00Z`);
     await adapters.meals.upsertMany(
@@ -338,19 +394,22 @@ describe("GET /api/v1/meals?date= without canteen: every canteen's day, in pages
     expect(all).toHaveLength(552);
     expect(new Set(all.map((meal) => meal.meal_id)).size).toBe(552);
     const order = all.map((meal) => [Date.parse(meal.served_at as string), meal.meal_id] as const);
-    const positions = new Map(
-      [...adapters.db.meals.values()].map((meal) => [meal.id, meal.position] as const),
-    );
+    const positions = new Map([...adapters.db.meals.values()].map((meal) => [meal.id, meal.position] as const));
     const key = ([at, id]: readonly [number, number]) => [at, positions.get(id)!, id];
     for (let i = 1; i < order.length; i++) {
       const [a, b] = [key(order[i - 1]!), key(order[i]!)];
-      expect(a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!))), `${a} before ${b}`).toBe(true);
+      expect(
+        a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!))),
+        `${a} before ${b}`,
+      ).toBe(true);
     }
   });
 
-  it("refuses a cursor of another day or another user, and a cursor with anything but date", async () => {
+  it('refuses a cursor of another day or another user, and a cursor with anything but date', async () => {
     const { adapters, get, bearer } = await setup();
-    await adapters.meals.upsertMany(Array.from({ length: 501 }, (_, i) => MealMother.servedToday(now, { id: 1000 + i, name: `Dish ${i}` })));
+    await adapters.meals.upsertMany(
+      Array.from({ length: 501 }, (_, i) => MealMother.servedToday(now, { id: 1000 + i, name: `Dish ${i}` })),
+    );
     const alice = { authorization: bearer('alice') };
     const cursor = (await get(`/api/v1/meals?date=${today}`, alice)).json().data.next_cursor as string;
     expect(cursor).toEqual(expect.any(String));
@@ -378,14 +437,31 @@ describe('GET /api/v1/meals?canteen=&date=today|tomorrow', () => {
       return mealsOf(response).map((meal) => meal.meal_id);
     };
     expect(await idsOf('/api/v1/meals?canteen=default&date=today')).toEqual(await idsOf(publicMenu));
-    expect(await idsOf('/api/v1/meals?canteen=default&date=tomorrow')).toEqual(await idsOf(`/api/v1/meals?canteen=default&date=${tomorrow}`));
+    expect(await idsOf('/api/v1/meals?canteen=default&date=tomorrow')).toEqual(
+      await idsOf(`/api/v1/meals?canteen=default&date=${tomorrow}`),
+    );
     expect(await idsOf('/api/v1/meals?canteen=default&date=tomorrow')).toEqual([3]);
     const personal = await get('/api/v1/me/meals?canteen=default&date=today', { authorization: bearer('alice') });
     expect(personal.statusCode).toBe(200);
 
     // 12:00 UTC on 2026-03-10 is already 2026-03-11 in Auckland: there, today is the day that is tomorrow in Berlin.
-    await write('PUT', '/api/v1/admin/canteens/auckland', 'admin', { name: 'Auckland', timezone: 'Pacific/Auckland' }, 'meals:write');
-    await write('PUT', '/api/v1/admin/meals', 'admin', MealMother.upsertBody({ ...MealMother.servedAt(new Date('2026-03-11T00:00:00Z'), { id: 90, name: 'Pie' }), canteenId: 'auckland' }), 'meals:write');
+    await write(
+      'PUT',
+      '/api/v1/admin/canteens/auckland',
+      'admin',
+      { name: 'Auckland', timezone: 'Pacific/Auckland' },
+      'meals:write',
+    );
+    await write(
+      'PUT',
+      '/api/v1/admin/meals',
+      'admin',
+      MealMother.upsertBody({
+        ...MealMother.servedAt(new Date('2026-03-11T00:00:00Z'), { id: 90, name: 'Pie' }),
+        canteenId: 'auckland',
+      }),
+      'meals:write',
+    );
     expect(await idsOf('/api/v1/meals?canteen=auckland&date=today')).toEqual([90]);
     expect(await idsOf('/api/v1/meals?canteen=auckland&date=2026-03-11')).toEqual([90]);
   });
@@ -394,7 +470,10 @@ describe('GET /api/v1/meals?canteen=&date=today|tomorrow', () => {
     const { get, bearer } = await setup();
     const alone = await get('/api/v1/meals?date=today', { authorization: bearer('alice') });
     expect(alone.statusCode).toBe(400);
-    expect(alone.json().error).toEqual({ code: 'invalid_request', message: "date=today needs canteen: it is a day on that canteen's calendar." });
+    expect(alone.json().error).toEqual({
+      code: 'invalid_request',
+      message: "date=today needs canteen: it is a day on that canteen's calendar.",
+    });
     const unknown = await get('/api/v1/meals?canteen=nowhere&date=tomorrow');
     expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, 'canteen_not_found']);
   });

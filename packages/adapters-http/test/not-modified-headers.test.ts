@@ -27,15 +27,16 @@ const recorded304 = {
   // CORS's Origin kept beside the route's own: a shared cache keeps one answer per origin and per token (issue 39).
   vary: 'Origin, authorization',
   'access-control-allow-origin': 'https://app.example.com',
-  'access-control-expose-headers': 'retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, x-request-id',
+  'access-control-expose-headers':
+    'retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, x-request-id',
   'cache-control': 'public, max-age=60, stale-while-revalidate=30',
-  etag: '<the 200\'s>',
+  etag: "<the 200's>",
   date: '<per response>',
   connection: 'keep-alive',
   'keep-alive': 'timeout=72',
 };
 
-describe('the public menu\'s 304 (issue 39: the 304 path made cheaper, its headers unchanged)', () => {
+describe("the public menu's 304 (issue 39: the 304 path made cheaper, its headers unchanged)", () => {
   let app: FastifyInstance;
   let base: string;
   const path = '/api/v1/meals?canteen=default&date=2026-03-10';
@@ -66,10 +67,15 @@ describe('the public menu\'s 304 (issue 39: the 304 path made cheaper, its heade
       'x-ratelimit-remaining': '<per request>',
       date: '<per response>',
     };
-    return Object.fromEntries(raw.map(([name, value]) => [name, perRequest[name] ?? (name === 'etag' && value === etag ? '<the 200\'s>' : value)]));
+    return Object.fromEntries(
+      raw.map(([name, value]) => [
+        name,
+        perRequest[name] ?? (name === 'etag' && value === etag ? "<the 200's>" : value),
+      ]),
+    );
   }
 
-  it('repeats every header of the 200 but its body\'s, whether the kept answer or a fresh read answers', async () => {
+  it("repeats every header of the 200 but its body's, whether the kept answer or a fresh read answers", async () => {
     const first = await headersOf({ origin });
     expect(first.status).toBe(200);
     for (const attempt of [1, 2]) {
@@ -81,7 +87,11 @@ describe('the public menu\'s 304 (issue 39: the 304 path made cheaper, its heade
       // fetch() lists headers sorted by name: the set and the values are what is compared.
       expect(answered).toEqual(recorded304);
       const bodyHeaders = ['content-type', 'content-length'];
-      expect(Object.keys(answered).sort()).toEqual(Object.keys(named(first.raw, first.etag)).filter((name) => !bodyHeaders.includes(name)).sort());
+      expect(Object.keys(answered).sort()).toEqual(
+        Object.keys(named(first.raw, first.etag))
+          .filter((name) => !bodyHeaders.includes(name))
+          .sort(),
+      );
     }
   });
 });

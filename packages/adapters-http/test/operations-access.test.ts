@@ -78,7 +78,11 @@ describe('the API docs', () => {
     await appWith();
     const page = await app!.inject({ method: 'GET', url: '/docs' });
     expect(page.statusCode).toBe(200);
-    const assets = ['/docs/static/swagger-initializer.js', '/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-ui.css'];
+    const assets = [
+      '/docs/static/swagger-initializer.js',
+      '/docs/static/swagger-ui-bundle.js',
+      '/docs/static/swagger-ui.css',
+    ];
     for (const response of [page, ...(await Promise.all(assets.map((url) => app!.inject({ method: 'GET', url }))))]) {
       expect(response.statusCode).toBe(200);
       const policy = String(response.headers['content-security-policy']);

@@ -112,7 +112,11 @@ describe('request ids', () => {
       expect(response.headers['x-request-id']).toBe('trace-42:abc/DEF');
     }
     const longest = 'x'.repeat(128);
-    expect((await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': longest } })).headers['x-request-id']).toBe(longest);
+    expect(
+      (await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': longest } })).headers[
+        'x-request-id'
+      ],
+    ).toBe(longest);
   });
 
   it.each([
@@ -130,7 +134,8 @@ describe('request ids', () => {
   it('generates a different id for each request without one', async () => {
     const app = await build();
     const ids = new Set<unknown>();
-    for (let i = 0; i < 3; i += 1) ids.add((await app.inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']);
+    for (let i = 0; i < 3; i += 1)
+      ids.add((await app.inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']);
     expect(ids.size).toBe(3);
   });
 });
@@ -140,7 +145,8 @@ describe('request logs', () => {
     const lines: Record<string, unknown>[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of String(chunk).split('\n'))
+          if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
@@ -149,7 +155,10 @@ describe('request logs', () => {
 
   it('puts the request id on every line of a request and logs completion at debug', async () => {
     const { lines, stream } = captureLines();
-    const app = await build({ readiness: async () => Promise.reject(new Error('database gone')) }, { level: 'debug', stream });
+    const app = await build(
+      { readiness: async () => Promise.reject(new Error('database gone')) },
+      { level: 'debug', stream },
+    );
     await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'incoming-1' } });
     await app.inject({ method: 'GET', url: '/readyz', headers: { 'x-request-id': 'incoming-2' } });
     await app.inject({ method: 'POST', url: '/api/v1/rate-meal', payload: {} });

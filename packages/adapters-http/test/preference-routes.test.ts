@@ -13,7 +13,11 @@ const menu = [
   MealMother.servedAt(served, { id: 1, name: 'Bread', labels: ['gluten', 'wheat'] }),
   MealMother.servedAt(served, { id: 2, name: 'Curry', labels: ['mustard', 'vegan', 'vegetarian'] }),
   MealMother.servedAt(served, { id: 3, name: 'Cheese', labels: ['milk', 'vegetarian'] }),
-  MealMother.servedAt(new Date(served.getTime() + 86_400_000), { id: 4, name: 'Curry', labels: ['mustard', 'vegan', 'vegetarian'] }),
+  MealMother.servedAt(new Date(served.getTime() + 86_400_000), {
+    id: 4,
+    name: 'Curry',
+    labels: ['mustard', 'vegan', 'vegetarian'],
+  }),
 ];
 
 const opened: Array<{ close(): Promise<unknown> }> = [];
@@ -32,10 +36,16 @@ async function setup() {
     app.inject({
       method,
       url: `/api/v1${url}`,
-      headers: { authorization: `Bearer ${signHmacToken(secret, { sub })}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${signHmacToken(secret, { sub })}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
-  const dishOf = async (mealId: number) => (await useCases.getMeal.execute({ userId: 'alice', mealId })).ok ? ((await send('GET', `/meals/${mealId}`)).json().data.dish_id as number) : 0;
+  const dishOf = async (mealId: number) =>
+    (await useCases.getMeal.execute({ userId: 'alice', mealId })).ok
+      ? ((await send('GET', `/meals/${mealId}`)).json().data.dish_id as number)
+      : 0;
   return { app, adapters, useCases, send, dishOf };
 }
 
@@ -52,15 +62,20 @@ describe('PUT and GET /api/v1/me/preferences', () => {
   it('stores the filter, answers it sorted, refuses unknown codes naming them, and needs a token', async () => {
     const { send, app } = await setup();
     expect(dataOf(await send('GET', '/me/preferences'))).toEqual({ without: [], only: [] });
-    expect(dataOf(await send('PUT', '/me/preferences', 'alice', { without: ['sesame', 'mustard'], only: [] }))).toEqual({ without: ['mustard', 'sesame'], only: [] });
+    expect(dataOf(await send('PUT', '/me/preferences', 'alice', { without: ['sesame', 'mustard'], only: [] }))).toEqual(
+      { without: ['mustard', 'sesame'], only: [] },
+    );
     expect(dataOf(await send('GET', '/me/preferences'))).toEqual({ without: ['mustard', 'sesame'], only: [] });
     const refused = await send('PUT', '/me/preferences', 'alice', { without: ['mustrd'], only: [] });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"mustrd"') });
+    expect(refused.json().error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('"mustrd"'),
+    });
     expect((await app.inject({ method: 'GET', url: '/api/v1/me/preferences' })).statusCode).toBe(401);
   });
 
-  it('applies to the personalized menu, every canteen\'s day, /me/meals and /me/upcoming unless ?all=true; never to the public menu', async () => {
+  it("applies to the personalized menu, every canteen's day, /me/meals and /me/upcoming unless ?all=true; never to the public menu", async () => {
     const { send, useCases } = await setup();
     await send('PUT', '/me/preferences', 'alice', { without: ['mustard'], only: ['vegetarian'] });
     const menuUrl = `/meals?canteen=default&date=${today}`;
@@ -70,7 +85,11 @@ describe('PUT and GET /api/v1/me/preferences', () => {
     expect(idsOf(await send('GET', menuUrl, 'bob'))).toEqual([1, 2, 3]);
     await useCases.markMeal.execute({ userId: 'alice', mealId: 2, marked: true });
     await useCases.markMeal.execute({ userId: 'alice', mealId: 3, marked: true });
-    expect(dataOf(await send('GET', `/me/meals?canteen=default&date=${today}`)).meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual([3]);
+    expect(
+      dataOf(await send('GET', `/me/meals?canteen=default&date=${today}`)).meals.map(
+        (meal: { meal_id: number }) => meal.meal_id,
+      ),
+    ).toEqual([3]);
     expect(idsOf(await send('GET', '/me/upcoming?days=2'))).toEqual([3]);
     expect(idsOf(await send('GET', '/me/upcoming?days=2&all=true'))).toEqual([2, 3, 4]);
   });
@@ -81,10 +100,19 @@ describe('/api/v1/me/aversions', () => {
     const { send, dishOf } = await setup();
     const curry = await dishOf(2);
     expect(dataOf(await send('PUT', `/me/aversions/${curry}`))).toEqual({ dish_id: curry, avoided: true });
-    expect(dataOf(await send('GET', '/me/aversions')).aversions).toEqual([{ dish_id: curry, since: now.toISOString() }]);
+    expect(dataOf(await send('GET', '/me/aversions')).aversions).toEqual([
+      { dish_id: curry, since: now.toISOString() },
+    ]);
 
-    const menu = dataOf(await send('GET', `/meals?canteen=default&date=${today}`)).meals as { meal_id: number; avoided?: boolean }[];
-    expect(menu.map((meal) => [meal.meal_id, meal.avoided ?? false])).toEqual([[1, false], [2, true], [3, false]]);
+    const menu = dataOf(await send('GET', `/meals?canteen=default&date=${today}`)).meals as {
+      meal_id: number;
+      avoided?: boolean;
+    }[];
+    expect(menu.map((meal) => [meal.meal_id, meal.avoided ?? false])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+    ]);
     expect(idsOf(await send('GET', `/meals?canteen=default&date=${today}&hide=avoided`))).toEqual([1, 3]);
     expect(idsOf(await send('GET', `/meals?date=${today}&hide=avoided`))).toEqual([1, 3]);
 
@@ -96,7 +124,10 @@ describe('/api/v1/me/aversions', () => {
   it('refuses a 501st aversion with 409 too_many_aversions naming the limit; avoiding one again stays idempotent (issue 39)', async () => {
     const { adapters, send, dishOf } = await setup();
     const extra = Array.from({ length: 501 }, (_, index) =>
-      MealMother.servedAt(new Date(served.getTime() - (index + 1) * 86_400_000), { id: 100 + index, name: `Dish ${index}` }),
+      MealMother.servedAt(new Date(served.getTime() - (index + 1) * 86_400_000), {
+        id: 100 + index,
+        name: `Dish ${index}`,
+      }),
     );
     await adapters.meals.upsertMany(extra);
     const dishes = await Promise.all(extra.map((meal) => dishOf(meal.id)));
@@ -104,7 +135,10 @@ describe('/api/v1/me/aversions', () => {
     const refused = await send('PUT', `/me/aversions/${dishes[500]}`);
     expect([refused.statusCode, refused.json().error]).toEqual([
       409,
-      { code: 'too_many_aversions', message: 'You avoid 500 dishes, the most a person may (500): stop avoiding one first.' },
+      {
+        code: 'too_many_aversions',
+        message: 'You avoid 500 dishes, the most a person may (500): stop avoiding one first.',
+      },
     ]);
     expect((await send('PUT', `/me/aversions/${dishes[0]}`)).statusCode).toBe(200);
     expect((await send('DELETE', `/me/aversions/${dishes[0]}`)).statusCode).toBe(200);
@@ -116,7 +150,9 @@ describe('/api/v1/me/aversions', () => {
 
   it('pages the list by dish id with limit and cursor; a cursor of another caller or made up is 400 invalid_cursor', async () => {
     const { adapters, send, dishOf } = await setup();
-    const extra = Array.from({ length: 5 }, (_, index) => MealMother.servedAt(served, { id: 100 + index, name: `Dish ${index}` }));
+    const extra = Array.from({ length: 5 }, (_, index) =>
+      MealMother.servedAt(served, { id: 100 + index, name: `Dish ${index}` }),
+    );
     await adapters.meals.upsertMany(extra);
     const dishes = (await Promise.all(extra.map((meal) => dishOf(meal.id)))).sort((a, b) => a - b);
     for (const dish of dishes) await send('PUT', `/me/aversions/${dish}`);
@@ -133,11 +169,15 @@ describe('/api/v1/me/aversions', () => {
     expect([seen, pages]).toEqual([dishes, 3]);
 
     const first = dataOf(await send('GET', '/me/aversions?limit=2')).next_cursor as string;
-    for (const [url, sub] of [[`/me/aversions?cursor=${first}`, 'bob'], ['/me/aversions?cursor=YWJj', 'alice']] as const) {
+    for (const [url, sub] of [
+      [`/me/aversions?cursor=${first}`, 'bob'],
+      ['/me/aversions?cursor=YWJj', 'alice'],
+    ] as const) {
       const refused = await send('GET', url, sub);
       expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'invalid_cursor']);
     }
-    for (const limit of ['0', '501', 'x']) expect((await send('GET', `/me/aversions?limit=${limit}`)).statusCode).toBe(400);
+    for (const limit of ['0', '501', 'x'])
+      expect((await send('GET', `/me/aversions?limit=${limit}`)).statusCode).toBe(400);
   });
 
   it('the export holds preferences and aversions, and the erasure removes both', async () => {
@@ -150,7 +190,10 @@ describe('/api/v1/me/aversions', () => {
       aversions: [{ dish_id: bread, since: now.toISOString() }],
     });
     expect(dataOf(await send('DELETE', '/me/data'))).toMatchObject({ preferences_erased: 1, aversions_erased: 1 });
-    expect(dataOf(await send('GET', '/me/data'))).toMatchObject({ preferences: { without: [], only: [] }, aversions: [] });
+    expect(dataOf(await send('GET', '/me/data'))).toMatchObject({
+      preferences: { without: [], only: [] },
+      aversions: [],
+    });
     expect(dataOf(await send('GET', '/me/preferences'))).toEqual({ without: [], only: [] });
   });
 });

@@ -24,9 +24,12 @@ async function dishOfOpenMeal(): Promise<number> {
   return search.json().data.dishes[0].dish_id;
 }
 
-const isPrivate = (response: LightMyRequestResponse) => /\b(private|no-store)\b/.test(String(response.headers['cache-control'] ?? ''));
-const isShared = (response: LightMyRequestResponse) => /\bpublic\b/.test(String(response.headers['cache-control'] ?? ''));
-const variesByToken = (response: LightMyRequestResponse) => /\bauthorization\b/i.test(String(response.headers.vary ?? ''));
+const isPrivate = (response: LightMyRequestResponse) =>
+  /\b(private|no-store)\b/.test(String(response.headers['cache-control'] ?? ''));
+const isShared = (response: LightMyRequestResponse) =>
+  /\bpublic\b/.test(String(response.headers['cache-control'] ?? ''));
+const variesByToken = (response: LightMyRequestResponse) =>
+  /\bauthorization\b/i.test(String(response.headers.vary ?? ''));
 
 describe('answers that depend on the token', () => {
   it('are private on every GET route, and the anonymous answer of such a route varies by Authorization', async () => {
@@ -34,12 +37,20 @@ describe('answers that depend on the token', () => {
     const alice = `Bearer ${fixture.token({ sub: 'alice', scope })}`;
     const bob = `Bearer ${fixture.token({ sub: 'bob', scope })}`;
     // Alice has figures of her own on meal 1 (and so on its dish); Bob has none.
-    for (const [url, payload] of [['/api/v1/mark-meal', { meal_id: 1, marked: true }], ['/api/v1/rate-meal', { meal_id: 1, rating: 4 }]] as const) {
+    for (const [url, payload] of [
+      ['/api/v1/mark-meal', { meal_id: 1, marked: true }],
+      ['/api/v1/rate-meal', { meal_id: 1, rating: 4 }],
+    ] as const) {
       const response = await fixture.app.inject({ method: 'POST', url, headers: { authorization: alice }, payload });
       expect(response.statusCode).toBe(200);
     }
     const webhook = { url: 'https://app.example.com/hooks', events: ['menu.published'] };
-    const created = await fixture.app.inject({ method: 'PUT', url: '/api/v1/admin/webhooks/app-backend', headers: { authorization: alice }, payload: webhook });
+    const created = await fixture.app.inject({
+      method: 'PUT',
+      url: '/api/v1/admin/webhooks/app-backend',
+      headers: { authorization: alice },
+      payload: webhook,
+    });
     expect(created.statusCode).toBeLessThan(300);
     const page = await fixture.app.inject({ method: 'GET', url: '/dashboard' });
     const asset = /\/assets\/(dashboard\.[\w-]+\.css)/.exec(page.body)![1]!;
@@ -55,14 +66,18 @@ describe('answers that depend on the token', () => {
       const answers = [anonymous, asAlice, asBob].map((response) => `${response.statusCode} ${response.body}`);
       if (new Set(answers).size === 1) continue;
       checked.push(path);
-      for (const response of [asAlice, asBob]) expect([url, response.headers['cache-control']]).toEqual([url, expect.stringMatching(/private|no-store/)]);
+      for (const response of [asAlice, asBob])
+        expect([url, response.headers['cache-control']]).toEqual([url, expect.stringMatching(/private|no-store/)]);
       expect([url, isPrivate(asAlice)]).toEqual([url, true]);
       // A shared cache may keep the anonymous answer only if it knows that a token changes it.
-      if (anonymous.statusCode === 200 && !isPrivate(anonymous)) expect([url, variesByToken(anonymous)]).toEqual([url, true]);
+      if (anonymous.statusCode === 200 && !isPrivate(anonymous))
+        expect([url, variesByToken(anonymous)]).toEqual([url, true]);
       if (isShared(anonymous)) expect([url, variesByToken(anonymous)]).toEqual([url, true]);
     }
     // The menu, the dish, and every route that needs a token among them.
-    expect(checked).toEqual(expect.arrayContaining(['/api/v1/meals', '/api/v1/dishes/:dish_id', '/api/v1/me/data', '/api/v1/admin/webhooks']));
+    expect(checked).toEqual(
+      expect.arrayContaining(['/api/v1/meals', '/api/v1/dishes/:dish_id', '/api/v1/me/data', '/api/v1/admin/webhooks']),
+    );
     expect(checked.length).toBeGreaterThan(10);
   });
 
@@ -72,7 +87,11 @@ describe('answers that depend on the token', () => {
     expect(anonymous.statusCode).toBe(200);
     expect(anonymous.headers['cache-control']).toBe('public, max-age=5, stale-while-revalidate=30');
     expect(anonymous.headers.vary).toBe('authorization');
-    const personal = await fixture.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${fixture.token()}` } });
+    const personal = await fixture.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${fixture.token()}` },
+    });
     expect(personal.statusCode).toBe(200);
     expect(personal.headers['cache-control']).toBe('private, no-store');
     expect(personal.headers.vary).toBe('authorization');

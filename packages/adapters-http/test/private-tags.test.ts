@@ -28,7 +28,9 @@ describe('the ETag of GET /me/meals', () => {
   it('is a MAC keyed by the server: no hash of a guessed body gives it, and the instances sharing the secret agree', async () => {
     const cursorSecret = 'cursor-secret-of-at-least-32-bytes-long!';
     const first = await overlayWith(cursorSecret);
-    expect(first.body).toBe('{"status":"success","data":{"meals":[{"meal_id":1,"marked":true,"rating_personal":null}]}}');
+    expect(first.body).toBe(
+      '{"status":"success","data":{"meals":[{"meal_id":1,"marked":true,"rating_personal":null}]}}',
+    );
     // Whoever sees the tag and guesses the body cannot check the guess with a hash of it.
     for (const algorithm of ['sha1', 'sha256', 'md5']) {
       for (const encoding of ['base64url', 'base64', 'hex'] as const) {

@@ -16,7 +16,10 @@ afterEach(async () => {
   for (const app of opened.splice(0)) await app.close();
 });
 
-async function setup(meals: Meal[], options: { menuCaching?: MenuCachingOptions; rankingSettings?: RankingSettings } = {}) {
+async function setup(
+  meals: Meal[],
+  options: { menuCaching?: MenuCachingOptions; rankingSettings?: RankingSettings } = {},
+) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   await adapters.meals.upsertMany(meals);
   const clock = new FixedClock(now);
@@ -32,16 +35,23 @@ async function setup(meals: Meal[], options: { menuCaching?: MenuCachingOptions;
     }
   };
   const mark = async (userId: string, mealId: number) => {
-    expect(await useCases.markMeal.execute({ userId, mealId, marked: true })).toEqual({ ok: true, value: { marked: true } });
+    expect(await useCases.markMeal.execute({ userId, mealId, marked: true })).toEqual({
+      ok: true,
+      value: { marked: true },
+    });
   };
   const bearer = (sub: string) => `Bearer ${signHmacToken(secret, { sub })}`;
   return { app, adapters, clock, useCases, get, rateMany, mark, bearer };
 }
 
 type Item = Record<string, unknown> & { rank: number; name: string };
-const dataOf = (response: LightMyRequestResponse) => (response.json() as { data: { scope: string; by: string; items: Item[] } }).data;
+const dataOf = (response: LightMyRequestResponse) =>
+  (response.json() as { data: { scope: string; by: string; items: Item[] } }).data;
 const itemsOf = (response: LightMyRequestResponse) => dataOf(response).items;
-const errorOf = (response: LightMyRequestResponse) => [response.statusCode, (response.json() as { error: { code: string } }).error.code];
+const errorOf = (response: LightMyRequestResponse) => [
+  response.statusCode,
+  (response.json() as { error: { code: string } }).error.code,
+];
 
 const servedToday = (id: number, name: string) => MealMother.servedToday(now, { id, name });
 const fives = (count: number): RatingValue[] => Array.from({ length: count }, () => 5);
@@ -63,8 +73,28 @@ describe('GET /api/v1/rankings?canteen=&date=: the meals of some days', () => {
         scope: 'meals',
         by: 'rating',
         items: [
-          { rank: 1, meal_id: 2, name: 'Crowd favourite', score: rankingScore([0, 0, 0, 20, 30]), rating_count: 50, rating_average: 4.6, labels: [], availability: 'available', availability_changed_at: null },
-          { rank: 2, meal_id: 1, name: 'One fan', score: rankingScore([0, 0, 0, 0, 1]), rating_count: 1, rating_average: 5, labels: [], availability: 'available', availability_changed_at: null },
+          {
+            rank: 1,
+            meal_id: 2,
+            name: 'Crowd favourite',
+            score: rankingScore([0, 0, 0, 20, 30]),
+            rating_count: 50,
+            rating_average: 4.6,
+            labels: [],
+            availability: 'available',
+            availability_changed_at: null,
+          },
+          {
+            rank: 2,
+            meal_id: 1,
+            name: 'One fan',
+            score: rankingScore([0, 0, 0, 0, 1]),
+            rating_count: 1,
+            rating_average: 5,
+            labels: [],
+            availability: 'available',
+            availability_changed_at: null,
+          },
         ],
       },
     });
@@ -73,36 +103,73 @@ describe('GET /api/v1/rankings?canteen=&date=: the meals of some days', () => {
   });
 
   it('puts the meals nobody rated last, in menu order, with no score; a poorly rated meal still ranks above them', async () => {
-    const meals = [servedToday(1, 'Unrated A'), servedToday(2, 'Poor'), servedToday(3, 'Unrated B'), servedToday(4, 'Good'), servedToday(5, 'Unrated C')];
+    const meals = [
+      servedToday(1, 'Unrated A'),
+      servedToday(2, 'Poor'),
+      servedToday(3, 'Unrated B'),
+      servedToday(4, 'Good'),
+      servedToday(5, 'Unrated C'),
+    ];
     const { get, rateMany } = await setup(meals);
     await rateMany(2, [1, 1, 2]);
     await rateMany(4, [4, 5]);
 
     const items = itemsOf(await get(todays));
 
-    expect(items.map((item) => [item.rank, item.meal_id])).toEqual([[1, 4], [2, 2], [3, 1], [4, 3], [5, 5]]);
+    expect(items.map((item) => [item.rank, item.meal_id])).toEqual([
+      [1, 4],
+      [2, 2],
+      [3, 1],
+      [4, 3],
+      [5, 5],
+    ]);
     expect(items.slice(2)).toEqual(
-      [1, 3, 5].map((id, index) => ({ rank: 3 + index, meal_id: id, name: meals[id - 1]!.name, score: null, rating_count: 0, rating_average: null, labels: [], availability: 'available', availability_changed_at: null })),
+      [1, 3, 5].map((id, index) => ({
+        rank: 3 + index,
+        meal_id: id,
+        name: meals[id - 1]!.name,
+        score: null,
+        rating_count: 0,
+        rating_average: null,
+        labels: [],
+        availability: 'available',
+        availability_changed_at: null,
+      })),
     );
   });
 
   it('ranks by=marks: most marked first, ties in menu order, each with its marks', async () => {
     const meals = [servedToday(1, 'A'), servedToday(2, 'B'), servedToday(3, 'C'), servedToday(4, 'D')];
     const { get, mark, rateMany } = await setup(meals);
-    for (const [user, meal] of [['alice', 3], ['bob', 3], ['carol', 3], ['alice', 2], ['bob', 4]] as const) await mark(user, meal);
+    for (const [user, meal] of [
+      ['alice', 3],
+      ['bob', 3],
+      ['carol', 3],
+      ['alice', 2],
+      ['bob', 4],
+    ] as const)
+      await mark(user, meal);
     await rateMany(1, [5, 5, 5]);
 
     const response = await get(`${todays}&by=marks`);
 
     expect(dataOf(response)).toMatchObject({ scope: 'meals', by: 'marks' });
-    expect(itemsOf(response).map((item) => [item.rank, item.meal_id, item.marks])).toEqual([[1, 3, 3], [2, 2, 1], [3, 4, 1], [4, 1, 0]]);
+    expect(itemsOf(response).map((item) => [item.rank, item.meal_id, item.marks])).toEqual([
+      [1, 3, 3],
+      [2, 2, 1],
+      [3, 4, 1],
+      [4, 1, 0],
+    ]);
     expect(itemsOf(response)[3]).toMatchObject({ rating_count: 3, score: rankingScore([0, 0, 0, 0, 3]) });
     // By rating, no item carries marks.
     expect(itemsOf(await get(todays)).every((item) => !('marks' in item))).toBe(true);
   });
 
   it(`accepts a range of 31 days, refuses 32, an inverted range and bad combinations (400 invalid_request)`, async () => {
-    const { get, rateMany } = await setup([MealMother.servedDaysAgo(now, 30, { id: 1, name: 'A month ago' }), servedToday(2, 'Today')]);
+    const { get, rateMany } = await setup([
+      MealMother.servedDaysAgo(now, 30, { id: 1, name: 'A month ago' }),
+      servedToday(2, 'Today'),
+    ]);
     await rateMany(2, [4]);
 
     const month = await get(rankings('canteen=default&from=2026-02-08&to=2026-03-10'));
@@ -155,7 +222,13 @@ describe('GET /api/v1/rankings?canteen=&scope=dishes: the dishes over all their 
     clock.set(now);
     await rateMany(2, [5, 4, 5, 5]);
     await rateMany(3, [5, 5, 5]);
-    for (const [user, meal] of [['alice', 1], ['alice', 2], ['bob', 2], ['carol', 3]] as const) await mark(user, meal);
+    for (const [user, meal] of [
+      ['alice', 1],
+      ['alice', 2],
+      ['bob', 2],
+      ['carol', 3],
+    ] as const)
+      await mark(user, meal);
 
     const response = await get(rankings('canteen=default&scope=dishes'));
 
@@ -178,7 +251,12 @@ describe('GET /api/v1/rankings?canteen=&scope=dishes: the dishes over all their 
     });
     // By marks, alice counts once for the soup although she marked both servings.
     const byMarks = itemsOf(await get(rankings('canteen=default&scope=dishes&by=marks')));
-    expect(byMarks.map((item) => [item.name, item.marks])).toEqual([['Lentil soup', 2], ['Curry', 1], ['Salad', 0], ['Risotto', 0]]);
+    expect(byMarks.map((item) => [item.name, item.marks])).toEqual([
+      ['Lentil soup', 2],
+      ['Curry', 1],
+      ['Salad', 0],
+      ['Risotto', 0],
+    ]);
   });
 });
 
@@ -214,7 +292,9 @@ describe('GET /api/v1/rankings: public and cacheable like the menu', () => {
     const menuCaching = { entries: 10, ratingsMaxAgeMs: 1000, ttlMs: 4000, maxAgeS: 60, staleWhileRevalidateS: 600 };
     const { get } = await setup([servedToday(1, 'Soup')], { menuCaching });
     expect((await get(todays)).headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
-    expect((await get(rankings('canteen=default&scope=dishes'))).headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
+    expect((await get(rankings('canteen=default&scope=dishes'))).headers['cache-control']).toBe(
+      'public, max-age=60, stale-while-revalidate=600',
+    );
   });
 
   it('changes its tag, and its answer, after a rating; the old tag then answers 200', async () => {
@@ -233,8 +313,13 @@ describe('GET /api/v1/rankings: public and cacheable like the menu', () => {
     const after = await get(todays, { 'if-none-match': String(before.headers.etag) });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
-    expect(itemsOf(after).map((item) => [item.meal_id, item.rating_count])).toEqual([[2, 1], [1, 0]]);
-    const dishesAfter = await get(rankings('canteen=default&scope=dishes'), { 'if-none-match': String(dishesBefore.headers.etag) });
+    expect(itemsOf(after).map((item) => [item.meal_id, item.rating_count])).toEqual([
+      [2, 1],
+      [1, 0],
+    ]);
+    const dishesAfter = await get(rankings('canteen=default&scope=dishes'), {
+      'if-none-match': String(dishesBefore.headers.etag),
+    });
     expect(dishesAfter.statusCode).toBe(200);
     expect(dishesAfter.headers.etag).not.toBe(dishesBefore.headers.etag);
   });
@@ -254,7 +339,9 @@ describe('ranking settings', () => {
     const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
     const useCases = createUseCases(adapters, new FixedClock(now), { start: '11:00', timeZone });
     const build = (rankingSettings: RankingSettings) =>
-      buildHttpApp({ useCases, verifyToken: createHmacTokenVerifier({ secret }), rankingSettings }).then((app) => app.close());
+      buildHttpApp({ useCases, verifyToken: createHmacTokenVerifier({ secret }), rankingSettings }).then((app) =>
+        app.close(),
+      );
     await expect(build({ prior: [1, 1, 0, 1, 1], z: 1.65 })).rejects.toThrow(/rankingSettings: every pseudo-count/);
     await expect(build({ prior: [1, 1, 1, 1, 1], z: -1 })).rejects.toThrow(/rankingSettings: z must/);
   });

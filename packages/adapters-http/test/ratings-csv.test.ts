@@ -27,7 +27,9 @@ describe('the CSV of the ratings report', () => {
   });
 
   it('quotes every free text, and puts an apostrophe before it where it starts like a formula', () => {
-    expect(['=1+1', '+1', '-1', '@A1', '\t=1', '\r=1', "'=1", ' =1', 'a=1', 'plain', 'say "hi"', null].map(textField)).toEqual([
+    expect(
+      ['=1+1', '+1', '-1', '@A1', '\t=1', '\r=1', "'=1", ' =1', 'a=1', 'plain', 'say "hi"', null].map(textField),
+    ).toEqual([
       `"'=1+1"`,
       `"'+1"`,
       `"'-1"`,
@@ -44,7 +46,11 @@ describe('the CSV of the ratings report', () => {
   });
 
   it('puts an apostrophe before a formula after any separator a spreadsheet may split on: comma, semicolon, tab, line break', () => {
-    expect(['Harmless;=1+2;', 'Harmless,=1+2', 'a;  +1', 'a\t@SUM(A1)', 'a\n-1', 'a; b=1', 'Chili - hot', 'a;b'].map(textField)).toEqual([
+    expect(
+      ['Harmless;=1+2;', 'Harmless,=1+2', 'a;  +1', 'a\t@SUM(A1)', 'a\n-1', 'a; b=1', 'Chili - hot', 'a;b'].map(
+        textField,
+      ),
+    ).toEqual([
       `"Harmless;'=1+2;"`,
       `"Harmless,'=1+2"`,
       `"a;  '+1"`,
@@ -78,7 +84,9 @@ describe('the CSV of the ratings report', () => {
     const chunks = await collect(ratingsCsvChunks(toAsync(rows)));
     expect(chunks).toHaveLength(3);
     const lines = chunks.join('').split('\r\n');
-    expect(lines[0]).toBe('\uFEFFdate,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5,sold_out_at');
+    expect(lines[0]).toBe(
+      '\uFEFFdate,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5,sold_out_at',
+    );
     expect(lines.slice(1, -1).map((line) => line.split(',')[5])).toEqual(rows.map((row) => `"${row.meal.name}"`));
     expect(lines.at(-1)).toBe('');
     expect(await collect(ratingsCsvChunks(toAsync([])))).toEqual([`${lines[0]}\r\n`]);

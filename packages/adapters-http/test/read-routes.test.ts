@@ -8,7 +8,11 @@ const fixture = useSharedTestApp();
 const day = 24 * 60 * 60 * 1000;
 
 function get(url: string, token: string | null = fixture.token()) {
-  return fixture.app.inject({ method: 'GET', url, headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+  return fixture.app.inject({
+    method: 'GET',
+    url,
+    headers: token === null ? {} : { authorization: `Bearer ${token}` },
+  });
 }
 
 async function rate(mealId: number, rating: number | null, sub = 'alice') {
@@ -48,10 +52,20 @@ describe('GET /api/v1/meals/{meal_id}', () => {
     const anonymous = await get('/api/v1/meals/1', null);
     expect(anonymous.statusCode).toBe(200);
     const data = anonymous.json().data;
-    expect(data).toMatchObject({ meal_id: 1, name: 'Open meal', rating_count: 1, rating_average: 4, rating_open: true });
+    expect(data).toMatchObject({
+      meal_id: 1,
+      name: 'Open meal',
+      rating_count: 1,
+      rating_average: 4,
+      rating_open: true,
+    });
     expect(data).not.toHaveProperty('marked');
     expect(data).not.toHaveProperty('rating_personal');
-    expect(Object.keys(data).sort()).toEqual(Object.keys((await get('/api/v1/meals/1')).json().data).filter((key) => key !== 'marked' && key !== 'rating_personal').sort());
+    expect(Object.keys(data).sort()).toEqual(
+      Object.keys((await get('/api/v1/meals/1')).json().data)
+        .filter((key) => key !== 'marked' && key !== 'rating_personal')
+        .sort(),
+    );
     expectError(await get('/api/v1/meals/999', null), 'meal_not_found');
     expectError(await get('/api/v1/meals/1', 'not-a-token'), 'invalid_token');
     // The token is checked before the query, as on every route: a bad token with a bad query answers 401.
@@ -127,7 +141,7 @@ describe('GET /api/v1/meals/{meal_id}', () => {
     expect((await get('/api/v1/meals?ids=20')).json().data.meals[0]).toEqual(data);
   });
 
-  it("answers each caller their own marking and rating", async () => {
+  it('answers each caller their own marking and rating', async () => {
     await rate(1, 2, 'bob');
     await mark(1);
     const bob = (await get('/api/v1/meals/1', fixture.token({ sub: 'bob' }))).json().data;
@@ -167,10 +181,19 @@ describe('GET /api/v1/meals/{meal_id}', () => {
     expectError(await get('/api/v1/meals/99'), 'meal_not_found');
   });
 
-  it.each(['abc', '1.5', '0', '-1', '01', '1e3', '+1', '%201', '9007199254740992', '12345678901234567'])(
-    'answers invalid_request for the id %j, which is not a meal id',
-    async (id) => expectError(await get(`/api/v1/meals/${id}`), 'invalid_request'),
-  );
+  it.each([
+    'abc',
+    '1.5',
+    '0',
+    '-1',
+    '01',
+    '1e3',
+    '+1',
+    '%201',
+    '9007199254740992',
+    '12345678901234567',
+  ])('answers invalid_request for the id %j, which is not a meal id', async (id) =>
+    expectError(await get(`/api/v1/meals/${id}`), 'invalid_request'));
 
   it('takes the largest safe integer as an id', async () => {
     expectError(await get('/api/v1/meals/9007199254740991'), 'meal_not_found');
@@ -269,10 +292,17 @@ describe('GET /api/v1/meals?date=', () => {
     expect(idsOf(await get('/api/v1/meals?date=2026-03-30'))).toEqual([13]);
   });
 
-  it.each(['2026-02-30', '2026-02-29', '2026-13-01', '2026-3-10', '10-03-2026', '2026-03-10T00:00:00Z', 'today', ''])(
-    'answers invalid_request for the date %j',
-    async (date) => expectError(await get(`/api/v1/meals?date=${encodeURIComponent(date)}`), 'invalid_request'),
-  );
+  it.each([
+    '2026-02-30',
+    '2026-02-29',
+    '2026-13-01',
+    '2026-3-10',
+    '10-03-2026',
+    '2026-03-10T00:00:00Z',
+    'today',
+    '',
+  ])('answers invalid_request for the date %j', async (date) =>
+    expectError(await get(`/api/v1/meals?date=${encodeURIComponent(date)}`), 'invalid_request'));
 });
 
 describe.each(['marked', 'rated'] as const)('GET /api/v1/%s-meals', (list) => {
@@ -308,7 +338,9 @@ describe.each(['marked', 'rated'] as const)('GET /api/v1/%s-meals', (list) => {
     const first = response.json().data.meals[0];
     expect(first).toEqual((await get('/api/v1/meals/3')).json().data);
     if (list === 'rated') {
-      expect(response.json().data.meals.map((meal: { rating_personal: number }) => meal.rating_personal)).toEqual([2, 5, 1]);
+      expect(response.json().data.meals.map((meal: { rating_personal: number }) => meal.rating_personal)).toEqual([
+        2, 5, 1,
+      ]);
     } else {
       expect(response.json().data.meals.every((meal: { marked: boolean }) => meal.marked)).toBe(true);
     }
@@ -344,7 +376,17 @@ describe.each(['marked', 'rated'] as const)('GET /api/v1/%s-meals', (list) => {
     for (const limit of [1, 20, 99, 100]) expect((await get(`${url}?limit=${limit}`)).statusCode).toBe(200);
   });
 
-  it.each(['0', '101', '1000', '-1', '1.5', '01', 'ten', '', '1e2'])('answers invalid_request for limit=%j', async (limit) => {
+  it.each([
+    '0',
+    '101',
+    '1000',
+    '-1',
+    '1.5',
+    '01',
+    'ten',
+    '',
+    '1e2',
+  ])('answers invalid_request for limit=%j', async (limit) => {
     expectError(await get(`${url}?limit=${limit}`), 'invalid_request');
   });
 
@@ -369,7 +411,8 @@ describe.each(['marked', 'rated'] as const)('GET /api/v1/%s-meals', (list) => {
       handedOut.slice(0, -1),
       otherList,
     ];
-    for (const cursor of forged) expectError(await get(`${url}?cursor=${encodeURIComponent(cursor)}`), 'invalid_cursor');
+    for (const cursor of forged)
+      expectError(await get(`${url}?cursor=${encodeURIComponent(cursor)}`), 'invalid_cursor');
     expectError(await get(`${url}?cursor=${handedOut}`, fixture.token({ sub: 'bob' })), 'invalid_cursor');
     // The cursor handed out still pages.
     const next = await get(`${url}?limit=1&cursor=${handedOut}`);

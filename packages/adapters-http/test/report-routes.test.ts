@@ -13,7 +13,11 @@ const reportUrl = (query: string) => `/api/v1/admin/reports/ratings.csv?${query}
 const wholeMenu = 'canteen=default&from=2026-02-01&to=2026-03-31';
 
 function report(query: string, authorization: string | null = `Bearer ${fixture.token({ scope: reportsScope })}`) {
-  return fixture.app.inject({ method: 'GET', url: reportUrl(query), headers: authorization === null ? {} : { authorization } });
+  return fixture.app.inject({
+    method: 'GET',
+    url: reportUrl(query),
+    headers: authorization === null ? {} : { authorization },
+  });
 }
 
 async function rate(sub: string, mealId: number, rating: number) {
@@ -96,12 +100,20 @@ function rowsOf(response: LightMyRequestResponse): Record<string, string>[] {
 
 describe('GET /api/v1/admin/reports/ratings.csv', () => {
   it('answers one row per meal in menu order, with the exact header, statistics and counts per star', async () => {
-    for (const [sub, rating] of [['alice', 5], ['bob', 4], ['carol', 4], ['dave', 1]] as const) await rate(sub, 1, rating);
+    for (const [sub, rating] of [
+      ['alice', 5],
+      ['bob', 4],
+      ['carol', 4],
+      ['dave', 1],
+    ] as const)
+      await rate(sub, 1, rating);
 
     const response = await report(wholeMenu);
 
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(response.headers['content-disposition']).toBe('attachment; filename="ratings-default-2026-02-01-2026-03-31.csv"');
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="ratings-default-2026-02-01-2026-03-31.csv"',
+    );
     expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.body.startsWith(`\uFEFF${ratingsReportColumns.join(',')}\r\n`)).toBe(true);
     const stars = (one: number, two: number, three: number, four: number, five: number) => ({
@@ -115,7 +127,16 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     });
     const unrated = { rating_count: '0', rating_average: '', rating_median: '', ...stars(0, 0, 0, 0, 0) };
     expect(rowsOf(response)).toEqual([
-      { date: '2026-02-08', served_at: '2026-02-08T12:00:00.000Z', meal_id: '4', dish_id: dishOf(4), dish: 'Last month', name: 'Last month', category: '', ...unrated },
+      {
+        date: '2026-02-08',
+        served_at: '2026-02-08T12:00:00.000Z',
+        meal_id: '4',
+        dish_id: dishOf(4),
+        dish: 'Last month',
+        name: 'Last month',
+        category: '',
+        ...unrated,
+      },
       {
         date: '2026-03-10',
         served_at: '2026-03-10T11:00:00.000Z',
@@ -130,13 +151,36 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
         rating_median: '4',
         ...stars(1, 0, 0, 2, 1),
       },
-      { date: '2026-03-10', served_at: '2026-03-10T11:00:00.000Z', meal_id: '2', dish_id: dishOf(2), dish: 'Salad bar', name: 'Salad bar', category: '', ...unrated },
-      { date: '2026-03-11', served_at: '2026-03-11T12:00:00.000Z', meal_id: '3', dish_id: dishOf(3), dish: 'Tomorrow', name: 'Tomorrow', category: '', ...unrated },
+      {
+        date: '2026-03-10',
+        served_at: '2026-03-10T11:00:00.000Z',
+        meal_id: '2',
+        dish_id: dishOf(2),
+        dish: 'Salad bar',
+        name: 'Salad bar',
+        category: '',
+        ...unrated,
+      },
+      {
+        date: '2026-03-11',
+        served_at: '2026-03-11T12:00:00.000Z',
+        meal_id: '3',
+        dish_id: dishOf(3),
+        dish: 'Tomorrow',
+        name: 'Tomorrow',
+        category: '',
+        ...unrated,
+      },
     ]);
   });
 
   it('rounds the average to at most 2 decimals with a dot, and gives the median of an even count as a mean', async () => {
-    for (const [sub, rating] of [['alice', 5], ['bob', 4], ['carol', 4]] as const) await rate(sub, 1, rating);
+    for (const [sub, rating] of [
+      ['alice', 5],
+      ['bob', 4],
+      ['carol', 4],
+    ] as const)
+      await rate(sub, 1, rating);
     const [row] = rowsOf(await report('canteen=default&from=2026-03-10&to=2026-03-10'));
     expect(row).toMatchObject({ rating_count: '3', rating_average: '4.33', rating_median: '4' });
 
@@ -148,14 +192,29 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     await rate('frank', 1, 1);
     const [odd] = rowsOf(await report('canteen=default&from=2026-03-10&to=2026-03-10'));
     // 18 / 6 = 3; of 1, 2, 2, 4, 4, 5 the median is (2 + 4) / 2.
-    expect(odd).toMatchObject({ rating_count: '6', rating_average: '3', rating_median: '3', stars_1: '1', stars_2: '2', stars_3: '0', stars_4: '2', stars_5: '1' });
+    expect(odd).toMatchObject({
+      rating_count: '6',
+      rating_average: '3',
+      rating_median: '3',
+      stars_1: '1',
+      stars_2: '2',
+      stars_3: '0',
+      stars_4: '2',
+      stars_5: '1',
+    });
   });
 
   it('quotes a field holding a comma, a quote or a line break, doubling its quotes, and keeps umlauts', async () => {
     const name = 'Käsespätzle, "hausgemacht"\nmit Röstzwiebeln';
     await serve(
       { id: 10, name, servedAt: new Date('2026-03-12T11:00:00Z'), rateable: true, category: 'Menü 1, vegetarisch' },
-      { id: 11, name: 'Eintopf\nmit Brot', servedAt: new Date('2026-03-12T11:00:00Z'), rateable: true, category: 'Ausgabe\rB' },
+      {
+        id: 11,
+        name: 'Eintopf\nmit Brot',
+        servedAt: new Date('2026-03-12T11:00:00Z'),
+        rateable: true,
+        category: 'Ausgabe\rB',
+      },
     );
 
     const response = await report('canteen=default&from=2026-03-12&to=2026-03-12');
@@ -164,7 +223,12 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     expect(response.body).toContain(`,"Eintopf\nmit Brot","Ausgabe\rB",0,`);
     expect(rowsOf(response)).toEqual([
       expect.objectContaining({ meal_id: '10', dish: name, name, category: 'Menü 1, vegetarisch' }),
-      expect.objectContaining({ meal_id: '11', dish: 'Eintopf\nmit Brot', name: 'Eintopf\nmit Brot', category: 'Ausgabe\rB' }),
+      expect.objectContaining({
+        meal_id: '11',
+        dish: 'Eintopf\nmit Brot',
+        name: 'Eintopf\nmit Brot',
+        category: 'Ausgabe\rB',
+      }),
     ]);
     // UTF-8 on the wire: the byte order mark is EF BB BF, the ä two bytes.
     expect([...response.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -186,8 +250,20 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     ];
     const dangerous = guarded.map(([name]) => name);
     await serve(
-      ...dangerous.map((name, index) => ({ id: 20 + index, name, servedAt: new Date('2026-03-12T11:00:00Z'), rateable: true, category: '=1+2' })),
-      { id: 30, name: 'Soup = good, 1+1', servedAt: new Date('2026-03-12T11:00:00Z'), rateable: true, category: "'quoted'" },
+      ...dangerous.map((name, index) => ({
+        id: 20 + index,
+        name,
+        servedAt: new Date('2026-03-12T11:00:00Z'),
+        rateable: true,
+        category: '=1+2',
+      })),
+      {
+        id: 30,
+        name: 'Soup = good, 1+1',
+        servedAt: new Date('2026-03-12T11:00:00Z'),
+        rateable: true,
+        category: "'quoted'",
+      },
     );
 
     const response = await report('canteen=default&from=2026-03-12&to=2026-03-12');
@@ -218,7 +294,13 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     await serve(
       { id: 40, name: 'Too early', servedAt: new Date('2026-03-09T06:59:59Z'), rateable: true, canteenId: 'westside' },
       { id: 41, name: 'Breakfast', servedAt: new Date('2026-03-09T07:00:00Z'), rateable: true, canteenId: 'westside' },
-      { id: 42, name: 'Late dinner', servedAt: new Date('2026-03-10T03:00:00Z'), rateable: true, canteenId: 'westside' },
+      {
+        id: 42,
+        name: 'Late dinner',
+        servedAt: new Date('2026-03-10T03:00:00Z'),
+        rateable: true,
+        canteenId: 'westside',
+      },
       { id: 43, name: 'Next day', servedAt: new Date('2026-03-10T08:00:00Z'), rateable: true, canteenId: 'westside' },
       { id: 44, name: 'Too late', servedAt: new Date('2026-03-11T07:00:00Z'), rateable: true, canteenId: 'westside' },
     );
@@ -241,7 +323,13 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     for (let day = 0; day < 3; day++) {
       for (let position = 0; position < 400; position++) {
         const id = 1000 + day * 400 + position;
-        meals.push({ id, name: `Meal ${id}`, servedAt: new Date(Date.UTC(2026, 3, 1 + day, 11)), rateable: true, position });
+        meals.push({
+          id,
+          name: `Meal ${id}`,
+          servedAt: new Date(Date.UTC(2026, 3, 1 + day, 11)),
+          rateable: true,
+          position,
+        });
       }
     }
     await serve(...meals);
@@ -270,7 +358,9 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     for (const scope of [undefined, 'meals:read', 'meals:read-reports-extra', 'profile openid']) {
       const response = await report(wholeMenu, `Bearer ${fixture.token(scope === undefined ? {} : { scope })}`);
       expect([scope, ...errorOf(response)]).toEqual([scope, 403, 'forbidden']);
-      expect(response.json().error.message).toBe(`This route needs a token with one of the scopes ${reportsScope} or ${adminScope}.`);
+      expect(response.json().error.message).toBe(
+        `This route needs a token with one of the scopes ${reportsScope} or ${adminScope}.`,
+      );
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     }
     const anonymous = await report(wholeMenu, null);
@@ -281,7 +371,10 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     const upsert = await fixture.app.inject({
       method: 'PUT',
       url: '/api/v1/admin/meals',
-      headers: { authorization: `Bearer ${fixture.token({ scope: reportsScope })}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${fixture.token({ scope: reportsScope })}`,
+        'content-type': 'application/json',
+      },
       payload: JSON.stringify({ meals: [] }),
     });
     expect(errorOf(upsert)).toEqual([403, 'forbidden']);
@@ -300,7 +393,11 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     ];
     for (const [query, message] of refusals) {
       const response = await report(query);
-      expect([query, response.statusCode, response.json()]).toEqual([query, 400, { status: 'error', error: { code: 'invalid_request', message } }]);
+      expect([query, response.statusCode, response.json()]).toEqual([
+        query,
+        400,
+        { status: 'error', error: { code: 'invalid_request', message } },
+      ]);
     }
     // 2024 is a leap year: its 366 days are one report.
     expect((await report('canteen=default&from=2024-01-01&to=2024-12-31')).statusCode).toBe(200);
@@ -317,9 +414,23 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
     expect(operation.operationId).toBe('getRatingsReport');
     expect(operation.tags).toEqual(['admin']);
     expect(Object.keys(operation.responses['200'].content)).toEqual(['text/csv']);
-    expect(operation.responses['200'].content['text/csv'].example.split('\r\n')[0]).toBe(ratingsReportColumns.join(','));
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '429', '500', '503']);
+    expect(operation.responses['200'].content['text/csv'].example.split('\r\n')[0]).toBe(
+      ratingsReportColumns.join(','),
+    );
+    expect(Object.keys(operation.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(Object.keys(operation.responses['403'].content)).toEqual(['application/json']);
-    expect(operation.responses['404'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['canteen_not_found']);
+    expect(operation.responses['404'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(
+      ['canteen_not_found'],
+    );
   });
 });

@@ -9,7 +9,9 @@ const fixture = useSharedTestApp();
 const validBodies: Readonly<Record<string, unknown>> = {
   'POST /api/v1/mark-meal': { meal_id: 1, marked: true },
   'POST /api/v1/rate-meal': { meal_id: 1, rating: 3 },
-  'PUT /api/v1/admin/meals': { meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true }] },
+  'PUT /api/v1/admin/meals': {
+    meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true }],
+  },
   'PUT /api/v1/admin/canteens/:canteen_id': { name: 'Mensa', timezone: 'Europe/Berlin' },
   'PUT /api/v1/admin/canteens/:canteen_id/days/:date': { closed: true },
   'POST /api/v1/admin/dishes/:dish_id/merge': { from: [2] },
@@ -18,7 +20,10 @@ const validBodies: Readonly<Record<string, unknown>> = {
   'PUT /api/v1/kitchen/meals/:meal_id/availability': { status: 'sold_out' },
   'PUT /api/v1/me/push-subscriptions': {
     endpoint: 'https://push.example/1',
-    keys: { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') },
+    keys: {
+      p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'),
+      auth: Buffer.alloc(16, 1).toString('base64url'),
+    },
   },
   'PUT /api/v1/me/notifications': { favourites_today: true, sold_out: false },
 };
@@ -59,14 +64,21 @@ function send(method: 'POST' | 'PUT' | 'DELETE', url: string, payload: string, h
   return fixture.app.inject({
     method,
     url,
-    headers: { authorization: `Bearer ${fixture.token({ scope: adminScope })}`, 'content-type': 'application/json', ...headers },
+    headers: {
+      authorization: `Bearer ${fixture.token({ scope: adminScope })}`,
+      'content-type': 'application/json',
+      ...headers,
+    },
     payload,
   });
 }
 
 function expectError(response: Awaited<ReturnType<typeof send>>, code: ErrorCode, message: string | RegExp) {
   expect(response.statusCode).toBe(400);
-  expect(response.json()).toEqual({ status: 'error', error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } });
+  expect(response.json()).toEqual({
+    status: 'error',
+    error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) },
+  });
 }
 
 describe('validation messages', () => {
@@ -85,12 +97,20 @@ describe('validation messages', () => {
   });
 
   it('name a nested field with its path', async () => {
-    const payload = JSON.stringify({ meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: 'yes' }] });
-    expectError(await send('PUT', '/api/v1/admin/meals', payload), 'invalid_request', '"meals[0].rateable" must be a boolean');
+    const payload = JSON.stringify({
+      meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: 'yes' }],
+    });
+    expectError(
+      await send('PUT', '/api/v1/admin/meals', payload),
+      'invalid_request',
+      '"meals[0].rateable" must be a boolean',
+    );
   });
 
   it('name the field of a meals document imported from a file the same way', () => {
-    const document = { meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true, colour: 'red' }] };
+    const document = {
+      meals: [{ meal_id: 9, name: 'Soup', served_at: '2026-03-10T11:00:00Z', rateable: true, colour: 'red' }],
+    };
     expect(() => mealsFromUpsertDocument(document)).toThrow('invalid meals document: unknown field "meals[0].colour"');
   });
 
@@ -100,7 +120,10 @@ describe('validation messages', () => {
       url: '/api/v1/marked-meals?limit=ten',
       headers: { authorization: `Bearer ${fixture.token()}` },
     });
-    expect(response.json().error).toEqual({ code: 'invalid_request', message: 'query parameter "limit" must be an integer from 1 to 100' });
+    expect(response.json().error).toEqual({
+      code: 'invalid_request',
+      message: 'query parameter "limit" must be an integer from 1 to 100',
+    });
   });
 
   // Issue 26: the message names what is allowed, not only that the value does not fit.
@@ -111,7 +134,11 @@ describe('validation messages', () => {
     ['/api/v1/meals?date=9.3.2026', 'query parameter "date" must be a calendar day YYYY-MM-DD, today or tomorrow'],
     ['/api/v1/meals/007', 'path parameter "meal_id" must be an integer of at least 1, without leading zeros'],
   ])('name what is allowed: %s', async (url, message) => {
-    const response = await fixture.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${fixture.token()}` } });
+    const response = await fixture.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${fixture.token()}` },
+    });
     expect(response.json().error).toEqual({ code: 'invalid_request', message });
   });
 });
@@ -119,7 +146,11 @@ describe('validation messages', () => {
 describe('JSON bodies', () => {
   it.each([
     ['__proto__', '{"meal_id":1,"rating":3,"__proto__":{"admin":true}}', 'unknown field "__proto__"'],
-    ['constructor', '{"meal_id":1,"rating":3,"constructor":{"prototype":{"admin":true}}}', 'unknown field "constructor"'],
+    [
+      'constructor',
+      '{"meal_id":1,"rating":3,"constructor":{"prototype":{"admin":true}}}',
+      'unknown field "constructor"',
+    ],
   ])('answer invalid_request naming a %s key', async (_key, payload, message) => {
     expectError(await send('POST', '/api/v1/rate-meal', payload), 'invalid_request', message);
   });
@@ -127,7 +158,11 @@ describe('JSON bodies', () => {
   it('answer invalid_request naming a nested __proto__ key', async () => {
     const payload =
       '{"meals":[{"meal_id":9,"name":"Soup","served_at":"2026-03-10T11:00:00Z","rateable":true,"__proto__":{"x":1}}]}';
-    expectError(await send('PUT', '/api/v1/admin/meals', payload), 'invalid_request', 'unknown field "meals[0].__proto__"');
+    expectError(
+      await send('PUT', '/api/v1/admin/meals', payload),
+      'invalid_request',
+      'unknown field "meals[0].__proto__"',
+    );
   });
 
   it.each([
@@ -164,7 +199,10 @@ describe('DELETE /api/v1/me/data', () => {
       headers: { authorization: `Bearer ${fixture.token()}`, 'content-type': 'application/json' },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'success', data: { markings_erased: 1, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 } });
+    expect(response.json()).toEqual({
+      status: 'success',
+      data: { markings_erased: 1, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 },
+    });
   });
 
   it('still refuses a broken JSON body', async () => {

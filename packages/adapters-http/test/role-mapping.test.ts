@@ -19,8 +19,12 @@ const jwks = new JwksServer([key]);
 const namespacedClaim = 'https://meals.example/roles';
 
 const mapping: RoleMapping = {
-  claimPaths: parseRoleClaimPaths(`realm_access.roles,resource_access.meals-api.roles,roles,permissions,${namespacedClaim}`),
-  scopesByRole: parseRoleScopes('canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen;Meals.Report=meals:read-reports'),
+  claimPaths: parseRoleClaimPaths(
+    `realm_access.roles,resource_access.meals-api.roles,roles,permissions,${namespacedClaim}`,
+  ),
+  scopesByRole: parseRoleScopes(
+    'canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen;Meals.Report=meals:read-reports',
+  ),
 };
 
 let verify: TokenVerifier;
@@ -31,7 +35,11 @@ beforeAll(async () => {
 afterAll(() => jwks.stop());
 
 const tokenWith = (claims: Record<string, unknown>) =>
-  signJwt({ alg: 'RS256', typ: 'JWT', kid: key.kid }, { iss: issuer, sub: 'u-1', iat: nowSeconds(), exp: nowSeconds() + 300, ...claims }, key);
+  signJwt(
+    { alg: 'RS256', typ: 'JWT', kid: key.kid },
+    { iss: issuer, sub: 'u-1', iat: nowSeconds(), exp: nowSeconds() + 300, ...claims },
+    key,
+  );
 
 const scopesOf = async (claims: Record<string, unknown>) => [...(await verify(tokenWith(claims))).scopes].sort();
 
@@ -44,7 +52,14 @@ describe('tokens shaped as identity providers issue them', () => {
       realm_access: { roles: ['offline_access', 'uma_authorization', 'kitchen'] },
       resource_access: { 'meals-api': { roles: ['canteen-admin'] }, account: { roles: ['manage-account'] } },
     };
-    expect(await scopesOf(keycloak)).toEqual(['email', 'meals:kitchen', 'meals:read-reports', 'meals:write', 'openid', 'profile']);
+    expect(await scopesOf(keycloak)).toEqual([
+      'email',
+      'meals:kitchen',
+      'meals:read-reports',
+      'meals:write',
+      'openid',
+      'profile',
+    ]);
   });
 
   it('Entra ID: app roles in `roles`, delegated permissions in `scp` (not a scope claim of ours)', async () => {
@@ -53,7 +68,12 @@ describe('tokens shaped as identity providers issue them', () => {
   });
 
   it('Auth0: RBAC permissions and a namespaced claim whose name holds dots', async () => {
-    const auth0 = { permissions: ['kitchen'], [namespacedClaim]: ['canteen-admin'], azp: 'abc', gty: 'client-credentials' };
+    const auth0 = {
+      permissions: ['kitchen'],
+      [namespacedClaim]: ['canteen-admin'],
+      azp: 'abc',
+      gty: 'client-credentials',
+    };
     expect(await scopesOf(auth0)).toEqual(['meals:kitchen', 'meals:read-reports', 'meals:write']);
   });
 
@@ -71,10 +91,22 @@ describe('TOKEN_SCOPE_CLAIM=off (issue 39): roles are the only source', () => {
     expect([...(await verify(asked)).scopes].sort()).toEqual(['meals:kitchen', 'meals:write', 'openid']);
     const { app } = await buildAppWith({ verifyToken: rolesOnly });
     try {
-      const webhooks = await app.inject({ method: 'GET', url: '/api/v1/admin/webhooks', headers: { authorization: `Bearer ${asked}` } });
+      const webhooks = await app.inject({
+        method: 'GET',
+        url: '/api/v1/admin/webhooks',
+        headers: { authorization: `Bearer ${asked}` },
+      });
       expect([webhooks.statusCode, webhooks.json().error.code]).toEqual([403, 'forbidden']);
       const admin = tokenWith({ scope: 'meals:kitchen', realm_access: { roles: ['canteen-admin'] } });
-      expect((await app.inject({ method: 'GET', url: '/api/v1/admin/webhooks', headers: { authorization: `Bearer ${admin}` } })).statusCode).toBe(200);
+      expect(
+        (
+          await app.inject({
+            method: 'GET',
+            url: '/api/v1/admin/webhooks',
+            headers: { authorization: `Bearer ${admin}` },
+          })
+        ).statusCode,
+      ).toBe(200);
     } finally {
       await app.close();
     }
@@ -84,11 +116,22 @@ describe('TOKEN_SCOPE_CLAIM=off (issue 39): roles are the only source', () => {
 describe('reading roles', () => {
   it('takes arrays and space-separated strings, and ignores what is neither', () => {
     const payload = { a: { b: 'x y  z' }, c: ['p', 7, null, 'q'], d: 42, e: { f: { g: ['deep'] } } };
-    expect(rolesIn(payload, ['a.b', 'c', 'd', 'e.f.g', 'missing.path', 'a.b.c'])).toEqual(['x', 'y', 'z', 'p', 'q', 'deep']);
+    expect(rolesIn(payload, ['a.b', 'c', 'd', 'e.f.g', 'missing.path', 'a.b.c'])).toEqual([
+      'x',
+      'y',
+      'z',
+      'p',
+      'q',
+      'deep',
+    ]);
   });
 
   it('grants the union of the scopes of every mapped role it finds', () => {
-    expect(scopesGrantedBy({ roles: ['kitchen', 'canteen-admin'] }, mapping)).toEqual(['meals:kitchen', 'meals:write', 'meals:read-reports']);
+    expect(scopesGrantedBy({ roles: ['kitchen', 'canteen-admin'] }, mapping)).toEqual([
+      'meals:kitchen',
+      'meals:write',
+      'meals:read-reports',
+    ]);
   });
 
   it('never reads inherited properties as claims', () => {
@@ -107,7 +150,9 @@ describe('the settings', () => {
     expect(() => parseRoleScopes('canteen-admin')).toThrow(/role=scope/);
     expect(() => parseRoleScopes('=meals:write')).toThrow(/role=scope/);
     expect(() => parseRoleScopes('admin=')).toThrow(/role=scope/);
-    expect(() => parseRoleScopes('admin=meals:wirte')).toThrow('role "admin" names unknown scopes meals:wirte (known: meals:write, meals:read-reports, meals:kitchen)');
+    expect(() => parseRoleScopes('admin=meals:wirte')).toThrow(
+      'role "admin" names unknown scopes meals:wirte (known: meals:write, meals:read-reports, meals:kitchen)',
+    );
     expect(() => parseRoleScopes('a=meals:write;a=meals:kitchen')).toThrow('role "a" is mapped twice');
     expect(() => parseRoleScopes(' ; ')).toThrow(/no role is mapped/);
   });
@@ -151,10 +196,16 @@ describe('scopes from roles on the routes', () => {
       const admin = await access({ realm_access: { roles: ['canteen-admin'] }, scope: 'openid profile' });
       expect(admin.statusCode).toBe(200);
       // Sorted, and only the scopes this service knows: `openid` and `profile` grant nothing here.
-      expect(admin.json()).toEqual({ status: 'success', data: { user: 'u-1', scopes: ['meals:read-reports', 'meals:write'] } });
+      expect(admin.json()).toEqual({
+        status: 'success',
+        data: { user: 'u-1', scopes: ['meals:read-reports', 'meals:write'] },
+      });
       // The caller's own answer: no shared cache may keep it.
       expect(admin.headers['cache-control']).toBe('private, no-store');
-      expect((await access({ roles: ['Meals.Report'], scope: 'meals:kitchen' })).json().data.scopes).toEqual(['meals:kitchen', 'meals:read-reports']);
+      expect((await access({ roles: ['Meals.Report'], scope: 'meals:kitchen' })).json().data.scopes).toEqual([
+        'meals:kitchen',
+        'meals:read-reports',
+      ]);
       expect((await access({ realm_access: { roles: ['student'] } })).json().data).toEqual({ user: 'u-1', scopes: [] });
       const anonymous = await access(null);
       expect([anonymous.statusCode, anonymous.json().error.code]).toEqual([401, 'unauthenticated']);

@@ -20,14 +20,16 @@ export function registeredRoutes(app: FastifyInstance): [string, string][] {
  * webhook app-backend, a day of the test menu); swagger-ui's static wildcard (/docs/static/*) becomes one of its files.
  */
 export function concreteUrl(path: string): string {
-  return path
-    .replace(/:meal_id|:mealId/, '1')
-    .replace(':canteen_id', 'default')
-    .replace(':dish_id', '1')
-    .replace(':webhook_id', 'app-backend')
-    .replace(':feed_name', 'full')
-    .replace(':date', '2026-03-10')
-    // OpenMensa's v2 routes name a canteen by its number: the default canteen is 1.
-    .replace(/\/:id\b/, '/1')
-    .replace(/\/(static\/)?\*$/, '/static/swagger-ui.css');
+  return (
+    path
+      .replace(/:meal_id|:mealId/, '1')
+      .replace(':canteen_id', 'default')
+      .replace(':dish_id', '1')
+      .replace(':webhook_id', 'app-backend')
+      .replace(':feed_name', 'full')
+      .replace(':date', '2026-03-10')
+      // OpenMensa's v2 routes name a canteen by its number: the default canteen is 1.
+      .replace(/\/:id\b/, '/1')
+      .replace(/\/(static\/)?\*$/, '/static/swagger-ui.css')
+  );
 }

@@ -62,7 +62,12 @@ describe('rate limits over a shared count', () => {
     const events: string[] = [];
     const mark = await appOver(counter, clock, events);
     counter.failing = true;
-    expect([(await mark()).statusCode, (await mark()).statusCode, (await mark()).statusCode, (await mark()).statusCode]).toEqual([200, 200, 200, 429]);
+    expect([
+      (await mark()).statusCode,
+      (await mark()).statusCode,
+      (await mark()).statusCode,
+      (await mark()).statusCode,
+    ]).toEqual([200, 200, 200, 429]);
     expect(events).toEqual(['fallback: connect ECONNREFUSED 127.0.0.1:5432']);
     expect(counter.calls).toBe(1); // not asked again while falling back: no wait on a dead database per request
 

@@ -20,7 +20,10 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('the pages with OIDC sign-in', () => {
-  it.each(['/admin', '/dashboard'])('%s allows connections to the issuer origin and nothing else besides its own', async (path) => {
+  it.each([
+    '/admin',
+    '/dashboard',
+  ])('%s allows connections to the issuer origin and nothing else besides its own', async (path) => {
     const page = await app.inject({ method: 'GET', url: path });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-security-policy']).toBe(pageContentSecurityPolicy(['https://id.campus.test']));

@@ -31,7 +31,11 @@ const base64url = (value: Buffer | string) => Buffer.from(value).toString('base6
 export const encodeJson = (value: unknown) => base64url(JSON.stringify(value));
 
 /** Signs exactly the header and payload given: the tests need tokens no well-behaved signer would produce. */
-export function signJwt(header: Record<string, unknown>, payload: Record<string, unknown>, key: SigningKey | string): string {
+export function signJwt(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  key: SigningKey | string,
+): string {
   const input = `${encodeJson(header)}.${encodeJson(payload)}`;
   let signature: Buffer;
   if (typeof key === 'string') signature = createHmac('sha256', key).update(input).digest();
@@ -96,7 +100,12 @@ export class JwksServer {
         response.writeHead(this.status === 200 ? 404 : this.status).end();
         return;
       }
-      const keys = this.keys.map((key) => ({ ...key.publicKey.export({ format: 'jwk' }), kid: key.kid, alg: key.alg, use: 'sig' }));
+      const keys = this.keys.map((key) => ({
+        ...key.publicKey.export({ format: 'jwk' }),
+        kid: key.kid,
+        alg: key.alg,
+        use: 'sig',
+      }));
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
     });
     this.server.listen(0, '127.0.0.1');

@@ -44,7 +44,11 @@ describe('a public key file: the algorithm is pinned to the key', () => {
     ['a P-384 key', ecKey('p384', 'P-384').publicPem, /EC P-256/],
     ['an Ed25519 key', pemOf(generateKeyPairSync('ed25519').publicKey), /RSA \(RS256\) or EC P-256/],
     ['a private key', rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), /private key/],
-    ['something that is not a key', '-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n', /not a PEM public key/],
+    [
+      'something that is not a key',
+      '-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n',
+      /not a PEM public key/,
+    ],
   ])('refuses %s when it is configured', (_, publicKeyPem, reason) => {
     expect(() => createPublicKeyTokenVerifier({ publicKeyPem })).toThrow(reason);
   });

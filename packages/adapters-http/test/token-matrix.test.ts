@@ -35,15 +35,56 @@ interface Service {
 
 const claims = { issuer, audience, clockToleranceMs, maxLifetimeMs };
 const services: Service[] = [
-  { name: 'HS256 secret', verifier: () => createHmacTokenVerifier({ ...claims, secret }), signer: secret, alg: 'HS256', publicPem: rsa.publicPem, usesJwks: false },
-  { name: 'RS256 public key', verifier: () => createPublicKeyTokenVerifier({ ...claims, publicKeyPem: rsa.publicPem }), signer: rsa, alg: 'RS256', publicPem: rsa.publicPem, usesJwks: false },
-  { name: 'ES256 public key', verifier: () => createPublicKeyTokenVerifier({ ...claims, publicKeyPem: ec.publicPem }), signer: ec, alg: 'ES256', publicPem: ec.publicPem, usesJwks: false },
-  { name: 'JWKS, RS256 key', verifier: () => createJwksTokenVerifier({ ...claims, jwksUrl: jwks.url }), signer: rsa, alg: 'RS256', kid: rsa.kid, publicPem: rsa.publicPem, usesJwks: true },
-  { name: 'JWKS, ES256 key', verifier: () => createJwksTokenVerifier({ ...claims, jwksUrl: jwks.url }), signer: ec, alg: 'ES256', kid: ec.kid, publicPem: ec.publicPem, usesJwks: true },
+  {
+    name: 'HS256 secret',
+    verifier: () => createHmacTokenVerifier({ ...claims, secret }),
+    signer: secret,
+    alg: 'HS256',
+    publicPem: rsa.publicPem,
+    usesJwks: false,
+  },
+  {
+    name: 'RS256 public key',
+    verifier: () => createPublicKeyTokenVerifier({ ...claims, publicKeyPem: rsa.publicPem }),
+    signer: rsa,
+    alg: 'RS256',
+    publicPem: rsa.publicPem,
+    usesJwks: false,
+  },
+  {
+    name: 'ES256 public key',
+    verifier: () => createPublicKeyTokenVerifier({ ...claims, publicKeyPem: ec.publicPem }),
+    signer: ec,
+    alg: 'ES256',
+    publicPem: ec.publicPem,
+    usesJwks: false,
+  },
+  {
+    name: 'JWKS, RS256 key',
+    verifier: () => createJwksTokenVerifier({ ...claims, jwksUrl: jwks.url }),
+    signer: rsa,
+    alg: 'RS256',
+    kid: rsa.kid,
+    publicPem: rsa.publicPem,
+    usesJwks: true,
+  },
+  {
+    name: 'JWKS, ES256 key',
+    verifier: () => createJwksTokenVerifier({ ...claims, jwksUrl: jwks.url }),
+    signer: ec,
+    alg: 'ES256',
+    kid: ec.kid,
+    publicPem: ec.publicPem,
+    usesJwks: true,
+  },
 ];
 
 const validPayload = () => ({ iss: issuer, aud: audience, sub: 'alice', iat: nowSeconds(), exp: nowSeconds() + 3600 });
-const headerOf = (service: Service) => ({ alg: service.alg, typ: 'JWT', ...(service.kid === undefined ? {} : { kid: service.kid }) });
+const headerOf = (service: Service) => ({
+  alg: service.alg,
+  typ: 'JWT',
+  ...(service.kid === undefined ? {} : { kid: service.kid }),
+});
 
 function token(service: Service, payload: Record<string, unknown> = {}, header: Record<string, unknown> = {}): string {
   const fullPayload = Object.fromEntries(
@@ -64,7 +105,10 @@ const past = () => nowSeconds() - 60;
 const future = () => nowSeconds() + 60;
 
 const badTokens: BadToken[] = [
-  { name: 'alg none', authorization: bearer((s) => `${encodeJson({ ...headerOf(s), alg: 'none' })}.${encodeJson(validPayload())}.`) },
+  {
+    name: 'alg none',
+    authorization: bearer((s) => `${encodeJson({ ...headerOf(s), alg: 'none' })}.${encodeJson(validPayload())}.`),
+  },
   {
     name: 'alg none keeping a valid signature',
     authorization: bearer((s) => {
@@ -80,11 +124,23 @@ const badTokens: BadToken[] = [
     name: 'the key type of the other algorithm (ES256 header, RS256 key, or the reverse)',
     authorization: bearer((s) => token(s, {}, { alg: s.alg === 'ES256' ? 'RS256' : 'ES256' })),
   },
-  { name: 'a key the service does not trust', authorization: bearer((s) => token({ ...s, signer: typeof s.signer === 'string' ? `${secret}-rogue` : s.alg === 'RS256' ? rogueRsa : ecKey(s.kid ?? 'ec-1') })) },
+  {
+    name: 'a key the service does not trust',
+    authorization: bearer((s) =>
+      token({
+        ...s,
+        signer:
+          typeof s.signer === 'string' ? `${secret}-rogue` : s.alg === 'RS256' ? rogueRsa : ecKey(s.kid ?? 'ec-1'),
+      }),
+    ),
+  },
   { name: 'a wrong issuer', authorization: bearer((s) => token(s, { iss: 'https://evil.test' })) },
   { name: 'no issuer', authorization: bearer((s) => token(s, { iss: undefined })) },
   { name: 'an array issuer', authorization: bearer((s) => token(s, { iss: [issuer] })) },
-  { name: 'an array issuer with another one', authorization: bearer((s) => token(s, { iss: [issuer, 'https://evil.test'] })) },
+  {
+    name: 'an array issuer with another one',
+    authorization: bearer((s) => token(s, { iss: [issuer, 'https://evil.test'] })),
+  },
   { name: 'a wrong audience', authorization: bearer((s) => token(s, { aud: 'another-api' })) },
   { name: 'no audience', authorization: bearer((s) => token(s, { aud: undefined })) },
   { name: 'an expired token (past the clock tolerance)', authorization: bearer((s) => token(s, { exp: past() })) },
@@ -92,11 +148,27 @@ const badTokens: BadToken[] = [
   { name: 'no exp', authorization: bearer((s) => token(s, { exp: undefined })) },
   { name: 'a string exp', authorization: bearer((s) => token(s, { exp: String(nowSeconds() + 3600) })) },
   { name: 'an exp in the year 9999', authorization: bearer((s) => token(s, { exp: 253_402_300_799 })) },
-  { name: 'an exp just past the maximum lifetime plus the clock tolerance', authorization: bearer((s) => token(s, { exp: nowSeconds() + maxLifetimeMs / 1000 + 10 })) },
+  {
+    name: 'an exp just past the maximum lifetime plus the clock tolerance',
+    authorization: bearer((s) => token(s, { exp: nowSeconds() + maxLifetimeMs / 1000 + 10 })),
+  },
   { name: 'no sub', authorization: bearer((s) => token(s, { sub: undefined })) },
   { name: 'a numeric sub', authorization: bearer((s) => token(s, { sub: 42 })) },
   { name: 'an empty sub', authorization: bearer((s) => token(s, { sub: '' })) },
-  ...[' ', '   ', '\t', '\u00A0', '\u3000', '\u2028', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', ' \u200B\uFEFF '].map((sub) => ({
+  ...[
+    ' ',
+    '   ',
+    '\t',
+    '\u00A0',
+    '\u3000',
+    '\u2028',
+    '\u200B',
+    '\u200C',
+    '\u200D',
+    '\u2060',
+    '\uFEFF',
+    ' \u200B\uFEFF ',
+  ].map((sub) => ({
     name: `a blank sub (${JSON.stringify(sub)})`,
     authorization: bearer((s) => token(s, { sub })),
   })),
@@ -119,17 +191,33 @@ const badTokens: BadToken[] = [
   },
   {
     name: 'an unknown kid',
-    authorization: bearer((s) => token({ ...s, signer: s.alg === 'RS256' ? rsaKey('unknown-kid') : ecKey('unknown-kid') }, {}, { kid: 'unknown-kid' })),
+    authorization: bearer((s) =>
+      token(
+        { ...s, signer: s.alg === 'RS256' ? rsaKey('unknown-kid') : ecKey('unknown-kid') },
+        {},
+        { kid: 'unknown-kid' },
+      ),
+    ),
     onlyFor: (s) => s.usesJwks,
   },
   { name: 'no kid', authorization: bearer((s) => token(s, {}, { kid: undefined })), onlyFor: (s) => s.usesJwks },
-  { name: 'a kid that is not a string', authorization: bearer((s) => token(s, {}, { kid: { $ne: null } })), onlyFor: (s) => s.usesJwks },
-  { name: 'an unknown crit header', authorization: bearer((s) => token(s, {}, { crit: ['x-unknown'], 'x-unknown': true })) },
+  {
+    name: 'a kid that is not a string',
+    authorization: bearer((s) => token(s, {}, { kid: { $ne: null } })),
+    onlyFor: (s) => s.usesJwks,
+  },
+  {
+    name: 'an unknown crit header',
+    authorization: bearer((s) => token(s, {}, { crit: ['x-unknown'], 'x-unknown': true })),
+  },
   { name: 'an empty crit header', authorization: bearer((s) => token(s, {}, { crit: [] })) },
   { name: 'garbage', authorization: () => 'Bearer not-a-jwt' },
   { name: 'three empty segments', authorization: () => 'Bearer ..' },
   { name: 'segments that are not base64url JSON', authorization: () => 'Bearer e30.bm90IGpzb24.c2ln' },
-  { name: 'a header that is JSON but not an object', authorization: (s) => `Bearer ${encodeJson([1])}.${encodeJson(validPayload())}.${token(s).split('.')[2]}` },
+  {
+    name: 'a header that is JSON but not an object',
+    authorization: (s) => `Bearer ${encodeJson([1])}.${encodeJson(validPayload())}.${token(s).split('.')[2]}`,
+  },
   { name: 'an empty bearer', authorization: () => 'Bearer ' },
   { name: 'a bare Bearer', authorization: () => 'Bearer' },
 ];
@@ -154,7 +242,7 @@ afterAll(async () => {
 describe.each(services)('token matrix: $name', (service) => {
   const app = () => apps.get(service.name)!;
 
-  it('accepts a valid token (so that every refusal below is the token\'s fault)', async () => {
+  it("accepts a valid token (so that every refusal below is the token's fault)", async () => {
     const response = await app().inject(markMealRequest(`Bearer ${token(service)}`));
     expect(response.statusCode).toBe(200);
   });
@@ -173,7 +261,9 @@ describe.each(services)('token matrix: $name', (service) => {
     }
   });
 
-  it.each(badTokens.filter((bad) => bad.onlyFor?.(service) ?? true))('refuses $name: 401 invalid_token', async (bad) => {
+  it.each(
+    badTokens.filter((bad) => bad.onlyFor?.(service) ?? true),
+  )('refuses $name: 401 invalid_token', async (bad) => {
     tokensTried += 1;
     const response = await app().inject(markMealRequest(bad.authorization(service)));
     expect(response.statusCode).toBe(401);

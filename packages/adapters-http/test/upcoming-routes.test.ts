@@ -9,7 +9,11 @@ const day = 24 * 60 * 60 * 1000;
 const url = `${apiPrefix}${routePaths.getUpcoming}`;
 
 function get(query = '', token: string | null = fixture.token()) {
-  return fixture.app.inject({ method: 'GET', url: `${url}${query}`, headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+  return fixture.app.inject({
+    method: 'GET',
+    url: `${url}${query}`,
+    headers: token === null ? {} : { authorization: `Bearer ${token}` },
+  });
 }
 
 function expectError(response: Awaited<ReturnType<typeof get>>, code: ErrorCode) {
@@ -19,7 +23,10 @@ function expectError(response: Awaited<ReturnType<typeof get>>, code: ErrorCode)
 
 /** The meal ids and days of an answer's servings. */
 const servingsOf = (response: Awaited<ReturnType<typeof get>>) =>
-  (response.json().data.servings as { meal_id: number; date: string }[]).map((serving) => [serving.meal_id, serving.date]);
+  (response.json().data.servings as { meal_id: number; date: string }[]).map((serving) => [
+    serving.meal_id,
+    serving.date,
+  ]);
 
 /** "Last month" (meal 4 of the fixture's menu) is served again in 3 and in 9 days; tomorrow's meal again in 2. */
 async function withReturningDishes() {
@@ -86,8 +93,14 @@ describe('GET /api/v1/me/upcoming', () => {
         truncated: false,
       },
     });
-    expect(servingsOf(await get('?days=14'))).toEqual([[5, '2026-03-13'], [6, '2026-03-19']]);
-    expect(servingsOf(await get('', fixture.token({ sub: 'bob' })))).toEqual([[3, '2026-03-11'], [7, '2026-03-12']]);
+    expect(servingsOf(await get('?days=14'))).toEqual([
+      [5, '2026-03-13'],
+      [6, '2026-03-19'],
+    ]);
+    expect(servingsOf(await get('', fixture.token({ sub: 'bob' })))).toEqual([
+      [3, '2026-03-11'],
+      [7, '2026-03-12'],
+    ]);
     expect(servingsOf(await get('', fixture.token({ sub: 'carol' })))).toEqual([]);
   });
 
@@ -131,7 +144,18 @@ describe('GET /api/v1/me/upcoming', () => {
     await fixture.adapters.markings.setMarked('alice', 4, true);
     expect(servingsOf(await get('?days=3'))).toEqual([]);
     expect(servingsOf(await get('?days=4'))).toEqual([[5, '2026-03-13']]);
-    for (const query of ['?days=0', '?days=15', '?days=07', '?days=1.5', '?days=-1', '?days=', '?days=seven', '?days=1&days=2', '?limit=3', '?days=7&canteen=default']) {
+    for (const query of [
+      '?days=0',
+      '?days=15',
+      '?days=07',
+      '?days=1.5',
+      '?days=-1',
+      '?days=',
+      '?days=seven',
+      '?days=1&days=2',
+      '?limit=3',
+      '?days=7&canteen=default',
+    ]) {
       expectError(await get(query), 'invalid_request');
     }
   });

@@ -101,7 +101,10 @@ describe('DELETE /api/v1/me/data', () => {
     const response = await call('DELETE', '/api/v1/me/data', alice());
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('private, no-store');
-    expect(response.json()).toEqual({ status: 'success', data: { markings_erased: 2, ratings_erased: 2, preferences_erased: 0, aversions_erased: 0 } });
+    expect(response.json()).toEqual({
+      status: 'success',
+      data: { markings_erased: 2, ratings_erased: 2, preferences_erased: 0, aversions_erased: 0 },
+    });
     expect((await call('GET', '/api/v1/me/data', alice())).json().data).toMatchObject({ markings: [], ratings: [] });
   });
 
@@ -135,8 +138,14 @@ describe('DELETE /api/v1/me/data', () => {
     await call('DELETE', '/api/v1/me/data', alice());
     const again = await call('DELETE', '/api/v1/me/data', alice());
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ status: 'success', data: { markings_erased: 0, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 } });
-    expect((await call('GET', '/api/v1/meals/1', bob())).json().data).toMatchObject({ rating_count: 1, rating_personal: 2 });
+    expect(again.json()).toEqual({
+      status: 'success',
+      data: { markings_erased: 0, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 },
+    });
+    expect((await call('GET', '/api/v1/meals/1', bob())).json().data).toMatchObject({
+      rating_count: 1,
+      rating_personal: 2,
+    });
   });
 
   it('erases nothing without a valid token', async () => {

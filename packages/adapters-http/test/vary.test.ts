@@ -6,7 +6,10 @@ import { secret } from './app-fixture.js';
 import { buildAppWith } from './app-with.js';
 
 const fieldsOf = (vary: unknown) =>
-  String(vary ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  String(vary ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
 
 describe('varyOn', () => {
   const app = Fastify();
@@ -36,7 +39,7 @@ describe('varyOn', () => {
   });
 });
 
-describe('Vary with CORS on: every answer that CORS gave an origin keeps Origin beside the route\'s own field', () => {
+describe("Vary with CORS on: every answer that CORS gave an origin keeps Origin beside the route's own field", () => {
   let app: FastifyInstance;
   const origin = 'https://app.example.com';
   const bearer = `Bearer ${signHmacToken(secret, { sub: 'alice' })}`;
@@ -49,13 +52,12 @@ describe('Vary with CORS on: every answer that CORS gave an origin keeps Origin 
   it('the menu, its personal part, a meal and a dish, with and without a token', async () => {
     const search = await app.inject({ method: 'GET', url: '/api/v1/canteens/default/dishes?q=open' });
     const dish = search.json().data.dishes[0].dish_id as number;
-    const urls = [
-      '/api/v1/meals?canteen=default&date=2026-03-10',
-      '/api/v1/meals/1',
-      `/api/v1/dishes/${dish}`,
-    ];
+    const urls = ['/api/v1/meals?canteen=default&date=2026-03-10', '/api/v1/meals/1', `/api/v1/dishes/${dish}`];
     const reads = [
-      ...urls.flatMap((url) => [{ url, authorization: undefined }, { url, authorization: bearer }]),
+      ...urls.flatMap((url) => [
+        { url, authorization: undefined },
+        { url, authorization: bearer },
+      ]),
       { url: '/api/v1/me/meals?canteen=default&date=2026-03-10', authorization: bearer },
     ];
     for (const { url, authorization } of reads) {

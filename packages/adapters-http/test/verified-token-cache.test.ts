@@ -64,7 +64,11 @@ describe('a fixed-key verifier that remembers tokens', () => {
     const token = signHmacToken(secret, { sub: 'alice' });
     expect(verify(token).userId).toBe('alice');
     const [header, , signature] = token.split('.');
-    const bobPayload = Buffer.from(JSON.stringify({ sub: 'bob', exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url');
-    expect(() => verify(`${header}.${bobPayload}.${signature}`)).toThrowError(expect.objectContaining({ code: 'invalid_token' }));
+    const bobPayload = Buffer.from(JSON.stringify({ sub: 'bob', exp: Math.floor(Date.now() / 1000) + 3600 })).toString(
+      'base64url',
+    );
+    expect(() => verify(`${header}.${bobPayload}.${signature}`)).toThrowError(
+      expect.objectContaining({ code: 'invalid_token' }),
+    );
   });
 });

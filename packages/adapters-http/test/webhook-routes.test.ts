@@ -16,12 +16,22 @@ let app: Awaited<ReturnType<typeof buildHttpApp>>;
 
 beforeAll(async () => {
   adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
-  useCases = createUseCases(adapters, clock, { start: '11:00', timeZone }, {}, {
-    sender: { send: async () => outcome },
-    newSecret: () => `whsec_${randomBytes(32).toString('base64')}`,
-    delivery: { random: () => 0.5 },
+  useCases = createUseCases(
+    adapters,
+    clock,
+    { start: '11:00', timeZone },
+    {},
+    {
+      sender: { send: async () => outcome },
+      newSecret: () => `whsec_${randomBytes(32).toString('base64')}`,
+      delivery: { random: () => 0.5 },
+    },
+  );
+  app = await buildHttpApp({
+    useCases,
+    verifyToken: createHmacTokenVerifier({ secret }),
+    cursorSecret: 'cursor-secret-of-at-least-32-bytes!!!!',
   });
-  app = await buildHttpApp({ useCases, verifyToken: createHmacTokenVerifier({ secret }), cursorSecret: 'cursor-secret-of-at-least-32-bytes!!!!' });
 });
 beforeEach(() => {
   const { db } = adapters;
@@ -33,7 +43,9 @@ beforeEach(() => {
 });
 afterAll(() => app.close());
 
-const admin = (scope: string | null = adminScope) => ({ authorization: `Bearer ${signHmacToken(secret, { sub: 'alice', ...(scope === null ? {} : { scope }) })}` });
+const admin = (scope: string | null = adminScope) => ({
+  authorization: `Bearer ${signHmacToken(secret, { sub: 'alice', ...(scope === null ? {} : { scope }) })}`,
+});
 const put = (id: string, body: unknown, scope: string | null = adminScope) =>
   app.inject({
     method: 'PUT',
@@ -70,7 +82,10 @@ describe('PUT /api/v1/admin/webhooks/{webhook_id}', () => {
     expect(replaced.statusCode).toBe(200);
     // A secret the admin gave is not echoed back.
     expect(replaced.json().data).not.toHaveProperty('secret');
-    expect(replaced.json().data).toMatchObject({ created_at: now.toISOString(), updated_at: new Date(now.getTime() + 60_000).toISOString() });
+    expect(replaced.json().data).toMatchObject({
+      created_at: now.toISOString(),
+      updated_at: new Date(now.getTime() + 60_000).toISOString(),
+    });
     expect((await adapters.webhooks.find('app-backend'))?.secret).toBe(given);
   });
 
@@ -107,13 +122,18 @@ describe('GET and DELETE /api/v1/admin/webhooks[/{webhook_id}]', () => {
     await put('alpha', { ...body, secret: given });
 
     const listed = await get('/api/v1/admin/webhooks');
-    expect(listed.json().data.webhooks.map((webhook: { webhook_id: string }) => webhook.webhook_id)).toEqual(['alpha', 'zeta']);
+    expect(listed.json().data.webhooks.map((webhook: { webhook_id: string }) => webhook.webhook_id)).toEqual([
+      'alpha',
+      'zeta',
+    ]);
     expect(JSON.stringify(listed.json())).not.toContain('whsec_');
 
     const deleted = await app.inject({ method: 'DELETE', url: '/api/v1/admin/webhooks/alpha', headers: admin() });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json()).toEqual({ status: 'success', data: { webhook_id: 'alpha', deleted: true } });
-    expect(errorOf(await app.inject({ method: 'DELETE', url: '/api/v1/admin/webhooks/alpha', headers: admin() }))).toEqual([404, 'webhook_not_found']);
+    expect(
+      errorOf(await app.inject({ method: 'DELETE', url: '/api/v1/admin/webhooks/alpha', headers: admin() })),
+    ).toEqual([404, 'webhook_not_found']);
     expect(errorOf(await get('/api/v1/admin/webhooks/alpha'))).toEqual([404, 'webhook_not_found']);
     expect(errorOf(await get('/api/v1/admin/webhooks/alpha/deliveries'))).toEqual([404, 'webhook_not_found']);
   });
@@ -151,7 +171,9 @@ describe('GET /api/v1/admin/webhooks/{webhook_id}/deliveries', () => {
     expect(deliveries[1].created_at).toBe(new Date(now.getTime() + 1_000).toISOString());
 
     const second = await get(`/api/v1/admin/webhooks/app-backend/deliveries?limit=2&cursor=${cursor}`);
-    expect(second.json().data.deliveries.map((delivery: { created_at: string }) => delivery.created_at)).toEqual([now.toISOString()]);
+    expect(second.json().data.deliveries.map((delivery: { created_at: string }) => delivery.created_at)).toEqual([
+      now.toISOString(),
+    ]);
     expect(second.json().data.next_cursor).toBeNull();
   });
 
@@ -160,16 +182,32 @@ describe('GET /api/v1/admin/webhooks/{webhook_id}/deliveries', () => {
     await deliveredEvents(1);
 
     const [delivery] = (await get('/api/v1/admin/webhooks/app-backend/deliveries')).json().data.deliveries;
-    expect(delivery).toMatchObject({ state: 'pending', attempts: 1, last_status: 503, last_error: 'HTTP 503', next_attempt_at: new Date(now.getTime() + 30_000).toISOString() });
+    expect(delivery).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      last_status: 503,
+      last_error: 'HTTP 503',
+      next_attempt_at: new Date(now.getTime() + 30_000).toISOString(),
+    });
   });
 
   it("refuses a cursor it did not hand out, and another endpoint's cursor: 400 invalid_cursor", async () => {
     await deliveredEvents(3);
-    const cursor = (await get('/api/v1/admin/webhooks/app-backend/deliveries?limit=1')).json().data.next_cursor as string;
+    const cursor = (await get('/api/v1/admin/webhooks/app-backend/deliveries?limit=1')).json().data
+      .next_cursor as string;
 
-    expect(errorOf(await get(`/api/v1/admin/webhooks/other/deliveries?cursor=${cursor}`))).toEqual([400, 'invalid_cursor']);
+    expect(errorOf(await get(`/api/v1/admin/webhooks/other/deliveries?cursor=${cursor}`))).toEqual([
+      400,
+      'invalid_cursor',
+    ]);
     const tampered = `${cursor.slice(0, 3)}${cursor[3] === 'A' ? 'B' : 'A'}${cursor.slice(4)}`;
-    expect(errorOf(await get(`/api/v1/admin/webhooks/app-backend/deliveries?cursor=${tampered}`))).toEqual([400, 'invalid_cursor']);
-    expect(errorOf(await get('/api/v1/admin/webhooks/app-backend/deliveries?limit=0'))).toEqual([400, 'invalid_request']);
+    expect(errorOf(await get(`/api/v1/admin/webhooks/app-backend/deliveries?cursor=${tampered}`))).toEqual([
+      400,
+      'invalid_cursor',
+    ]);
+    expect(errorOf(await get('/api/v1/admin/webhooks/app-backend/deliveries?limit=0'))).toEqual([
+      400,
+      'invalid_request',
+    ]);
   });
 });

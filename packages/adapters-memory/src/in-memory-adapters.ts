@@ -1,7 +1,12 @@
 import { InMemoryAvailabilityRepository } from './in-memory-availability-repository.js';
 import { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';
 import { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
-import { InMemoryNotificationSettingsRepository, InMemoryPushAudience, InMemoryPushOutbox, InMemoryPushSubscriptionRepository } from './in-memory-push-store.js';
+import {
+  InMemoryNotificationSettingsRepository,
+  InMemoryPushAudience,
+  InMemoryPushOutbox,
+  InMemoryPushSubscriptionRepository,
+} from './in-memory-push-store.js';
 import { InMemoryDatabase } from './in-memory-database.js';
 import { InMemoryDishQueries } from './in-memory-dish-queries.js';
 import { InMemoryDishRepository } from './in-memory-dish-repository.js';

@@ -16,7 +16,9 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryCanteenRepository implements CanteenRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async save(canteen: Canteen): Promise<Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>> {
+  async save(
+    canteen: Canteen,
+  ): Promise<Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>> {
     const stored = this.db.canteens.get(canteen.id);
     const holder = canteen.openmensaId === undefined ? undefined : this.holderOf(canteen.openmensaId);
     if (holder !== undefined && holder.id !== canteen.id) {
@@ -40,7 +42,9 @@ export class InMemoryCanteenRepository implements CanteenRepository {
   }
 
   async list(): Promise<readonly StoredCanteen[]> {
-    return this.byId().filter((canteen) => !this.db.canteenArchivedAt.has(canteen.id)).map(copyOf);
+    return this.byId()
+      .filter((canteen) => !this.db.canteenArchivedAt.has(canteen.id))
+      .map(copyOf);
   }
 
   async archive(id: CanteenId, at: Date): Promise<Date | undefined> {

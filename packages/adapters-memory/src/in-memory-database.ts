@@ -119,7 +119,8 @@ export class InMemoryDatabase {
     return windows.map((window) => {
       let held = 0;
       for (const meal of this.meals.values()) {
-        const inWindow = meal.canteenId === window.canteenId && meal.servedAt >= window.from && meal.servedAt < window.until;
+        const inWindow =
+          meal.canteenId === window.canteenId && meal.servedAt >= window.from && meal.servedAt < window.until;
         if (inWindow && !this.withdrawn.has(meal.id) && !except.has(meal.id)) held += 1;
       }
       return held;

@@ -27,7 +27,11 @@ export class InMemoryDishQueries implements DishQueries {
       .filter((name) => name.dishId === dishId)
       .map((name) => name.name)
       .sort();
-    return { dish: dishSummaryOf(this.db, dishId, asOf), names, personal: reader === null ? null : this.personal(dishId, reader) };
+    return {
+      dish: dishSummaryOf(this.db, dishId, asOf),
+      names,
+      personal: reader === null ? null : this.personal(dishId, reader),
+    };
   }
 
   async servings(dishId: DishId, reader: UserId | null, page: PageRequest, asOf: Date): Promise<PersonalMeal[]> {
@@ -45,13 +49,15 @@ export class InMemoryDishQueries implements DishQueries {
     const found = new Set<DishId>();
     for (const name of this.db.dishNames.values()) {
       const dish = this.db.dishes.get(name.dishId)!;
-      if ((canteenId === null || dish.canteenId === canteenId) && dishSearchKey(name.name).includes(wanted)) found.add(dish.id);
+      if ((canteenId === null || dish.canteenId === canteenId) && dishSearchKey(name.name).includes(wanted))
+        found.add(dish.id);
     }
     // The dishes of which a serving that is not withdrawn passes the filter.
     const passing = new Set<DishId>();
     if (filter !== undefined && !isNoLabelFilter(filter)) {
       for (const [mealId, dishId] of this.db.mealDishes) {
-        if (!this.db.withdrawn.has(mealId) && passesLabelFilter(this.db.meals.get(mealId)?.labels ?? [], filter)) passing.add(dishId);
+        if (!this.db.withdrawn.has(mealId) && passesLabelFilter(this.db.meals.get(mealId)?.labels ?? [], filter))
+          passing.add(dishId);
       }
     }
     return [...found]

@@ -1,10 +1,21 @@
-import type { DishId, DishMerge, DishMergeDecision, DishMergeRefusal, DishRepository, Result } from '@canteen-meals/domain';
+import type {
+  DishId,
+  DishMerge,
+  DishMergeDecision,
+  DishMergeRefusal,
+  DishRepository,
+  Result,
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryDishRepository implements DishRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async merge(target: DishId, from: readonly DishId[], decide: DishMergeDecision): Promise<Result<DishMerge, DishMergeRefusal>> {
+  async merge(
+    target: DishId,
+    from: readonly DishId[],
+    decide: DishMergeDecision,
+  ): Promise<Result<DishMerge, DishMergeRefusal>> {
     // Read, decide and write run without an await in between, as in one transaction.
     const dishOf = (id: DishId) => {
       const dish = this.db.dishes.get(id);
@@ -17,8 +28,10 @@ export class InMemoryDishRepository implements DishRepository {
     if (!decision.ok) return decision;
     const merge = decision.value;
     const moved = new Set(merge.sources);
-    for (const [mealId, dishId] of this.db.mealDishes) if (moved.has(dishId)) this.db.mealDishes.set(mealId, merge.target);
-    for (const [key, name] of this.db.dishNames) if (moved.has(name.dishId)) this.db.dishNames.set(key, { ...name, dishId: merge.target });
+    for (const [mealId, dishId] of this.db.mealDishes)
+      if (moved.has(dishId)) this.db.mealDishes.set(mealId, merge.target);
+    for (const [key, name] of this.db.dishNames)
+      if (moved.has(name.dishId)) this.db.dishNames.set(key, { ...name, dishId: merge.target });
     // Aversions follow their dish; one who avoided two merged dishes keeps the earliest instant.
     for (const mine of this.db.aversions.values()) {
       for (const source of moved) {

@@ -20,7 +20,8 @@ export class InMemoryFeedStateRepository implements FeedStateRepository {
     const key = `${state.canteenId}\n${state.feedName}`;
     const stored = this.db.feedStates.get(key)?.lastAttemptAt ?? null;
     // A run saves its outcome with its own start; a later claim (another run) keeps its later last attempt.
-    const lastAttemptAt = stored !== null && (state.lastAttemptAt === null || stored > state.lastAttemptAt) ? stored : state.lastAttemptAt;
+    const lastAttemptAt =
+      stored !== null && (state.lastAttemptAt === null || stored > state.lastAttemptAt) ? stored : state.lastAttemptAt;
     this.db.feedStates.set(key, copyOf({ ...state, lastAttemptAt }));
   }
 

@@ -15,7 +15,11 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryMealCatalog implements MealCatalog {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck, at: Date = new Date()): Promise<Result<number, 'menu_day_full'>> {
+  async upsertMany(
+    meals: readonly Meal[],
+    check?: MenuDaysCheck,
+    at: Date = new Date(),
+  ): Promise<Result<number, 'menu_day_full'>> {
     // Copy the whole batch before the first write, so a meal that fails leaves the store untouched; nothing awaits
     // between the count, the first and the last write, so no other operation sees half a batch or fills a day between.
     const copies = meals.map(withMealDetails);
@@ -40,7 +44,12 @@ export class InMemoryMealCatalog implements MealCatalog {
     if (meal === undefined) return { found: false };
     const before = this.db.withdrawn.get(mealId);
     if (before === undefined) {
-      const event = withdrawalEvent(meal, this.db.mealDishes.get(mealId) ?? null, this.db.timeZonesOf([meal.canteenId]), at);
+      const event = withdrawalEvent(
+        meal,
+        this.db.mealDishes.get(mealId) ?? null,
+        this.db.timeZonesOf([meal.canteenId]),
+        at,
+      );
       this.db.withdrawn.set(mealId, new Date(at.getTime()));
       this.db.recordEvents([event], at);
     }

@@ -57,9 +57,16 @@ export class InMemoryMealQueries implements MealQueries {
     return counts;
   }
 
-  async favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]> {
+  async favouriteServingsIn(
+    userId: UserId,
+    windows: readonly ServingWindow[],
+    asOf: Date,
+    limit: number,
+  ): Promise<PersonalMeal[]> {
     // A marking of any serving counts, a withdrawn one's too: the dish stays a favourite.
-    const favourites = new Set([...(this.db.markings.get(userId) ?? [])].map((mealId) => this.db.mealDishes.get(mealId)));
+    const favourites = new Set(
+      [...(this.db.markings.get(userId) ?? [])].map((mealId) => this.db.mealDishes.get(mealId)),
+    );
     return this.servedIn(windows)
       .filter((meal) => favourites.has(this.db.mealDishes.get(meal.id)))
       .sort(inServingOrder)
@@ -85,7 +92,9 @@ export class InMemoryMealQueries implements MealQueries {
   private servedIn(windows: readonly ServingWindow[]): DetailedMeal[] {
     return [...this.db.meals.values()]
       .filter((meal) => !this.db.withdrawn.has(meal.id))
-      .filter((meal) => windows.some((w) => meal.canteenId === w.canteenId && meal.servedAt >= w.from && meal.servedAt < w.until))
+      .filter((meal) =>
+        windows.some((w) => meal.canteenId === w.canteenId && meal.servedAt >= w.from && meal.servedAt < w.until),
+      )
       .sort((a, b) => menuOrder(menuPositionOf(a), menuPositionOf(b)));
   }
 }

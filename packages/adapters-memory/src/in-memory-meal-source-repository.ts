@@ -15,7 +15,10 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryMealSourceRepository implements MealSourceRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
+  async importMenu(
+    scope: MenuImportScope,
+    decide: MenuImportDecision,
+  ): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
     // Read, decide and write run without an await in between: no other operation sees half an import.
     const days = new Set(scope.days);
     const known = new Map<MealSourceKey, Meal>();
@@ -44,7 +47,12 @@ export class InMemoryMealSourceRepository implements MealSourceRepository {
     }
     const planned = [...plan.added.map(({ meal }) => meal), ...plan.updated, ...plan.withdrawn];
     const dishOf = new Map(plan.withdrawn.map((meal) => [meal.id, this.db.mealDishes.get(meal.id) ?? null]));
-    const events = importEvents(plan, scope.cause ?? 'import', this.db.timeZonesOf(planned.map((meal) => meal.canteenId)), dishOf);
+    const events = importEvents(
+      plan,
+      scope.cause ?? 'import',
+      this.db.timeZonesOf(planned.map((meal) => meal.canteenId)),
+      dishOf,
+    );
     const written = [...plan.added.map(({ meal }) => meal), ...plan.updated].map(withMealDetails);
     for (const meal of written) {
       this.db.meals.set(meal.id, meal);

@@ -1,4 +1,12 @@
-import { isNoLabelFilter, noLabelFilter, type DishId, type LabelFilter, type PersonPreferences, type PreferenceRepository, type UserId } from '@canteen-meals/domain';
+import {
+  isNoLabelFilter,
+  noLabelFilter,
+  type DishId,
+  type LabelFilter,
+  type PersonPreferences,
+  type PreferenceRepository,
+  type UserId,
+} from '@canteen-meals/domain';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryPreferenceRepository implements PreferenceRepository {

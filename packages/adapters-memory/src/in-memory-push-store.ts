@@ -41,7 +41,11 @@ interface StoredEntry extends PushEntry {
 const tables = new WeakMap<InMemoryDatabase, PushTables>();
 function pushTables(db: InMemoryDatabase): PushTables {
   let found = tables.get(db);
-  if (found === undefined) tables.set(db, (found = { subscriptions: new Map(), settings: new Map(), entries: new Map(), keys: new Set(), sequence: 0 }));
+  if (found === undefined)
+    tables.set(
+      db,
+      (found = { subscriptions: new Map(), settings: new Map(), entries: new Map(), keys: new Set(), sequence: 0 }),
+    );
   return found;
 }
 
@@ -50,7 +54,8 @@ const copy = (subscription: PushSubscription): PushSubscription => ({
   expirationTime: subscription.expirationTime === null ? null : new Date(subscription.expirationTime.getTime()),
   createdAt: new Date(subscription.createdAt.getTime()),
 });
-const byAge = (a: PushSubscription, b: PushSubscription) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+const byAge = (a: PushSubscription, b: PushSubscription) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 
 export class InMemoryPushSubscriptionRepository implements PushSubscriptionRepository {
   private readonly t: PushTables;
@@ -69,7 +74,10 @@ export class InMemoryPushSubscriptionRepository implements PushSubscriptionRepos
   }
 
   async subscriptionsOf(userId: UserId) {
-    return [...this.t.subscriptions.values()].filter((each) => each.userId === userId).sort(byAge).map(copy);
+    return [...this.t.subscriptions.values()]
+      .filter((each) => each.userId === userId)
+      .sort(byAge)
+      .map(copy);
   }
 
   async subscriptionsOfUsers(userIds: readonly UserId[]) {
@@ -81,7 +89,9 @@ export class InMemoryPushSubscriptionRepository implements PushSubscriptionRepos
   }
 
   async remove(userId: UserId, endpoint: string) {
-    const found = [...this.t.subscriptions.values()].find((each) => each.userId === userId && each.endpoint === endpoint);
+    const found = [...this.t.subscriptions.values()].find(
+      (each) => each.userId === userId && each.endpoint === endpoint,
+    );
     if (found === undefined) return false;
     await this.removeGone(found.id);
     return true;
@@ -110,7 +120,9 @@ export class InMemoryNotificationSettingsRepository implements NotificationSetti
   }
 
   async settingsOfUsers(userIds: readonly UserId[]) {
-    return new Map(userIds.map((userId) => [userId, { ...(this.t.settings.get(userId) ?? defaultNotificationSettings) }]));
+    return new Map(
+      userIds.map((userId) => [userId, { ...(this.t.settings.get(userId) ?? defaultNotificationSettings) }]),
+    );
   }
 
   async save(userId: UserId, settings: NotificationSettings) {
@@ -138,7 +150,15 @@ export class InMemoryPushOutbox implements PushOutbox {
   async enqueue(entries: readonly PushEntry[]) {
     for (const entry of entries) {
       const id = `pe_${(this.t.sequence += 1)}`;
-      this.t.entries.set(id, { ...entry, id, state: 'pending', attempts: 0, leasedUntil: null, lastStatus: null, lastError: null });
+      this.t.entries.set(id, {
+        ...entry,
+        id,
+        state: 'pending',
+        attempts: 0,
+        leasedUntil: null,
+        lastStatus: null,
+        lastError: null,
+      });
     }
   }
 
@@ -152,7 +172,13 @@ export class InMemoryPushOutbox implements PushOutbox {
       }
     }
     const due = [...this.t.entries.values()]
-      .filter((entry) => entry.state === 'pending' && entry.dueAt <= now && entry.expiresAt > now && (entry.leasedUntil === null || entry.leasedUntil <= now))
+      .filter(
+        (entry) =>
+          entry.state === 'pending' &&
+          entry.dueAt <= now &&
+          entry.expiresAt > now &&
+          (entry.leasedUntil === null || entry.leasedUntil <= now),
+      )
       .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || Number(a.id.slice(3)) - Number(b.id.slice(3)));
     for (const entry of due) {
       if (claimed.length >= limit) break;
@@ -162,7 +188,16 @@ export class InMemoryPushOutbox implements PushOutbox {
         continue;
       }
       entry.leasedUntil = new Date(now.getTime() + leaseMs);
-      claimed.push({ id: entry.id, subscriptionId: entry.subscriptionId, payload: entry.payload, topic: entry.topic, dueAt: entry.dueAt, expiresAt: entry.expiresAt, attempts: entry.attempts, subscription: copy(subscription) });
+      claimed.push({
+        id: entry.id,
+        subscriptionId: entry.subscriptionId,
+        payload: entry.payload,
+        topic: entry.topic,
+        dueAt: entry.dueAt,
+        expiresAt: entry.expiresAt,
+        attempts: entry.attempts,
+        subscription: copy(subscription),
+      });
     }
     return claimed;
   }
@@ -193,14 +228,28 @@ export class InMemoryPushOutbox implements PushOutbox {
 
   /** What the outbox holds, for tests: each entry's state, attempts and last answer. */
   snapshot() {
-    return [...this.t.entries.values()].map(({ id, subscriptionId, state, attempts, lastStatus, lastError, dueAt }) => ({ id, subscriptionId, state, attempts, lastStatus, lastError, dueAt }));
+    return [...this.t.entries.values()].map(
+      ({ id, subscriptionId, state, attempts, lastStatus, lastError, dueAt }) => ({
+        id,
+        subscriptionId,
+        state,
+        attempts,
+        lastStatus,
+        lastError,
+        dueAt,
+      }),
+    );
   }
 }
 
 export class InMemoryPushAudience implements PushAudience {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async markedServingsOn(canteenId: CanteenId, date: LocalDate, window: { readonly from: Date; readonly to: Date }): Promise<readonly MarkedServing[]> {
+  async markedServingsOn(
+    canteenId: CanteenId,
+    date: LocalDate,
+    window: { readonly from: Date; readonly to: Date },
+  ): Promise<readonly MarkedServing[]> {
     const timeZone = this.db.canteens.get(canteenId)?.timeZone;
     const servings = [...this.db.meals.values()].filter(
       (meal) =>
@@ -213,16 +262,35 @@ export class InMemoryPushAudience implements PushAudience {
     );
     const found: MarkedServing[] = [];
     for (const [userId, marked] of this.db.markings) {
-      const dishes = new Set([...marked].map((mealId) => this.db.mealDishes.get(mealId)).filter((dishId) => dishId !== undefined));
+      const dishes = new Set(
+        [...marked].map((mealId) => this.db.mealDishes.get(mealId)).filter((dishId) => dishId !== undefined),
+      );
       for (const meal of servings) {
         const dishId = this.db.mealDishes.get(meal.id)!;
-        if (dishes.has(dishId)) found.push({ userId, mealId: meal.id, dishId, name: meal.name, labels: [...meal.labels], servedAt: new Date(meal.servedAt.getTime()) });
+        if (dishes.has(dishId))
+          found.push({
+            userId,
+            mealId: meal.id,
+            dishId,
+            name: meal.name,
+            labels: [...meal.labels],
+            servedAt: new Date(meal.servedAt.getTime()),
+          });
       }
     }
-    return found.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.servedAt.getTime() - b.servedAt.getTime() || a.mealId - b.mealId));
+    return found.sort((a, b) =>
+      a.userId < b.userId
+        ? -1
+        : a.userId > b.userId
+          ? 1
+          : a.servedAt.getTime() - b.servedAt.getTime() || a.mealId - b.mealId,
+    );
   }
 
   async markersOf(mealId: MealId): Promise<readonly UserId[]> {
-    return [...this.db.markings].filter(([, marked]) => marked.has(mealId)).map(([userId]) => userId).sort();
+    return [...this.db.markings]
+      .filter(([, marked]) => marked.has(mealId))
+      .map(([userId]) => userId)
+      .sort();
   }
 }

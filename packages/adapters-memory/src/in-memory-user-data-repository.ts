@@ -43,13 +43,18 @@ export class InMemoryUserDataRepository implements UserDataRepository {
       ratings += 1;
       erasedFrom.push(mealId);
     }
-    for (const [key, delivery] of this.db.deliveries) if (subjectOf(delivery.event) === userId) this.db.deliveries.delete(key);
+    for (const [key, delivery] of this.db.deliveries)
+      if (subjectOf(delivery.event) === userId) this.db.deliveries.delete(key);
     // Read after every change: two of the meals may share a dish.
     const meals = erasedFrom
       .sort((a, b) => a - b)
       .map((mealId) => {
         const dish = this.db.dishes.get(this.db.mealDishes.get(mealId)!)!;
-        return { mealId, histogram: this.db.histograms.get(mealId) ?? emptyHistogram, dish: { id: dish.id, histogram: dish.histogram } };
+        return {
+          mealId,
+          histogram: this.db.histograms.get(mealId) ?? emptyHistogram,
+          dish: { id: dish.id, histogram: dish.histogram },
+        };
       });
     return { markings, ratings, meals };
   }

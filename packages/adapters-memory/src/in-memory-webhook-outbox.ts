@@ -63,7 +63,11 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
       // The lease is the due instant moved to its end: a lease that runs out makes the delivery due again.
       const leased: Delivery = { ...delivery, nextAttemptAt: leasedUntil };
       this.db.deliveries.set(keyOf(delivery.webhookId, delivery.event.id), leased);
-      return { webhook: copyOf(this.db.webhooks.get(delivery.webhookId)!), delivery: deliveryCopy(leased), leasedUntil: new Date(leasedUntil.getTime()) };
+      return {
+        webhook: copyOf(this.db.webhooks.get(delivery.webhookId)!),
+        delivery: deliveryCopy(leased),
+        leasedUntil: new Date(leasedUntil.getTime()),
+      };
     });
   }
 
@@ -97,7 +101,11 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
     const before = page.before;
     return [...this.db.deliveries.values()]
       .filter((delivery) => delivery.webhookId === webhookId && (before === undefined || isBefore(delivery, before)))
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.event.id < b.event.id ? 1 : a.event.id > b.event.id ? -1 : 0))
+      .sort(
+        (a, b) =>
+          b.createdAt.getTime() - a.createdAt.getTime() ||
+          (a.event.id < b.event.id ? 1 : a.event.id > b.event.id ? -1 : 0),
+      )
       .slice(0, Math.max(0, page.limit))
       .map(deliveryCopy);
   }
@@ -118,7 +126,11 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
 
   /** Pending, to an endpoint that is enabled. */
   private isDue(delivery: Delivery): boolean {
-    return delivery.state === 'pending' && delivery.nextAttemptAt !== null && this.db.webhooks.get(delivery.webhookId)?.disabledAt === null;
+    return (
+      delivery.state === 'pending' &&
+      delivery.nextAttemptAt !== null &&
+      this.db.webhooks.get(delivery.webhookId)?.disabledAt === null
+    );
   }
 
   /**
@@ -149,7 +161,10 @@ function keyOf(webhookId: string, eventId: string): string {
 /** Strictly after the cursor in the log's order (newest first, then by event id descending). */
 function isBefore(delivery: Delivery, cursor: { readonly createdAt: Date; readonly eventId: string }): boolean {
   const created = delivery.createdAt.getTime();
-  return created < cursor.createdAt.getTime() || (created === cursor.createdAt.getTime() && delivery.event.id < cursor.eventId);
+  return (
+    created < cursor.createdAt.getTime() ||
+    (created === cursor.createdAt.getTime() && delivery.event.id < cursor.eventId)
+  );
 }
 
 /** A copy with its own event, dates and arrays, as a database would answer. */
@@ -158,7 +173,12 @@ function deliveryCopy(delivery: Delivery): Delivery {
   const { event } = delivery;
   return {
     ...delivery,
-    event: recordedEventOf({ id: event.id, type: event.type, occurredAt: event.occurredAt, data: storedEventData(event) }),
+    event: recordedEventOf({
+      id: event.id,
+      type: event.type,
+      occurredAt: event.occurredAt,
+      data: storedEventData(event),
+    }),
     nextAttemptAt: date(delivery.nextAttemptAt),
     lastAttemptAt: date(delivery.lastAttemptAt),
     createdAt: new Date(delivery.createdAt.getTime()),

@@ -4,7 +4,10 @@ import { InMemoryDatabase } from './in-memory-database.js';
 export class InMemoryWebhookRepository implements WebhookRepository {
   constructor(private readonly db: InMemoryDatabase = new InMemoryDatabase()) {}
 
-  async save(definition: WebhookDefinition, at: Date): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
+  async save(
+    definition: WebhookDefinition,
+    at: Date,
+  ): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
     const before = this.db.webhooks.get(definition.id);
     const webhook: Webhook = {
       id: definition.id,

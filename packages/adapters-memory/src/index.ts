@@ -15,4 +15,9 @@ export { InMemoryFeedStateRepository } from './in-memory-feed-state-repository.j
 export { InMemoryUserDataRepository } from './in-memory-user-data-repository.js';
 export { InMemoryWebhookOutbox } from './in-memory-webhook-outbox.js';
 export { InMemoryWebhookRepository } from './in-memory-webhook-repository.js';
-export { InMemoryNotificationSettingsRepository, InMemoryPushAudience, InMemoryPushOutbox, InMemoryPushSubscriptionRepository } from './in-memory-push-store.js';
+export {
+  InMemoryNotificationSettingsRepository,
+  InMemoryPushAudience,
+  InMemoryPushOutbox,
+  InMemoryPushSubscriptionRepository,
+} from './in-memory-push-store.js';

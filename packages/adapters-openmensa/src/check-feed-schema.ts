@@ -14,14 +14,16 @@ export function checkAgainstSchema(element: XmlElement, type: ElementType, probl
   checkAttributes(element, type, report);
   const { content } = type;
   if (content.kind === 'text') {
-    for (const child of element.children) report(`<${child.name}> is not allowed here: <${element.name}> holds text only`, child);
+    for (const child of element.children)
+      report(`<${child.name}> is not allowed here: <${element.name}> holds text only`, child);
     const problem = content.value(element.text);
     if (problem !== undefined) report(problem);
     return;
   }
   if (element.text.trim() !== '') report(`text is not allowed directly inside <${element.name}>`);
   if (content.kind === 'empty') {
-    for (const child of element.children) report(`<${child.name}> is not allowed here: <${element.name}> must be empty`, child);
+    for (const child of element.children)
+      report(`<${child.name}> is not allowed here: <${element.name}> must be empty`, child);
     return;
   }
 
@@ -38,13 +40,19 @@ export function checkAgainstSchema(element: XmlElement, type: ElementType, probl
     const candidates = content.particles.filter((particle) => particle.name === child.local);
     const [particle] = candidates;
     if (particle === undefined) {
-      report(`<${child.local}> is not allowed inside <${element.local}> (allowed: ${namesOf(content.particles)})`, child);
+      report(
+        `<${child.local}> is not allowed inside <${element.local}> (allowed: ${namesOf(content.particles)})`,
+        child,
+      );
       continue;
     }
     if (content.kind === 'sequence') {
       const index = content.particles.indexOf(particle);
       if (index < position) {
-        report(`<${child.local}> is out of order: inside <${element.local}> the order is ${namesOf(content.particles)}`, child);
+        report(
+          `<${child.local}> is out of order: inside <${element.local}> the order is ${namesOf(content.particles)}`,
+          child,
+        );
         continue;
       }
       position = index;
@@ -52,14 +60,20 @@ export function checkAgainstSchema(element: XmlElement, type: ElementType, probl
     if (content.kind === 'choice') {
       chosen ??= particle;
       if (particle !== chosen) {
-        report(`<${child.local}> cannot stand beside <${chosen.name}> inside <${element.local}>: it holds one or the other`, child);
+        report(
+          `<${child.local}> cannot stand beside <${chosen.name}> inside <${element.local}>: it holds one or the other`,
+          child,
+        );
         continue;
       }
     }
     const count = (counts.get(particle) ?? 0) + 1;
     counts.set(particle, count);
     if (count > particle.max) {
-      report(`<${child.local}> may occur ${particle.max === 1 ? 'only once' : `at most ${particle.max} times`} inside <${element.local}>`, child);
+      report(
+        `<${child.local}> may occur ${particle.max === 1 ? 'only once' : `at most ${particle.max} times`} inside <${element.local}>`,
+        child,
+      );
       continue;
     }
     matched.push([child, particle]);
@@ -85,7 +99,9 @@ function checkAttributes(element: XmlElement, type: ElementType, report: (messag
     const rule = attribute.uri === '' ? type.attributes[attribute.local] : undefined;
     if (rule === undefined || !Object.hasOwn(type.attributes, attribute.local)) {
       const allowed = Object.keys(type.attributes);
-      report(`attribute "${attribute.name}" is not allowed${allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : ''}`);
+      report(
+        `attribute "${attribute.name}" is not allowed${allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : ''}`,
+      );
       continue;
     }
     seen.add(attribute.local);

@@ -17,7 +17,9 @@ export function decodeFeed(bytes: Uint8Array): string {
   const decode = singleByteEncodings.has(encoding) ? singleByteDecoder(encoding) : multiByteDecoder(encoding);
   const text = decode(bytes);
   if (text === undefined) {
-    throw new OpenMensaFeedError([{ line: lineOfFirstBadByte(bytes, decode), message: `the file is not valid ${encoding}` }]);
+    throw new OpenMensaFeedError([
+      { line: lineOfFirstBadByte(bytes, decode), message: `the file is not valid ${encoding}` },
+    ]);
   }
   return text;
 }
@@ -39,10 +41,34 @@ function whatwgNameOf(label: string): string | undefined {
  * C1 controls instead of €, „, “, …), so these go through iconv-lite, whose tables are the standard's.
  */
 const singleByteEncodings = new Set([
-  'ibm866', 'iso-8859-2', 'iso-8859-3', 'iso-8859-4', 'iso-8859-5', 'iso-8859-6', 'iso-8859-7', 'iso-8859-8',
-  'iso-8859-8-i', 'iso-8859-10', 'iso-8859-13', 'iso-8859-14', 'iso-8859-15', 'iso-8859-16', 'koi8-r', 'koi8-u',
-  'macintosh', 'windows-874', 'windows-1250', 'windows-1251', 'windows-1252', 'windows-1253', 'windows-1254',
-  'windows-1255', 'windows-1256', 'windows-1257', 'windows-1258', 'x-mac-cyrillic',
+  'ibm866',
+  'iso-8859-2',
+  'iso-8859-3',
+  'iso-8859-4',
+  'iso-8859-5',
+  'iso-8859-6',
+  'iso-8859-7',
+  'iso-8859-8',
+  'iso-8859-8-i',
+  'iso-8859-10',
+  'iso-8859-13',
+  'iso-8859-14',
+  'iso-8859-15',
+  'iso-8859-16',
+  'koi8-r',
+  'koi8-u',
+  'macintosh',
+  'windows-874',
+  'windows-1250',
+  'windows-1251',
+  'windows-1252',
+  'windows-1253',
+  'windows-1254',
+  'windows-1255',
+  'windows-1256',
+  'windows-1257',
+  'windows-1258',
+  'x-mac-cyrillic',
 ]);
 
 /** iconv-lite's names where they differ from WHATWG's. */
@@ -52,7 +78,10 @@ const iconvNames: Readonly<Record<string, string>> = { 'x-mac-cyrillic': 'maccyr
 const singleByteDecoder =
   (encoding: string): Decode =>
   (bytes) => {
-    const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), iconvNames[encoding] ?? encoding);
+    const text = iconv.decode(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      iconvNames[encoding] ?? encoding,
+    );
     return text.includes('\uFFFD') ? undefined : text;
   };
 

@@ -34,8 +34,15 @@ export const maxQuotedLength = 80;
 const maxMessageLength = 400;
 
 function boundedProblem(problem: FeedProblem): FeedProblem {
-  const message = cut(problem.message.replace(/"([^"]*)"/g, (_, quoted: string) => `"${cut(quoted, maxQuotedLength)}"`), maxMessageLength);
-  return { ...problem, message, ...(problem.element === undefined ? {} : { element: cut(problem.element, maxQuotedLength) }) };
+  const message = cut(
+    problem.message.replace(/"([^"]*)"/g, (_, quoted: string) => `"${cut(quoted, maxQuotedLength)}"`),
+    maxMessageLength,
+  );
+  return {
+    ...problem,
+    message,
+    ...(problem.element === undefined ? {} : { element: cut(problem.element, maxQuotedLength) }),
+  };
 }
 
 /** The text, or its start and how much was left out. */

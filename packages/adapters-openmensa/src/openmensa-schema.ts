@@ -62,7 +62,9 @@ const float: ValueCheck = (value) => (floatLexical.test(collapse(value)) ? undef
 const int: ValueCheck = (value) => {
   const collapsed = collapse(value);
   const number = Number(collapsed);
-  return /^[+-]?\d+$/.test(collapsed) && number >= -(2 ** 31) && number < 2 ** 31 ? undefined : `"${value}" is not an int`;
+  return /^[+-]?\d+$/.test(collapsed) && number >= -(2 ** 31) && number < 2 ** 31
+    ? undefined
+    : `"${value}" is not an int`;
 };
 
 const oneOf =
@@ -126,7 +128,10 @@ const categoryType = sequence([many('meal', 1, mealType)], { name: required(leng
 
 const dayType: ElementType = {
   attributes: { date: required(calendarDay) },
-  content: { kind: 'choice', particles: [many('category', 1, categoryType), once('closed', text(lengthBetween(0, 0)))] },
+  content: {
+    kind: 'choice',
+    particles: [many('category', 1, categoryType), once('closed', text(lengthBetween(0, 0)))],
+  },
 };
 
 const scheduleType: ElementType = {
@@ -182,7 +187,6 @@ const canteenType = sequence([
   many('day', 0, dayType),
 ]);
 
-export const openMensaType = sequence(
-  [maybe('version', text(lengthBetween(0, 63))), once('canteen', canteenType)],
-  { version: required(feedVersion) },
-);
+export const openMensaType = sequence([maybe('version', text(lengthBetween(0, 63))), once('canteen', canteenType)], {
+  version: required(feedVersion),
+});

@@ -1,4 +1,12 @@
-import { canonicalPrice, isBlankText, type LocalDate, type MealPrices, type MenuDay, type MenuItem, type PriceRole } from '@canteen-meals/domain';
+import {
+  canonicalPrice,
+  isBlankText,
+  type LocalDate,
+  type MealPrices,
+  type MenuDay,
+  type MenuItem,
+  type PriceRole,
+} from '@canteen-meals/domain';
 import { checkAgainstSchema } from './check-feed-schema.js';
 import { decodeFeed } from './decode-feed.js';
 import { OpenMensaFeedError, type FeedProblem } from './feed-error.js';
@@ -77,7 +85,8 @@ class FeedReader {
       return this.dayOf(day, date);
     });
     const total = days.reduce((sum, day) => sum + (day.closed ? 0 : day.items.length), 0);
-    if (total > maxMealsPerFeed) this.report(canteen, `the feed lists ${total} meals; at most ${maxMealsPerFeed} are taken`);
+    if (total > maxMealsPerFeed)
+      this.report(canteen, `the feed lists ${total} meals; at most ${maxMealsPerFeed} are taken`);
     const version = collapse(attribute(root, 'version')!);
     return { value: { version, canteen: metadata, canteenName: metadata.name, days }, problems: this.problems };
   }
@@ -88,7 +97,8 @@ class FeedReader {
       const categoryName = this.textOf(category, attribute(category, 'name')!, 'the category name');
       return childrenOf(category, 'meal').map((meal) => this.itemOf(meal, categoryName));
     });
-    if (items.length > maxMealsPerDay) this.report(day, `day ${date} lists ${items.length} meals; at most ${maxMealsPerDay} are taken`);
+    if (items.length > maxMealsPerDay)
+      this.report(day, `day ${date} lists ${items.length} meals; at most ${maxMealsPerDay} are taken`);
     return { date, closed: false, items };
   }
 
@@ -97,13 +107,19 @@ class FeedReader {
     const name = this.textOf(nameElement, nameElement.text, 'the meal name');
     // A note of white space only is valid in the schema and real parsers publish it; it says nothing, so it is left
     // out (its meal stays).
-    const notes = childrenOf(meal, 'note').map((note) => collapse(note.text)).filter((note) => note !== '');
+    const notes = childrenOf(meal, 'note')
+      .map((note) => collapse(note.text))
+      .filter((note) => note !== '');
     const prices: Partial<Record<PriceRole, string>> = {};
     for (const price of childrenOf(meal, 'price')) {
       const role = attribute(price, 'role') as PriceRole;
       const amount = canonicalPrice(collapse(price.text));
       if (prices[role] !== undefined) this.report(price, `a second ${role} price for "${name}"`);
-      else if (amount === undefined) this.report(price, `"${collapse(price.text)}" is not a price this service can store (0 to 9999999 euros, at most 6 decimals)`);
+      else if (amount === undefined)
+        this.report(
+          price,
+          `"${collapse(price.text)}" is not a price this service can store (0 to 9999999 euros, at most 6 decimals)`,
+        );
       else prices[role] = amount;
     }
     return { category, name, notes, prices: prices as MealPrices };
@@ -132,7 +148,8 @@ function canteenOf(canteen: XmlElement): OpenMensaCanteen {
     name: optionalText(canteen, 'name'),
     address: optionalText(canteen, 'address'),
     city: optionalText(canteen, 'city'),
-    coordinates: location === undefined ? null : { lat: degreesOf(location, 'latitude'), lng: degreesOf(location, 'longitude') },
+    coordinates:
+      location === undefined ? null : { lat: degreesOf(location, 'latitude'), lng: degreesOf(location, 'longitude') },
   };
 }
 

@@ -12,7 +12,10 @@ export const writtenFeedVersion = '2.1';
  * day, closed ones as `<closed/>`, the others with their meals grouped by category (in the order each category first
  * appears in the menu), each meal with its notes and prices. Reading it back gives the same menus.
  */
-export function writeOpenMensaFeed(canteen: Pick<Canteen, 'name' | 'address' | 'city' | 'coordinates'>, days: readonly MenuDayReading[]): string {
+export function writeOpenMensaFeed(
+  canteen: Pick<Canteen, 'name' | 'address' | 'city' | 'coordinates'>,
+  days: readonly MenuDayReading[],
+): string {
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<openmensa version="${writtenFeedVersion}" xmlns="${openMensaNamespace}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${openMensaNamespace} http://openmensa.org/open-mensa-v2.xsd">`,
@@ -53,7 +56,9 @@ function dayLines(day: MenuDayReading): string[] {
 }
 
 function priceLines(prices: MealPrices): string[] {
-  return priceRoles.flatMap((role) => (prices[role] === undefined ? [] : [`          <price role="${role}">${prices[role]}</price>`]));
+  return priceRoles.flatMap((role) =>
+    prices[role] === undefined ? [] : [`          <price role="${role}">${prices[role]}</price>`],
+  );
 }
 
 /**
@@ -61,7 +66,8 @@ function priceLines(prices: MealPrices): string[] {
  * the text rules refuse them, and the writer replaces any that older data holds, so no name can make the export
  * unreadable.
  */
-const notXmlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const notXmlCharacter =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text and attribute values: the five XML specials, and line breaks in attributes kept as references. */
 function escape(text: string): string {

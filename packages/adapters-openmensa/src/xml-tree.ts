@@ -53,7 +53,10 @@ export function parseXmlTree(text: string): XmlElement {
     tagLine = parser.line;
     if (open.length >= maxElementDepth) {
       throw new OpenMensaFeedError([
-        { line: tagLine, message: `elements are nested more than ${maxElementDepth} deep (an OpenMensa feed needs 6): refused as hostile` },
+        {
+          line: tagLine,
+          message: `elements are nested more than ${maxElementDepth} deep (an OpenMensa feed needs 6): refused as hostile`,
+        },
       ]);
     }
   });

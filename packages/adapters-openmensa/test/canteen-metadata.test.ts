@@ -76,11 +76,23 @@ describe('readOpenMensaFeed: malformed coordinates are refused with their line',
     ['a longitude above 180', location('49.4', '180.01'), 'attribute "longitude": 180.01 is outside -180..180 degrees'],
     ['a longitude below -180', location('49.4', '-200'), 'attribute "longitude": -200 is outside -180..180 degrees'],
     ['a decimal comma', location('49,41', '8.7'), 'attribute "latitude": "49,41" is not a decimal number of degrees'],
-    ['degrees and minutes', location('49.4', '8°42\''), 'attribute "longitude": "8°42\'" is not a decimal number of degrees'],
+    [
+      'degrees and minutes',
+      location('49.4', "8°42'"),
+      'attribute "longitude": "8°42\'" is not a decimal number of degrees',
+    ],
     ['an empty latitude', location('', '8.7'), 'attribute "latitude": "" is not a decimal number of degrees'],
     ['NaN', location('NaN', '8.7'), 'attribute "latitude": "NaN" is not a decimal number of degrees'],
-    ['an infinite longitude', location('49.4', '-INF'), 'attribute "longitude": "-INF" is not a decimal number of degrees'],
-    ['a number too large for a double', location('1e999', '8.7'), 'attribute "latitude": "1e999" is not a decimal number of degrees'],
+    [
+      'an infinite longitude',
+      location('49.4', '-INF'),
+      'attribute "longitude": "-INF" is not a decimal number of degrees',
+    ],
+    [
+      'a number too large for a double',
+      location('1e999', '8.7'),
+      'attribute "latitude": "1e999" is not a decimal number of degrees',
+    ],
     ['a missing longitude', '<location latitude="49.4"/>', 'attribute "longitude" is required'],
   ])('%s', (_, locationElement, message) => {
     expect(problemsOf(feed(locationElement))).toEqual([{ line: 4, element: '<location>', message }]);

@@ -4,13 +4,47 @@ import { describe, expect, it } from 'vitest';
 // windows-1252 from 0x80 to 0x9F, as the WHATWG Encoding Standard's index-windows-1252 has it (0xA0-0xFF are
 // U+00A0-U+00FF). null: the five bytes that table fills with C1 controls; the service refuses them (no text uses them).
 const windows1252High: readonly (number | null)[] = [
-  0x20ac, null, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, null, 0x017d, null,
-  null, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, null, 0x017e, 0x0178,
+  0x20ac,
+  null,
+  0x201a,
+  0x0192,
+  0x201e,
+  0x2026,
+  0x2020,
+  0x2021,
+  0x02c6,
+  0x2030,
+  0x0160,
+  0x2039,
+  0x0152,
+  null,
+  0x017d,
+  null,
+  null,
+  0x2018,
+  0x2019,
+  0x201c,
+  0x201d,
+  0x2022,
+  0x2013,
+  0x2014,
+  0x02dc,
+  0x2122,
+  0x0161,
+  0x203a,
+  0x0153,
+  null,
+  0x017e,
+  0x0178,
 ];
 const expected = (byte: number) => (byte >= 0xa0 ? byte : windows1252High[byte - 0x80]!);
 
 const document = (label: string, ...bytes: number[]) =>
-  Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="${label}"?>\n<x>`), Buffer.from(bytes), Buffer.from('</x>\n')]);
+  Buffer.concat([
+    Buffer.from(`<?xml version="1.0" encoding="${label}"?>\n<x>`),
+    Buffer.from(bytes),
+    Buffer.from('</x>\n'),
+  ]);
 
 describe('decodeFeed: single-byte encodings', () => {
   // A feed that declares ISO-8859-1 is read as windows-1252, the WHATWG rule every browser follows: such feeds are
@@ -32,7 +66,9 @@ describe('decodeFeed: single-byte encodings', () => {
         try {
           decodeFeed(document(label, 0x41, byte));
         } catch (error) {
-          expect((error as OpenMensaFeedError).problems).toEqual([{ line: 2, message: 'the file is not valid windows-1252' }]);
+          expect((error as OpenMensaFeedError).problems).toEqual([
+            { line: 2, message: 'the file is not valid windows-1252' },
+          ]);
         }
       }
     });
@@ -47,7 +83,7 @@ describe('decodeFeed: single-byte encodings', () => {
 </openmensa>
 `;
     const bytes = Buffer.from(
-      [...xml].map((char) => ({ '€': 0x80, '„': 0x84, '“': 0x93, '…': 0x85, 'ü': 0xfc })[char] ?? char.charCodeAt(0)),
+      [...xml].map((char) => ({ '€': 0x80, '„': 0x84, '“': 0x93, '…': 0x85, ü: 0xfc })[char] ?? char.charCodeAt(0)),
     );
     const { days } = readOpenMensaFeed(bytes);
     expect(days[0]).toMatchObject({ items: [{ name: '„Spezial“ Menü … nur 4 €' }] });

@@ -78,7 +78,11 @@ describe('notes of real feeds map to label codes by the built-in table', () => {
     expect(labels.labelsOf(['A, C, 3'])).toEqual(['antioxidant', 'eggs', 'gluten']);
     expect(labels.labelsOf(['Allergene: Senf, Sellerie'])).toEqual(['celery', 'mustard']);
     expect(labels.labelsOf(['Schwefeldioxid oder Sulfite', 'Schalenfrüchte', 'Sesamsamen', 'Weizen'])).toEqual([
-      'gluten', 'nuts', 'sesame', 'sulphites', 'wheat',
+      'gluten',
+      'nuts',
+      'sesame',
+      'sulphites',
+      'wheat',
     ]);
     // A note that merely starts like a label word is not that label.
     expect(labels.labelsOf(['Milchreis', 'Wildreis', 'a la carte'])).toEqual([]);

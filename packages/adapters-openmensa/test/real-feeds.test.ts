@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /** Feeds as real parsers publish them for OpenMensa (see fixtures/README.md): read as bytes, like an import does. */
 const fixture = (name: string) => readOpenMensaFeed(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 
-const itemsOf = (feed: ReturnType<typeof readOpenMensaFeed>) => feed.days.flatMap((day) => (day.closed ? [] : day.items));
+const itemsOf = (feed: ReturnType<typeof readOpenMensaFeed>) =>
+  feed.days.flatMap((day) => (day.closed ? [] : day.items));
 
 describe('real OpenMensa feeds: canteen metadata', () => {
   it('reads the meta feed of the Triplex-Mensa, Heidelberg: name, address, city, coordinates', () => {
@@ -36,7 +37,12 @@ describe('real OpenMensa feeds: canteen metadata', () => {
 
   it('reads what the menu feeds give: the Triplex feed names its canteen, the Stuttgart feed gives no metadata', () => {
     const triplex = fixture('heidelberg-triplex-feed.xml');
-    expect(triplex.canteen).toEqual({ name: 'Heidelberg, Triplex-Mensa am Uniplatz', address: null, city: null, coordinates: null });
+    expect(triplex.canteen).toEqual({
+      name: 'Heidelberg, Triplex-Mensa am Uniplatz',
+      address: null,
+      city: null,
+      coordinates: null,
+    });
     expect(triplex.canteenName).toBe('Heidelberg, Triplex-Mensa am Uniplatz');
 
     const stuttgart = fixture('stuttgart-central-feed.xml');
@@ -76,7 +82,8 @@ describe('real OpenMensa feeds: days and meals', () => {
     const pastaBoxes = items.filter((item) => item.name === 'Pasta Box');
 
     expect(pastaBoxes).toHaveLength(5);
-    for (const pastaBox of pastaBoxes) expect(pastaBox).toEqual({ category: 'Pasta Box', name: 'Pasta Box', notes: [], prices: {} });
+    for (const pastaBox of pastaBoxes)
+      expect(pastaBox).toEqual({ category: 'Pasta Box', name: 'Pasta Box', notes: [], prices: {} });
     expect(items.flatMap((item) => item.notes)).toHaveLength(31 - 5);
   });
 
@@ -100,6 +107,10 @@ describe('real OpenMensa feeds: days and meals', () => {
       prices: { student: '2.99', employee: '5.99', other: '6.49' },
     });
     // A note over several lines is folded to one: the line breaks become spaces (the feed's em spaces stay).
-    expect(items[1]?.notes).toEqual(['Haselnüsse', expect.stringMatching(/^Nährwerte pro 100 g\u2003 Brennwert: 576\.4 kj/), 'vegan']);
+    expect(items[1]?.notes).toEqual([
+      'Haselnüsse',
+      expect.stringMatching(/^Nährwerte pro 100 g\u2003 Brennwert: 576\.4 kj/),
+      'vegan',
+    ]);
   });
 });

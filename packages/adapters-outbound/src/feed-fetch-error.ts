@@ -58,4 +58,6 @@ export function loggableUrl(text: string): string {
 
 /** Whether another attempt may succeed: the network or the server failed, not the request or the answer's content. */
 export const isTransient = (error: FeedFetchError): boolean =>
-  error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'http_status' && (error.httpStatus ?? 0) >= 500);
+  error.kind === 'network' ||
+  error.kind === 'timeout' ||
+  (error.kind === 'http_status' && (error.httpStatus ?? 0) >= 500);

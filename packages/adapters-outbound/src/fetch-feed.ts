@@ -1,7 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { nonPublicRangeOf, type AddressPolicy } from './address-policy.js';
 import { FeedFetchError, isTransient, loggableUrl } from './feed-fetch-error.js';
-import { defaultOptions, type FetchAttemptReport, type FetchFeedOptions, type ResolvedOptions } from './fetch-feed-options.js';
+import {
+  defaultOptions,
+  type FetchAttemptReport,
+  type FetchFeedOptions,
+  type ResolvedOptions,
+} from './fetch-feed-options.js';
 import { acceptEncoding, readLimitedBody } from './read-limited-body.js';
 import { requestOnce } from './request-once.js';
 
@@ -178,10 +183,18 @@ export function checkedUrl(text: string, base?: URL): URL {
     throw new FeedFetchError('invalid_url', text, 'not a valid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FeedFetchError('invalid_url', url.href, `the scheme ${url.protocol} is not allowed (http and https only)`);
+    throw new FeedFetchError(
+      'invalid_url',
+      url.href,
+      `the scheme ${url.protocol} is not allowed (http and https only)`,
+    );
   }
   if (url.username || url.password) {
-    throw new FeedFetchError('invalid_url', `${url.protocol}//${url.host}${url.pathname}`, 'credentials in the URL are not allowed');
+    throw new FeedFetchError(
+      'invalid_url',
+      `${url.protocol}//${url.host}${url.pathname}`,
+      'credentials in the URL are not allowed',
+    );
   }
   return url;
 }

@@ -43,4 +43,8 @@ export function guardedLookup(
 }
 
 export const forbiddenAddress = (url: string) =>
-  new FeedFetchError('forbidden_address', url, 'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)');
+  new FeedFetchError(
+    'forbidden_address',
+    url,
+    'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+  );

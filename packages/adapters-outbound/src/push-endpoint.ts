@@ -10,7 +10,10 @@ export const defaultPushTimeoutMs = 10_000;
  */
 export function nonPublicHostOf(url: URL): string | null {
   // `localhost.` is `localhost`: the resolver ignores the root's dot.
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
   // The URL parser writes every IPv4 form (0x7f.1, 2130706433) as a dotted quad; an IPv6 literal has colons.
   if (!/^[\d.]+$|:/.test(host)) return null;
@@ -34,11 +37,14 @@ export function pushEndpointProblem(
   } catch {
     return 'must be an absolute https: URL';
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `must be an https: URL, not ${parsed.protocol}`;
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return `must be an https: URL, not ${parsed.protocol}`;
   if (parsed.username !== '' || parsed.password !== '') return 'must not carry a user name or password';
   if (allowPrivateNetworks) return undefined;
   const range = nonPublicHostOf(parsed);
-  if (range !== null) return `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`;
-  if (parsed.protocol === 'http:') return 'must be an https: URL (http: only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)';
+  if (range !== null)
+    return `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`;
+  if (parsed.protocol === 'http:')
+    return 'must be an https: URL (http: only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)';
   return undefined;
 }

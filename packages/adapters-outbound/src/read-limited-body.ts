@@ -55,7 +55,11 @@ export async function readLimitedBody(response: IncomingMessage, url: string, ma
   } catch (error) {
     response.destroy();
     if (error instanceof FeedFetchError) throw error;
-    throw new FeedFetchError('network', url, decoder ? `the body could not be read or decoded (${encoding})` : 'the body could not be read');
+    throw new FeedFetchError(
+      'network',
+      url,
+      decoder ? `the body could not be read or decoded (${encoding})` : 'the body could not be read',
+    );
   }
   return Buffer.concat(chunks, size);
 }

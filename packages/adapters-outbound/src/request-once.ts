@@ -45,7 +45,9 @@ export function requestOnce(hop: Hop): Promise<IncomingMessage> {
       () => hop.abort(new FeedFetchError('timeout', url, `no connection within ${hop.connectTimeoutMs} ms`)),
       hop.connectTimeoutMs,
     );
-    request.once('socket', (socket) => socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)));
+    request.once('socket', (socket) =>
+      socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)),
+    );
     request.once('close', () => clearTimeout(connectTimer));
     request.once('response', (response) => {
       clearTimeout(connectTimer);

@@ -85,26 +85,45 @@ const defaults: Settings = {
  */
 export function createPushSender(options: PushSenderOptions): WebPushSender {
   const { vapid, ...rest } = options;
-  const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as Partial<Settings>;
+  const given = Object.fromEntries(
+    Object.entries(rest).filter(([, value]) => value !== undefined),
+  ) as Partial<Settings>;
   const settings: Settings = { ...defaults, ...given };
   const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
   // The same checks web-push makes on each message (subject, key lengths, base64url), once, at start.
-  webPush.getVapidHeaders('https://push.invalid', vapidDetails.subject, vapidDetails.publicKey, vapidDetails.privateKey, 'aes128gcm');
+  webPush.getVapidHeaders(
+    'https://push.invalid',
+    vapidDetails.subject,
+    vapidDetails.publicKey,
+    vapidDetails.privateKey,
+    'aes128gcm',
+  );
 
   return {
     send: async (subscription, message): Promise<PushSendResult> => {
-      const problem = pushEndpointProblem(subscription.endpoint, { allowPrivateNetworks: settings.allowPrivateNetworks });
+      const problem = pushEndpointProblem(subscription.endpoint, {
+        allowPrivateNetworks: settings.allowPrivateNetworks,
+      });
       if (problem !== undefined) return { status: null, error: `the endpoint ${problem}` };
       let details: RequestDetails;
       try {
         details = webPush.generateRequestDetails(
           { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
           message.payload,
-          { vapidDetails, TTL: message.ttlSeconds, urgency: 'normal', topic: message.topic, contentEncoding: 'aes128gcm' },
+          {
+            vapidDetails,
+            TTL: message.ttlSeconds,
+            urgency: 'normal',
+            topic: message.topic,
+            contentEncoding: 'aes128gcm',
+          },
         );
       } catch (error) {
         // A subscription key that is no point of the curve, a topic out of its alphabet: nothing was sent.
-        return { status: null, error: `the message could not be prepared: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          status: null,
+          error: `the message could not be prepared: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
       return post(settings, details);
     },
@@ -141,11 +160,16 @@ async function post(settings: Settings, details: RequestDetails): Promise<PushSe
       abort,
     });
     const status = response.statusCode ?? 0;
-    const retryAfter = status === 429 || status === 503 ? retryAfterMs(response.headers['retry-after'], settings.now()) : undefined;
+    const retryAfter =
+      status === 429 || status === 503 ? retryAfterMs(response.headers['retry-after'], settings.now()) : undefined;
     await drain(response, settings.maxResponseBytes);
     if (status >= 200 && status <= 299) return { status };
     const redirect = status >= 300 && status <= 399 ? ' (redirects are not followed)' : '';
-    return { status, ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }), error: `HTTP ${status}${redirect}` };
+    return {
+      status,
+      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+      error: `HTTP ${status}${redirect}`,
+    };
   } catch (error) {
     response?.destroy();
     const failure = controller.signal.aborted ? controller.signal.reason : error;

@@ -62,7 +62,9 @@ export async function sendWebhookUnder(
   message: WebhookMessage,
   options: SendWebhookOptions,
 ): Promise<WebhookSendResult> {
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as SendWebhookOptions;
+  const given = Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as SendWebhookOptions;
   const settings: Required<SendWebhookOptions> = { ...defaults, ...given };
   const controller = new AbortController();
   const abort = (reason: FeedFetchError) => controller.abort(reason);
@@ -99,7 +101,12 @@ export async function sendWebhookUnder(
     response?.destroy();
     const failure = controller.signal.aborted ? controller.signal.reason : error;
     if (failure instanceof FeedFetchError) {
-      return { delivered: false, status: null, error: failure.reason, ...(failure.kind === 'timeout' ? { timedOut: true } : {}) };
+      return {
+        delivered: false,
+        status: null,
+        error: failure.reason,
+        ...(failure.kind === 'timeout' ? { timedOut: true } : {}),
+      };
     }
     throw failure;
   } finally {

@@ -30,10 +30,14 @@ describe('address policy: only public addresses may be connected to', () => {
     expect(nonPublicRangeOf(address)).toBe(range);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700::1111', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'allows %s',
-    (address) => {
-      expect(nonPublicRangeOf(address)).toBeNull();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700::1111',
+    '2a00:1450:4001:82b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('allows %s', (address) => {
+    expect(nonPublicRangeOf(address)).toBeNull();
+  });
 });

@@ -49,11 +49,11 @@ describe('fetchFeed: ended by its caller', () => {
         sleep: () => new Promise(() => {}),
         onAttempt: (report) => {
           attempts.push(report.attempt);
-          controller.abort('the run\'s deadline passed');
+          controller.abort("the run's deadline passed");
         },
       }),
     );
-    expect(error).toMatchObject({ kind: 'cancelled', reason: 'the run\'s deadline passed' });
+    expect(error).toMatchObject({ kind: 'cancelled', reason: "the run's deadline passed" });
     expect(attempts).toEqual([1]);
   });
 
@@ -72,7 +72,9 @@ describe('fetchFeed: what it reports', () => {
   });
 
   it('names the URL without its query and fragment, where API keys go', async () => {
-    const error = await caught(fetchFeed(server.url('/down?api_key=s3cr3t&canteen=1#token=t0k3n'), instantOptions({ maxRetries: 0 })));
+    const error = await caught(
+      fetchFeed(server.url('/down?api_key=s3cr3t&canteen=1#token=t0k3n'), instantOptions({ maxRetries: 0 })),
+    );
     expect(error.message).toBe(`${server.url('/down')}: HTTP 503`);
     expect(error.url).toBe(server.url('/down'));
   });

@@ -15,7 +15,9 @@ beforeAll(async () => {
         response.writeHead(304, { etag }).end();
         return;
       }
-      response.writeHead(200, { 'content-type': 'application/xml', etag, 'last-modified': lastModified }).end(heidelbergFeed);
+      response
+        .writeHead(200, { 'content-type': 'application/xml', etag, 'last-modified': lastModified })
+        .end(heidelbergFeed);
     },
     '/bare.xml': (_, response) => void response.writeHead(200).end('<openmensa/>'),
     '/one': redirect('/feed.xml'),
@@ -30,10 +32,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const caught = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a FeedFetchError'), (error: unknown) => {
-  expect(error).toBeInstanceOf(FeedFetchError);
-  return error as FeedFetchError;
-});
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('expected a FeedFetchError'),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(FeedFetchError);
+      return error as FeedFetchError;
+    },
+  );
 
 describe('fetchFeed: a feed, conditional requests', () => {
   it('answers a 200 with the body, its validators, the status and the final URL', async () => {
@@ -70,7 +76,10 @@ describe('fetchFeed: a feed, conditional requests', () => {
   });
 
   it('sends no condition when it holds no copy, and asks for compressed bodies with its user agent', async () => {
-    await fetchFeed(server.url('/feed.xml'), instantOptions({ etag: null, lastModified: null, userAgent: 'meals-test/1' }));
+    await fetchFeed(
+      server.url('/feed.xml'),
+      instantOptions({ etag: null, lastModified: null, userAgent: 'meals-test/1' }),
+    );
 
     const { headers } = server.requests.at(-1)!;
     expect(headers['if-none-match']).toBeUndefined();
@@ -127,7 +136,9 @@ describe('fetchFeed: redirects', () => {
   });
 
   it('answers a 304 as not_modified even when it asked nothing (the caller keeps what it has)', async () => {
-    expect(await fetchFeed(server.url('/not-modified-without-asking'), instantOptions())).toEqual({ status: 'not_modified' });
+    expect(await fetchFeed(server.url('/not-modified-without-asking'), instantOptions())).toEqual({
+      status: 'not_modified',
+    });
   });
 });
 

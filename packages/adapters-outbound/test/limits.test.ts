@@ -3,7 +3,14 @@ import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedFetchError, fetchFeed } from '../src/index.js';
-import { deferred, heidelbergFeed, instantOptions, startTestServer, streamBytes, type TestServer } from './support/test-server.js';
+import {
+  deferred,
+  heidelbergFeed,
+  instantOptions,
+  startTestServer,
+  streamBytes,
+  type TestServer,
+} from './support/test-server.js';
 
 const MB = 1024 * 1024;
 const fiftyMegabytes = 50 * MB;
@@ -46,7 +53,8 @@ beforeAll(async () => {
     },
     '/gzip-bomb': encoded('gzip', gzipBomb),
     '/gzip-bomb-chunked': (_, response) => void response.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipBomb),
-    '/incompressible-gzipped': (_, response) => void response.writeHead(200, { 'content-encoding': 'gzip' }).end(incompressibleGzipped),
+    '/incompressible-gzipped': (_, response) =>
+      void response.writeHead(200, { 'content-encoding': 'gzip' }).end(incompressibleGzipped),
     '/gzip': encoded('gzip', gzipSync(heidelbergFeed)),
     '/deflate': encoded('deflate', deflateSync(heidelbergFeed)),
     '/br': encoded('br', brotliCompressSync(heidelbergFeed)),
@@ -56,10 +64,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const caught = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a FeedFetchError'), (error: unknown) => {
-  expect(error).toBeInstanceOf(FeedFetchError);
-  return error as FeedFetchError;
-});
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('expected a FeedFetchError'),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(FeedFetchError);
+      return error as FeedFetchError;
+    },
+  );
 const noRetries = (overrides = {}) => instantOptions({ maxRetries: 0, ...overrides });
 
 describe('fetchFeed: time limits', () => {
@@ -68,7 +80,10 @@ describe('fetchFeed: time limits', () => {
 
     const error = await caught(fetchFeed(server.url('/hang'), noRetries({ totalTimeoutMs: 200 })));
 
-    expect(error).toMatchObject({ kind: 'timeout', message: `${server.url('/hang')}: no complete answer within 200 ms` });
+    expect(error).toMatchObject({
+      kind: 'timeout',
+      message: `${server.url('/hang')}: no complete answer within 200 ms`,
+    });
     expect(performance.now() - started).toBeLessThan(1_500);
   });
 
@@ -80,14 +95,23 @@ describe('fetchFeed: time limits', () => {
 
   it('gives up on a connection that does not open within connectTimeoutMs (here: a lookup that never answers)', async () => {
     const error = await caught(
-      fetchFeed('http://feeds.example/feed.xml', noRetries({ lookup: () => new Promise(() => {}), connectTimeoutMs: 100, totalTimeoutMs: 5_000 })),
+      fetchFeed(
+        'http://feeds.example/feed.xml',
+        noRetries({ lookup: () => new Promise(() => {}), connectTimeoutMs: 100, totalTimeoutMs: 5_000 }),
+      ),
     );
 
-    expect(error).toMatchObject({ kind: 'timeout', message: 'http://feeds.example/feed.xml: no connection within 100 ms' });
+    expect(error).toMatchObject({
+      kind: 'timeout',
+      message: 'http://feeds.example/feed.xml: no connection within 100 ms',
+    });
   });
 
   it('lets the connect timeout end once connected: a slow answer within the total time is fine', async () => {
-    const result = await fetchFeed(server.url('/slow-headers'), noRetries({ connectTimeoutMs: 50, totalTimeoutMs: 2_000 }));
+    const result = await fetchFeed(
+      server.url('/slow-headers'),
+      noRetries({ connectTimeoutMs: 50, totalTimeoutMs: 2_000 }),
+    );
 
     expect(result).toMatchObject({ status: 'fetched', body: Buffer.from('late but whole') });
   });
@@ -103,13 +127,18 @@ describe('fetchFeed: size limit', () => {
   it('refuses a body of one byte more, counted while reading (no Content-Length)', async () => {
     const error = await caught(fetchFeed(server.url('/1001-chunked'), noRetries({ maxBodyBytes: 1000 })));
 
-    expect(error).toMatchObject({ kind: 'too_large', message: `${server.url('/1001-chunked')}: the body is larger than 1000 bytes` });
+    expect(error).toMatchObject({
+      kind: 'too_large',
+      message: `${server.url('/1001-chunked')}: the body is larger than 1000 bytes`,
+    });
   });
 
   it('refuses 50 MB sent without Content-Length as soon as 5 MB are passed: the server sees the connection close early', async () => {
     streamed = deferred();
 
-    const error = await caught(fetchFeed(server.url('/fifty-megabytes-chunked'), noRetries({ totalTimeoutMs: 10_000 })));
+    const error = await caught(
+      fetchFeed(server.url('/fifty-megabytes-chunked'), noRetries({ totalTimeoutMs: 10_000 })),
+    );
 
     expect(error.kind).toBe('too_large');
     const { written, finished } = await streamed.promise;
@@ -121,7 +150,9 @@ describe('fetchFeed: size limit', () => {
   it('refuses a declared Content-Length of 50 MB on the headers, without waiting for the body', async () => {
     declaredOnly = deferred();
 
-    const error = await caught(fetchFeed(server.url('/fifty-megabytes-declared'), noRetries({ totalTimeoutMs: 2_000 })));
+    const error = await caught(
+      fetchFeed(server.url('/fifty-megabytes-declared'), noRetries({ totalTimeoutMs: 2_000 })),
+    );
 
     expect(error.kind).toBe('too_large');
     expect(await declaredOnly.promise).toBe('closed');
@@ -148,7 +179,10 @@ describe('fetchFeed: size limit', () => {
     const error = await caught(fetchFeed(server.url('/incompressible-gzipped'), limits));
 
     expect(error.kind).toBe('too_large');
-    const roomier = await fetchFeed(server.url('/incompressible-gzipped'), noRetries({ maxBodyBytes: incompressibleGzipped.length }));
+    const roomier = await fetchFeed(
+      server.url('/incompressible-gzipped'),
+      noRetries({ maxBodyBytes: incompressibleGzipped.length }),
+    );
     expect(roomier).toMatchObject({ status: 'fetched', body: incompressible });
   });
 });
@@ -163,12 +197,18 @@ describe('fetchFeed: compressed bodies', () => {
   it('reports a body that does not decode as a network error', async () => {
     const error = await caught(fetchFeed(server.url('/broken-gzip'), noRetries()));
 
-    expect(error).toMatchObject({ kind: 'network', message: `${server.url('/broken-gzip')}: the body could not be read or decoded (gzip)` });
+    expect(error).toMatchObject({
+      kind: 'network',
+      message: `${server.url('/broken-gzip')}: the body could not be read or decoded (gzip)`,
+    });
   });
 
   it('refuses an encoding it did not ask for', async () => {
     const error = await caught(fetchFeed(server.url('/zstd'), noRetries()));
 
-    expect(error).toMatchObject({ kind: 'network', message: `${server.url('/zstd')}: unsupported content encoding "zstd"` });
+    expect(error).toMatchObject({
+      kind: 'network',
+      message: `${server.url('/zstd')}: unsupported content encoding "zstd"`,
+    });
   });
 });

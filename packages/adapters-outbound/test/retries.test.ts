@@ -29,10 +29,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const caught = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a FeedFetchError'), (error: unknown) => {
-  expect(error).toBeInstanceOf(FeedFetchError);
-  return error as FeedFetchError;
-});
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('expected a FeedFetchError'),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(FeedFetchError);
+      return error as FeedFetchError;
+    },
+  );
 
 describe('fetchFeed: retries with exponential backoff and full jitter', () => {
   it('retries a 500 and answers the feed of the second attempt, after a random share of retryBaseMs', async () => {
@@ -51,7 +55,11 @@ describe('fetchFeed: retries with exponential backoff and full jitter', () => {
 
     const error = await caught(fetchFeed(server.url('/always-503'), options));
 
-    expect(error).toMatchObject({ kind: 'http_status', httpStatus: 503, message: `${server.url('/always-503')}: HTTP 503` });
+    expect(error).toMatchObject({
+      kind: 'http_status',
+      httpStatus: 503,
+      message: `${server.url('/always-503')}: HTTP 503`,
+    });
     expect(options.sleeps).toEqual([500, 2000, 7992]); // windows of 2000, 4000 and 8000 ms
     expect(server.requests.length - before).toBe(4);
   });

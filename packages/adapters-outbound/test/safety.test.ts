@@ -25,8 +25,12 @@ let server: TestServer;
 let internal: TestServer;
 
 beforeAll(async () => {
-  internal = await startTestServer({ '/secrets': (_, response) => void response.writeHead(200).end('internal only') }, '127.0.0.2');
-  const redirect = (to: string) => (_: unknown, response: ServerResponse) => void response.writeHead(302, { location: to }).end();
+  internal = await startTestServer(
+    { '/secrets': (_, response) => void response.writeHead(200).end('internal only') },
+    '127.0.0.2',
+  );
+  const redirect = (to: string) => (_: unknown, response: ServerResponse) =>
+    void response.writeHead(302, { location: to }).end();
   server = await startTestServer({
     '/feed.xml': (_, response) => void response.writeHead(200).end(heidelbergFeed),
     '/to-internal-name': redirect(`http://internal.example:${internal.port}/secrets`),
@@ -39,10 +43,14 @@ afterAll(async () => {
   await internal.close();
 });
 
-const caught = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a FeedFetchError'), (error: unknown) => {
-  expect(error).toBeInstanceOf(FeedFetchError);
-  return error as FeedFetchError;
-});
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('expected a FeedFetchError'),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(FeedFetchError);
+      return error as FeedFetchError;
+    },
+  );
 const publicOnly = (overrides = {}) => instantOptions({ allowPrivateNetworks: false, ...overrides });
 
 describe('safety: only public addresses, checked on the connection', () => {
@@ -66,7 +74,9 @@ describe('safety: only public addresses, checked on the connection', () => {
     const error = await caught(fetchFeed(url, publicOnly({ lookup: fixedLookup({ 'feeds.example': '127.0.0.1' }) })));
 
     expect(error.kind).toBe('forbidden_address');
-    expect(error.message).toBe(`${url}: the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`);
+    expect(error.message).toBe(
+      `${url}: the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`,
+    );
     expect(server.connections()).toBe(before);
   });
 
@@ -74,7 +84,10 @@ describe('safety: only public addresses, checked on the connection', () => {
     const before = server.connections();
 
     const error = await caught(
-      fetchFeed(`https://feeds.example:${server.port}/feed.xml`, publicOnly({ lookup: fixedLookup({ 'feeds.example': '127.0.0.1' }) })),
+      fetchFeed(
+        `https://feeds.example:${server.port}/feed.xml`,
+        publicOnly({ lookup: fixedLookup({ 'feeds.example': '127.0.0.1' }) }),
+      ),
     );
 
     expect(error.kind).toBe('forbidden_address');
@@ -84,7 +97,9 @@ describe('safety: only public addresses, checked on the connection', () => {
   it('refuses a name when any of its addresses is not public', async () => {
     const lookup = fixedLookup({ 'mixed.example': [['8.8.8.8', '10.0.0.1']] });
 
-    const error = await caught(fetchFeed('http://mixed.example/feed.xml', publicOnly({ lookup, connectTimeoutMs: 200 })));
+    const error = await caught(
+      fetchFeed('http://mixed.example/feed.xml', publicOnly({ lookup, connectTimeoutMs: 200 })),
+    );
 
     expect(error.kind).toBe('forbidden_address');
   });
@@ -92,7 +107,10 @@ describe('safety: only public addresses, checked on the connection', () => {
   it('reaches a private address with allowPrivateNetworks, through the given lookup', async () => {
     const lookup = fixedLookup({ 'feeds.example': '127.0.0.1' });
 
-    const result = await fetchFeed(`http://feeds.example:${server.port}/feed.xml`, instantOptions({ allowPrivateNetworks: true, lookup }));
+    const result = await fetchFeed(
+      `http://feeds.example:${server.port}/feed.xml`,
+      instantOptions({ allowPrivateNetworks: true, lookup }),
+    );
 
     expect(result).toMatchObject({ status: 'fetched', body: heidelbergFeed });
   });
@@ -102,13 +120,17 @@ describe('safety: only public addresses, checked on the connection', () => {
     await closed.close();
     const url = `http://closed.example:${closed.port}/feed.xml`;
 
-    const error = await caught(fetchFeed(url, instantOptions({ lookup: fixedLookup({ 'closed.example': '127.0.0.1' }), maxRetries: 0 })));
+    const error = await caught(
+      fetchFeed(url, instantOptions({ lookup: fixedLookup({ 'closed.example': '127.0.0.1' }), maxRetries: 0 })),
+    );
 
     expect(error).toMatchObject({ kind: 'network', message: `${url}: connection refused`, httpStatus: null });
   });
 
   it('reports a name that does not resolve as a network error', async () => {
-    const error = await caught(fetchFeed('http://nowhere.example/', instantOptions({ lookup: fixedLookup({}), maxRetries: 0 })));
+    const error = await caught(
+      fetchFeed('http://nowhere.example/', instantOptions({ lookup: fixedLookup({}), maxRetries: 0 })),
+    );
 
     expect(error).toMatchObject({ kind: 'network', message: 'http://nowhere.example/: host not found' });
   });
@@ -119,29 +141,39 @@ describe('safety: every redirect hop is checked again', () => {
   const feedUrl = (path: string) => `http://feeds.example:${server.port}${path}`;
 
   it('follows a redirect to an internal host only with allowPrivateNetworks (the setup reaches it)', async () => {
-    const result = await fetchFeed(feedUrl('/to-internal-name'), instantOptions({ allowPrivateNetworks: true, lookup }));
+    const result = await fetchFeed(
+      feedUrl('/to-internal-name'),
+      instantOptions({ allowPrivateNetworks: true, lookup }),
+    );
 
     expect(result).toMatchObject({ status: 'fetched', body: Buffer.from('internal only') });
   });
 
-  it.each(['/to-internal-name', '/to-internal-address'])(
-    'refuses a public host redirecting to a loopback one (%s), without connecting to it',
-    async (path) => {
-      const before = internal.connections();
+  it.each([
+    '/to-internal-name',
+    '/to-internal-address',
+  ])('refuses a public host redirecting to a loopback one (%s), without connecting to it', async (path) => {
+    const before = internal.connections();
 
-      const error = await caught(fetchFeedUnder(policyWithPublicTestServer, feedUrl(path), publicOnly({ lookup })));
+    const error = await caught(fetchFeedUnder(policyWithPublicTestServer, feedUrl(path), publicOnly({ lookup })));
 
-      expect(error).toMatchObject({ kind: 'forbidden_address', url: `http://${path === '/to-internal-name' ? 'internal.example' : '127.0.0.2'}:${internal.port}/secrets` });
-      expect(internal.connections()).toBe(before);
-    },
-  );
+    expect(error).toMatchObject({
+      kind: 'forbidden_address',
+      url: `http://${path === '/to-internal-name' ? 'internal.example' : '127.0.0.2'}:${internal.port}/secrets`,
+    });
+    expect(internal.connections()).toBe(before);
+  });
 
   it('checks the address of each connection, not the name: a name that rebinds to loopback after its first answer is refused', async () => {
     const rebinding = fixedLookup({ 'rebinding.example': [['127.0.0.1'], ['127.0.0.2']] });
     const before = internal.connections();
 
     const error = await caught(
-      fetchFeedUnder(policyWithPublicTestServer, `http://rebinding.example:${server.port}/to-same-name`, publicOnly({ lookup: rebinding })),
+      fetchFeedUnder(
+        policyWithPublicTestServer,
+        `http://rebinding.example:${server.port}/to-same-name`,
+        publicOnly({ lookup: rebinding }),
+      ),
     );
 
     expect(error.kind).toBe('forbidden_address');

@@ -10,7 +10,12 @@ const vapid = { ...generateVapidKeys(), subject: 'mailto:push@meals.example' };
 const allowed: PushSenderOptions = { vapid, allowPrivateNetworks: true, timeoutMs: 2_000 };
 const publicOnly: PushSenderOptions = { vapid, allowPrivateNetworks: false, timeoutMs: 2_000 };
 
-const payload = { title: 'Today at Triplex', body: 'Schnitzel with fries', url: '/?date=2026-09-01&lang=en', tag: 'digest-1-2026-09-01' };
+const payload = {
+  title: 'Today at Triplex',
+  body: 'Schnitzel with fries',
+  url: '/?date=2026-09-01&lang=en',
+  tag: 'digest-1-2026-09-01',
+};
 const message = { payload: JSON.stringify(payload), ttlSeconds: 3_600, topic: 'digest-1-2026-09-01' };
 
 /** The subscription as the domain stores it: what the sender is handed. */
@@ -100,7 +105,9 @@ describe('createPushSender: what the push service answers is the outcome', () =>
     const sender = createPushSender(allowed);
 
     expect((await sender.send(stored(subscription), message)).status).toBe(410);
-    expect((await sender.send({ ...stored(subscription), endpoint: `${service.origin}/push/nobody` }, message)).status).toBe(404);
+    expect(
+      (await sender.send({ ...stored(subscription), endpoint: `${service.origin}/push/nobody` }, message)).status,
+    ).toBe(404);
   });
 
   it('answers a 500, then the 201 of the next attempt', async () => {
@@ -117,7 +124,11 @@ describe('createPushSender: what the push service answers is the outcome', () =>
     const subscription = service.newSubscription();
     service.respondWith(subscription.endpoint, 429, { 'retry-after': '7' });
 
-    expect(await createPushSender(allowed).send(stored(subscription), message)).toEqual({ status: 429, retryAfterMs: 7_000, error: 'HTTP 429' });
+    expect(await createPushSender(allowed).send(stored(subscription), message)).toEqual({
+      status: 429,
+      retryAfterMs: 7_000,
+      error: 'HTTP 429',
+    });
   });
 
   it("reads a 503's Retry-After as an HTTP date, counted from the sender's clock", async () => {
@@ -150,14 +161,18 @@ describe('createPushSender: what the push service answers is the outcome', () =>
     const sent = await createPushSender(allowed).send({ ...stored(subscription), p256dh: other.keys.p256dh }, message);
 
     expect(sent).toEqual({ status: 400, error: 'HTTP 400' });
-    expect(service.rejected).toEqual([expect.objectContaining({ status: 400, reason: expect.stringMatching(/could not be decrypted/) })]);
+    expect(service.rejected).toEqual([
+      expect.objectContaining({ status: 400, reason: expect.stringMatching(/could not be decrypted/) }),
+    ]);
   });
 
   it('answers the 401 of a push service that expects another VAPID key', async () => {
     const subscription = service.newSubscription();
     const stranger = { ...generateVapidKeys(), subject: vapid.subject };
 
-    expect((await createPushSender({ ...allowed, vapid: stranger }).send(stored(subscription), message)).status).toBe(401);
+    expect((await createPushSender({ ...allowed, vapid: stranger }).send(stored(subscription), message)).status).toBe(
+      401,
+    );
     expect(service.rejected[0]?.reason).toBe('VAPID: k is not the expected key');
   });
 });
@@ -190,7 +205,10 @@ describe('createPushSender: no answer is status null, never an exception', () =>
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const subscription = service.newSubscription();
 
-    const sent = await createPushSender(allowed).send({ ...stored(subscription), endpoint: `http://127.0.0.1:${port}/push/x` }, message);
+    const sent = await createPushSender(allowed).send(
+      { ...stored(subscription), endpoint: `http://127.0.0.1:${port}/push/x` },
+      message,
+    );
 
     expect(sent).toEqual({ status: null, error: 'connection refused' });
   });
@@ -220,7 +238,8 @@ describe('createPushSender: the outbound address rule', () => {
 
     expect(refused).toEqual({
       status: null,
-      error: 'the endpoint must reach a public address, not a loopback one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+      error:
+        'the endpoint must reach a public address, not a loopback one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
     });
     expect(service.requests).toEqual([]);
     expect(await createPushSender(allowed).send(stored(subscription), message)).toEqual({ status: 201 });
@@ -229,19 +248,32 @@ describe('createPushSender: the outbound address rule', () => {
   it('refuses a host name that resolves to a private address, on the connection itself', async () => {
     const subscription = service.newSubscription();
     const port = new URL(service.origin).port;
-    const lookup = async (hostname: string) => (hostname === 'push.example' ? [{ address: '127.0.0.1', family: 4 }] : []);
+    const lookup = async (hostname: string) =>
+      hostname === 'push.example' ? [{ address: '127.0.0.1', family: 4 }] : [];
     const endpoint = subscription.endpoint.replace(service.origin, `https://push.example:${port}`);
 
-    const refused = await createPushSender({ ...publicOnly, lookup }).send({ ...stored(subscription), endpoint }, message);
+    const refused = await createPushSender({ ...publicOnly, lookup }).send(
+      { ...stored(subscription), endpoint },
+      message,
+    );
 
-    expect(refused).toEqual({ status: null, error: 'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)' });
+    expect(refused).toEqual({
+      status: null,
+      error: 'the host is not on the public internet (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+    });
     expect(service.requests).toEqual([]);
   });
 
   it('refuses a plain http: endpoint unless private networks are allowed', async () => {
-    const sent = await createPushSender(publicOnly).send({ endpoint: 'http://push.example/push/1', p256dh: '', auth: '' }, message);
+    const sent = await createPushSender(publicOnly).send(
+      { endpoint: 'http://push.example/push/1', p256dh: '', auth: '' },
+      message,
+    );
 
-    expect(sent).toEqual({ status: null, error: 'the endpoint must be an https: URL (http: only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)' });
+    expect(sent).toEqual({
+      status: null,
+      error: 'the endpoint must be an https: URL (http: only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+    });
   });
 });
 
@@ -270,12 +302,16 @@ describe('pushEndpointProblem: the rule a subscription is saved under', () => {
     ['https://LOCALHOST./push/1', 'loopback'],
     ['https://push.localhost/push/1', 'loopback'],
   ])('refuses %s (%s) unless private networks are allowed', (url, range) => {
-    expect(publicRule(url)).toBe(`must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`);
+    expect(publicRule(url)).toBe(
+      `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`,
+    );
     expect(privateRule(url)).toBeUndefined();
   });
 
   it('asks for https:, allowing http: only with private networks', () => {
-    expect(publicRule('http://push.example/push/1')).toBe('must be an https: URL (http: only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)');
+    expect(publicRule('http://push.example/push/1')).toBe(
+      'must be an https: URL (http: only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+    );
     expect(privateRule('http://127.0.0.1:8080/push/1')).toBeUndefined();
     expect(privateRule('ftp://push.example/push/1')).toBe('must be an https: URL, not ftp:');
     expect(privateRule('javascript:alert(1)')).toBe('must be an https: URL, not javascript:');
@@ -298,7 +334,9 @@ describe('pushEndpointProblem: the rule a subscription is saved under', () => {
       field: 'endpoint',
       message: 'endpoint must reach a public address, not a private one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
     });
-    expect(pushSubscriptionProblem({ endpoint: 'https://fcm.googleapis.com/fcm/send/1', ...keys }, publicRule)).toBeUndefined();
+    expect(
+      pushSubscriptionProblem({ endpoint: 'https://fcm.googleapis.com/fcm/send/1', ...keys }, publicRule),
+    ).toBeUndefined();
   });
 });
 

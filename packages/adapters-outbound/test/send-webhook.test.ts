@@ -96,17 +96,21 @@ describe('sendWebhook: one signed POST', () => {
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     expect(headers['webhook-signature']).toBe(`v1,${createHmac('sha256', key).update(signed).digest('base64')}`);
     expect(new Webhook(secret).verify(body, headers as Record<string, string>)).toEqual(JSON.parse(body));
-    expect(() => new Webhook('whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').verify(body, headers as Record<string, string>)).toThrow(
-      /No matching signature/,
-    );
+    expect(() =>
+      new Webhook('whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').verify(body, headers as Record<string, string>),
+    ).toThrow(/No matching signature/);
   });
 
   it('takes any 2xx as delivered', async () => {
     expect(await sendWebhook(message('/no-content'), allowed)).toEqual({ delivered: true, status: 204 });
   });
 
-  it('takes a 5xx as failed with its status, and never keeps the receiver\'s body', async () => {
-    expect(await sendWebhook(message('/broken'), allowed)).toEqual({ delivered: false, status: 500, error: 'HTTP 500' });
+  it("takes a 5xx as failed with its status, and never keeps the receiver's body", async () => {
+    expect(await sendWebhook(message('/broken'), allowed)).toEqual({
+      delivered: false,
+      status: 500,
+      error: 'HTTP 500',
+    });
   });
 
   it('does not follow a redirect: a 3xx is a failure, and the target gets nothing', async () => {
@@ -129,7 +133,9 @@ describe('sendWebhook: one signed POST', () => {
 
     expect(outcome).toEqual({ delivered: true, status: 200 });
     await expect.poll(() => received.find((request) => request.method === 'streamed')).toBeDefined();
-    const streamed = JSON.parse(received.find((request) => request.method === 'streamed')!.body) as { finished: boolean };
+    const streamed = JSON.parse(received.find((request) => request.method === 'streamed')!.body) as {
+      finished: boolean;
+    };
     expect(streamed.finished).toBe(false);
   });
 
@@ -151,7 +157,11 @@ describe('sendWebhook: one signed POST', () => {
     const url = closed.url('/gone');
     await closed.close();
 
-    expect(await sendWebhook(message('/', { url }), allowed)).toEqual({ delivered: false, status: null, error: 'connection refused' });
+    expect(await sendWebhook(message('/', { url }), allowed)).toEqual({
+      delivered: false,
+      status: null,
+      error: 'connection refused',
+    });
     expect(await sendWebhook(message('/', { url: 'ftp://example.com/x' }), allowed)).toMatchObject({
       delivered: false,
       status: null,

@@ -94,6 +94,7 @@ export class BatchQueue<Item extends QueuedItem> {
 }
 
 function atLeastOne(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, not ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, not ${value}`);
   return value;
 }

@@ -25,7 +25,9 @@ export class CombinedWrites {
   private waiting: Waiting[] = [];
   private writing = false;
 
-  constructor(private readonly write: (meals: readonly ReadMeal[], changes: readonly BatchChange[]) => Promise<AppliedRow[]>) {}
+  constructor(
+    private readonly write: (meals: readonly ReadMeal[], changes: readonly BatchChange[]) => Promise<AppliedRow[]>,
+  ) {}
 
   /** The exact answers of the batch's applied changes, by their position in the batch; a change not applied has none. */
   submit(batch: DecidedBatch): Promise<Map<number, ExactAnswer>> {

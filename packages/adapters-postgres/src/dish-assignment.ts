@@ -66,7 +66,9 @@ export async function placeInDishes(
            ORDER BY meal_id FOR NO KEY UPDATE`,
           [ids],
         );
-  const before = new Map(rows.filter((row) => nameOf.has(Number(row.meal_id))).map((row) => [Number(row.meal_id), row]));
+  const before = new Map(
+    rows.filter((row) => nameOf.has(Number(row.meal_id))).map((row) => [Number(row.meal_id), row]),
+  );
 
   // The old dishes cannot go away now: a merge moves their servings first, and those rows are ours. A new name's dish
   // can, when a merge deleted it after the lookup: then the name points at the merge's target, looked up again.
@@ -77,7 +79,11 @@ export async function placeInDishes(
     const gone = [...names].filter(([id]) => !present.has(dishOfName.get(id)!));
     if (gone.length === 0) break;
     if (attempt === 3) throw new ConcurrentChangeError('the dishes of the written names keep being merged away');
-    for (const [id, dishId] of await lookUp(client, gone.map(([, name]) => name))) dishOfName.set(id, dishId);
+    for (const [id, dishId] of await lookUp(
+      client,
+      gone.map(([, name]) => name),
+    ))
+      dishOfName.set(id, dishId);
   }
 
   const dishOf = new Map<MealId, DishId>();
@@ -131,7 +137,12 @@ async function dishesNamed(client: PoolClient, names: readonly DishName[]): Prom
      SELECT canteen_id, name_key, dish_id FROM named
      UNION ALL
      SELECT known.canteen_id, known.name_key, known.dish_id FROM dish_names known JOIN given USING (canteen_id, name_key)`,
-    [names.map((n) => n.canteenId), names.map((n) => n.nameKey), names.map((n) => n.searchKey), names.map((n) => n.name)],
+    [
+      names.map((n) => n.canteenId),
+      names.map((n) => n.nameKey),
+      names.map((n) => n.searchKey),
+      names.map((n) => n.name),
+    ],
   );
   const found = new Map(rows.map((row) => [nameIdOf(row.canteen_id, row.name_key), Number(row.dish_id)]));
   // A name another writer committed while this statement waited for it is not in the statement's snapshot.

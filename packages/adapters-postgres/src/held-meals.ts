@@ -33,7 +33,11 @@ export async function lockMenuDays(client: PoolClient, days: readonly ServingWin
  * MenuDaysCheck), in the order of `days`: one statement, a range scan of the index meals_menu_order per day. Count
  * only days locked by lockMenuDays in the same transaction.
  */
-export async function heldMeals(client: PoolClient, days: readonly ServingWindow[], except: readonly MealId[]): Promise<number[]> {
+export async function heldMeals(
+  client: PoolClient,
+  days: readonly ServingWindow[],
+  except: readonly MealId[],
+): Promise<number[]> {
   if (days.length === 0) return [];
   const { rows } = await client.query<{ held: number }>(
     `SELECT (SELECT count(*) FROM meals
@@ -42,7 +46,12 @@ export async function heldMeals(client: PoolClient, days: readonly ServingWindow
           AND meals.withdrawn_at IS NULL AND meals.meal_id <> ALL ($4::bigint[]))::integer AS held
      FROM unnest($1::text[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS day (canteen_id, from_ms, until_ms, n)
      ORDER BY day.n`,
-    [days.map((day) => day.canteenId), days.map((day) => day.from.getTime()), days.map((day) => day.until.getTime()), except],
+    [
+      days.map((day) => day.canteenId),
+      days.map((day) => day.from.getTime()),
+      days.map((day) => day.until.getTime()),
+      except,
+    ],
   );
   return rows.map((row) => row.held);
 }

@@ -273,6 +273,14 @@ export interface HotStatements {
 }
 
 export const hotStatements: Readonly<Record<HotStatementForm, HotStatements>> = {
-  functions: { readRatingBatch: readFunction, writeRatingBatch: { takes: 'changes decided ahead too', pipeline: applyPipeline }, markBatch: markFunction },
-  bare: { readRatingBatch: readBare, writeRatingBatch: { takes: 'changes decided on a read', statement: writeBare }, markBatch: markBare },
+  functions: {
+    readRatingBatch: readFunction,
+    writeRatingBatch: { takes: 'changes decided ahead too', pipeline: applyPipeline },
+    markBatch: markFunction,
+  },
+  bare: {
+    readRatingBatch: readBare,
+    writeRatingBatch: { takes: 'changes decided on a read', statement: writeBare },
+    markBatch: markBare,
+  },
 };

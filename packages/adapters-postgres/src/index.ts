@@ -8,7 +8,11 @@ export { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 export { PostgresDishQueries } from './postgres-dish-queries.js';
 export { PostgresDishRepository } from './postgres-dish-repository.js';
 export { PostgresFeedStateRepository } from './postgres-feed-state-repository.js';
-export { PostgresMarkingRepository, type MarkingBatchOptions, type PostgresMarkingOptions } from './postgres-marking-repository.js';
+export {
+  PostgresMarkingRepository,
+  type MarkingBatchOptions,
+  type PostgresMarkingOptions,
+} from './postgres-marking-repository.js';
 export { PostgresMealCatalog } from './postgres-meal-catalog.js';
 export { menuImportLockKey, PostgresMealSourceRepository } from './postgres-meal-source-repository.js';
 export { PostgresMealQueries } from './postgres-meal-queries.js';
@@ -26,7 +30,13 @@ export {
   reportingStorageFailures,
   type PostgresStorageHealthOptions,
 } from './storage-health.js';
-export { ConcurrentChangeError, sqlStateOf, TransactionRunner, type RetryEvent, type TransactionOptions } from './transaction.js';
+export {
+  ConcurrentChangeError,
+  sqlStateOf,
+  TransactionRunner,
+  type RetryEvent,
+  type TransactionOptions,
+} from './transaction.js';
 export {
   changeChannel,
   latestOfEachMeal,

@@ -1,4 +1,13 @@
-import type { Availability, AvailabilityStatus, DishSummary, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
+import type {
+  Availability,
+  AvailabilityStatus,
+  DishSummary,
+  MenuPageRequest,
+  PageRequest,
+  PersonalMeal,
+  RatingValue,
+  UserId,
+} from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import {
   fromEpochMs,
@@ -93,7 +102,10 @@ export function availabilityFromRow(row: AvailabilityRow): Availability {
   return { status: row.availability, changedAt: row.availability_changed_at };
 }
 
-type ViewRow = MealRow & HistogramRow & DishSummaryRow & AvailabilityRow & { marked: boolean; personal_rating: RatingValue | null };
+type ViewRow = MealRow &
+  HistogramRow &
+  DishSummaryRow &
+  AvailabilityRow & { marked: boolean; personal_rating: RatingValue | null };
 
 /**
  * One statement: the selected meals that are not withdrawn, each with its histogram (kept in the meals row), the
@@ -134,7 +146,11 @@ export async function readViews(
  * A page of the meals `condition` selects, most recently served first (served_at, then meal id, both descending),
  * strictly after the page's position.
  */
-export function mostRecentFirst(parameters: StatementParameters, condition: string, { after, limit }: PageRequest): MealSelection {
+export function mostRecentFirst(
+  parameters: StatementParameters,
+  condition: string,
+  { after, limit }: PageRequest,
+): MealSelection {
   const position =
     after === null
       ? ''
@@ -153,7 +169,11 @@ export const menuOrderOf = (table: string) => `${table}.served_at, ${table}.posi
  * A page of the meals `condition` selects, in menu order, strictly after the page's position: a row comparison
  * (keyset), so a page further on skips no rows by counting them.
  */
-export function menuPage(parameters: StatementParameters, condition: string, { after, limit }: MenuPageRequest): MealSelection {
+export function menuPage(
+  parameters: StatementParameters,
+  condition: string,
+  { after, limit }: MenuPageRequest,
+): MealSelection {
   const position =
     after === null
       ? ''

@@ -84,7 +84,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const counterPool = new pg.Pool({ ...poolOptions, max: 2 });
   // Session mode only: a transaction pooler refuses the startup parameters that carry the planner settings.
   const hotPoolSize = options.hotPoolSize ?? 0;
-  const hotPool = poolMode === 'session' && hotPoolSize > 0 ? new pg.Pool({ ...poolOptions, max: hotPoolSize, options: hotSessionOptions }) : undefined;
+  const hotPool =
+    poolMode === 'session' && hotPoolSize > 0
+      ? new pg.Pool({ ...poolOptions, max: hotPoolSize, options: hotSessionOptions })
+      : undefined;
   const pools = [pool, counterPool, ...(hotPool === undefined ? [] : [hotPool])];
   // Without a listener, an idle connection dropped by the server would crash the process.
   for (const each of pools) each.on('error', (error) => options.onPoolError?.(error));
@@ -100,12 +103,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // Behind a transaction pooler the startup parameters are not sent: each transaction sets its timeout itself.
   const transactionTimeoutMs = poolMode === 'transaction' ? statementTimeoutMs : undefined;
   return {
-    adapters: createPostgresAdapters(reportingStorageFailures(poolMode === 'transaction' ? withoutSessionState(pool) : pool), {
-      ...options,
-      health,
-      statementTimeoutMs: transactionTimeoutMs,
-      hotPool: hotPool === undefined ? undefined : reportingStorageFailures(hotPool),
-    }),
+    adapters: createPostgresAdapters(
+      reportingStorageFailures(poolMode === 'transaction' ? withoutSessionState(pool) : pool),
+      {
+        ...options,
+        health,
+        statementTimeoutMs: transactionTimeoutMs,
+        hotPool: hotPool === undefined ? undefined : reportingStorageFailures(hotPool),
+      },
+    ),
     pool,
     hitCounter: new PostgresHitCounter(counterPool, options.onRateLimitPruneFailure),
     // Ready means a write would be kept: answering SELECT 1 is not enough after a write failed for want of storage.
@@ -124,7 +130,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
  * statement of the session; a transaction pooler refuses startup parameters it does not know (PgBouncer: "unsupported
  * startup parameter"), so in `transaction` mode only `application_name` is sent.
  */
-function connectionOptions(url: string, poolMode: PoolMode, statementTimeoutMs: number, queueTimeoutMs: number): pg.PoolConfig {
+function connectionOptions(
+  url: string,
+  poolMode: PoolMode,
+  statementTimeoutMs: number,
+  queueTimeoutMs: number,
+): pg.PoolConfig {
   return {
     connectionString: url,
     // pg applies it to both: waiting for a pooled connection, and opening a new one.

@@ -7,7 +7,10 @@ import { fromEpochMs } from './meal-rows.js';
 // touches (the domain places the events on their days) and one multi-row INSERT into the outbox.
 
 /** The time zone of each of the canteens that exists. */
-export async function canteenTimeZones(client: PoolClient, canteenIds: Iterable<CanteenId>): Promise<Map<CanteenId, string>> {
+export async function canteenTimeZones(
+  client: PoolClient,
+  canteenIds: Iterable<CanteenId>,
+): Promise<Map<CanteenId, string>> {
   const { rows } = await client.query<{ canteen_id: CanteenId; time_zone: string }>(
     'SELECT canteen_id, time_zone FROM canteens WHERE canteen_id = ANY ($1::text[])',
     [[...new Set(canteenIds)]],
@@ -22,6 +25,11 @@ export async function recordEvents(client: PoolClient, events: readonly WebhookE
     `INSERT INTO webhook_outbox (event_id, event_type, occurred_at, data)
      SELECT id, type, ${fromEpochMs('$3')}, data FROM unnest($1::text[], $2::text[], $4::text[]) WITH ORDINALITY AS e (id, type, data, n)
      ORDER BY n`,
-    [events.map(() => eventIdOf(randomUUID())), events.map((event) => event.type), at.getTime(), events.map(storedEventData)],
+    [
+      events.map(() => eventIdOf(randomUUID())),
+      events.map((event) => event.type),
+      at.getTime(),
+      events.map(storedEventData),
+    ],
   );
 }

@@ -34,10 +34,23 @@ export interface PostgresAdapterOptions extends TransactionOptions {
 /** Every repository over one pool of a migrated database. */
 export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptions = {}) {
   const transactions = new TransactionRunner(pool, options);
-  const hot = { pool: options.hotPool ?? pool, statements: options.hotPool === undefined ? 'functions' as const : 'bare' as const };
-  const ratings = new PostgresRatingRepository(hot.pool, { ...options.ratingBatches, health: options.health, onRetry: options.onRetry, statements: hot.statements });
+  const hot = {
+    pool: options.hotPool ?? pool,
+    statements: options.hotPool === undefined ? ('functions' as const) : ('bare' as const),
+  };
+  const ratings = new PostgresRatingRepository(hot.pool, {
+    ...options.ratingBatches,
+    health: options.health,
+    onRetry: options.onRetry,
+    statements: hot.statements,
+  });
   const statistics = new TableStatistics(pool);
-  const markings = new PostgresMarkingRepository(hot.pool, { ...options.markingBatches, health: options.health, onRetry: options.onRetry, statements: hot.statements });
+  const markings = new PostgresMarkingRepository(hot.pool, {
+    ...options.markingBatches,
+    health: options.health,
+    onRetry: options.onRetry,
+    statements: hot.statements,
+  });
   return {
     meals: new PostgresMealCatalog(pool, transactions, options.health, statistics),
     markings,
@@ -62,4 +75,3 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
 }
 
 export type PostgresAdapters = ReturnType<typeof createPostgresAdapters>;
-

@@ -37,15 +37,20 @@ export class PostgresAvailabilityRepository implements AvailabilityRepository {
       const decision = decide(
         row === undefined
           ? undefined
-          : { mealId, canteenId: row.canteen_id, servedAt: row.served_at, timeZone: row.time_zone, availability: availabilityFromRow(row) },
+          : {
+              mealId,
+              canteenId: row.canteen_id,
+              servedAt: row.served_at,
+              timeZone: row.time_zone,
+              availability: availabilityFromRow(row),
+            },
       );
       if (!decision.ok || !availabilityChanged(decision.value)) return decision;
       const at = availabilityChangedAt(decision.value);
-      await client.query(`UPDATE meals SET availability = $1, availability_changed_at = ${fromEpochMs('$2')} WHERE meal_id = $3`, [
-        decision.value.next.status,
-        at.getTime(),
-        mealId,
-      ]);
+      await client.query(
+        `UPDATE meals SET availability = $1, availability_changed_at = ${fromEpochMs('$2')} WHERE meal_id = $3`,
+        [decision.value.next.status, at.getTime(), mealId],
+      );
       await recordEvents(client, [availabilityEvent(decision.value)], at);
       return decision;
     });

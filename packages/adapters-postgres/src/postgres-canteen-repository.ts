@@ -34,7 +34,8 @@ interface CanteenRow {
 
 type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
+const canteenColumns =
+  'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
 
 /**
  * One statement, so no race between two saves of one id; a saved canteen is active (a PUT restores an archived one). `xmax = 0` holds for a freshly inserted row version only:
@@ -62,7 +63,11 @@ export class PostgresCanteenRepository implements CanteenRepository {
       try {
         return await this.upsert(canteen);
       } catch (error) {
-        if (sqlStateOf(error) !== '23505' || (error as { constraint?: string }).constraint !== 'canteens_openmensa_id_key') throw error;
+        if (
+          sqlStateOf(error) !== '23505' ||
+          (error as { constraint?: string }).constraint !== 'canteens_openmensa_id_key'
+        )
+          throw error;
         if (canteen.openmensaId !== undefined) {
           const holder = await this.holderOf(canteen.openmensaId);
           // Taken and released again in between: rare enough to let the caller try again.
@@ -97,7 +102,10 @@ export class PostgresCanteenRepository implements CanteenRepository {
   }
 
   async find(id: CanteenId): Promise<StoredCanteen | undefined> {
-    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE canteen_id = $1 AND archived_at IS NULL`, [id]);
+    const { rows } = await this.pool.query<CanteenRow>(
+      `SELECT ${canteenColumns} FROM canteens WHERE canteen_id = $1 AND archived_at IS NULL`,
+      [id],
+    );
     return rows[0] === undefined ? undefined : canteenFromRow(rows[0]);
   }
 
@@ -117,7 +125,9 @@ export class PostgresCanteenRepository implements CanteenRepository {
 
   /** Ordered by the ids' bytes (COLLATE "C"), as the other adapters compare them, whatever the database's collation. */
   async list(): Promise<readonly StoredCanteen[]> {
-    const { rows } = await this.pool.query<CanteenRow>(`SELECT ${canteenColumns} FROM canteens WHERE archived_at IS NULL ORDER BY canteen_id COLLATE "C"`);
+    const { rows } = await this.pool.query<CanteenRow>(
+      `SELECT ${canteenColumns} FROM canteens WHERE archived_at IS NULL ORDER BY canteen_id COLLATE "C"`,
+    );
     return rows.map(canteenFromRow);
   }
 

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { isAvailabilityStatus, type Availability, type MenuChange, type MenuChangeHub, type MenuChangeOrigin } from '@canteen-meals/domain';
+import {
+  isAvailabilityStatus,
+  type Availability,
+  type MenuChange,
+  type MenuChangeHub,
+  type MenuChangeOrigin,
+} from '@canteen-meals/domain';
 import pg from 'pg';
 
 /** The channel every instance of one database notifies and listens on. */
@@ -168,7 +174,11 @@ export function startChangeRelay(options: ChangeRelayOptions): ChangeRelay {
   const connect = async (): Promise<void> => {
     retryTimer = null;
     if (stopped) return;
-    const attempt = new pg.Client({ connectionString: options.connectionString, application_name: 'meals-listen', keepAlive: true });
+    const attempt = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: 'meals-listen',
+      keepAlive: true,
+    });
     client = attempt;
     let lost = false;
     const onLost = (error: unknown) => {
@@ -278,7 +288,17 @@ function envelopeOf(payload: string): Envelope | null {
   // JSON carries the instant as text: the listeners get a Date, as from a local change.
   if (change.kind === 'availability') {
     const { changedAt } = change.availability as { changedAt: string | null };
-    return { v, from, change: { ...change, availability: { status: change.availability.status, changedAt: changedAt === null ? null : new Date(changedAt) } } };
+    return {
+      v,
+      from,
+      change: {
+        ...change,
+        availability: {
+          status: change.availability.status,
+          changedAt: changedAt === null ? null : new Date(changedAt),
+        },
+      },
+    };
   }
   return { v, from, change };
 }
@@ -298,11 +318,16 @@ function isMenuChange(value: unknown): value is MenuChange {
 function isAvailability(value: unknown): value is Availability {
   if (typeof value !== 'object' || value === null) return false;
   const { status, changedAt } = value as Record<string, unknown>;
-  return isAvailabilityStatus(status) && (changedAt === null || (typeof changedAt === 'string' && !Number.isNaN(Date.parse(changedAt))));
+  return (
+    isAvailabilityStatus(status) &&
+    (changedAt === null || (typeof changedAt === 'string' && !Number.isNaN(Date.parse(changedAt))))
+  );
 }
 
 function isHistogram(value: unknown): boolean {
-  return Array.isArray(value) && value.length === 5 && value.every((count) => Number.isSafeInteger(count) && count >= 0);
+  return (
+    Array.isArray(value) && value.length === 5 && value.every((count) => Number.isSafeInteger(count) && count >= 0)
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -15,7 +15,8 @@ export class PostgresClosedDayRepository implements ClosedDayRepository {
 
   async record(canteenId: CanteenId, days: readonly DayClosure[]): Promise<void> {
     if (days.length === 0) return;
-    const write = () => this.pool.query(record, [canteenId, days.map((day) => day.date), days.map((day) => day.closed)]);
+    const write = () =>
+      this.pool.query(record, [canteenId, days.map((day) => day.date), days.map((day) => day.closed)]);
     await (this.health === undefined ? write() : this.health.guard(write));
   }
 

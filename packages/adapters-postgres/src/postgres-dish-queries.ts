@@ -15,7 +15,15 @@ import {
   type UserId,
 } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
-import { dishSummaryColumns, dishSummaryFromRow, mostRecentFirst, readViews, servingFigures, StatementParameters, type DishSummaryRow } from './meal-views.js';
+import {
+  dishSummaryColumns,
+  dishSummaryFromRow,
+  mostRecentFirst,
+  readViews,
+  servingFigures,
+  StatementParameters,
+  type DishSummaryRow,
+} from './meal-views.js';
 
 type DishViewRow = DishSummaryRow & {
   names: string[];
@@ -115,7 +123,14 @@ export class PostgresDishQueries implements DishQueries {
   ): Promise<DishSummary[]> {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/gu, (character) => `\\${character}`)}%`;
     const labels = [!isNoLabelFilter(filter), filter.without, filter.only];
-    const { rows } = await this.pool.query<DishSummaryRow>(dishSearch, [canteenId, pattern, after, limit, asOf.getTime(), ...labels]);
+    const { rows } = await this.pool.query<DishSummaryRow>(dishSearch, [
+      canteenId,
+      pattern,
+      after,
+      limit,
+      asOf.getTime(),
+      ...labels,
+    ]);
     return rows.map(dishSummaryFromRow);
   }
 

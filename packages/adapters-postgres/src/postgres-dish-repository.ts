@@ -1,4 +1,11 @@
-import type { DishId, DishMerge, DishMergeDecision, DishMergeRefusal, DishRepository, Result } from '@canteen-meals/domain';
+import type {
+  DishId,
+  DishMerge,
+  DishMergeDecision,
+  DishMergeRefusal,
+  DishRepository,
+  Result,
+} from '@canteen-meals/domain';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './meal-rows.js';
 import { ConcurrentChangeError, type TransactionRunner } from './transaction.js';
 
@@ -11,7 +18,11 @@ export class PostgresDishRepository implements DishRepository {
    * locked (never waiting for a meal row while holding them); then `decide`, and what it accepts: the servings and names move to the target, whose histogram becomes
    * the merge's, and the sources are deleted. A refusal writes nothing.
    */
-  async merge(target: DishId, from: readonly DishId[], decide: DishMergeDecision): Promise<Result<DishMerge, DishMergeRefusal>> {
+  async merge(
+    target: DishId,
+    from: readonly DishId[],
+    decide: DishMergeDecision,
+  ): Promise<Result<DishMerge, DishMergeRefusal>> {
     const sources = [...new Set(from)];
     return this.transactions.run(async (client) => {
       const servings = await client.query<{ meal_id: string }>(
@@ -29,9 +40,13 @@ export class PostgresDishRepository implements DishRepository {
         'SELECT meal_id FROM meals WHERE dish_id = ANY ($1::bigint[]) AND meal_id <> ALL ($2::bigint[]) LIMIT 1',
         [sources, servings.rows.map((row) => row.meal_id)],
       );
-      if (joined.rows[0] !== undefined) throw new ConcurrentChangeError(`meal ${joined.rows[0].meal_id} joined a merged dish meanwhile`);
+      if (joined.rows[0] !== undefined)
+        throw new ConcurrentChangeError(`meal ${joined.rows[0].meal_id} joined a merged dish meanwhile`);
       const dishes = new Map(
-        rows.map((row) => [Number(row.dish_id), { id: Number(row.dish_id), canteenId: row.canteen_id, histogram: histogramFromRow(row) }]),
+        rows.map((row) => [
+          Number(row.dish_id),
+          { id: Number(row.dish_id), canteenId: row.canteen_id, histogram: histogramFromRow(row) },
+        ]),
       );
       const decision = decide({
         target: dishes.get(target),
@@ -41,11 +56,14 @@ export class PostgresDishRepository implements DishRepository {
       const merge = decision.value;
       const moved = [...new Set(merge.sources)];
       await client.query('UPDATE meals SET dish_id = $1 WHERE dish_id = ANY ($2::bigint[])', [merge.target, moved]);
-      await client.query('UPDATE dish_names SET dish_id = $1 WHERE dish_id = ANY ($2::bigint[])', [merge.target, moved]);
-      await client.query('UPDATE dishes SET rated_1 = $2, rated_2 = $3, rated_3 = $4, rated_4 = $5, rated_5 = $6 WHERE dish_id = $1', [
+      await client.query('UPDATE dish_names SET dish_id = $1 WHERE dish_id = ANY ($2::bigint[])', [
         merge.target,
-        ...merge.histogram,
+        moved,
       ]);
+      await client.query(
+        'UPDATE dishes SET rated_1 = $2, rated_2 = $3, rated_3 = $4, rated_4 = $5, rated_5 = $6 WHERE dish_id = $1',
+        [merge.target, ...merge.histogram],
+      );
       // Aversions follow their dish; one who avoided two merged dishes keeps the earliest instant.
       await client.query(
         `INSERT INTO dish_aversions (user_id, dish_id, since)

@@ -98,7 +98,8 @@ export class PostgresFeedStateRepository implements FeedStateRepository {
   }
 
   async forget(canteenId: CanteenId, feedName: string): Promise<void> {
-    const remove = () => this.pool.query('DELETE FROM feed_states WHERE canteen_id = $1 AND feed_name = $2', [canteenId, feedName]);
+    const remove = () =>
+      this.pool.query('DELETE FROM feed_states WHERE canteen_id = $1 AND feed_name = $2', [canteenId, feedName]);
     await (this.health === undefined ? remove() : this.health.guard(remove));
   }
 

@@ -47,7 +47,9 @@ export class PostgresHitCounter {
   }
 
   private async flush(): Promise<void> {
-    const batch = [...this.pending.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.windowStartMs - b.windowStartMs));
+    const batch = [...this.pending.values()].sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : a.windowStartMs - b.windowStartMs,
+    );
     this.pending = new Map();
     this.flushScheduled = false;
     let totals: Map<string, number>;

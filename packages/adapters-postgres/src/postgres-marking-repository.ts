@@ -60,10 +60,16 @@ export class PostgresMarkingRepository implements MarkingRepository {
   }
 
   private async runBatch(batch: readonly PendingMarking[]): Promise<void> {
-    const values = [batch.map((item) => item.userId), batch.map((item) => item.mealId), batch.map((item) => item.marked)];
+    const values = [
+      batch.map((item) => item.userId),
+      batch.map((item) => item.mealId),
+      batch.map((item) => item.marked),
+    ];
     for (let attempt = 1; ; attempt++) {
       try {
-        const { rows } = await this.guarded(() => this.pool.query<[number]>({ ...hotStatements[this.options.statements ?? 'functions'].markBatch, values }));
+        const { rows } = await this.guarded(() =>
+          this.pool.query<[number]>({ ...hotStatements[this.options.statements ?? 'functions'].markBatch, values }),
+        );
         const found = new Set(rows.map((row) => row[0]));
         batch.forEach((item, index) => item.resolve(found.has(index + 1)));
         return;

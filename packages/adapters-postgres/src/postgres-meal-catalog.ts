@@ -21,7 +21,9 @@ import type { TableStatistics } from './table-statistics.js';
 import { ConcurrentChangeError, type TransactionRunner } from './transaction.js';
 
 /** `SET name = excluded.name, ...` for every column but the id, the dish included; the histogram is left alone. */
-const updateFromExcluded = [...mealColumnList.slice(1), 'dish_id'].map((column) => `${column} = excluded.${column}`).join(', ');
+const updateFromExcluded = [...mealColumnList.slice(1), 'dish_id']
+  .map((column) => `${column} = excluded.${column}`)
+  .join(', ');
 
 export class PostgresMealCatalog implements MealCatalog {
   constructor(
@@ -37,7 +39,11 @@ export class PostgresMealCatalog implements MealCatalog {
    * that change dish moved, and then every meal written in one statement, served again (a withdrawn meal written again
    * is no longer withdrawn). An updated meal keeps its ratings. Then its events go to the outbox in one statement.
    */
-  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck, at: Date = new Date()): Promise<Result<number, 'menu_day_full'>> {
+  async upsertMany(
+    meals: readonly Meal[],
+    check?: MenuDaysCheck,
+    at: Date = new Date(),
+  ): Promise<Result<number, 'menu_day_full'>> {
     if (meals.length === 0) return accept(0);
     // The last of two meals with one id wins, as in the other adapters (ON CONFLICT cannot touch a row twice).
     const ordered = [...new Map(meals.map((meal) => [meal.id, meal])).values()].sort((a, b) => a.id - b.id);
@@ -45,7 +51,13 @@ export class PostgresMealCatalog implements MealCatalog {
     const result = await this.transactions.run(async (client) => {
       if (check !== undefined) {
         await lockMenuDays(client, check.days);
-        const decision = check.decide(await heldMeals(client, check.days, ordered.map((meal) => meal.id)));
+        const decision = check.decide(
+          await heldMeals(
+            client,
+            check.days,
+            ordered.map((meal) => meal.id),
+          ),
+        );
         if (!decision.ok) return decision;
       }
       const { dishOf, existing } = await placeInDishes(client, ordered);
@@ -57,9 +69,13 @@ export class PostgresMealCatalog implements MealCatalog {
       );
       // A meal another writer inserted after the lock found none: its dish and histogram were not accounted for.
       const raced = rows.find((row) => !row.inserted && !existing.has(Number(row.meal_id)));
-      if (raced !== undefined) throw new ConcurrentChangeError(`meal ${raced.meal_id} was inserted by another transaction meanwhile`);
+      if (raced !== undefined)
+        throw new ConcurrentChangeError(`meal ${raced.meal_id} was inserted by another transaction meanwhile`);
       inserted = rows.filter((row) => row.inserted).length;
-      const timeZones = await canteenTimeZones(client, ordered.map((meal) => meal.canteenId ?? defaultCanteenId));
+      const timeZones = await canteenTimeZones(
+        client,
+        ordered.map((meal) => meal.canteenId ?? defaultCanteenId),
+      );
       // In the batch's order, as the other adapters place the days.
       const batch = [...new Map(meals.map((meal) => [meal.id, meal])).values()];
       await recordEvents(client, upsertEvents(batch, existing, timeZones), at);
@@ -76,20 +92,32 @@ export class PostgresMealCatalog implements MealCatalog {
    */
   async withdraw(mealId: MealId, at: Date): Promise<Withdrawal> {
     return this.transactions.run(async (client) => {
-      const { rows } = await client.query<{ served_at: Date; canteen_id: string; dish_id: string | null; time_zone: string }>(
+      const { rows } = await client.query<{
+        served_at: Date;
+        canteen_id: string;
+        dish_id: string | null;
+        time_zone: string;
+      }>(
         `UPDATE meals SET withdrawn_at = ${fromEpochMs('$2')} WHERE meal_id = $1 AND withdrawn_at IS NULL
          RETURNING served_at, canteen_id, dish_id, (SELECT time_zone FROM canteens WHERE canteens.canteen_id = meals.canteen_id)`,
         [mealId, at.getTime()],
       );
       const first = rows[0];
       if (first === undefined) {
-        const before = await client.query<{ withdrawn_at: Date | null }>('SELECT withdrawn_at FROM meals WHERE meal_id = $1', [mealId]);
+        const before = await client.query<{ withdrawn_at: Date | null }>(
+          'SELECT withdrawn_at FROM meals WHERE meal_id = $1',
+          [mealId],
+        );
         const withdrawnAt = before.rows[0]?.withdrawn_at ?? null;
         return withdrawnAt === null ? { found: false } : { found: true, withdrawnAt };
       }
       const meal = { id: mealId, servedAt: first.served_at, canteenId: first.canteen_id };
       const dishId: DishId | null = first.dish_id === null ? null : Number(first.dish_id);
-      await recordEvents(client, [withdrawalEvent(meal, dishId, new Map([[first.canteen_id, first.time_zone]]), at)], at);
+      await recordEvents(
+        client,
+        [withdrawalEvent(meal, dishId, new Map([[first.canteen_id, first.time_zone]]), at)],
+        at,
+      );
       return { found: true, withdrawnAt: new Date(at.getTime()) };
     });
   }

@@ -12,7 +12,12 @@ import {
 } from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { fromEpochMs } from './meal-rows.js';
-import { preferenceColumns, preferenceJoin, preferencesFromRow, type PreferenceRow } from './postgres-preference-repository.js';
+import {
+  preferenceColumns,
+  preferenceJoin,
+  preferencesFromRow,
+  type PreferenceRow,
+} from './postgres-preference-repository.js';
 import { menuOrderOf, menuPage, mostRecentFirst, readViews, StatementParameters } from './meal-views.js';
 
 /**
@@ -50,7 +55,9 @@ export class PostgresMealQueries implements MealQueries {
   async viewsByIds(userId: UserId | null, ids: readonly MealId[], asOf: Date): Promise<PersonalMeal[]> {
     if (ids.length === 0) return [];
     const parameters = new StatementParameters();
-    return readViews(this.pool, parameters, userId, asOf, { where: `meal_id = ANY (${parameters.add(ids)}::bigint[])` });
+    return readViews(this.pool, parameters, userId, asOf, {
+      where: `meal_id = ANY (${parameters.add(ids)}::bigint[])`,
+    });
   }
 
   /**
@@ -66,7 +73,8 @@ export class PostgresMealQueries implements MealQueries {
     if (windows.length === 0) return [];
     const parameters = new StatementParameters();
     const inWindows = servedInWindows(parameters, windows);
-    const selection = page === undefined ? { where: inWindows, order: menuOrderOf('selected') } : menuPage(parameters, inWindows, page);
+    const selection =
+      page === undefined ? { where: inWindows, order: menuOrderOf('selected') } : menuPage(parameters, inWindows, page);
     return readViews(this.pool, parameters, reader, asOf, selection);
   }
 
@@ -80,10 +88,20 @@ export class PostgresMealQueries implements MealQueries {
           FULL JOIN (SELECT meal_id, rating FROM ratings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[])) AS rating USING (meal_id)) AS own,
         ${preferenceColumns}
       FROM (SELECT 1) AS one ${preferenceJoin}`;
-    const { rows } = await this.pool.query<PreferenceRow & { own: [string, boolean, RatingValue | null][] }>(sql, [userId, mealIds]);
+    const { rows } = await this.pool.query<PreferenceRow & { own: [string, boolean, RatingValue | null][] }>(sql, [
+      userId,
+      mealIds,
+    ]);
     const row = rows[0]!;
-    const states = row.own.map(([mealId, marked, personalRating]) => ({ mealId: Number(mealId), marked, personalRating }));
-    return { states: inOrderOfMeals(mealIds, new Map(states.map((state) => [state.mealId, state]))), preferences: preferencesFromRow(row) };
+    const states = row.own.map(([mealId, marked, personalRating]) => ({
+      mealId: Number(mealId),
+      marked,
+      personalRating,
+    }));
+    return {
+      states: inOrderOfMeals(mealIds, new Map(states.map((state) => [state.mealId, state]))),
+      preferences: preferencesFromRow(row),
+    };
   }
 
   /** Ranges of the index markings_by_meal (meal_id, user_id), one per meal: an index-only scan. */
@@ -102,7 +120,12 @@ export class PostgresMealQueries implements MealQueries {
    * those few rows is checked against the windows of its canteen, so the menus of canteens without a favourite are
    * never read. The page is cut from the meals alone (see readViews).
    */
-  async favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]> {
+  async favouriteServingsIn(
+    userId: UserId,
+    windows: readonly ServingWindow[],
+    asOf: Date,
+    limit: number,
+  ): Promise<PersonalMeal[]> {
     if (windows.length === 0) return [];
     const parameters = new StatementParameters();
     const from = windows.map((window) => window.from.getTime());
@@ -119,7 +142,8 @@ export class PostgresMealQueries implements MealQueries {
       AND EXISTS (SELECT 1 FROM unnest(${canteens}::text[], ${froms}::bigint[], ${untils}::bigint[]) AS w (canteen_id, from_ms, until_ms)
         WHERE w.canteen_id = meals.canteen_id AND served_at >= ${fromEpochMs('w.from_ms')} AND served_at < ${fromEpochMs('w.until_ms')})`;
     // Canteen ids compare byte by byte, as in the other adapters, whatever the database's collation.
-    const servingOrder = (table: string) => `${table}served_at, ${table}canteen_id COLLATE "C", ${table}position, ${table}meal_id`;
+    const servingOrder = (table: string) =>
+      `${table}served_at, ${table}canteen_id COLLATE "C", ${table}position, ${table}meal_id`;
     return readViews(this.pool, parameters, userId, asOf, {
       where,
       limit: `ORDER BY ${servingOrder('')} LIMIT ${parameters.add(limit)}`,

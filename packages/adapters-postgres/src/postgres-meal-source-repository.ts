@@ -14,7 +14,15 @@ import {
 import { placeInDishes } from './dish-assignment.js';
 import { heldMeals, lockMenuDays } from './held-meals.js';
 import { canteenTimeZones, recordEvents } from './outbox-records.js';
-import { fromEpochMs, mealBatchParams, mealBatchRows, mealColumnList, mealFromRow, mealWriteColumns, type MealRow } from './meal-rows.js';
+import {
+  fromEpochMs,
+  mealBatchParams,
+  mealBatchRows,
+  mealColumnList,
+  mealFromRow,
+  mealWriteColumns,
+  type MealRow,
+} from './meal-rows.js';
 import type { TableStatistics } from './table-statistics.js';
 import type { TransactionRunner } from './transaction.js';
 
@@ -30,7 +38,9 @@ const knownMeals = `SELECT s.source_key, ${mealColumnList.map((column) => `m.${c
   FROM meal_sources s JOIN meals m ON m.meal_id = s.meal_id
   WHERE s.source = $1 AND s.served_on = ANY ($2::text[])`;
 
-const updateFromBatch = [...mealColumnList.slice(1), 'dish_id'].map((column) => `${column} = batch.${column}`).join(', ');
+const updateFromBatch = [...mealColumnList.slice(1), 'dish_id']
+  .map((column) => `${column} = batch.${column}`)
+  .join(', ');
 
 export class PostgresMealSourceRepository implements MealSourceRepository {
   constructor(
@@ -38,7 +48,10 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
     private readonly statistics?: TableStatistics,
   ) {}
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
+  async importMenu(
+    scope: MenuImportScope,
+    decide: MenuImportDecision,
+  ): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
     const result = await this.transactions.run(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [menuImportLockKey.toString()]);
       // Before anything is read: the import decides on its known meals too, which another writer may be changing.
@@ -55,7 +68,11 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
         if (row.withdrawn) withdrawn.add(meal.id);
       }
       const next = await client.query<{ next: string }>('SELECT coalesce(max(meal_id), 0) + 1 AS next FROM meals');
-      const held = await heldMeals(client, scope.servedIn, [...known.values()].map((meal) => meal.id));
+      const held = await heldMeals(
+        client,
+        scope.servedIn,
+        [...known.values()].map((meal) => meal.id),
+      );
       const decision = decide({ known, nextMealId: Number(next.rows[0]?.next ?? 1), withdrawn, held });
       if (!decision.ok) return decision;
       const plan = decision.value;
@@ -72,7 +89,12 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
         await client.query(
           `INSERT INTO meal_sources (source_key, meal_id, source, served_on)
            SELECT key, meal_id, $3, served_on FROM unnest($1::text[], $2::bigint[], $4::text[]) AS added (key, meal_id, served_on)`,
-          [plan.added.map(({ key }) => key), added.map((meal) => meal.id), scope.source, plan.added.map(({ servedOn }) => servedOn)],
+          [
+            plan.added.map(({ key }) => key),
+            added.map((meal) => meal.id),
+            scope.source,
+            plan.added.map(({ servedOn }) => servedOn),
+          ],
         );
       }
       if (updated.length > 0) {
@@ -81,7 +103,8 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
           `UPDATE meals SET ${updateFromBatch}, withdrawn_at = NULL FROM (${mealBatchRows}) AS batch WHERE meals.meal_id = batch.meal_id`,
           mealBatchParams(updated, dishOf),
         );
-        if (rowCount !== updated.length) throw new Error(`an import updates ${updated.length} meals, but ${rowCount} exist`);
+        if (rowCount !== updated.length)
+          throw new Error(`an import updates ${updated.length} meals, but ${rowCount} exist`);
       }
       const withdrawnDishes = new Map<MealId, DishId | null>();
       if (withdrawing.length > 0) {
@@ -90,9 +113,13 @@ export class PostgresMealSourceRepository implements MealSourceRepository {
            RETURNING meal_id, dish_id`,
           [withdrawing, plan.at.getTime()],
         );
-        for (const row of withdrawn.rows) withdrawnDishes.set(Number(row.meal_id), row.dish_id === null ? null : Number(row.dish_id));
+        for (const row of withdrawn.rows)
+          withdrawnDishes.set(Number(row.meal_id), row.dish_id === null ? null : Number(row.dish_id));
       }
-      const timeZones = await canteenTimeZones(client, [...added, ...updated, ...plan.withdrawn].map((meal) => meal.canteenId));
+      const timeZones = await canteenTimeZones(
+        client,
+        [...added, ...updated, ...plan.withdrawn].map((meal) => meal.canteenId),
+      );
       await recordEvents(client, importEvents(plan, scope.cause ?? 'import', timeZones, withdrawnDishes), plan.at);
       return decision;
     });

@@ -1,4 +1,12 @@
-import { isNoLabelFilter, noLabelFilter, type DishId, type LabelFilter, type PersonPreferences, type PreferenceRepository, type UserId } from '@canteen-meals/domain';
+import {
+  isNoLabelFilter,
+  noLabelFilter,
+  type DishId,
+  type LabelFilter,
+  type PersonPreferences,
+  type PreferenceRepository,
+  type UserId,
+} from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 
@@ -29,7 +37,9 @@ export interface PreferenceRow {
 
 export function preferencesFromRow(row: PreferenceRow): PersonPreferences {
   const filter: LabelFilter =
-    row.without_labels === null || row.only_labels === null ? noLabelFilter : { without: row.without_labels, only: row.only_labels };
+    row.without_labels === null || row.only_labels === null
+      ? noLabelFilter
+      : { without: row.without_labels, only: row.only_labels };
   return {
     filter: { without: [...filter.without], only: [...filter.only] },
     aversions: row.aversions.map(([dishId, since]) => ({ dishId: Number(dishId), since: new Date(Number(since)) })),
@@ -43,7 +53,10 @@ export class PostgresPreferenceRepository implements PreferenceRepository {
   ) {}
 
   async preferencesOf(userId: UserId): Promise<PersonPreferences> {
-    const { rows } = await this.pool.query<PreferenceRow>(`SELECT ${preferenceColumns} FROM (SELECT 1) AS one ${preferenceJoin}`, [userId]);
+    const { rows } = await this.pool.query<PreferenceRow>(
+      `SELECT ${preferenceColumns} FROM (SELECT 1) AS one ${preferenceJoin}`,
+      [userId],
+    );
     return preferencesFromRow(rows[0]!);
   }
 
@@ -57,12 +70,16 @@ export class PostgresPreferenceRepository implements PreferenceRepository {
 
   async avoid(userId: UserId, dishId: DishId, at: Date): Promise<void> {
     const write = () =>
-      this.pool.query('INSERT INTO dish_aversions (user_id, dish_id, since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, dishId, at]);
+      this.pool.query(
+        'INSERT INTO dish_aversions (user_id, dish_id, since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [userId, dishId, at],
+      );
     await (this.health === undefined ? write() : this.health.guard(write));
   }
 
   async stopAvoiding(userId: UserId, dishId: DishId): Promise<boolean> {
-    const write = () => this.pool.query('DELETE FROM dish_aversions WHERE user_id = $1 AND dish_id = $2', [userId, dishId]);
+    const write = () =>
+      this.pool.query('DELETE FROM dish_aversions WHERE user_id = $1 AND dish_id = $2', [userId, dishId]);
     const { rowCount } = await (this.health === undefined ? write() : this.health.guard(write));
     return (rowCount ?? 0) > 0;
   }

@@ -49,7 +49,8 @@ function subscriptionFromRow(row: SubscriptionRow): PushSubscription {
 }
 
 /** An instant parameter that may be NULL, as epoch milliseconds. */
-const nullableFromEpochMs = (parameter: string) => `CASE WHEN ${parameter}::bigint IS NULL THEN NULL ELSE ${fromEpochMs(parameter)} END`;
+const nullableFromEpochMs = (parameter: string) =>
+  `CASE WHEN ${parameter}::bigint IS NULL THEN NULL ELSE ${fromEpochMs(parameter)} END`;
 
 /** An entry id as the outbox hands it out (its bigint key as text); undefined for text no entry has. */
 function entryKeyOf(id: string): string | undefined {
@@ -129,7 +130,10 @@ export class PostgresPushSubscriptionRepository implements PushSubscriptionRepos
   }
 
   async remove(userId: UserId, endpoint: string) {
-    const { rowCount } = await this.statements.query('DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2', [userId, endpoint]);
+    const { rowCount } = await this.statements.query(
+      'DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2',
+      [userId, endpoint],
+    );
     return (rowCount ?? 0) > 0;
   }
 
@@ -150,14 +154,21 @@ interface SettingsRow {
   language: NotificationSettings['language'];
 }
 
-const settingsFromRow = (row: SettingsRow): NotificationSettings => ({ favouritesToday: row.favourites_today, soldOut: row.sold_out, language: row.language });
+const settingsFromRow = (row: SettingsRow): NotificationSettings => ({
+  favouritesToday: row.favourites_today,
+  soldOut: row.sold_out,
+  language: row.language,
+});
 const settingsColumns = 'user_id, favourites_today, sold_out, language';
 
 export class PostgresNotificationSettingsRepository implements NotificationSettingsRepository {
   constructor(private readonly statements: Statements) {}
 
   async settingsOf(userId: UserId) {
-    const { rows } = await this.statements.pool.query<SettingsRow>(`SELECT ${settingsColumns} FROM notification_settings WHERE user_id = $1`, [userId]);
+    const { rows } = await this.statements.pool.query<SettingsRow>(
+      `SELECT ${settingsColumns} FROM notification_settings WHERE user_id = $1`,
+      [userId],
+    );
     return rows[0] === undefined ? { ...defaultNotificationSettings } : settingsFromRow(rows[0]);
   }
 
@@ -165,7 +176,10 @@ export class PostgresNotificationSettingsRepository implements NotificationSetti
     const { rows } =
       userIds.length === 0
         ? { rows: [] }
-        : await this.statements.pool.query<SettingsRow>(`SELECT ${settingsColumns} FROM notification_settings WHERE user_id = ANY ($1::text[])`, [[...userIds]]);
+        : await this.statements.pool.query<SettingsRow>(
+            `SELECT ${settingsColumns} FROM notification_settings WHERE user_id = ANY ($1::text[])`,
+            [[...userIds]],
+          );
     const stored = new Map(rows.map((row) => [row.user_id, settingsFromRow(row)] as const));
     return new Map(userIds.map((userId) => [userId, stored.get(userId) ?? { ...defaultNotificationSettings }]));
   }
@@ -316,7 +330,9 @@ export class PostgresPushOutbox implements PushOutbox {
   }
 
   async depth() {
-    const { rows } = await this.statements.pool.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM push_outbox WHERE state = 'pending'`);
+    const { rows } = await this.statements.pool.query<{ pending: number }>(
+      `SELECT count(*)::int AS pending FROM push_outbox WHERE state = 'pending'`,
+    );
     return rows[0]?.pending ?? 0;
   }
 }
@@ -338,7 +354,11 @@ export class PostgresPushAudience implements PushAudience {
    * Each serving of the day once per person who marked any serving of its dish (past and withdrawn ones included).
    * The window is the canteen day's (its start and end on the canteen's clocks): `date` names it and adds nothing.
    */
-  async markedServingsOn(canteenId: CanteenId, _date: LocalDate, window: { readonly from: Date; readonly to: Date }): Promise<readonly MarkedServing[]> {
+  async markedServingsOn(
+    canteenId: CanteenId,
+    _date: LocalDate,
+    window: { readonly from: Date; readonly to: Date },
+  ): Promise<readonly MarkedServing[]> {
     const { rows } = await this.pool.query<MarkedRow>(
       `SELECT fans.user_id, m.meal_id, m.dish_id, m.name, m.labels, m.served_at
        FROM meals AS m
@@ -361,7 +381,10 @@ export class PostgresPushAudience implements PushAudience {
   }
 
   async markersOf(mealId: MealId): Promise<readonly UserId[]> {
-    const { rows } = await this.pool.query<{ user_id: string }>('SELECT user_id FROM markings WHERE meal_id = $1 ORDER BY user_id COLLATE "C"', [mealId]);
+    const { rows } = await this.pool.query<{ user_id: string }>(
+      'SELECT user_id FROM markings WHERE meal_id = $1 ORDER BY user_id COLLATE "C"',
+      [mealId],
+    );
     return rows.map((row) => row.user_id);
   }
 }

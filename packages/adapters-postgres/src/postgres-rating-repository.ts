@@ -108,7 +108,10 @@ export class PostgresRatingRepository implements RatingRepository {
     this.statements = hotStatements[options.statements ?? 'functions'];
     // Sixteen under way: while one write runs, the batches after it read (or not) and decide, and the next write takes
     // them all; a change that found every batch taken waited for a write more (docs/benchmarks.md, "Decided ahead").
-    this.queue = new BatchQueue((batch, requeue) => this.runBatch(batch, requeue), { maxBatchesInFlight: 16, ...options });
+    this.queue = new BatchQueue((batch, requeue) => this.runBatch(batch, requeue), {
+      maxBatchesInFlight: 16,
+      ...options,
+    });
   }
 
   /** Batches run again after PostgreSQL aborted their write (a deadlock with another writer). */
@@ -128,9 +131,15 @@ export class PostgresRatingRepository implements RatingRepository {
     });
   }
 
-  private async runBatch(batch: readonly PendingChange[], requeue: (items: readonly PendingChange[]) => void): Promise<void> {
+  private async runBatch(
+    batch: readonly PendingChange[],
+    requeue: (items: readonly PendingChange[]) => void,
+  ): Promise<void> {
     const unsettled = new Set(batch);
-    const settle = (item: PendingChange, outcome: { result: Result<RatingChange, RatingRefusal> } | { error: unknown }) => {
+    const settle = (
+      item: PendingChange,
+      outcome: { result: Result<RatingChange, RatingRefusal> } | { error: unknown },
+    ) => {
       unsettled.delete(item);
       if ('result' in outcome) item.resolve(outcome.result);
       else item.reject(outcome.error);
@@ -159,7 +168,10 @@ export class PostgresRatingRepository implements RatingRepository {
       const decided = new Map<number, { item: PendingChange; change: RatingChange }>();
       if (toRead.length > 0) {
         const rows = await this.guarded(() =>
-          this.pool.query<ReadRow>({ ...this.statements.readRatingBatch, values: [toRead.map(({ item }) => item.mealId), toRead.map(({ item }) => item.userId)] }),
+          this.pool.query<ReadRow>({
+            ...this.statements.readRatingBatch,
+            values: [toRead.map(({ item }) => item.mealId), toRead.map(({ item }) => item.userId)],
+          }),
         );
         const byPosition = new Map(rows.rows.map((row) => [row[0], row]));
         toRead.forEach(({ item, n }, index) => {
@@ -182,7 +194,14 @@ export class PostgresRatingRepository implements RatingRepository {
           } catch (error) {
             return settle(item, { error });
           }
-          changes.push({ n, mealId: item.mealId, userId: item.userId, previous: snapshot.current, next: change.next, delta });
+          changes.push({
+            n,
+            mealId: item.mealId,
+            userId: item.userId,
+            previous: snapshot.current,
+            next: change.next,
+            delta,
+          });
           decided.set(n, { item, change });
           meals.set(item.mealId, { mealId: item.mealId, servedMs: row![2], rateable: row![3] });
         });
@@ -193,7 +212,10 @@ export class PostgresRatingRepository implements RatingRepository {
           // The batch's read found the meal's rule fields changed since they were kept: decide again on what is now.
           aheadAt.delete(n);
           this.rerun += 1;
-          runAgain(item, () => new RatingNotSettledError(`the meal ${item.mealId} kept changing under ${this.maxAttempts} attempts`));
+          runAgain(
+            item,
+            () => new RatingNotSettledError(`the meal ${item.mealId} kept changing under ${this.maxAttempts} attempts`),
+          );
           continue;
         }
         changes.push({ ahead: true, n, mealId: item.mealId, userId: item.userId, next: ahead.next });
@@ -210,12 +232,30 @@ export class PostgresRatingRepository implements RatingRepository {
         if (code === undefined || !writeRetryableStates.has(code)) throw error;
         // The statement was rolled back as a whole: every change of it runs again.
         this.retried += 1;
-        const items = [...[...decided.values()].map(({ item }) => item), ...[...aheadAt.values()].map(({ item }) => item)];
-        this.options.onRetry?.({ code, attempt: Math.max(...items.map((item) => item.attempts)) + 1, error: error as Error });
-        for (const item of items) runAgain(item, () => new RatingNotSettledError(`rating of meal ${item.mealId} aborted ${this.maxAttempts} times`, { cause: error }));
+        const items = [
+          ...[...decided.values()].map(({ item }) => item),
+          ...[...aheadAt.values()].map(({ item }) => item),
+        ];
+        this.options.onRetry?.({
+          code,
+          attempt: Math.max(...items.map((item) => item.attempts)) + 1,
+          error: error as Error,
+        });
+        for (const item of items)
+          runAgain(
+            item,
+            () =>
+              new RatingNotSettledError(`rating of meal ${item.mealId} aborted ${this.maxAttempts} times`, {
+                cause: error,
+              }),
+          );
         return;
       }
-      const settleWritten = (item: PendingChange, answer: ExactAnswer | undefined, change: RatingChange | undefined) => {
+      const settleWritten = (
+        item: PendingChange,
+        answer: ExactAnswer | undefined,
+        change: RatingChange | undefined,
+      ) => {
         if (answer !== undefined && change !== undefined) {
           settle(item, { result: { ok: true, value: { ...change, histogram: answer.histogram, dish: answer.dish } } });
           return;
@@ -224,7 +264,13 @@ export class PostgresRatingRepository implements RatingRepository {
         // writer that does not lock meals wrote its rating). Read and decide again, the meal's rule fields included.
         this.knownMeals.delete(item.mealId);
         this.rerun += 1;
-        runAgain(item, () => new RatingNotSettledError(`the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`));
+        runAgain(
+          item,
+          () =>
+            new RatingNotSettledError(
+              `the rating of meal ${item.mealId} by one user kept changing under ${this.maxAttempts} attempts`,
+            ),
+        );
       };
       for (const [n, { item, change }] of decided) settleWritten(item, answers.get(n), change);
       for (const [n, { item, ahead }] of aheadAt) {
@@ -260,7 +306,8 @@ export class PostgresRatingRepository implements RatingRepository {
       }
       if (!decision.ok) return undefined;
       const change = decision.value;
-      if (change.previous !== current || (next !== undefined && change.next !== next) || !movesOneRating(change)) return undefined;
+      if (change.previous !== current || (next !== undefined && change.next !== next) || !movesOneRating(change))
+        return undefined;
       next = change.next;
       decisions.set(current, change);
     }
@@ -287,7 +334,9 @@ export class PostgresRatingRepository implements RatingRepository {
       if (change.ahead) throw new Error('a change decided ahead of a read needs the apply statement');
       return change;
     });
-    const { rows } = await this.guarded(() => this.pool.query<WriteRow>({ ...write.statement, values: writeBatchValues(meals, readChanges) }));
+    const { rows } = await this.guarded(() =>
+      this.pool.query<WriteRow>({ ...write.statement, values: writeBatchValues(meals, readChanges) }),
+    );
     return rows.map((row) => ({
       n: row[0],
       histogram: [row[2], row[3], row[4], row[5], row[6]],
@@ -301,7 +350,11 @@ export class PostgresRatingRepository implements RatingRepository {
    * changed nothing (the rating found was already the next one), each with what it moved; no row for the others, which
    * run again.
    */
-  private async applyChanges(apply: typeof applyPipeline, meals: readonly ReadMeal[], changes: readonly BatchChange[]): Promise<AppliedRow[]> {
+  private async applyChanges(
+    apply: typeof applyPipeline,
+    meals: readonly ReadMeal[],
+    changes: readonly BatchChange[],
+  ): Promise<AppliedRow[]> {
     const [mealIds, servedMs, rateable, ...changeValues] = applyBatchValues(meals, changes);
     const pipeline = new StatementPipeline(apply.label, [
       { ...apply.settings, values: [] },
@@ -314,7 +367,8 @@ export class PostgresRatingRepository implements RatingRepository {
     for (const row of rows) {
       const [n, previous, applied, dishId] = row;
       const change = changeAt.get(n);
-      if (change === undefined) throw new Error(`the apply statement answered change ${n}, which the batch does not hold`);
+      if (change === undefined)
+        throw new Error(`the apply statement answered change ${n}, which the batch does not hold`);
       const unchanged = change.ahead === true && previous === change.next;
       if (!applied && !unchanged) continue;
       answered.push({
@@ -360,7 +414,9 @@ interface DecidedAhead {
 
 /** What a rating going from `previous` to `next` adds to a histogram. */
 function movedBy(previous: RatingValue | null, next: RatingValue | null): RatingHistogram {
-  return emptyHistogram.map((_, index) => (next === index + 1 ? 1 : 0) - (previous === index + 1 ? 1 : 0)) as unknown as RatingHistogram;
+  return emptyHistogram.map(
+    (_, index) => (next === index + 1 ? 1 : 0) - (previous === index + 1 ? 1 : 0),
+  ) as unknown as RatingHistogram;
 }
 
 /** Whether a decision moves the meal's and the dish's histograms by its rating alone, as the apply statement does. */
@@ -383,14 +439,39 @@ function applyRowOf(row: TextRow): ApplyRow {
     previous == null ? null : (Number(previous) as RatingValue),
     applied === 't',
     dishId ?? null,
-    count(0), count(1), count(2), count(3), count(4),
-    dishCount(5), dishCount(6), dishCount(7), dishCount(8), dishCount(9),
+    count(0),
+    count(1),
+    count(2),
+    count(3),
+    count(4),
+    dishCount(5),
+    dishCount(6),
+    dishCount(7),
+    dishCount(8),
+    dishCount(9),
   ];
 }
 
 function snapshotOf(mealId: MealId, row: ReadRow | undefined): RatingSnapshot {
   if (row === undefined) return { meal: undefined, current: null, histogram: emptyHistogram, dish: undefined };
-  const [, name, servedMs, rateable, dishId, rated1, rated2, rated3, rated4, rated5, dish1, dish2, dish3, dish4, dish5, rating] = row;
+  const [
+    ,
+    name,
+    servedMs,
+    rateable,
+    dishId,
+    rated1,
+    rated2,
+    rated3,
+    rated4,
+    rated5,
+    dish1,
+    dish2,
+    dish3,
+    dish4,
+    dish5,
+    rating,
+  ] = row;
   if (dishId === null || dish1 === null) throw new Error(`meal ${mealId} has no dish`);
   return {
     meal: { id: mealId, name, servedAt: new Date(Number(servedMs)), rateable },
@@ -405,12 +486,16 @@ function snapshotOf(mealId: MealId, row: ReadRow | undefined): RatingSnapshot {
  * counts in both, which is what keeps a dish's histogram the sum of its servings'.
  */
 function deltaOf(snapshot: RatingSnapshot, change: RatingChange): RatingHistogram {
-  const delta = change.histogram.map((count, index) => count - snapshot.histogram[index]!) as unknown as RatingHistogram;
+  const delta = change.histogram.map(
+    (count, index) => count - snapshot.histogram[index]!,
+  ) as unknown as RatingHistogram;
   const dish = change.dish;
   if (dish !== null && snapshot.dish !== undefined) {
     const dishDelta = dish.histogram.map((count, index) => count - snapshot.dish!.histogram[index]!);
     if (dishDelta.some((count, index) => count !== delta[index])) {
-      throw new Error(`the decision changes meal ${change.mealId} by ${delta.join(',')} but its dish by ${dishDelta.join(',')}`);
+      throw new Error(
+        `the decision changes meal ${change.mealId} by ${delta.join(',')} but its dish by ${dishDelta.join(',')}`,
+      );
     }
   }
   return delta;

@@ -1,4 +1,13 @@
-import type { DishId, ErasedFromMeal, ErasedUserData, RatingHistogram, RatingValue, UserData, UserDataRepository, UserId } from '@canteen-meals/domain';
+import type {
+  DishId,
+  ErasedFromMeal,
+  ErasedUserData,
+  RatingHistogram,
+  RatingValue,
+  UserData,
+  UserDataRepository,
+  UserId,
+} from '@canteen-meals/domain';
 import type { Pool } from 'pg';
 import { mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
 import { lockDishes } from './dish-assignment.js';
@@ -59,7 +68,13 @@ export class PostgresUserDataRepository implements UserDataRepository {
         );
         if (locked.rows.length === 0) break;
         // One row per dish with the counts erased from it; the extra row of NULLs makes sure of one row in any case.
-        const { rows } = await client.query<{ dish_id: string | null; counts: number[]; erased: number; more: boolean; figures: MealFigures[] | null }>(
+        const { rows } = await client.query<{
+          dish_id: string | null;
+          counts: number[];
+          erased: number;
+          more: boolean;
+          figures: MealFigures[] | null;
+        }>(
           `WITH mine AS (
              DELETE FROM ratings WHERE user_id = $1 AND meal_id = ANY ($2::bigint[]) RETURNING meal_id, rating),
            uncounted AS (
@@ -112,7 +127,11 @@ export class PostgresUserDataRepository implements UserDataRepository {
       const meals = mealFigures
         .map(([mealId, dishId, histogram]): ErasedFromMeal => {
           const dish = dishId === null ? undefined : dishes.get(Number(dishId));
-          return { mealId: Number(mealId), histogram, dish: dish === undefined ? null : { id: Number(dishId), histogram: dish } };
+          return {
+            mealId: Number(mealId),
+            histogram,
+            dish: dish === undefined ? null : { id: Number(dishId), histogram: dish },
+          };
         })
         .sort((a, b) => a.mealId - b.mealId);
       return { markings: rows[0]!.markings, ratings, meals };

@@ -19,7 +19,16 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { fromEpochMs } from './meal-rows.js';
 import type { PostgresStorageHealth } from './storage-health.js';
 import type { TransactionRunner } from './transaction.js';
-import { deliveryColumnList, deliveryColumns, deliveryFromRow, webhookColumnList, webhookColumns, webhookFromRow, type DeliveryRow, type WebhookRow } from './webhook-rows.js';
+import {
+  deliveryColumnList,
+  deliveryColumns,
+  deliveryFromRow,
+  webhookColumnList,
+  webhookColumns,
+  webhookFromRow,
+  type DeliveryRow,
+  type WebhookRow,
+} from './webhook-rows.js';
 
 interface OutboxRow {
   seq: string;
@@ -67,13 +76,17 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
       if (rows.length === 0) return 0;
       const taken = rows
         .sort((a, b) => Number(a.seq) - Number(b.seq))
-        .map((row) => recordedEventOf({ id: row.event_id, type: row.event_type, occurredAt: row.occurred_at, data: row.data }));
+        .map((row) =>
+          recordedEventOf({ id: row.event_id, type: row.event_type, occurredAt: row.occurred_at, data: row.data }),
+        );
       const derived: RecordedEvent[] = favouritesUpcomingEvents(await favouritesOf(client, taken, at)).map((event) => ({
         ...event,
         id: eventIdOf(randomUUID()),
         occurredAt: at,
       }));
-      const endpoints = await client.query<WebhookRow>(`SELECT ${webhookColumns} FROM webhooks WHERE disabled_at IS NULL`);
+      const endpoints = await client.query<WebhookRow>(
+        `SELECT ${webhookColumns} FROM webhooks WHERE disabled_at IS NULL`,
+      );
       const deliveries = deliveriesOf([...taken, ...derived], endpoints.rows.map(webhookFromRow));
       if (deliveries.length > 0) {
         await client.query(
@@ -136,7 +149,11 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
        ORDER BY leased.due_at, leased.seq`,
       params,
     );
-    return rows.map((row) => ({ webhook: webhookFromRow(unprefixed(row)), delivery: deliveryFromRow(row), leasedUntil: new Date(until) }));
+    return rows.map((row) => ({
+      webhook: webhookFromRow(unprefixed(row)),
+      delivery: deliveryFromRow(row),
+      leasedUntil: new Date(until),
+    }));
   }
 
   /** One statement: the delivery, then (only if it still exists) its endpoint, in the lock order of every writer. */
@@ -193,7 +210,9 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
   }
 
   async pendingCount(): Promise<number> {
-    const { rows } = await this.pool.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM webhook_deliveries WHERE state = 'pending'`);
+    const { rows } = await this.pool.query<{ pending: number }>(
+      `SELECT count(*)::int AS pending FROM webhook_deliveries WHERE state = 'pending'`,
+    );
     return rows[0]?.pending ?? 0;
   }
 
@@ -221,10 +240,21 @@ async function favouritesOf(client: PoolClient, events: readonly RecordedEvent[]
      JOIN markings AS k ON k.meal_id = serving.meal_id
      LEFT JOIN label_preferences AS p ON p.user_id = k.user_id
      WHERE m.served_at > ${fromEpochMs('$4')} AND m.withdrawn_at IS NULL AND m.dish_id IS NOT NULL`,
-    [added.map((serving) => serving.canteenId), added.map((serving) => serving.date), added.map((serving) => serving.mealId), at.getTime()],
+    [
+      added.map((serving) => serving.canteenId),
+      added.map((serving) => serving.date),
+      added.map((serving) => serving.mealId),
+      at.getTime(),
+    ],
   );
   const wanted = rows.filter((row) =>
-    wantedServing(row.labels, row.without_labels === null || row.only_labels === null ? null : { without: row.without_labels, only: row.only_labels }, row.avoided),
+    wantedServing(
+      row.labels,
+      row.without_labels === null || row.only_labels === null
+        ? null
+        : { without: row.without_labels, only: row.only_labels },
+      row.avoided,
+    ),
   );
   return wanted.map((row) => ({
     userId: row.user_id,

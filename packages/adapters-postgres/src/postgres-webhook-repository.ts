@@ -11,7 +11,10 @@ export class PostgresWebhookRepository implements WebhookRepository {
   ) {}
 
   /** One statement; a replaced endpoint keeps its creation and is enabled again. */
-  async save(definition: WebhookDefinition, at: Date): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
+  async save(
+    definition: WebhookDefinition,
+    at: Date,
+  ): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
     return this.transactions.run(async (client) => {
       const { rows } = await client.query<WebhookRow & { created: boolean }>(
         `INSERT INTO webhooks (${webhookColumns})
@@ -27,12 +30,16 @@ export class PostgresWebhookRepository implements WebhookRepository {
   }
 
   async find(id: WebhookId): Promise<Webhook | undefined> {
-    const { rows } = await this.pool.query<WebhookRow>(`SELECT ${webhookColumns} FROM webhooks WHERE webhook_id = $1`, [id]);
+    const { rows } = await this.pool.query<WebhookRow>(`SELECT ${webhookColumns} FROM webhooks WHERE webhook_id = $1`, [
+      id,
+    ]);
     return rows[0] === undefined ? undefined : webhookFromRow(rows[0]);
   }
 
   async list(): Promise<readonly Webhook[]> {
-    const { rows } = await this.pool.query<WebhookRow>(`SELECT ${webhookColumns} FROM webhooks ORDER BY webhook_id COLLATE "C"`);
+    const { rows } = await this.pool.query<WebhookRow>(
+      `SELECT ${webhookColumns} FROM webhooks ORDER BY webhook_id COLLATE "C"`,
+    );
     return rows.map(webhookFromRow);
   }
 

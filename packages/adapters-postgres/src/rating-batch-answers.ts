@@ -36,7 +36,10 @@ export interface ExactAnswer {
  * is updated once, under its lock). So each answer is exact, and the batch's changes read as happening one after the
  * other in batch order, at its commit.
  */
-export function exactAnswers(changes: readonly BatchChange[], applied: readonly AppliedRow[]): Map<number, ExactAnswer> {
+export function exactAnswers(
+  changes: readonly BatchChange[],
+  applied: readonly AppliedRow[],
+): Map<number, ExactAnswer> {
   const changeAt = new Map(changes.map((change) => [change.n, change]));
   const mealState = new Map<number, number[]>();
   const dishState = new Map<DishId, number[]>();
@@ -45,7 +48,8 @@ export function exactAnswers(changes: readonly BatchChange[], applied: readonly 
   /** The change's answer: its meal's and dish's running states as they are now; those states, to take its delta from. */
   const answer = (row: AppliedRow, mealId: MealId, previous: RatingValue | null) => {
     const meal = runningState(mealState, mealId, row.histogram);
-    const dish = row.dishId === null || row.dishHistogram === null ? null : runningState(dishState, row.dishId, row.dishHistogram);
+    const dish =
+      row.dishId === null || row.dishHistogram === null ? null : runningState(dishState, row.dishId, row.dishHistogram);
     answers.set(row.n, {
       previous,
       histogram: [...meal] as unknown as RatingHistogram,
@@ -64,7 +68,8 @@ export function exactAnswers(changes: readonly BatchChange[], applied: readonly 
     // A change decided ahead of any read is answered with what the write found and moved.
     const previous = row.previous !== undefined ? row.previous : change.ahead ? undefined : change.previous;
     const delta = row.delta ?? (change.ahead ? undefined : change.delta);
-    if (previous === undefined || delta === undefined) throw new Error(`the write answered change ${row.n}, decided ahead, without the rating it found`);
+    if (previous === undefined || delta === undefined)
+      throw new Error(`the write answered change ${row.n}, decided ahead, without the rating it found`);
     const { meal, dish } = answer(row, change.mealId, previous);
     delta.forEach((count, index) => {
       meal[index]! -= count;
@@ -74,7 +79,8 @@ export function exactAnswers(changes: readonly BatchChange[], applied: readonly 
   // Every applied delta taken away: the running states are those the write found.
   for (const row of unchanged) {
     const change = changeAt.get(row.n);
-    if (change === undefined || !change.ahead) throw new Error(`the write answered change ${row.n} as unchanged, which only a change decided ahead can be`);
+    if (change === undefined || !change.ahead)
+      throw new Error(`the write answered change ${row.n} as unchanged, which only a change decided ahead can be`);
     answer(row, change.mealId, change.next);
   }
   return answers;

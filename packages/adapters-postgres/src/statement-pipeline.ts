@@ -122,7 +122,9 @@ export class StatementPipeline implements pg.Submittable {
 
   handleReadyForQuery(): void {
     if (this.completed !== this.statements.length) {
-      this.handleError(new Error(`${this.label}: PostgreSQL completed ${this.completed} of ${this.statements.length} statements`));
+      this.handleError(
+        new Error(`${this.label}: PostgreSQL completed ${this.completed} of ${this.statements.length} statements`),
+      );
       return;
     }
     this.finish(null);

@@ -15,10 +15,22 @@ const failingStates: ReadonlySet<string> = new Set([
 const failingClasses: ReadonlySet<string> = new Set(['08', '53', '58']);
 
 /** Node's errors for a server that cannot be reached. */
-const connectionErrorCodes: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+const connectionErrorCodes: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+]);
 
 /** What node-postgres throws, without a code, when the connection is lost or none comes free in time. */
-const connectionFailureMessages = [/^Connection terminated/, /timeout exceeded when trying to connect/i, /^Client has encountered a connection error/];
+const connectionFailureMessages = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/i,
+  /^Client has encountered a connection error/,
+];
 
 /** True when `error` says the database cannot keep a write now (read-only, full, failing, unreachable), not that one write was wrong. */
 export function isPostgresStorageFailure(error: unknown): boolean {

@@ -19,7 +19,9 @@ export async function analyzeTables(client: Pick<Pool, 'query'>): Promise<void> 
   const names = present.rows.map((row) => row.name);
   if (names.length === 0) return;
   const held = await client.query<{ name: string }>(
-    names.map((name, index) => `SELECT $${index + 1}::text AS name WHERE EXISTS (SELECT FROM ${name})`).join(' UNION ALL '),
+    names
+      .map((name, index) => `SELECT $${index + 1}::text AS name WHERE EXISTS (SELECT FROM ${name})`)
+      .join(' UNION ALL '),
     names,
   );
   if (held.rows.length > 0) await client.query(`ANALYZE ${held.rows.map((row) => row.name).join(', ')}`);

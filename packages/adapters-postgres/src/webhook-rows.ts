@@ -1,4 +1,10 @@
-import { recordedEventOf, type Delivery, type DeliveryState, type Webhook, type WebhookEventType } from '@canteen-meals/domain';
+import {
+  recordedEventOf,
+  type Delivery,
+  type DeliveryState,
+  type Webhook,
+  type WebhookEventType,
+} from '@canteen-meals/domain';
 
 /** A webhooks row; timestamptz arrives as a Date. */
 export interface WebhookRow {
@@ -12,7 +18,16 @@ export interface WebhookRow {
   disabled_at: Date | null;
 }
 
-export const webhookColumnList = ['webhook_id', 'url', 'events', 'secret', 'created_at', 'updated_at', 'failing_since', 'disabled_at'];
+export const webhookColumnList = [
+  'webhook_id',
+  'url',
+  'events',
+  'secret',
+  'created_at',
+  'updated_at',
+  'failing_since',
+  'disabled_at',
+];
 export const webhookColumns = webhookColumnList.join(', ');
 
 /** A webhook_deliveries row without its seq and user. */

@@ -1,4 +1,10 @@
-import { latestOfEachMeal, startChangeRelay, type ChangeRelay, type ChangeRelayEvent, type RelayScheduler } from '@canteen-meals/adapters-postgres';
+import {
+  latestOfEachMeal,
+  startChangeRelay,
+  type ChangeRelay,
+  type ChangeRelayEvent,
+  type RelayScheduler,
+} from '@canteen-meals/adapters-postgres';
 import { openPostgres } from '@canteen-meals/adapters-postgres';
 import { EraseUserData, MenuChangeHub, type MenuChange, type MenuChangeOrigin } from '@canteen-meals/domain';
 import { MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
@@ -112,7 +118,10 @@ function manualScheduler() {
 }
 
 const start = (
-  options: Omit<Parameters<typeof startChangeRelay>[0], 'notifier' | 'connectionString'> & { connectionString?: string; notifier?: Pick<pg.Pool, 'query'> },
+  options: Omit<Parameters<typeof startChangeRelay>[0], 'notifier' | 'connectionString'> & {
+    connectionString?: string;
+    notifier?: Pick<pg.Pool, 'query'>;
+  },
 ) => {
   const relay = startChangeRelay({ connectionString: databaseUrl(), notifier: pool, ...options });
   running.push(relay);
@@ -131,7 +140,12 @@ function notifierCounting(): { sent: unknown[][]; notifier: Pick<pg.Pool, 'query
   return { sent, notifier };
 }
 
-const rating: MenuChange = { kind: 'rating', mealId: 7, histogram: [0, 0, 1, 0, 2], dish: { id: 3, histogram: [1, 0, 1, 0, 2] } };
+const rating: MenuChange = {
+  kind: 'rating',
+  mealId: 7,
+  histogram: [0, 0, 1, 0, 2],
+  dish: { id: 3, histogram: [1, 0, 1, 0, 2] },
+};
 
 const listeningBackends = async (): Promise<number[]> => {
   const { rows } = await pool.query<{ pid: number }>(
@@ -149,7 +163,10 @@ describe('the PostgreSQL change relay', () => {
 
     const sentAt = Date.now();
     a.hub.publish(rating);
-    expect(await b.next(({ change }) => change.kind === 'rating', 'the rating on B')).toEqual({ change: rating, origin: 'remote' });
+    expect(await b.next(({ change }) => change.kind === 'rating', 'the rating on B')).toEqual({
+      change: rating,
+      origin: 'remote',
+    });
     expect(Date.now() - sentAt).toBeLessThan(arrivalTimeoutMs);
 
     // B's answer is sent after A's change committed; A reads its notifications in commit order, so by the time it
@@ -171,22 +188,36 @@ describe('the PostgreSQL change relay', () => {
     const a = recordingHub();
     const b = recordingHub();
     await Promise.all([start({ hub: a.hub }), start({ hub: b.hub })].map((relay) => relay.ready));
-    const soldOut: MenuChange = { kind: 'availability', mealId: 7, availability: { status: 'sold_out', changedAt: new Date('2026-03-10T12:40:00.000Z') } };
-    const undone: MenuChange = { kind: 'availability', mealId: 7, availability: { status: 'available', changedAt: null } };
+    const soldOut: MenuChange = {
+      kind: 'availability',
+      mealId: 7,
+      availability: { status: 'sold_out', changedAt: new Date('2026-03-10T12:40:00.000Z') },
+    };
+    const undone: MenuChange = {
+      kind: 'availability',
+      mealId: 7,
+      availability: { status: 'available', changedAt: null },
+    };
 
     a.hub.publish(soldOut);
     a.hub.publish(undone);
 
-    expect(await b.next(({ change }) => change.kind === 'availability', 'the availability on B')).toEqual({ change: soldOut, origin: 'remote' });
+    expect(await b.next(({ change }) => change.kind === 'availability', 'the availability on B')).toEqual({
+      change: soldOut,
+      origin: 'remote',
+    });
     // Both, in order: an availability is not a rating, whose later change would stand for the earlier.
-    await b.next(({ change }) => change.kind === 'availability' && change.availability.status === 'available', 'the second on B');
+    await b.next(
+      ({ change }) => change.kind === 'availability' && change.availability.status === 'available',
+      'the second on B',
+    );
     expect(b.heard.filter(({ change }) => change.kind === 'availability')).toEqual([
       { change: soldOut, origin: 'remote' },
       { change: undone, origin: 'remote' },
     ]);
   });
 
-  it('sends the changes of one turn in one query, in order, a meal\'s rating changes as its last one, equal ones apart', async () => {
+  it("sends the changes of one turn in one query, in order, a meal's rating changes as its last one, equal ones apart", async () => {
     const a = recordingHub();
     const b = recordingHub();
     const { sent, notifier: countingNotifier } = notifierCounting();
@@ -216,7 +247,16 @@ describe('the PostgreSQL change relay', () => {
     const { sent, notifier: countingNotifier } = notifierCounting();
     const timers = manualScheduler();
     let clock = 1_000;
-    const relays = [start({ hub: a.hub, notifier: countingNotifier, scheduler: timers.scheduler, now: () => clock, minSendIntervalMs: 20 }), start({ hub: b.hub })];
+    const relays = [
+      start({
+        hub: a.hub,
+        notifier: countingNotifier,
+        scheduler: timers.scheduler,
+        now: () => clock,
+        minSendIntervalMs: 20,
+      }),
+      start({ hub: b.hub }),
+    ];
     await Promise.all(relays.map((relay) => relay.ready));
     const second: MenuChange = { ...rating, mealId: rating.mealId + 1 };
     const third: MenuChange = { ...rating, mealId: rating.mealId + 2 };
@@ -251,7 +291,10 @@ describe('the PostgreSQL change relay', () => {
     const a = recordingHub();
     const b = recordingHub();
     const timers = manualScheduler();
-    const relays = [start({ hub: a.hub, scheduler: timers.scheduler, now: () => 0, minSendIntervalMs: 20 }), start({ hub: b.hub })];
+    const relays = [
+      start({ hub: a.hub, scheduler: timers.scheduler, now: () => 0, minSendIntervalMs: 20 }),
+      start({ hub: b.hub }),
+    ];
     await Promise.all(relays.map((relay) => relay.ready));
     a.hub.publish(rating);
     await b.next(() => b.heard.length === 1, 'the first change on B');
@@ -261,7 +304,10 @@ describe('the PostgreSQL change relay', () => {
 
     await relays[0]!.stop();
     expect(timers.pending).toEqual([]);
-    expect(await b.next(({ change }) => change.kind === 'menus', 'the waiting change on B')).toEqual({ change: { kind: 'menus' }, origin: 'remote' });
+    expect(await b.next(({ change }) => change.kind === 'menus', 'the waiting change on B')).toEqual({
+      change: { kind: 'menus' },
+      origin: 'remote',
+    });
   });
 
   it('keeps the last rating change of each meal, in order, and every other change', () => {
@@ -276,7 +322,9 @@ describe('the PostgreSQL change relay', () => {
     const b = recordingHub();
     const log = eventLog();
     await start({ hub: b.hub, onEvent: log.onEvent }).ready;
-    await pool.query("SELECT pg_notify('meal_changes', 'not json'), pg_notify('meal_changes', '{\"v\":1,\"from\":\"x\",\"change\":{\"kind\":\"rating\",\"mealId\":1}}')");
+    await pool.query(
+      'SELECT pg_notify(\'meal_changes\', \'not json\'), pg_notify(\'meal_changes\', \'{"v":1,"from":"x","change":{"kind":"rating","mealId":1}}\')',
+    );
     expect(await log.next('bad-payload')).toEqual({ type: 'bad-payload', payload: 'not json' });
     expect((await log.next('bad-payload')).payload).toContain('"mealId":1');
     expect(b.heard).toEqual([]);
@@ -286,7 +334,13 @@ describe('the PostgreSQL change relay', () => {
     const hub = recordingHub();
     const log = eventLog();
     const timers = manualScheduler();
-    const relay = start({ hub: hub.hub, onEvent: log.onEvent, scheduler: timers.scheduler, random: () => 0.5, retryBaseMs: 100 });
+    const relay = start({
+      hub: hub.hub,
+      onEvent: log.onEvent,
+      scheduler: timers.scheduler,
+      random: () => 0.5,
+      retryBaseMs: 100,
+    });
     await relay.ready;
     expect(await log.next('listening')).toEqual({ type: 'listening', reconnected: false });
     const [pid] = await listeningBackends();
@@ -306,7 +360,10 @@ describe('the PostgreSQL change relay', () => {
     const other = recordingHub();
     await start({ hub: other.hub }).ready;
     other.hub.publish(rating);
-    expect(await hub.next(({ change }) => change.kind === 'rating', 'the rating after the reconnect')).toEqual({ change: rating, origin: 'remote' });
+    expect(await hub.next(({ change }) => change.kind === 'rating', 'the rating after the reconnect')).toEqual({
+      change: rating,
+      origin: 'remote',
+    });
   });
 
   it('waits twice as long after each failed attempt, up to its maximum, with jitter', async () => {
@@ -362,7 +419,11 @@ describe('the PostgreSQL change relay', () => {
     expect(JSON.parse(long)).toMatchObject({ change: { kind: 'menus' } });
     expect(JSON.parse(payloadOf('a', rating, 3))).toEqual({ v: 1, from: 'a', n: 3, change: rating });
     // The start a relay skips its own notifications by, whatever the payload and the instance's id.
-    for (const [id, payload] of [['a', payloadOf('a', rating, 3)], ['x'.repeat(7900), long], ['"quoted"\\', payloadOf('"quoted"\\', rating)]] as const) {
+    for (const [id, payload] of [
+      ['a', payloadOf('a', rating, 3)],
+      ['x'.repeat(7900), long],
+      ['"quoted"\\', payloadOf('"quoted"\\', rating)],
+    ] as const) {
       expect(payload.startsWith(payloadPrefixOf(id))).toBe(true);
     }
   });
@@ -371,17 +432,27 @@ describe('the PostgreSQL change relay', () => {
     const database = await openPostgres(databaseUrl(), { poolSize: 2 });
     try {
       const servedAt = new Date('2026-03-10T11:30:00Z');
-      await database.adapters.meals.upsertMany([MealMother.servedAt(servedAt, { id: 41, name: 'Erased soup' }), MealMother.servedAt(servedAt, { id: 42, name: 'Kept stew' })]);
+      await database.adapters.meals.upsertMany([
+        MealMother.servedAt(servedAt, { id: 41, name: 'Erased soup' }),
+        MealMother.servedAt(servedAt, { id: 42, name: 'Kept stew' }),
+      ]);
       await rateInPeriod(database.adapters.ratings, 'erased-user', MealMother.servedAt(servedAt, { id: 41 }), 5);
       await rateInPeriod(database.adapters.ratings, 'other-user', MealMother.servedAt(servedAt, { id: 41 }), 2);
       const a = recordingHub();
       const b = recordingHub();
       await Promise.all([start({ hub: a.hub }).ready, start({ hub: b.hub }).ready]);
 
-      await new EraseUserData({ userData: database.adapters.userData, announce: a.hub.publish }).execute({ userId: 'erased-user' });
+      await new EraseUserData({ userData: database.adapters.userData, announce: a.hub.publish }).execute({
+        userId: 'erased-user',
+      });
 
       const heard = await b.next(({ origin }) => origin === 'remote', 'the erasure on B');
-      expect(heard.change).toEqual({ kind: 'rating', mealId: 41, histogram: [0, 1, 0, 0, 0], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] } });
+      expect(heard.change).toEqual({
+        kind: 'rating',
+        mealId: 41,
+        histogram: [0, 1, 0, 0, 0],
+        dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] },
+      });
       expect(b.heard.map(({ change }) => change.kind)).toEqual(['rating']);
     } finally {
       await database.close();

@@ -24,7 +24,14 @@ function writesByHand(): { writes: CombinedWrites; calls: Call[] } {
 
 const five: RatingHistogram = [0, 0, 0, 0, 1];
 const meal = (mealId: number, servedMs = '1000'): ReadMeal => ({ mealId, servedMs, rateable: true });
-const firstFive = (n: number, mealId: number, userId: string): BatchChange => ({ n, mealId, userId, previous: null, next: 5, delta: five });
+const firstFive = (n: number, mealId: number, userId: string): BatchChange => ({
+  n,
+  mealId,
+  userId,
+  previous: null,
+  next: 5,
+  delta: five,
+});
 /** What the write answers when every change applied: each meal's histogram after all of them, no dish. */
 const allApplied = (changes: readonly BatchChange[]): AppliedRow[] =>
   changes.map((change) => ({
@@ -40,7 +47,10 @@ describe('CombinedWrites', () => {
     const { writes, calls } = writesByHand();
     const first = writes.submit({ meals: [meal(1)], changes: [firstFive(1, 1, 'ann')] });
     const second = writes.submit({ meals: [meal(1)], changes: [firstFive(1, 1, 'bob'), firstFive(2, 2, 'cem')] });
-    const third = writes.submit({ meals: [meal(1), meal(2)], changes: [firstFive(1, 1, 'dan'), firstFive(2, 2, 'eve')] });
+    const third = writes.submit({
+      meals: [meal(1), meal(2)],
+      changes: [firstFive(1, 1, 'dan'), firstFive(2, 2, 'eve')],
+    });
     await turn();
     expect(calls).toHaveLength(1); // one write at a time
 
@@ -49,19 +59,28 @@ describe('CombinedWrites', () => {
     await turn();
     expect(calls).toHaveLength(2);
     // The two batches waiting went into one write, numbered one after the other.
-    expect(calls[1]!.changes.map((change) => [change.n, change.userId])).toEqual([[1, 'bob'], [2, 'cem'], [3, 'dan'], [4, 'eve']]);
+    expect(calls[1]!.changes.map((change) => [change.n, change.userId])).toEqual([
+      [1, 'bob'],
+      [2, 'cem'],
+      [3, 'dan'],
+      [4, 'eve'],
+    ]);
     expect(calls[1]!.meals.map((m) => m.mealId).sort()).toEqual([1, 2]);
 
     calls[1]!.settle(allApplied(calls[1]!.changes));
     // In the order of the write: bob's rating of meal 1 came before dan's, cem's of meal 2 before eve's.
-    expect(await second).toEqual(new Map([
-      [1, { previous: null, histogram: [0, 0, 0, 0, 1], dish: null }],
-      [2, { previous: null, histogram: [0, 0, 0, 0, 1], dish: null }],
-    ]));
-    expect(await third).toEqual(new Map([
-      [1, { previous: null, histogram: [0, 0, 0, 0, 2], dish: null }],
-      [2, { previous: null, histogram: [0, 0, 0, 0, 2], dish: null }],
-    ]));
+    expect(await second).toEqual(
+      new Map([
+        [1, { previous: null, histogram: [0, 0, 0, 0, 1], dish: null }],
+        [2, { previous: null, histogram: [0, 0, 0, 0, 1], dish: null }],
+      ]),
+    );
+    expect(await third).toEqual(
+      new Map([
+        [1, { previous: null, histogram: [0, 0, 0, 0, 2], dish: null }],
+        [2, { previous: null, histogram: [0, 0, 0, 0, 2], dish: null }],
+      ]),
+    );
   });
 
   it('leaves a batch that read a meal otherwise for the write after, and answers no change the write did not apply', async () => {

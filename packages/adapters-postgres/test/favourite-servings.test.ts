@@ -29,12 +29,25 @@ beforeAll(async () => {
   database = await openPostgres(databaseUrl(), { poolSize: 4 });
   const { meals, canteens, markings } = database.adapters;
   for (const [index, id] of canteenIds.entries()) {
-    await canteens.save({ id, name: id, timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] });
+    await canteens.save({
+      id,
+      name: id,
+      timeZone: 'Europe/Berlin',
+      city: null,
+      address: null,
+      coordinates: null,
+      feeds: [],
+    });
     const menu = menuOf(index);
     for (let start = 0; start < menu.length; start += 500) await meals.upsertMany(menu.slice(start, start + 500));
   }
   for (let user = 0; user < 50; user++) {
-    for (let mark = 0; mark < 40; mark++) await markings.setMarked(`user-${user}`, ((user * 37 + mark * 101) % 20) * 10_000 + ((mark * 53) % 1800) + 1, true);
+    for (let mark = 0; mark < 40; mark++)
+      await markings.setMarked(
+        `user-${user}`,
+        ((user * 37 + mark * 101) % 20) * 10_000 + ((mark * 53) % 1800) + 1,
+        true,
+      );
   }
   await database.pool.query('ANALYZE');
 }, 120_000);
@@ -43,11 +56,14 @@ afterAll(async () => {
 });
 
 /** The statements a read sends, with their parameters, as the pooled clients see them. */
-async function statementsOf<T>(read: () => Promise<T>): Promise<{ statements: { text: string; values: unknown[] }[]; result: T }> {
+async function statementsOf<T>(
+  read: () => Promise<T>,
+): Promise<{ statements: { text: string; values: unknown[] }[]; result: T }> {
   const original = pg.Client.prototype.query;
   const statements: { text: string; values: unknown[] }[] = [];
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (typeof args[0] === 'string') statements.push({ text: args[0], values: (args[1] as unknown[] | undefined) ?? [] });
+    if (typeof args[0] === 'string')
+      statements.push({ text: args[0], values: (args[1] as unknown[] | undefined) ?? [] });
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {
@@ -59,15 +75,26 @@ async function statementsOf<T>(read: () => Promise<T>): Promise<{ statements: { 
 
 describe('PostgreSQL: the servings of favourite dishes', () => {
   const asOf = new Date(today + 9 * 60 * 60 * 1000);
-  const comingWeek: ServingWindow[] = canteenIds.map((canteenId) => ({ canteenId, from: new Date(today), until: new Date(today + 7 * day) }));
+  const comingWeek: ServingWindow[] = canteenIds.map((canteenId) => ({
+    canteenId,
+    from: new Date(today),
+    until: new Date(today + 7 * day),
+  }));
 
   it("reads them in one statement that starts from the user's markings and reads no menu whole", async () => {
-    const { statements, result } = await statementsOf(() => database.adapters.queries.favouriteServingsIn('user-3', comingWeek, asOf, 501));
+    const { statements, result } = await statementsOf(() =>
+      database.adapters.queries.favouriteServingsIn('user-3', comingWeek, asOf, 501),
+    );
     expect(statements).toHaveLength(1);
     expect(result.length).toBeGreaterThan(0);
-    expect(result.every((view) => view.meal.servedAt.getTime() >= today && view.meal.servedAt.getTime() < today + 7 * day)).toBe(true);
+    expect(
+      result.every((view) => view.meal.servedAt.getTime() >= today && view.meal.servedAt.getTime() < today + 7 * day),
+    ).toBe(true);
 
-    const { rows } = await database.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statements[0]!.text}`, statements[0]!.values);
+    const { rows } = await database.pool.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN ${statements[0]!.text}`,
+      statements[0]!.values,
+    );
     const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
     // The user's markings by their key, the dishes' servings by meals_by_dish; never a scan of meals or markings.
     expect(plan).toMatch(/markings_pkey/);
@@ -75,14 +102,19 @@ describe('PostgreSQL: the servings of favourite dishes', () => {
     expect(plan).not.toMatch(/Seq Scan on (meals|markings)\b/);
   });
 
-  it('answers the same servings as reading every canteen\'s week and keeping the favourites', async () => {
+  it("answers the same servings as reading every canteen's week and keeping the favourites", async () => {
     const { queries } = database.adapters;
     const favourites = await queries.markedMeals('user-3', { after: null, limit: 100 }, asOf);
     const dishes = new Set(favourites.map((view) => view.dish.id));
     const week = await queries.viewsServedIn('user-3', comingWeek, asOf);
     const expected = week
       .filter((view) => dishes.has(view.dish.id))
-      .sort((a, b) => a.meal.servedAt.getTime() - b.meal.servedAt.getTime() || (a.meal.canteenId < b.meal.canteenId ? -1 : 1) || a.meal.position - b.meal.position);
+      .sort(
+        (a, b) =>
+          a.meal.servedAt.getTime() - b.meal.servedAt.getTime() ||
+          (a.meal.canteenId < b.meal.canteenId ? -1 : 1) ||
+          a.meal.position - b.meal.position,
+      );
     expect(dishes.size).toBeGreaterThan(10);
     expect((await queries.favouriteServingsIn('user-3', comingWeek, asOf, 501)).map((view) => view.meal.id)).toEqual(
       expected.map((view) => view.meal.id),

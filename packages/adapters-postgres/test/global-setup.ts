@@ -21,7 +21,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const cluster = await startThrowawayCluster();
   const { source, binDir } = cluster.binaries;
-  console.info(`postgres tests: throwaway cluster from the ${source} binaries (${binDir})${cluster.osUser ? `, as OS user ${cluster.osUser}` : ''}`);
+  console.info(
+    `postgres tests: throwaway cluster from the ${source} binaries (${binDir})${cluster.osUser ? `, as OS user ${cluster.osUser}` : ''}`,
+  );
   project.provide('postgresServerUrl', cluster.url);
   return () => cluster.stop();
 }

@@ -31,7 +31,7 @@ async function rows() {
   return rows.map((row) => ({ key: row.key, windowStart: Number(row.window_start), hits: row.hits }));
 }
 
-describe('PostgresHitCounter: the rate limits\' count shared by every instance', () => {
+describe("PostgresHitCounter: the rate limits' count shared by every instance", () => {
   it('sends the hits of one event-loop turn in one statement, and tells each hit the count right after it', async () => {
     statements = [];
     const counter = new PostgresHitCounter(pool);
@@ -52,9 +52,12 @@ describe('PostgresHitCounter: the rate limits\' count shared by every instance',
   it('adds to the count another instance (another counter) keeps in the same window', async () => {
     const other = new PostgresHitCounter(pool);
     expect(await other.hit('user:alice', noon, minute)).toBe(4);
-    expect(await Promise.all([other.hit('user:carol', noon, minute), new PostgresHitCounter(pool).hit('user:carol', noon, minute)])).toEqual(
-      expect.arrayContaining([1, 2]),
-    );
+    expect(
+      await Promise.all([
+        other.hit('user:carol', noon, minute),
+        new PostgresHitCounter(pool).hit('user:carol', noon, minute),
+      ]),
+    ).toEqual(expect.arrayContaining([1, 2]));
   });
 
   it('starts a new window from zero, and deletes the windows that ended before it', async () => {
@@ -67,7 +70,10 @@ describe('PostgresHitCounter: the rate limits\' count shared by every instance',
   it('rejects every hit of a batch when the database refuses it', async () => {
     const counter = new PostgresHitCounter(pool);
     const tooLong = 'k'.repeat(301); // the table's check refuses it: the whole statement fails
-    const results = await Promise.allSettled([counter.hit('user:dave', noon + minute, minute), counter.hit(tooLong, noon + minute, minute)]);
+    const results = await Promise.allSettled([
+      counter.hit('user:dave', noon + minute, minute),
+      counter.hit(tooLong, noon + minute, minute),
+    ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -1,4 +1,10 @@
-import { createPostgresAdapters, hotSessionOptions, migrate, type HotStatementForm, type PostgresAdapters } from '@canteen-meals/adapters-postgres';
+import {
+  createPostgresAdapters,
+  hotSessionOptions,
+  migrate,
+  type HotStatementForm,
+  type PostgresAdapters,
+} from '@canteen-meals/adapters-postgres';
 import { decideRatingChange, ratingPeriodMs, type Meal, type RatingValue } from '@canteen-meals/domain';
 import { accepted, MealMother } from '@canteen-meals/repository-contract';
 import pg from 'pg';
@@ -15,7 +21,9 @@ const explainEverything = [
   'auto_explain.log_nested_statements=on',
   'auto_explain.log_format=json',
   'auto_explain.log_level=notice',
-].map((setting) => `-c ${setting}`).join(' ');
+]
+  .map((setting) => `-c ${setting}`)
+  .join(' ');
 
 interface PlanNode {
   readonly 'Node Type': string;
@@ -38,9 +46,12 @@ function scansOfKeyedTables(node: PlanNode): string[] {
   const relation = node['Relation Name'];
   if (relation !== undefined && keyedTables.has(relation)) {
     const type = node['Node Type'];
-    const keyed = (type === 'Index Scan' || type === 'Index Only Scan') ? node['Index Cond'] !== undefined
-      : type === 'Tid Scan' ? node['TID Cond'] !== undefined
-        : type === 'Bitmap Heap Scan' || type === 'ModifyTable' || type === 'LockRows';
+    const keyed =
+      type === 'Index Scan' || type === 'Index Only Scan'
+        ? node['Index Cond'] !== undefined
+        : type === 'Tid Scan'
+          ? node['TID Cond'] !== undefined
+          : type === 'Bitmap Heap Scan' || type === 'ModifyTable' || type === 'LockRows';
     if (!keyed) found.push(`${type} on ${relation}`);
   }
   if (node['Node Type'] === 'Hash') {
@@ -51,7 +62,10 @@ function scansOfKeyedTables(node: PlanNode): string[] {
 }
 
 function relationsUnder(node: PlanNode): string[] {
-  return [...(node['Relation Name'] === undefined ? [] : [node['Relation Name']]), ...(node.Plans ?? []).flatMap(relationsUnder)];
+  return [
+    ...(node['Relation Name'] === undefined ? [] : [node['Relation Name']]),
+    ...(node.Plans ?? []).flatMap(relationsUnder),
+  ];
 }
 
 interface Explained {
@@ -68,17 +82,25 @@ async function explainedAdapters(form: HotStatementForm): Promise<Explained> {
   await migrate(migrating);
   await migrating.end();
   const explained: ExplainedStatement[] = [];
-  const listen = (pool: pg.Pool) => pool.on('connect', (client) => {
-    client.on('notice', (notice) => {
-      const json = notice.message?.slice(notice.message.indexOf('{'));
-      if (json !== undefined && notice.message?.includes('plan:')) explained.push(JSON.parse(json) as ExplainedStatement);
+  const listen = (pool: pg.Pool) =>
+    pool.on('connect', (client) => {
+      client.on('notice', (notice) => {
+        const json = notice.message?.slice(notice.message.indexOf('{'));
+        if (json !== undefined && notice.message?.includes('plan:'))
+          explained.push(JSON.parse(json) as ExplainedStatement);
+      });
     });
-  });
   // Two connections each: each keeps its own plans, made while the tables were as small as they ever are.
   const pool = listen(new pg.Pool({ connectionString: databaseUrls[form](), max: 2, options: explainEverything }));
   pools.push(pool);
   if (form === 'functions') return { adapters: createPostgresAdapters(pool), explained };
-  const hotPool = listen(new pg.Pool({ connectionString: databaseUrls[form](), max: 2, options: `${explainEverything} ${hotSessionOptions}` }));
+  const hotPool = listen(
+    new pg.Pool({
+      connectionString: databaseUrls[form](),
+      max: 2,
+      options: `${explainEverything} ${hotSessionOptions}`,
+    }),
+  );
   pools.push(hotPool);
   return { adapters: createPostgresAdapters(pool, { hotPool }), explained };
 }
@@ -92,7 +114,10 @@ const served = new Date('2026-03-02T11:30:00Z');
 const inPeriod = new Date(served.getTime() + ratingPeriodMs / 2);
 const meal = (id: number, traits: Partial<Meal> = {}) => MealMother.servedAt(served, { id, ...traits });
 
-describe.each(['functions', 'bare'] as const)('the plans of the hot PostgreSQL statements on a fresh database, as %s', (form) => {
+describe.each([
+  'functions',
+  'bare',
+] as const)('the plans of the hot PostgreSQL statements on a fresh database, as %s', (form) => {
   let adapters: PostgresAdapters;
   let explained: ExplainedStatement[];
   beforeAll(async () => {
@@ -106,20 +131,26 @@ describe.each(['functions', 'bare'] as const)('the plans of the hot PostgreSQL s
     // A fresh database with the bench's shape: a few open meals and a thousand more, as one admin write each, so that
     // the first plans are made while ratings and markings are empty and meals is young.
     await adapters.meals.upsertMany([1, 2, 3, 4, 5].map((id) => meal(id)));
-    await adapters.meals.upsertMany(Array.from({ length: 1000 }, (_, index) => meal(1_000_001 + index, { name: `Spread meal ${index}` })));
+    await adapters.meals.upsertMany(
+      Array.from({ length: 1000 }, (_, index) => meal(1_000_001 + index, { name: `Spread meal ${index}` })),
+    );
     const users = Array.from({ length: 120 }, (_, index) => `user-${index}`);
     const values: (RatingValue | null)[] = [4, 2, null];
     // First ratings, changes and deletions, and markings set and cleared, in batches of many items.
     for (const value of values) {
       const answers = await Promise.all(users.map((user, index) => rate(user, 1 + (index % 5), value)));
       answers.forEach(accepted);
-      const marked = await Promise.all(users.map((user, index) => adapters.markings.setMarked(user, 1 + (index % 5), value !== null)));
+      const marked = await Promise.all(
+        users.map((user, index) => adapters.markings.setMarked(user, 1 + (index % 5), value !== null)),
+      );
       expect(marked.every(Boolean)).toBe(true);
     }
     expect(await adapters.markings.setMarked('user-0', 999, true)).toBe(false);
 
     // The form asked for is the one that ran: the functions' calls appear only in `functions`.
-    expect(explained.some((statement) => /meals_(rating|marking)_batch/.test(statement['Query Text']))).toBe(form === 'functions');
+    expect(explained.some((statement) => /meals_(rating|marking)_batch/.test(statement['Query Text']))).toBe(
+      form === 'functions',
+    );
     const reads = statementsOf('WITH ORDINALITY AS g (meal_id, user_id, n)');
     const writes = statementsOf('meals_after AS');
     // The apply function's first statement, which locks the meals (migration 020; functions only).
@@ -136,7 +167,9 @@ describe.each(['functions', 'bare'] as const)('the plans of the hot PostgreSQL s
       expect(locks).toEqual([]);
     }
     const hot = [...reads, ...writes, ...locks, ...markings];
-    const scans = hot.flatMap((statement) => scansOfKeyedTables(statement.Plan).map((scan) => `${scan} in: ${statement['Query Text'].slice(0, 80)}`));
+    const scans = hot.flatMap((statement) =>
+      scansOfKeyedTables(statement.Plan).map((scan) => `${scan} in: ${statement['Query Text'].slice(0, 80)}`),
+    );
     expect(scans).toEqual([]);
   });
 });
@@ -144,19 +177,25 @@ describe.each(['functions', 'bare'] as const)('the plans of the hot PostgreSQL s
 describe('what the plan check recognises', () => {
   it('names a sequential scan, a hash of a scan and an index scan without a key of a keyed table, and nothing else', () => {
     const scan = (table: string): PlanNode => ({ 'Node Type': 'Seq Scan', 'Relation Name': table });
-    expect(scansOfKeyedTables({
-      'Node Type': 'Hash Join',
-      Plans: [{ 'Node Type': 'Function Scan' }, { 'Node Type': 'Hash', Plans: [scan('meals')] }],
-    })).toEqual(['Hash of meals', 'Seq Scan on meals']);
-    expect(scansOfKeyedTables({ 'Node Type': 'Index Scan', 'Relation Name': 'ratings' })).toEqual(['Index Scan on ratings']);
-    expect(scansOfKeyedTables({
-      'Node Type': 'Nested Loop',
-      Plans: [
-        { 'Node Type': 'Function Scan' },
-        { 'Node Type': 'Index Scan', 'Relation Name': 'meals', 'Index Cond': '(meal_id = g.meal_id)' },
-        { 'Node Type': 'Tid Scan', 'Relation Name': 'ratings', 'TID Cond': '(ctid = f.row_id)' },
-        scan('canteens'),
-      ],
-    })).toEqual([]);
+    expect(
+      scansOfKeyedTables({
+        'Node Type': 'Hash Join',
+        Plans: [{ 'Node Type': 'Function Scan' }, { 'Node Type': 'Hash', Plans: [scan('meals')] }],
+      }),
+    ).toEqual(['Hash of meals', 'Seq Scan on meals']);
+    expect(scansOfKeyedTables({ 'Node Type': 'Index Scan', 'Relation Name': 'ratings' })).toEqual([
+      'Index Scan on ratings',
+    ]);
+    expect(
+      scansOfKeyedTables({
+        'Node Type': 'Nested Loop',
+        Plans: [
+          { 'Node Type': 'Function Scan' },
+          { 'Node Type': 'Index Scan', 'Relation Name': 'meals', 'Index Cond': '(meal_id = g.meal_id)' },
+          { 'Node Type': 'Tid Scan', 'Relation Name': 'ratings', 'TID Cond': '(ctid = f.row_id)' },
+          scan('canteens'),
+        ],
+      }),
+    ).toEqual([]);
   });
 });

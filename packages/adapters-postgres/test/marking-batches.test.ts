@@ -28,7 +28,9 @@ const markedPairs = async () =>
 /** A marking repository over a pool that counts the statements it is sent. */
 function countingMarkings(pool: pg.Pool): { markings: PostgresMarkingRepository; statements: () => number } {
   let statements = 0;
-  const counting = { query: (...args: Parameters<pg.Pool['query']>) => ((statements += 1), pool.query(...args)) } as unknown as pg.Pool;
+  const counting = {
+    query: (...args: Parameters<pg.Pool['query']>) => ((statements += 1), pool.query(...args)),
+  } as unknown as pg.Pool;
   return { markings: new PostgresMarkingRepository(counting), statements: () => statements };
 }
 
@@ -53,7 +55,7 @@ describe('PostgreSQL marking batches', () => {
     expect(await markedPairs()).toEqual(users.map((user) => `${user}/1`).sort());
   });
 
-  it('applies one user\'s markings of one meal in the order they were asked for, each in a batch of its own', async () => {
+  it("applies one user's markings of one meal in the order they were asked for, each in a batch of its own", async () => {
     await instances[0]!.adapters.meals.upsertMany([meal(1)]);
     const { markings, statements } = countingMarkings(instances[0]!.pool);
 
@@ -72,12 +74,15 @@ describe('PostgreSQL marking batches', () => {
   it('is idempotent: marking twice keeps one marking, clearing an absent one changes nothing', async () => {
     await instances[0]!.adapters.meals.upsertMany([meal(1)]);
     const { markings } = countingMarkings(instances[0]!.pool);
-    expect(await Promise.all([markings.setMarked('alice', 1, true), markings.setMarked('bob', 1, false)])).toEqual([true, true]);
+    expect(await Promise.all([markings.setMarked('alice', 1, true), markings.setMarked('bob', 1, false)])).toEqual([
+      true,
+      true,
+    ]);
     expect(await markings.setMarked('alice', 1, true)).toBe(true);
     expect(await markedPairs()).toEqual(['alice/1']);
   });
 
-  it('ends with exactly the last wave\'s markings when two instances mark and clear the same markings at once', async () => {
+  it("ends with exactly the last wave's markings when two instances mark and clear the same markings at once", async () => {
     const mealIds = [1, 2, 3, 4];
     await instances[0]!.adapters.meals.upsertMany(mealIds.map((id) => meal(id)));
     const users = Array.from({ length: 40 }, (_, index) => `user-${index}`);
@@ -89,10 +94,15 @@ describe('PostgreSQL marking batches', () => {
       const asked = pairs.map((pair, index) => ({ ...pair, marked: wanted(wave, index) }));
       const answers = await Promise.all([
         ...asked.map(({ user, mealId, marked }) => instances[0]!.adapters.markings.setMarked(user, mealId, marked)),
-        ...[...asked].reverse().map(({ user, mealId, marked }) => instances[1]!.adapters.markings.setMarked(user, mealId, marked)),
+        ...[...asked]
+          .reverse()
+          .map(({ user, mealId, marked }) => instances[1]!.adapters.markings.setMarked(user, mealId, marked)),
       ]);
       expect(answers.every(Boolean)).toBe(true);
-      const expected = asked.filter(({ marked }) => marked).map(({ user, mealId }) => `${user}/${mealId}`).sort();
+      const expected = asked
+        .filter(({ marked }) => marked)
+        .map(({ user, mealId }) => `${user}/${mealId}`)
+        .sort();
       expect(await markedPairs()).toEqual(expected);
     }
   });

@@ -16,10 +16,22 @@ afterAll(async () => {
 // Where PostgreSQL's types differ from JavaScript's, the adapter must still hand back exactly what it was given.
 describe('PostgreSQL column types at their edges', () => {
   it.each<[string, Meal]>([
-    ['the largest safe integer id', { id: Number.MAX_SAFE_INTEGER, name: 'Big', servedAt: new Date(0), rateable: true }],
-    ['the first instant of year 0000 (1 BC to PostgreSQL)', { id: 1, name: 'Y0', servedAt: new Date('0000-01-01T00:00:00.000Z'), rateable: true }],
-    ['the last millisecond of year 9999', { id: 2, name: 'Y9999', servedAt: new Date('9999-12-31T23:59:59.999Z'), rateable: false }],
-    ['a name of 250 code points, half of them outside the BMP', { id: 3, name: '🍲'.repeat(125) + 'x'.repeat(125), servedAt: new Date(1), rateable: true }],
+    [
+      'the largest safe integer id',
+      { id: Number.MAX_SAFE_INTEGER, name: 'Big', servedAt: new Date(0), rateable: true },
+    ],
+    [
+      'the first instant of year 0000 (1 BC to PostgreSQL)',
+      { id: 1, name: 'Y0', servedAt: new Date('0000-01-01T00:00:00.000Z'), rateable: true },
+    ],
+    [
+      'the last millisecond of year 9999',
+      { id: 2, name: 'Y9999', servedAt: new Date('9999-12-31T23:59:59.999Z'), rateable: false },
+    ],
+    [
+      'a name of 250 code points, half of them outside the BMP',
+      { id: 3, name: '🍲'.repeat(125) + 'x'.repeat(125), servedAt: new Date(1), rateable: true },
+    ],
     [
       'details with every price role, quotes and backslashes in notes',
       {

@@ -21,7 +21,8 @@ afterAll(async () => {
   await second?.close();
 });
 
-const emptyPushTablesSql = 'DELETE FROM push_outbox; DELETE FROM push_once_keys; DELETE FROM push_subscriptions; DELETE FROM notification_settings;';
+const emptyPushTablesSql =
+  'DELETE FROM push_outbox; DELETE FROM push_once_keys; DELETE FROM push_subscriptions; DELETE FROM notification_settings;';
 
 // One migrated database for the file; each test starts from empty tables and the `default` canteen alone.
 describePushContract('PostgreSQL', async () => {
@@ -44,7 +45,17 @@ describe('the push store on PostgreSQL: two instances, and what the contract can
   const subscribed = async (count: number) => {
     const ids: string[] = [];
     for (let n = 0; n < count; n++) {
-      const saved = await firstStore.pushSubscriptions.save({ userId: `user-${n % 7}`, endpoint: `https://push.example/${n}`, p256dh: 'k', auth: 'a', expirationTime: null }, at, 10);
+      const saved = await firstStore.pushSubscriptions.save(
+        {
+          userId: `user-${n % 7}`,
+          endpoint: `https://push.example/${n}`,
+          p256dh: 'k',
+          auth: 'a',
+          expirationTime: null,
+        },
+        at,
+        10,
+      );
       ids.push(saved.subscription.id);
     }
     return ids;
@@ -57,7 +68,11 @@ describe('the push store on PostgreSQL: two instances, and what the contract can
     const claimed: string[] = [];
     const worker = async (store: PushStore) => {
       // A lease far longer than the test: nothing claimed is due again, so a second claim would be a double claim.
-      for (let claims = await store.pushOutbox.claim(at, 3, 60 * 60 * 1000); claims.length > 0; claims = await store.pushOutbox.claim(at, 3, 60 * 60 * 1000)) {
+      for (
+        let claims = await store.pushOutbox.claim(at, 3, 60 * 60 * 1000);
+        claims.length > 0;
+        claims = await store.pushOutbox.claim(at, 3, 60 * 60 * 1000)
+      ) {
         claimed.push(...claims.map((claim) => claim.id));
       }
     };
@@ -70,7 +85,13 @@ describe('the push store on PostgreSQL: two instances, and what the contract can
   it('writes a key once across instances: of many enqueueOnce with one key at once, one writes its entries', async () => {
     const ids = await subscribed(4);
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, n) => (n % 2 === 0 ? firstStore : secondStore).pushOutbox.enqueueOnce('digest:default:2026-03-10', ids.map((id) => entry(id)), at)),
+      Array.from({ length: 8 }, (_, n) =>
+        (n % 2 === 0 ? firstStore : secondStore).pushOutbox.enqueueOnce(
+          'digest:default:2026-03-10',
+          ids.map((id) => entry(id)),
+          at,
+        ),
+      ),
     );
     expect(answers.filter(Boolean)).toHaveLength(1);
     expect(await firstStore.pushOutbox.depth()).toBe(4);
@@ -78,7 +99,9 @@ describe('the push store on PostgreSQL: two instances, and what the contract can
 
   it('writes the key and its entries in one transaction: an entry that fails leaves no key behind', async () => {
     const [id] = await subscribed(1);
-    await expect(firstStore.pushOutbox.enqueueOnce('sold-out:7', [entry(id!), entry(id!, null)], at)).rejects.toThrow(/null value/);
+    await expect(firstStore.pushOutbox.enqueueOnce('sold-out:7', [entry(id!), entry(id!, null)], at)).rejects.toThrow(
+      /null value/,
+    );
     expect(await count('SELECT count(*) FROM push_once_keys')).toBe(0);
     expect(await count('SELECT count(*) FROM push_outbox')).toBe(0);
 
@@ -91,21 +114,51 @@ describe('the push store on PostgreSQL: two instances, and what the contract can
     await firstStore.pushOutbox.enqueue([entry(id!), entry(id!), entry(id!)]);
     const [delivered, failed, expired] = await firstStore.pushOutbox.claim(at, 10, 30_000);
     await firstStore.pushOutbox.settle(delivered!.id, { kind: 'delivered', status: 201 }, at);
-    await firstStore.pushOutbox.settle(failed!.id, { kind: 'failed', status: 413, error: 'the push service answered 413' }, at);
-    await firstStore.pushOutbox.settle(expired!.id, { kind: 'expired', status: null, error: 'expired before an attempt' }, at);
+    await firstStore.pushOutbox.settle(
+      failed!.id,
+      { kind: 'failed', status: 413, error: 'the push service answered 413' },
+      at,
+    );
+    await firstStore.pushOutbox.settle(
+      expired!.id,
+      { kind: 'expired', status: null, error: 'expired before an attempt' },
+      at,
+    );
     await firstStore.pushOutbox.retry(failed!.id, at, 500, 'late');
 
-    const { rows } = await first.pool.query('SELECT entry_id::text, state, attempts, leased_until, settled_at, last_status, last_error FROM push_outbox ORDER BY entry_id');
+    const { rows } = await first.pool.query(
+      'SELECT entry_id::text, state, attempts, leased_until, settled_at, last_status, last_error FROM push_outbox ORDER BY entry_id',
+    );
     expect(rows).toEqual([
-      { entry_id: failed!.id, state: 'failed', attempts: 1, leased_until: null, settled_at: at, last_status: 413, last_error: 'the push service answered 413' },
-      { entry_id: expired!.id, state: 'expired', attempts: 1, leased_until: null, settled_at: at, last_status: null, last_error: 'expired before an attempt' },
+      {
+        entry_id: failed!.id,
+        state: 'failed',
+        attempts: 1,
+        leased_until: null,
+        settled_at: at,
+        last_status: 413,
+        last_error: 'the push service answered 413',
+      },
+      {
+        entry_id: expired!.id,
+        state: 'expired',
+        attempts: 1,
+        leased_until: null,
+        settled_at: at,
+        last_status: null,
+        last_error: 'expired before an attempt',
+      },
     ]);
   });
 
   it('moves a shared endpoint to the one instance that saves it last; two saves of one new endpoint at once make one row', async () => {
     const saves = await Promise.all(
       Array.from({ length: 6 }, (_, n) =>
-        (n % 2 === 0 ? firstStore : secondStore).pushSubscriptions.save({ userId: 'alice', endpoint: 'https://push.example/new', p256dh: `k${n}`, auth: 'a', expirationTime: null }, at, 10),
+        (n % 2 === 0 ? firstStore : secondStore).pushSubscriptions.save(
+          { userId: 'alice', endpoint: 'https://push.example/new', p256dh: `k${n}`, auth: 'a', expirationTime: null },
+          at,
+          10,
+        ),
       ),
     );
     expect(saves.filter((save) => save.created)).toHaveLength(1);

@@ -31,9 +31,17 @@ const holder = raceSessionPerTest(databaseUrl, () => database.pool);
 const served = new Date('2026-03-02T11:30:00Z');
 const meal = (id: number, traits: Partial<Meal> = {}) => MealMother.servedAt(served, { id, ...traits });
 const inPeriod = new Date(served.getTime() + ratingPeriodMs / 2);
-const rating = (value: RatingValue | null): RatingDecision => (snapshot) => decideRatingChange(snapshot, value, inPeriod);
+const rating =
+  (value: RatingValue | null): RatingDecision =>
+  (snapshot) =>
+    decideRatingChange(snapshot, value, inPeriod);
 const ratingOf = async (user: string, mealId: number) =>
-  (await database.pool.query<{ rating: number }>('SELECT rating FROM ratings WHERE user_id = $1 AND meal_id = $2', [user, mealId])).rows[0]?.rating ?? null;
+  (
+    await database.pool.query<{ rating: number }>('SELECT rating FROM ratings WHERE user_id = $1 AND meal_id = $2', [
+      user,
+      mealId,
+    ])
+  ).rows[0]?.rating ?? null;
 
 /** An instance of its own (its own kept meals) whose statements are counted by name (a pipeline by its label). */
 function instance(): { ratings: PostgresRatingRepository; sent: string[] } {
@@ -56,9 +64,33 @@ describe('PostgreSQL rating changes decided ahead of their read', () => {
     expect(sent).toEqual(['meals-rating-batch-read', 'meals-rating-batch-apply']);
 
     sent.length = 0;
-    expect(await ratings.change('ben', 1, rating(2))).toEqual(accept({ mealId: 1, previous: null, next: 2, histogram: [0, 1, 0, 1, 0], dish: { id: expect.any(Number), histogram: [0, 1, 0, 1, 0] } }));
-    expect(await ratings.change('ann', 1, rating(5))).toEqual(accept({ mealId: 1, previous: 4, next: 5, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } }));
-    expect(await ratings.change('ben', 1, rating(null))).toEqual(accept({ mealId: 1, previous: 2, next: null, histogram: [0, 0, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 0, 0, 0, 1] } }));
+    expect(await ratings.change('ben', 1, rating(2))).toEqual(
+      accept({
+        mealId: 1,
+        previous: null,
+        next: 2,
+        histogram: [0, 1, 0, 1, 0],
+        dish: { id: expect.any(Number), histogram: [0, 1, 0, 1, 0] },
+      }),
+    );
+    expect(await ratings.change('ann', 1, rating(5))).toEqual(
+      accept({
+        mealId: 1,
+        previous: 4,
+        next: 5,
+        histogram: [0, 1, 0, 0, 1],
+        dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] },
+      }),
+    );
+    expect(await ratings.change('ben', 1, rating(null))).toEqual(
+      accept({
+        mealId: 1,
+        previous: 2,
+        next: null,
+        histogram: [0, 0, 0, 0, 1],
+        dish: { id: expect.any(Number), histogram: [0, 0, 0, 0, 1] },
+      }),
+    );
     expect(sent).toEqual(['meals-rating-batch-apply', 'meals-rating-batch-apply', 'meals-rating-batch-apply']);
     expect(await ratingOf('ann', 1)).toBe(5);
     expect(await ratingOf('ben', 1)).toBeNull();
@@ -71,12 +103,30 @@ describe('PostgreSQL rating changes decided ahead of their read', () => {
     const { ratings, sent } = instance();
     accepted(await ratings.change('ann', 1, rating(4)));
     accepted(await ratings.change('ben', 1, rating(1)));
-    const version = async () => (await database.pool.query<{ xmin: string }>("SELECT xmin::text FROM ratings WHERE user_id = 'ann'")).rows[0]!.xmin;
+    const version = async () =>
+      (await database.pool.query<{ xmin: string }>("SELECT xmin::text FROM ratings WHERE user_id = 'ann'")).rows[0]!
+        .xmin;
     const before = await version();
 
     sent.length = 0;
-    expect(await ratings.change('ann', 1, rating(4))).toEqual(accept({ mealId: 1, previous: 4, next: 4, histogram: [1, 0, 0, 1, 0], dish: { id: expect.any(Number), histogram: [1, 0, 0, 1, 0] } }));
-    expect(await ratings.change('cem', 1, rating(null))).toEqual(accept({ mealId: 1, previous: null, next: null, histogram: [1, 0, 0, 1, 0], dish: { id: expect.any(Number), histogram: [1, 0, 0, 1, 0] } }));
+    expect(await ratings.change('ann', 1, rating(4))).toEqual(
+      accept({
+        mealId: 1,
+        previous: 4,
+        next: 4,
+        histogram: [1, 0, 0, 1, 0],
+        dish: { id: expect.any(Number), histogram: [1, 0, 0, 1, 0] },
+      }),
+    );
+    expect(await ratings.change('cem', 1, rating(null))).toEqual(
+      accept({
+        mealId: 1,
+        previous: null,
+        next: null,
+        histogram: [1, 0, 0, 1, 0],
+        dish: { id: expect.any(Number), histogram: [1, 0, 0, 1, 0] },
+      }),
+    );
     expect(sent).toEqual(['meals-rating-batch-apply', 'meals-rating-batch-apply']);
     expect(await version()).toBe(before);
   });
@@ -84,7 +134,11 @@ describe('PostgreSQL rating changes decided ahead of their read', () => {
   it.each([
     ['stopped being rateable', 'UPDATE meals SET rateable = false WHERE meal_id = 1', 'meal_not_rateable'],
     ['was withdrawn', 'UPDATE meals SET withdrawn_at = now() WHERE meal_id = 1', 'meal_not_found'],
-    ['moved to a day long past', "UPDATE meals SET served_at = served_at - interval '30 days' WHERE meal_id = 1", 'rating_period_over'],
+    [
+      'moved to a day long past',
+      "UPDATE meals SET served_at = served_at - interval '30 days' WHERE meal_id = 1",
+      'rating_period_over',
+    ],
   ])('refuses, after a read, a change of a meal that %s since the instance read it, and writes nothing', async (_, sql, code) => {
     await database.adapters.meals.upsertMany([meal(1)]);
     const { ratings, sent } = instance();
@@ -108,12 +162,20 @@ describe('PostgreSQL rating changes decided ahead of their read', () => {
     const { ratings, sent } = instance();
     accepted(await ratings.change('ann', 1, rating(4)));
     // A rule that only sets a first rating: refused for anyone who holds one, so it cannot be decided ahead.
-    const firstOnly = (value: RatingValue): RatingDecision => (snapshot) =>
-      snapshot.current === null ? decideRatingChange(snapshot, value, inPeriod) : refuse('meal_not_rateable' as const);
+    const firstOnly =
+      (value: RatingValue): RatingDecision =>
+      (snapshot) =>
+        snapshot.current === null
+          ? decideRatingChange(snapshot, value, inPeriod)
+          : refuse('meal_not_rateable' as const);
 
     sent.length = 0;
     expect(await ratings.change('ann', 1, firstOnly(2))).toMatchObject({ ok: false });
-    expect(accepted(await ratings.change('ben', 1, firstOnly(2)))).toMatchObject({ previous: null, next: 2, histogram: [0, 1, 0, 1, 0] });
+    expect(accepted(await ratings.change('ben', 1, firstOnly(2)))).toMatchObject({
+      previous: null,
+      next: 2,
+      histogram: [0, 1, 0, 1, 0],
+    });
     expect(sent).toEqual(['meals-rating-batch-read', 'meals-rating-batch-read', 'meals-rating-batch-apply']);
     expect(await ratingOf('ann', 1)).toBe(4);
   });

@@ -85,7 +85,10 @@ function replay(ops: readonly Op[], size: number, mealIds: readonly number[], di
       const dish = applyRatingChange(dishes.get(dishId!) ?? emptyHistogram, previous, next);
       histograms.set(mealId, histogram);
       dishes.set(dishId!, dish);
-      answers[item.index] = { ok: true, value: { ...decision.value, histogram, dish: { id: dishId!, histogram: dish } } };
+      answers[item.index] = {
+        ok: true,
+        value: { ...decision.value, histogram, dish: { id: dishId!, histogram: dish } },
+      };
     }
   }
   return answers;
@@ -112,10 +115,16 @@ describe('PostgreSQL rating batches against a sequential replay', () => {
         // A batcher of its own, one batch at a time: what one instance does when its batches do not overlap. Both forms
         // of the statements (hot-statements.ts), in turn: they must answer alike.
         const statements = run % 2 === 0 ? 'functions' : 'bare';
-        const ratings = new PostgresRatingRepository(database.pool, { maxBatchSize: size, maxBatchesInFlight: 1, statements });
+        const ratings = new PostgresRatingRepository(database.pool, {
+          maxBatchSize: size,
+          maxBatchesInFlight: 1,
+          statements,
+        });
 
         const answers = await Promise.all(
-          ops.map((o) => ratings.change(o.user, mealIds[o.meal]!, (snapshot) => decideRatingChange(snapshot, o.rating, inPeriod))),
+          ops.map((o) =>
+            ratings.change(o.user, mealIds[o.meal]!, (snapshot) => decideRatingChange(snapshot, o.rating, inPeriod)),
+          ),
         );
 
         expect(answers).toEqual(replay(ops, size, mealIds, dishOf));
@@ -124,16 +133,19 @@ describe('PostgreSQL rating batches against a sequential replay', () => {
         numRuns: 40,
         // Found by this property: a change read first and one decided ahead, of two servings of one dish, in one
         // batch, once answered in the order of their kinds instead of the batch's. Twice: runs alternate the forms.
-        examples: [0, 1].map(() => [
-          [
-            { user: 'ann', meal: 3, rating: null },
-            { user: 'cem', meal: 1, rating: 1 },
-            { user: 'ann', meal: 1, rating: null },
-            { user: 'ben', meal: 1, rating: 1 },
-            { user: 'ann', meal: 0, rating: 1 },
-          ],
-          3,
-        ] as [Op[], number]),
+        examples: [0, 1].map(
+          () =>
+            [
+              [
+                { user: 'ann', meal: 3, rating: null },
+                { user: 'cem', meal: 1, rating: 1 },
+                { user: 'ann', meal: 1, rating: null },
+                { user: 'ben', meal: 1, rating: 1 },
+                { user: 'ann', meal: 0, rating: 1 },
+              ],
+              3,
+            ] as [Op[], number],
+        ),
       },
     );
     const { stored, recounted } = await histogramsAndRecounts(database.pool);

@@ -37,14 +37,23 @@ describe('PostgreSQL rating batches under concurrent load from two instances', (
     await instances[0]!.adapters.meals.upsertMany([meal(1, { name: 'Hot meal' }), meal(2, { name: 'Hot meal' })]);
     const users = Array.from({ length: 300 }, (_, index) => `user-${index}`);
     // Alternating instances and the two servings of one dish, all asked for at once.
-    const answers = await Promise.all(users.map((user, index) => rate(instances[index % 2]!, user, 1 + (index % 3 === 0 ? 1 : 0), 1 + (index % 5) as RatingValue)));
+    const answers = await Promise.all(
+      users.map((user, index) =>
+        rate(instances[index % 2]!, user, 1 + (index % 3 === 0 ? 1 : 0), (1 + (index % 5)) as RatingValue),
+      ),
+    );
     const changes = answers.map(accepted);
 
     // Each new rating adds one: if the answers are a linearization, each count from 1 to 300 is answered exactly once
     // for the dish, and each meal's counts are 1 to its number of ratings.
-    expect(changes.map((change) => ratingStatistics(change.dish!.histogram).count).sort((a, b) => a - b)).toEqual(users.map((_, index) => index + 1));
+    expect(changes.map((change) => ratingStatistics(change.dish!.histogram).count).sort((a, b) => a - b)).toEqual(
+      users.map((_, index) => index + 1),
+    );
     for (const mealId of [1, 2]) {
-      const counts = changes.filter((change) => change.mealId === mealId).map(total).sort((a, b) => a - b);
+      const counts = changes
+        .filter((change) => change.mealId === mealId)
+        .map(total)
+        .sort((a, b) => a - b);
       expect(counts).toEqual(counts.map((_, index) => index + 1));
     }
     // Each answer counts the answer's own rating.
@@ -54,15 +63,29 @@ describe('PostgreSQL rating batches under concurrent load from two instances', (
   });
 
   it('keeps the histograms equal to a recount and one rating per user while users change their minds on both instances', async () => {
-    await instances[0]!.adapters.meals.upsertMany([meal(1, { name: 'Soup' }), meal(2, { name: 'Soup' }), meal(3, { name: 'Stew' })]);
+    await instances[0]!.adapters.meals.upsertMany([
+      meal(1, { name: 'Soup' }),
+      meal(2, { name: 'Soup' }),
+      meal(3, { name: 'Stew' }),
+    ]);
     const users = Array.from({ length: 40 }, (_, index) => `user-${index}`);
     const values: (RatingValue | null)[] = [5, 3, null, 1, 4, 2];
     // Eight waves of at once: every user rates, re-rates or deletes, through either instance, on one of three meals.
     for (let wave = 0; wave < 8; wave++) {
       const answers = await Promise.all(
         users.flatMap((user, index) => [
-          rate(instances[(index + wave) % 2]!, user, 1 + ((index + wave) % 3), values[(index * 7 + wave) % values.length]!),
-          rate(instances[(index + wave + 1) % 2]!, user, 1 + ((index + wave) % 3), values[(index * 5 + wave) % values.length]!),
+          rate(
+            instances[(index + wave) % 2]!,
+            user,
+            1 + ((index + wave) % 3),
+            values[(index * 7 + wave) % values.length]!,
+          ),
+          rate(
+            instances[(index + wave + 1) % 2]!,
+            user,
+            1 + ((index + wave) % 3),
+            values[(index * 5 + wave) % values.length]!,
+          ),
         ]),
       );
       for (const answer of answers.map(accepted)) {
@@ -74,7 +97,9 @@ describe('PostgreSQL rating batches under concurrent load from two instances', (
     }
     const { stored, recounted } = await histogramsAndRecounts(instances[0]!.pool);
     expect(stored).toEqual(recounted);
-    const { rows } = await instances[0]!.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM ratings GROUP BY meal_id, user_id HAVING count(*) > 1');
+    const { rows } = await instances[0]!.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM ratings GROUP BY meal_id, user_id HAVING count(*) > 1',
+    );
     expect(rows).toEqual([]);
   });
 

@@ -1,5 +1,11 @@
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
-import { decideDishMerge, decideRatingChange, ratingPeriodMs, type Meal, type RatingValue } from '@canteen-meals/domain';
+import {
+  decideDishMerge,
+  decideRatingChange,
+  ratingPeriodMs,
+  type Meal,
+  type RatingValue,
+} from '@canteen-meals/domain';
 import { accepted, MealMother, rateInPeriod } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { histogramsAndRecounts, lockWaiters } from './support/rating-checks.js';
@@ -26,9 +32,17 @@ const inPeriod = new Date(served.getTime() + ratingPeriodMs / 2);
 const rate = (database: PostgresDatabase, user: string, mealId: number, rating: RatingValue | null) =>
   database.adapters.ratings.change(user, mealId, (snapshot) => decideRatingChange(snapshot, rating, inPeriod));
 const dishOf = async (mealId: number) =>
-  Number((await one.pool.query<{ dish_id: string }>('SELECT dish_id FROM meals WHERE meal_id = $1', [mealId])).rows[0]!.dish_id);
+  Number(
+    (await one.pool.query<{ dish_id: string }>('SELECT dish_id FROM meals WHERE meal_id = $1', [mealId])).rows[0]!
+      .dish_id,
+  );
 const ratingOf = async (user: string, mealId: number) =>
-  (await one.pool.query<{ rating: number }>('SELECT rating FROM ratings WHERE user_id = $1 AND meal_id = $2', [user, mealId])).rows[0]?.rating ?? null;
+  (
+    await one.pool.query<{ rating: number }>('SELECT rating FROM ratings WHERE user_id = $1 AND meal_id = $2', [
+      user,
+      mealId,
+    ])
+  ).rows[0]?.rating ?? null;
 const expectHistogramsToMatchRecount = async () => {
   const { stored, recounted } = await histogramsAndRecounts(one.pool);
   expect(stored).toEqual(recounted);
@@ -98,7 +112,13 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await holder().query('COMMIT');
     await renaming;
 
-    expect(accepted(await rating)).toEqual({ mealId: 1, previous: null, next: 5, histogram: [0, 0, 0, 1, 1], dish: { id: stew, histogram: [0, 0, 0, 1, 1] } });
+    expect(accepted(await rating)).toEqual({
+      mealId: 1,
+      previous: null,
+      next: 5,
+      histogram: [0, 0, 0, 1, 1],
+      dish: { id: stew, histogram: [0, 0, 0, 1, 1] },
+    });
     expect(soup).not.toBe(stew);
     await expectHistogramsToMatchRecount();
   });
@@ -118,7 +138,13 @@ describe('PostgreSQL rating batches racing other writers', () => {
     await holder().query('COMMIT');
     await renaming;
 
-    expect(accepted(await rating)).toEqual({ mealId: 1, previous: 4, next: null, histogram: [0, 0, 0, 0, 0], dish: { id: stew, histogram: [0, 0, 0, 0, 0] } });
+    expect(accepted(await rating)).toEqual({
+      mealId: 1,
+      previous: 4,
+      next: null,
+      histogram: [0, 0, 0, 0, 0],
+      dish: { id: stew, histogram: [0, 0, 0, 0, 0] },
+    });
     await expectHistogramsToMatchRecount();
   });
 
@@ -128,14 +154,19 @@ describe('PostgreSQL rating batches racing other writers', () => {
     const [target, source] = [await dishOf(1), await dishOf(2)];
     // The merge locks the source's serving (meal 2), then waits for the dish rows; the rating waits for meal 2.
     await holdRows('SELECT 1 FROM dishes WHERE dish_id = $1 FOR NO KEY UPDATE', [target]);
-    const merging = other.adapters.dishes.merge(target, [source], (snapshot) => decideDishMerge({ target, from: [source] }, snapshot));
+    const merging = other.adapters.dishes.merge(target, [source], (snapshot) =>
+      decideDishMerge({ target, from: [source] }, snapshot),
+    );
     await lockWaiters(one.pool, 1);
     const rating = rate(one, 'bob', 2, 5);
     await lockWaiters(one.pool, 2);
     await holder().query('COMMIT');
     accepted(await merging);
 
-    expect(accepted(await rating)).toMatchObject({ histogram: [0, 0, 1, 0, 1], dish: { id: target, histogram: [0, 0, 1, 0, 1] } });
+    expect(accepted(await rating)).toMatchObject({
+      histogram: [0, 0, 1, 0, 1],
+      dish: { id: target, histogram: [0, 0, 1, 0, 1] },
+    });
     await expectHistogramsToMatchRecount();
   });
 

@@ -58,7 +58,11 @@ describe('the PostgreSQL read side runs a constant number of statements, whateve
         () => queries.viewsByIds('alice', ids, asOf),
         () => queries.viewsServedIn('alice', [{ canteenId: defaultCanteenId, from: new Date(day), until }], asOf),
         () => queries.viewsServedIn(null, wholeDay, asOf, { after: null, limit: size }),
-        () => queries.viewsServedIn('alice', wholeDay, asOf, { after: { servedAt: new Date(day), position: 0, mealId: 1 }, limit: size }),
+        () =>
+          queries.viewsServedIn('alice', wholeDay, asOf, {
+            after: { servedAt: new Date(day), position: 0, mealId: 1 },
+            limit: size,
+          }),
         async () => (await queries.personalPartOf('alice', ids)).states,
         () => queries.markedMeals('alice', { after: null, limit: size }, asOf),
         () => queries.ratedMeals('bob', { after: null, limit: size }, asOf),
@@ -97,7 +101,9 @@ describe('the PostgreSQL read side runs a constant number of statements, whateve
       const page = await statementsOf(() => dishQueries.servings(dishId, 'alice', { after: null, limit: size }, asOf));
       expect(page.result).toHaveLength(size);
       expect(page.count).toBe(1);
-      const found = await statementsOf(() => dishQueries.search(defaultCanteenId, 'meal', { after: null, limit: size }, asOf));
+      const found = await statementsOf(() =>
+        dishQueries.search(defaultCanteenId, 'meal', { after: null, limit: size }, asOf),
+      );
       expect(found.result).toHaveLength(size);
       expect(found.count).toBe(1);
     }
@@ -113,7 +119,12 @@ describe('the PostgreSQL read side runs a constant number of statements, whateve
       }
       const { count, result } = await statementsOf(() => userData.eraseAll(user));
       expect(result).toMatchObject({ markings: size, ratings: size });
-      expect(result.meals.map((meal) => meal.mealId)).toEqual(menu.slice(0, size).map((meal) => meal.id).sort((a, b) => a - b));
+      expect(result.meals.map((meal) => meal.mealId)).toEqual(
+        menu
+          .slice(0, size)
+          .map((meal) => meal.id)
+          .sort((a, b) => a - b),
+      );
       // BEGIN, the per-user erasure lock, lock the rated meals, delete and uncount them (finding no rating left), lock
       // their dishes, uncount them and delete the markings and the webhook deliveries about the user, COMMIT.
       expect(count).toBe(7);
@@ -138,8 +149,14 @@ describe('erasing a user while the same meals are being rated', () => {
     }
     await Promise.all(work);
 
-    for (const view of await queries.viewsByIds('nobody', meals.map((meal) => meal.id), asOf)) {
-      const held = await database.pool.query<{ rating: RatingValue }>('SELECT rating FROM ratings WHERE meal_id = $1', [view.meal.id]);
+    for (const view of await queries.viewsByIds(
+      'nobody',
+      meals.map((meal) => meal.id),
+      asOf,
+    )) {
+      const held = await database.pool.query<{ rating: RatingValue }>('SELECT rating FROM ratings WHERE meal_id = $1', [
+        view.meal.id,
+      ]);
       expect(view.histogram, `meal ${view.meal.id}`).toEqual(histogramOf(held.rows.map((row) => row.rating)));
     }
     expect(database.adapters.retryCount() - retriesBefore).toBe(0);

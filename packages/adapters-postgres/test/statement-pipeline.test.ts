@@ -20,26 +20,51 @@ beforeEach(async () => {
 
 /** The probe's statements, named with `prefix`: a test whose names are new on the connection has them parsed. */
 const probeStatements = (prefix = 'probe') => ({
-  setNote: { name: `${prefix}-set-note`, text: "SELECT set_config('probe.note', $1, true)", values: ['in the transaction'] } as PipelinedStatement,
-  insert: (id: number): PipelinedStatement => ({ name: `${prefix}-insert`, text: "INSERT INTO probe VALUES ($1, current_setting('probe.note'))", values: [id] }),
-  listAll: { name: `${prefix}-list`, text: 'SELECT id, note, pg_current_xact_id()::text FROM probe ORDER BY id', values: [] } as PipelinedStatement,
+  setNote: {
+    name: `${prefix}-set-note`,
+    text: "SELECT set_config('probe.note', $1, true)",
+    values: ['in the transaction'],
+  } as PipelinedStatement,
+  insert: (id: number): PipelinedStatement => ({
+    name: `${prefix}-insert`,
+    text: "INSERT INTO probe VALUES ($1, current_setting('probe.note'))",
+    values: [id],
+  }),
+  listAll: {
+    name: `${prefix}-list`,
+    text: 'SELECT id, note, pg_current_xact_id()::text FROM probe ORDER BY id',
+    values: [],
+  } as PipelinedStatement,
 });
 const { setNote, insert, listAll } = probeStatements();
 
-const stored = async () => (await pool.query<{ id: number; note: string }>('SELECT id, note FROM probe ORDER BY id')).rows;
+const stored = async () =>
+  (await pool.query<{ id: number; note: string }>('SELECT id, note FROM probe ORDER BY id')).rows;
 const preparedNames = async () =>
-  (await pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'probe-%' ORDER BY name")).rows.map((row) => row.name);
+  (
+    await pool.query<{ name: string }>(
+      "SELECT name FROM pg_prepared_statements WHERE name LIKE 'probe-%' ORDER BY name",
+    )
+  ).rows.map((row) => row.name);
 
 describe('StatementPipeline', () => {
   it('runs its statements in order as one transaction, and answers the rows of the last one as text', async () => {
     const rows = await queryPipeline(pool, new StatementPipeline('probe', [setNote, insert(1), insert(2), listAll]));
     // The setting the first statement made for the transaction holds in the next ones; the rows written before the
     // last statement are in its snapshot; all four ran under one transaction id.
-    expect(rows.map((row) => row.slice(0, 2))).toEqual([['1', 'in the transaction'], ['2', 'in the transaction']]);
+    expect(rows.map((row) => row.slice(0, 2))).toEqual([
+      ['1', 'in the transaction'],
+      ['2', 'in the transaction'],
+    ]);
     expect(new Set(rows.map((row) => row[2])).size).toBe(1);
     // Committed at the Sync, and the setting went with the transaction.
-    expect(await stored()).toEqual([{ id: 1, note: 'in the transaction' }, { id: 2, note: 'in the transaction' }]);
-    const { rows: after } = await pool.query<{ note: string | null }>("SELECT current_setting('probe.note', true) AS note");
+    expect(await stored()).toEqual([
+      { id: 1, note: 'in the transaction' },
+      { id: 2, note: 'in the transaction' },
+    ]);
+    const { rows: after } = await pool.query<{ note: string | null }>(
+      "SELECT current_setting('probe.note', true) AS note",
+    );
     expect(after[0]!.note === null || after[0]!.note === '').toBe(true);
   });
 
@@ -71,7 +96,11 @@ describe('StatementPipeline', () => {
   });
 
   it('fails without sending anything when a value cannot be sent, and the connection goes on', async () => {
-    const unsendable = { toPostgres: () => { throw new Error('no way to send this'); } };
+    const unsendable = {
+      toPostgres: () => {
+        throw new Error('no way to send this');
+      },
+    };
     const pipeline = new StatementPipeline('probe', [setNote, { ...insert(1), values: [unsendable] }, listAll]);
     await expect(queryPipeline(pool, pipeline)).rejects.toThrow('no way to send this');
     expect(await stored()).toEqual([]);
@@ -91,7 +120,10 @@ describe('StatementPipeline', () => {
 
   it('parses its statements every time, preparing none, when it goes through a pool without session state', async () => {
     await pool.query('DEALLOCATE ALL');
-    const rows = await queryPipeline(withoutSessionState(pool), new StatementPipeline('probe', [setNote, insert(6), listAll]));
+    const rows = await queryPipeline(
+      withoutSessionState(pool),
+      new StatementPipeline('probe', [setNote, insert(6), listAll]),
+    );
     expect(rows.map((row) => row.slice(0, 2))).toEqual([['6', 'in the transaction']]);
     expect(await preparedNames()).toEqual([]);
   });

@@ -34,7 +34,11 @@ describe('isPostgresStorageFailure', () => {
   });
 
   it('counts a lost or refused connection, and nothing else', () => {
-    expect(isPostgresStorageFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(
+      isPostgresStorageFailure(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      ),
+    ).toBe(true);
     expect(isPostgresStorageFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isPostgresStorageFailure(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isPostgresStorageFailure(new Error('meal not found'))).toBe(false);
@@ -53,7 +57,9 @@ describe('PostgresStorageHealth', () => {
       expect(isStorageUnavailable(failure)).toBe(true);
     }
     expect(() => health.assertAvailable()).toThrow(/53100/);
-    expect(reasons).toEqual(['PostgreSQL cannot keep writes: SQLSTATE 53100: could not extend file: No space left on device']);
+    expect(reasons).toEqual([
+      'PostgreSQL cannot keep writes: SQLSTATE 53100: could not extend file: No space left on device',
+    ]);
 
     const unique = serverError('23505');
     await expect(health.guard(() => Promise.reject(unique))).rejects.toBe(unique);

@@ -18,24 +18,38 @@ afterAll(async () => {
 const tables = ['meals', 'dishes', 'ratings', 'markings'];
 const reltuples = async () =>
   Object.fromEntries(
-    (await pool.query<{ relname: string; reltuples: number }>('SELECT relname, reltuples FROM pg_class WHERE relname = ANY ($1)', [tables])).rows.map(
-      (row) => [row.relname, row.reltuples],
-    ),
+    (
+      await pool.query<{ relname: string; reltuples: number }>(
+        'SELECT relname, reltuples FROM pg_class WHERE relname = ANY ($1)',
+        [tables],
+      )
+    ).rows.map((row) => [row.relname, row.reltuples]),
   );
-const withoutAutovacuum = () => pool.query(tables.map((table) => `ALTER TABLE ${table} SET (autovacuum_enabled = false)`).join('; '));
+const withoutAutovacuum = () =>
+  pool.query(tables.map((table) => `ALTER TABLE ${table} SET (autovacuum_enabled = false)`).join('; '));
 const served = new Date('2026-03-02T11:30:00Z');
-const meals = (from: number, count: number) => Array.from({ length: count }, (_, index) => MealMother.servedAt(served, { id: from + index, name: `Meal ${from + index}` }));
+const meals = (from: number, count: number) =>
+  Array.from({ length: count }, (_, index) =>
+    MealMother.servedAt(served, { id: from + index, name: `Meal ${from + index}` }),
+  );
 
 describe('PostgreSQL table statistics', () => {
   it('analyses the tables that hold rows after migrating, and leaves the empty ones unanalysed', async () => {
     const migrations = loadMigrations();
-    await migrate(pool, migrations.filter((migration) => migration.version < 16));
+    await migrate(
+      pool,
+      migrations.filter((migration) => migration.version < 16),
+    );
     await withoutAutovacuum();
     await pool.query("INSERT INTO dishes (canteen_id, name) VALUES ('default', 'Soup')");
-    await pool.query("INSERT INTO meals (meal_id, name, served_at, rateable, dish_id) SELECT 1, 'Soup', now(), true, dish_id FROM dishes");
+    await pool.query(
+      "INSERT INTO meals (meal_id, name, served_at, rateable, dish_id) SELECT 1, 'Soup', now(), true, dish_id FROM dishes",
+    );
     expect(await reltuples()).toMatchObject({ meals: -1, ratings: -1 });
 
-    expect(await migrate(pool, migrations)).toEqual(migrations.filter((migration) => migration.version >= 16).map((migration) => migration.version));
+    expect(await migrate(pool, migrations)).toEqual(
+      migrations.filter((migration) => migration.version >= 16).map((migration) => migration.version),
+    );
 
     // An empty table analysed would be planned as empty from then on; never analysed, it is planned as 10 pages.
     expect(await reltuples()).toEqual({ meals: 1, dishes: 1, ratings: -1, markings: -1 });

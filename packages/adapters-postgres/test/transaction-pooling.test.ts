@@ -26,7 +26,10 @@ beforeAll(async () => {
   raw = new pg.Pool({ connectionString: databaseUrl(), max: 6, application_name: 'meals' });
   await migrate(raw);
   pooled = behindTransactionPooler(raw);
-  adapters = createPostgresAdapters(reportingStorageFailures(withoutSessionState(pooled)), { health: new PostgresStorageHealth(), statementTimeoutMs: 10_000 });
+  adapters = createPostgresAdapters(reportingStorageFailures(withoutSessionState(pooled)), {
+    health: new PostgresStorageHealth(),
+    statementTimeoutMs: 10_000,
+  });
 });
 afterAll(async () => {
   await raw?.end();
@@ -51,18 +54,25 @@ describeReadRepositoryContracts('PostgreSQL behind a transaction pooler', emptie
 describe('statement timeouts', () => {
   it('sets the timeout with SET LOCAL in each transaction, where no startup parameter can carry it', async () => {
     const runner = new TransactionRunner(pooled, { statementTimeoutMs: 50 });
-    const timeout = await runner.run(async (client) => (await client.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t")).rows[0]!.t);
+    const timeout = await runner.run(
+      async (client) =>
+        (await client.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t")).rows[0]!.t,
+    );
     expect(timeout).toBe('50ms');
     const cut = await runner.run((client) => client.query('SELECT pg_sleep(5)')).catch((error: unknown) => error);
     expect((cut as pg.DatabaseError).code).toBe('57014');
     // Not a session setting: the next statement outside the transaction has none.
-    expect((await pooled.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t")).rows[0]!.t).toBe('0');
+    expect((await pooled.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t")).rows[0]!.t).toBe(
+      '0',
+    );
   });
 
   it('cuts a statement that runs too long, which then fails as unavailable storage (503), not as a bug', async () => {
     const database = await openPostgres(databaseUrl(), { poolSize: 1, statementTimeoutMs: 100 });
     try {
-      const cut = await reportingStorageFailures(database.pool).query('SELECT pg_sleep(5)').catch((error: unknown) => error);
+      const cut = await reportingStorageFailures(database.pool)
+        .query('SELECT pg_sleep(5)')
+        .catch((error: unknown) => error);
       expect(isStorageUnavailable(cut)).toBe(true);
       expect(((cut as Error).cause as pg.DatabaseError).code).toBe('57014');
       // The connection is fine afterwards: only the statement was cancelled.
@@ -73,7 +83,11 @@ describe('statement timeouts', () => {
   });
 
   it('sends no startup parameters in `transaction` pool mode (a transaction pooler refuses them)', async () => {
-    const database = await openPostgres(databaseUrl(), { poolSize: 1, poolMode: 'transaction', statementTimeoutMs: 100 });
+    const database = await openPostgres(databaseUrl(), {
+      poolSize: 1,
+      poolMode: 'transaction',
+      statementTimeoutMs: 100,
+    });
     try {
       const { rows } = await database.pool.query<{ t: string; idle: string }>(
         "SELECT current_setting('statement_timeout') AS t, current_setting('idle_in_transaction_session_timeout') AS idle",

@@ -17,7 +17,9 @@ afterAll(async () => {
   await second?.close();
 });
 beforeEach(async () => {
-  await first.pool.query('TRUNCATE webhook_deliveries, webhooks, webhook_outbox, ratings, markings, meal_sources, meals, dish_names, dishes');
+  await first.pool.query(
+    'TRUNCATE webhook_deliveries, webhooks, webhook_outbox, ratings, markings, meal_sources, meals, dish_names, dishes',
+  );
 });
 
 const start = new Date('2026-03-09T10:00:00.000Z');
@@ -27,7 +29,9 @@ const rounds = 8;
 
 /** `count` meals from id `from` on, one per day: one upsert, one menu.published per meal, recorded in one statement. */
 function mealsOnDays(from: number, count: number): Meal[] {
-  return Array.from({ length: count }, (_, index) => MealMother.servedAt(new Date(start.getTime() + (index + 1) * day), { id: from + index }));
+  return Array.from({ length: count }, (_, index) =>
+    MealMother.servedAt(new Date(start.getTime() + (index + 1) * day), { id: from + index }),
+  );
 }
 
 /** Runs `work` in every worker of both instances at once, each until it answers that nothing was left. */
@@ -35,7 +39,9 @@ async function race(work: (database: PostgresDatabase) => Promise<boolean>): Pro
   const worker = async (database: PostgresDatabase) => {
     while (await work(database));
   };
-  await Promise.all([first, second].flatMap((database) => Array.from({ length: workersPerInstance }, () => worker(database))));
+  await Promise.all(
+    [first, second].flatMap((database) => Array.from({ length: workersPerInstance }, () => worker(database))),
+  );
 }
 
 describe('the webhook outbox on PostgreSQL, two instances at once', () => {
@@ -63,7 +69,10 @@ describe('the webhook outbox on PostgreSQL, two instances at once', () => {
         await outbox.record(webhookId, eventId, { kind: 'delivered', status: 200 }, at, false);
       }
     }
-    const log = [...(await outbox.deliveries('a', { limit: 1000 })), ...(await outbox.deliveries('b', { limit: 1000 }))];
+    const log = [
+      ...(await outbox.deliveries('a', { limit: 1000 })),
+      ...(await outbox.deliveries('b', { limit: 1000 })),
+    ];
     expect(log).toHaveLength(rounds * 60);
     expect(log.every((delivery) => delivery.state === 'delivered' && delivery.attempts === 1)).toBe(true);
   });
@@ -88,8 +97,14 @@ describe('the webhook outbox on PostgreSQL, two instances at once', () => {
     expect(events).toHaveLength(rounds * 40);
     expect(new Set(events.map((event) => event.id)).size).toBe(rounds * 40);
     // Every meal announced exactly once.
-    const added = events.flatMap((event) => (event.type === 'menu.published' ? event.data.added : [])).sort((a, b) => a - b);
-    expect(added).toEqual(Array.from({ length: rounds }, (_, round) => Array.from({ length: 40 }, (_, index) => round * 100 + 1 + index)).flat());
+    const added = events
+      .flatMap((event) => (event.type === 'menu.published' ? event.data.added : []))
+      .sort((a, b) => a - b);
+    expect(added).toEqual(
+      Array.from({ length: rounds }, (_, round) =>
+        Array.from({ length: 40 }, (_, index) => round * 100 + 1 + index),
+      ).flat(),
+    );
     expect(await outbox.nextDueAt()).toEqual(start);
   });
 });

@@ -14,6 +14,8 @@ afterAll(async () => {
 
 // One migrated database for the file; each test starts from empty tables and the `default` canteen alone.
 describeWebhookContracts('PostgreSQL', async () => {
-  await database.pool.query(`DELETE FROM webhook_deliveries; DELETE FROM webhooks; DELETE FROM webhook_outbox; ${emptyMenuTablesSql}`);
+  await database.pool.query(
+    `DELETE FROM webhook_deliveries; DELETE FROM webhooks; DELETE FROM webhook_outbox; ${emptyMenuTablesSql}`,
+  );
   return database.adapters;
 });

@@ -1,6 +1,13 @@
 export type { Database as SqliteDatabase } from 'better-sqlite3';
 export { loadMigrations, migrate, type Migration, type MigrationSettings } from './migrations.js';
-export { defaultCanteenName, openSqliteDatabase, SqliteDatabaseMissingError, SqliteDatabaseReadOnlyError, type SqliteOptions, type SqliteSynchronous } from './open-database.js';
+export {
+  defaultCanteenName,
+  openSqliteDatabase,
+  SqliteDatabaseMissingError,
+  SqliteDatabaseReadOnlyError,
+  type SqliteOptions,
+  type SqliteSynchronous,
+} from './open-database.js';
 export { createSqliteAdapters } from './sqlite-adapters.js';
 export { GroupCommit, Refusal } from './group-commit.js';
 export {

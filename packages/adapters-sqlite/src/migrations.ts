@@ -58,7 +58,9 @@ export function migrate(
 }
 
 function applyMissing(db: Database, migrations: readonly Migration[]): number[] {
-  const isApplied = db.prepare<[number], { version: number }>('SELECT version FROM schema_migrations WHERE version = ?');
+  const isApplied = db.prepare<[number], { version: number }>(
+    'SELECT version FROM schema_migrations WHERE version = ?',
+  );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: number[] = [];
   for (const migration of migrations) {

@@ -73,13 +73,15 @@ function assertWritable(path: string): void {
   if (found !== undefined) throw new SqliteDatabaseReadOnlyError(path, found);
   // WAL mode creates both companions next to the file unless they are there already.
   const folder = dirname(path);
-  if (!companions.every((file) => existsSync(file)) && unwritable(folder)) throw new SqliteDatabaseReadOnlyError(path, `the folder ${folder}`);
+  if (!companions.every((file) => existsSync(file)) && unwritable(folder))
+    throw new SqliteDatabaseReadOnlyError(path, `the folder ${folder}`);
 }
 
 /** Opens (creating the folder and file if needed) and migrates a database; `:memory:` gives a private one. */
 export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database {
   const defaultTimeZone = options.defaultTimeZone ?? 'UTC';
-  if (!isTimeZone(defaultTimeZone)) throw new RangeError(`defaultTimeZone "${defaultTimeZone}" is not an IANA time zone`);
+  if (!isTimeZone(defaultTimeZone))
+    throw new RangeError(`defaultTimeZone "${defaultTimeZone}" is not an IANA time zone`);
   if (path !== ':memory:' && options.create === false && !existsSync(path)) throw new SqliteDatabaseMissingError(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   if (path !== ':memory:' && existsSync(path)) assertWritable(path);

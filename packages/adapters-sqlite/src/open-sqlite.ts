@@ -32,7 +32,10 @@ export function openSqlite(path: string, options: SqliteServiceOptions = {}): Sq
     ...(options.create === undefined ? {} : { create: options.create }),
     defaultTimeZone: options.defaultTimeZone,
   });
-  const health = new SqliteStorageHealth(path, options.onUnavailable === undefined ? {} : { onUnavailable: options.onUnavailable });
+  const health = new SqliteStorageHealth(
+    path,
+    options.onUnavailable === undefined ? {} : { onUnavailable: options.onUnavailable },
+  );
   // Unlike SELECT 1, this reads a page of the file; it throws once the connection is closed.
   const probe = db.prepare('SELECT max(version) FROM schema_migrations');
   const checkpoints =

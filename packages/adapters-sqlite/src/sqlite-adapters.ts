@@ -42,4 +42,3 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     pushStore: createSqlitePushStore(db, health),
   };
 }
-

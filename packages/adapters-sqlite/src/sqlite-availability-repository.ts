@@ -21,14 +21,17 @@ type SnapshotRow = AvailabilityRow & { canteen_id: CanteenId; served_at: number;
 export class SqliteAvailabilityRepository implements AvailabilityRepository {
   private readonly selectSnapshot: Statement<[MealId], SnapshotRow>;
   private readonly update: Statement<[AvailabilityStatus, number, MealId]>;
-  private readonly changeOnce: Transaction<(mealId: MealId, decide: AvailabilityDecision) => Result<AvailabilityChange, AvailabilityRefusal>>;
+  private readonly changeOnce: Transaction<
+    (mealId: MealId, decide: AvailabilityDecision) => Result<AvailabilityChange, AvailabilityRefusal>
+  >;
 
   constructor(
     db: Database,
     private readonly health?: SqliteStorageHealth,
   ) {
     // A withdrawn meal reads as no meal.
-    this.selectSnapshot = db.prepare(`SELECT meals.canteen_id, meals.served_at, meals.availability, meals.availability_changed_at,
+    this.selectSnapshot =
+      db.prepare(`SELECT meals.canteen_id, meals.served_at, meals.availability, meals.availability_changed_at,
         canteens.time_zone
       FROM meals JOIN canteens ON canteens.canteen_id = meals.canteen_id
       WHERE meals.meal_id = ? AND meals.withdrawn_at IS NULL`);
@@ -39,7 +42,13 @@ export class SqliteAvailabilityRepository implements AvailabilityRepository {
       const decision = decide(
         row === undefined
           ? undefined
-          : { mealId, canteenId: row.canteen_id, servedAt: new Date(row.served_at), timeZone: row.time_zone, availability: availabilityFromRow(row) },
+          : {
+              mealId,
+              canteenId: row.canteen_id,
+              servedAt: new Date(row.served_at),
+              timeZone: row.time_zone,
+              availability: availabilityFromRow(row),
+            },
       );
       if (!decision.ok || !availabilityChanged(decision.value)) return decision;
       const at = availabilityChangedAt(decision.value);

@@ -32,11 +32,24 @@ interface CanteenRow {
   placeholder_names: string;
 }
 
-type CanteenParams = [string, string, string, string | null, string | null, number | null, number | null, string, number | null, string, string];
+type CanteenParams = [
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  number | null,
+  number | null,
+  string,
+  number | null,
+  string,
+  string,
+];
 
 type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
 
-const canteenColumns = 'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
+const canteenColumns =
+  'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
 
 export class SqliteCanteenRepository implements CanteenRepository {
   private readonly exists: Statement<[CanteenId], 1>;
@@ -60,7 +73,8 @@ export class SqliteCanteenRepository implements CanteenRepository {
     // An UPSERT, not INSERT OR REPLACE: REPLACE deletes the row first, which the meals' foreign key would refuse. A row
     // inserted without a number gets one from the trigger of migration 010; an update without one keeps its own. A
     // saved canteen is active: a PUT restores an archived one.
-    const upsert = db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const upsert =
+      db.prepare<CanteenParams>(`INSERT INTO canteens (${canteenColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (canteen_id) DO UPDATE SET name = excluded.name, time_zone = excluded.time_zone,
         city = excluded.city, address = excluded.address, lat = excluded.lat, lng = excluded.lng, feeds = excluded.feeds,
         note_labels = excluded.note_labels, placeholder_names = excluded.placeholder_names,
@@ -68,7 +82,9 @@ export class SqliteCanteenRepository implements CanteenRepository {
     this.allWithArchivedAt = db.prepare(`SELECT ${canteenColumns}, archived_at FROM canteens ORDER BY canteen_id`);
     // COALESCE: archiving an archived canteen keeps the first instant.
     this.archiveOnce = db
-      .prepare<[number, CanteenId], number>('UPDATE canteens SET archived_at = COALESCE(archived_at, ?) WHERE canteen_id = ? RETURNING archived_at')
+      .prepare<[number, CanteenId], number>(
+        'UPDATE canteens SET archived_at = COALESCE(archived_at, ?) WHERE canteen_id = ? RETURNING archived_at',
+      )
       .pluck();
     this.saveInTransaction = db.transaction((canteen: Canteen): Saved => {
       const holder = canteen.openmensaId === undefined ? undefined : this.byNumber.get(canteen.openmensaId);
@@ -120,8 +136,19 @@ function canteenParams(canteen: Canteen): CanteenParams {
   // Only the three fields of a feed are stored, whatever else an object passed in carries.
   const feeds = canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }));
   const { id, name, timeZone, city, address } = canteen;
-  return [id, name, timeZone, city, address, at?.lat ?? null, at?.lng ?? null, JSON.stringify(feeds), canteen.openmensaId ?? null,
-    JSON.stringify(canteen.noteLabels ?? {}), JSON.stringify(canteen.placeholderNames ?? [])];
+  return [
+    id,
+    name,
+    timeZone,
+    city,
+    address,
+    at?.lat ?? null,
+    at?.lng ?? null,
+    JSON.stringify(feeds),
+    canteen.openmensaId ?? null,
+    JSON.stringify(canteen.noteLabels ?? {}),
+    JSON.stringify(canteen.placeholderNames ?? []),
+  ];
 }
 
 function canteenFromRow(row: CanteenRow): StoredCanteen {

@@ -11,9 +11,13 @@ export class SqliteClosedDayRepository implements ClosedDayRepository {
     private readonly health?: SqliteStorageHealth,
   ) {
     this.between = db
-      .prepare<[CanteenId, LocalDate, LocalDate], LocalDate>('SELECT day FROM closed_days WHERE canteen_id = ? AND day BETWEEN ? AND ? ORDER BY day')
+      .prepare<[CanteenId, LocalDate, LocalDate], LocalDate>(
+        'SELECT day FROM closed_days WHERE canteen_id = ? AND day BETWEEN ? AND ? ORDER BY day',
+      )
       .pluck();
-    const close = db.prepare<[CanteenId, LocalDate]>('INSERT OR IGNORE INTO closed_days (canteen_id, day) VALUES (?, ?)');
+    const close = db.prepare<[CanteenId, LocalDate]>(
+      'INSERT OR IGNORE INTO closed_days (canteen_id, day) VALUES (?, ?)',
+    );
     const open = db.prepare<[CanteenId, LocalDate]>('DELETE FROM closed_days WHERE canteen_id = ? AND day = ?');
     this.recordAll = db.transaction((canteenId: CanteenId, days: readonly DayClosure[]) => {
       for (const { date, closed } of days) (closed ? close : open).run(canteenId, date);

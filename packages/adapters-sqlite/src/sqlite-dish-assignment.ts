@@ -1,4 +1,12 @@
-import { defaultCanteenId, dishNameKey, dishSearchKey, type CanteenId, type DishId, type Meal, type MealId } from '@canteen-meals/domain';
+import {
+  defaultCanteenId,
+  dishNameKey,
+  dishSearchKey,
+  type CanteenId,
+  type DishId,
+  type Meal,
+  type MealId,
+} from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 
 /** A meal as it stands before a write: its dish (null on a file not yet backfilled) and its histogram. */
@@ -20,13 +28,19 @@ export class SqliteDishAssignment {
   private readonly addToDish: Statement<HistogramDelta>;
 
   constructor(db: Database) {
-    this.findDish = db.prepare<[CanteenId, string], DishId>('SELECT dish_id FROM dish_names WHERE canteen_id = ? AND name_key = ?').pluck();
+    this.findDish = db
+      .prepare<[CanteenId, string], DishId>('SELECT dish_id FROM dish_names WHERE canteen_id = ? AND name_key = ?')
+      .pluck();
     this.insertDish = db
       .prepare<[CanteenId, string], DishId>('INSERT INTO dishes (canteen_id, name) VALUES (?, ?) RETURNING dish_id')
       .pluck();
-    this.insertName = db.prepare('INSERT INTO dish_names (canteen_id, name_key, search_key, name, dish_id) VALUES (?, ?, ?, ?, ?)');
+    this.insertName = db.prepare(
+      'INSERT INTO dish_names (canteen_id, name_key, search_key, name, dish_id) VALUES (?, ?, ?, ?, ?)',
+    );
     this.storedServing = db
-      .prepare<[MealId], StoredServing>('SELECT dish_id, rated_1, rated_2, rated_3, rated_4, rated_5 FROM meals WHERE meal_id = ?')
+      .prepare<[MealId], StoredServing>(
+        'SELECT dish_id, rated_1, rated_2, rated_3, rated_4, rated_5 FROM meals WHERE meal_id = ?',
+      )
       .raw(true);
     // Signed counts: the CHECK (rated_n >= 0) refuses a dish histogram that would go negative.
     this.addToDish = db.prepare(`UPDATE dishes SET rated_1 = rated_1 + ?, rated_2 = rated_2 + ?, rated_3 = rated_3 + ?,
@@ -52,6 +66,12 @@ export class SqliteDishAssignment {
   }
 }
 
-function negated([r1, r2, r3, r4, r5]: readonly [number, number, number, number, number]): [number, number, number, number, number] {
+function negated([r1, r2, r3, r4, r5]: readonly [number, number, number, number, number]): [
+  number,
+  number,
+  number,
+  number,
+  number,
+] {
   return [-r1, -r2, -r3, -r4, -r5];
 }

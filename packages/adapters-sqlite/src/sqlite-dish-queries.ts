@@ -91,7 +91,10 @@ export class SqliteDishQueries implements DishQueries {
       dish: dishSummaryFromRow(row),
       // Sorted here as the in-memory adapter sorts (UTF-16 code units), not by SQLite's byte order.
       names: (JSON.parse(row.names) as string[]).sort(),
-      personal: reader === null ? null : { marked: row.marked === 1, histogram: JSON.parse(row.personal_histogram) as RatingHistogram },
+      personal:
+        reader === null
+          ? null
+          : { marked: row.marked === 1, histogram: JSON.parse(row.personal_histogram) as RatingHistogram },
     };
   }
 
@@ -109,8 +112,14 @@ export class SqliteDishQueries implements DishQueries {
     const pattern = `%${dishSearchKey(text).replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
     // Each side of the filter is a JSON array: a meal's labels are stored with their parents, so a code is carried
     // when it is among them (a label is listed once, so the count of `only` codes found is that of those carried).
-    const labels = { filtered: isNoLabelFilter(filter) ? (0 as const) : (1 as const), without: JSON.stringify(filter.without), only: JSON.stringify(filter.only) };
-    return this.searchNames.all({ canteen: canteenId, pattern, after, limit, as_of: asOf.getTime(), ...labels }).map(dishSummaryFromRow);
+    const labels = {
+      filtered: isNoLabelFilter(filter) ? (0 as const) : (1 as const),
+      without: JSON.stringify(filter.without),
+      only: JSON.stringify(filter.only),
+    };
+    return this.searchNames
+      .all({ canteen: canteenId, pattern, after, limit, as_of: asOf.getTime(), ...labels })
+      .map(dishSummaryFromRow);
   }
 
   async ofCanteen(canteenId: CanteenId, asOf: Date): Promise<DishSummary[]> {

@@ -15,7 +15,11 @@ import type { SqliteStorageHealth } from './storage-health.js';
 
 type DishRow = HistogramRow & { dish_id: DishId; canteen_id: CanteenId };
 
-type Merge = (target: DishId, from: readonly DishId[], decide: DishMergeDecision) => Result<DishMerge, DishMergeRefusal>;
+type Merge = (
+  target: DishId,
+  from: readonly DishId[],
+  decide: DishMergeDecision,
+) => Result<DishMerge, DishMergeRefusal>;
 
 export class SqliteDishRepository implements DishRepository {
   private readonly mergeInTransaction: Transaction<Merge>;
@@ -30,8 +34,12 @@ export class SqliteDishRepository implements DishRepository {
     const byIds: Statement<[string], DishRow> = db.prepare(
       `SELECT ${dishColumns} FROM dishes WHERE dish_id IN (SELECT value FROM json_each(?))`,
     );
-    const moveServings = db.prepare<[DishId, string]>('UPDATE meals SET dish_id = ? WHERE dish_id IN (SELECT value FROM json_each(?))');
-    const moveNames = db.prepare<[DishId, string]>('UPDATE dish_names SET dish_id = ? WHERE dish_id IN (SELECT value FROM json_each(?))');
+    const moveServings = db.prepare<[DishId, string]>(
+      'UPDATE meals SET dish_id = ? WHERE dish_id IN (SELECT value FROM json_each(?))',
+    );
+    const moveNames = db.prepare<[DishId, string]>(
+      'UPDATE dish_names SET dish_id = ? WHERE dish_id IN (SELECT value FROM json_each(?))',
+    );
     const setHistogram = db.prepare<[...RatingHistogram, DishId]>(
       'UPDATE dishes SET rated_1 = ?, rated_2 = ?, rated_3 = ?, rated_4 = ?, rated_5 = ? WHERE dish_id = ?',
     );
@@ -40,10 +48,16 @@ export class SqliteDishRepository implements DishRepository {
     const moveAversions = db.prepare<[DishId, string]>(`INSERT INTO dish_aversions (user_id, dish_id, since)
         SELECT user_id, ?, min(since) FROM dish_aversions WHERE dish_id IN (SELECT value FROM json_each(?)) GROUP BY user_id
         ON CONFLICT (user_id, dish_id) DO UPDATE SET since = min(since, excluded.since)`);
-    const dropAversions = db.prepare<[string]>('DELETE FROM dish_aversions WHERE dish_id IN (SELECT value FROM json_each(?))');
+    const dropAversions = db.prepare<[string]>(
+      'DELETE FROM dish_aversions WHERE dish_id IN (SELECT value FROM json_each(?))',
+    );
     // The merged dishes' aversions move: the parts of every user who avoided one change.
     const personalParts = personalPartCacheOf(db);
-    const summaryOf = (row: DishRow) => ({ id: row.dish_id, canteenId: row.canteen_id, histogram: histogramFromRow(row) });
+    const summaryOf = (row: DishRow) => ({
+      id: row.dish_id,
+      canteenId: row.canteen_id,
+      histogram: histogramFromRow(row),
+    });
 
     this.mergeInTransaction = db.transaction((target: DishId, from: readonly DishId[], decide: DishMergeDecision) => {
       const found = byId.get(target);
@@ -65,7 +79,11 @@ export class SqliteDishRepository implements DishRepository {
     });
   }
 
-  async merge(target: DishId, from: readonly DishId[], decide: DishMergeDecision): Promise<Result<DishMerge, DishMergeRefusal>> {
+  async merge(
+    target: DishId,
+    from: readonly DishId[],
+    decide: DishMergeDecision,
+  ): Promise<Result<DishMerge, DishMergeRefusal>> {
     // IMMEDIATE: no rating change of another connection can slip between reading the histograms and writing their sum.
     const merge = () => this.mergeInTransaction.immediate(target, from, decide);
     return this.health === undefined ? merge() : this.health.guard(merge);

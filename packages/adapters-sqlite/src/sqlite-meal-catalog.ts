@@ -16,7 +16,13 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { SqliteDishAssignment } from './sqlite-dish-assignment.js';
 import { SqliteHeldMeals } from './sqlite-held-meals.js';
 import { SqliteOutboxRecorder } from './sqlite-outbox-recorder.js';
-import { mealColumns, mealParams, mealPlaceholders, mealUpdateFromExcluded, type MealParams } from './sqlite-meal-row.js';
+import {
+  mealColumns,
+  mealParams,
+  mealPlaceholders,
+  mealUpdateFromExcluded,
+  type MealParams,
+} from './sqlite-meal-row.js';
 
 import type { SqliteStorageHealth } from './storage-health.js';
 
@@ -26,9 +32,14 @@ export class SqliteMealCatalog implements MealCatalog {
   private readonly upsert: Statement<[...MealParams, number]>;
   private readonly countAll: Statement<[], { n: number }>;
   private readonly existingIds: Statement<[string], MealId>;
-  private readonly withdrawFirst: Statement<[number, MealId], { served_at: number; canteen_id: CanteenId; dish_id: DishId | null }>;
+  private readonly withdrawFirst: Statement<
+    [number, MealId],
+    { served_at: number; canteen_id: CanteenId; dish_id: DishId | null }
+  >;
   private readonly withdrawnAt: Statement<[MealId], number | null>;
-  private readonly upsertAll: Transaction<(meals: readonly Meal[], check: MenuDaysCheck | undefined, at: Date) => Result<number, 'menu_day_full'>>;
+  private readonly upsertAll: Transaction<
+    (meals: readonly Meal[], check: MenuDaysCheck | undefined, at: Date) => Result<number, 'menu_day_full'>
+  >;
   private readonly withdrawOnce: Transaction<(mealId: MealId, at: Date) => Withdrawal>;
 
   constructor(
@@ -42,26 +53,40 @@ export class SqliteMealCatalog implements MealCatalog {
       ON CONFLICT (meal_id) DO UPDATE SET ${mealUpdateFromExcluded}, dish_id = excluded.dish_id, withdrawn_at = NULL`);
     this.countAll = db.prepare('SELECT count(*) AS n FROM meals');
     const outbox = new SqliteOutboxRecorder(db);
-    this.existingIds = db.prepare<[string], MealId>('SELECT meal_id FROM meals WHERE meal_id IN (SELECT value FROM json_each(?))').pluck();
+    this.existingIds = db
+      .prepare<[string], MealId>('SELECT meal_id FROM meals WHERE meal_id IN (SELECT value FROM json_each(?))')
+      .pluck();
     // Only a meal not withdrawn yet: withdrawing again keeps the first instant and records nothing.
-    this.withdrawFirst = db.prepare('UPDATE meals SET withdrawn_at = ? WHERE meal_id = ? AND withdrawn_at IS NULL RETURNING served_at, canteen_id, dish_id');
+    this.withdrawFirst = db.prepare(
+      'UPDATE meals SET withdrawn_at = ? WHERE meal_id = ? AND withdrawn_at IS NULL RETURNING served_at, canteen_id, dish_id',
+    );
     this.withdrawnAt = db.prepare<[MealId], number | null>('SELECT withdrawn_at FROM meals WHERE meal_id = ?').pluck();
     this.upsertAll = db.transaction((meals: readonly Meal[], check: MenuDaysCheck | undefined, at: Date) => {
       if (check !== undefined) {
-        const decision = check.decide(held.count(check.days, meals.map((meal) => meal.id)));
+        const decision = check.decide(
+          held.count(
+            check.days,
+            meals.map((meal) => meal.id),
+          ),
+        );
         if (!decision.ok) return decision;
       }
       const existed = new Set(this.existingIds.all(JSON.stringify(meals.map((meal) => meal.id))));
       for (const meal of meals) this.upsert.run(...mealParams(meal), dishes.assign(meal));
       // After the writes, whose foreign keys name a missing canteen first; a throw here still rolls them back.
-      outbox.record(upsertEvents(meals, existed, outbox.timeZonesOf(meals.map((meal) => meal.canteenId ?? defaultCanteenId))), at);
+      outbox.record(
+        upsertEvents(meals, existed, outbox.timeZonesOf(meals.map((meal) => meal.canteenId ?? defaultCanteenId))),
+        at,
+      );
       return accept(meals.length);
     });
     this.withdrawOnce = db.transaction((mealId: MealId, at: Date): Withdrawal => {
       const first = this.withdrawFirst.get(at.getTime(), mealId);
       if (first === undefined) {
         const before = this.withdrawnAt.get(mealId);
-        return before === undefined || before === null ? { found: false } : { found: true, withdrawnAt: new Date(before) };
+        return before === undefined || before === null
+          ? { found: false }
+          : { found: true, withdrawnAt: new Date(before) };
       }
       const meal = { id: mealId, servedAt: new Date(first.served_at), canteenId: first.canteen_id };
       outbox.record([withdrawalEvent(meal, first.dish_id, outbox.timeZonesOf([first.canteen_id]), at)], at);
@@ -69,7 +94,11 @@ export class SqliteMealCatalog implements MealCatalog {
     });
   }
 
-  async upsertMany(meals: readonly Meal[], check?: MenuDaysCheck, at: Date = new Date()): Promise<Result<number, 'menu_day_full'>> {
+  async upsertMany(
+    meals: readonly Meal[],
+    check?: MenuDaysCheck,
+    at: Date = new Date(),
+  ): Promise<Result<number, 'menu_day_full'>> {
     // One transaction for the batch: the dish assignments and histogram moves land with the meals, or nothing does.
     // IMMEDIATE, as it reads the dishes and counts the days before it writes: no other connection can create the same
     // dish or add meals to those days in between.

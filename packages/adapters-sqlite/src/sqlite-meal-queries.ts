@@ -26,7 +26,12 @@ import {
   type ViewRow,
 } from './sqlite-meal-view.js';
 import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
-import { preferenceColumns, preferenceJoin, preferencesFromRow, type PreferenceRow } from './sqlite-preference-repository.js';
+import {
+  preferenceColumns,
+  preferenceJoin,
+  preferencesFromRow,
+  type PreferenceRow,
+} from './sqlite-preference-repository.js';
 
 /** Every read is one statement, so its cost in queries is the same for one meal or a hundred. */
 export class SqliteMealQueries implements MealQueries {
@@ -36,7 +41,10 @@ export class SqliteMealQueries implements MealQueries {
   private readonly personalPart: Statement<[{ user: UserId; low: MealId; high: MealId }], PersonalPartRow>;
   private readonly personalParts: PersonalPartCache<PersonalPartRow>;
   private readonly markingCountsOf: Statement<{ ids: string }, { meal_id: MealId; marks: number }>;
-  private readonly favouriteServings: Statement<ViewParameters & { windows: string; earliest: number; latest: number; limit: number }, ViewRow>;
+  private readonly favouriteServings: Statement<
+    ViewParameters & { windows: string; earliest: number; latest: number; limit: number },
+    ViewRow
+  >;
   private readonly marked: PageStatements<object>;
   private readonly rated: PageStatements<object>;
 
@@ -78,7 +86,9 @@ export class SqliteMealQueries implements MealQueries {
     page?: MenuPageRequest,
   ): Promise<PersonalMeal[]> {
     const parameters = { user: reader, as_of: asOf.getTime(), windows: windowsParameter(windows) };
-    return page === undefined ? this.servedIn.all(parameters).map(viewFromRow) : readMenuPage(this.servedInPage, parameters, page);
+    return page === undefined
+      ? this.servedIn.all(parameters).map(viewFromRow)
+      : readMenuPage(this.servedInPage, parameters, page);
   }
 
   async personalPartOf(userId: UserId, mealIds: readonly MealId[]): Promise<PersonalPart> {
@@ -91,7 +101,8 @@ export class SqliteMealQueries implements MealQueries {
     }
     // Kept by the process until one of its writes changes it (see PersonalPartCache): exact, as the one writer.
     let row = this.personalParts.get(userId, low, high);
-    if (row === undefined) this.personalParts.keep(userId, low, high, (row = this.personalPart.get({ user: userId, low, high })!));
+    if (row === undefined)
+      this.personalParts.keep(userId, low, high, (row = this.personalPart.get({ user: userId, low, high })!));
     return { states: statesOf(mealIds, row.own), preferences: preferencesFromRow(row) };
   }
 
@@ -100,7 +111,12 @@ export class SqliteMealQueries implements MealQueries {
     return new Map(this.markingCountsOf.all({ ids: JSON.stringify(mealIds) }).map((row) => [row.meal_id, row.marks]));
   }
 
-  async favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]> {
+  async favouriteServingsIn(
+    userId: UserId,
+    windows: readonly ServingWindow[],
+    asOf: Date,
+    limit: number,
+  ): Promise<PersonalMeal[]> {
     if (windows.length === 0) return [];
     return this.favouriteServings
       .all({

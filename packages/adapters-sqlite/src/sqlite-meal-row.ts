@@ -1,4 +1,11 @@
-import { noMealDetails, priceRoles, type DetailedMeal, type Meal, type MealPrices, type PriceRole } from '@canteen-meals/domain';
+import {
+  noMealDetails,
+  priceRoles,
+  type DetailedMeal,
+  type Meal,
+  type MealPrices,
+  type PriceRole,
+} from '@canteen-meals/domain';
 
 /** A meals row without its histogram. */
 export interface MealRow {

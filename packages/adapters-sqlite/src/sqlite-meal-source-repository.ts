@@ -16,10 +16,20 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { SqliteDishAssignment } from './sqlite-dish-assignment.js';
 import { SqliteHeldMeals } from './sqlite-held-meals.js';
 import { SqliteOutboxRecorder } from './sqlite-outbox-recorder.js';
-import { mealColumns, mealFromRow, mealParams, mealPlaceholders, type MealParams, type MealRow } from './sqlite-meal-row.js';
+import {
+  mealColumns,
+  mealFromRow,
+  mealParams,
+  mealPlaceholders,
+  type MealParams,
+  type MealRow,
+} from './sqlite-meal-row.js';
 
 export class SqliteMealSourceRepository implements MealSourceRepository {
-  private readonly selectKnown: Statement<[string, string], MealRow & { source_key: MealSourceKey; withdrawn_at: number | null }>;
+  private readonly selectKnown: Statement<
+    [string, string],
+    MealRow & { source_key: MealSourceKey; withdrawn_at: number | null }
+  >;
   private readonly selectNextId: Statement<[], { next: number }>;
   private readonly insertMeal: Statement<[...MealParams, number]>;
   private readonly updateMeal: Statement<unknown[]>;
@@ -43,12 +53,18 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
       .slice(1)
       .map((column) => `${column} = ?`);
     // An updated meal is listed by its feed again: it is served, whatever was withdrawn before.
-    this.updateMeal = db.prepare(`UPDATE meals SET ${assignments.join(', ')}, dish_id = ?, withdrawn_at = NULL WHERE meal_id = ?`);
+    this.updateMeal = db.prepare(
+      `UPDATE meals SET ${assignments.join(', ')}, dish_id = ?, withdrawn_at = NULL WHERE meal_id = ?`,
+    );
     this.withdrawMeal = db
-      .prepare<[number, MealId], DishId | null>('UPDATE meals SET withdrawn_at = ? WHERE meal_id = ? AND withdrawn_at IS NULL RETURNING dish_id')
+      .prepare<[number, MealId], DishId | null>(
+        'UPDATE meals SET withdrawn_at = ? WHERE meal_id = ? AND withdrawn_at IS NULL RETURNING dish_id',
+      )
       .pluck();
     const outbox = new SqliteOutboxRecorder(db);
-    this.insertSource = db.prepare('INSERT INTO meal_sources (source_key, meal_id, source, served_on) VALUES (?, ?, ?, ?)');
+    this.insertSource = db.prepare(
+      'INSERT INTO meal_sources (source_key, meal_id, source, served_on) VALUES (?, ?, ?, ?)',
+    );
     this.importInTransaction = db.transaction((scope: MenuImportScope, decide: MenuImportDecision) => {
       const known = new Map<MealSourceKey, Meal>();
       const withdrawn = new Set<MealId>();
@@ -56,7 +72,10 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
         known.set(row.source_key, mealFromRow(row));
         if (row.withdrawn_at !== null) withdrawn.add(row.meal_id);
       }
-      const others = held.count(scope.servedIn, [...known.values()].map((meal) => meal.id));
+      const others = held.count(
+        scope.servedIn,
+        [...known.values()].map((meal) => meal.id),
+      );
       const decision = decide({ known, nextMealId: this.selectNextId.get()?.next ?? 1, withdrawn, held: others });
       if (!decision.ok) return decision;
       const plan = decision.value;
@@ -68,14 +87,22 @@ export class SqliteMealSourceRepository implements MealSourceRepository {
         const [id, ...fields] = mealParams(meal);
         this.updateMeal.run(...fields, dishes.assign(meal), id);
       }
-      const dishOf = new Map(plan.withdrawn.map((meal) => [meal.id, this.withdrawMeal.get(plan.at.getTime(), meal.id) ?? null]));
+      const dishOf = new Map(
+        plan.withdrawn.map((meal) => [meal.id, this.withdrawMeal.get(plan.at.getTime(), meal.id) ?? null]),
+      );
       const placed = [...plan.added.map(({ meal }) => meal), ...plan.updated, ...plan.withdrawn];
-      outbox.record(importEvents(plan, scope.cause ?? 'import', outbox.timeZonesOf(placed.map((meal) => meal.canteenId)), dishOf), plan.at);
+      outbox.record(
+        importEvents(plan, scope.cause ?? 'import', outbox.timeZonesOf(placed.map((meal) => meal.canteenId)), dishOf),
+        plan.at,
+      );
       return decision;
     });
   }
 
-  async importMenu(scope: MenuImportScope, decide: MenuImportDecision): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
+  async importMenu(
+    scope: MenuImportScope,
+    decide: MenuImportDecision,
+  ): Promise<Result<MenuImportPlan, MenuImportRefusal>> {
     // IMMEDIATE takes the write lock before reading: two imports cannot both hand out the same next id, nor two
     // writers both count a day before the other has added to it.
     return this.importInTransaction.immediate(scope, decide);

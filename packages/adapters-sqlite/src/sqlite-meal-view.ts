@@ -1,4 +1,16 @@
-import type { Availability, AvailabilityStatus, CanteenId, DishId, DishSummary, MealId, MenuPageRequest, PageRequest, PersonalMeal, RatingValue, UserId } from '@canteen-meals/domain';
+import type {
+  Availability,
+  AvailabilityStatus,
+  CanteenId,
+  DishId,
+  DishSummary,
+  MealId,
+  MenuPageRequest,
+  PageRequest,
+  PersonalMeal,
+  RatingValue,
+  UserId,
+} from '@canteen-meals/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';

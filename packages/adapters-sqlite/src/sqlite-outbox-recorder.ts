@@ -11,7 +11,9 @@ export class SqliteOutboxRecorder {
   private readonly insertEvents: Statement<[string]>;
 
   constructor(db: Database) {
-    this.selectTimeZones = db.prepare('SELECT canteen_id, time_zone FROM canteens WHERE canteen_id IN (SELECT value FROM json_each(?))');
+    this.selectTimeZones = db.prepare(
+      'SELECT canteen_id, time_zone FROM canteens WHERE canteen_id IN (SELECT value FROM json_each(?))',
+    );
     this.insertEvents = db.prepare(`INSERT INTO webhook_outbox (event_id, event_type, occurred_at, data)
       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?) ORDER BY key`);
   }
@@ -25,6 +27,10 @@ export class SqliteOutboxRecorder {
   /** Records the events, in their order, each with a new id, occurred at `at`. Call it inside the write's transaction. */
   record(events: readonly WebhookEvent[], at: Date): void {
     if (events.length === 0) return;
-    this.insertEvents.run(JSON.stringify(events.map((event) => [eventIdOf(randomUUID()), event.type, at.getTime(), storedEventData(event)])));
+    this.insertEvents.run(
+      JSON.stringify(
+        events.map((event) => [eventIdOf(randomUUID()), event.type, at.getTime(), storedEventData(event)]),
+      ),
+    );
   }
 }

@@ -1,4 +1,12 @@
-import { isNoLabelFilter, noLabelFilter, type DishId, type LabelFilter, type PersonPreferences, type PreferenceRepository, type UserId } from '@canteen-meals/domain';
+import {
+  isNoLabelFilter,
+  noLabelFilter,
+  type DishId,
+  type LabelFilter,
+  type PersonPreferences,
+  type PreferenceRepository,
+  type UserId,
+} from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 import type { SqliteStorageHealth } from './storage-health.js';
@@ -24,7 +32,10 @@ export function preferencesFromRow(row: PreferenceRow): PersonPreferences {
     row.without_labels === null || row.only_labels === null
       ? noLabelFilter
       : { without: JSON.parse(row.without_labels) as string[], only: JSON.parse(row.only_labels) as string[] };
-  const aversions = (JSON.parse(row.aversions) as [number, number][]).map(([dishId, since]) => ({ dishId, since: new Date(since) }));
+  const aversions = (JSON.parse(row.aversions) as [number, number][]).map(([dishId, since]) => ({
+    dishId,
+    since: new Date(since),
+  }));
   return { filter: { without: [...filter.without], only: [...filter.only] }, aversions };
 }
 
@@ -48,7 +59,9 @@ export class SqlitePreferenceRepository implements PreferenceRepository {
       ON CONFLICT (user_id) DO UPDATE SET without_labels = excluded.without_labels, only_labels = excluded.only_labels`);
     this.deleteFilter = db.prepare('DELETE FROM label_preferences WHERE user_id = ?');
     // The first instant stays: avoiding again changes nothing.
-    this.putAversion = db.prepare('INSERT INTO dish_aversions (user_id, dish_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    this.putAversion = db.prepare(
+      'INSERT INTO dish_aversions (user_id, dish_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+    );
     this.deleteAversion = db.prepare('DELETE FROM dish_aversions WHERE user_id = ? AND dish_id = ?');
     this.deleteAversions = db.prepare('DELETE FROM dish_aversions WHERE user_id = ?');
     this.eraseInTransaction = db.transaction((userId: UserId) => ({

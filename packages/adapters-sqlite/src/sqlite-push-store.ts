@@ -65,7 +65,13 @@ function entryKeyOf(id: string): number | undefined {
  * then the person's oldest past the cap removed, with their notifications (the outbox's foreign key cascades).
  */
 export class SqlitePushSubscriptionRepository implements PushSubscriptionRepository {
-  private readonly saveInTransaction: Transaction<(subscription: NewPushSubscription, at: Date, maxPerPerson: number) => { subscription: PushSubscription; created: boolean }>;
+  private readonly saveInTransaction: Transaction<
+    (
+      subscription: NewPushSubscription,
+      at: Date,
+      maxPerPerson: number,
+    ) => { subscription: PushSubscription; created: boolean }
+  >;
   private readonly ofUser: Statement<[UserId], SubscriptionRow>;
   private readonly ofUsers: Statement<[string], SubscriptionRow>;
   private readonly removeOwn: Statement<[UserId, string]>;
@@ -75,8 +81,18 @@ export class SqlitePushSubscriptionRepository implements PushSubscriptionReposit
 
   constructor(db: Database, health?: SqliteStorageHealth) {
     this.guard = guardOf(health);
-    const byEndpoint = db.prepare<[string], SubscriptionRow>(`SELECT ${subscriptionColumns} FROM push_subscriptions WHERE endpoint = ?`);
-    const insert = db.prepare<{ id: string; user: string; endpoint: string; p256dh: string; auth: string; expiration: number | null; at: number }>(
+    const byEndpoint = db.prepare<[string], SubscriptionRow>(
+      `SELECT ${subscriptionColumns} FROM push_subscriptions WHERE endpoint = ?`,
+    );
+    const insert = db.prepare<{
+      id: string;
+      user: string;
+      endpoint: string;
+      p256dh: string;
+      auth: string;
+      expiration: number | null;
+      at: number;
+    }>(
       `INSERT INTO push_subscriptions (subscription_id, user_id, endpoint, p256dh, auth, expiration_time, created_at)
        VALUES (@id, @user, @endpoint, @p256dh, @auth, @expiration, @at)`,
     );
@@ -110,7 +126,9 @@ export class SqlitePushSubscriptionRepository implements PushSubscriptionReposit
       };
       return { subscription: saved, created: known === undefined };
     });
-    this.ofUser = db.prepare(`SELECT ${subscriptionColumns} FROM push_subscriptions WHERE user_id = ? ORDER BY created_at, seq`);
+    this.ofUser = db.prepare(
+      `SELECT ${subscriptionColumns} FROM push_subscriptions WHERE user_id = ? ORDER BY created_at, seq`,
+    );
     // BINARY order of the user ids: JavaScript's order of strings (but for characters beyond the BMP).
     this.ofUsers = db.prepare(
       `SELECT ${subscriptionColumns} FROM push_subscriptions WHERE user_id IN (SELECT value FROM json_each(?))
@@ -154,7 +172,11 @@ interface SettingsRow {
   language: NotificationSettings['language'];
 }
 
-const settingsFromRow = (row: SettingsRow): NotificationSettings => ({ favouritesToday: row.favourites_today === 1, soldOut: row.sold_out === 1, language: row.language });
+const settingsFromRow = (row: SettingsRow): NotificationSettings => ({
+  favouritesToday: row.favourites_today === 1,
+  soldOut: row.sold_out === 1,
+  language: row.language,
+});
 
 export class SqliteNotificationSettingsRepository implements NotificationSettingsRepository {
   private readonly ofUser: Statement<[UserId], SettingsRow>;
@@ -167,8 +189,11 @@ export class SqliteNotificationSettingsRepository implements NotificationSetting
     this.guard = guardOf(health);
     const columns = 'user_id, favourites_today, sold_out, language';
     this.ofUser = db.prepare(`SELECT ${columns} FROM notification_settings WHERE user_id = ?`);
-    this.ofUsers = db.prepare(`SELECT ${columns} FROM notification_settings WHERE user_id IN (SELECT value FROM json_each(?))`);
-    this.put = db.prepare(`INSERT INTO notification_settings (user_id, favourites_today, sold_out, language) VALUES (?, ?, ?, ?)
+    this.ofUsers = db.prepare(
+      `SELECT ${columns} FROM notification_settings WHERE user_id IN (SELECT value FROM json_each(?))`,
+    );
+    this.put =
+      db.prepare(`INSERT INTO notification_settings (user_id, favourites_today, sold_out, language) VALUES (?, ?, ?, ?)
       ON CONFLICT (user_id) DO UPDATE SET favourites_today = excluded.favourites_today, sold_out = excluded.sold_out, language = excluded.language`);
     this.remove = db.prepare('DELETE FROM notification_settings WHERE user_id = ?');
   }
@@ -179,12 +204,18 @@ export class SqliteNotificationSettingsRepository implements NotificationSetting
   }
 
   async settingsOfUsers(userIds: readonly UserId[]) {
-    const stored = new Map(userIds.length === 0 ? [] : this.ofUsers.all(JSON.stringify(userIds)).map((row) => [row.user_id, settingsFromRow(row)] as const));
+    const stored = new Map(
+      userIds.length === 0
+        ? []
+        : this.ofUsers.all(JSON.stringify(userIds)).map((row) => [row.user_id, settingsFromRow(row)] as const),
+    );
     return new Map(userIds.map((userId) => [userId, stored.get(userId) ?? { ...defaultNotificationSettings }]));
   }
 
   async save(userId: UserId, settings: NotificationSettings) {
-    this.guard(() => this.put.run(userId, settings.favouritesToday ? 1 : 0, settings.soldOut ? 1 : 0, settings.language));
+    this.guard(() =>
+      this.put.run(userId, settings.favouritesToday ? 1 : 0, settings.soldOut ? 1 : 0, settings.language),
+    );
   }
 
   async erase(userId: UserId) {
@@ -226,7 +257,9 @@ export class SqlitePushOutbox implements PushOutbox {
        FROM json_each(?) AS e JOIN push_subscriptions AS s ON s.subscription_id = e.value ->> 0
        ORDER BY e.key`,
     );
-    const insertKey = db.prepare<[string, number]>('INSERT INTO push_once_keys (once_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING');
+    const insertKey = db.prepare<[string, number]>(
+      'INSERT INTO push_once_keys (once_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
     this.enqueueOnceInTransaction = db.transaction((key: string, entries: string, at: number) => {
       if (insertKey.run(key, at).changes === 0) return false;
       this.insertEntries.run(entries);
@@ -240,7 +273,9 @@ export class SqlitePushOutbox implements PushOutbox {
        WHERE o.state = 'pending' AND o.due_at <= @now AND o.expires_at > @now AND (o.leased_until IS NULL OR o.leased_until <= @now)
        ORDER BY o.due_at, o.entry_id LIMIT @limit`,
     );
-    const lease = db.prepare<{ until: number; ids: string }>('UPDATE push_outbox SET leased_until = @until WHERE entry_id IN (SELECT value FROM json_each(@ids))');
+    const lease = db.prepare<{ until: number; ids: string }>(
+      'UPDATE push_outbox SET leased_until = @until WHERE entry_id IN (SELECT value FROM json_each(@ids))',
+    );
     const drop = db.prepare<[string]>('DELETE FROM push_outbox WHERE entry_id IN (SELECT value FROM json_each(?))');
     // What expired before any attempt leaves the queue as expired (the outbox's depth counts what can still go out).
     const expire = db.prepare<{ now: number }>(
@@ -275,10 +310,12 @@ export class SqlitePushOutbox implements PushOutbox {
     });
 
     this.deliver = db.prepare("DELETE FROM push_outbox WHERE entry_id = ? AND state = 'pending'");
-    this.record = db.prepare(`UPDATE push_outbox SET state = @state, attempts = attempts + 1, leased_until = NULL, settled_at = @at,
+    this.record =
+      db.prepare(`UPDATE push_outbox SET state = @state, attempts = attempts + 1, leased_until = NULL, settled_at = @at,
         last_status = @status, last_error = @error
       WHERE entry_id = @id AND state = 'pending'`);
-    this.again = db.prepare(`UPDATE push_outbox SET due_at = @due, attempts = attempts + 1, leased_until = NULL, last_status = @status, last_error = @error
+    this.again =
+      db.prepare(`UPDATE push_outbox SET due_at = @due, attempts = attempts + 1, leased_until = NULL, last_status = @status, last_error = @error
       WHERE entry_id = @id AND state = 'pending'`);
     this.pending = db.prepare<[], number>("SELECT count(*) FROM push_outbox WHERE state = 'pending'").pluck();
   }
@@ -303,7 +340,13 @@ export class SqlitePushOutbox implements PushOutbox {
     this.guard(() =>
       settlement.kind === 'delivered'
         ? this.deliver.run(key)
-        : this.record.run({ id: key, state: settlement.kind, at: at.getTime(), status: settlement.status, error: settlement.error }),
+        : this.record.run({
+            id: key,
+            state: settlement.kind,
+            at: at.getTime(),
+            status: settlement.status,
+            error: settlement.error,
+          }),
     );
   }
 
@@ -319,7 +362,15 @@ export class SqlitePushOutbox implements PushOutbox {
 }
 
 function entriesJson(entries: readonly PushEntry[]): string {
-  return JSON.stringify(entries.map((entry) => [entry.subscriptionId, entry.payload, entry.topic, entry.dueAt.getTime(), entry.expiresAt.getTime()]));
+  return JSON.stringify(
+    entries.map((entry) => [
+      entry.subscriptionId,
+      entry.payload,
+      entry.topic,
+      entry.dueAt.getTime(),
+      entry.expiresAt.getTime(),
+    ]),
+  );
 }
 
 interface MarkedRow {
@@ -345,11 +396,17 @@ export class SqlitePushAudience implements PushAudience {
       WHERE m.canteen_id = @canteen AND m.served_at >= @from AND m.served_at < @to
         AND m.withdrawn_at IS NULL AND m.dish_id IS NOT NULL
       ORDER BY k.user_id, m.served_at, m.meal_id`);
-    this.markers = db.prepare<[MealId], string>('SELECT user_id FROM markings WHERE meal_id = ? ORDER BY user_id').pluck();
+    this.markers = db
+      .prepare<[MealId], string>('SELECT user_id FROM markings WHERE meal_id = ? ORDER BY user_id')
+      .pluck();
   }
 
   /** The window is the canteen day's (its start and end on the canteen's clocks): `date` names it and adds nothing. */
-  async markedServingsOn(canteenId: CanteenId, _date: LocalDate, window: { readonly from: Date; readonly to: Date }): Promise<readonly MarkedServing[]> {
+  async markedServingsOn(
+    canteenId: CanteenId,
+    _date: LocalDate,
+    window: { readonly from: Date; readonly to: Date },
+  ): Promise<readonly MarkedServing[]> {
     return this.marked.all({ canteen: canteenId, from: window.from.getTime(), to: window.to.getTime() }).map((row) => ({
       userId: row.user_id,
       mealId: row.meal_id,

@@ -90,11 +90,32 @@ export class SqliteRatingRepository implements RatingRepository {
     return this.writes.run(() => this.changeNow(userId, mealId, decide));
   }
 
-  private changeNow(userId: UserId, mealId: MealId, decide: RatingDecision): Result<RatingChange, RatingRefusal> | Refusal {
+  private changeNow(
+    userId: UserId,
+    mealId: MealId,
+    decide: RatingDecision,
+  ): Result<RatingChange, RatingRefusal> | Refusal {
     const row = this.selectSnapshot.get(userId, mealId);
     let snapshot: RatingSnapshot = noMeal;
     if (row !== undefined) {
-      const [id, name, servedAt, rateable, rated1, rated2, rated3, rated4, rated5, rating, dishId, dish1, dish2, dish3, dish4, dish5] = row;
+      const [
+        id,
+        name,
+        servedAt,
+        rateable,
+        rated1,
+        rated2,
+        rated3,
+        rated4,
+        rated5,
+        rating,
+        dishId,
+        dish1,
+        dish2,
+        dish3,
+        dish4,
+        dish5,
+      ] = row;
       snapshot = {
         meal: { id, name, servedAt: new Date(servedAt), rateable: rateable === 1 },
         current: rating,

@@ -1,4 +1,12 @@
-import type { ErasedFromMeal, ErasedUserData, RatingHistogram, RatingValue, UserData, UserDataRepository, UserId } from '@canteen-meals/domain';
+import type {
+  ErasedFromMeal,
+  ErasedUserData,
+  RatingHistogram,
+  RatingValue,
+  UserData,
+  UserDataRepository,
+  UserId,
+} from '@canteen-meals/domain';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
@@ -56,7 +64,9 @@ export class SqliteUserDataRepository implements UserDataRepository {
     this.eraseInTransaction = db.transaction((user: UserId) => {
       // The figures as the erasure leaves them, for the readers of the menus.
       const mealFigures = this.unrateHistograms.all({ user });
-      const dishFigures = new Map(this.unrateDishHistograms.all({ user }).map((row) => [row.dish_id, histogramOf(row)]));
+      const dishFigures = new Map(
+        this.unrateDishHistograms.all({ user }).map((row) => [row.dish_id, histogramOf(row)]),
+      );
       const ratings = this.deleteRatings.run({ user }).changes;
       const markings = this.deleteMarkings.run({ user }).changes;
       this.personalParts.forget(user);
@@ -65,7 +75,11 @@ export class SqliteUserDataRepository implements UserDataRepository {
         .sort((a, b) => a.meal_id - b.meal_id)
         .map((row): ErasedFromMeal => {
           const dish = row.dish_id === null ? undefined : dishFigures.get(row.dish_id);
-          return { mealId: row.meal_id, histogram: histogramOf(row), dish: dish === undefined ? null : { id: row.dish_id!, histogram: dish } };
+          return {
+            mealId: row.meal_id,
+            histogram: histogramOf(row),
+            dish: dish === undefined ? null : { id: row.dish_id!, histogram: dish },
+          };
         });
       return { markings, ratings, meals };
     });

@@ -6,7 +6,9 @@ import type { SqliteStorageHealth } from './storage-health.js';
 export class SqliteWebhookRepository implements WebhookRepository {
   private readonly selectOne: Statement<[WebhookId], WebhookRow>;
   private readonly selectAll: Statement<[], WebhookRow>;
-  private readonly saveInTransaction: Transaction<(definition: WebhookDefinition, at: Date) => { webhook: Webhook; created: boolean }>;
+  private readonly saveInTransaction: Transaction<
+    (definition: WebhookDefinition, at: Date) => { webhook: Webhook; created: boolean }
+  >;
   private readonly removeInTransaction: Transaction<(id: WebhookId) => boolean>;
 
   constructor(
@@ -36,7 +38,10 @@ export class SqliteWebhookRepository implements WebhookRepository {
     });
   }
 
-  async save(definition: WebhookDefinition, at: Date): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
+  async save(
+    definition: WebhookDefinition,
+    at: Date,
+  ): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
     return this.guarded(() => this.saveInTransaction.immediate(definition, at));
   }
 

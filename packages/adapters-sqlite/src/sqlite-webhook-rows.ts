@@ -1,4 +1,10 @@
-import { recordedEventOf, type Delivery, type DeliveryState, type Webhook, type WebhookEventType } from '@canteen-meals/domain';
+import {
+  recordedEventOf,
+  type Delivery,
+  type DeliveryState,
+  type Webhook,
+  type WebhookEventType,
+} from '@canteen-meals/domain';
 
 /** A webhooks row. */
 export interface WebhookRow {
@@ -51,7 +57,12 @@ export function webhookFromRow(row: WebhookRow): Webhook {
 export function deliveryFromRow(row: DeliveryRow): Delivery {
   return {
     webhookId: row.webhook_id,
-    event: recordedEventOf({ id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), data: row.data }),
+    event: recordedEventOf({
+      id: row.event_id,
+      type: row.event_type,
+      occurredAt: new Date(row.occurred_at),
+      data: row.data,
+    }),
     state: row.state,
     attempts: row.attempts,
     nextAttemptAt: instant(row.next_attempt_at),

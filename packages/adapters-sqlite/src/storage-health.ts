@@ -8,7 +8,14 @@ export interface StorageHealth {
 }
 
 /** SQLite's result codes (primary code, before the first `_` of an extended one) that mean the storage itself fails. */
-const failingPrimaryCodes = new Set(['SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_CORRUPT', 'SQLITE_NOTADB']);
+const failingPrimaryCodes = new Set([
+  'SQLITE_READONLY',
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+]);
 
 /** True when `error` is a SQLite error that says the database cannot be written, not that one write was wrong. */
 export function isSqliteStorageFailure(error: unknown): boolean {

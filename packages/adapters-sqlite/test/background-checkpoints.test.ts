@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openSqliteDatabase, startBackgroundCheckpoints, throttleFailures, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import {
+  openSqliteDatabase,
+  startBackgroundCheckpoints,
+  throttleFailures,
+  type SqliteDatabase,
+} from '@canteen-meals/adapters-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /** Polls until `done` holds, for at most `patienceMs` (generous: this waits for an event, it measures no speed). */
@@ -44,7 +49,10 @@ describe('startBackgroundCheckpoints', () => {
     expect(statSync(`${path}-wal`).size).toBeGreaterThan(200_000);
 
     const failures: string[] = [];
-    const checkpoints = startBackgroundCheckpoints(path, { intervalMs: 20, onFailure: (message) => failures.push(message) });
+    const checkpoints = startBackgroundCheckpoints(path, {
+      intervalMs: 20,
+      onFailure: (message) => failures.push(message),
+    });
     try {
       expect(await eventually(() => fileSize() >= before + 200_000)).toBe(true);
     } finally {
@@ -67,7 +75,10 @@ describe('startBackgroundCheckpoints', () => {
 
   it('stops quietly: a second stop() is harmless and the serving connection goes on', async () => {
     const failures: string[] = [];
-    const checkpoints = startBackgroundCheckpoints(path, { intervalMs: 5, onFailure: (message) => failures.push(message) });
+    const checkpoints = startBackgroundCheckpoints(path, {
+      intervalMs: 5,
+      onFailure: (message) => failures.push(message),
+    });
     await sleep(30);
     await checkpoints.stop();
     await checkpoints.stop();

@@ -20,7 +20,9 @@ const changesPerProcess = 500;
 /** The histogram counted again from the ratings table, next to the one the meals row carries. */
 function storedAndRecounted(db: SqliteDatabase, mealId: number) {
   const row = db
-    .prepare<[number], Record<string, number>>('SELECT rated_1, rated_2, rated_3, rated_4, rated_5 FROM meals WHERE meal_id = ?')
+    .prepare<[number], Record<string, number>>(
+      'SELECT rated_1, rated_2, rated_3, rated_4, rated_5 FROM meals WHERE meal_id = ?',
+    )
     .get(mealId)!;
   const stored = [row.rated_1, row.rated_2, row.rated_3, row.rated_4, row.rated_5];
   const values = db
@@ -32,7 +34,9 @@ function storedAndRecounted(db: SqliteDatabase, mealId: number) {
 
 /** Every dish's stored histogram, and the one counted again from the ratings of all its servings. */
 function dishesStoredAndRecounted(db: SqliteDatabase) {
-  const stored = db.prepare('SELECT dish_id, rated_1, rated_2, rated_3, rated_4, rated_5 FROM dishes ORDER BY dish_id').all();
+  const stored = db
+    .prepare('SELECT dish_id, rated_1, rated_2, rated_3, rated_4, rated_5 FROM dishes ORDER BY dish_id')
+    .all();
   const recounted = db
     .prepare(`SELECT dishes.dish_id, count(rating = 1 OR NULL) AS rated_1, count(rating = 2 OR NULL) AS rated_2,
         count(rating = 3 OR NULL) AS rated_3, count(rating = 4 OR NULL) AS rated_4, count(rating = 5 OR NULL) AS rated_5
@@ -44,7 +48,9 @@ function dishesStoredAndRecounted(db: SqliteDatabase) {
 
 function ratingsTable(db: SqliteDatabase): Record<string, RatingValue> {
   const rows = db
-    .prepare<[], { meal_id: number; user_id: string; rating: RatingValue }>('SELECT meal_id, user_id, rating FROM ratings')
+    .prepare<[], { meal_id: number; user_id: string; rating: RatingValue }>(
+      'SELECT meal_id, user_id, rating FROM ratings',
+    )
     .all();
   return Object.fromEntries(rows.map((row) => [`${row.meal_id}/${row.user_id}`, row.rating]));
 }
@@ -67,7 +73,9 @@ function startRater(path: string, prefix: string, seed: number, env: NodeJS.Proc
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`rater ${prefix} exited ${code}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`rater ${prefix} exited ${code}: ${stderr}`)),
+    );
   });
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', () => stdout.startsWith('ready\n') && resolve());
@@ -90,7 +98,9 @@ describe('SqliteRatingRepository under concurrent writers on one file', () => {
     path = join(folder, 'meals.db');
     setup = openSqliteDatabase(path);
     // Meals 1 and 2 are servings of one dish, whose histogram both connections (or processes) then move.
-    await createSqliteAdapters(setup).meals.upsertMany(mealIds.map((id) => sampleMeal(id, { name: id === 3 ? 'Stew' : 'Soup' })));
+    await createSqliteAdapters(setup).meals.upsertMany(
+      mealIds.map((id) => sampleMeal(id, { name: id === 3 ? 'Stew' : 'Soup' })),
+    );
   });
   afterEach(() => {
     setup.close();
@@ -149,7 +159,10 @@ describe('SqliteRatingRepository under concurrent writers on one file', () => {
     // The two processes really did interleave: each change reads a histogram the other may just have moved.
     expect(reports.reduce((total, report) => total + report.foreignChangesSeen, 0)).toBeGreaterThan(0);
     // Disjoint users: each process knows its own final ratings exactly; the histograms are shared.
-    const finalRatings = Object.assign({}, ...reports.map((report) => report.finalRatings)) as RaterReport['finalRatings'];
+    const finalRatings = Object.assign(
+      {},
+      ...reports.map((report) => report.finalRatings),
+    ) as RaterReport['finalRatings'];
     expect(ratingsTable(setup)).toEqual(
       Object.fromEntries(Object.entries(finalRatings).filter(([, value]) => value !== null)),
     );

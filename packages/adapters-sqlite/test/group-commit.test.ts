@@ -22,7 +22,10 @@ describe('GroupCommit', () => {
 
   const insert = (key: string) => () => db.prepare('INSERT INTO notes (key) VALUES (?)').run(key).changes;
   const keysIn = (connection: SqliteDatabase) =>
-    connection.prepare<[], { key: string }>('SELECT key FROM notes ORDER BY key').all().map(({ key }) => key);
+    connection
+      .prepare<[], { key: string }>('SELECT key FROM notes ORDER BY key')
+      .all()
+      .map(({ key }) => key);
   const transactionStatements = () => statements.filter((sql) => /^(BEGIN|COMMIT|ROLLBACK)/.test(sql));
 
   beforeEach(() => {
@@ -118,7 +121,9 @@ describe('GroupCommit', () => {
       // A deferred foreign key is only checked at COMMIT: this write passes, and the group's commit fails.
       group.run(() => {
         db.pragma('defer_foreign_keys = ON');
-        return insert('dangling')() + db.prepare('UPDATE notes SET meal_id = 999 WHERE key = ?').run('dangling').changes;
+        return (
+          insert('dangling')() + db.prepare('UPDATE notes SET meal_id = 999 WHERE key = ?').run('dangling').changes
+        );
       }),
       group.run(insert('b')),
     ]);
@@ -130,7 +135,11 @@ describe('GroupCommit', () => {
       'BEGIN IMMEDIATE',
       'COMMIT',
       'ROLLBACK',
-      ...['a', 'dangling', 'b'].flatMap((key) => ['BEGIN IMMEDIATE', 'COMMIT', ...(key === 'dangling' ? ['ROLLBACK'] : [])]),
+      ...['a', 'dangling', 'b'].flatMap((key) => [
+        'BEGIN IMMEDIATE',
+        'COMMIT',
+        ...(key === 'dangling' ? ['ROLLBACK'] : []),
+      ]),
     ]);
   });
 
@@ -166,7 +175,10 @@ describe('GroupCommit', () => {
     const results = await Promise.allSettled([rate('alice', 1, 4), rate('bob', 2, 3), rate('carol', 1, 5)]);
 
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-    expect((results[1] as PromiseFulfilledResult<unknown>).value).toMatchObject({ ok: false, refusal: { code: 'meal_not_rateable' } });
+    expect((results[1] as PromiseFulfilledResult<unknown>).value).toMatchObject({
+      ok: false,
+      refusal: { code: 'meal_not_rateable' },
+    });
     expect(transactionStatements()).toEqual(['BEGIN IMMEDIATE', 'COMMIT']);
     expect(await probeThrough(() => queries).histogram(1)).toEqual([0, 0, 0, 1, 1]);
     expect(await probeThrough(() => queries).histogram(2)).toEqual([0, 0, 0, 0, 0]);

@@ -21,8 +21,12 @@ describe('migration 002 (meal details) on a database that has only migration 001
     const { meals, queries } = createSqliteAdapters(db);
 
     expect(await meals.count()).toBe(3);
-    expect(await probeThrough(() => queries).meal(1)).toEqual(sampleMeal(1, { name: 'Currywurst', servedAt: new Date(1741602600123) }));
-    expect(await probeThrough(() => queries).meal(2)).toEqual(sampleMeal(2, { name: longName, servedAt: new Date(1741689000000), rateable: false }));
+    expect(await probeThrough(() => queries).meal(1)).toEqual(
+      sampleMeal(1, { name: 'Currywurst', servedAt: new Date(1741602600123) }),
+    );
+    expect(await probeThrough(() => queries).meal(2)).toEqual(
+      sampleMeal(2, { name: longName, servedAt: new Date(1741689000000), rateable: false }),
+    );
     expect(await probeThrough(() => queries).histogram(1)).toEqual([0, 1, 0, 0, 1]);
     expect(await probeThrough(() => queries).rating('alice', 1)).toBe(5);
     expect(await probeThrough(() => queries).rating('bob', 1)).toBe(2);
@@ -38,25 +42,37 @@ describe('migration 002 (meal details) on a database that has only migration 001
       /FOREIGN KEY constraint failed/,
     );
     // Migration 004 (applied by the same open) replaced meals_served_at by meals_by_canteen_served.
-    const indexes = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'meals'").all();
+    const indexes = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'meals'")
+      .all();
     expect(indexes.map((index) => index.name)).toContain('meals_by_canteen_served');
 
     const { meals, queries } = createSqliteAdapters(db);
-    await meals.upsertMany([sampleMeal(3, { name: 'y'.repeat(250), category: 'Klassiker', notes: ['Rind'], prices: { student: '3.80' } })]);
+    await meals.upsertMany([
+      sampleMeal(3, { name: 'y'.repeat(250), category: 'Klassiker', notes: ['Rind'], prices: { student: '3.80' } }),
+    ]);
     expect((await probeThrough(() => queries).meal(3))?.name).toHaveLength(250);
-    await expect(meals.upsertMany([sampleMeal(4, { name: 'y'.repeat(251) })])).rejects.toThrow(/CHECK constraint failed/);
+    await expect(meals.upsertMany([sampleMeal(4, { name: 'y'.repeat(251) })])).rejects.toThrow(
+      /CHECK constraint failed/,
+    );
   });
 
   it('records migration 002 once; opening the file again applies nothing', () => {
     const db = open();
-    const versions = db.prepare<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version').all();
+    const versions = db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version')
+      .all();
     expect(versions.map((row) => row.version)).toEqual(loadMigrations().map((migration) => migration.version));
     expect(migrate(db)).toEqual([]);
   });
 
   it('rolls a table-rebuilding migration back when it would break a foreign key, and turns foreign keys on again', () => {
     const db = open();
-    const breaking = { version: 900, name: 'breaks-keys', sql: '-- migrate: foreign keys off\nDELETE FROM meals WHERE meal_id = 1;' };
+    const breaking = {
+      version: 900,
+      name: 'breaks-keys',
+      sql: '-- migrate: foreign keys off\nDELETE FROM meals WHERE meal_id = 1;',
+    };
 
     expect(() => migrate(db, [breaking])).toThrow(/migration 900-breaks-keys breaks 3 foreign keys/);
 

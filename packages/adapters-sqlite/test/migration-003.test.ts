@@ -27,7 +27,10 @@ describe('migration 003 (ratings keyed by user) on a database that has migration
     const old = new BetterSqlite3(path);
     old.pragma('journal_mode = WAL');
     old.pragma('foreign_keys = ON');
-    migrate(old, loadMigrations().filter((migration) => migration.version <= 2));
+    migrate(
+      old,
+      loadMigrations().filter((migration) => migration.version <= 2),
+    );
     old.exec(`
       INSERT INTO meals (meal_id, name, served_at, rateable, rated_2, rated_4, rated_5) VALUES
         (1, 'Currywurst', ${servedAt}, 1, 1, 0, 1),
@@ -48,7 +51,9 @@ describe('migration 003 (ratings keyed by user) on a database that has migration
       { user_id: 'bob', meal_id: 1, rating: 2 },
     ]);
     // WITHOUT ROWID: the primary key is the table's own B-tree, and no index stands beside it.
-    expect(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'ratings'").all()).toEqual([]);
+    expect(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'ratings'").all()).toEqual(
+      [],
+    );
     expect(db.prepare("SELECT name, pk FROM pragma_table_info('ratings') WHERE pk > 0 ORDER BY pk").all()).toEqual([
       { name: 'user_id', pk: 1 },
       { name: 'meal_id', pk: 2 },

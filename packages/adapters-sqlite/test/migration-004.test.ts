@@ -41,7 +41,13 @@ describe('migration 004 (canteens) on a database that has migrations 001 to 003'
     expect(await canteens.list()).toEqual([berlinDefault]);
     expect(await meals.count()).toBe(3);
     expect(await probe.meal(1)).toEqual(
-      sampleMeal(1, { name: 'Currywurst', servedAt: new Date(noon), category: 'Klassiker', notes: ['Schwein'], prices: { student: '2.60' } }),
+      sampleMeal(1, {
+        name: 'Currywurst',
+        servedAt: new Date(noon),
+        category: 'Klassiker',
+        notes: ['Schwein'],
+        prices: { student: '2.60' },
+      }),
     );
     expect(await probe.meal(3)).toMatchObject({ canteenId: 'default', position: 0, rateable: false });
     expect(await probe.histogram(1)).toEqual([0, 1, 0, 0, 1]);
@@ -75,18 +81,26 @@ describe('migration 004 (canteens) on a database that has migrations 001 to 003'
     const change = await ratings.change('bob', 1, (snapshot) => decideRatingChange(snapshot, 3, openAt));
     expect(change).toMatchObject({ ok: true, value: { previous: 2, next: 3, histogram: [0, 0, 1, 0, 1] } });
 
-    await expect(meals.upsertMany([sampleMeal(4, { canteenId: 'nowhere' })])).rejects.toThrow(/FOREIGN KEY constraint failed/);
+    await expect(meals.upsertMany([sampleMeal(4, { canteenId: 'nowhere' })])).rejects.toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
     await canteens.save({ ...berlinDefault, id: 'mensa-academica', name: 'Mensa Academica', openmensaId: undefined });
     await meals.upsertMany([sampleMeal(4, { canteenId: 'mensa-academica', position: 3 })]);
-    expect(await probeThrough(() => queries).meal(4)).toEqual(sampleMeal(4, { canteenId: 'mensa-academica', position: 3 }));
+    expect(await probeThrough(() => queries).meal(4)).toEqual(
+      sampleMeal(4, { canteenId: 'mensa-academica', position: 3 }),
+    );
   });
 
   it('replaces the served_at index by (canteen_id, served_at, position, meal_id), and records 004 once', () => {
     const db = open();
-    const indexes = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'meals'").all();
+    const indexes = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'meals'")
+      .all();
     // Migration 005 adds meals_by_dish_served beside it.
     expect(indexes.map((index) => index.name)).toEqual(['meals_by_canteen_served', 'meals_by_dish_served']);
-    const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_index_info('meals_by_canteen_served') ORDER BY seqno").all();
+    const columns = db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_index_info('meals_by_canteen_served') ORDER BY seqno")
+      .all();
     expect(columns.map((column) => column.name)).toEqual(['canteen_id', 'served_at', 'position', 'meal_id']);
 
     expect(db.prepare('SELECT version FROM schema_migrations WHERE version = 4').all()).toEqual([{ version: 4 }]);
@@ -102,8 +116,12 @@ describe('the canteens table and the new meal columns refuse what the domain ref
   });
   afterEach(() => db.close());
 
-  const insertCanteen = (id: string, lat: number | null = null, lng: number | null = null) => () =>
-    db.prepare("INSERT INTO canteens (canteen_id, name, time_zone, lat, lng) VALUES (?, 'C', 'UTC', ?, ?)").run(id, lat, lng);
+  const insertCanteen =
+    (id: string, lat: number | null = null, lng: number | null = null) =>
+    () =>
+      db
+        .prepare("INSERT INTO canteens (canteen_id, name, time_zone, lat, lng) VALUES (?, 'C', 'UTC', ?, ?)")
+        .run(id, lat, lng);
 
   it('takes slugs of 1 to 64 lowercase letters, digits and hyphens that start with a letter or digit', () => {
     for (const id of ['a', '7', 'mensa-academica', 'a-', `a${'-'.repeat(63)}`]) expect(insertCanteen(id)).not.toThrow();
@@ -115,7 +133,12 @@ describe('the canteens table and the new meal columns refuse what the domain ref
   it('takes coordinates both set and on the globe, or both null', () => {
     expect(insertCanteen('on-the-globe', -90, 180)).not.toThrow();
     expect(insertCanteen('nowhere')).not.toThrow();
-    for (const [lat, lng] of [[50, null], [null, 6], [90.5, 0], [0, -180.5]] as const) {
+    for (const [lat, lng] of [
+      [50, null],
+      [null, 6],
+      [90.5, 0],
+      [0, -180.5],
+    ] as const) {
       expect(insertCanteen('off', lat, lng), `${lat}, ${lng}`).toThrow(/CHECK constraint failed/);
     }
   });
@@ -128,6 +151,8 @@ describe('the canteens table and the new meal columns refuse what the domain ref
   });
 
   it('refuses a default time zone that is not an IANA zone before opening anything', () => {
-    expect(() => openSqliteDatabase(':memory:', { defaultTimeZone: 'Mars/Olympus_Mons' })).toThrow(/not an IANA time zone/);
+    expect(() => openSqliteDatabase(':memory:', { defaultTimeZone: 'Mars/Olympus_Mons' })).toThrow(
+      /not an IANA time zone/,
+    );
   });
 });

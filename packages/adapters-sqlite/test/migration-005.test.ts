@@ -38,7 +38,9 @@ describe('migration 005 (dishes) on a database that has migrations 001 to 004', 
       )
       .all();
   const dishOfMeals = (db: SqliteDatabase) =>
-    db.prepare<[], { meal_id: number; dish_id: number | null }>('SELECT meal_id, dish_id FROM meals ORDER BY meal_id').all();
+    db
+      .prepare<[], { meal_id: number; dish_id: number | null }>('SELECT meal_id, dish_id FROM meals ORDER BY meal_id')
+      .all();
 
   it('puts every meal in a dish at open: names that differ only in case share one, whose histogram is the sum', async () => {
     const db = open();
@@ -55,7 +57,9 @@ describe('migration 005 (dishes) on a database that has migrations 001 to 004', 
       { meal_id: 4, dish_id: 3 },
       { meal_id: 5, dish_id: 4 },
     ]);
-    expect(db.prepare('SELECT canteen_id, name_key, search_key, name, dish_id FROM dish_names ORDER BY dish_id').all()).toEqual([
+    expect(
+      db.prepare('SELECT canteen_id, name_key, search_key, name, dish_id FROM dish_names ORDER BY dish_id').all(),
+    ).toEqual([
       { canteen_id: 'default', name_key: 'currywurst', search_key: 'currywurst', name: 'currywurst', dish_id: 1 },
       { canteen_id: 'default', name_key: 'lentil soup', search_key: 'lentil soup', name: 'Lentil soup', dish_id: 2 },
       { canteen_id: 'bistro', name_key: 'currywurst', search_key: 'currywurst', name: 'Currywurst', dish_id: 3 },
@@ -85,7 +89,11 @@ describe('migration 005 (dishes) on a database that has migrations 001 to 004', 
       [0, 0, 0, 0, 1],
     ]);
     expect(db.prepare('SELECT user_id, meal_id, rating FROM ratings ORDER BY user_id, meal_id').all()).toHaveLength(6);
-    expect([await probe.marked('alice', 1), await probe.marked('carol', 3), await probe.marked('carol', 5)]).toEqual([true, true, true]);
+    expect([await probe.marked('alice', 1), await probe.marked('carol', 3), await probe.marked('carol', 5)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
     expect(db.prepare('SELECT meal_id FROM meal_sources').pluck().all()).toEqual([3]);
     expect(db.prepare('SELECT count(*) FROM meals WHERE withdrawn_at IS NOT NULL').pluck().get()).toBe(0);
     expect(db.pragma('foreign_key_check')).toEqual([]);
@@ -103,7 +111,9 @@ describe('migration 005 (dishes) on a database that has migrations 001 to 004', 
 
   it('assigns only meals without a dish: one that lacks it joins the dish of its name, adding its histogram', () => {
     const db = open();
-    db.prepare(`INSERT INTO meals (meal_id, name, served_at, rateable, rated_1) VALUES (6, 'CurryWurst', ?, 1, 3)`).run(noon + 2 * week);
+    db.prepare(`INSERT INTO meals (meal_id, name, served_at, rateable, rated_1) VALUES (6, 'CurryWurst', ?, 1, 3)`).run(
+      noon + 2 * week,
+    );
     expect(backfillDishes(db)).toBe(1);
     expect(dishOfMeals(db).at(-1)).toEqual({ meal_id: 6, dish_id: 1 });
     expect(dishesIn(db)[0]).toMatchObject({ dish_id: 1, histogram: '3,1,0,1,2' });
@@ -112,8 +122,13 @@ describe('migration 005 (dishes) on a database that has migrations 001 to 004', 
   it('goes on working: a rating changes the meal and its dish; a renamed meal takes its ratings to its new dish', async () => {
     const db = open();
     const { meals, ratings } = createSqliteAdapters(db);
-    const change = await ratings.change('bob', 3, (snapshot) => decideRatingChange(snapshot, 1, new Date(noon + 3_600_000)));
-    expect(change).toMatchObject({ ok: true, value: { histogram: [1, 0, 0, 1, 1], dish: { id: 1, histogram: [1, 1, 0, 1, 2] } } });
+    const change = await ratings.change('bob', 3, (snapshot) =>
+      decideRatingChange(snapshot, 1, new Date(noon + 3_600_000)),
+    );
+    expect(change).toMatchObject({
+      ok: true,
+      value: { histogram: [1, 0, 0, 1, 1], dish: { id: 1, histogram: [1, 1, 0, 1, 2] } },
+    });
 
     const renamed = await createSqliteAdapters(db).queries.viewsByIds('alice', [3], readAt);
     await meals.upsertMany([{ ...renamed[0]!.meal, name: 'Lentil Soup' }]);

@@ -6,8 +6,11 @@ import { legacyFilePerTest } from './support/legacy-file.js';
 const noon = 1741608000000; // 2025-03-10T12:00:00Z
 
 /** The details of `EXPLAIN QUERY PLAN`, one line per step. */
-const planOf = (db: ReturnType<ReturnType<typeof legacyFilePerTest>['open']>, sql: string, parameters: unknown[] = []) =>
-  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+const planOf = (
+  db: ReturnType<ReturnType<typeof legacyFilePerTest>['open']>,
+  sql: string,
+  parameters: unknown[] = [],
+) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
 
 describe('migration 007 (markings by meal) on a database that has migrations 001 to 006', () => {
   const { open } = legacyFilePerTest(6, (old) => {
@@ -25,12 +28,24 @@ describe('migration 007 (markings by meal) on a database that has migrations 001
     const probe = probeThrough(() => queries);
     expect(await probe.marked('alice', 1)).toBe(true);
     expect(await probe.marked('bob', 2)).toBe(false);
-    expect(await queries.markingCounts([1, 2])).toEqual(new Map([[1, 2], [2, 1]]));
+    expect(await queries.markingCounts([1, 2])).toEqual(
+      new Map([
+        [1, 2],
+        [2, 1],
+      ]),
+    );
     expect(await dishQueries.markingCounts([1])).toEqual(new Map([[1, 2]]));
-    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 7').get()).toEqual({ version: 7, name: 'markings-by-meal' });
+    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 7').get()).toEqual({
+      version: 7,
+      name: 'markings-by-meal',
+    });
 
     // A meal's markings are a range of markings_by_meal, which covers them: no scan of the markings table.
-    const perMeal = planOf(db, 'SELECT meal_id, count(*) FROM markings WHERE meal_id IN (SELECT value FROM json_each(?)) GROUP BY meal_id', ['[1,2]']);
+    const perMeal = planOf(
+      db,
+      'SELECT meal_id, count(*) FROM markings WHERE meal_id IN (SELECT value FROM json_each(?)) GROUP BY meal_id',
+      ['[1,2]'],
+    );
     expect(perMeal.join('\n')).toMatch(/SEARCH markings USING COVERING INDEX markings_by_meal \(meal_id=\?\)/);
     expect(perMeal.join('\n')).not.toMatch(/SCAN markings/);
     const perDish = planOf(
@@ -48,7 +63,12 @@ describe('migration 007 (markings by meal) on a database that has migrations 001
     const { queries, markings } = createSqliteAdapters(db);
     await markings.setMarked('carol', 2, true);
     await markings.setMarked('alice', 1, false);
-    expect(await queries.markingCounts([1, 2])).toEqual(new Map([[1, 1], [2, 2]]));
+    expect(await queries.markingCounts([1, 2])).toEqual(
+      new Map([
+        [1, 1],
+        [2, 2],
+      ]),
+    );
     expect(db.pragma('foreign_key_check')).toEqual([]);
   });
 });

@@ -21,7 +21,10 @@ describe('migration 009 (feed failures) on a database that has migrations 001 to
       ['full', 'failed', 1],
       ['today', 'imported', 0],
     ]);
-    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 9').get()).toEqual({ version: 9, name: 'feed-failures' });
+    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 9').get()).toEqual({
+      version: 9,
+      name: 'feed-failures',
+    });
     expect(() => db.prepare("UPDATE feed_states SET failures = -1 WHERE feed_name = 'full'").run()).toThrow(/CHECK/);
   });
 });

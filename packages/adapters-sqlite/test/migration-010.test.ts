@@ -4,7 +4,9 @@ import { legacyFilePerTest } from './support/legacy-file.js';
 
 describe('migration 010 (OpenMensa numbers, closed days) on a database that has migrations 001 to 008', () => {
   const { open } = legacyFilePerTest(8, (old) => {
-    old.exec(`INSERT INTO canteens (canteen_id, name, time_zone) VALUES ('mensa-b', 'Mensa B', 'UTC'), ('academica', 'Academica', 'UTC')`);
+    old.exec(
+      `INSERT INTO canteens (canteen_id, name, time_zone) VALUES ('mensa-b', 'Mensa B', 'UTC'), ('academica', 'Academica', 'UTC')`,
+    );
   });
 
   it('numbers the existing canteens 1, 2, ... by id, and each new canteen above the highest', async () => {
@@ -15,7 +17,15 @@ describe('migration 010 (OpenMensa numbers, closed days) on a database that has 
       ['default', 2],
       ['mensa-b', 3],
     ]);
-    const created = await canteens.save({ id: 'new', name: 'New', timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [] });
+    const created = await canteens.save({
+      id: 'new',
+      name: 'New',
+      timeZone: 'UTC',
+      city: null,
+      address: null,
+      coordinates: null,
+      feeds: [],
+    });
     expect(created.ok && created.value.canteen.openmensaId).toBe(4);
     // A row inserted by other SQL without a number gets one from the trigger too.
     db.exec(`INSERT INTO canteens (canteen_id, name, time_zone) VALUES ('by-sql', 'By SQL', 'UTC')`);
@@ -29,7 +39,9 @@ describe('migration 010 (OpenMensa numbers, closed days) on a database that has 
     const { closedDays } = createSqliteAdapters(db);
     await closedDays.record('academica', [{ date: '2026-12-24', closed: true }]);
     expect(await closedDays.closedIn('academica', '2026-12-01', '2026-12-31')).toEqual(['2026-12-24']);
-    expect(() => db.exec(`INSERT INTO closed_days (canteen_id, day) VALUES ('nowhere', '2026-12-24')`)).toThrow(/FOREIGN KEY/);
+    expect(() => db.exec(`INSERT INTO closed_days (canteen_id, day) VALUES ('nowhere', '2026-12-24')`)).toThrow(
+      /FOREIGN KEY/,
+    );
     expect(db.pragma('foreign_key_check')).toEqual([]);
   });
 });

@@ -17,7 +17,10 @@ describe('migration 012 (labels) on a database that has the migrations before it
   it('keeps every meal, with no label until it is written again, and every canteen, with no spelling of its own', async () => {
     const db = open();
     const adapters = createSqliteAdapters(db);
-    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 12').get()).toEqual({ version: 12, name: 'labels' });
+    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 12').get()).toEqual({
+      version: 12,
+      name: 'labels',
+    });
     const meal = await probeThrough(() => adapters.queries).meal(1);
     expect(meal).toMatchObject({ name: 'Currywurst', notes: ['Schwein'], labels: [] });
     expect(await adapters.canteens.find('default')).toMatchObject({ noteLabels: {}, placeholderNames: [] });
@@ -32,6 +35,8 @@ describe('migration 012 (labels) on a database that has the migrations before it
   it('refuses labels that are not a JSON array, and spellings that are not a JSON object', () => {
     const db = open();
     expect(() => db.prepare(`UPDATE meals SET labels = '"pork"' WHERE meal_id = 1`).run()).toThrow(/CHECK/);
-    expect(() => db.prepare(`UPDATE canteens SET note_labels = '[]' WHERE canteen_id = 'default'`).run()).toThrow(/CHECK/);
+    expect(() => db.prepare(`UPDATE canteens SET note_labels = '[]' WHERE canteen_id = 'default'`).run()).toThrow(
+      /CHECK/,
+    );
   });
 });

@@ -21,9 +21,14 @@ describe('migration 013 (availability) on a database that has the migrations bef
 
   it('starts every existing meal available and never changed, and keeps the outbox and the deliveries as they were', async () => {
     const db = open();
-    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 13').get()).toEqual({ version: 13, name: 'availability' });
+    expect(db.prepare('SELECT version, name FROM schema_migrations WHERE version = 13').get()).toEqual({
+      version: 13,
+      name: 'availability',
+    });
     const adapters = createSqliteAdapters(db);
-    expect((await adapters.queries.viewsByIds(null, [1], new Date(noon)))[0]?.availability).toEqual(initialAvailability);
+    expect((await adapters.queries.viewsByIds(null, [1], new Date(noon)))[0]?.availability).toEqual(
+      initialAvailability,
+    );
     expect(db.prepare('SELECT seq, event_id, event_type FROM webhook_outbox').all()).toEqual([
       { seq: 7, event_id: 'evt_waiting', event_type: 'menu.published' },
     ]);
@@ -31,17 +36,28 @@ describe('migration 013 (availability) on a database that has the migrations bef
       { seq: 3, webhook_id: 'app', event_id: 'evt_sent', state: 'pending', attempts: 1 },
     ]);
     // The deliveries' indexes are back.
-    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'webhook_deliveries' AND sql IS NOT NULL").pluck().all();
-    expect(new Set(indexes)).toEqual(new Set(['webhook_deliveries_due', 'webhook_deliveries_log', 'webhook_deliveries_by_user']));
+    const indexes = db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'webhook_deliveries' AND sql IS NOT NULL",
+      )
+      .pluck()
+      .all();
+    expect(new Set(indexes)).toEqual(
+      new Set(['webhook_deliveries_due', 'webhook_deliveries_log', 'webhook_deliveries_by_user']),
+    );
   });
 
   it('records a change of availability in the outbox, and refuses a status outside the closed set', async () => {
     const db = open();
     const adapters = createSqliteAdapters(db);
     const now = new Date(noon);
-    const changed = await adapters.availability.change(1, (snapshot) => decideAvailability(snapshot, { status: 'sold_out', now, anyDay: false }));
+    const changed = await adapters.availability.change(1, (snapshot) =>
+      decideAvailability(snapshot, { status: 'sold_out', now, anyDay: false }),
+    );
     expect(changed.ok).toBe(true);
-    expect(db.prepare("SELECT count(*) FROM webhook_outbox WHERE event_type = 'meal.availability_changed'").pluck().get()).toBe(1);
+    expect(
+      db.prepare("SELECT count(*) FROM webhook_outbox WHERE event_type = 'meal.availability_changed'").pluck().get(),
+    ).toBe(1);
     expect(() => db.prepare(`UPDATE meals SET availability = 'gone' WHERE meal_id = 1`).run()).toThrow(/CHECK/);
     db.prepare('DELETE FROM webhooks').run();
     // The foreign key of the rebuilt deliveries still holds: removing the endpoint removed its deliveries.

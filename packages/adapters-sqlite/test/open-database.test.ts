@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadMigrations, migrate, openSqliteDatabase, SqliteMealCatalog, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import {
+  loadMigrations,
+  migrate,
+  openSqliteDatabase,
+  SqliteMealCatalog,
+  type SqliteDatabase,
+} from '@canteen-meals/adapters-sqlite';
 import { sampleMeal } from '@canteen-meals/repository-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -84,7 +90,11 @@ describe('openSqliteDatabase', () => {
 
   it('rolls back a migration that fails and does not record it', () => {
     const db = open(join(folder, 'meals.db'));
-    const broken = { version: 999, name: 'broken', sql: 'CREATE TABLE half_done (a INTEGER); INSERT INTO nowhere VALUES (1);' };
+    const broken = {
+      version: 999,
+      name: 'broken',
+      sql: 'CREATE TABLE half_done (a INTEGER); INSERT INTO nowhere VALUES (1);',
+    };
 
     expect(() => migrate(db, [broken])).toThrow(/nowhere/);
 

@@ -15,12 +15,19 @@ describe('openSqlite: the database a service runs on, as openPostgres opens Post
     try {
       await expect(sqlite.ping()).resolves.toBeUndefined();
       const servedAt = new Date('2026-03-10T11:30:00Z');
-      const useCases = createUseCases(sqlite.adapters, { now: () => new Date('2026-03-10T12:00:00Z') }, {
-        start: '11:30',
-        timeZone: 'Europe/Berlin',
-      });
+      const useCases = createUseCases(
+        sqlite.adapters,
+        { now: () => new Date('2026-03-10T12:00:00Z') },
+        {
+          start: '11:30',
+          timeZone: 'Europe/Berlin',
+        },
+      );
       await useCases.upsertMeals.execute([{ id: 1, name: 'Lentil soup', servedAt, rateable: true }]);
-      expect(await useCases.rateMeal.execute({ userId: 'alice', mealId: 1, rating: 4 })).toMatchObject({ ok: true, value: { count: 1, personal: 4 } });
+      expect(await useCases.rateMeal.execute({ userId: 'alice', mealId: 1, rating: 4 })).toMatchObject({
+        ok: true,
+        value: { count: 1, personal: 4 },
+      });
     } finally {
       await sqlite.close();
     }

@@ -23,7 +23,9 @@ async function outboxStatementsOf(write: () => Promise<unknown>): Promise<string
 describe('recording webhook events on the request path', () => {
   it('costs an upsert of 1, 10 and 100 meals on as many days one INSERT into the outbox', async () => {
     for (const size of sizes) {
-      const meals = Array.from({ length: size }, (_, index) => MealMother.servedAt(new Date(start + index * day), { id: size * 1000 + index }));
+      const meals = Array.from({ length: size }, (_, index) =>
+        MealMother.servedAt(new Date(start + index * day), { id: size * 1000 + index }),
+      );
       const statements = await outboxStatementsOf(() => adapters.meals.upsertMany(meals));
       expect(statements).toHaveLength(1);
       expect(statements[0]).toMatch(/^INSERT INTO webhook_outbox/);
@@ -33,7 +35,9 @@ describe('recording webhook events on the request path', () => {
   it('costs an import of 1, 10 and 100 days one INSERT into the outbox, and an unchanged re-import none', async () => {
     for (const size of sizes) {
       const source = `feed-${size}`;
-      const dates = Array.from({ length: size }, (_, index) => new Date(start + index * day).toISOString().slice(0, 10));
+      const dates = Array.from({ length: size }, (_, index) =>
+        new Date(start + index * day).toISOString().slice(0, 10),
+      );
       const candidates: MenuCandidate[] = dates.map((date, index) => ({
         key: mealSourceKey(source, date, { category: '', name: 'Eintopf' }),
         servedOn: date,
@@ -41,7 +45,8 @@ describe('recording webhook events on the request path', () => {
       }));
       const scope = { source, days: dates, servedIn: [] };
       const importAt = new Date(start - day);
-      const imported = () => adapters.mealSources.importMenu(scope, (snapshot) => planMenuImport(candidates, snapshot, importAt));
+      const imported = () =>
+        adapters.mealSources.importMenu(scope, (snapshot) => planMenuImport(candidates, snapshot, importAt));
       expect(await outboxStatementsOf(imported)).toHaveLength(1);
       expect(await outboxStatementsOf(imported)).toEqual([]);
     }

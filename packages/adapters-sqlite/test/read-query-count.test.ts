@@ -16,7 +16,15 @@ afterAll(() => db.close());
 /** Ten canteens; meal n + 1 is served by canteen n % 10, so a day's menu spans every canteen. */
 const canteenIds = Array.from({ length: 10 }, (_, index) => `canteen-${index}`);
 for (const id of canteenIds) {
-  await adapters.canteens.save({ id, name: id, timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] });
+  await adapters.canteens.save({
+    id,
+    name: id,
+    timeZone: 'Europe/Berlin',
+    city: null,
+    address: null,
+    coordinates: null,
+    feeds: [],
+  });
 }
 
 /** 100 meals on one day, a minute apart, each marked and rated by alice and rated by bob, so every view joins real rows. */
@@ -85,30 +93,52 @@ describe('the read side runs a constant number of statements, whatever the numbe
   });
 
   it('reads a day by pages of 1, 10 and 100 meals, anonymously or not, in one statement each', async () => {
-    const wholeDay = canteenIds.map((canteenId) => ({ canteenId, from: new Date(day), until: new Date(day + 24 * 60 * minute) }));
+    const wholeDay = canteenIds.map((canteenId) => ({
+      canteenId,
+      from: new Date(day),
+      until: new Date(day + 24 * 60 * minute),
+    }));
     for (const size of sizes) {
-      const first = await statementsOf(() => adapters.queries.viewsServedIn(null, wholeDay, readAt, { after: null, limit: size }));
+      const first = await statementsOf(() =>
+        adapters.queries.viewsServedIn(null, wholeDay, readAt, { after: null, limit: size }),
+      );
       expect(first.result.map((view) => view.meal.id)).toEqual(menu.slice(0, size).map((meal) => meal.id));
       expect(first.result.some((view) => view.marked || view.personalRating !== null)).toBe(false);
       const { meal: last } = first.result[size - 1]!;
       const after = { servedAt: last.servedAt, position: last.position, mealId: last.id };
-      const next = await statementsOf(() => adapters.queries.viewsServedIn('alice', wholeDay, readAt, { after, limit: size }));
+      const next = await statementsOf(() =>
+        adapters.queries.viewsServedIn('alice', wholeDay, readAt, { after, limit: size }),
+      );
       expect(next.result.map((view) => view.meal.id)).toEqual(menu.slice(size, 2 * size).map((meal) => meal.id));
       expect([first.count, next.count]).toEqual([1, 1]);
     }
   });
 
   it("reads the coming servings of 1, 10 and 100 favourite dishes in one statement each, from the user's markings", async () => {
-    const wholeDay = canteenIds.map((canteenId) => ({ canteenId, from: new Date(day), until: new Date(day + 24 * 60 * minute) }));
+    const wholeDay = canteenIds.map((canteenId) => ({
+      canteenId,
+      from: new Date(day),
+      until: new Date(day + 24 * 60 * minute),
+    }));
     for (const size of sizes) {
-      const { count, result } = await statementsOf(() => adapters.queries.favouriteServingsIn('alice', wholeDay, readAt, size));
+      const { count, result } = await statementsOf(() =>
+        adapters.queries.favouriteServingsIn('alice', wholeDay, readAt, size),
+      );
       expect(result.map((view) => view.meal.id)).toEqual(menu.slice(0, size).map((meal) => meal.id));
       expect(count).toBe(1);
     }
     // The markings by their key, then each favourite dish's servings by meals_by_dish_served: no menu is read whole.
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${executed[0]!}`).all() as { detail: string }[]).map((step) => step.detail);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${executed[0]!}`).all() as { detail: string }[]).map(
+      (step) => step.detail,
+    );
     expect(plan).toContain('SEARCH markings USING PRIMARY KEY (user_id=?)');
-    expect(plan.some((step) => /^SEARCH upcoming USING INDEX meals_by_dish_served \(dish_id=\? AND served_at>\? AND served_at<\?\)$/.test(step))).toBe(true);
+    expect(
+      plan.some((step) =>
+        /^SEARCH upcoming USING INDEX meals_by_dish_served \(dish_id=\? AND served_at>\? AND served_at<\?\)$/.test(
+          step,
+        ),
+      ),
+    ).toBe(true);
     expect(plan.filter((step) => /^SCAN (meals|markings|upcoming|marked)\b/.test(step))).toEqual([]);
   });
 
@@ -118,14 +148,18 @@ describe('the read side runs a constant number of statements, whatever the numbe
       const ids = menu.slice(0, size).map((meal) => meal.id);
       const { count, result } = await statementsOf(() => adapters.queries.personalPartOf('alice', ids));
       expect(result.preferences.filter).toEqual({ without: ['sesame'], only: [] });
-      expect(result.states).toEqual(menu.slice(0, size).map((meal) => ({ mealId: meal.id, marked: true, personalRating: 4 })));
+      expect(result.states).toEqual(
+        menu.slice(0, size).map((meal) => ({ mealId: meal.id, marked: true, personalRating: 4 })),
+      );
       expect(count).toBe(1);
     }
   });
 
   it('reads pages of 1, 10 and 100 marked and rated meals in one statement each', async () => {
     for (const size of sizes) {
-      const marked = await statementsOf(() => adapters.queries.markedMeals('alice', { after: null, limit: size }, readAt));
+      const marked = await statementsOf(() =>
+        adapters.queries.markedMeals('alice', { after: null, limit: size }, readAt),
+      );
       const rated = await statementsOf(() => adapters.queries.ratedMeals('bob', { after: null, limit: size }, readAt));
       expect([marked.result.length, rated.result.length]).toEqual([size, size]);
       expect([marked.count, rated.count]).toEqual([1, 1]);
@@ -141,7 +175,12 @@ describe('the read side runs a constant number of statements, whatever the numbe
       }
       const { count, result } = await statementsOf(() => adapters.userData.eraseAll(user));
       expect(result).toMatchObject({ markings: size, ratings: size });
-      expect(result.meals.map((meal) => meal.mealId)).toEqual(menu.slice(0, size).map((meal) => meal.id).sort((a, b) => a - b));
+      expect(result.meals.map((meal) => meal.mealId)).toEqual(
+        menu
+          .slice(0, size)
+          .map((meal) => meal.id)
+          .sort((a, b) => a - b),
+      );
       expect(executed[0]).toBe('BEGIN IMMEDIATE');
       expect(count).toBe(7);
     }
@@ -153,7 +192,9 @@ describe('the read side runs a constant number of statements, whatever the numbe
     expect(dish.result?.personal).toEqual({ marked: true, histogram: [0, 0, 100, 0, 0] });
     expect(dish.count).toBe(1);
     for (const size of sizes) {
-      const { count, result } = await statementsOf(() => adapters.dishQueries.servings(soupDish.id, 'alice', { after: null, limit: size }, readAt));
+      const { count, result } = await statementsOf(() =>
+        adapters.dishQueries.servings(soupDish.id, 'alice', { after: null, limit: size }, readAt),
+      );
       expect(result.map((view) => view.meal.id)).toEqual(soups.slice(0, size).map((meal) => meal.id));
       expect(count).toBe(1);
     }
@@ -161,7 +202,9 @@ describe('the read side runs a constant number of statements, whatever the numbe
 
   it('searches 1, 10 and 100 dishes in one statement each', async () => {
     for (const size of sizes) {
-      const { count, result } = await statementsOf(() => adapters.dishQueries.search(canteenIds[0]!, 'meal', { after: null, limit: size }, readAt));
+      const { count, result } = await statementsOf(() =>
+        adapters.dishQueries.search(canteenIds[0]!, 'meal', { after: null, limit: size }, readAt),
+      );
       expect(result).toHaveLength(Math.min(size, 10));
       expect(count).toBe(1);
     }

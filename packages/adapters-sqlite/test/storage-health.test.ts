@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GroupCommit, isSqliteStorageFailure, openSqliteDatabase, SqliteStorageHealth, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import {
+  GroupCommit,
+  isSqliteStorageFailure,
+  openSqliteDatabase,
+  SqliteStorageHealth,
+  type SqliteDatabase,
+} from '@canteen-meals/adapters-sqlite';
 import { isStorageUnavailable } from '@canteen-meals/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -31,7 +37,8 @@ describe('SqliteStorageHealth with a group commit', () => {
   it('a full database (SQLITE_FULL) rejects every write of the group as unavailable, until a write commits again', async () => {
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);
-    const big = (key: string) => () => db.prepare('INSERT INTO notes (key) VALUES (?)').run(key + 'x'.repeat(50_000)).changes;
+    const big = (key: string) => () =>
+      db.prepare('INSERT INTO notes (key) VALUES (?)').run(key + 'x'.repeat(50_000)).changes;
 
     const outcomes = await Promise.allSettled([group.run(big('a')), group.run(big('b'))]);
     for (const outcome of outcomes) {
@@ -58,11 +65,20 @@ describe('SqliteStorageHealth with a group commit', () => {
 });
 
 describe('isSqliteStorageFailure', () => {
-  it.each(['SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_IOERR_WRITE', 'SQLITE_CANTOPEN', 'SQLITE_CORRUPT'])(
-    'counts %s as the storage failing',
-    (code) => expect(isSqliteStorageFailure({ code })).toBe(true),
-  );
-  it.each(['SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_BUSY', 'SQLITE_ERROR', 'ENOENT', undefined])('does not count %s', (code) =>
-    expect(isSqliteStorageFailure({ code })).toBe(false),
-  );
+  it.each([
+    'SQLITE_READONLY',
+    'SQLITE_READONLY_DBMOVED',
+    'SQLITE_FULL',
+    'SQLITE_IOERR',
+    'SQLITE_IOERR_WRITE',
+    'SQLITE_CANTOPEN',
+    'SQLITE_CORRUPT',
+  ])('counts %s as the storage failing', (code) => expect(isSqliteStorageFailure({ code })).toBe(true));
+  it.each([
+    'SQLITE_CONSTRAINT_PRIMARYKEY',
+    'SQLITE_BUSY',
+    'SQLITE_ERROR',
+    'ENOENT',
+    undefined,
+  ])('does not count %s', (code) => expect(isSqliteStorageFailure({ code })).toBe(false));
 });

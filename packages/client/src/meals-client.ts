@@ -158,7 +158,11 @@ export interface MealsClient {
    * Says how much of a serving is left; the token needs `meals:kitchen` (the canteen's today only) or `meals:write`
    * (any day). The same status again changes nothing and answers the availability as it stands.
    */
-  setMealAvailability(mealId: number, status: AvailabilityStatus, options?: CallOptions): Promise<MealAvailabilityResult>;
+  setMealAvailability(
+    mealId: number,
+    status: AvailabilityStatus,
+    options?: CallOptions,
+  ): Promise<MealAvailabilityResult>;
   /** A canteen's feeds with their last fetch and next run; the token needs the `meals:write` scope. */
   listFeeds(canteenId: string, options?: CallOptions): Promise<FeedsResult>;
   /** Fetches and imports one feed now (or waits for the fetch under way); answers its summary. */
@@ -255,12 +259,16 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     rateMeal: (request, callOptions) => call('POST', routePaths.rateMeal, request, callOptions),
     upsertMeals: (request, callOptions) => call('PUT', routePaths.upsertMeals, request, callOptions),
     getMeal: (mealId, callOptions) => call('GET', mealPath(mealId), undefined, callOptions),
-    getMeals: (query, callOptions) => call('GET', `${routePaths.getMeals}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
+    getMeals: (query, callOptions) =>
+      call('GET', `${routePaths.getMeals}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
     getPersonalStates: (query, callOptions) =>
       call('GET', `${routePaths.getPersonalStates}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
-    getRankings: (query, callOptions) => call('GET', `${routePaths.getRankings}${queryString(rankingsQueryParameters(query))}`, undefined, callOptions),
-    listMarkedMeals: (page, callOptions) => call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
-    listRatedMeals: (page, callOptions) => call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
+    getRankings: (query, callOptions) =>
+      call('GET', `${routePaths.getRankings}${queryString(rankingsQueryParameters(query))}`, undefined, callOptions),
+    listMarkedMeals: (page, callOptions) =>
+      call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
+    listRatedMeals: (page, callOptions) =>
+      call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
     getUpcoming: ({ days, ...selection } = {}, callOptions) =>
       call(
         'GET',
@@ -273,7 +281,8 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     savePreferences: (request, callOptions) => call('PUT', routePaths.preferences, request, callOptions),
     listAversions: (callOptions) => call('GET', routePaths.listAversions, undefined, callOptions),
     avoidDish: (dishId, callOptions) => call('PUT', dishPath(dishId, routePaths.aversion), undefined, callOptions),
-    stopAvoidingDish: (dishId, callOptions) => call('DELETE', dishPath(dishId, routePaths.aversion), undefined, callOptions),
+    stopAvoidingDish: (dishId, callOptions) =>
+      call('DELETE', dishPath(dishId, routePaths.aversion), undefined, callOptions),
     exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
     getMyAccess: (callOptions) => call('GET', routePaths.myAccess, undefined, callOptions),
     eraseMyData: (callOptions) => call('DELETE', routePaths.myData, undefined, callOptions),
@@ -281,11 +290,13 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     getCanteen: (canteenId, callOptions) => call('GET', canteenPath(canteenId), undefined, callOptions),
     saveCanteen: (canteenId, request, callOptions) =>
       call('PUT', canteenPath(canteenId, routePaths.saveCanteen), request, callOptions),
-    archiveCanteen: (canteenId, callOptions) => call('DELETE', canteenPath(canteenId, routePaths.archiveCanteen), undefined, callOptions),
+    archiveCanteen: (canteenId, callOptions) =>
+      call('DELETE', canteenPath(canteenId, routePaths.archiveCanteen), undefined, callOptions),
     setDayClosed: (canteenId, date, closed, callOptions) =>
       call('PUT', fillPath(routePaths.setDayClosed, { canteen_id: canteenId, date }), { closed }, callOptions),
     listAdminCanteens: (callOptions) => call('GET', routePaths.listAdminCanteens, undefined, callOptions),
-    getDish: (dishId, page, callOptions) => call('GET', `${dishPath(dishId)}${pageQuery(page)}`, undefined, callOptions),
+    getDish: (dishId, page, callOptions) =>
+      call('GET', `${dishPath(dishId)}${pageQuery(page)}`, undefined, callOptions),
     searchDishes: (canteenId, { q, without, only, ...page }, callOptions) =>
       call(
         'GET',
@@ -293,13 +304,21 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
         undefined,
         callOptions,
       ),
-    mergeDishes: (dishId, request, callOptions) => call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
-    withdrawMeal: (mealId, callOptions) => call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
+    mergeDishes: (dishId, request, callOptions) =>
+      call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
+    withdrawMeal: (mealId, callOptions) =>
+      call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
     setMealAvailability: (mealId, status, callOptions) =>
       call('PUT', mealPath(mealId, routePaths.mealAvailability), { status }, callOptions),
-    listFeeds: (canteenId, callOptions) => call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
+    listFeeds: (canteenId, callOptions) =>
+      call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
     fetchFeed: (canteenId, feedName, callOptions) =>
-      call('POST', fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }), undefined, callOptions),
+      call(
+        'POST',
+        fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }),
+        undefined,
+        callOptions,
+      ),
     saveWebhook: (webhookId, request, callOptions) => call('PUT', webhookPath(webhookId), request, callOptions),
     getWebhook: (webhookId, callOptions) => call('GET', webhookPath(webhookId), undefined, callOptions),
     listWebhooks: (callOptions) => call('GET', routePaths.listWebhooks, undefined, callOptions),
@@ -313,12 +332,19 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
     savePushSubscription: (request, callOptions) => call('PUT', routePaths.pushSubscriptions, request, callOptions),
     listPushSubscriptions: (callOptions) => call('GET', routePaths.pushSubscriptions, undefined, callOptions),
     removePushSubscription: async (endpoint, callOptions) => {
-      const { url, response } = await send('DELETE', `${routePaths.pushSubscriptions}${queryString({ endpoint })}`, undefined, json, callOptions);
+      const { url, response } = await send(
+        'DELETE',
+        `${routePaths.pushSubscriptions}${queryString({ endpoint })}`,
+        undefined,
+        json,
+        callOptions,
+      );
       if (response.status !== 204) await answerOf('DELETE', url, response);
     },
     sendTestPush: (callOptions) => call('POST', routePaths.testPush, undefined, callOptions),
     getNotificationSettings: (callOptions) => call('GET', routePaths.notificationSettings, undefined, callOptions),
-    saveNotificationSettings: (request, callOptions) => call('PUT', routePaths.notificationSettings, request, callOptions),
+    saveNotificationSettings: (request, callOptions) =>
+      call('PUT', routePaths.notificationSettings, request, callOptions),
   };
 
   async function* liveEvents({ canteen, date, signal, lastEventId }: LiveStatisticsRequest): AsyncGenerator<LiveEvent> {
@@ -335,11 +361,19 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
       try {
         response = await fetch(url, { method: 'GET', headers, signal: abort.signal });
       } catch (error) {
-        throw new MealsApiError(0, 'internal_error', `GET ${url} got no response: ${String(error)}`, 'network', { cause: error });
+        throw new MealsApiError(0, 'internal_error', `GET ${url} got no response: ${String(error)}`, 'network', {
+          cause: error,
+        });
       }
       const answered = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!response.ok || answered !== eventStream || response.body === null) {
-        throw failureOf('GET', url, response, await response.text(), `without ${eventStream} nor the service's envelope`);
+        throw failureOf(
+          'GET',
+          url,
+          response,
+          await response.text(),
+          `without ${eventStream} nor the service's envelope`,
+        );
       }
       const parser = new SseParser();
       const decoder = new TextDecoder();
@@ -352,7 +386,9 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
           } catch (error) {
             // Aborted by the caller: the iteration just ends.
             if (abort.signal.aborted) return;
-            throw new MealsApiError(0, 'internal_error', `GET ${url}: the stream broke: ${String(error)}`, 'network', { cause: error });
+            throw new MealsApiError(0, 'internal_error', `GET ${url}: the stream broke: ${String(error)}`, 'network', {
+              cause: error,
+            });
           }
           const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
           for (const message of parser.push(text)) {
@@ -401,7 +437,9 @@ function mealsQueryParameters(query: MealsQuery | MenuQuery): Record<string, str
 /** The label selection as query parameters; those left out are not sent. */
 function selectionParameters(selection: LabelSelection): Record<string, string> {
   return {
-    ...(selection.without === undefined || selection.without.length === 0 ? {} : { without: selection.without.join(',') }),
+    ...(selection.without === undefined || selection.without.length === 0
+      ? {}
+      : { without: selection.without.join(',') }),
     ...(selection.only === undefined || selection.only.length === 0 ? {} : { only: selection.only.join(',') }),
     ...(selection.placeholders === true ? { placeholders: 'true' } : {}),
     ...(selection.all === true ? { all: 'true' } : {}),
@@ -413,7 +451,13 @@ function rankingsQueryParameters(query: RankingsQuery): Record<string, string> {
   const by = query.by === undefined ? {} : { by: query.by };
   if (query.scope === 'dishes') return { canteen: query.canteen, scope: 'dishes', ...by };
   const days = query.date === undefined ? { from: query.from!, to: query.to! } : { date: query.date };
-  return { canteen: query.canteen, ...days, ...(query.scope === undefined ? {} : { scope: query.scope }), ...by, ...selectionParameters(query) };
+  return {
+    canteen: query.canteen,
+    ...days,
+    ...(query.scope === undefined ? {} : { scope: query.scope }),
+    ...by,
+    ...selectionParameters(query),
+  };
 }
 
 function webhookPath(webhookId: string, path: string = routePaths.webhook): string {

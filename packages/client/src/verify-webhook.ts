@@ -2,7 +2,13 @@ import { webhookEventNames } from '@canteen-meals/http-contract';
 import type { WebhookEvent } from './wire-types.js';
 
 /** Why a delivery was refused: a closed set, so that a receiver can answer each as it likes (all are "do not trust"). */
-export type WebhookRefusal = 'missing_headers' | 'invalid_timestamp' | 'timestamp_out_of_tolerance' | 'invalid_secret' | 'invalid_signature' | 'invalid_payload';
+export type WebhookRefusal =
+  | 'missing_headers'
+  | 'invalid_timestamp'
+  | 'timestamp_out_of_tolerance'
+  | 'invalid_secret'
+  | 'invalid_signature'
+  | 'invalid_payload';
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
@@ -42,16 +48,25 @@ export async function verifyWebhook(
   const timestamp = headerOf(headers, 'webhook-timestamp');
   const signatures = headerOf(headers, 'webhook-signature');
   if (id === undefined || timestamp === undefined || signatures === undefined) {
-    throw new WebhookVerificationError('missing_headers', 'webhook-id, webhook-timestamp and webhook-signature are required');
+    throw new WebhookVerificationError(
+      'missing_headers',
+      'webhook-id, webhook-timestamp and webhook-signature are required',
+    );
   }
-  if (!/^\d{1,15}$/.test(timestamp)) throw new WebhookVerificationError('invalid_timestamp', 'webhook-timestamp is not a number of seconds');
+  if (!/^\d{1,15}$/.test(timestamp))
+    throw new WebhookVerificationError('invalid_timestamp', 'webhook-timestamp is not a number of seconds');
   if (Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp)) > toleranceSeconds) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `webhook-timestamp is more than ${toleranceSeconds} s from now`);
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      `webhook-timestamp is more than ${toleranceSeconds} s from now`,
+    );
   }
 
   const body = typeof rawBody === 'string' ? new TextEncoder().encode(rawBody) : rawBody;
   const signed = concat(new TextEncoder().encode(`${id}.${timestamp}.`), body);
-  const key = await crypto.subtle.importKey('raw', keyBytesOf(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  const key = await crypto.subtle.importKey('raw', keyBytesOf(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'verify',
+  ]);
   let verified = false;
   for (const candidate of signatures.split(' ')) {
     const [version, signature] = candidate.split(',', 2);
@@ -59,7 +74,8 @@ export async function verifyWebhook(
     // subtle.verify compares in constant time.
     if (bytes !== null && (await crypto.subtle.verify('HMAC', key, bytes, signed))) verified = true;
   }
-  if (!verified) throw new WebhookVerificationError('invalid_signature', 'no signature in webhook-signature matches the body');
+  if (!verified)
+    throw new WebhookVerificationError('invalid_signature', 'no signature in webhook-signature matches the body');
   return { id, ...payloadOf(body) };
 }
 
@@ -73,7 +89,8 @@ function headerOf(headers: WebhookHeaders, name: string): string | undefined {
 
 function keyBytesOf(secret: string): Uint8Array<ArrayBuffer> {
   const bytes = base64Bytes(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
-  if (bytes === null || bytes.length === 0) throw new WebhookVerificationError('invalid_secret', 'the secret is not whsec_ and base64');
+  if (bytes === null || bytes.length === 0)
+    throw new WebhookVerificationError('invalid_secret', 'the secret is not whsec_ and base64');
   return bytes;
 }
 

@@ -143,13 +143,31 @@ export type MealsQuery = LabelSelection &
     | { readonly ids: readonly number[]; readonly date?: never; readonly canteen?: never }
     /** Without `canteen`: every canteen's day, in pages (`cursor`: the previous page's `next_cursor`). */
     | { readonly date: string; readonly canteen?: string; readonly cursor?: string; readonly ids?: never }
-    | { readonly canteen: string; readonly from: string; readonly to: string; readonly ids?: never; readonly date?: never }
+    | {
+        readonly canteen: string;
+        readonly from: string;
+        readonly to: string;
+        readonly ids?: never;
+        readonly date?: never;
+      }
   );
 /** The days of one canteen's menu: `date`, or `from` with `to`. */
 export type MenuQuery = LabelSelection &
   (
-    | { readonly canteen: string; readonly date: string; readonly from?: never; readonly to?: never; readonly ids?: never }
-    | { readonly canteen: string; readonly from: string; readonly to: string; readonly date?: never; readonly ids?: never }
+    | {
+        readonly canteen: string;
+        readonly date: string;
+        readonly from?: never;
+        readonly to?: never;
+        readonly ids?: never;
+      }
+    | {
+        readonly canteen: string;
+        readonly from: string;
+        readonly to: string;
+        readonly date?: never;
+        readonly ids?: never;
+      }
   );
 /** `GET /admin/reports/ratings.csv`: one canteen's days `from` to `to` (`YYYY-MM-DD`, both included, up to 366). */
 export interface RatingsReportRequest {
@@ -171,11 +189,15 @@ export type RankedDish = Static<typeof RankedDishData>;
  * `GET /rankings`: a canteen's meals of a day (`date`) or of the days `from` to `to` (at most 31), or with
  * `scope: 'dishes'` its dishes over all their servings; `by` is `rating` (default: by score, unrated last) or `marks`.
  */
-export type RankingsQuery = { readonly canteen: string; readonly by?: 'rating' | 'marks' } & Pick<LabelSelection, 'without' | 'only' | 'placeholders'> & (
-  | { readonly date: string; readonly from?: never; readonly to?: never; readonly scope?: 'meals' }
-  | { readonly from: string; readonly to: string; readonly date?: never; readonly scope?: 'meals' }
-  | { readonly scope: 'dishes'; readonly date?: never; readonly from?: never; readonly to?: never }
-);
+export type RankingsQuery = { readonly canteen: string; readonly by?: 'rating' | 'marks' } & Pick<
+  LabelSelection,
+  'without' | 'only' | 'placeholders'
+> &
+  (
+    | { readonly date: string; readonly from?: never; readonly to?: never; readonly scope?: 'meals' }
+    | { readonly from: string; readonly to: string; readonly date?: never; readonly scope?: 'meals' }
+    | { readonly scope: 'dishes'; readonly date?: never; readonly from?: never; readonly to?: never }
+  );
 
 /** Every code an error envelope can carry. */
 export type MealsErrorCode = ErrorCode;

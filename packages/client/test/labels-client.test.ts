@@ -13,7 +13,10 @@ let alice: MealsClient;
 
 beforeAll(async () => {
   server = await startServer({ JWT_SECRET: secret, TZ_NAME: 'UTC' });
-  const admin = createMealsClient({ baseUrl: server.baseUrl, token: signHmacToken(secret, { sub: 'admin', scope: 'meals:write' }) });
+  const admin = createMealsClient({
+    baseUrl: server.baseUrl,
+    token: signHmacToken(secret, { sub: 'admin', scope: 'meals:write' }),
+  });
   alice = createMealsClient({ baseUrl: server.baseUrl, token: signHmacToken(secret, { sub: 'alice' }) });
   await admin.upsertMeals(
     MealMother.upsertBody(
@@ -33,7 +36,9 @@ describe('labels, preferences and aversions through the client', () => {
     const { labels } = await alice.listLabels();
     expect(labels.find((label) => label.code === 'wheat')?.parent).toBe('gluten');
     const ids = async (selection: object) =>
-      (await alice.getMeals({ canteen: 'default', date: day, all: true, ...selection })).meals.map((meal) => meal.meal_id);
+      (await alice.getMeals({ canteen: 'default', date: day, all: true, ...selection })).meals.map(
+        (meal) => meal.meal_id,
+      );
     expect(await ids({})).toEqual([1, 2]);
     expect(await ids({ without: ['gluten'] })).toEqual([2]);
     expect(await ids({ only: ['vegetarian'], placeholders: true })).toEqual([2]);

@@ -30,7 +30,14 @@ async function failure(promise: Promise<unknown>): Promise<MealsApiError> {
 beforeAll(async () => {
   // Rankings score with two pseudo-votes per star and z = 0 here (the posterior mean): the settings reach the app.
   // Feeds may reach loopback (a PUT refuses such a URL otherwise) and retry at once.
-  server = await startServer({ JWT_SECRET: secret, TZ_NAME: 'UTC', RANKING_PRIOR: '2,2,2,2,2', RANKING_Z: '0', OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1', FEED_RETRY_BASE_MS: '0' });
+  server = await startServer({
+    JWT_SECRET: secret,
+    TZ_NAME: 'UTC',
+    RANKING_PRIOR: '2,2,2,2,2',
+    RANKING_Z: '0',
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1',
+    FEED_RETRY_BASE_MS: '0',
+  });
   admin = clientFor('menu-admin', 'meals:write');
   alice = clientFor('alice');
   bob = clientFor('bob');
@@ -52,7 +59,10 @@ afterAll(async () => {
 describe('the client against the real server', () => {
   it('asks what its token may do here: the user and the scopes', async () => {
     await expect(admin.getMyAccess()).resolves.toEqual({ user: 'menu-admin', scopes: ['meals:write'] });
-    await expect(clientFor('kitchen-tablet', 'meals:kitchen openid').getMyAccess()).resolves.toEqual({ user: 'kitchen-tablet', scopes: ['meals:kitchen'] });
+    await expect(clientFor('kitchen-tablet', 'meals:kitchen openid').getMyAccess()).resolves.toEqual({
+      user: 'kitchen-tablet',
+      scopes: ['meals:kitchen'],
+    });
     await expect(alice.getMyAccess()).resolves.toEqual({ user: 'alice', scopes: [] });
   });
 
@@ -84,7 +94,10 @@ describe('the client against the real server', () => {
       rating_median: 3.5,
       rating_personal: 2,
     });
-    await expect(bob.rateMeal({ meal_id: 5, rating: 4 })).resolves.toMatchObject({ rating_count: 2, rating_average: 4.5 });
+    await expect(bob.rateMeal({ meal_id: 5, rating: 4 })).resolves.toMatchObject({
+      rating_count: 2,
+      rating_average: 4.5,
+    });
     await expect(alice.rateMeal({ meal_id: 5, rating: null })).resolves.toEqual({
       rating_count: 1,
       rating_average: 4,
@@ -113,7 +126,11 @@ describe('the client against the real server', () => {
     ['rating_period_over', 422, () => alice.rateMeal({ meal_id: 3, rating: 4 })],
     ['meal_not_rateable', 422, () => alice.rateMeal({ meal_id: 4, rating: null })],
     ['invalid_request', 400, () => alice.rateMeal({ meal_id: 1, rating: 6 })],
-    ['forbidden', 403, () => alice.upsertMeals(MealMother.upsertBody(MealMother.servedAt(now(), { id: 9, name: 'x' })))],
+    [
+      'forbidden',
+      403,
+      () => alice.upsertMeals(MealMother.upsertBody(MealMother.servedAt(now(), { id: 9, name: 'x' }))),
+    ],
     [
       'invalid_token',
       401,
@@ -137,7 +154,13 @@ describe('the read endpoints against the real server', () => {
 
   it("gets one meal with its statistics and the caller's own state", async () => {
     const meal = await dave.getMeal(1);
-    expect(meal).toMatchObject({ meal_id: 1, name: 'Lentil soup', marked: true, rating_personal: 4, rating_open: true });
+    expect(meal).toMatchObject({
+      meal_id: 1,
+      name: 'Lentil soup',
+      marked: true,
+      rating_personal: 4,
+      rating_open: true,
+    });
     expect(meal.rating_distribution['4']).toBeGreaterThanOrEqual(1);
   });
 
@@ -173,8 +196,12 @@ describe('the read endpoints against the real server', () => {
     await expect(erin.getPersonalStates({ canteen: 'default', date: day })).resolves.toEqual({
       meals: [{ meal_id: 6, marked: true, rating_personal: null }],
     });
-    await expect(erin.getPersonalStates({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toEqual({ meals: [] });
-    expect((await failure(anonymous.getPersonalStates({ canteen: 'default', date: day }))).code).toBe('unauthenticated');
+    await expect(erin.getPersonalStates({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toEqual(
+      { meals: [] },
+    );
+    expect((await failure(anonymous.getPersonalStates({ canteen: 'default', date: day }))).code).toBe(
+      'unauthenticated',
+    );
   });
 
   it('finds dishes with a label filter, and hears an unknown code as 400', async () => {
@@ -191,7 +218,10 @@ describe('the read endpoints against the real server', () => {
     expect(await names({ without: ['gluten'] })).toEqual(['Filtercurry']);
     expect(await names({ only: ['vegetarian'] })).toEqual(['Filtercurry']);
     expect(await names({ without: [], only: [] })).toEqual(['Filterbrot', 'Filtercurry']);
-    expect(await failure(anonymous.searchDishes('default', { q: 'filter', only: ['veggie'] }))).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(await failure(anonymous.searchDishes('default', { q: 'filter', only: ['veggie'] }))).toMatchObject({
+      code: 'invalid_request',
+      status: 400,
+    });
   });
 
   it('reads a dish with its servings, finds it by name, merges another into it and withdraws a serving', async () => {
@@ -204,9 +234,16 @@ describe('the read endpoints against the real server', () => {
     );
     const { dish_id: dishId } = await dave.getMeal(70);
     const dish = await dave.getDish(dishId, { limit: 1 });
-    expect(dish).toMatchObject({ dish_id: dishId, name: 'Käsespätzle', times_served: 1, personal: { marked: false, rating_count: 0 } });
+    expect(dish).toMatchObject({
+      dish_id: dishId,
+      name: 'Käsespätzle',
+      times_served: 1,
+      personal: { marked: false, rating_count: 0 },
+    });
     expect(dish.servings.map((meal) => meal.meal_id)).toEqual([72]);
-    expect((await dave.getDish(dishId, { limit: 1, cursor: dish.next_cursor! })).servings.map((meal) => meal.meal_id)).toEqual([70]);
+    expect(
+      (await dave.getDish(dishId, { limit: 1, cursor: dish.next_cursor! })).servings.map((meal) => meal.meal_id),
+    ).toEqual([70]);
     const found = await createMealsClient({ baseUrl: server.baseUrl }).searchDishes('default', { q: 'SPATZLE' });
     expect(found.dishes.map((hit) => hit.name)).toEqual(['Käsespätzle', 'kasespatzle']);
     const other = found.dishes.find((hit) => hit.dish_id !== dishId)!.dish_id;
@@ -218,13 +255,27 @@ describe('the read endpoints against the real server', () => {
   });
 
   it('closes a canteen on a day by hand, withdrawing its meals still to be served, and opens it again', async () => {
-    await admin.upsertMeals(MealMother.upsertBody(MealMother.servedAt(new Date(now().getTime() + 3 * 86_400_000), { id: 60, name: 'Ravioli' })));
+    await admin.upsertMeals(
+      MealMother.upsertBody(
+        MealMother.servedAt(new Date(now().getTime() + 3 * 86_400_000), { id: 60, name: 'Ravioli' }),
+      ),
+    );
     const { served_at: servedAt } = await admin.getMeal(60);
     const day = servedAt.slice(0, 10);
-    await expect(admin.setDayClosed('default', day, true)).resolves.toEqual({ canteen_id: 'default', date: day, closed: true, withdrawn_meal_ids: [60] });
+    await expect(admin.setDayClosed('default', day, true)).resolves.toEqual({
+      canteen_id: 'default',
+      date: day,
+      closed: true,
+      withdrawn_meal_ids: [60],
+    });
     expect((await admin.getMeals({ canteen: 'default', date: day })).closed_days).toEqual([day]);
     expect(await failure(admin.getMeal(60))).toMatchObject({ code: 'meal_not_found' });
-    await expect(admin.setDayClosed('default', day, false)).resolves.toEqual({ canteen_id: 'default', date: day, closed: false, withdrawn_meal_ids: [] });
+    await expect(admin.setDayClosed('default', day, false)).resolves.toEqual({
+      canteen_id: 'default',
+      date: day,
+      closed: false,
+      withdrawn_meal_ids: [],
+    });
     expect((await admin.getMeals({ canteen: 'default', date: day })).closed_days).toEqual([]);
     expect(await failure(dave.setDayClosed('default', day, true))).toMatchObject({ code: 'forbidden', status: 403 });
   });
@@ -236,27 +287,53 @@ describe('the read endpoints against the real server', () => {
       feeds: [{ name: 'full', url: 'http://127.0.0.1:9/feed.xml', schedule: '0 6 * * *' }],
     });
     const summary = await admin.fetchFeed('feedy', 'full');
-    expect(summary).toMatchObject({ name: 'full', outcome: 'failed', http_status: null, last_error: 'http://127.0.0.1:9/feed.xml: connection refused' });
+    expect(summary).toMatchObject({
+      name: 'full',
+      outcome: 'failed',
+      http_status: null,
+      last_error: 'http://127.0.0.1:9/feed.xml: connection refused',
+    });
     expect((await admin.listFeeds('feedy')).feeds).toEqual([summary]);
     expect(await failure(admin.fetchFeed('feedy', 'today'))).toMatchObject({ code: 'feed_not_found', status: 404 });
   });
 
   it('saves, lists and reads canteens; the reads need no token', async () => {
     const saved = await admin.saveCanteen('bistro-7', { name: 'Bistro 7', timezone: 'America/New_York' });
-    expect(saved).toEqual({ canteen_id: 'bistro-7', openmensa_id: expect.any(Number), name: 'Bistro 7', timezone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [], note_labels: {}, placeholder_names: [] });
+    expect(saved).toEqual({
+      canteen_id: 'bistro-7',
+      openmensa_id: expect.any(Number),
+      name: 'Bistro 7',
+      timezone: 'America/New_York',
+      city: null,
+      address: null,
+      coordinates: null,
+      feeds: [],
+      note_labels: {},
+      placeholder_names: [],
+    });
     const anonymous = createMealsClient({ baseUrl: server.baseUrl });
-    expect((await anonymous.listCanteens()).canteens.map((canteen) => canteen.canteen_id)).toEqual(['bistro-7', 'default', 'feedy']);
+    expect((await anonymous.listCanteens()).canteens.map((canteen) => canteen.canteen_id)).toEqual([
+      'bistro-7',
+      'default',
+      'feedy',
+    ]);
     // Public reads leave the feeds out (a feed URL may carry a key); the admin's answer has them.
     const { feeds: _feeds, note_labels: _spellings, placeholder_names: _names, ...publicView } = saved;
     expect(await anonymous.getCanteen('bistro-7')).toEqual(publicView);
     expect(await failure(anonymous.getCanteen('nowhere'))).toMatchObject({ code: 'canteen_not_found', status: 404 });
-    expect(await failure(alice.saveCanteen('bistro-8', { name: 'Bistro 8', timezone: 'UTC' }))).toMatchObject({ code: 'forbidden' });
+    expect(await failure(alice.saveCanteen('bistro-8', { name: 'Bistro 8', timezone: 'UTC' }))).toMatchObject({
+      code: 'forbidden',
+    });
   });
 
   it('gets the coming servings of the dishes the caller marked a serving of, 7 days by default, up to 14', async () => {
     await admin.saveCanteen('upcoming', { name: 'Upcoming', timezone: 'UTC' });
     const goulash = (id: number, days: number) =>
-      MealMother.servedAt(new Date(now().getTime() + days * 24 * 60 * 60 * 1000), { id, name: 'Goulash', canteenId: 'upcoming' });
+      MealMother.servedAt(new Date(now().getTime() + days * 24 * 60 * 60 * 1000), {
+        id,
+        name: 'Goulash',
+        canteenId: 'upcoming',
+      });
     const [past, soon, later] = [goulash(90, -3), goulash(91, 2), goulash(92, 10)];
     await admin.upsertMeals(MealMother.upsertBody(past!, soon!, later!));
     const erin = clientFor('erin');
@@ -265,12 +342,17 @@ describe('the read endpoints against the real server', () => {
 
     const week = await erin.getUpcoming();
     expect(week.truncated).toBe(false);
-    expect(week.servings.map((serving) => [serving.meal_id, serving.date, serving.canteen_id])).toEqual([[91, dateOf(soon), 'upcoming']]);
+    expect(week.servings.map((serving) => [serving.meal_id, serving.date, serving.canteen_id])).toEqual([
+      [91, dateOf(soon), 'upcoming'],
+    ]);
     expect(week.servings[0]).toMatchObject({ marked: false, dish: { name: 'Goulash', times_served: 1 } });
     expect((await erin.getUpcoming({ days: 14 })).servings.map((serving) => serving.meal_id)).toEqual([91, 92]);
     expect((await clientFor('frank').getUpcoming({ days: 14 })).servings).toEqual([]);
     expect(await failure(erin.getUpcoming({ days: 15 }))).toMatchObject({ code: 'invalid_request', status: 400 });
-    expect(await failure(createMealsClient({ baseUrl: server.baseUrl }).getUpcoming())).toMatchObject({ code: 'unauthenticated', status: 401 });
+    expect(await failure(createMealsClient({ baseUrl: server.baseUrl }).getUpcoming())).toMatchObject({
+      code: 'unauthenticated',
+      status: 401,
+    });
   });
 
   it('lists the marked meals a page at a time', async () => {
@@ -292,23 +374,43 @@ describe('the read endpoints against the real server', () => {
     expect(exported.user_id).toBe('dave');
     expect(exported.markings.map((marking) => marking.meal_id).sort()).toEqual([1, 4]);
     expect(exported.ratings).toMatchObject([{ meal_id: 1, rating: 4 }]);
-    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 2, ratings_erased: 1, preferences_erased: 0, aversions_erased: 0 });
+    await expect(dave.eraseMyData()).resolves.toEqual({
+      markings_erased: 2,
+      ratings_erased: 1,
+      preferences_erased: 0,
+      aversions_erased: 0,
+    });
     await expect(dave.exportMyData()).resolves.toMatchObject({ markings: [], ratings: [] });
-    await expect(dave.eraseMyData()).resolves.toEqual({ markings_erased: 0, ratings_erased: 0, preferences_erased: 0, aversions_erased: 0 });
+    await expect(dave.eraseMyData()).resolves.toEqual({
+      markings_erased: 0,
+      ratings_erased: 0,
+      preferences_erased: 0,
+      aversions_erased: 0,
+    });
   });
 
   it('gets the ratings report of some days as CSV text, with meals:write or meals:read-reports', async () => {
-    const header = 'date,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5,sold_out_at';
+    const header =
+      'date,served_at,meal_id,dish_id,dish,name,category,rating_count,rating_average,rating_median,stars_1,stars_2,stars_3,stars_4,stars_5,sold_out_at';
     const { dish_id: risotto } = await dave.getMeal(6);
     const day = mealSixServedAt.slice(0, 10);
     const csv = await admin.getRatingsReport({ canteen: 'default', from: day, to: day });
     // fetch decodes the UTF-8 and drops the byte order mark that the server sends for spreadsheet apps.
     expect(csv).toBe(`${header}\r\n${day},${mealSixServedAt},6,${risotto},"Risotto","Risotto",,0,,,0,0,0,0,0,\r\n`);
     const reader = clientFor('controller', 'meals:read-reports');
-    await expect(reader.getRatingsReport({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toBe(`${header}\r\n`);
+    await expect(reader.getRatingsReport({ canteen: 'default', from: '2030-01-16', to: '2030-01-17' })).resolves.toBe(
+      `${header}\r\n`,
+    );
     // Refusals come as the envelope, on this route too.
-    expect(await failure(dave.getRatingsReport({ canteen: 'default', from: day, to: day }))).toMatchObject({ code: 'forbidden', status: 403, source: 'envelope' });
-    expect(await failure(reader.getRatingsReport({ canteen: 'nowhere', from: day, to: day }))).toMatchObject({ code: 'canteen_not_found', status: 404 });
+    expect(await failure(dave.getRatingsReport({ canteen: 'default', from: day, to: day }))).toMatchObject({
+      code: 'forbidden',
+      status: 403,
+      source: 'envelope',
+    });
+    expect(await failure(reader.getRatingsReport({ canteen: 'nowhere', from: day, to: day }))).toMatchObject({
+      code: 'canteen_not_found',
+      status: 404,
+    });
     expect(await failure(reader.getRatingsReport({ canteen: 'default', from: day, to: '2029-01-01' }))).toMatchObject({
       code: 'invalid_request',
       status: 400,
@@ -362,7 +464,10 @@ describe('answers that are not the envelope', () => {
       source: 'unexpected_response',
     });
     const json = Response.json({ status: 'success', data: {} });
-    expect(await failure(answering(json).getRatingsReport(request))).toMatchObject({ status: 200, source: 'unexpected_response' });
+    expect(await failure(answering(json).getRatingsReport(request))).toMatchObject({
+      status: 200,
+      source: 'unexpected_response',
+    });
     const csv = new Response('\uFEFFdate\r\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } });
     await expect(answering(csv).getRatingsReport(request)).resolves.toBe('date\r\n');
   });
@@ -422,20 +527,61 @@ describe('rankings against the real server', () => {
       scope: 'meals',
       by: 'rating',
       items: [
-        { rank: 1, meal_id: 81, name: 'Bibimbap', score: 44 / 13, rating_count: 3, rating_average: 14 / 3, labels: [], ...available },
-        { rank: 2, meal_id: 80, name: 'Pho', score: 35 / 11, rating_count: 1, rating_average: 5, labels: [], ...available },
-        { rank: 3, meal_id: 82, name: 'Onigiri', score: null, rating_count: 0, rating_average: null, labels: [], ...available },
+        {
+          rank: 1,
+          meal_id: 81,
+          name: 'Bibimbap',
+          score: 44 / 13,
+          rating_count: 3,
+          rating_average: 14 / 3,
+          labels: [],
+          ...available,
+        },
+        {
+          rank: 2,
+          meal_id: 80,
+          name: 'Pho',
+          score: 35 / 11,
+          rating_count: 1,
+          rating_average: 5,
+          labels: [],
+          ...available,
+        },
+        {
+          rank: 3,
+          meal_id: 82,
+          name: 'Onigiri',
+          score: null,
+          rating_count: 0,
+          rating_average: null,
+          labels: [],
+          ...available,
+        },
       ],
     });
     // By marks, the tie of Pho and Bibimbap goes by menu order.
     const byMarks = await anonymous.getRankings({ canteen: 'ranked', from: date, to: date, by: 'marks' });
-    expect(byMarks.items.map((item) => [item.name, item.marks])).toEqual([['Onigiri', 1], ['Pho', 0], ['Bibimbap', 0]]);
+    expect(byMarks.items.map((item) => [item.name, item.marks])).toEqual([
+      ['Onigiri', 1],
+      ['Pho', 0],
+      ['Bibimbap', 0],
+    ]);
     const dishes = await anonymous.getRankings({ canteen: 'ranked', scope: 'dishes' });
     expect(dishes.scope).toBe('dishes');
-    if (dishes.scope === 'dishes') expect(dishes.items.map((item) => [item.rank, item.name, item.dish_id > 0])).toEqual([[1, 'Bibimbap', true], [2, 'Pho', true], [3, 'Onigiri', true]]);
+    if (dishes.scope === 'dishes')
+      expect(dishes.items.map((item) => [item.rank, item.name, item.dish_id > 0])).toEqual([
+        [1, 'Bibimbap', true],
+        [2, 'Pho', true],
+        [3, 'Onigiri', true],
+      ]);
 
-    expect(await failure(anonymous.getRankings({ canteen: 'nowhere', scope: 'dishes' }))).toMatchObject({ code: 'canteen_not_found', status: 404 });
-    expect(await failure(anonymous.getRankings({ canteen: 'ranked', from: '2030-01-01', to: '2030-02-01' }))).toMatchObject({
+    expect(await failure(anonymous.getRankings({ canteen: 'nowhere', scope: 'dishes' }))).toMatchObject({
+      code: 'canteen_not_found',
+      status: 404,
+    });
+    expect(
+      await failure(anonymous.getRankings({ canteen: 'ranked', from: '2030-01-01', to: '2030-02-01' })),
+    ).toMatchObject({
       code: 'invalid_request',
       status: 400,
     });
@@ -452,7 +598,11 @@ describe('live statistics against the real server', () => {
 
   it('streams a snapshot, then a stats event per change, and resumes after the last event id', async () => {
     const abort = new AbortController();
-    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: servedDay, signal: abort.signal });
+    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({
+      canteen: 'default',
+      date: servedDay,
+      signal: abort.signal,
+    });
     const stream = events[Symbol.asyncIterator]();
     try {
       const first = await stream.next();
@@ -463,7 +613,10 @@ describe('live statistics against the real server', () => {
       expect(snapshot.meals.map((meal) => meal.meal_id)).toContain(1);
       expect(snapshot.meals[0]).toHaveProperty('dish.dish_id');
 
-      const rated = await createMealsClient({ baseUrl: server.baseUrl, token: signHmacToken(secret, { sub: 'erin' }) }).rateMeal({
+      const rated = await createMealsClient({
+        baseUrl: server.baseUrl,
+        token: signHmacToken(secret, { sub: 'erin' }),
+      }).rateMeal({
         meal_id: 1,
         rating: 5,
       });
@@ -472,7 +625,11 @@ describe('live statistics against the real server', () => {
       const stats: LiveEvent = next.value!;
 
       // A second stream resuming after the snapshot gets the missed stats event again, with its id.
-      const resumed = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'default', date: servedDay, lastEventId: snapshot.id });
+      const resumed = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({
+        canteen: 'default',
+        date: servedDay,
+        lastEventId: snapshot.id,
+      });
       for await (const event of resumed) {
         expect(event).toEqual(stats);
         break;
@@ -496,22 +653,34 @@ describe('live statistics against the real server', () => {
     try {
       const snapshot: LiveEvent = (await stream.next()).value!;
       if (snapshot.type !== 'snapshot') throw new Error(`expected a snapshot, got ${snapshot.type}`);
-      expect(snapshot.meals.find((meal) => meal.meal_id === 7)).toMatchObject({ availability: 'available', availability_changed_at: null });
+      expect(snapshot.meals.find((meal) => meal.meal_id === 7)).toMatchObject({
+        availability: 'available',
+        availability_changed_at: null,
+      });
 
       const set = await kitchen.setMealAvailability(7, 'sold_out');
 
       expect(set).toMatchObject({ meal_id: 7, availability: 'sold_out' });
       expect((await stream.next()).value).toMatchObject({ type: 'availability', meal: set });
       expect(await kitchen.setMealAvailability(7, 'sold_out')).toEqual(set);
-      expect(await failure(kitchen.setMealAvailability(2, 'few_left'))).toMatchObject({ code: 'meal_not_today', status: 409 });
-      expect(await failure(alice.setMealAvailability(7, 'available'))).toMatchObject({ code: 'forbidden', status: 403 });
+      expect(await failure(kitchen.setMealAvailability(2, 'few_left'))).toMatchObject({
+        code: 'meal_not_today',
+        status: 409,
+      });
+      expect(await failure(alice.setMealAvailability(7, 'available'))).toMatchObject({
+        code: 'forbidden',
+        status: 403,
+      });
     } finally {
       abort.abort();
     }
   });
 
   it('rejects with the refusal before any event', async () => {
-    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({ canteen: 'no-such-canteen', date: servedDay });
+    const events = createMealsClient({ baseUrl: server.baseUrl }).liveStatistics({
+      canteen: 'no-such-canteen',
+      date: servedDay,
+    });
     const refusal = await failure(events[Symbol.asyncIterator]().next());
     expect(refusal).toMatchObject({ code: 'canteen_not_found', status: 404 });
   });
@@ -530,7 +699,17 @@ describe('archived canteens against the real server', () => {
     expect(await failure(anonymous.getCanteen('closing'))).toMatchObject({ code: 'canteen_not_found', status: 404 });
     const listed = (await admin.listAdminCanteens()).canteens;
     expect(listed.find((canteen) => canteen.canteen_id === 'closing')).toEqual({
-      canteen_id: 'closing', name: 'Closing', timezone: 'UTC', city: null, address: null, coordinates: null, openmensa_id: expect.any(Number), feeds: [], note_labels: {}, placeholder_names: [], archived_at: archived.archived_at,
+      canteen_id: 'closing',
+      name: 'Closing',
+      timezone: 'UTC',
+      city: null,
+      address: null,
+      coordinates: null,
+      openmensa_id: expect.any(Number),
+      feeds: [],
+      note_labels: {},
+      placeholder_names: [],
+      archived_at: archived.archived_at,
     });
     expect(listed.find((canteen) => canteen.canteen_id === 'default')?.archived_at).toBeNull();
 

@@ -7,9 +7,11 @@ it('imports at run time nothing but the wire contract, so the client runs on fet
   const runtimeImports = readdirSync(sourceDir)
     .filter((file) => file.endsWith('.ts'))
     .flatMap((file) =>
-      [...readFileSync(new URL(file, sourceDir), 'utf8').matchAll(/^(import|export)(?! type)[^'"]*from\s+'([^'.][^']*)'/gm)].map(
-        (match) => `${file}: ${match[2]}`,
-      ),
+      [
+        ...readFileSync(new URL(file, sourceDir), 'utf8').matchAll(
+          /^(import|export)(?! type)[^'"]*from\s+'([^'.][^']*)'/gm,
+        ),
+      ].map((match) => `${file}: ${match[2]}`),
     );
   expect(runtimeImports.filter((found) => !found.endsWith(': @canteen-meals/http-contract'))).toEqual([]);
   expect(runtimeImports.length).toBeGreaterThan(0);

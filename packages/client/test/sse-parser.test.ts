@@ -26,7 +26,9 @@ describe('the SSE parser', () => {
   it('gives the same events however the text is cut', () => {
     for (let cut = 1; cut < stream.length; cut++) {
       const parser = new SseParser();
-      expect([...parser.push(stream.slice(0, cut)), ...parser.push(stream.slice(cut))], `cut at ${cut}`).toEqual(expected);
+      expect([...parser.push(stream.slice(0, cut)), ...parser.push(stream.slice(cut))], `cut at ${cut}`).toEqual(
+        expected,
+      );
     }
     const parser = new SseParser();
     expect([...stream].flatMap((char) => parser.push(char))).toEqual(expected);

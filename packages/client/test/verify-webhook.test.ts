@@ -36,8 +36,16 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  server = await startServer({ JWT_SECRET: jwtSecret, TZ_NAME: 'UTC', OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_POLL_MS: '200' });
-  admin = createMealsClient({ baseUrl: server.baseUrl, token: signHmacToken(jwtSecret, { sub: 'menu-admin', scope: 'meals:write' }) });
+  server = await startServer({
+    JWT_SECRET: jwtSecret,
+    TZ_NAME: 'UTC',
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1',
+    WEBHOOK_POLL_MS: '200',
+  });
+  admin = createMealsClient({
+    baseUrl: server.baseUrl,
+    token: signHmacToken(jwtSecret, { sub: 'menu-admin', scope: 'meals:write' }),
+  });
 
   const saved = await admin.saveWebhook('receiver', {
     url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
@@ -55,16 +63,24 @@ afterAll(async () => {
 });
 
 describe('verifyWebhook, on what the server really sends', () => {
-  it('answers the typed event with its id, from the raw body and Node\'s headers', async () => {
+  it("answers the typed event with its id, from the raw body and Node's headers", async () => {
     const event = await verifyWebhook(secret, delivery.headers, delivery.body);
 
     expect(event.id).toBe(delivery.headers['webhook-id']);
     expect(event.type).toBe('menu.published');
     if (event.type !== 'menu.published') throw new Error('unreachable');
-    expect(event.data).toMatchObject({ canteen_id: 'default', cause: 'upsert', added: [7], changed: [], withdrawn: [] });
+    expect(event.data).toMatchObject({
+      canteen_id: 'default',
+      cause: 'upsert',
+      added: [7],
+      changed: [],
+      withdrawn: [],
+    });
     // The delivery log names the same event.
     const log = await admin.listDeliveries('receiver');
-    expect(log.deliveries).toMatchObject([{ event_id: event.id, type: 'menu.published', state: 'delivered', attempts: 1, last_status: 204 }]);
+    expect(log.deliveries).toMatchObject([
+      { event_id: event.id, type: 'menu.published', state: 'delivered', attempts: 1, last_status: 204 },
+    ]);
   });
 
   it('takes a fetch Headers and a string body as well, and agrees with the standardwebhooks library', async () => {
@@ -79,12 +95,33 @@ describe('verifyWebhook, on what the server really sends', () => {
   });
 
   it.each([
-    ['an altered body', () => ({ body: Buffer.from(delivery.body.toString('utf8').replace('"added":[7]', '"added":[8]')) }), 'invalid_signature'],
+    [
+      'an altered body',
+      () => ({ body: Buffer.from(delivery.body.toString('utf8').replace('"added":[7]', '"added":[8]')) }),
+      'invalid_signature',
+    ],
     ['another secret', () => ({ secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), 'invalid_signature'],
     ['another event id', () => ({ headers: { ...delivery.headers, 'webhook-id': 'evt_other' } }), 'invalid_signature'],
-    ['a signature of another version', () => ({ headers: { ...delivery.headers, 'webhook-signature': String(delivery.headers['webhook-signature']).replace('v1,', 'v2,') } }), 'invalid_signature'],
-    ['no signature header', () => ({ headers: { ...delivery.headers, 'webhook-signature': undefined } }), 'missing_headers'],
-    ['a timestamp that is no number', () => ({ headers: { ...delivery.headers, 'webhook-timestamp': '12e3' } }), 'invalid_timestamp'],
+    [
+      'a signature of another version',
+      () => ({
+        headers: {
+          ...delivery.headers,
+          'webhook-signature': String(delivery.headers['webhook-signature']).replace('v1,', 'v2,'),
+        },
+      }),
+      'invalid_signature',
+    ],
+    [
+      'no signature header',
+      () => ({ headers: { ...delivery.headers, 'webhook-signature': undefined } }),
+      'missing_headers',
+    ],
+    [
+      'a timestamp that is no number',
+      () => ({ headers: { ...delivery.headers, 'webhook-timestamp': '12e3' } }),
+      'invalid_timestamp',
+    ],
     ['a secret that is not base64', () => ({ secret: 'whsec_not base64!' }), 'invalid_secret'],
   ])('refuses %s', async (_, change, reason) => {
     const changed = { secret, headers: delivery.headers, body: delivery.body, ...change() };
@@ -100,11 +137,17 @@ describe('verifyWebhook, on what the server really sends', () => {
     const signedAt = Number(delivery.headers['webhook-timestamp']) * 1000;
     const headers = delivery.headers;
 
-    await expect(verifyWebhook(secret, headers, delivery.body, { now: new Date(signedAt + 300_000) })).resolves.toMatchObject({ type: 'menu.published' });
+    await expect(
+      verifyWebhook(secret, headers, delivery.body, { now: new Date(signedAt + 300_000) }),
+    ).resolves.toMatchObject({ type: 'menu.published' });
     for (const now of [new Date(signedAt + 301_000), new Date(signedAt - 301_000)]) {
-      await expect(verifyWebhook(secret, headers, delivery.body, { now })).rejects.toMatchObject({ reason: 'timestamp_out_of_tolerance' });
+      await expect(verifyWebhook(secret, headers, delivery.body, { now })).rejects.toMatchObject({
+        reason: 'timestamp_out_of_tolerance',
+      });
     }
-    await expect(verifyWebhook(secret, headers, delivery.body, { now: new Date(signedAt + 3_600_000), toleranceSeconds: 3_600 })).resolves.toBeDefined();
+    await expect(
+      verifyWebhook(secret, headers, delivery.body, { now: new Date(signedAt + 3_600_000), toleranceSeconds: 3_600 }),
+    ).resolves.toBeDefined();
   });
 
   it('accepts any one matching signature among several (a receiver rotating secrets)', async () => {

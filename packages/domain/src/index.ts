@@ -86,7 +86,11 @@ export {
   type DishSearchResult,
 } from './use-cases/dish-use-cases.js';
 export { WithdrawMeal, withdrawMealRefusals } from './use-cases/withdraw-meal.js';
-export { SetMealAvailability, setMealAvailabilityRefusals, type SetMealAvailabilityCommand } from './use-cases/set-meal-availability.js';
+export {
+  SetMealAvailability,
+  setMealAvailabilityRefusals,
+  type SetMealAvailabilityCommand,
+} from './use-cases/set-meal-availability.js';
 export {
   availabilityChanged,
   availabilityChangedAt,
@@ -232,7 +236,14 @@ export { RateMeal, rateMealRefusals, type RateMealCommand, type RateMealResult }
 export { UpsertMeals, upsertMealsRefusals } from './use-cases/upsert-meals.js';
 export { localDayOf, localDayRange, type InstantRange, type LocalDay } from './calendar/local-day.js';
 export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
-export { MenuChangeHub, nobodyListens, type AnnounceMenuChange, type MenuChange, type MenuChangeListener, type MenuChangeOrigin } from './reading/menu-change.js';
+export {
+  MenuChangeHub,
+  nobodyListens,
+  type AnnounceMenuChange,
+  type MenuChange,
+  type MenuChangeListener,
+  type MenuChangeOrigin,
+} from './reading/menu-change.js';
 export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page.js';
 export {
   inOrderOfMeals,
@@ -260,7 +271,14 @@ export {
   type GetMealsResult,
   type MenuSpan,
 } from './use-cases/get-meals.js';
-export { GetCanteenDay, GetPersonalPart, GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-menu.js';
+export {
+  GetCanteenDay,
+  GetPersonalPart,
+  GetPublicMenu,
+  getMenuRefusals,
+  type MenuDays,
+  type PublicMenu,
+} from './use-cases/get-menu.js';
 export {
   GetRatingsReport,
   getRatingsReportRefusals,
@@ -291,7 +309,12 @@ export {
   type UpcomingServing,
 } from './use-cases/get-upcoming-favourites.js';
 export { ListRatedMeals } from './use-cases/list-rated-meals.js';
-export { ImportMenu, importMenuRefusals, maxMealsPerImportWrite, type ImportMenuCommand } from './use-cases/import-menu.js';
+export {
+  ImportMenu,
+  importMenuRefusals,
+  maxMealsPerImportWrite,
+  type ImportMenuCommand,
+} from './use-cases/import-menu.js';
 export {
   createUseCases,
   type FeedPorts,
@@ -312,7 +335,14 @@ export {
   type WebhookEvent,
   type WebhookEventType,
 } from './webhook/webhook-event.js';
-export { isEnabled, webhookIdPattern, webhookSecretPattern, type Webhook, type WebhookDefinition, type WebhookId } from './webhook/webhook.js';
+export {
+  isEnabled,
+  webhookIdPattern,
+  webhookSecretPattern,
+  type Webhook,
+  type WebhookDefinition,
+  type WebhookId,
+} from './webhook/webhook.js';
 export type {
   AttemptOutcome,
   ClaimedDelivery,
@@ -332,7 +362,12 @@ export {
   webhookRetryPeriodMs,
   type RetrySettings,
 } from './webhook/retry-schedule.js';
-export type { NewWebhookSecret, SendOutcome, WebhookSender, WebhookUrlCheck } from './webhook/webhook-delivery-ports.js';
+export type {
+  NewWebhookSecret,
+  SendOutcome,
+  WebhookSender,
+  WebhookUrlCheck,
+} from './webhook/webhook-delivery-ports.js';
 export { anyWebhookUrl, isWebhookSecret, maxWebhookUrlLength, validateWebhook } from './webhook/webhook-validation.js';
 export {
   DeleteWebhook,
@@ -355,7 +390,13 @@ export {
   type DeliverySettings,
   type StopSignal,
 } from './use-cases/deliver-webhooks.js';
-export { availabilityEvent, importEvents, upsertEvents, withdrawalEvent, type CanteenTimeZones } from './webhook/menu-events.js';
+export {
+  availabilityEvent,
+  importEvents,
+  upsertEvents,
+  withdrawalEvent,
+  type CanteenTimeZones,
+} from './webhook/menu-events.js';
 export {
   addedServingsOf,
   deliveriesOf,
@@ -431,7 +472,15 @@ export type {
   PushSubscriptionRepository,
 } from './push/push-ports.js';
 export { createPushUseCases, type PushUseCaseDeps, type PushUseCaseSet } from './use-cases/create-push-use-cases.js';
-export { digestPayload, maxPushPayloadBytes, payloadJson, soldOutPayload, testPayload, topicOf, type PushPayload } from './push/push-messages.js';
+export {
+  digestPayload,
+  maxPushPayloadBytes,
+  payloadJson,
+  soldOutPayload,
+  testPayload,
+  topicOf,
+  type PushPayload,
+} from './push/push-messages.js';
 export {
   GetNotificationSettings,
   ListPushSubscriptions,

@@ -1,5 +1,12 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { createUseCases, defaultCanteenId, type Canteen, type FeedSource, type MenuChange, type NextRun } from '@canteen-meals/domain';
+import {
+  createUseCases,
+  defaultCanteenId,
+  type Canteen,
+  type FeedSource,
+  type MenuChange,
+  type NextRun,
+} from '@canteen-meals/domain';
 import { accepted, MealMother } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 
@@ -28,7 +35,12 @@ async function setup() {
     },
   };
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'UTC' }));
-  const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone: 'UTC' }, { feedSource, nextRun: alwaysDue });
+  const useCases = createUseCases(
+    adapters,
+    clock,
+    { start: '11:00', timeZone: 'UTC' },
+    { feedSource, nextRun: alwaysDue },
+  );
   accepted(await useCases.saveCanteen.execute(mensa));
   accepted(
     await useCases.upsertMeals.execute([
@@ -48,15 +60,24 @@ const dayOf = (canteenId: string) => ({ canteenId, from: today, to: today });
 describe('ArchiveCanteen', () => {
   it('answers when the canteen was archived, keeps that instant when archived again, and tells the menus changed', async () => {
     const { useCases, clock, changes } = await setup();
-    expect(await useCases.archiveCanteen.execute('mensa')).toEqual({ ok: true, value: { canteenId: 'mensa', archivedAt: now } });
+    expect(await useCases.archiveCanteen.execute('mensa')).toEqual({
+      ok: true,
+      value: { canteenId: 'mensa', archivedAt: now },
+    });
     clock.set(new Date(now.getTime() + 3_600_000));
-    expect(await useCases.archiveCanteen.execute('mensa')).toEqual({ ok: true, value: { canteenId: 'mensa', archivedAt: now } });
+    expect(await useCases.archiveCanteen.execute('mensa')).toEqual({
+      ok: true,
+      value: { canteenId: 'mensa', archivedAt: now },
+    });
     expect(changes).toEqual([{ kind: 'menus' }, { kind: 'menus' }]);
   });
 
   it('refuses an unknown canteen and changes nothing', async () => {
     const { useCases, changes } = await setup();
-    expect(await useCases.archiveCanteen.execute('nowhere')).toMatchObject({ ok: false, refusal: { code: 'canteen_not_found' } });
+    expect(await useCases.archiveCanteen.execute('nowhere')).toMatchObject({
+      ok: false,
+      refusal: { code: 'canteen_not_found' },
+    });
     expect(changes).toEqual([]);
     expect((await useCases.listCanteens.execute()).map((canteen) => canteen.id)).toEqual([defaultCanteenId, 'mensa']);
   });
@@ -64,8 +85,13 @@ describe('ArchiveCanteen', () => {
   it('leaves the canteen out of every list and read, and takes no more meals into it', async () => {
     const { useCases } = await setup();
     // Alice marked the soup: today's serving and tomorrow's are her coming favourites while the canteen is active.
-    accepted(await useCases.upsertMeals.execute([MealMother.servedTomorrow(now, { id: 3, name: 'Soup', canteenId: 'mensa' })]));
-    const upcoming = async () => (await useCases.getUpcomingFavourites.execute({ userId: 'alice' })).servings.map((serving) => serving.reading.meal.id);
+    accepted(
+      await useCases.upsertMeals.execute([MealMother.servedTomorrow(now, { id: 3, name: 'Soup', canteenId: 'mensa' })]),
+    );
+    const upcoming = async () =>
+      (await useCases.getUpcomingFavourites.execute({ userId: 'alice' })).servings.map(
+        (serving) => serving.reading.meal.id,
+      );
     expect(await upcoming()).toEqual([1, 3]);
     accepted(await useCases.archiveCanteen.execute('mensa'));
     const notFound = { ok: false, refusal: { code: 'canteen_not_found' } };
@@ -73,10 +99,14 @@ describe('ArchiveCanteen', () => {
     expect((await useCases.listCanteens.execute()).map((canteen) => canteen.id)).toEqual([defaultCanteenId]);
     expect(await useCases.getCanteen.execute('mensa')).toMatchObject(notFound);
     expect(await useCases.getPublicMenu.execute(dayOf('mensa'))).toMatchObject(notFound);
-    expect(await useCases.getMeals.execute({ userId: 'alice', canteenId: 'mensa', servedOn: today })).toMatchObject(notFound);
+    expect(await useCases.getMeals.execute({ userId: 'alice', canteenId: 'mensa', servedOn: today })).toMatchObject(
+      notFound,
+    );
     expect(await useCases.rankMeals.execute(dayOf('mensa'))).toMatchObject(notFound);
     expect(await useCases.rankDishes.execute({ canteenId: 'mensa' })).toMatchObject(notFound);
-    expect(await useCases.searchDishes.execute({ canteenId: 'mensa', text: 'soup', after: null, limit: 10 })).toMatchObject(notFound);
+    expect(
+      await useCases.searchDishes.execute({ canteenId: 'mensa', text: 'soup', after: null, limit: 10 }),
+    ).toMatchObject(notFound);
     expect(await useCases.getRatingsReport.execute(dayOf('mensa'))).toMatchObject(notFound);
     expect(await useCases.listFeeds.execute({ canteenId: 'mensa' })).toMatchObject(notFound);
     expect(await useCases.runFeed.execute({ canteenId: 'mensa', feedName: 'full' })).toMatchObject(notFound);
@@ -84,14 +114,21 @@ describe('ArchiveCanteen', () => {
     const everyCanteen = accepted(await useCases.getMeals.execute({ userId: 'alice', servedOn: today }));
     expect(everyCanteen.meals.map((reading) => reading.meal.id)).toEqual([2]);
     expect(await upcoming()).toEqual([]);
-    expect(await useCases.upsertMeals.execute([MealMother.servedTomorrow(now, { id: 4, canteenId: 'mensa' })])).toMatchObject(notFound);
+    expect(
+      await useCases.upsertMeals.execute([MealMother.servedTomorrow(now, { id: 4, canteenId: 'mensa' })]),
+    ).toMatchObject(notFound);
   });
 
   it('keeps its meals, ratings and markings: a meal read by id still has them', async () => {
     const { useCases } = await setup();
     accepted(await useCases.archiveCanteen.execute('mensa'));
     const soup = accepted(await useCases.getMeal.execute({ userId: 'alice', mealId: 1 }));
-    expect([soup.meal.canteenId, soup.statistics.count, soup.personalRating, soup.marked]).toEqual(['mensa', 1, 4, true]);
+    expect([soup.meal.canteenId, soup.statistics.count, soup.personalRating, soup.marked]).toEqual([
+      'mensa',
+      1,
+      4,
+      true,
+    ]);
   });
 
   it('no longer fetches its feeds on schedule; a save restores it, its feeds, menus and ratings', async () => {
@@ -104,7 +141,9 @@ describe('ArchiveCanteen', () => {
 
     expect(accepted(await useCases.saveCanteen.execute(mensa)).created).toBe(false);
     // Restored with the same feed URL: the feed keeps its state (its last outcome), as any PUT that keeps a URL does.
-    expect(accepted(await useCases.listFeeds.execute({ canteenId: 'mensa' })).map(({ state }) => state.outcome)).toEqual(['not_modified']);
+    expect(
+      accepted(await useCases.listFeeds.execute({ canteenId: 'mensa' })).map(({ state }) => state.outcome),
+    ).toEqual(['not_modified']);
     expect((await useCases.listCanteens.execute()).map((canteen) => canteen.id)).toEqual([defaultCanteenId, 'mensa']);
     const menu = accepted(await useCases.getPublicMenu.execute(dayOf('mensa')));
     expect(menu.meals.map((reading) => [reading.meal.id, reading.statistics.count])).toEqual([[1, 1]]);
@@ -141,6 +180,12 @@ describe('ListCanteensWithArchived', () => {
       [defaultCanteenId, null],
       ['mensa', now],
     ]);
-    expect(listed[1]).toEqual({ ...mensa, openmensaId: expect.any(Number), noteLabels: {}, placeholderNames: [], archivedAt: now });
+    expect(listed[1]).toEqual({
+      ...mensa,
+      openmensaId: expect.any(Number),
+      noteLabels: {},
+      placeholderNames: [],
+      archivedAt: now,
+    });
   });
 });

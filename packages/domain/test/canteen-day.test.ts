@@ -14,16 +14,39 @@ describe('GetCanteenDay', () => {
   it("answers the canteen's calendar day, and days ahead of it, across midnight in its time zone", async () => {
     const canteens = await canteensIn('Pacific/Auckland');
     // 10:59 UTC on 2026-03-10 is 23:59 in Auckland (UTC+13); one minute later it is the 11th there.
-    expect(await new GetCanteenDay({ canteens, clock: at('2026-03-10T10:59:00Z') }).execute({ canteenId: 'far', daysAhead: 0 })).toEqual({ ok: true, value: '2026-03-10' });
-    expect(await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({ canteenId: 'far', daysAhead: 0 })).toEqual({ ok: true, value: '2026-03-11' });
-    expect(await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({ canteenId: 'far', daysAhead: 1 })).toEqual({ ok: true, value: '2026-03-12' });
+    expect(
+      await new GetCanteenDay({ canteens, clock: at('2026-03-10T10:59:00Z') }).execute({
+        canteenId: 'far',
+        daysAhead: 0,
+      }),
+    ).toEqual({ ok: true, value: '2026-03-10' });
+    expect(
+      await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({
+        canteenId: 'far',
+        daysAhead: 0,
+      }),
+    ).toEqual({ ok: true, value: '2026-03-11' });
+    expect(
+      await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({
+        canteenId: 'far',
+        daysAhead: 1,
+      }),
+    ).toEqual({ ok: true, value: '2026-03-12' });
     // The server's (and Berlin's) day is still the 10th.
-    expect(await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({ canteenId: 'default', daysAhead: 0 })).toEqual({ ok: true, value: '2026-03-10' });
+    expect(
+      await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({
+        canteenId: 'default',
+        daysAhead: 0,
+      }),
+    ).toEqual({ ok: true, value: '2026-03-10' });
   });
 
   it('refuses an unknown canteen', async () => {
     const canteens = await canteensIn('Europe/Berlin');
-    const day = await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({ canteenId: 'nowhere', daysAhead: 0 });
+    const day = await new GetCanteenDay({ canteens, clock: at('2026-03-10T11:00:00Z') }).execute({
+      canteenId: 'nowhere',
+      daysAhead: 0,
+    });
     expect(day.ok ? day.value : day.refusal.code).toBe('canteen_not_found');
   });
 });

@@ -28,7 +28,10 @@ describe('closed days', () => {
       { date: '2025-03-28', closed: false, items: [item('Currywurst')] },
       { date: '2025-03-29', closed: false, items: [item('Suppe')] },
     ]);
-    await run([{ date: '2025-03-29', closed: true }, { date: '2025-03-30', closed: true }]);
+    await run([
+      { date: '2025-03-29', closed: true },
+      { date: '2025-03-30', closed: true },
+    ]);
     expect(await days('2025-03-27', '2025-03-31')).toEqual([
       ['2025-03-28', false, ['Currywurst']],
       ['2025-03-29', true, []],
@@ -38,19 +41,28 @@ describe('closed days', () => {
     expect(await days('2025-03-30', '2025-03-30')).toEqual([['2025-03-30', false, ['Eintopf']]]);
   });
 
-  it('SetDayClosed withdraws the day\'s meals still to be served and answers them; opening withdraws nothing', async () => {
+  it("SetDayClosed withdraws the day's meals still to be served and answers them; opening withdraws nothing", async () => {
     const { run, days, setDayClosed } = setup();
     await run([{ date: '2025-03-29', closed: false, items: [item('Suppe'), item('Salat')] }]);
     const closed = await setDayClosed.execute({ canteenId: 'default', date: '2025-03-29', closed: true });
     expect(closed).toEqual({ ok: true, value: { date: '2025-03-29', closed: true, withdrawn: [1, 2] } });
     expect(await days('2025-03-29', '2025-03-29')).toEqual([['2025-03-29', true, []]]);
-    expect(await setDayClosed.execute({ canteenId: 'default', date: '2025-03-29', closed: false })).toMatchObject({ ok: true, value: { withdrawn: [] } });
+    expect(await setDayClosed.execute({ canteenId: 'default', date: '2025-03-29', closed: false })).toMatchObject({
+      ok: true,
+      value: { withdrawn: [] },
+    });
     expect(await days('2025-03-29', '2025-03-29')).toEqual([]);
   });
 
   it('SetDayClosed refuses an unknown canteen and a day that does not exist', async () => {
     const { setDayClosed } = setup();
-    expect(await setDayClosed.execute({ canteenId: 'nowhere', date: '2025-03-29', closed: true })).toMatchObject({ ok: false, refusal: { code: 'canteen_not_found' } });
-    expect(await setDayClosed.execute({ canteenId: 'default', date: '2025-02-30', closed: true })).toMatchObject({ ok: false, refusal: { code: 'invalid_menu_range' } });
+    expect(await setDayClosed.execute({ canteenId: 'nowhere', date: '2025-03-29', closed: true })).toMatchObject({
+      ok: false,
+      refusal: { code: 'canteen_not_found' },
+    });
+    expect(await setDayClosed.execute({ canteenId: 'default', date: '2025-02-30', closed: true })).toMatchObject({
+      ok: false,
+      refusal: { code: 'invalid_menu_range' },
+    });
   });
 });

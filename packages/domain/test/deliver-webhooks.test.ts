@@ -37,7 +37,11 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     const log = await world.useCases.listDeliveries.execute({ webhookId: 'menus', limit: 10, after: null });
     expect(log).toMatchObject({
       ok: true,
-      value: { deliveries: [{ state: 'pending', attempts: 1, lastStatus: 500, lastError: 'HTTP 500', nextAttemptAt: failed.nextRunAt }] },
+      value: {
+        deliveries: [
+          { state: 'pending', attempts: 1, lastStatus: 500, lastError: 'HTTP 500', nextAttemptAt: failed.nextRunAt },
+        ],
+      },
     });
 
     world.clock.advance(30_000 - 1);
@@ -49,8 +53,16 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     expect(world.attempts).toHaveLength(2);
     expect(world.attempts[1]!.event.id).toBe(world.attempts[0]!.event.id);
     const after = await world.useCases.listDeliveries.execute({ webhookId: 'menus', limit: 10, after: null });
-    expect(after).toMatchObject({ ok: true, value: { deliveries: [{ state: 'delivered', attempts: 2, lastStatus: 204, lastError: null, nextAttemptAt: null }] } });
-    expect(await world.useCases.getWebhook.execute('menus')).toMatchObject({ ok: true, value: { failingSince: null, disabledAt: null } });
+    expect(after).toMatchObject({
+      ok: true,
+      value: {
+        deliveries: [{ state: 'delivered', attempts: 2, lastStatus: 204, lastError: null, nextAttemptAt: null }],
+      },
+    });
+    expect(await world.useCases.getWebhook.execute('menus')).toMatchObject({
+      ok: true,
+      value: { failingSince: null, disabledAt: null },
+    });
   });
 
   it('gives a delivery up after 3 days of failures: 21 attempts with the default base, then failed', async () => {
@@ -60,12 +72,16 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     world.answer(failure);
     const firstAt = world.clock.now().getTime();
 
-    for (let pass = await world.deliver(); pass.nextRunAt !== null; pass = await world.deliver()) world.clock.set(pass.nextRunAt);
+    for (let pass = await world.deliver(); pass.nextRunAt !== null; pass = await world.deliver())
+      world.clock.set(pass.nextRunAt);
 
     expect(world.attempts).toHaveLength(21);
     expect(world.clock.now().getTime() - firstAt).toBe(68 * hour + 31.5 * 60_000);
     const log = await world.useCases.listDeliveries.execute({ webhookId: 'menus', limit: 10, after: null });
-    expect(log).toMatchObject({ ok: true, value: { deliveries: [{ state: 'failed', attempts: 21, nextAttemptAt: null }] } });
+    expect(log).toMatchObject({
+      ok: true,
+      value: { deliveries: [{ state: 'failed', attempts: 21, nextAttemptAt: null }] },
+    });
     // One delivery's retries end before its endpoint has failed for 3 days: it stays enabled.
     expect(await world.useCases.getWebhook.execute('menus')).toMatchObject({ ok: true, value: { disabledAt: null } });
   });
@@ -87,7 +103,10 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     }
 
     const disabled = await world.useCases.getWebhook.execute('menus');
-    expect(disabled).toMatchObject({ ok: true, value: { failingSince: new Date(failingSince), disabledAt: world.clock.now() } });
+    expect(disabled).toMatchObject({
+      ok: true,
+      value: { failingSince: new Date(failingSince), disabledAt: world.clock.now() },
+    });
     // Nothing is due for a disabled endpoint, and new events skip it.
     expect(pass.nextRunAt).toBeNull();
     await world.publishMenu();
@@ -102,7 +121,10 @@ describe('DeliverWebhooks: one pass of the worker', () => {
 
     // The second event's delivery was still pending (within its 3 days): it goes out now.
     expect(resumed).toMatchObject({ delivered: 1, failed: 0, nextRunAt: null });
-    expect(await world.useCases.getWebhook.execute('menus')).toMatchObject({ ok: true, value: { failingSince: null, disabledAt: null } });
+    expect(await world.useCases.getWebhook.execute('menus')).toMatchObject({
+      ok: true,
+      value: { failingSince: null, disabledAt: null },
+    });
   });
 
   it('counts a sender that throws as a failed attempt and tells of it', async () => {
@@ -115,7 +137,12 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     expect(await world.deliver()).toMatchObject({ delivered: 0, failed: 1 });
     expect(told).toEqual([new Error('bug')]);
     const log = await world.useCases.listDeliveries.execute({ webhookId: 'menus', limit: 1, after: null });
-    expect(log).toMatchObject({ ok: true, value: { deliveries: [{ state: 'pending', lastStatus: null, lastError: 'the delivery failed inside the service' }] } });
+    expect(log).toMatchObject({
+      ok: true,
+      value: {
+        deliveries: [{ state: 'pending', lastStatus: null, lastError: 'the delivery failed inside the service' }],
+      },
+    });
   });
 
   it('keeps at most `concurrency` attempts under way', async () => {
@@ -151,8 +178,16 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     await world.endpoint('menus');
     for (let index = 0; index < 3; index += 1) await world.publishMenu();
 
-    expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ fannedOut: 2, delivered: 2, nextRunAt: world.clock.now() });
-    expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ fannedOut: 1, delivered: 1, nextRunAt: null });
+    expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({
+      fannedOut: 2,
+      delivered: 2,
+      nextRunAt: world.clock.now(),
+    });
+    expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({
+      fannedOut: 1,
+      delivered: 1,
+      nextRunAt: null,
+    });
   });
 
   it('takes nothing more once its stop signal is raised, and ends when the attempts under way have', async () => {
@@ -178,7 +213,10 @@ describe('DeliverWebhooks: one pass of the worker', () => {
       for (let index = 0; index < 10; index += 1) await world.publishMenu();
       await world.adapters.outbox.fanOut(world.clock.now(), 100);
       await world.endpoint('fast', ['menu.published']);
-      await world.adapters.webhooks.save({ ...(await world.adapters.webhooks.find('slow'))!, events: [] }, world.clock.now());
+      await world.adapters.webhooks.save(
+        { ...(await world.adapters.webhooks.find('slow'))!, events: [] },
+        world.clock.now(),
+      );
       for (let index = 0; index < 10; index += 1) await world.publishMenu();
       await world.adapters.outbox.fanOut(world.clock.now(), 100);
     }
@@ -187,7 +225,9 @@ describe('DeliverWebhooks: one pass of the worker', () => {
     function hangingSlow(world: ReturnType<typeof webhookWorld>) {
       const waiting: ((outcome: SendOutcome) => void)[] = [];
       world.answer((webhook) =>
-        webhook.id === 'slow' ? new Promise<SendOutcome>((resolve) => waiting.push(resolve)) : Promise.resolve({ delivered: true, status: 200 }),
+        webhook.id === 'slow'
+          ? new Promise<SendOutcome>((resolve) => waiting.push(resolve))
+          : Promise.resolve({ delivered: true, status: 200 }),
       );
       return {
         get hanging() {
@@ -199,8 +239,14 @@ describe('DeliverWebhooks: one pass of the worker', () => {
       };
     }
 
-    const timedOut: SendOutcome = { delivered: false, status: null, error: 'no answer within 10000 ms', timedOut: true };
-    const sentTo = (world: ReturnType<typeof webhookWorld>, id: string) => world.attempts.filter((attempt) => attempt.webhookId === id).length;
+    const timedOut: SendOutcome = {
+      delivered: false,
+      status: null,
+      error: 'no answer within 10000 ms',
+      timedOut: true,
+    };
+    const sentTo = (world: ReturnType<typeof webhookWorld>, id: string) =>
+      world.attempts.filter((attempt) => attempt.webhookId === id).length;
 
     /** Lets the pass run until it waits for nothing but the hanging attempts (the in-memory store never does I/O). */
     async function settle() {
@@ -265,7 +311,11 @@ describe('DeliverWebhooks: one pass of the worker', () => {
       // 8 of `slow`'s deliveries are due now, yet the next pass is due when the backoff ends.
       expect(first.nextRunAt).toEqual(new Date(start + 60_000));
       world.clock.set(start + 60_000 - 1);
-      expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({ delivered: 0, failed: 0, nextRunAt: new Date(start + 60_000) });
+      expect(await world.useCases.deliverWebhooks.execute()).toMatchObject({
+        delivered: 0,
+        failed: 0,
+        nextRunAt: new Date(start + 60_000),
+      });
       expect(slow.hanging).toBe(0);
 
       world.clock.set(start + 60_000);

@@ -1,4 +1,11 @@
-import { decideDishMerge, dishNameKey, dishSearchKey, maxDishesPerMerge, sumOf, withoutServing } from '@canteen-meals/domain';
+import {
+  decideDishMerge,
+  dishNameKey,
+  dishSearchKey,
+  maxDishesPerMerge,
+  sumOf,
+  withoutServing,
+} from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 describe('dishNameKey', () => {
@@ -30,7 +37,11 @@ describe('dishSearchKey', () => {
 });
 
 describe('decideDishMerge', () => {
-  const dish = (id: number, canteenId = 'default', histogram: [number, number, number, number, number] = [0, 0, 0, 0, 0]) => ({
+  const dish = (
+    id: number,
+    canteenId = 'default',
+    histogram: [number, number, number, number, number] = [0, 0, 0, 0, 0],
+  ) => ({
     id,
     canteenId,
     histogram,
@@ -39,7 +50,10 @@ describe('decideDishMerge', () => {
   it('adds the histograms up exactly and names every source once', () => {
     const decision = decideDishMerge(
       { target: 1, from: [2, 3, 2] },
-      { target: dish(1, 'default', [1, 0, 0, 0, 2]), sources: [dish(2, 'default', [0, 3, 0, 0, 0]), dish(3, 'default', [0, 0, 0, 1, 1])] },
+      {
+        target: dish(1, 'default', [1, 0, 0, 0, 2]),
+        sources: [dish(2, 'default', [0, 3, 0, 0, 0]), dish(3, 'default', [0, 0, 0, 1, 1])],
+      },
     );
     expect(decision).toEqual({ ok: true, value: { target: 1, sources: [2, 3], histogram: [1, 3, 0, 1, 3] } });
   });
@@ -47,7 +61,11 @@ describe('decideDishMerge', () => {
   it.each([
     ['an empty list', { target: 1, from: [] }, 'invalid_dish_merge'],
     ['the target itself', { target: 1, from: [1] }, 'invalid_dish_merge'],
-    [`more than ${maxDishesPerMerge} dishes`, { target: 1, from: Array.from({ length: maxDishesPerMerge + 1 }, (_, i) => i + 2) }, 'invalid_dish_merge'],
+    [
+      `more than ${maxDishesPerMerge} dishes`,
+      { target: 1, from: Array.from({ length: maxDishesPerMerge + 1 }, (_, i) => i + 2) },
+      'invalid_dish_merge',
+    ],
     ['an unknown source', { target: 1, from: [2, 9] }, 'dish_not_found'],
   ])('refuses %s', (_, requested, code) => {
     const decision = decideDishMerge(requested, { target: dish(1), sources: [dish(2)] });
@@ -68,7 +86,12 @@ describe('decideDishMerge', () => {
 
 describe('dish histograms', () => {
   it('sums and removes a serving, never below zero', () => {
-    expect(sumOf([[1, 0, 0, 0, 0], [0, 2, 0, 0, 1]])).toEqual([1, 2, 0, 0, 1]);
+    expect(
+      sumOf([
+        [1, 0, 0, 0, 0],
+        [0, 2, 0, 0, 1],
+      ]),
+    ).toEqual([1, 2, 0, 0, 1]);
     expect(withoutServing([1, 2, 0, 0, 1], [0, 2, 0, 0, 1])).toEqual([1, 0, 0, 0, 0]);
     expect(() => withoutServing([0, 0, 0, 0, 0], [1, 0, 0, 0, 0])).toThrow(RangeError);
   });

@@ -18,7 +18,11 @@ import { describe, expect, it } from 'vitest';
 // Feeds that recover (issue 26) and feeds that cannot hold up the others (issue 24): retries with backoff after a
 // failure, a feed moved to another URL starting afresh, the outbound rule at the PUT, and runs a few at a time with
 // a slot per host. The network is a fake of the FeedSource port; time is a clock the test moves.
-const day: MenuDay = { date: '2026-08-03', closed: false, items: [{ category: 'Suppen', name: 'Tagessuppe', notes: [], prices: {} }] };
+const day: MenuDay = {
+  date: '2026-08-03',
+  closed: false,
+  items: [{ category: 'Suppen', name: 'Tagessuppe', notes: [], prices: {} }],
+};
 const body = new TextEncoder().encode(JSON.stringify([day]));
 const fetched = { status: 'fetched' as const, body, httpStatus: 200, etag: '"1"', lastModified: null };
 const everyDayAtSix: NextRun = (_schedule, _zone, after) => {
@@ -30,16 +34,24 @@ const everyDayAtSix: NextRun = (_schedule, _zone, after) => {
 const canteen = { id: 'mensa', name: 'Mensa', timeZone: 'UTC', city: null, address: null, coordinates: null };
 const feed = { name: 'full', url: 'https://mensa.example/full.xml', schedule: '0 6 * * *' };
 
-function setup(source: FeedSource, options: { checkUrl?: FeedUrlCheck; onFeedRan?: (state: FeedState) => void; deadlineMs?: number } = {}) {
+function setup(
+  source: FeedSource,
+  options: { checkUrl?: FeedUrlCheck; onFeedRan?: (state: FeedState) => void; deadlineMs?: number } = {},
+) {
   const clock = new FixedClock('2026-08-01T05:00:00Z');
-  const useCases = createUseCases(createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'UTC' })), clock, { start: '11:00', timeZone: 'UTC' }, {
-    feedSource: source,
-    feedReader: { read: (bytes) => ({ days: JSON.parse(Buffer.from(bytes).toString('utf8')) as MenuDay[] }) },
-    nextRun: everyDayAtSix,
-    ...(options.checkUrl === undefined ? {} : { checkUrl: options.checkUrl }),
-    ...(options.onFeedRan === undefined ? {} : { onFeedRan: options.onFeedRan }),
-    ...(options.deadlineMs === undefined ? {} : { scheduledFetchDeadlineMs: options.deadlineMs }),
-  });
+  const useCases = createUseCases(
+    createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'UTC' })),
+    clock,
+    { start: '11:00', timeZone: 'UTC' },
+    {
+      feedSource: source,
+      feedReader: { read: (bytes) => ({ days: JSON.parse(Buffer.from(bytes).toString('utf8')) as MenuDay[] }) },
+      nextRun: everyDayAtSix,
+      ...(options.checkUrl === undefined ? {} : { checkUrl: options.checkUrl }),
+      ...(options.onFeedRan === undefined ? {} : { onFeedRan: options.onFeedRan }),
+      ...(options.deadlineMs === undefined ? {} : { scheduledFetchDeadlineMs: options.deadlineMs }),
+    },
+  );
   return { useCases, clock };
 }
 
@@ -94,7 +106,9 @@ describe('a failed feed is retried at the next checks, with backoff', () => {
     };
 
     expect(await checkAt(0)).toBe(1); // never fetched: at once; it fails
-    expect(accepted(await useCases.listFeeds.execute({ canteenId: 'mensa' }))[0]?.nextRunAt).toEqual(new Date(start + 30_000));
+    expect(accepted(await useCases.listFeeds.execute({ canteenId: 'mensa' }))[0]?.nextRunAt).toEqual(
+      new Date(start + 30_000),
+    );
     expect(await checkAt(29_999)).toBe(1);
     expect(await checkAt(30_000)).toBe(2); // the first retry; it fails again
     expect(await checkAt(30_000 + 59_999)).toBe(2);
@@ -108,9 +122,17 @@ describe('a failed feed is retried at the next checks, with backoff', () => {
     expect(await checkAt(210_000 + 30_000)).toBe(4); // no retry after a success: the schedule decides
   });
 
-  it('doubles the wait up to the schedule\'s interval, and never waits past the schedule\'s next firing', async () => {
+  it("doubles the wait up to the schedule's interval, and never waits past the schedule's next firing", async () => {
     const hour = 3_600_000;
-    expect([1, 2, 3, 4, 7, 8, 60].map((failures) => feedRetryDelayMs(failures, hour))).toEqual([30_000, 60_000, 120_000, 240_000, 1_920_000, hour, hour]);
+    expect([1, 2, 3, 4, 7, 8, 60].map((failures) => feedRetryDelayMs(failures, hour))).toEqual([
+      30_000,
+      60_000,
+      120_000,
+      240_000,
+      1_920_000,
+      hour,
+      hour,
+    ]);
 
     const { source, calls } = flakySource();
     const { useCases, clock } = setup(source);
@@ -123,7 +145,9 @@ describe('a failed feed is retried at the next checks, with backoff', () => {
   });
 
   it('bounds the error text it keeps: a 4 MB message is cut, saying so', async () => {
-    const { useCases } = setup({ fetch: async () => Promise.reject(new FeedSourceError(`HTTP 500: ${'x'.repeat(4_000_000)}`, 500)) });
+    const { useCases } = setup({
+      fetch: async () => Promise.reject(new FeedSourceError(`HTTP 500: ${'x'.repeat(4_000_000)}`, 500)),
+    });
     await useCases.saveCanteen.execute({ ...canteen, feeds: [feed] });
     const state = accepted(await useCases.runFeed.execute({ canteenId: 'mensa', feedName: 'full' }));
     expect(state.lastError).toHaveLength(maxFeedErrorLength);
@@ -157,14 +181,21 @@ describe('a PUT that moves a feed to another URL', () => {
 
 describe('the outbound address rule at the PUT', () => {
   it('refuses a feed whose URL the rule refuses, naming the feed, and saves nothing', async () => {
-    const checkUrl: FeedUrlCheck = (url) => (url.includes('127.0.0.1') ? 'must reach a public address, not a loopback one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)' : undefined);
+    const checkUrl: FeedUrlCheck = (url) =>
+      url.includes('127.0.0.1')
+        ? 'must reach a public address, not a loopback one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)'
+        : undefined;
     const { useCases } = setup(flakySource().source, { checkUrl });
-    const refused = await useCases.saveCanteen.execute({ ...canteen, feeds: [feed, { ...feed, name: 'today', url: 'http://127.0.0.1:8080/today.xml' }] });
+    const refused = await useCases.saveCanteen.execute({
+      ...canteen,
+      feeds: [feed, { ...feed, name: 'today', url: 'http://127.0.0.1:8080/today.xml' }],
+    });
     expect(refused).toEqual({
       ok: false,
       refusal: {
         code: 'invalid_canteen',
-        message: 'feeds[1]: the url of the feed "today" must reach a public address, not a loopback one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
+        message:
+          'feeds[1]: the url of the feed "today" must reach a public address, not a loopback one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)',
       },
     });
     expect(await useCases.getCanteen.execute('mensa')).toMatchObject({ ok: false });
@@ -172,11 +203,13 @@ describe('the outbound address rule at the PUT', () => {
 });
 
 describe('a scheduled run fetches a few feeds at once, one per host', () => {
-  it('does not let a hanging host delay another canteen\'s feed, and leaves the hanging host\'s second feed for later', async () => {
+  it("does not let a hanging host delay another canteen's feed, and leaves the hanging host's second feed for later", async () => {
     const { source, asked } = hangingHost();
     let fastImported: () => void = () => {};
     const fastRan = new Promise<void>((resolve) => (fastImported = resolve));
-    const { useCases } = setup(source, { onFeedRan: (state) => state.canteenId === 'zeta' && state.outcome === 'imported' && fastImported() });
+    const { useCases } = setup(source, {
+      onFeedRan: (state) => state.canteenId === 'zeta' && state.outcome === 'imported' && fastImported(),
+    });
     // The hanging canteen comes first in the list, so a run one feed after another would never reach the other.
     await useCases.saveCanteen.execute({
       ...canteen,
@@ -186,7 +219,11 @@ describe('a scheduled run fetches a few feeds at once, one per host', () => {
         { ...feed, name: 'today', url: 'https://HANGING.example/today.xml' },
       ],
     });
-    await useCases.saveCanteen.execute({ ...canteen, id: 'zeta', feeds: [{ ...feed, url: 'https://zeta.example/full.xml' }] });
+    await useCases.saveCanteen.execute({
+      ...canteen,
+      id: 'zeta',
+      feeds: [{ ...feed, url: 'https://zeta.example/full.xml' }],
+    });
 
     const deadline = new AbortController();
     const run = useCases.runDueFeeds.execute({ signal: deadline.signal });
@@ -213,14 +250,22 @@ describe('runs that overlap (issue 39)', () => {
   it('fetches at a second run a canteen saved while the first run holds a hanging host, and starts nothing twice', async () => {
     const { source, asked } = hangingHost();
     const { useCases, clock } = setup(source);
-    const hanging = ['one', 'two', 'three'].map((name) => ({ ...feed, name, url: `https://hanging.example/${name}.xml` }));
+    const hanging = ['one', 'two', 'three'].map((name) => ({
+      ...feed,
+      name,
+      url: `https://hanging.example/${name}.xml`,
+    }));
     await useCases.saveCanteen.execute({ ...canteen, id: 'alpha', feeds: hanging });
     const firstDeadline = new AbortController();
     const first = useCases.runDueFeeds.execute({ signal: firstDeadline.signal });
     await flush();
     expect(asked).toEqual(['https://hanging.example/one.xml']);
 
-    await useCases.saveCanteen.execute({ ...canteen, id: 'zeta', feeds: [{ ...feed, url: 'https://zeta.example/full.xml' }] });
+    await useCases.saveCanteen.execute({
+      ...canteen,
+      id: 'zeta',
+      feeds: [{ ...feed, url: 'https://zeta.example/full.xml' }],
+    });
     clock.advance(30_000);
     const second = await useCases.runDueFeeds.execute({ signal: new AbortController().signal });
     expect(second.map((state) => [state.canteenId, state.outcome])).toEqual([['zeta', 'imported']]);

@@ -29,7 +29,10 @@ const week: MenuDay[] = [
   {
     date: '2025-03-28',
     closed: false,
-    items: [item('Currywurst', 'Tellergericht', { notes: ['Schwein'], prices: { student: '2.60', other: '5.20' } }), item('Salat', 'Beilage')],
+    items: [
+      item('Currywurst', 'Tellergericht', { notes: ['Schwein'], prices: { student: '2.60', other: '5.20' } }),
+      item('Salat', 'Beilage'),
+    ],
   },
   { date: '2025-03-29', closed: true },
   { date: '2025-03-31', closed: false, items: [item('Linseneintopf'), item('Pudding', 'Dessert')] },
@@ -38,8 +41,14 @@ const week: MenuDay[] = [
 function setup(clock: Clock = afterTheMenu) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: serviceTime.timeZone }));
   const announced: MenuChange[] = [];
-  const importMenu = new ImportMenu({ ...adapters, clock, serviceStart: serviceTime.start, announce: (change) => announced.push(change) });
-  const attempt = (days: MenuDay[], rateable = true) => importMenu.execute({ source: 'Mensa Academica', days, rateable });
+  const importMenu = new ImportMenu({
+    ...adapters,
+    clock,
+    serviceStart: serviceTime.start,
+    announce: (change) => announced.push(change),
+  });
+  const attempt = (days: MenuDay[], rateable = true) =>
+    importMenu.execute({ source: 'Mensa Academica', days, rateable });
   const run = async (days: MenuDay[], rateable = true) => accepted(await attempt(days, rateable));
   return { ...adapters, run, attempt, announced, probe: probeThrough(() => adapters.queries) };
 }
@@ -77,7 +86,14 @@ describe('ImportMenu', () => {
     await run(week);
     expect(announced).toHaveLength(1);
 
-    const renamed = week.map((day) => (day.closed ? day : { ...day, items: day.items.map((entry, index) => (index === 0 ? { ...entry, prices: { student: '9.99' } } : entry)) }));
+    const renamed = week.map((day) =>
+      day.closed
+        ? day
+        : {
+            ...day,
+            items: day.items.map((entry, index) => (index === 0 ? { ...entry, prices: { student: '9.99' } } : entry)),
+          },
+    );
     await run(renamed);
     expect(announced).toEqual([{ kind: 'menus' }, { kind: 'menus' }]);
   });
@@ -86,17 +102,16 @@ describe('ImportMenu', () => {
     const { meals, run } = setup();
     await run(week);
     const again = await run(week);
-    expect([again.added.length, again.updated.length, again.unchanged.length, again.missing.length]).toEqual([0, 0, 4, 0]);
+    expect([again.added.length, again.updated.length, again.unchanged.length, again.missing.length]).toEqual([
+      0, 0, 4, 0,
+    ]);
     expect(await meals.count()).toBe(4);
   });
 
   it('keeps the ids of a day that a later feed repeats, and adds the new days', async () => {
     const { meals, run } = setup();
     await run(week);
-    const later: MenuDay[] = [
-      week[2]!,
-      { date: '2025-04-01', closed: false, items: [item('Currywurst')] },
-    ];
+    const later: MenuDay[] = [week[2]!, { date: '2025-04-01', closed: false, items: [item('Currywurst')] }];
     const plan = await run(later);
     expect(plan.unchanged.map((meal) => meal.id)).toEqual([3, 4]);
     expect(plan.added.map(({ meal }) => [meal.id, meal.name])).toEqual([[5, 'Currywurst']]);
@@ -107,7 +122,11 @@ describe('ImportMenu', () => {
     const { run, probe } = setup();
     await run(week);
     const before = await probe.histogram(3);
-    const renamed: MenuDay[] = [week[0]!, week[1]!, { ...week[2]!, items: [item('Linseneintopf mit Würstchen'), item('Pudding', 'Dessert')] } as MenuDay];
+    const renamed: MenuDay[] = [
+      week[0]!,
+      week[1]!,
+      { ...week[2]!, items: [item('Linseneintopf mit Würstchen'), item('Pudding', 'Dessert')] } as MenuDay,
+    ];
 
     const plan = await run(renamed);
 
@@ -131,11 +150,15 @@ describe('ImportMenu', () => {
     // The import runs on Sunday 30 March: Monday's meals are still to come, Friday's are past.
     const clock = new FixedClock('2025-03-30T12:00:00Z');
     const importMenu = new ImportMenu({ ...adapters, clock, serviceStart: serviceTime.start });
-    const run = async (days: MenuDay[]) => accepted(await importMenu.execute({ source: 'Mensa Academica', days, rateable: true }));
+    const run = async (days: MenuDay[]) =>
+      accepted(await importMenu.execute({ source: 'Mensa Academica', days, rateable: true }));
     const probe = probeThrough(() => adapters.queries);
     await run(week);
 
-    const corrected = await run([{ date: '2025-03-28', closed: false, items: [] }, { ...week[2]!, items: [item('Linseneintopf')] } as MenuDay]);
+    const corrected = await run([
+      { date: '2025-03-28', closed: false, items: [] },
+      { ...week[2]!, items: [item('Linseneintopf')] } as MenuDay,
+    ]);
     expect(corrected.missing.map((meal) => meal.id)).toEqual([1, 2, 4]);
     expect(corrected.withdrawn.map((meal) => meal.id)).toEqual([4]);
     expect(await probe.meal(4)).toBeUndefined();
@@ -149,7 +172,14 @@ describe('ImportMenu', () => {
   it('keeps a meal listed twice in one category apart, by its order', async () => {
     const { run } = setup();
     const twice: MenuDay[] = [
-      { date: '2025-03-28', closed: false, items: [item('Salat', 'Beilage', { prices: { student: '1.00' } }), item('Salat', 'Beilage', { prices: { student: '1.80' } })] },
+      {
+        date: '2025-03-28',
+        closed: false,
+        items: [
+          item('Salat', 'Beilage', { prices: { student: '1.00' } }),
+          item('Salat', 'Beilage', { prices: { student: '1.80' } }),
+        ],
+      },
     ];
     const first = await run(twice);
     const second = await run(twice);
@@ -167,16 +197,29 @@ describe('ImportMenu', () => {
     ['a day listed twice', [week[0]!, week[0]!], /2025-03-28 more than once/],
     ['a day not in the calendar', [{ date: '2025-02-29', closed: true }], /not a calendar day/],
     ['a blank name', [{ date: '2025-03-28', closed: false, items: [item('  ')] }], /2025-03-28, meal 1: the name/],
-    ['an unusable price', [{ date: '2025-03-28', closed: false, items: [item('A', 'B', { prices: { student: '2.6' } })] }], /student price/],
+    [
+      'an unusable price',
+      [{ date: '2025-03-28', closed: false, items: [item('A', 'B', { prices: { student: '2.6' } })] }],
+      /student price/,
+    ],
   ] as [string, MenuDay[], RegExp][])('refuses %s and imports nothing', async (_, days, message) => {
     const { meals, attempt } = setup();
-    expect(await attempt(days)).toMatchObject({ ok: false, refusal: { code: 'invalid_meal', message: expect.stringMatching(message) } });
+    expect(await attempt(days)).toMatchObject({
+      ok: false,
+      refusal: { code: 'invalid_meal', message: expect.stringMatching(message) },
+    });
     expect(await meals.count()).toBe(0);
   });
 
   it('refuses a blank source', async () => {
     const { mealSources, canteens } = setup();
-    expect(await new ImportMenu({ mealSources, canteens, clock: afterTheMenu, serviceStart: serviceTime.start }).execute({ source: ' ', days: week, rateable: true })).toMatchObject({
+    expect(
+      await new ImportMenu({ mealSources, canteens, clock: afterTheMenu, serviceStart: serviceTime.start }).execute({
+        source: ' ',
+        days: week,
+        rateable: true,
+      }),
+    ).toMatchObject({
       ok: false,
       refusal: { code: 'invalid_meal', message: expect.stringMatching(/source/) },
     });
@@ -185,7 +228,9 @@ describe('ImportMenu', () => {
 
 describe('ImportMenu: at most 500 meals a day in a canteen', () => {
   const friday = '2025-03-28';
-  const menuOf = (...names: string[]): MenuDay[] => [{ date: friday, closed: false, items: names.map((name) => item(name)) }];
+  const menuOf = (...names: string[]): MenuDay[] => [
+    { date: friday, closed: false, items: names.map((name) => item(name)) },
+  ];
   /** Meals an admin upserted on Friday, in the afternoon on the canteen's clocks, from id 1000 on. */
   const adminMeals = (count: number) =>
     Array.from({ length: count }, (_, index) => ({
@@ -202,7 +247,10 @@ describe('ImportMenu: at most 500 meals a day in a canteen', () => {
 
     expect(await attempt(menuOf('Currywurst', 'Salat'))).toEqual({
       ok: false,
-      refusal: { code: 'menu_day_full', message: 'The canteen "default" would serve 501 meals on 2025-03-28; a day holds at most 500.' },
+      refusal: {
+        code: 'menu_day_full',
+        message: 'The canteen "default" would serve 501 meals on 2025-03-28; a day holds at most 500.',
+      },
     });
     expect(await meals.count()).toBe(499);
     expect((await run(menuOf('Currywurst'))).added).toHaveLength(1);
@@ -213,7 +261,10 @@ describe('ImportMenu: at most 500 meals a day in a canteen', () => {
     await meals.upsertMany(adminMeals(maxMealsPerCanteenDay - 2));
     await run(menuOf('Currywurst', 'Salat'));
 
-    const again = await run([...menuOf('Currywurst', 'Salat'), { date: '2025-03-31', closed: false, items: [item('Linseneintopf')] }]);
+    const again = await run([
+      ...menuOf('Currywurst', 'Salat'),
+      { date: '2025-03-31', closed: false, items: [item('Linseneintopf')] },
+    ]);
     expect([again.unchanged.length, again.added.length]).toEqual([2, 1]);
   });
 
@@ -226,17 +277,27 @@ describe('ImportMenu: at most 500 meals a day in a canteen', () => {
     };
 
     // After Friday the missing Salat stays served: 498 + Currywurst + Salat + Linseneintopf.
-    expect(await setUp(afterTheMenu)).toMatchObject({ ok: false, refusal: { message: expect.stringContaining('would serve 501 meals') } });
+    expect(await setUp(afterTheMenu)).toMatchObject({
+      ok: false,
+      refusal: { message: expect.stringContaining('would serve 501 meals') },
+    });
     // Before Friday the import withdraws the Salat, which makes room for the Linseneintopf.
     const replaced = await setUp(new FixedClock('2025-03-27T12:00:00Z'));
-    expect(replaced).toMatchObject({ ok: true, value: { withdrawn: [{ name: 'Salat' }], added: [{ meal: { name: 'Linseneintopf' } }] } });
+    expect(replaced).toMatchObject({
+      ok: true,
+      value: { withdrawn: [{ name: 'Salat' }], added: [{ meal: { name: 'Linseneintopf' } }] },
+    });
   });
 });
 
 describe(`ImportMenu: units of whole days of at most ${maxMealsPerImportWrite} meals, others running between them`, () => {
   /** `count` meals on each of the days, from 2025-03-03 on. */
   const days = (count: number, ...dates: string[]): MenuDay[] =>
-    dates.map((date) => ({ date, closed: false, items: Array.from({ length: count }, (_, index) => item(`Meal ${date} ${index}`)) }));
+    dates.map((date) => ({
+      date,
+      closed: false,
+      items: Array.from({ length: count }, (_, index) => item(`Meal ${date} ${index}`)),
+    }));
 
   function unitSetup() {
     const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: serviceTime.timeZone }));
@@ -250,7 +311,12 @@ describe(`ImportMenu: units of whole days of at most ${maxMealsPerImportWrite} m
       announce: (change) => void announced.push(change.kind),
       letOthersRun: async () => void turns.push(await adapters.meals.count()),
     });
-    return { ...adapters, turns, announced, attempt: (menu: MenuDay[]) => importMenu.execute({ source: 'Mensa Academica', days: menu, rateable: true }) };
+    return {
+      ...adapters,
+      turns,
+      announced,
+      attempt: (menu: MenuDay[]) => importMenu.execute({ source: 'Mensa Academica', days: menu, rateable: true }),
+    };
   }
 
   it('writes a menu of the usual size in one unit, and a large one day by day with others running in between', async () => {
@@ -270,18 +336,30 @@ describe(`ImportMenu: units of whole days of at most ${maxMealsPerImportWrite} m
     const { meals, attempt } = unitSetup();
     const menu = days(300, '2025-03-03', '2025-03-04');
     menu.push({ date: '2025-03-05', closed: false, items: [item('Soup'), item('')] });
-    expect(await attempt(menu)).toMatchObject({ ok: false, refusal: { code: 'invalid_meal', message: expect.stringContaining('2025-03-05, meal 2') } });
+    expect(await attempt(menu)).toMatchObject({
+      ok: false,
+      refusal: { code: 'invalid_meal', message: expect.stringContaining('2025-03-05, meal 2') },
+    });
     expect(await meals.count()).toBe(0);
   });
 
   it('keeps the units written before a day the bound refuses, and names that day', async () => {
     const { meals, attempt } = unitSetup();
     await meals.upsertMany(
-      Array.from({ length: maxMealsPerCanteenDay }, (_, index) => ({ ...noMealDetails, id: 5000 + index, name: `Admin ${index}`, servedAt: new Date('2025-03-04T14:00:00Z'), rateable: true })),
+      Array.from({ length: maxMealsPerCanteenDay }, (_, index) => ({
+        ...noMealDetails,
+        id: 5000 + index,
+        name: `Admin ${index}`,
+        servedAt: new Date('2025-03-04T14:00:00Z'),
+        rateable: true,
+      })),
     );
     expect(await attempt(days(300, '2025-03-03', '2025-03-04'))).toMatchObject({
       ok: false,
-      refusal: { code: 'menu_day_full', message: 'The canteen "default" would serve 800 meals on 2025-03-04; a day holds at most 500.' },
+      refusal: {
+        code: 'menu_day_full',
+        message: 'The canteen "default" would serve 800 meals on 2025-03-04; a day holds at most 500.',
+      },
     });
     expect(await meals.count()).toBe(maxMealsPerCanteenDay + 300);
   });

@@ -17,18 +17,61 @@ const parents = labelVocabulary.filter((label) => labelVocabulary.some((other) =
 
 describe('the label vocabulary', () => {
   it('holds the 14 Annex II allergens, the sub-kinds the Annex names, and the declared additives', () => {
-    const topAllergens = labelVocabulary.filter((label) => label.kind === 'allergen' && label.parent === null).map((l) => l.code);
+    const topAllergens = labelVocabulary
+      .filter((label) => label.kind === 'allergen' && label.parent === null)
+      .map((l) => l.code);
     expect(topAllergens).toEqual([
-      'gluten', 'crustaceans', 'eggs', 'fish', 'peanuts', 'soy', 'milk', 'nuts', 'celery', 'mustard', 'sesame', 'sulphites', 'lupin', 'molluscs',
+      'gluten',
+      'crustaceans',
+      'eggs',
+      'fish',
+      'peanuts',
+      'soy',
+      'milk',
+      'nuts',
+      'celery',
+      'mustard',
+      'sesame',
+      'sulphites',
+      'lupin',
+      'molluscs',
     ]);
-    expect(labelVocabulary.filter((label) => label.parent === 'gluten').map((l) => l.code)).toEqual(['wheat', 'rye', 'barley', 'oats', 'spelt', 'kamut']);
+    expect(labelVocabulary.filter((label) => label.parent === 'gluten').map((l) => l.code)).toEqual([
+      'wheat',
+      'rye',
+      'barley',
+      'oats',
+      'spelt',
+      'kamut',
+    ]);
     expect(labelVocabulary.filter((label) => label.parent === 'nuts').map((l) => l.code)).toEqual([
-      'almonds', 'hazelnuts', 'walnuts', 'cashews', 'pecans', 'brazil_nuts', 'pistachios', 'macadamia',
+      'almonds',
+      'hazelnuts',
+      'walnuts',
+      'cashews',
+      'pecans',
+      'brazil_nuts',
+      'pistachios',
+      'macadamia',
     ]);
-    for (const code of ['colourant', 'preservative', 'antioxidant', 'flavour_enhancer', 'sulphured', 'blackened', 'waxed', 'phosphate', 'sweetener', 'phenylalanine', 'caffeine', 'quinine']) {
+    for (const code of [
+      'colourant',
+      'preservative',
+      'antioxidant',
+      'flavour_enhancer',
+      'sulphured',
+      'blackened',
+      'waxed',
+      'phosphate',
+      'sweetener',
+      'phenylalanine',
+      'caffeine',
+      'quinine',
+    ]) {
       expect(labelOf(code)?.kind).toBe('additive');
     }
-    for (const code of ['vegan', 'vegetarian', 'pork', 'beef', 'poultry', 'fish', 'lamb', 'game', 'alcohol']) expect(isLabelCode(code)).toBe(true);
+    for (const code of ['vegan', 'vegetarian', 'pork', 'beef', 'poultry', 'fish', 'lamb', 'game', 'alcohol'])
+      expect(isLabelCode(code)).toBe(true);
   });
 
   it('has unique lowercase ASCII codes, German and English names, and one-step parents of the same kind', () => {
@@ -58,7 +101,8 @@ describe('the parent rules, as properties', () => {
           if (parent !== null) expect(closed).toContain(parent);
         }
         // Nothing but the given codes and their parents.
-        for (const code of closed) expect(given.includes(code) || given.some((g) => labelOf(g)!.parent === code)).toBe(true);
+        for (const code of closed)
+          expect(given.includes(code) || given.some((g) => labelOf(g)!.parent === code)).toBe(true);
         expect(withParents(closed)).toEqual(closed);
       }),
     );

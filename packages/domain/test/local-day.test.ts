@@ -58,12 +58,25 @@ describe('localDayRange', () => {
   });
 
   it('covers exactly the instants whose local date is the day, in any zone and on any day', () => {
-    const zones = ['Europe/Berlin', 'America/Havana', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns'];
+    const zones = [
+      'Europe/Berlin',
+      'America/Havana',
+      'America/Santiago',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'America/St_Johns',
+    ];
     const localDateIn = (zone: string) => {
-      const format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+      const format = new Intl.DateTimeFormat('en-CA', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      });
       return (instant: number) => format.format(instant);
     };
-    const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const dayAfter = (date: string) =>
+      new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     fc.assert(
       fc.property(
         fc.constantFrom(...zones),
@@ -84,7 +97,7 @@ describe('localDayRange', () => {
 });
 
 describe('localDayOf', () => {
-  it('answers the date an instant shows on the clocks of the zone, with that day\'s instants', () => {
+  it("answers the date an instant shows on the clocks of the zone, with that day's instants", () => {
     expect(localDayOf(new Date('2026-11-23T22:59:59.999Z'), 'Europe/Berlin')).toEqual({
       date: '2026-11-23',
       from: new Date('2026-11-22T23:00:00Z'),
@@ -98,7 +111,10 @@ describe('localDayOf', () => {
   it('puts the instants of a day before again, shown after the next day began, into the next day (Goose Bay, 00:01 -> 23:01)', () => {
     const nextDay = localDayRange('2010-11-07', 'America/Goose_Bay');
     expect(nextDay.from).toEqual(new Date('2010-11-07T03:00:00Z'));
-    expect(localDayOf(new Date('2010-11-07T03:30:00Z'), 'America/Goose_Bay')).toEqual({ date: '2010-11-07', ...nextDay });
+    expect(localDayOf(new Date('2010-11-07T03:30:00Z'), 'America/Goose_Bay')).toEqual({
+      date: '2010-11-07',
+      ...nextDay,
+    });
     expect(localDayOf(new Date('2010-11-07T02:59:59.999Z'), 'America/Goose_Bay').date).toBe('2010-11-06');
   });
 
@@ -107,7 +123,14 @@ describe('localDayOf', () => {
   });
 
   it('answers the day of localDayRange that holds the instant, in any zone and at any instant', () => {
-    const zones = ['Europe/Berlin', 'America/Havana', 'America/Santiago', 'America/Goose_Bay', 'Asia/Kathmandu', 'Pacific/Apia'];
+    const zones = [
+      'Europe/Berlin',
+      'America/Havana',
+      'America/Santiago',
+      'America/Goose_Bay',
+      'Asia/Kathmandu',
+      'Pacific/Apia',
+    ];
     fc.assert(
       fc.property(
         fc.constantFrom(...zones),

@@ -4,7 +4,11 @@ import { MealMother, probeThrough } from '@canteen-meals/repository-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 const longAgo: Meal = MealMother.servedAt(new Date('2024-01-01T12:00:00Z'), { id: 1, name: 'Last year' });
-const notRateable: Meal = MealMother.servedAt(new Date('2025-03-10T12:00:00Z'), { id: 2, name: 'Water', rateable: false });
+const notRateable: Meal = MealMother.servedAt(new Date('2025-03-10T12:00:00Z'), {
+  id: 2,
+  name: 'Water',
+  rateable: false,
+});
 const future: Meal = MealMother.servedAt(new Date('2030-01-01T12:00:00Z'), { id: 3, name: 'Next year' });
 
 describe('MarkMeal', () => {

@@ -25,7 +25,8 @@ async function setup() {
   await adapters.canteens.save(mensa);
   const importMenu = new ImportMenu({ ...adapters, clock, serviceStart: '11:00' });
   const upsertMeals = new UpsertMeals({ ...adapters, clock });
-  const run = async (days: MenuDay[], canteenId = 'mensa') => accepted(await importMenu.execute({ source: 'feed', days, rateable: true, canteenId }));
+  const run = async (days: MenuDay[], canteenId = 'mensa') =>
+    accepted(await importMenu.execute({ source: 'feed', days, rateable: true, canteenId }));
   return { ...adapters, run, upsertMeals, probe: probeThrough(() => adapters.queries) };
 }
 
@@ -47,7 +48,7 @@ describe('labels when meals are written', () => {
     expect((await probe.meal(again.updated[0]!.id))?.labels).toEqual(['celery']);
   });
 
-  it('imports placeholders, built-in and the canteen\'s own, as not rateable with the label placeholder', async () => {
+  it("imports placeholders, built-in and the canteen's own, as not rateable with the label placeholder", async () => {
     const { run, probe } = await setup();
     const plan = await run([
       { date: '2025-03-28', closed: false, items: [item('Kein Angebot'), item('Betriebsferien!'), item('Suppe')] },
@@ -60,7 +61,12 @@ describe('labels when meals are written', () => {
 
   it('the upsert takes labels as given, adds their parents and what the notes name', async () => {
     const { upsertMeals, probe } = await setup();
-    const meal = MealMother.servedAt(new Date('2025-03-28T10:00:00Z'), { id: 7, canteenId: 'mensa', notes: ['Ei'], labels: ['almonds', 'vegan'] });
+    const meal = MealMother.servedAt(new Date('2025-03-28T10:00:00Z'), {
+      id: 7,
+      canteenId: 'mensa',
+      notes: ['Ei'],
+      labels: ['almonds', 'vegan'],
+    });
     accepted(await upsertMeals.execute([meal]));
     expect((await probe.meal(7))?.labels).toEqual(['almonds', 'eggs', 'nuts', 'vegan', 'vegetarian']);
   });
@@ -70,7 +76,10 @@ describe('labels when meals are written', () => {
     const result = await upsertMeals.execute([
       MealMother.servedAt(new Date('2025-03-28T10:00:00Z'), { id: 1, labels: ['gluten', 'glutenfree'] }),
     ]);
-    expect(result).toEqual({ ok: false, refusal: { code: 'invalid_meal', message: expect.stringContaining('"glutenfree"') } });
+    expect(result).toEqual({
+      ok: false,
+      refusal: { code: 'invalid_meal', message: expect.stringContaining('"glutenfree"') },
+    });
     expect(await meals.count()).toBe(0);
   });
 });

@@ -28,7 +28,11 @@ describe('planMenuImport: withdrawals', () => {
   const before = new Date(servedAt.getTime() - 1);
 
   it('withdraws the missing meals still to be served, and only those not withdrawn yet', () => {
-    const [a, b, c] = [candidate('A'), candidate('B'), candidate('C', { servedAt: new Date(servedAt.getTime() - 60_000) })];
+    const [a, b, c] = [
+      candidate('A'),
+      candidate('B'),
+      candidate('C', { servedAt: new Date(servedAt.getTime() - 60_000) }),
+    ];
     const known = new Map([stored(1, a), stored(2, b), stored(3, c)]);
     const plan = accepted(planMenuImport([a], { known, nextMealId: 4 }, new Date(servedAt.getTime() - 30_000)));
     expect(plan.missing.map((meal) => meal.id)).toEqual([2, 3]);
@@ -40,7 +44,9 @@ describe('planMenuImport: withdrawals', () => {
 
   it('serves a withdrawn meal again when the menu lists it, as an update', () => {
     const a = candidate('A');
-    const plan = accepted(planMenuImport([a], { known: new Map([stored(1, a)]), nextMealId: 2, withdrawn: new Set([1]) }, before));
+    const plan = accepted(
+      planMenuImport([a], { known: new Map([stored(1, a)]), nextMealId: 2, withdrawn: new Set([1]) }, before),
+    );
     expect(plan.updated.map((meal) => meal.id)).toEqual([1]);
     expect(plan.unchanged).toEqual([]);
     expect(plan.at).toEqual(before);
@@ -49,7 +55,13 @@ describe('planMenuImport: withdrawals', () => {
 
 describe('planMenuImport: the id rule of imports', () => {
   it('gives new meals consecutive ids from the next free one, in menu order', () => {
-    const plan = accepted(planMenuImport([candidate('A'), candidate('B'), candidate('C')], { known: new Map(), nextMealId: 41 }, afterEverything));
+    const plan = accepted(
+      planMenuImport(
+        [candidate('A'), candidate('B'), candidate('C')],
+        { known: new Map(), nextMealId: 41 },
+        afterEverything,
+      ),
+    );
     expect(plan.added.map(({ meal }) => [meal.id, meal.name])).toEqual([
       [41, 'A'],
       [42, 'B'],
@@ -77,7 +89,9 @@ describe('planMenuImport: the id rule of imports', () => {
     const after: MenuCandidate = { ...before, meal: { ...before.meal, ...changes } };
     expect(mealSourceKey('mensa', '2025-03-10', after.meal as { category: string; name: string })).toBe(before.key);
 
-    const plan = accepted(planMenuImport([after], { known: new Map([stored(7, before)]), nextMealId: 8 }, afterEverything));
+    const plan = accepted(
+      planMenuImport([after], { known: new Map([stored(7, before)]), nextMealId: 8 }, afterEverything),
+    );
 
     expect(plan.updated).toEqual([withMealDetails({ ...after.meal, id: 7 })]);
     expect(plan.added).toEqual([]);
@@ -86,7 +100,9 @@ describe('planMenuImport: the id rule of imports', () => {
   it('adds a renamed meal as a new meal and leaves the old one, and its id, alone', () => {
     const old = candidate('Currywurst');
     const renamed = candidate('Currywurst mit Pommes');
-    const plan = accepted(planMenuImport([renamed], { known: new Map([stored(3, old)]), nextMealId: 10 }, afterEverything));
+    const plan = accepted(
+      planMenuImport([renamed], { known: new Map([stored(3, old)]), nextMealId: 10 }, afterEverything),
+    );
     expect(plan.added.map(({ meal }) => meal.id)).toEqual([10]);
     expect(plan.missing.map((meal) => meal.id)).toEqual([3]);
     expect(plan.updated).toEqual([]);
@@ -94,20 +110,32 @@ describe('planMenuImport: the id rule of imports', () => {
 
   it('keeps the rateable flag of a known meal: an admin may have changed it', () => {
     const a = candidate('Salatbuffet');
-    const plan = accepted(planMenuImport([a], { known: new Map([stored(7, a, { rateable: false })]), nextMealId: 8 }, afterEverything));
+    const plan = accepted(
+      planMenuImport([a], { known: new Map([stored(7, a, { rateable: false })]), nextMealId: 8 }, afterEverything),
+    );
     expect(plan.unchanged).toEqual([withMealDetails({ ...a.meal, id: 7, rateable: false })]);
   });
 
   it('lists the known meals the menu no longer has as missing, to be kept', () => {
     const [a, b, c] = [candidate('A'), candidate('B'), candidate('C')];
-    const plan = accepted(planMenuImport([b], { known: new Map([stored(2, a), stored(1, c), stored(3, b)]), nextMealId: 4 }, afterEverything));
+    const plan = accepted(
+      planMenuImport(
+        [b],
+        { known: new Map([stored(2, a), stored(1, c), stored(3, b)]), nextMealId: 4 },
+        afterEverything,
+      ),
+    );
     expect(plan.missing.map((meal) => meal.id)).toEqual([1, 2]);
     expect(plan.unchanged.map((meal) => meal.id)).toEqual([3]);
   });
 
   it('refuses a key listed twice and ids beyond the safe integers', () => {
-    expect(() => planMenuImport([candidate('A'), candidate('A')], { known: new Map(), nextMealId: 1 }, afterEverything)).toThrow(RangeError);
-    expect(planMenuImport([candidate('A')], { known: new Map(), nextMealId: Number.MAX_SAFE_INTEGER + 1 }, afterEverything)).toMatchObject({
+    expect(() =>
+      planMenuImport([candidate('A'), candidate('A')], { known: new Map(), nextMealId: 1 }, afterEverything),
+    ).toThrow(RangeError);
+    expect(
+      planMenuImport([candidate('A')], { known: new Map(), nextMealId: Number.MAX_SAFE_INTEGER + 1 }, afterEverything),
+    ).toMatchObject({
       ok: false,
       refusal: { code: 'invalid_meal', message: expect.stringMatching(/no meal id is left/) },
     });
@@ -117,7 +145,9 @@ describe('planMenuImport: the id rule of imports', () => {
 describe('mealSourceKey', () => {
   it('tells meals apart by source, day, category and name; not by case, composition or spaces', () => {
     const key = mealSourceKey('mensa', '2025-03-10', { category: 'Tellergericht', name: 'Käsespätzle' });
-    expect(mealSourceKey('mensa', '2025-03-10', { category: ' TELLERGERICHT ', name: 'Ka\u0308sespa\u0308tzle' })).toBe(key);
+    expect(mealSourceKey('mensa', '2025-03-10', { category: ' TELLERGERICHT ', name: 'Ka\u0308sespa\u0308tzle' })).toBe(
+      key,
+    );
     expect(mealSourceKey('mensa', '2025-03-10', { category: 'Tellergericht', name: 'Käse  spätzle' })).not.toBe(key);
     expect(mealSourceKey('bistro', '2025-03-10', { category: 'Tellergericht', name: 'Käsespätzle' })).not.toBe(key);
     expect(mealSourceKey('mensa', '2025-03-11', { category: 'Tellergericht', name: 'Käsespätzle' })).not.toBe(key);

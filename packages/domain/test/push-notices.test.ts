@@ -1,4 +1,9 @@
-import { createInMemoryAdapters, createInMemoryPushStore, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import {
+  createInMemoryAdapters,
+  createInMemoryPushStore,
+  FixedClock,
+  InMemoryDatabase,
+} from '@canteen-meals/adapters-memory';
 import { describe, expect, it } from 'vitest';
 import {
   base64urlBytes,
@@ -25,7 +30,12 @@ function scriptedSender() {
   const script = new Map<string, PushSendOutcome[]>();
   const sender: PushSender = {
     async send(subscription: PushSubscription, message) {
-      sent.push({ endpoint: subscription.endpoint, payload: JSON.parse(message.payload) as Record<string, string>, ttlSeconds: message.ttlSeconds, topic: message.topic });
+      sent.push({
+        endpoint: subscription.endpoint,
+        payload: JSON.parse(message.payload) as Record<string, string>,
+        ttlSeconds: message.ttlSeconds,
+        topic: message.topic,
+      });
       return script.get(subscription.endpoint)?.shift() ?? { status: 201 };
     },
   };
@@ -49,13 +59,35 @@ async function setUp(now = '2026-03-10T09:00:00Z') {
     digestTime: '10:30',
     delivery: { random: () => 0.5, baseMs: 1000 },
   });
-  await useCases.saveCanteen.execute({ id: 'nord', name: 'Mensa Nord', timeZone, city: null, address: null, coordinates: null, feeds: [] });
+  await useCases.saveCanteen.execute({
+    id: 'nord',
+    name: 'Mensa Nord',
+    timeZone,
+    city: null,
+    address: null,
+    coordinates: null,
+    feeds: [],
+  });
   const lunch = new Date('2026-03-10T11:30:00Z');
   const upsert = await useCases.upsertMeals.execute([
-    { id: 1, name: 'Currywurst', servedAt: new Date('2026-03-03T11:30:00Z'), rateable: true, canteenId: 'nord', labels: ['pork'] },
+    {
+      id: 1,
+      name: 'Currywurst',
+      servedAt: new Date('2026-03-03T11:30:00Z'),
+      rateable: true,
+      canteenId: 'nord',
+      labels: ['pork'],
+    },
     { id: 2, name: 'Currywurst', servedAt: lunch, rateable: true, canteenId: 'nord', labels: ['pork'] },
     { id: 3, name: 'Lentil soup', servedAt: lunch, rateable: true, canteenId: 'nord', labels: ['vegan'] },
-    { id: 4, name: 'Lentil soup', servedAt: new Date('2026-03-02T11:30:00Z'), rateable: true, canteenId: 'nord', labels: ['vegan'] },
+    {
+      id: 4,
+      name: 'Lentil soup',
+      servedAt: new Date('2026-03-02T11:30:00Z'),
+      rateable: true,
+      canteenId: 'nord',
+      labels: ['vegan'],
+    },
   ]);
   expect(upsert.ok).toBe(true);
   const subscribe = async (userId: string, endpoint = `https://push.example/${userId}`) => {
@@ -73,9 +105,14 @@ describe('a subscription', () => {
     expect(pushSubscriptionProblem({ endpoint, p256dh: p256dh.slice(0, 40), auth }, ok)?.field).toBe('keys.p256dh');
     const compressed = Buffer.concat([Buffer.from([2]), Buffer.alloc(64, 7)]).toString('base64url');
     expect(pushSubscriptionProblem({ endpoint, p256dh: compressed, auth }, ok)?.field).toBe('keys.p256dh');
-    expect(pushSubscriptionProblem({ endpoint, p256dh, auth: Buffer.alloc(15).toString('base64url') }, ok)?.field).toBe('keys.auth');
+    expect(pushSubscriptionProblem({ endpoint, p256dh, auth: Buffer.alloc(15).toString('base64url') }, ok)?.field).toBe(
+      'keys.auth',
+    );
     expect(pushSubscriptionProblem({ endpoint, p256dh, auth: 'not base64url!' }, ok)?.field).toBe('keys.auth');
-    expect(pushSubscriptionProblem({ endpoint, p256dh, auth }, () => 'must be an https: URL')).toEqual({ field: 'endpoint', message: 'endpoint must be an https: URL' });
+    expect(pushSubscriptionProblem({ endpoint, p256dh, auth }, () => 'must be an https: URL')).toEqual({
+      field: 'endpoint',
+      message: 'endpoint must be an https: URL',
+    });
   });
 
   it('decodes base64url as Node does', () => {
@@ -89,10 +126,18 @@ describe('a subscription', () => {
     const { push, clock } = await setUp();
     for (let index = 0; index < 11; index += 1) {
       clock.set(new Date(Date.parse('2026-03-10T09:00:00Z') + index * 1000));
-      await push.savePushSubscription.execute({ userId: 'ann', endpoint: `https://push.example/${index}`, p256dh, auth, expirationTime: null });
+      await push.savePushSubscription.execute({
+        userId: 'ann',
+        endpoint: `https://push.example/${index}`,
+        p256dh,
+        auth,
+        expirationTime: null,
+      });
     }
     const kept = await push.listPushSubscriptions.execute({ userId: 'ann' });
-    expect(kept.map((subscription) => subscription.endpoint)).toEqual(Array.from({ length: 10 }, (_, index) => `https://push.example/${index + 1}`));
+    expect(kept.map((subscription) => subscription.endpoint)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `https://push.example/${index + 1}`),
+    );
   });
 });
 
@@ -116,7 +161,10 @@ describe('the favourites digest', () => {
     expect(await push.runPushDigests.execute(clock.now())).toEqual({ digests: 0, queued: 0, dropped: 0 });
     await push.deliverPushes.execute();
     const ann = sent.filter((each) => each.endpoint.includes('ann'));
-    expect(ann.map((each) => each.endpoint).sort()).toEqual(['https://push.example/ann', 'https://push.example/ann-phone']);
+    expect(ann.map((each) => each.endpoint).sort()).toEqual([
+      'https://push.example/ann',
+      'https://push.example/ann-phone',
+    ]);
     expect(ann[0]!.payload).toEqual({
       title: 'Your favourites today',
       body: 'Today at Mensa Nord: Currywurst, Lentil soup',
@@ -139,9 +187,17 @@ describe('the favourites digest', () => {
     }
     await useCases.savePreferences.execute({ userId: 'ann', without: ['pork'], only: [] });
     const soup = await useCases.getMeal.execute({ userId: null, mealId: 3 });
-    expect((await useCases.avoidDish.execute({ userId: 'ann', dishId: soup.ok ? soup.value.dish.id : 0, avoided: true })).ok).toBe(true);
-    await push.saveNotificationSettings.execute({ userId: 'ben', settings: { favouritesToday: false, soldOut: false, language: 'en' } });
-    await push.saveNotificationSettings.execute({ userId: 'dora', settings: { favouritesToday: true, soldOut: false, language: 'de' } });
+    expect(
+      (await useCases.avoidDish.execute({ userId: 'ann', dishId: soup.ok ? soup.value.dish.id : 0, avoided: true })).ok,
+    ).toBe(true);
+    await push.saveNotificationSettings.execute({
+      userId: 'ben',
+      settings: { favouritesToday: false, soldOut: false, language: 'en' },
+    });
+    await push.saveNotificationSettings.execute({
+      userId: 'dora',
+      settings: { favouritesToday: true, soldOut: false, language: 'de' },
+    });
     expect(await push.runPushDigests.execute(clock.now())).toMatchObject({ digests: 2, queued: 1 });
     await push.deliverPushes.execute();
     expect(sent.map((each) => [each.endpoint, each.payload.title, each.payload.body])).toEqual([
@@ -158,7 +214,12 @@ describe('the favourites digest', () => {
   });
 
   it('keeps its payload under 3 KB however many favourites are on', () => {
-    const json = payloadJson({ title: 'Your favourites today', body: `Today at Mensa Nord: ${'Käsespätzle mit Röstzwiebeln, '.repeat(200)}`, url: '/', tag: 't' });
+    const json = payloadJson({
+      title: 'Your favourites today',
+      body: `Today at Mensa Nord: ${'Käsespätzle mit Röstzwiebeln, '.repeat(200)}`,
+      url: '/',
+      tag: 't',
+    });
     expect(Buffer.byteLength(json)).toBeLessThanOrEqual(maxPushPayloadBytes);
     expect(JSON.parse(json).body).toMatch(/…$/);
   });
@@ -171,14 +232,27 @@ describe('the sold-out notice', () => {
       await useCases.markMeal.execute({ userId: user, mealId: 2, marked: true });
       await subscribe(user);
     }
-    await push.saveNotificationSettings.execute({ userId: 'ann', settings: { favouritesToday: true, soldOut: true, language: 'en' } });
-    const notice = { mealId: 2, name: 'Currywurst', canteenId: 'nord', servedAt: new Date('2026-03-10T11:30:00Z'), now: clock.now() };
+    await push.saveNotificationSettings.execute({
+      userId: 'ann',
+      settings: { favouritesToday: true, soldOut: true, language: 'en' },
+    });
+    const notice = {
+      mealId: 2,
+      name: 'Currywurst',
+      canteenId: 'nord',
+      servedAt: new Date('2026-03-10T11:30:00Z'),
+      now: clock.now(),
+    };
     expect(await push.notifySoldOut.execute(notice)).toBe(1);
     expect(await push.notifySoldOut.execute(notice)).toBe(0);
     await push.deliverPushes.execute();
-    expect(sent.map((each) => [each.endpoint, each.payload.title, each.payload.tag])).toEqual([['https://push.example/ann', 'Sold out: Currywurst', 'sold-out-2']]);
+    expect(sent.map((each) => [each.endpoint, each.payload.title, each.payload.tag])).toEqual([
+      ['https://push.example/ann', 'Sold out: Currywurst', 'sold-out-2'],
+    ]);
     // Not a meal of today: nothing.
-    expect(await push.notifySoldOut.execute({ ...notice, mealId: 1, servedAt: new Date('2026-03-03T11:30:00Z') })).toBe(0);
+    expect(await push.notifySoldOut.execute({ ...notice, mealId: 1, servedAt: new Date('2026-03-03T11:30:00Z') })).toBe(
+      0,
+    );
   });
 });
 
@@ -228,7 +302,9 @@ describe('a delivery', () => {
     failed.script.set('https://push.example/a', [{ status: 400, error: 'bad request' }]);
     expect(await failed.push.deliverPushes.execute()).toMatchObject({ outcomes: { failed: 1 } });
     expect(await failed.store.pushOutbox.depth()).toBe(0);
-    expect(failed.store.pushOutbox.snapshot()).toEqual([expect.objectContaining({ state: 'failed', lastStatus: 400, lastError: 'bad request' })]);
+    expect(failed.store.pushOutbox.snapshot()).toEqual([
+      expect.objectContaining({ state: 'failed', lastStatus: 400, lastError: 'bad request' }),
+    ]);
 
     const late = await queuedFor('https://push.example/b');
     late.script.set('https://push.example/b', [{ status: null, error: 'connection refused' }]);

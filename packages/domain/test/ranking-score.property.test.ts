@@ -11,7 +11,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 /** Counts from none to a million per star; fast-check tries small ones (and the edges) most. */
-const histogram = fc.tuple(fc.nat(1_000_000), fc.nat(1_000_000), fc.nat(1_000_000), fc.nat(1_000_000), fc.nat(1_000_000));
+const histogram = fc.tuple(
+  fc.nat(1_000_000),
+  fc.nat(1_000_000),
+  fc.nat(1_000_000),
+  fc.nat(1_000_000),
+  fc.nat(1_000_000),
+);
 
 /** The settings the documentation promises monotonicity for: priors 0.25 to 4 per star, z up to 2.58 (99 %). */
 const documentedPrior = () => fc.double({ min: 0.25, max: 4, noNaN: true });
@@ -30,7 +36,13 @@ const anyValidSettings: fc.Arbitrary<RankingSettings> = fc.record({
   z: fc.double({ min: 0, max: 100, noNaN: true, noDefaultInfinity: true }),
 });
 
-const withOneMoreFive = (counts: RatingHistogram): RatingHistogram => [counts[0], counts[1], counts[2], counts[3], counts[4] + 1];
+const withOneMoreFive = (counts: RatingHistogram): RatingHistogram => [
+  counts[0],
+  counts[1],
+  counts[2],
+  counts[3],
+  counts[4] + 1,
+];
 const averageOf = (counts: readonly number[]) =>
   counts.reduce((sum, count, index) => sum + count * (index + 1), 0) / counts.reduce((sum, count) => sum + count, 0);
 
@@ -96,9 +108,13 @@ describe('rankingScore properties', () => {
 
   it('agrees with the formula written with the second moment', () => {
     fc.assert(
-      fc.property(fc.tuple(fc.nat(1000), fc.nat(1000), fc.nat(1000), fc.nat(1000), fc.nat(1000)), settings, (counts, chosen) => {
-        expect(rankingScore(counts, chosen)).toBeCloseTo(naiveScore(counts, chosen), 9);
-      }),
+      fc.property(
+        fc.tuple(fc.nat(1000), fc.nat(1000), fc.nat(1000), fc.nat(1000), fc.nat(1000)),
+        settings,
+        (counts, chosen) => {
+          expect(rankingScore(counts, chosen)).toBeCloseTo(naiveScore(counts, chosen), 9);
+        },
+      ),
     );
   });
 });
@@ -106,7 +122,10 @@ describe('rankingScore properties', () => {
 describe('rankItems properties', () => {
   const candidates = fc.array(
     fc.record({
-      histogram: fc.oneof(fc.constant(emptyHistogram), fc.tuple(fc.nat(50), fc.nat(50), fc.nat(50), fc.nat(50), fc.nat(50))),
+      histogram: fc.oneof(
+        fc.constant(emptyHistogram),
+        fc.tuple(fc.nat(50), fc.nat(50), fc.nat(50), fc.nat(50), fc.nat(50)),
+      ),
       marks: fc.nat(5),
     }),
     { maxLength: 40 },
@@ -115,15 +134,22 @@ describe('rankItems properties', () => {
   it('ranks every item once, 1 to n; rated items by score, then more ratings, then given order; unrated last in order', () => {
     fc.assert(
       fc.property(candidates, settings, (given, chosen) => {
-        const ranked = rankItems(given.map((candidate, index) => ({ ...candidate, item: index })), 'rating', chosen);
+        const ranked = rankItems(
+          given.map((candidate, index) => ({ ...candidate, item: index })),
+          'rating',
+          chosen,
+        );
         expect(ranked.map((entry) => entry.rank)).toEqual(given.map((_, index) => index + 1));
         expect(ranked.map((entry) => entry.item).sort((a, b) => a - b)).toEqual(given.map((_, index) => index));
         const rated = ranked.filter((entry) => entry.statistics.count > 0);
         const unrated = ranked.filter((entry) => entry.statistics.count === 0);
         expect(ranked).toEqual([...rated, ...unrated]);
-        expect(unrated.map((entry) => entry.item)).toEqual([...unrated.map((entry) => entry.item)].sort((a, b) => a - b));
+        expect(unrated.map((entry) => entry.item)).toEqual(
+          [...unrated.map((entry) => entry.item)].sort((a, b) => a - b),
+        );
         for (const [higher, lower] of rated.slice(1).map((entry, index) => [rated[index]!, entry] as const)) {
-          const order = Math.sign(higher.score - lower.score) || Math.sign(higher.statistics.count - lower.statistics.count);
+          const order =
+            Math.sign(higher.score - lower.score) || Math.sign(higher.statistics.count - lower.statistics.count);
           expect(order > 0 || (order === 0 && higher.item < lower.item)).toBe(true);
         }
         for (const entry of ranked) expect(entry.score).toBe(rankingScore(given[entry.item]!.histogram, chosen));
@@ -134,7 +160,10 @@ describe('rankItems properties', () => {
   it('by marks, ranks most marked first, ties in the given order', () => {
     fc.assert(
       fc.property(candidates, (given) => {
-        const ranked = rankItems(given.map((candidate, index) => ({ ...candidate, item: index })), 'marks');
+        const ranked = rankItems(
+          given.map((candidate, index) => ({ ...candidate, item: index })),
+          'marks',
+        );
         const expected = given
           .map((candidate, index) => ({ index, marks: candidate.marks }))
           .sort((a, b) => b.marks - a.marks || a.index - b.index)

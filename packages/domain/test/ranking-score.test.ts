@@ -92,15 +92,22 @@ describe('rankItems', () => {
     ]);
     // "bad" scores below what an unrated item scores, and still ranks above it: unrated is unknown, not average.
     expect(ranked[2]!.score).toBeLessThan(ranked[3]!.score);
-    expect(ranked[0]).toMatchObject({ statistics: { count: 50, average: 4.6 }, score: rankingScore([0, 0, 0, 20, 30]) });
+    expect(ranked[0]).toMatchObject({
+      statistics: { count: 50, average: 4.6 },
+      score: rankingScore([0, 0, 0, 20, 30]),
+    });
     expect(ranked[3]).toMatchObject({ statistics: { count: 0, average: null }, score: rankingScore(emptyHistogram) });
   });
 
   it('breaks a tie of scores by the number of ratings, then by the given order', () => {
-    const ranked = rankItems([meal('a', [0, 0, 0, 1, 0]), meal('b', [0, 0, 0, 1, 0]), meal('c', [0, 0, 0, 2, 0])], 'rating', {
-      prior: [1, 1, 1, 1, 1],
-      z: 0,
-    });
+    const ranked = rankItems(
+      [meal('a', [0, 0, 0, 1, 0]), meal('b', [0, 0, 0, 1, 0]), meal('c', [0, 0, 0, 2, 0])],
+      'rating',
+      {
+        prior: [1, 1, 1, 1, 1],
+        z: 0,
+      },
+    );
     // With z = 0, c (two 4s) scores 3.286 and a, b (one 4) 3.167: the tie of a and b goes by their order.
     expect(ranked.map((entry) => entry.item)).toEqual(['c', 'a', 'b']);
     // An exact tie of scores with different counts: with z = 0, one 3 and two 3s both score the prior's mean, 3.
@@ -113,7 +120,15 @@ describe('rankItems', () => {
   });
 
   it('ranks by marks, most first, ties in the given order, rated or not', () => {
-    const ranked = rankItems([meal('a', [0, 0, 0, 0, 9], 1), meal('b', [0, 0, 0, 0, 0], 3), meal('c', [1, 0, 0, 0, 0], 1), meal('d', [0, 0, 0, 0, 0])], 'marks');
+    const ranked = rankItems(
+      [
+        meal('a', [0, 0, 0, 0, 9], 1),
+        meal('b', [0, 0, 0, 0, 0], 3),
+        meal('c', [1, 0, 0, 0, 0], 1),
+        meal('d', [0, 0, 0, 0, 0]),
+      ],
+      'marks',
+    );
     expect(ranked.map((entry) => [entry.rank, entry.item, entry.marks])).toEqual([
       [1, 'b', 3],
       [2, 'a', 1],

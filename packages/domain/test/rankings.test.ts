@@ -26,28 +26,51 @@ async function setup(meals: Meal[]) {
 const meal = (id: number, name: string, servedAt: Date): Meal => ({ id, name, servedAt, rateable: true });
 
 describe('RankMeals', () => {
-  it("ranks the public menu of the days: by score, the unrated meals last in menu order", async () => {
-    const meals = [meal(1, 'Unrated', daysAgo(1)), meal(2, 'One five', daysAgo(1)), meal(3, 'Good', daysAgo(2)), meal(4, 'Also unrated', daysAgo(0))];
+  it('ranks the public menu of the days: by score, the unrated meals last in menu order', async () => {
+    const meals = [
+      meal(1, 'Unrated', daysAgo(1)),
+      meal(2, 'One five', daysAgo(1)),
+      meal(3, 'Good', daysAgo(2)),
+      meal(4, 'Also unrated', daysAgo(0)),
+    ];
     const { useCases, rate } = await setup(meals);
     await rate(meals[1]!, 5);
     await rate(meals[2]!, 5, 5, 4, 4, 5, 5, 4, 5);
 
-    const ranking = accepted(await useCases.rankMeals.execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-10' }));
+    const ranking = accepted(
+      await useCases.rankMeals.execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-10' }),
+    );
 
-    expect(ranking.items.map((item) => [item.rank, item.item.meal.id])).toEqual([[1, 3], [2, 2], [3, 1], [4, 4]]);
-    expect(ranking.items[1]).toMatchObject({ score: rankingScore([0, 0, 0, 0, 1]), statistics: { count: 1, average: 5 } });
+    expect(ranking.items.map((item) => [item.rank, item.item.meal.id])).toEqual([
+      [1, 3],
+      [2, 2],
+      [3, 1],
+      [4, 4],
+    ]);
+    expect(ranking.items[1]).toMatchObject({
+      score: rankingScore([0, 0, 0, 0, 1]),
+      statistics: { count: 1, average: 5 },
+    });
     expect(ranking.asOf).toEqual(now);
   });
 
   it(`covers up to ${maxRankingDays} days, more than a menu read; refuses more, an inverted range and an unknown canteen`, async () => {
     const { useCases } = await setup([meal(1, 'Soup', daysAgo(30))]);
-    const rank = (from: string, to: string, canteenId = 'default') => useCases.rankMeals.execute({ canteenId, from, to });
+    const rank = (from: string, to: string, canteenId = 'default') =>
+      useCases.rankMeals.execute({ canteenId, from, to });
     expect(accepted(await rank('2026-02-08', '2026-03-10')).items).toHaveLength(1);
-    expect(await rank('2026-02-07', '2026-03-10')).toEqual(refuse('invalid_menu_range', `a ranking covers at most ${maxRankingDays} days`));
-    expect(await rank('2026-03-10', '2026-03-09')).toMatchObject({ ok: false, refusal: { code: 'invalid_menu_range' } });
+    expect(await rank('2026-02-07', '2026-03-10')).toEqual(
+      refuse('invalid_menu_range', `a ranking covers at most ${maxRankingDays} days`),
+    );
+    expect(await rank('2026-03-10', '2026-03-09')).toMatchObject({
+      ok: false,
+      refusal: { code: 'invalid_menu_range' },
+    });
     expect(await rank('2026-03-01', '2026-03-10', 'nowhere')).toEqual(refuse('canteen_not_found'));
     // The public menu itself still stops at 14 days.
-    expect(await useCases.getPublicMenu.execute({ canteenId: 'default', from: '2026-02-08', to: '2026-03-10' })).toMatchObject({
+    expect(
+      await useCases.getPublicMenu.execute({ canteenId: 'default', from: '2026-02-08', to: '2026-03-10' }),
+    ).toMatchObject({
       ok: false,
       refusal: { code: 'invalid_menu_range', message: 'a menu read covers at most 14 days' },
     });
@@ -56,17 +79,32 @@ describe('RankMeals', () => {
   it('ranks by marks, most marked first, ties in menu order', async () => {
     const meals = [meal(1, 'A', daysAgo(1)), meal(2, 'B', daysAgo(1)), meal(3, 'C', daysAgo(1))];
     const { useCases } = await setup(meals);
-    for (const [userId, mealId] of [['alice', 3], ['bob', 3], ['alice', 2]] as const) {
+    for (const [userId, mealId] of [
+      ['alice', 3],
+      ['bob', 3],
+      ['alice', 2],
+    ] as const) {
       await useCases.markMeal.execute({ userId, mealId, marked: true });
     }
-    const ranking = accepted(await useCases.rankMeals.execute({ canteenId: 'default', from: '2026-03-09', to: '2026-03-09', by: 'marks' }));
-    expect(ranking.items.map((item) => [item.item.meal.id, item.marks])).toEqual([[3, 2], [2, 1], [1, 0]]);
+    const ranking = accepted(
+      await useCases.rankMeals.execute({ canteenId: 'default', from: '2026-03-09', to: '2026-03-09', by: 'marks' }),
+    );
+    expect(ranking.items.map((item) => [item.item.meal.id, item.marks])).toEqual([
+      [3, 2],
+      [2, 1],
+      [1, 0],
+    ]);
   });
 });
 
 describe('RankDishes', () => {
   it("ranks a canteen's dishes over all their servings, and refuses an unknown canteen", async () => {
-    const meals = [meal(1, 'Soup', daysAgo(8)), meal(2, 'Soup', daysAgo(1)), meal(3, 'Curry', daysAgo(1)), meal(4, 'Salad', daysAgo(1))];
+    const meals = [
+      meal(1, 'Soup', daysAgo(8)),
+      meal(2, 'Soup', daysAgo(1)),
+      meal(3, 'Curry', daysAgo(1)),
+      meal(4, 'Salad', daysAgo(1)),
+    ];
     const { useCases, rate, adapters } = await setup(meals);
     await rate(meals[0]!, 5, 5, 4);
     await rate(meals[1]!, 5, 4, 5);
@@ -82,7 +120,11 @@ describe('RankDishes', () => {
     ]);
     // By marks, alice counts once for the soup, though she marked two of its servings.
     const byMarks = accepted(await useCases.rankDishes.execute({ canteenId: 'default', by: 'marks' }));
-    expect(byMarks.items.map((item) => [item.item.name, item.marks])).toEqual([['Soup', 1], ['Curry', 0], ['Salad', 0]]);
+    expect(byMarks.items.map((item) => [item.item.name, item.marks])).toEqual([
+      ['Soup', 1],
+      ['Curry', 0],
+      ['Salad', 0],
+    ]);
     expect(await useCases.rankDishes.execute({ canteenId: 'nowhere' })).toEqual(refuse('canteen_not_found'));
     expect(await useCases.rankDishes.execute({ canteenId: 'Not A Slug' })).toEqual(refuse('canteen_not_found'));
     expect(await adapters.dishQueries.markingCounts([])).toEqual(new Map());

@@ -36,7 +36,10 @@ describe('rating statistics against a naive oracle', () => {
           ...rateableMeals.map((id) => ({ id, name: `Meal ${id}`, servedAt, rateable: true })),
           { id: notRateableMeal, name: 'Water', servedAt, rateable: false },
         ]);
-        const rateMeal = new RateMeal({ ratings: adapters.ratings, clock: new FixedClock(servedAt.getTime() + 3_600_000) });
+        const rateMeal = new RateMeal({
+          ratings: adapters.ratings,
+          clock: new FixedClock(servedAt.getTime() + 3_600_000),
+        });
         /** mealId -> userId -> the user's last accepted action */
         const oracle = new Map<number, Map<string, RatingValue>>(rateableMeals.map((id) => [id, new Map()]));
 

@@ -1,4 +1,11 @@
-import { accept, decideRatingChange, type RatingSnapshot, ratingPeriodMs, ratingRefusal, type Meal } from '@canteen-meals/domain';
+import {
+  accept,
+  decideRatingChange,
+  type RatingSnapshot,
+  ratingPeriodMs,
+  ratingRefusal,
+  type Meal,
+} from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 
 const servedAt = new Date('2025-03-10T11:30:00.000Z');
@@ -58,9 +65,23 @@ describe('decideRatingChange', () => {
 
   it('describes the transition and the histogram after it', () => {
     const state = snapshot({ current: 2, histogram: [0, 3, 0, 1, 0] });
-    expect(decideRatingChange(state, 5, at(0))).toEqual(accept({ mealId: 1, previous: 2, next: 5, histogram: [0, 2, 0, 1, 1], dish: { id: 9, histogram: [1, 0, 0, 0, 3] } }));
+    expect(decideRatingChange(state, 5, at(0))).toEqual(
+      accept({
+        mealId: 1,
+        previous: 2,
+        next: 5,
+        histogram: [0, 2, 0, 1, 1],
+        dish: { id: 9, histogram: [1, 0, 0, 0, 3] },
+      }),
+    );
     expect(decideRatingChange(state, null, at(0))).toEqual(
-      accept({ mealId: 1, previous: 2, next: null, histogram: [0, 2, 0, 1, 0], dish: { id: 9, histogram: [1, 0, 0, 0, 2] } }),
+      accept({
+        mealId: 1,
+        previous: 2,
+        next: null,
+        histogram: [0, 2, 0, 1, 0],
+        dish: { id: 9, histogram: [1, 0, 0, 0, 2] },
+      }),
     );
   });
 });

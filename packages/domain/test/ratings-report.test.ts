@@ -28,18 +28,33 @@ const view = (id: number, servedAt: string, histogram = emptyHistogram): Persona
     histogram,
     marked: false,
     personalRating: null,
-    dish: { id: 100 + id, canteenId: meal.canteenId, name: `Dish ${id}`, histogram, timesServed: 1, lastServedAt: null, nextServedAt: null },
+    dish: {
+      id: 100 + id,
+      canteenId: meal.canteenId,
+      name: `Dish ${id}`,
+      histogram,
+      timesServed: 1,
+      lastServedAt: null,
+      nextServedAt: null,
+    },
     availability: initialAvailability,
   };
 };
 
 /** Answers the views in the windows, in the order given (menu order, by id here), a page at a time, and records each call. */
 function fakeQueries(views: PersonalMeal[]) {
-  const calls: { reader: string | null; windows: readonly ServingWindow[]; asOf: Date; page?: MenuPageRequest | undefined }[] = [];
+  const calls: {
+    reader: string | null;
+    windows: readonly ServingWindow[];
+    asOf: Date;
+    page?: MenuPageRequest | undefined;
+  }[] = [];
   const queries = {
     viewsServedIn: async (reader, windows, asOf, page) => {
       calls.push({ reader, windows, asOf, page });
-      const inWindows = views.filter((v) => windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until));
+      const inWindows = views.filter((v) =>
+        windows.some(({ from, until }) => v.meal.servedAt >= from && v.meal.servedAt < until),
+      );
       const after = page?.after?.mealId ?? 0;
       return inWindows.filter((v) => v.meal.id > after).slice(0, page?.limit ?? Infinity);
     },
@@ -61,13 +76,19 @@ describe('GetRatingsReport', () => {
     ];
     const { queries, calls } = fakeQueries(views);
     const report = accepted(
-      await new GetRatingsReport({ queries, clock, canteens: canteens() }).execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-08' }),
+      await new GetRatingsReport({ queries, clock, canteens: canteens() }).execute({
+        canteenId: 'default',
+        from: '2026-03-01',
+        to: '2026-03-08',
+      }),
     );
 
     expect(calls).toEqual([
       {
         reader: null,
-        windows: [{ canteenId: 'default', from: new Date('2026-03-01T05:00:00Z'), until: new Date('2026-03-09T04:00:00Z') }],
+        windows: [
+          { canteenId: 'default', from: new Date('2026-03-01T05:00:00Z'), until: new Date('2026-03-09T04:00:00Z') },
+        ],
         asOf: now,
         page: { after: null, limit: reportPageSize },
       },
@@ -79,7 +100,11 @@ describe('GetRatingsReport', () => {
       [3, '2026-03-07'],
       [4, '2026-03-08'],
     ]);
-    expect(rows[0]).toMatchObject({ dish: { id: 102, name: 'Dish 2' }, statistics: { count: 3, average: 4, median: 4 }, distribution: [0, 0, 1, 1, 1] });
+    expect(rows[0]).toMatchObject({
+      dish: { id: 102, name: 'Dish 2' },
+      statistics: { count: 3, average: 4, median: 4 },
+      distribution: [0, 0, 1, 1, 1],
+    });
     // A short first page is the last: nothing more was read.
     expect(calls).toHaveLength(1);
   });
@@ -88,7 +113,11 @@ describe('GetRatingsReport', () => {
     const views = Array.from({ length: 2 * reportPageSize + 1 }, (_, index) => view(index + 1, '2026-03-02T12:00:00Z'));
     const { queries, calls } = fakeQueries(views);
     const report = accepted(
-      await new GetRatingsReport({ queries, clock, canteens: canteens() }).execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-08' }),
+      await new GetRatingsReport({ queries, clock, canteens: canteens() }).execute({
+        canteenId: 'default',
+        from: '2026-03-01',
+        to: '2026-03-08',
+      }),
     );
     expect(calls).toHaveLength(1);
     const ids = (await collect(report.rows)).map((row) => row.meal.id);
@@ -100,16 +129,24 @@ describe('GetRatingsReport', () => {
     const { queries, calls } = fakeQueries([]);
     const deps = { queries, clock, canteens: canteens() };
     const report = new GetRatingsReport(deps);
-    expect(await collect(accepted(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2024-12-31' })).rows)).toEqual([]);
+    expect(
+      await collect(
+        accepted(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2024-12-31' })).rows,
+      ),
+    ).toEqual([]);
     expect(await report.execute({ canteenId: 'default', from: '2024-01-01', to: '2025-01-01' })).toEqual(
       refuse('invalid_menu_range', 'a report covers at most 366 days'),
     );
     expect(await report.execute({ canteenId: 'default', from: '2026-03-02', to: '2026-03-01' })).toEqual(
       refuse('invalid_menu_range', '`to` must not be before `from`'),
     );
-    expect(await report.execute({ canteenId: 'nowhere', from: '2026-03-01', to: '2026-03-01' })).toEqual(refuse('canteen_not_found'));
+    expect(await report.execute({ canteenId: 'nowhere', from: '2026-03-01', to: '2026-03-01' })).toEqual(
+      refuse('canteen_not_found'),
+    );
     const menu = new GetPublicMenu(deps);
-    expect(accepted(await menu.execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-14' })).meals).toEqual([]);
+    expect(accepted(await menu.execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-14' })).meals).toEqual(
+      [],
+    );
     expect(await menu.execute({ canteenId: 'default', from: '2026-03-01', to: '2026-03-15' })).toEqual(
       refuse('invalid_menu_range', 'a menu read covers at most 14 days'),
     );

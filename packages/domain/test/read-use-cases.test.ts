@@ -28,7 +28,15 @@ const view = (m: DetailedMeal, extra: Partial<PersonalMeal> = {}): PersonalMeal 
   histogram: emptyHistogram,
   marked: false,
   personalRating: null,
-  dish: { id: m.id, canteenId: m.canteenId, name: m.name, histogram: emptyHistogram, timesServed: 1, lastServedAt: m.servedAt, nextServedAt: null },
+  dish: {
+    id: m.id,
+    canteenId: m.canteenId,
+    name: m.name,
+    histogram: emptyHistogram,
+    timesServed: 1,
+    lastServedAt: m.servedAt,
+    nextServedAt: null,
+  },
   availability: initialAvailability,
   ...extra,
 });
@@ -96,7 +104,9 @@ describe('GetMeal', () => {
 
   it('refuses an unknown meal with meal_not_found', async () => {
     const { queries } = fakeQueries([]);
-    expect(await new GetMeal({ queries, clock }).execute({ userId: 'alice', mealId: 9 })).toEqual(refuse('meal_not_found'));
+    expect(await new GetMeal({ queries, clock }).execute({ userId: 'alice', mealId: 9 })).toEqual(
+      refuse('meal_not_found'),
+    );
   });
 });
 
@@ -119,14 +129,26 @@ describe('GetMeals', () => {
   it(`refuses more than ${maxMealIdsPerRead} ids`, async () => {
     const { queries } = fakeQueries([]);
     const ids = Array.from({ length: maxMealIdsPerRead + 1 }, (_, i) => i + 1);
-    await expect(new GetMeals({ queries, clock, canteens: canteensIn('UTC') }).execute({ userId: 'a', mealIds: ids })).rejects.toThrow(RangeError);
+    await expect(
+      new GetMeals({ queries, clock, canteens: canteensIn('UTC') }).execute({ userId: 'a', mealIds: ids }),
+    ).rejects.toThrow(RangeError);
   });
 
   it("asks for the instants of the day on each canteen's clocks, in one query", async () => {
     const { queries, calls } = fakeQueries(menu.map((m) => view(m)));
     const canteens = canteensIn('Europe/Berlin');
-    await canteens.save({ id: 'bistro', name: 'Bistro', timeZone: 'America/New_York', city: null, address: null, coordinates: null, feeds: [] });
-    const result = accepted(await new GetMeals({ queries, clock, canteens }).execute({ userId: 'alice', servedOn: '2026-03-10' }));
+    await canteens.save({
+      id: 'bistro',
+      name: 'Bistro',
+      timeZone: 'America/New_York',
+      city: null,
+      address: null,
+      coordinates: null,
+      feeds: [],
+    });
+    const result = accepted(
+      await new GetMeals({ queries, clock, canteens }).execute({ userId: 'alice', servedOn: '2026-03-10' }),
+    );
     expect(calls).toEqual([
       {
         windows: [
@@ -162,6 +184,8 @@ describe('ListMarkedMeals', () => {
 
   it.each([0, 101, 1.5, Number.NaN])('refuses a page size of %s', async (limit) => {
     const { queries } = fakeQueries(views);
-    await expect(new ListMarkedMeals({ queries, clock }).execute({ userId: 'a', after: null, limit })).rejects.toThrow(RangeError);
+    await expect(new ListMarkedMeals({ queries, clock }).execute({ userId: 'a', after: null, limit })).rejects.toThrow(
+      RangeError,
+    );
   });
 });

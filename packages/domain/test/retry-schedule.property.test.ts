@@ -48,8 +48,18 @@ describe('the retry delay', () => {
     const settings = { baseMs: defaultWebhookRetryBaseMs, random: fixed(0.5) };
     const delays = Array.from({ length: 12 }, (_, index) => retryDelayMs(index + 1, settings));
     expect(delays).toEqual([
-      30_000, 60_000, 2 * minute, 4 * minute, 8 * minute, 16 * minute, 32 * minute, 64 * minute, 128 * minute, 256 * minute,
-      6 * hour, 6 * hour,
+      30_000,
+      60_000,
+      2 * minute,
+      4 * minute,
+      8 * minute,
+      16 * minute,
+      32 * minute,
+      64 * minute,
+      128 * minute,
+      256 * minute,
+      6 * hour,
+      6 * hour,
     ]);
   });
 
@@ -65,13 +75,20 @@ describe('the retry delay', () => {
 describe('the next attempt', () => {
   it('comes after the delay, unless that is later than 3 days after the first attempt: then never', () => {
     fc.assert(
-      fc.property(instant, fc.integer({ min: 0, max: 4 * day }), failures, base, unit, (first, elapsed, n, baseMs, r) => {
-        const settings = { baseMs, random: fixed(r) };
-        const at = new Date(first + elapsed);
-        const next = nextAttemptAt({ firstAttemptAt: new Date(first), failedAttempts: n, at }, settings);
-        const retryAt = at.getTime() + retryDelayMs(n, settings);
-        expect(next).toEqual(retryAt > first + webhookRetryPeriodMs ? null : new Date(retryAt));
-      }),
+      fc.property(
+        instant,
+        fc.integer({ min: 0, max: 4 * day }),
+        failures,
+        base,
+        unit,
+        (first, elapsed, n, baseMs, r) => {
+          const settings = { baseMs, random: fixed(r) };
+          const at = new Date(first + elapsed);
+          const next = nextAttemptAt({ firstAttemptAt: new Date(first), failedAttempts: n, at }, settings);
+          const retryAt = at.getTime() + retryDelayMs(n, settings);
+          expect(next).toEqual(retryAt > first + webhookRetryPeriodMs ? null : new Date(retryAt));
+        },
+      ),
     );
   });
 
@@ -82,12 +99,16 @@ describe('the next attempt', () => {
         const settings = { baseMs, random: () => randoms[draw++ % randoms.length]! };
         const attempts = [new Date(first)];
         for (let next: Date | null = attempts[0]!; next !== null; ) {
-          next = nextAttemptAt({ firstAttemptAt: attempts[0]!, failedAttempts: attempts.length, at: attempts.at(-1)! }, settings);
+          next = nextAttemptAt(
+            { firstAttemptAt: attempts[0]!, failedAttempts: attempts.length, at: attempts.at(-1)! },
+            settings,
+          );
           if (next !== null) attempts.push(next);
           expect(attempts.length).toBeLessThan(5_000);
         }
         expect(attempts.at(-1)!.getTime()).toBeLessThanOrEqual(first + webhookRetryPeriodMs);
-        for (const [index, attempt] of attempts.slice(1).entries()) expect(attempt.getTime()).toBeGreaterThan(attempts[index]!.getTime());
+        for (const [index, attempt] of attempts.slice(1).entries())
+          expect(attempt.getTime()).toBeGreaterThan(attempts[index]!.getTime());
       }),
     );
   });

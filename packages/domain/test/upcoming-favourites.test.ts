@@ -10,7 +10,15 @@ import {
   type Meal,
 } from '../src/index.js';
 
-const canteen = (id: string, timeZone: string): Canteen => ({ id, name: id, timeZone, city: null, address: null, coordinates: null, feeds: [] });
+const canteen = (id: string, timeZone: string): Canteen => ({
+  id,
+  name: id,
+  timeZone,
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+});
 const berlin = canteen('mensa-berlin', 'Europe/Berlin');
 const newYork = canteen('dining-nyc', 'America/New_York');
 
@@ -75,11 +83,20 @@ describe('GetUpcomingFavourites', () => {
 
   it(`covers ${defaultUpcomingDays} days unless told, and refuses a number of days outside 1 to ${maxUpcomingDays}`, async () => {
     const { upcoming } = await upcomingOf(
-      [soup(1, '2026-03-02T11:30:00Z'), soup(2, '2026-03-16T11:30:00Z'), soup(3, '2026-03-17T11:30:00Z'), soup(4, '2026-03-23T11:30:00Z')],
+      [
+        soup(1, '2026-03-02T11:30:00Z'),
+        soup(2, '2026-03-16T11:30:00Z'),
+        soup(3, '2026-03-17T11:30:00Z'),
+        soup(4, '2026-03-23T11:30:00Z'),
+      ],
       [1],
     );
     expect((await upcoming.execute({ userId: 'alice' })).servings.map(({ reading }) => reading.meal.id)).toEqual([2]);
-    expect((await upcoming.execute({ userId: 'alice', days: maxUpcomingDays })).servings.map(({ reading }) => reading.meal.id)).toEqual([2, 3, 4]);
+    expect(
+      (await upcoming.execute({ userId: 'alice', days: maxUpcomingDays })).servings.map(
+        ({ reading }) => reading.meal.id,
+      ),
+    ).toEqual([2, 3, 4]);
     for (const days of [0, maxUpcomingDays + 1, 1.5, Number.NaN]) {
       await expect(upcoming.execute({ userId: 'alice', days })).rejects.toThrow(RangeError);
     }
@@ -93,7 +110,9 @@ describe('GetUpcomingFavourites', () => {
     const { upcoming, adapters } = await upcomingOf([soup(1, '2026-03-02T11:30:00Z'), ...many], [1]);
     const cut = await upcoming.execute({ userId: 'alice' });
     expect(cut.truncated).toBe(true);
-    expect(cut.servings.map(({ reading }) => reading.meal.id)).toEqual(many.slice(0, maxUpcomingServings).map((meal) => meal.id));
+    expect(cut.servings.map(({ reading }) => reading.meal.id)).toEqual(
+      many.slice(0, maxUpcomingServings).map((meal) => meal.id),
+    );
 
     await adapters.meals.withdraw(many.at(-1)!.id, now);
     const whole = await upcoming.execute({ userId: 'alice' });

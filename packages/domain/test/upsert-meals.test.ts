@@ -1,5 +1,12 @@
 import { createInMemoryAdapters, FixedClock } from '@canteen-meals/adapters-memory';
-import { accept, maxMealsPerCanteenDay, RateMeal, UpsertMeals, type Canteen, type DetailedMeal } from '@canteen-meals/domain';
+import {
+  accept,
+  maxMealsPerCanteenDay,
+  RateMeal,
+  UpsertMeals,
+  type Canteen,
+  type DetailedMeal,
+} from '@canteen-meals/domain';
 import { probeThrough } from '@canteen-meals/repository-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -30,7 +37,9 @@ describe('UpsertMeals', () => {
 
   it('inserts and updates, answering how many meals it upserted', async () => {
     expect(await upsertMeals.execute([meal(1), meal(2)])).toEqual(accept({ upserted: 2 }));
-    expect(await upsertMeals.execute([meal(2, { name: 'Renamed', rateable: false }), meal(3)])).toEqual(accept({ upserted: 2 }));
+    expect(await upsertMeals.execute([meal(2, { name: 'Renamed', rateable: false }), meal(3)])).toEqual(
+      accept({ upserted: 2 }),
+    );
     expect(await adapters.meals.count()).toBe(3);
     expect(await probe.meal(2)).toEqual(meal(2, { name: 'Renamed', rateable: false }));
   });
@@ -74,7 +83,10 @@ describe('UpsertMeals', () => {
 
     const result = await upsertMeals.execute(batch);
 
-    expect(result).toMatchObject({ ok: false, refusal: { code: 'invalid_meal', message: expect.stringContaining('meals[2]') } });
+    expect(result).toMatchObject({
+      ok: false,
+      refusal: { code: 'invalid_meal', message: expect.stringContaining('meals[2]') },
+    });
     expect(await adapters.meals.count()).toBe(2);
     expect(await probe.meal(1)).toEqual(meal(1));
     expect(await probe.meal(2)).toBeUndefined();
@@ -90,7 +102,15 @@ describe('UpsertMeals: at most 500 meals a day in a canteen', () => {
   let adapters: ReturnType<typeof createInMemoryAdapters>;
   let upsertMeals: UpsertMeals;
   const probe = probeThrough(() => adapters.queries);
-  const nord: Canteen = { id: 'nord', name: 'Mensa Nord', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] };
+  const nord: Canteen = {
+    id: 'nord',
+    name: 'Mensa Nord',
+    timeZone: 'Europe/Berlin',
+    city: null,
+    address: null,
+    coordinates: null,
+    feeds: [],
+  };
   const monday = new Date('2026-11-23T11:00:00Z');
   const tuesday = new Date('2026-11-24T11:00:00Z');
   /** The meals `first` to `last`, served on Monday unless `overrides` say otherwise. */
@@ -128,7 +148,9 @@ describe('UpsertMeals: at most 500 meals a day in a canteen', () => {
   it('makes room on a full day for the meals a batch moves away from it', async () => {
     await upsertMeals.execute(meals(1, 500));
 
-    expect(await upsertMeals.execute([meal(1, { servedAt: tuesday }), meal(501, { servedAt: monday })])).toEqual(accept({ upserted: 2 }));
+    expect(await upsertMeals.execute([meal(1, { servedAt: tuesday }), meal(501, { servedAt: monday })])).toEqual(
+      accept({ upserted: 2 }),
+    );
     expect((await probe.meal(1))?.servedAt).toEqual(tuesday);
     expect(await upsertMeals.execute([meal(502, { servedAt: monday })])).toMatchObject({ ok: false });
   });
@@ -149,9 +171,13 @@ describe('UpsertMeals: at most 500 meals a day in a canteen', () => {
     await upsertMeals.execute(meals(1, 500, { canteenId: 'nord', servedAt: new Date('2026-11-22T23:00:00Z') }));
 
     const tuesdayMidnight = new Date('2026-11-23T23:00:00Z');
-    expect(await upsertMeals.execute([meal(501, { canteenId: 'nord', servedAt: tuesdayMidnight })])).toEqual(accept({ upserted: 1 }));
+    expect(await upsertMeals.execute([meal(501, { canteenId: 'nord', servedAt: tuesdayMidnight })])).toEqual(
+      accept({ upserted: 1 }),
+    );
     // The same instant in the canteen `default`, on UTC clocks, is still Monday there: another canteen, another day.
-    expect(await upsertMeals.execute([meal(502, { servedAt: new Date('2026-11-23T22:59:59.999Z') })])).toEqual(accept({ upserted: 1 }));
+    expect(await upsertMeals.execute([meal(502, { servedAt: new Date('2026-11-23T22:59:59.999Z') })])).toEqual(
+      accept({ upserted: 1 }),
+    );
     const lastInstant = new Date('2026-11-23T22:59:59.999Z');
     expect(await upsertMeals.execute([meal(503, { canteenId: 'nord', servedAt: lastInstant })])).toEqual({
       ok: false,
@@ -160,7 +186,9 @@ describe('UpsertMeals: at most 500 meals a day in a canteen', () => {
   });
 
   it('counts the days of two canteens separately', async () => {
-    expect(await upsertMeals.execute([...meals(1, 500), ...meals(501, 1000, { canteenId: 'nord' })])).toEqual(accept({ upserted: 1000 }));
+    expect(await upsertMeals.execute([...meals(1, 500), ...meals(501, 1000, { canteenId: 'nord' })])).toEqual(
+      accept({ upserted: 1000 }),
+    );
     expect(await upsertMeals.execute([meal(1001, { canteenId: 'nord', servedAt: monday })])).toMatchObject({
       refusal: { message: fullDay('nord', monday) },
     });

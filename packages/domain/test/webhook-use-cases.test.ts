@@ -16,15 +16,25 @@ describe('SaveWebhook', () => {
   it('creates with a generated secret (said to be generated), keeps it on a replacement without one, rotates it to a given one', async () => {
     const world = webhookWorld();
     const created = await world.useCases.saveWebhook.execute(command({ secret: null }));
-    expect(created).toMatchObject({ ok: true, value: { created: true, secretGenerated: true, webhook: { secret: `whsec_0001${'A'.repeat(36)}` } } });
+    expect(created).toMatchObject({
+      ok: true,
+      value: { created: true, secretGenerated: true, webhook: { secret: `whsec_0001${'A'.repeat(36)}` } },
+    });
 
     world.clock.advance(60_000);
     const kept = await world.useCases.saveWebhook.execute(command({ secret: null, events: ['meal.withdrawn'] }));
-    expect(kept).toMatchObject({ ok: true, value: { created: false, secretGenerated: false, webhook: { secret: `whsec_0001${'A'.repeat(36)}` } } });
+    expect(kept).toMatchObject({
+      ok: true,
+      value: { created: false, secretGenerated: false, webhook: { secret: `whsec_0001${'A'.repeat(36)}` } },
+    });
     const replaced = await world.useCases.saveWebhook.execute(command({ events: ['meal.withdrawn'] }));
     expect(replaced).toMatchObject({
       ok: true,
-      value: { created: false, secretGenerated: false, webhook: { secret: given, events: ['meal.withdrawn'], createdAt: new Date('2026-09-01T08:00:00Z') } },
+      value: {
+        created: false,
+        secretGenerated: false,
+        webhook: { secret: given, events: ['meal.withdrawn'], createdAt: new Date('2026-09-01T08:00:00Z') },
+      },
     });
   });
 
@@ -34,9 +44,17 @@ describe('SaveWebhook', () => {
     ['an ftp URL', { url: 'ftp://app.example.com/hooks' }, 'the url must be an http or https URL'],
     ['credentials in the URL', { url: 'https://user:pass@app.example.com/' }, 'without credentials'],
     ['no events', { events: [] }, 'events must name at least one event'],
-    ['an unknown event', { events: ['menu.deleted' as 'menu.published'] }, 'events: "menu.deleted" is not one of menu.published, favourites.upcoming, meal.withdrawn'],
+    [
+      'an unknown event',
+      { events: ['menu.deleted' as 'menu.published'] },
+      'events: "menu.deleted" is not one of menu.published, favourites.upcoming, meal.withdrawn',
+    ],
     ['a repeated event', { events: ['menu.published', 'menu.published'] as const }, 'events must not repeat an event'],
-    ['a secret without whsec_', { secret: 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, 'the secret must be "whsec_" and the base64 of 24 to 64 bytes'],
+    [
+      'a secret without whsec_',
+      { secret: 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      'the secret must be "whsec_" and the base64 of 24 to 64 bytes',
+    ],
     ['a secret of 21 bytes', { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La' }, 'the secret must be'],
     ['a secret whose base64 is cut short', { secret: `${given}A` }, 'the secret must be'],
   ])('refuses %s as invalid_webhook, saving nothing', async (_, overrides, message) => {
@@ -64,7 +82,13 @@ describe('SaveWebhook', () => {
 
   it('takes secrets of 24 to 64 bytes in padded base64', () => {
     const secretOf = (bytes: number) => `whsec_${Buffer.alloc(bytes, 7).toString('base64')}`;
-    expect([23, 24, 32, 64, 65].map((bytes) => isWebhookSecret(secretOf(bytes)))).toEqual([false, true, true, true, false]);
+    expect([23, 24, 32, 64, 65].map((bytes) => isWebhookSecret(secretOf(bytes)))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -74,10 +98,16 @@ describe('GetWebhook, ListWebhooks, DeleteWebhook', () => {
     await world.endpoint('zeta');
     await world.endpoint('alpha');
 
-    expect(await world.useCases.getWebhook.execute('nope')).toMatchObject({ ok: false, refusal: { code: 'webhook_not_found' } });
+    expect(await world.useCases.getWebhook.execute('nope')).toMatchObject({
+      ok: false,
+      refusal: { code: 'webhook_not_found' },
+    });
     expect((await world.useCases.listWebhooks.execute()).map((webhook) => webhook.id)).toEqual(['alpha', 'zeta']);
     expect(await world.useCases.deleteWebhook.execute('alpha')).toEqual({ ok: true, value: { id: 'alpha' } });
-    expect(await world.useCases.deleteWebhook.execute('alpha')).toMatchObject({ ok: false, refusal: { code: 'webhook_not_found' } });
+    expect(await world.useCases.deleteWebhook.execute('alpha')).toMatchObject({
+      ok: false,
+      refusal: { code: 'webhook_not_found' },
+    });
     expect(await world.useCases.listDeliveries.execute({ webhookId: 'alpha', limit: 5, after: null })).toMatchObject({
       ok: false,
       refusal: { code: 'webhook_not_found' },

@@ -4,15 +4,24 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DishSummaryData, MealData, RatingDistribution } from './read-schemas.js';
 
 export const DishParams = Type.Object({
-  dish_id: Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: 'Dish id: a positive integer, no sign, no leading zero' }),
+  dish_id: Type.String({
+    pattern: '^[1-9][0-9]{0,15}$',
+    description: 'Dish id: a positive integer, no sign, no leading zero',
+  }),
 });
 
-const Limit = Type.String({ pattern: `^([1-9]|[1-9][0-9]|${maxPageSize})$`, description: `1 to ${maxPageSize}; 20 when absent` });
+const Limit = Type.String({
+  pattern: `^([1-9]|[1-9][0-9]|${maxPageSize})$`,
+  description: `1 to ${maxPageSize}; 20 when absent`,
+});
 const Cursor = Type.String({ description: 'The next_cursor of the previous page (opaque)' });
 
 export const DishQuery = Type.Object(
   { limit: Type.Optional(Limit), cursor: Type.Optional(Cursor), ...LabelFilterQuery },
-  { additionalProperties: false, description: 'Pages of the servings; without= and only= filter each page (a page may then hold fewer)' },
+  {
+    additionalProperties: false,
+    description: 'Pages of the servings; without= and only= filter each page (a page may then hold fewer)',
+  },
 );
 
 const dishSearchFilter =
@@ -23,7 +32,8 @@ export const DishSearchQuery = Type.Object(
     q: Type.Optional(
       Type.String({
         maxLength: maxDishSearchLength,
-        description: 'Any part of a name of the dish (case, width and accents do not matter); absent or empty: every dish, by id',
+        description:
+          'Any part of a name of the dish (case, width and accents do not matter); absent or empty: every dish, by id',
       }),
     ),
     limit: Type.Optional(Limit),
@@ -72,7 +82,9 @@ export const DishData = Type.Object({
 export type DishData = Static<typeof DishData>;
 
 export const DishSearchData = Type.Object({
-  dishes: Type.Array(Type.Object({ ...DishSummaryData.properties, canteen_id: Type.String() }), { description: 'By dish id' }),
+  dishes: Type.Array(Type.Object({ ...DishSummaryData.properties, canteen_id: Type.String() }), {
+    description: 'By dish id',
+  }),
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
 });
 export type DishSearchData = Static<typeof DishSearchData>;

@@ -56,7 +56,8 @@ export const exampleMessageOf = {
   dishes_in_other_canteens: 'The dish 7 belongs to another canteen than dish 3.',
   meal_not_today: "The meal is served on 2026-03-12, not on its canteen's today (2026-03-11).",
   too_many_aversions: 'You avoid 500 dishes, the most a person may (500): stop avoiding one first.',
-  push_disabled: 'Push notifications are off on this server: set WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT.',
+  push_disabled:
+    'Push notifications are off on this server: set WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT.',
   openmensa_id_taken: 'openmensa_id 42 is taken by the canteen "mensa-academica".',
   not_found: 'No route GET /api/v1/nothing-here.',
   request_timeout: 'The request did not arrive in time.',

@@ -33,7 +33,12 @@ export const exampleMarkRequest = { meal_id: 42, marked: true };
 export const exampleMarkAnswer: MarkMealData = { marked: true };
 
 export const exampleRateRequest = { meal_id: 42, rating: 5 };
-export const exampleRateAnswer: RateMealData = { rating_count: 4, rating_average: 3.75, rating_median: 4, rating_personal: 5 };
+export const exampleRateAnswer: RateMealData = {
+  rating_count: 4,
+  rating_average: 3.75,
+  rating_median: 4,
+  rating_personal: 5,
+};
 
 export const exampleMeal: MealData = {
   meal_id: 42,
@@ -136,17 +141,33 @@ export const exampleCanteen: CanteenData = {
 };
 
 /** The admin's answer to a PUT: the canteen with its feeds (public reads leave them out). */
-export const exampleSavedCanteen: CanteenData = { ...exampleCanteen, feeds: [], note_labels: {}, placeholder_names: [] };
+export const exampleSavedCanteen: CanteenData = {
+  ...exampleCanteen,
+  feeds: [],
+  note_labels: {},
+  placeholder_names: [],
+};
 
 export const exampleCanteens: CanteensData = {
   canteens: [
-    { canteen_id: 'default', openmensa_id: 1, name: 'Default canteen', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null },
+    {
+      canteen_id: 'default',
+      openmensa_id: 1,
+      name: 'Default canteen',
+      timezone: 'Europe/Berlin',
+      city: null,
+      address: null,
+      coordinates: null,
+    },
     exampleCanteen,
   ],
 };
 
 /** The admin archives the canteen at the story's instant (DELETE /admin/canteens/mensa-academica). */
-export const exampleArchivedCanteen: ArchivedCanteenData = { canteen_id: 'mensa-academica', archived_at: '2026-03-10T12:00:00.000Z' };
+export const exampleArchivedCanteen: ArchivedCanteenData = {
+  canteen_id: 'mensa-academica',
+  archived_at: '2026-03-10T12:00:00.000Z',
+};
 
 /** The admin's list after that: the archived canteen stays in it, with its archived_at, for a console to restore it. */
 export const exampleAdminCanteens: AdminCanteensData = {

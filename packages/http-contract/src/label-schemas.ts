@@ -15,8 +15,17 @@ export const MealLabels = Type.Array(LabelCode, {
 export const LabelData = Type.Object({
   code: LabelCode,
   kind: Type.Union(
-    [Type.Literal('allergen'), Type.Literal('additive'), Type.Literal('diet'), Type.Literal('ingredient'), Type.Literal('menu')],
-    { description: 'allergen: EU 1169/2011 Annex II; additive: declared in German menus; diet; ingredient; menu: placeholder' },
+    [
+      Type.Literal('allergen'),
+      Type.Literal('additive'),
+      Type.Literal('diet'),
+      Type.Literal('ingredient'),
+      Type.Literal('menu'),
+    ],
+    {
+      description:
+        'allergen: EU 1169/2011 Annex II; additive: declared in German menus; diet; ingredient; menu: placeholder',
+    },
   ),
   parent: Type.Union([LabelCode, Type.Null()], { description: 'The label this one implies; null when none' }),
   name: Type.Object({ de: Type.String(), en: Type.String() }),
@@ -33,35 +42,46 @@ export const LabelFilterQuery = {
   without: Type.Optional(
     Type.String({
       pattern: `^${codeListText}(,${codeListText}){0,${maxFilterCodes - 1}}$`,
-      description: 'Comma-separated label codes: leaves out meals that carry any of them (a parent covers its sub-kinds: without=gluten leaves out wheat)',
+      description:
+        'Comma-separated label codes: leaves out meals that carry any of them (a parent covers its sub-kinds: without=gluten leaves out wheat)',
     }),
   ),
   only: Type.Optional(
     Type.String({
       pattern: `^${codeListText}(,${codeListText}){0,${maxFilterCodes - 1}}$`,
-      description: 'Comma-separated label codes: keeps only meals that carry all of them (only=vegetarian keeps vegan meals)',
+      description:
+        'Comma-separated label codes: keeps only meals that carry all of them (only=vegetarian keeps vegan meals)',
     }),
   ),
 };
 
 /** `?all=true` of a personalized read: the person's preferences are not applied. */
 export const AllQuery = {
-  all: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: "true: ignore the caller's preferences" })),
+  all: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], { description: "true: ignore the caller's preferences" }),
+  ),
 };
 
 /** `?hide=avoided` of a personalized read: servings of dishes the caller avoids are left out. */
 export const HideQuery = {
-  hide: Type.Optional(Type.Literal('avoided', { description: "avoided: leave out the servings of dishes the caller avoids" })),
+  hide: Type.Optional(
+    Type.Literal('avoided', { description: 'avoided: leave out the servings of dishes the caller avoids' }),
+  ),
 };
 
 /** `?placeholders=true` of a JSON menu: the feed's placeholder entries ("Kein Angebot") are answered too. */
 export const PlaceholdersQuery = {
-  placeholders: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: answer placeholder entries too' })),
+  placeholders: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: answer placeholder entries too' }),
+  ),
 };
 
 export const PreferencesBody = Type.Object(
   {
-    without: Type.Array(LabelCode, { maxItems: maxFilterCodes, description: 'Leave out meals that carry any of these' }),
+    without: Type.Array(LabelCode, {
+      maxItems: maxFilterCodes,
+      description: 'Leave out meals that carry any of these',
+    }),
     only: Type.Array(LabelCode, { maxItems: maxFilterCodes, description: 'Keep only meals that carry all of these' }),
   },
   { additionalProperties: false, examples: [{ without: ['mustard', 'sesame'], only: ['vegetarian'] }] },
@@ -88,21 +108,33 @@ export const AversionsQuery = Type.Object(
         description: `Aversions per page, 1 to ${maxAversionsPerPerson}; all of them (at most ${maxAversionsPerPerson}) when absent`,
       }),
     ),
-    cursor: Type.Optional(Type.String({ description: 'The next_cursor of the previous page (opaque, for this list and caller only)' })),
+    cursor: Type.Optional(
+      Type.String({ description: 'The next_cursor of the previous page (opaque, for this list and caller only)' }),
+    ),
   },
   { additionalProperties: false },
 );
 export type AversionsQuery = Static<typeof AversionsQuery>;
 
 export const AversionsData = Type.Object({
-  aversions: Type.Array(Type.Object({ dish_id: Type.Integer({ minimum: 1 }), since: Type.String({ format: 'date-time' }) }), {
-    description: 'The dishes the caller avoids, by dish id, each since it was first avoided',
+  aversions: Type.Array(
+    Type.Object({ dish_id: Type.Integer({ minimum: 1 }), since: Type.String({ format: 'date-time' }) }),
+    {
+      description: 'The dishes the caller avoids, by dish id, each since it was first avoided',
+    },
+  ),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'The cursor of the next page; null on the last',
   }),
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'The cursor of the next page; null on the last' }),
 });
 export type AversionsData = Static<typeof AversionsData>;
 
 /** The legend as GET /labels answers it, built once: the vocabulary does not change while the server runs. */
 export const labelsLegend: LabelsData = {
-  labels: labelVocabulary.map(({ code, kind, parent, name }) => ({ code, kind, parent, name: { de: name.de, en: name.en } })),
+  labels: labelVocabulary.map(({ code, kind, parent, name }) => ({
+    code,
+    kind,
+    parent,
+    name: { de: name.de, en: name.en },
+  })),
 };

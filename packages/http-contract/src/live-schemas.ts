@@ -9,7 +9,9 @@ export const LiveQuery = Type.Object(
   {
     // Required, but checked by the route: an unknown parameter is named first, as on every route.
     canteen: Type.Optional(Type.String({ description: 'The canteen (required)' })),
-    date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'The calendar day YYYY-MM-DD (required)' })),
+    date: Type.Optional(
+      Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'The calendar day YYYY-MM-DD (required)' }),
+    ),
   },
   { additionalProperties: false, description: 'canteen and date' },
 );
@@ -23,7 +25,12 @@ export const LiveMealStatsData = Type.Object({
   rating_median: NullableNumber,
   rating_distribution: RatingDistribution,
   dish: Type.Object(
-    { dish_id: Type.Integer({ minimum: 1 }), rating_count: Count, rating_average: NullableNumber, rating_median: NullableNumber },
+    {
+      dish_id: Type.Integer({ minimum: 1 }),
+      rating_count: Count,
+      rating_average: NullableNumber,
+      rating_median: NullableNumber,
+    },
     { description: "The figures of the meal's dish over all its servings" },
   ),
 });

@@ -1,7 +1,20 @@
-import { availabilityStatuses, maxChosenMealId, type AvailabilityStatus, mealLabelsMaxCount, mealNameMaxLength, mealNotesMaxCount, mealTextMaxLength } from '@canteen-meals/domain';
+import {
+  availabilityStatuses,
+  maxChosenMealId,
+  type AvailabilityStatus,
+  mealLabelsMaxCount,
+  mealNameMaxLength,
+  mealNotesMaxCount,
+  mealTextMaxLength,
+} from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { CanteenId } from './canteen-schemas.js';
-import { exampleAvailabilityRequest, exampleMarkRequest, exampleRateRequest, exampleUpsertRequest } from './examples.js';
+import {
+  exampleAvailabilityRequest,
+  exampleMarkRequest,
+  exampleRateRequest,
+  exampleUpsertRequest,
+} from './examples.js';
 import { bidiRule, visibleTextWithoutBidiControls, withoutBidiControls } from './text-patterns.js';
 import { LabelCode } from './label-schemas.js';
 
@@ -54,10 +67,18 @@ export const DateTimeWithOffset = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$',
 });
 
-const MealText = Type.String({ minLength: 1, maxLength: mealTextMaxLength, pattern: visibleTextWithoutBidiControls, description: textRule });
+const MealText = Type.String({
+  minLength: 1,
+  maxLength: mealTextMaxLength,
+  pattern: visibleTextWithoutBidiControls,
+  description: textRule,
+});
 
 /** A euro amount as a decimal string ("2.60", "3", "0.5"); stored in canonical form ("2.60", "3.00", "0.50"). */
-export const PriceAmount = Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,6})?$', description: 'Euro amount, e.g. "2.60"' });
+export const PriceAmount = Type.String({
+  pattern: '^\\d{1,7}(\\.\\d{1,6})?$',
+  description: 'Euro amount, e.g. "2.60"',
+});
 
 /** Prices per OpenMensa role, the same object in an upsert and in every meal answer. */
 export const MealPrices = Type.Object(
@@ -76,7 +97,12 @@ export const MealPrices = Type.Object(
 export const MealInput = Type.Object(
   {
     meal_id: ChosenMealId,
-    name: Type.String({ minLength: 1, maxLength: mealNameMaxLength, pattern: withoutBidiControls, description: textRule }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: mealNameMaxLength,
+      pattern: withoutBidiControls,
+      description: textRule,
+    }),
     served_at: DateTimeWithOffset,
     rateable: Type.Boolean(),
     category: Type.Optional(Type.Union([MealText, Type.Null()], { description: 'Menu line; absent means null' })),
@@ -86,7 +112,8 @@ export const MealInput = Type.Object(
     labels: Type.Optional(
       Type.Array(LabelCode, {
         maxItems: mealLabelsMaxCount,
-        description: 'Label codes of GET /api/v1/labels; absent means none. The codes the notes name are added, and every parent',
+        description:
+          'Label codes of GET /api/v1/labels; absent means none. The codes the notes name are added, and every parent',
       }),
     ),
   },
@@ -102,7 +129,10 @@ export const maxClosedDaysPerUpsert = 62;
 export const ClosedDayInput = Type.Object(
   {
     canteen_id: Type.Optional(CanteenId),
-    date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: "A day on the canteen's calendar, YYYY-MM-DD" }),
+    date: Type.String({
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      description: "A day on the canteen's calendar, YYYY-MM-DD",
+    }),
   },
   { additionalProperties: false },
 );
@@ -148,7 +178,8 @@ export const AvailabilityData = Type.Object({
   meal_id: MealId,
   availability: AvailabilityStatusData,
   availability_changed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'When the status last changed; unchanged when the same status is set again; null when it never changed',
+    description:
+      'When the status last changed; unchanged when the same status is set again; null when it never changed',
   }),
 });
 export type AvailabilityData = Static<typeof AvailabilityData>;

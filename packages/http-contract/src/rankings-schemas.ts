@@ -14,13 +14,17 @@ export const RankingsQuery = Type.Object(
       Type.Unsafe<'meals' | 'dishes'>({
         type: 'string',
         enum: ['meals', 'dishes'],
-        description: '`meals` (default): the meals of the days asked for; `dishes`: every dish of the canteen over all its servings (no days)',
+        description:
+          '`meals` (default): the meals of the days asked for; `dishes`: every dish of the canteen over all its servings (no days)',
       }),
     ),
     date: Type.Optional(Type.String({ pattern: localDate, description: 'One calendar day YYYY-MM-DD (meals)' })),
     from: Type.Optional(Type.String({ pattern: localDate, description: 'First day of a range (with to; meals)' })),
     to: Type.Optional(
-      Type.String({ pattern: localDate, description: `Last day of a range, included; at most ${maxRankingDays} days from from` }),
+      Type.String({
+        pattern: localDate,
+        description: `Last day of a range, included; at most ${maxRankingDays} days from from`,
+      }),
     ),
     by: Type.Optional(
       Type.Unsafe<'rating' | 'marks'>({
@@ -42,7 +46,10 @@ export type RankingsQuery = Static<typeof RankingsQuery>;
 const Count = Type.Integer({ minimum: 0 });
 
 const rankedFields = {
-  rank: Type.Integer({ minimum: 1, description: '1 for the first item, then 2, 3…: ties are broken, every item has its own' }),
+  rank: Type.Integer({
+    minimum: 1,
+    description: '1 for the first item, then 2, 3…: ties are broken, every item has its own',
+  }),
   name: Type.String(),
   score: Type.Union([Type.Number({ minimum: 1, maximum: 5 }), Type.Null()], {
     description:
@@ -50,7 +57,12 @@ const rankedFields = {
   }),
   rating_count: Count,
   rating_average: Type.Union([Type.Number(), Type.Null()], { description: 'Unrounded; null without ratings' }),
-  marks: Type.Optional(Type.Integer({ minimum: 0, description: 'Only with by=marks: how many users marked it (a dish: one of its servings)' })),
+  marks: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'Only with by=marks: how many users marked it (a dish: one of its servings)',
+    }),
+  ),
 };
 
 export const RankedMealData = Type.Object({

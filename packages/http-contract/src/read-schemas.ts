@@ -7,7 +7,12 @@ import { AllQuery, HideQuery, LabelFilterQuery, MealLabels, PlaceholdersQuery } 
 const mealIdText = '[1-9][0-9]{0,15}';
 
 export const MealParams = Type.Object(
-  { meal_id: Type.String({ pattern: `^${mealIdText}$`, description: 'Meal id: a positive integer, no sign, no leading zero' }) },
+  {
+    meal_id: Type.String({
+      pattern: `^${mealIdText}$`,
+      description: 'Meal id: a positive integer, no sign, no leading zero',
+    }),
+  },
   { additionalProperties: false },
 );
 export type MealParams = Static<typeof MealParams>;
@@ -32,7 +37,10 @@ export const MealsQuery = Type.Object(
     ),
     canteen: Type.Optional(Type.String({ description: 'With date, or from and to: only this canteen' })),
     from: Type.Optional(
-      Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day of a range (with canteen and to)' }),
+      Type.String({
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+        description: 'First day of a range (with canteen and to)',
+      }),
     ),
     to: Type.Optional(
       Type.String({
@@ -52,7 +60,8 @@ export const MealsQuery = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'Exactly one of ids, date, or from with to; canteen goes with date or from/to (and is required for a range)',
+    description:
+      'Exactly one of ids, date, or from with to; canteen goes with date or from/to (and is required for a range)',
   },
 );
 export type MealsQuery = Static<typeof MealsQuery>;
@@ -91,7 +100,9 @@ export const DishSummaryData = Type.Object({
   rating_average: NullableNumber,
   rating_median: NullableNumber,
   times_served: Type.Integer({ minimum: 0, description: 'Servings at or before now that are not withdrawn' }),
-  last_served_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The latest of those; null when none' }),
+  last_served_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'The latest of those; null when none',
+  }),
   next_served_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'The first serving after now that is not withdrawn; null when none',
   }),
@@ -102,7 +113,9 @@ export const MealData = Type.Object({
   meal_id: MealId,
   name: Type.String(),
   category: Type.Union([Type.String(), Type.Null()], { description: 'Menu line or counter; null when none' }),
-  notes: Type.Array(Type.String(), { description: 'Ingredients, allergens, labels, in menu order, as the menu wrote them' }),
+  notes: Type.Array(Type.String(), {
+    description: 'Ingredients, allergens, labels, in menu order, as the menu wrote them',
+  }),
   labels: MealLabels,
   prices: MealPrices,
   served_at: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
@@ -116,7 +129,9 @@ export const MealData = Type.Object({
   marked: Type.Boolean(),
   rating_personal: NullableRating,
   avoided: Type.Optional(
-    Type.Boolean({ description: 'Personalized menus only: true when the caller avoids the dish (PUT /me/aversions/{dish_id})' }),
+    Type.Boolean({
+      description: 'Personalized menus only: true when the caller avoids the dish (PUT /me/aversions/{dish_id})',
+    }),
   ),
   dish_id: Type.Integer({ minimum: 1, description: 'The dish this meal is a serving of' }),
   dish: DishSummaryData,
@@ -132,7 +147,8 @@ export const MealsData = Type.Object({
   unknown_ids: Type.Array(MealId, { description: 'Requested ids that name no meal; empty for a date' }),
   closed_days: Type.Optional(
     Type.Array(Type.String(), {
-      description: "Only for a canteen's days: those of them the canteen is closed on (a feed's <closed/>, an admin's word), ascending",
+      description:
+        "Only for a canteen's days: those of them the canteen is closed on (a feed's <closed/>, an admin's word), ascending",
     }),
   ),
   next_cursor: Type.Optional(
@@ -151,7 +167,8 @@ export const PublicMealsData = Type.Object({
   unknown_ids: Type.Array(MealId, { maxItems: 0, description: 'Always empty: a menu names no ids' }),
   closed_days: Type.Optional(
     Type.Array(Type.String(), {
-      description: "Only for a canteen's days: those of them the canteen is closed on (a feed's <closed/>, an admin's word), ascending",
+      description:
+        "Only for a canteen's days: those of them the canteen is closed on (a feed's <closed/>, an admin's word), ascending",
     }),
   ),
 });
@@ -161,8 +178,15 @@ export const MenuDaysQuery = Type.Object(
   {
     // Required, but checked by the route: an unknown parameter is named first, as on every route.
     canteen: Type.Optional(Type.String({ description: 'The canteen (required)' })),
-    date: Type.Optional(Type.String({ pattern: menuDayPattern, description: "One calendar day YYYY-MM-DD, or `today` or `tomorrow` on the canteen's calendar" })),
-    from: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day of a range (with to)' })),
+    date: Type.Optional(
+      Type.String({
+        pattern: menuDayPattern,
+        description: "One calendar day YYYY-MM-DD, or `today` or `tomorrow` on the canteen's calendar",
+      }),
+    ),
+    from: Type.Optional(
+      Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'First day of a range (with to)' }),
+    ),
     to: Type.Optional(
       Type.String({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',

@@ -8,7 +8,9 @@ export const RatingsReportQuery = Type.Object(
   {
     // Required, but checked by the route: an unknown parameter is named first, as on every route.
     canteen: Type.Optional(Type.String({ description: 'The canteen (required)' })),
-    from: Type.Optional(Type.String({ pattern: calendarDay, description: 'First day YYYY-MM-DD, on the canteen\'s clocks (required)' })),
+    from: Type.Optional(
+      Type.String({ pattern: calendarDay, description: "First day YYYY-MM-DD, on the canteen's clocks (required)" }),
+    ),
     to: Type.Optional(
       Type.String({
         pattern: calendarDay,

@@ -17,4 +17,5 @@ export const withoutBidiControls = `^[^${bidiControls}${nonCharacters}]*$`;
 /** A text's pattern: not blank (one character that shows), no bidirectional control and no noncharacter anywhere. */
 export const visibleTextWithoutBidiControls = `^(?=[\\s\\S]*[^${invisible}])[^${bidiControls}${nonCharacters}]*$`;
 
-export const bidiRule = 'no bidirectional override or isolate (U+202A-U+202E, U+2066-U+2069), no noncharacter (U+FDD0-U+FDEF, U+FFFE, U+FFFF)';
+export const bidiRule =
+  'no bidirectional override or isolate (U+202A-U+202E, U+2066-U+2069), no noncharacter (U+FDD0-U+FDEF, U+FFFE, U+FFFF)';

@@ -35,7 +35,10 @@ export const UserDataExportData = Type.Object({
         expiration_time: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
         created_at: Type.String({ format: 'date-time' }),
       }),
-      { description: "The user's push subscriptions (PUT /me/push-subscriptions), oldest first: everything the service keeps of each" },
+      {
+        description:
+          "The user's push subscriptions (PUT /me/push-subscriptions), oldest first: everything the service keeps of each",
+      },
     ),
   ),
   notifications: Type.Optional(
@@ -49,10 +52,14 @@ export const UserDataExportData = Type.Object({
 export const UserDataErasureData = Type.Object({
   markings_erased: Type.Integer({ minimum: 0 }),
   ratings_erased: Type.Integer({ minimum: 0 }),
-  preferences_erased: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'The label filter, when one was set' })),
+  preferences_erased: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1, description: 'The label filter, when one was set' }),
+  ),
   aversions_erased: Type.Optional(Type.Integer({ minimum: 0, description: 'The avoided dishes' })),
   push_subscriptions_erased: Type.Optional(Type.Integer({ minimum: 0, description: 'The push subscriptions' })),
-  notification_settings_erased: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'The notification settings, when set' })),
+  notification_settings_erased: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1, description: 'The notification settings, when set' }),
+  ),
 });
 
 /**
@@ -63,6 +70,7 @@ export const UserDataErasureData = Type.Object({
 export const AccessData = Type.Object({
   user: Type.String({ description: "The token's `sub`" }),
   scopes: Type.Array(Type.String(), {
-    description: 'The scopes the service grants this token (`meals:write`, `meals:read-reports`, `meals:kitchen`), sorted; empty for a plain user',
+    description:
+      'The scopes the service grants this token (`meals:write`, `meals:read-reports`, `meals:kitchen`), sorted; empty for a plain user',
   }),
 });

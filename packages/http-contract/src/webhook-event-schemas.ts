@@ -6,7 +6,10 @@ import { AvailabilityStatusData, MealId } from './meal-schemas.js';
 // snake_case. The server maps its events here (webhookPayloadOf) and the client types what it verifies with them.
 
 const DishId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Dish id' });
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: "A day on the canteen's clocks, YYYY-MM-DD" });
+const Day = Type.String({
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  description: "A day on the canteen's clocks, YYYY-MM-DD",
+});
 const Instant = Type.String({ format: 'date-time' });
 const CanteenIdData = Type.String({ description: 'Canteen id' });
 
@@ -14,7 +17,8 @@ export const MenuPublishedData = Type.Object({
   canteen_id: CanteenIdData,
   date: Day,
   cause: Type.Union([Type.Literal('upsert'), Type.Literal('import'), Type.Literal('feed')], {
-    description: 'What wrote the day: an admin upsert, an import (command line or admin), or a scheduled or asked-for feed fetch',
+    description:
+      'What wrote the day: an admin upsert, an import (command line or admin), or a scheduled or asked-for feed fetch',
   }),
   added: Type.Array(MealId, { description: 'Meals new on this day' }),
   changed: Type.Array(MealId, { description: 'Meals written again (upsert) or changed (import), served on this day' }),
@@ -26,10 +30,9 @@ export const FavouritesUpcomingData = Type.Object({
   sub: Type.String({ description: "The user: their token's sub" }),
   canteen_id: CanteenIdData,
   date: Day,
-  meals: Type.Array(
-    Type.Object({ meal_id: MealId, dish_id: DishId, name: Type.String(), served_at: Instant }),
-    { description: 'The servings of dishes the user marked, by serving time' },
-  ),
+  meals: Type.Array(Type.Object({ meal_id: MealId, dish_id: DishId, name: Type.String(), served_at: Instant }), {
+    description: 'The servings of dishes the user marked, by serving time',
+  }),
 });
 export type FavouritesUpcomingData = Static<typeof FavouritesUpcomingData>;
 
@@ -64,7 +67,12 @@ export const MealWithdrawnPayload = payload('meal.withdrawn', MealWithdrawnData)
 export const MealAvailabilityChangedPayload = payload('meal.availability_changed', MealAvailabilityChangedData);
 
 /** The body of a delivery: one of the events of the catalogue. */
-export const WebhookPayload = Type.Union([MenuPublishedPayload, FavouritesUpcomingPayload, MealWithdrawnPayload, MealAvailabilityChangedPayload]);
+export const WebhookPayload = Type.Union([
+  MenuPublishedPayload,
+  FavouritesUpcomingPayload,
+  MealWithdrawnPayload,
+  MealAvailabilityChangedPayload,
+]);
 export type WebhookPayload = Static<typeof WebhookPayload>;
 
 /** The event names of the catalogue, for receivers that check a body's `type`. */
@@ -79,7 +87,14 @@ export function webhookPayloadOf(event: RecordedEvent): WebhookPayload {
       return {
         type: event.type,
         timestamp,
-        data: { canteen_id: canteenId, date, cause, added: [...added], changed: [...changed], withdrawn: [...withdrawn] },
+        data: {
+          canteen_id: canteenId,
+          date,
+          cause,
+          added: [...added],
+          changed: [...changed],
+          withdrawn: [...withdrawn],
+        },
       };
     }
     case 'favourites.upcoming': {
@@ -91,7 +106,12 @@ export function webhookPayloadOf(event: RecordedEvent): WebhookPayload {
           sub: userId,
           canteen_id: canteenId,
           date,
-          meals: meals.map((meal) => ({ meal_id: meal.mealId, dish_id: meal.dishId, name: meal.name, served_at: meal.servedAt.toISOString() })),
+          meals: meals.map((meal) => ({
+            meal_id: meal.mealId,
+            dish_id: meal.dishId,
+            name: meal.name,
+            served_at: meal.servedAt.toISOString(),
+          })),
         },
       };
     }
@@ -100,7 +120,13 @@ export function webhookPayloadOf(event: RecordedEvent): WebhookPayload {
       return {
         type: event.type,
         timestamp,
-        data: { meal_id: mealId, canteen_id: canteenId, date, dish_id: dishId, withdrawn_at: withdrawnAt.toISOString() },
+        data: {
+          meal_id: mealId,
+          canteen_id: canteenId,
+          date,
+          dish_id: dishId,
+          withdrawn_at: withdrawnAt.toISOString(),
+        },
       };
     }
     case 'meal.availability_changed': {

@@ -1,4 +1,9 @@
-import type { FavouritesUpcomingPayload, MealAvailabilityChangedPayload, MealWithdrawnPayload, MenuPublishedPayload } from './webhook-event-schemas.js';
+import type {
+  FavouritesUpcomingPayload,
+  MealAvailabilityChangedPayload,
+  MealWithdrawnPayload,
+  MenuPublishedPayload,
+} from './webhook-event-schemas.js';
 import type { DeliveriesData, WebhookData } from './webhook-schemas.js';
 import type { Static } from '@sinclair/typebox';
 
@@ -17,12 +22,22 @@ export const exampleWebhook: WebhookData = {
 };
 
 /** The answer of the PUT that created it without a secret: the generated one, shown this once. */
-export const exampleCreatedWebhook: WebhookData = { ...exampleWebhook, secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD8mJ0qH+5Wmg=' };
+export const exampleCreatedWebhook: WebhookData = {
+  ...exampleWebhook,
+  secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD8mJ0qH+5Wmg=',
+};
 
 export const exampleMenuPublished: Static<typeof MenuPublishedPayload> = {
   type: 'menu.published',
   timestamp: '2026-03-10T12:00:00.000Z',
-  data: { canteen_id: 'mensa-academica', date: '2026-03-11', cause: 'feed', added: [43, 44], changed: [], withdrawn: [] },
+  data: {
+    canteen_id: 'mensa-academica',
+    date: '2026-03-11',
+    cause: 'feed',
+    added: [43, 44],
+    changed: [],
+    withdrawn: [],
+  },
 };
 
 export const exampleFavouritesUpcoming: Static<typeof FavouritesUpcomingPayload> = {
@@ -39,13 +54,25 @@ export const exampleFavouritesUpcoming: Static<typeof FavouritesUpcomingPayload>
 export const exampleMealWithdrawn: Static<typeof MealWithdrawnPayload> = {
   type: 'meal.withdrawn',
   timestamp: '2026-03-10T12:05:00.000Z',
-  data: { meal_id: 41, canteen_id: 'mensa-academica', date: '2026-03-11', dish_id: 5, withdrawn_at: '2026-03-10T12:05:00.000Z' },
+  data: {
+    meal_id: 41,
+    canteen_id: 'mensa-academica',
+    date: '2026-03-11',
+    dish_id: 5,
+    withdrawn_at: '2026-03-10T12:05:00.000Z',
+  },
 };
 
 export const exampleMealAvailabilityChanged: Static<typeof MealAvailabilityChangedPayload> = {
   type: 'meal.availability_changed',
   timestamp: '2026-03-11T12:40:00.000Z',
-  data: { meal_id: 43, availability: 'sold_out', availability_changed_at: '2026-03-11T12:40:00.000Z', canteen_id: 'mensa-academica', date: '2026-03-11' },
+  data: {
+    meal_id: 43,
+    availability: 'sold_out',
+    availability_changed_at: '2026-03-11T12:40:00.000Z',
+    canteen_id: 'mensa-academica',
+    date: '2026-03-11',
+  },
 };
 
 export const exampleDeliveries: DeliveriesData = {

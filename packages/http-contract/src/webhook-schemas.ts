@@ -1,7 +1,9 @@
 import { maxWebhookUrlLength, webhookEventTypes, webhookSecretPattern } from '@canteen-meals/domain';
 import { Type, type Static } from '@sinclair/typebox';
 
-export const WebhookParams = Type.Object({ webhook_id: Type.String({ description: 'Webhook id: 1 to 64 of A-Z, a-z, 0-9, "_" and "-"' }) });
+export const WebhookParams = Type.Object({
+  webhook_id: Type.String({ description: 'Webhook id: 1 to 64 of A-Z, a-z, 0-9, "_" and "-"' }),
+});
 
 const WebhookEventName = Type.Union(
   webhookEventTypes.map((type) => Type.Literal(type)),
@@ -15,13 +17,15 @@ export const WebhookBody = Type.Object(
       minLength: 1,
       maxLength: maxWebhookUrlLength,
       pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
-      description: 'Where events are POSTed: http(s), no credentials; it must reach a public address unless OUTBOUND_ALLOW_PRIVATE_NETWORKS=1',
+      description:
+        'Where events are POSTed: http(s), no credentials; it must reach a public address unless OUTBOUND_ALLOW_PRIVATE_NETWORKS=1',
     }),
     events: Type.Array(WebhookEventName, { minItems: 1, maxItems: webhookEventTypes.length, uniqueItems: true }),
     secret: Type.Optional(
       Type.String({
         pattern: webhookSecretPattern.source,
-        description: 'The signing secret, "whsec_" and the base64 of 24 to 64 random bytes. Absent: one is generated and shown in this answer only',
+        description:
+          'The signing secret, "whsec_" and the base64 of 24 to 64 random bytes. Absent: one is generated and shown in this answer only',
       }),
     ),
   },
@@ -64,10 +68,16 @@ export const DeliveryData = Type.Object({
     description: 'failed: given up, 3 days after the first attempt',
   }),
   attempts: Type.Integer({ minimum: 0 }),
-  last_status: Type.Union([Type.Integer(), Type.Null()], { description: "The last attempt's HTTP status; null without an answer" }),
-  last_error: Type.Union([Type.String(), Type.Null()], { description: 'Why the last attempt failed (never the receiver\'s body)' }),
+  last_status: Type.Union([Type.Integer(), Type.Null()], {
+    description: "The last attempt's HTTP status; null without an answer",
+  }),
+  last_error: Type.Union([Type.String(), Type.Null()], {
+    description: "Why the last attempt failed (never the receiver's body)",
+  }),
   last_attempt_at: NullableInstant,
-  next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When pending: the next attempt' }),
+  next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When pending: the next attempt',
+  }),
   created_at: Type.String({ format: 'date-time' }),
 });
 export type DeliveryData = Static<typeof DeliveryData>;

@@ -45,7 +45,12 @@ export function describeCanteenRepositoryContract(adapterName: string, createFix
       const { canteens } = store();
       const { noteLabels: _spellings, placeholderNames: _names, ...older } = academica;
       await canteens.save(older);
-      expect(await canteens.find(academica.id)).toEqual({ ...older, openmensaId: expect.any(Number), noteLabels: {}, placeholderNames: [] });
+      expect(await canteens.find(academica.id)).toEqual({
+        ...older,
+        openmensaId: expect.any(Number),
+        noteLabels: {},
+        placeholderNames: [],
+      });
     });
 
     it('creates a canteen with every field, and null ones, and reads it back exactly', async () => {
@@ -60,12 +65,19 @@ export function describeCanteenRepositoryContract(adapterName: string, createFix
     it('replaces every field of an existing canteen, and answers that it did not create one', async () => {
       const { canteens } = store();
       await canteens.save(academica);
-      const moved = { ...academica, name: 'Mensa Academica (Umbau)', timeZone: 'Europe/Vienna', city: null, coordinates: null, feeds: [] };
+      const moved = {
+        ...academica,
+        name: 'Mensa Academica (Umbau)',
+        timeZone: 'Europe/Vienna',
+        city: null,
+        coordinates: null,
+        feeds: [],
+      };
       expect(await canteens.save(moved)).toMatchObject({ ok: true, value: { created: false } });
       expect(await canteens.find(academica.id)).toEqual({ ...moved, openmensaId: expect.any(Number) });
     });
 
-    it('keeps a canteen\'s feeds in their order, and replaces them with the canteen', async () => {
+    it("keeps a canteen's feeds in their order, and replaces them with the canteen", async () => {
       const { canteens } = store();
       const feeds = [
         { name: 'today', url: 'https://mensa.example/today.xml', schedule: '0 8-15 * * 1-5' },
@@ -125,7 +137,10 @@ export function describeCanteenRepositoryContract(adapterName: string, createFix
       await canteens.save({ ...academica, openmensaId: 187 });
       const before = await canteens.list();
       const taken = await canteens.save({ ...bare, openmensaId: 187 });
-      expect(taken).toEqual({ ok: false, refusal: { code: 'openmensa_id_taken', message: expect.stringContaining('openmensa_id 187') } });
+      expect(taken).toEqual({
+        ok: false,
+        refusal: { code: 'openmensa_id_taken', message: expect.stringContaining('openmensa_id 187') },
+      });
       expect(!taken.ok && taken.refusal.message).toContain('mensa-academica');
       const fallback = (await canteens.find(defaultCanteenId))!;
       expect(await canteens.save({ ...fallback, name: 'Moved', openmensaId: 187 })).toMatchObject({ ok: false });
@@ -141,7 +156,7 @@ export function describeCanteenRepositoryContract(adapterName: string, createFix
       expect(next.ok && next.value.canteen.openmensaId).toBe(1);
     });
 
-    it('keeps a canteen\'s meals when the canteen is replaced', async () => {
+    it("keeps a canteen's meals when the canteen is replaced", async () => {
       const { canteens, meals, queries } = store();
       await canteens.save(academica);
       await meals.upsertMany([{ ...sampleMeal(1), canteenId: academica.id }]);
@@ -156,7 +171,10 @@ export function describeCanteenRepositoryContract(adapterName: string, createFix
 const archivedAt = new Date('2026-03-02T09:15:30.123Z');
 
 /** A canteen as stored: with the OpenMensa number the repository gave it. */
-const numbered = <T extends object>(canteen: T) => ({ ...canteen, openmensaId: expect.any(Number) as unknown as number });
+const numbered = <T extends object>(canteen: T) => ({
+  ...canteen,
+  openmensaId: expect.any(Number) as unknown as number,
+});
 
 /** Archiving: the reads see active canteens only, listWithArchived sees every one, and a save restores one. */
 function describeArchivedCanteens(store: () => RepositoryFixture): void {
@@ -193,7 +211,9 @@ function describeArchivedCanteens(store: () => RepositoryFixture): void {
     await canteens.archive(academica.id, archivedAt);
     const later = new Date(archivedAt.getTime() + 60_000);
     expect(await canteens.archive(academica.id, later)).toEqual(archivedAt);
-    expect((await canteens.listWithArchived()).find((canteen) => canteen.id === academica.id)?.archivedAt).toEqual(archivedAt);
+    expect((await canteens.listWithArchived()).find((canteen) => canteen.id === academica.id)?.archivedAt).toEqual(
+      archivedAt,
+    );
     expect(await canteens.archive('nowhere', later)).toBeUndefined();
     expect((await canteens.listWithArchived()).map((canteen) => canteen.id)).toEqual([defaultCanteenId, academica.id]);
   });
@@ -214,7 +234,7 @@ function describeArchivedCanteens(store: () => RepositoryFixture): void {
     expect(await canteens.archive(academica.id, later)).toEqual(later);
   });
 
-  it('keeps an archived canteen\'s OpenMensa number: not found by it, but taken, and its own again when restored', async () => {
+  it("keeps an archived canteen's OpenMensa number: not found by it, but taken, and its own again when restored", async () => {
     const { canteens } = store();
     const saved = await canteens.save(academica);
     const number = saved.ok ? saved.value.canteen.openmensaId : -1;
@@ -232,6 +252,8 @@ function describeArchivedCanteens(store: () => RepositoryFixture): void {
     expect(await canteens.archive(defaultCanteenId, archivedAt)).toEqual(archivedAt);
     expect(await canteens.find(defaultCanteenId)).toBeUndefined();
     expect(await canteens.list()).toEqual([]);
-    expect((await canteens.listWithArchived()).map((canteen) => [canteen.id, canteen.archivedAt])).toEqual([[defaultCanteenId, archivedAt]]);
+    expect((await canteens.listWithArchived()).map((canteen) => [canteen.id, canteen.archivedAt])).toEqual([
+      [defaultCanteenId, archivedAt],
+    ]);
   });
 }

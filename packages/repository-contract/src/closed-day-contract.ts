@@ -6,7 +6,15 @@ import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-
 export function describeClosedDayRepositoryContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
   describe(`ClosedDayRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
-    const other = { id: 'bistro-7', name: 'Bistro 7', timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [] };
+    const other = {
+      id: 'bistro-7',
+      name: 'Bistro 7',
+      timeZone: 'UTC',
+      city: null,
+      address: null,
+      coordinates: null,
+      feeds: [],
+    };
 
     it('knows no closed day at first', async () => {
       expect(await store().closedDays.closedIn(defaultCanteenId, '2000-01-01', '2100-12-31')).toEqual([]);
@@ -22,7 +30,10 @@ export function describeClosedDayRepositoryContract(adapterName: string, createF
         { date: '2026-03-10', closed: false },
       ]);
       await closedDays.record(other.id, [{ date: '2026-03-11', closed: true }]);
-      expect(await closedDays.closedIn(defaultCanteenId, '2026-03-09', '2026-03-12')).toEqual(['2026-03-09', '2026-03-12']);
+      expect(await closedDays.closedIn(defaultCanteenId, '2026-03-09', '2026-03-12')).toEqual([
+        '2026-03-09',
+        '2026-03-12',
+      ]);
       expect(await closedDays.closedIn(defaultCanteenId, '2026-03-10', '2026-03-11')).toEqual([]);
       expect(await closedDays.closedIn(other.id, '2026-03-01', '2026-03-31')).toEqual(['2026-03-11']);
     });
@@ -30,8 +41,14 @@ export function describeClosedDayRepositoryContract(adapterName: string, createF
     it('records a day twice as closed once, and forgets it when it is recorded as open', async () => {
       const { closedDays } = store();
       await closedDays.record(defaultCanteenId, [{ date: '2026-03-12', closed: true }]);
-      await closedDays.record(defaultCanteenId, [{ date: '2026-03-12', closed: true }, { date: '2026-03-13', closed: true }]);
-      expect(await closedDays.closedIn(defaultCanteenId, '2026-03-01', '2026-03-31')).toEqual(['2026-03-12', '2026-03-13']);
+      await closedDays.record(defaultCanteenId, [
+        { date: '2026-03-12', closed: true },
+        { date: '2026-03-13', closed: true },
+      ]);
+      expect(await closedDays.closedIn(defaultCanteenId, '2026-03-01', '2026-03-31')).toEqual([
+        '2026-03-12',
+        '2026-03-13',
+      ]);
       await closedDays.record(defaultCanteenId, [{ date: '2026-03-12', closed: false }]);
       expect(await closedDays.closedIn(defaultCanteenId, '2026-03-01', '2026-03-31')).toEqual(['2026-03-13']);
       await closedDays.record(defaultCanteenId, []);

@@ -17,7 +17,15 @@ import { freshFixturePerTest } from './repository-fixture.js';
 import { readAt, sampleMeal, servedAt } from './sample-meals.js';
 
 const day = 24 * 60 * 60 * 1000;
-const bistro: Canteen = { id: 'bistro', name: 'Bistro', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] };
+const bistro: Canteen = {
+  id: 'bistro',
+  name: 'Bistro',
+  timeZone: 'Europe/Berlin',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+};
 
 /** A meal served `days` after the sample instant (negative: before), named `name`. */
 const serving = (id: MealId, name: string, days = 0, traits: Partial<Meal> = {}): Meal =>
@@ -80,7 +88,12 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
 
     it('answers how often the dish was served up to an instant, when last, and when next, leaving withdrawn servings out', async () => {
       const { meals } = store();
-      await meals.upsertMany([serving(1, 'Pasta', -7), serving(2, 'Pasta'), serving(3, 'Pasta', 7), serving(4, 'Pasta', 14)]);
+      await meals.upsertMany([
+        serving(1, 'Pasta', -7),
+        serving(2, 'Pasta'),
+        serving(3, 'Pasta', 7),
+        serving(4, 'Pasta', 14),
+      ]);
       const asOf = new Date(servedAt.getTime() + day);
       expect((await view(2, 'alice', asOf))!.dish).toMatchObject({
         timesServed: 2,
@@ -124,7 +137,9 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         expect(await meals.withdraw(99, at)).toEqual({ found: false });
 
         expect(await queries.viewsByIds('alice', [1], readAt)).toEqual([]);
-        const week = [{ canteenId: 'default', from: new Date(servedAt.getTime() - day), until: new Date(servedAt.getTime() + day) }];
+        const week = [
+          { canteenId: 'default', from: new Date(servedAt.getTime() - day), until: new Date(servedAt.getTime() + day) },
+        ];
         expect(await queries.viewsServedIn('alice', week, readAt)).toEqual([]);
         expect(await queries.markedMeals('alice', { after: null, limit: 10 }, readAt)).toEqual([]);
         expect(await queries.ratedMeals('alice', { after: null, limit: 10 }, readAt)).toEqual([]);
@@ -152,7 +167,7 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         expect(await view(1)).toBeDefined();
       });
 
-      it('erases a user\'s ratings of a withdrawn meal from its dish too', async () => {
+      it("erases a user's ratings of a withdrawn meal from its dish too", async () => {
         const { meals, userData } = store();
         const meal = serving(1, 'Fish');
         await meals.upsertMany([meal, serving(2, 'Fish', 7)]);
@@ -176,13 +191,23 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         };
         const scope = { source: 'feed', days: [soon], servedIn: [] };
         const before = new Date('2025-03-15T00:00:00.000Z');
-        const first = accepted(await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('A'), candidate('B')], snapshot, before)));
+        const first = accepted(
+          await mealSources.importMenu(scope, (snapshot) =>
+            planMenuImport([candidate('A'), candidate('B')], snapshot, before),
+          ),
+        );
         const [a, b] = first.added.map((added) => added.meal.id);
-        const second = accepted(await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('A')], snapshot, before)));
+        const second = accepted(
+          await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('A')], snapshot, before)),
+        );
         expect(second.withdrawn.map((meal) => meal.id)).toEqual([b]);
         expect(await view(b!)).toBeUndefined();
         expect(await view(a!)).toBeDefined();
-        const third = accepted(await mealSources.importMenu(scope, (snapshot) => planMenuImport([candidate('A'), candidate('B')], snapshot, before)));
+        const third = accepted(
+          await mealSources.importMenu(scope, (snapshot) =>
+            planMenuImport([candidate('A'), candidate('B')], snapshot, before),
+          ),
+        );
         expect(third.updated.map((meal) => meal.id)).toEqual([b]);
         expect(await view(b!)).toBeDefined();
       });
@@ -198,12 +223,20 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         await rate('bob', b, 3);
         const [target, source, third] = await Promise.all([1, 2, 3].map(async (id) => (await dishOf(id)).id));
 
-        const merged = accepted(await dishes.merge(target!, [source!, third!], (snapshot) => decideDishMerge({ target: target!, from: [source!, third!] }, snapshot)));
+        const merged = accepted(
+          await dishes.merge(target!, [source!, third!], (snapshot) =>
+            decideDishMerge({ target: target!, from: [source!, third!] }, snapshot),
+          ),
+        );
         expect(merged).toEqual({ target, sources: [source, third], histogram: [0, 0, 1, 0, 1] });
         for (const id of [1, 2, 3]) expect((await dishOf(id)).id).toBe(target);
         expect((await dishOf(1)).histogram).toEqual([0, 0, 1, 0, 1]);
         expect(await dishQueries.dish(source!, null, readAt)).toBeUndefined();
-        expect((await dishQueries.dish(target!, null, readAt))?.names).toEqual(['Chili', 'Chili con Carne', 'Chili con carne (scharf)']);
+        expect((await dishQueries.dish(target!, null, readAt))?.names).toEqual([
+          'Chili',
+          'Chili con Carne',
+          'Chili con carne (scharf)',
+        ]);
 
         await meals.upsertMany([serving(4, 'CHILI CON CARNE (SCHARF)', 21)]);
         expect((await dishOf(4)).id).toBe(target);
@@ -219,7 +252,11 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         await preferences.avoid('alice', source!, early);
         await preferences.avoid('bob', target!, readAt);
         await preferences.avoid('bob', source!, early);
-        accepted(await dishes.merge(target!, [source!], (snapshot) => decideDishMerge({ target: target!, from: [source!] }, snapshot)));
+        accepted(
+          await dishes.merge(target!, [source!], (snapshot) =>
+            decideDishMerge({ target: target!, from: [source!] }, snapshot),
+          ),
+        );
         expect((await preferences.preferencesOf('alice')).aversions).toEqual([{ dishId: target, since: early }]);
         expect((await preferences.preferencesOf('bob')).aversions).toEqual([{ dishId: target, since: early }]);
       });
@@ -253,23 +290,47 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
 
         const anonymous = await dishQueries.dish(id, null, readAt);
         expect(anonymous).toEqual({
-          dish: { id, canteenId: 'default', name: 'Lasagne', histogram: [0, 1, 0, 1, 1], timesServed: 2, lastServedAt: b.servedAt, nextServedAt: null },
+          dish: {
+            id,
+            canteenId: 'default',
+            name: 'Lasagne',
+            histogram: [0, 1, 0, 1, 1],
+            timesServed: 2,
+            lastServedAt: b.servedAt,
+            nextServedAt: null,
+          },
           names: ['Lasagne'],
           personal: null,
         });
-        expect((await dishQueries.dish(id, 'alice', readAt))?.personal).toEqual({ marked: true, histogram: [0, 1, 0, 1, 0] });
-        expect((await dishQueries.dish(id, 'carol', readAt))?.personal).toEqual({ marked: false, histogram: emptyHistogram });
+        expect((await dishQueries.dish(id, 'alice', readAt))?.personal).toEqual({
+          marked: true,
+          histogram: [0, 1, 0, 1, 0],
+        });
+        expect((await dishQueries.dish(id, 'carol', readAt))?.personal).toEqual({
+          marked: false,
+          histogram: emptyHistogram,
+        });
         expect(await dishQueries.dish(999_999, null, readAt)).toBeUndefined();
       });
 
       it('pages through the servings that are not withdrawn, newest first', async () => {
         const { meals, dishQueries } = store();
-        await meals.upsertMany([serving(1, 'Rice', 0), serving(2, 'Rice', 7), serving(3, 'Rice', 14), serving(4, 'Rice', 21)]);
+        await meals.upsertMany([
+          serving(1, 'Rice', 0),
+          serving(2, 'Rice', 7),
+          serving(3, 'Rice', 14),
+          serving(4, 'Rice', 21),
+        ]);
         await meals.withdraw(3, servedAt);
         const id = (await dishOf(1)).id;
         const first = await dishQueries.servings(id, 'alice', { after: null, limit: 2 }, readAt);
         expect(first.map((meal) => meal.meal.id)).toEqual([4, 2]);
-        const rest = await dishQueries.servings(id, 'alice', { after: { servedAt: first[1]!.meal.servedAt, mealId: 2 }, limit: 2 }, readAt);
+        const rest = await dishQueries.servings(
+          id,
+          'alice',
+          { after: { servedAt: first[1]!.meal.servedAt, mealId: 2 }, limit: 2 },
+          readAt,
+        );
         expect(rest.map((meal) => meal.meal.id)).toEqual([1]);
       });
 
@@ -301,9 +362,15 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
       it('finds across canteens without a canteen, and lists every dish without text, by id', async () => {
         const { meals, canteens, dishQueries } = store();
         await canteens.save(bistro);
-        await meals.upsertMany([serving(1, 'Käsespätzle'), serving(2, 'Curry', 1), serving(3, 'Käsespätzle', 2, { canteenId: bistro.id })]);
+        await meals.upsertMany([
+          serving(1, 'Käsespätzle'),
+          serving(2, 'Curry', 1),
+          serving(3, 'Käsespätzle', 2, { canteenId: bistro.id }),
+        ]);
         const found = async (canteenId: string | null, text: string) =>
-          (await dishQueries.search(canteenId, text, { after: null, limit: 10 }, readAt)).map((dish) => `${dish.canteenId}/${dish.name}`);
+          (await dishQueries.search(canteenId, text, { after: null, limit: 10 }, readAt)).map(
+            (dish) => `${dish.canteenId}/${dish.name}`,
+          );
         expect(await found(null, 'spatzle')).toEqual(['default/Käsespätzle', 'bistro/Käsespätzle']);
         expect(await found(null, '')).toEqual(['default/Käsespätzle', 'default/Curry', 'bistro/Käsespätzle']);
         expect(await found('default', '')).toEqual(['default/Käsespätzle', 'default/Curry']);
@@ -326,24 +393,65 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
           serving(8, 'Linsencurry', 0, { canteenId: bistro.id, labels: ['vegan', 'vegetarian'] }),
         ]);
         await meals.withdraw(7, servedAt);
-        const found = async (filter: { without?: string[]; only?: string[] }, canteenId: string | null = 'default', after: DishId | null = null, limit = 10) =>
-          (await dishQueries.search(canteenId, '', { after, limit }, readAt, { without: filter.without ?? [], only: filter.only ?? [] })).map(
-            (dish) => `${dish.canteenId}/${dish.name}`,
-          );
-        expect(await found({})).toEqual(['default/Weizenbrot', 'default/Linsencurry', 'default/Senfei', 'default/Falafel', 'default/Gemüsesuppe']);
-        expect(await found({ without: ['gluten'] })).toEqual(['default/Linsencurry', 'default/Senfei', 'default/Falafel', 'default/Gemüsesuppe']);
-        expect(await found({ without: ['sesame', 'mustard'] })).toEqual(['default/Weizenbrot', 'default/Linsencurry', 'default/Falafel', 'default/Gemüsesuppe']);
+        const found = async (
+          filter: { without?: string[]; only?: string[] },
+          canteenId: string | null = 'default',
+          after: DishId | null = null,
+          limit = 10,
+        ) =>
+          (
+            await dishQueries.search(canteenId, '', { after, limit }, readAt, {
+              without: filter.without ?? [],
+              only: filter.only ?? [],
+            })
+          ).map((dish) => `${dish.canteenId}/${dish.name}`);
+        expect(await found({})).toEqual([
+          'default/Weizenbrot',
+          'default/Linsencurry',
+          'default/Senfei',
+          'default/Falafel',
+          'default/Gemüsesuppe',
+        ]);
+        expect(await found({ without: ['gluten'] })).toEqual([
+          'default/Linsencurry',
+          'default/Senfei',
+          'default/Falafel',
+          'default/Gemüsesuppe',
+        ]);
+        expect(await found({ without: ['sesame', 'mustard'] })).toEqual([
+          'default/Weizenbrot',
+          'default/Linsencurry',
+          'default/Falafel',
+          'default/Gemüsesuppe',
+        ]);
         expect(await found({ only: ['vegan'] })).toEqual(['default/Linsencurry', 'default/Falafel']);
         // A parent keeps its sub-kinds: only=vegetarian keeps the vegan dishes.
-        expect(await found({ only: ['vegetarian'] })).toEqual(['default/Linsencurry', 'default/Senfei', 'default/Falafel']);
-        expect(await found({ without: ['sesame'], only: ['vegan'] })).toEqual(['default/Linsencurry', 'default/Falafel']);
+        expect(await found({ only: ['vegetarian'] })).toEqual([
+          'default/Linsencurry',
+          'default/Senfei',
+          'default/Falafel',
+        ]);
+        expect(await found({ without: ['sesame'], only: ['vegan'] })).toEqual([
+          'default/Linsencurry',
+          'default/Falafel',
+        ]);
         expect(await found({ only: ['vegan', 'eggs'] })).toEqual([]);
-        expect(await found({ only: ['vegan'] }, null)).toEqual(['default/Linsencurry', 'default/Falafel', 'bistro/Linsencurry']);
+        expect(await found({ only: ['vegan'] }, null)).toEqual([
+          'default/Linsencurry',
+          'default/Falafel',
+          'bistro/Linsencurry',
+        ]);
         // Pages are cut after the filter: the first page of one holds the first dish that passes.
-        const [first] = await dishQueries.search('default', '', { after: null, limit: 1 }, readAt, { without: [], only: ['vegan'] });
+        const [first] = await dishQueries.search('default', '', { after: null, limit: 1 }, readAt, {
+          without: [],
+          only: ['vegan'],
+        });
         expect(first?.name).toBe('Linsencurry');
         expect(await found({ only: ['vegan'] }, 'default', first!.id, 1)).toEqual(['default/Falafel']);
-        expect(await found({ without: [], only: [] }, 'default', null, 2)).toEqual(['default/Weizenbrot', 'default/Linsencurry']);
+        expect(await found({ without: [], only: [] }, 'default', null, 2)).toEqual([
+          'default/Weizenbrot',
+          'default/Linsencurry',
+        ]);
       });
 
       it("answers a canteen's dishes that are still served, by id, with their figures; not those only withdrawn or merged away", async () => {
@@ -361,8 +469,14 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
         ]);
         await rate('alice', soup, 4);
         await meals.withdraw(4, servedAt);
-        const [soupId, curryId, stewId, mergedId] = await Promise.all([1, 3, 5, 6].map(async (id) => (await dishOf(id)).id));
-        accepted(await dishes.merge(stewId!, [mergedId!], (snapshot) => decideDishMerge({ target: stewId!, from: [mergedId!] }, snapshot)));
+        const [soupId, curryId, stewId, mergedId] = await Promise.all(
+          [1, 3, 5, 6].map(async (id) => (await dishOf(id)).id),
+        );
+        accepted(
+          await dishes.merge(stewId!, [mergedId!], (snapshot) =>
+            decideDishMerge({ target: stewId!, from: [mergedId!] }, snapshot),
+          ),
+        );
         const asOf = new Date(servedAt.getTime() + day);
 
         const found = await dishQueries.ofCanteen('default', asOf);
@@ -379,21 +493,39 @@ export function describeDishContract(adapterName: string, createFixture: CreateR
           nextServedAt: null,
         });
         // A dish only to come is served too: it has no ratings yet.
-        expect(found.find((dish) => dish.id === curryId)).toMatchObject({ timesServed: 0, nextServedAt: new Date(servedAt.getTime() + 7 * day) });
+        expect(found.find((dish) => dish.id === curryId)).toMatchObject({
+          timesServed: 0,
+          nextServedAt: new Date(servedAt.getTime() + 7 * day),
+        });
         expect((await dishQueries.ofCanteen(bistro.id, asOf)).map((dish) => dish.name)).toEqual(['Soup']);
         expect(await dishQueries.ofCanteen('nowhere', asOf)).toEqual([]);
       });
 
       it('counts the users who marked a serving of each dish, once per user, withdrawn servings included', async () => {
         const { meals, markings, dishQueries } = store();
-        await meals.upsertMany([serving(1, 'Soup', 0), serving(2, 'Soup', 7), serving(3, 'Curry', 1), serving(4, 'Fish', 2)]);
-        for (const [userId, mealId] of [['alice', 1], ['alice', 2], ['bob', 2], ['carol', 3]] as const) {
+        await meals.upsertMany([
+          serving(1, 'Soup', 0),
+          serving(2, 'Soup', 7),
+          serving(3, 'Curry', 1),
+          serving(4, 'Fish', 2),
+        ]);
+        for (const [userId, mealId] of [
+          ['alice', 1],
+          ['alice', 2],
+          ['bob', 2],
+          ['carol', 3],
+        ] as const) {
           await markings.setMarked(userId, mealId, true);
         }
         const [soup, curry, fish] = await Promise.all([1, 3, 4].map(async (id) => (await dishOf(id)).id));
         await meals.withdraw(3, servedAt);
 
-        expect(await dishQueries.markingCounts([soup!, curry!, fish!, 999_999])).toEqual(new Map([[soup, 2], [curry, 1]]));
+        expect(await dishQueries.markingCounts([soup!, curry!, fish!, 999_999])).toEqual(
+          new Map([
+            [soup, 2],
+            [curry, 1],
+          ]),
+        );
         expect(await dishQueries.markingCounts([fish!])).toEqual(new Map());
         expect(await dishQueries.markingCounts([])).toEqual(new Map());
       });

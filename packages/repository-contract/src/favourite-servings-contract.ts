@@ -1,4 +1,13 @@
-import { defaultCanteenId, inServingOrder, withMealDetails, type Canteen, type Meal, type MealId, type PersonalMeal, type ServingWindow } from '@canteen-meals/domain';
+import {
+  defaultCanteenId,
+  inServingOrder,
+  withMealDetails,
+  type Canteen,
+  type Meal,
+  type MealId,
+  type PersonalMeal,
+  type ServingWindow,
+} from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { rateInPeriod } from './rate-in-period.js';
 import type { CreateReadRepositoryFixture } from './read-repository-fixture.js';
@@ -15,7 +24,15 @@ const startOfToday = new Date('2025-03-10T00:00:00.000Z');
 const serving = (id: MealId, name: string, days: number, traits: Partial<Meal> = {}): Meal =>
   sampleMeal(id, { name, servedAt: new Date(startOfToday.getTime() + days * day + 11.5 * hour), ...traits });
 
-const canteen = (id: string): Canteen => ({ id, name: id, timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [] });
+const canteen = (id: string): Canteen => ({
+  id,
+  name: id,
+  timeZone: 'UTC',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+});
 
 /** The days `0` to `days - 1` after today's start, of each canteen. */
 const comingDays = (days: number, ...canteenIds: string[]): ServingWindow[] =>
@@ -31,7 +48,10 @@ const idsOf = (views: readonly PersonalMeal[]) => views.map((view) => view.meal.
  * MealQueries.favouriteServingsIn, run by every adapter: a dish is a favourite once its user marked any serving of it
  * (past, to come, withdrawn); the answer is its servings in the windows that are not withdrawn, in serving order.
  */
-export function describeFavouriteServingsContract(adapterName: string, createFixture: CreateReadRepositoryFixture): void {
+export function describeFavouriteServingsContract(
+  adapterName: string,
+  createFixture: CreateReadRepositoryFixture,
+): void {
   describe(`MealQueries.favouriteServingsIn contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
 
@@ -54,7 +74,7 @@ export function describeFavouriteServingsContract(adapterName: string, createFix
       expect(await queries.favouriteServingsIn('alice', [], now, 100)).toEqual([]);
     });
 
-    it('answers each serving as the other reads do: with its histogram, the reader\'s own state and its dish as of the instant', async () => {
+    it("answers each serving as the other reads do: with its histogram, the reader's own state and its dish as of the instant", async () => {
       const { meals, markings, ratings, queries } = store();
       const past = serving(1, 'Lentil soup', -1);
       await meals.upsertMany([past, serving(2, 'Lentil soup', 0), serving(3, 'Lentil soup', 1)]);
@@ -67,7 +87,11 @@ export function describeFavouriteServingsContract(adapterName: string, createFix
       const byId = await queries.viewsByIds('alice', [2, 3], now);
       expect(answered).toEqual([...byId].sort((a, b) => a.meal.id - b.meal.id));
       expect(answered[1]).toMatchObject({ marked: true, personalRating: null });
-      expect(answered[0]!.dish).toMatchObject({ histogram: [0, 1, 0, 1, 0], timesServed: 1, nextServedAt: serving(2, '', 0).servedAt });
+      expect(answered[0]!.dish).toMatchObject({
+        histogram: [0, 1, 0, 1, 0],
+        timesServed: 1,
+        nextServedAt: serving(2, '', 0).servedAt,
+      });
     });
 
     it('keeps a dish a favourite after its marked serving was withdrawn, and never lists a withdrawn serving', async () => {
@@ -93,7 +117,11 @@ export function describeFavouriteServingsContract(adapterName: string, createFix
       await markings.setMarked('alice', 1, true);
       await markings.setMarked('alice', 4, true);
       const at = first.servedAt.getTime();
-      const window = (from: number, until: number, canteenId = defaultCanteenId) => ({ canteenId, from: new Date(from), until: new Date(until) });
+      const window = (from: number, until: number, canteenId = defaultCanteenId) => ({
+        canteenId,
+        from: new Date(from),
+        until: new Date(until),
+      });
       const read = (windows: ServingWindow[]) => queries.favouriteServingsIn('alice', windows, now, 100).then(idsOf);
 
       expect(await read([window(at, at + 1)])).toEqual([1]);
@@ -111,7 +139,8 @@ export function describeFavouriteServingsContract(adapterName: string, createFix
       // In byte order "mensa-b" comes before "mensaa" ("-" is below the letters); some collations ignore the hyphen.
       await canteens.save(canteen('mensaa'));
       await canteens.save(canteen('mensa-b'));
-      const noon = (id: MealId, canteenId: string, position: number) => serving(id, 'Chili', 1, { canteenId, position });
+      const noon = (id: MealId, canteenId: string, position: number) =>
+        serving(id, 'Chili', 1, { canteenId, position });
       const menu = [
         noon(10, 'mensaa', 0),
         noon(11, 'mensa-b', 2),
@@ -128,7 +157,12 @@ export function describeFavouriteServingsContract(adapterName: string, createFix
       const windows = comingDays(3, 'mensaa', defaultCanteenId, 'mensa-b');
       const expected = [15, 16, 13, 14, 12, 11, 10];
       // The domain's comparator agrees: it is what the in-memory adapter sorts with.
-      expect(menu.map(withMealDetails).sort(inServingOrder).map((meal) => meal.id)).toEqual(expected);
+      expect(
+        menu
+          .map(withMealDetails)
+          .sort(inServingOrder)
+          .map((meal) => meal.id),
+      ).toEqual(expected);
 
       expect(idsOf(await queries.favouriteServingsIn('alice', windows, now, 100))).toEqual(expected);
       expect(idsOf(await queries.favouriteServingsIn('alice', windows, now, 4))).toEqual(expected.slice(0, 4));

@@ -85,12 +85,23 @@ export function describeFeedStateRepositoryContract(adapterName: string, createF
       expect((await feedStates.list('default')).map((state) => state.feedName)).toEqual(['today']);
       const now = at('2026-03-11T06:00:00.000Z');
       expect(await feedStates.claim('default', 'full', null, now)).toBe(true);
-      expect(await feedStates.find('default', 'full')).toEqual({ ...neverFetched('default', 'full'), lastAttemptAt: now });
+      expect(await feedStates.find('default', 'full')).toEqual({
+        ...neverFetched('default', 'full'),
+        lastAttemptAt: now,
+      });
     });
 
     it("lists one canteen's feeds by name", async () => {
       const { feedStates, canteens } = store();
-      await canteens.save({ id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [] });
+      await canteens.save({
+        id: 'bistro',
+        name: 'Bistro',
+        timeZone: 'UTC',
+        city: null,
+        address: null,
+        coordinates: null,
+        feeds: [],
+      });
       await feedStates.save({ ...imported, feedName: 'today' });
       await feedStates.save(imported);
       await feedStates.save({ ...imported, canteenId: 'bistro' });

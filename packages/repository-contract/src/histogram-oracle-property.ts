@@ -13,7 +13,15 @@ import { expect, it } from 'vitest';
 import type { CreateReadRepositoryFixture } from './read-repository-fixture.js';
 import { ratingOpenAt, readAt, sampleMeal } from './sample-meals.js';
 
-const bistro: Canteen = { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [] };
+const bistro: Canteen = {
+  id: 'bistro',
+  name: 'Bistro',
+  timeZone: 'UTC',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+};
 /** Six meals: two servings of one dish, two of dishes of their own, one of the same name in another canteen. */
 const meals: readonly Meal[] = [
   sampleMeal(1, { name: 'Soup' }),
@@ -33,7 +41,15 @@ type Action =
 
 const mealId = fc.constantFrom(...meals.map((meal) => meal.id));
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ kind: fc.constant('rate' as const), user: fc.constantFrom(...users), mealId, rating: fc.constantFrom(1, 2, 3, 4, 5, null) as fc.Arbitrary<RatingValue | null> }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('rate' as const),
+      user: fc.constantFrom(...users),
+      mealId,
+      rating: fc.constantFrom(1, 2, 3, 4, 5, null) as fc.Arbitrary<RatingValue | null>,
+    }),
+  },
   // Merge the dish of one meal into the dish of another (refused across canteens or into itself: nothing changes).
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('merge' as const), target: mealId, source: mealId }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), mealId }) },
@@ -44,7 +60,11 @@ const action: fc.Arbitrary<Action> = fc.oneof(
  * For random sequences of ratings, re-ratings, deletions, dish merges, withdrawals and erasures, every meal's and
  * every dish's histogram equals a recount of the ratings held (withdrawn meals' ratings included in their dish).
  */
-export function describeHistogramOracleProperty(adapterName: string, createFixture: CreateReadRepositoryFixture, numRuns = 25): void {
+export function describeHistogramOracleProperty(
+  adapterName: string,
+  createFixture: CreateReadRepositoryFixture,
+  numRuns = 25,
+): void {
   it(`keeps every meal's and dish's histogram equal to a recount of the ratings: ${adapterName}`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { maxLength: 40 }), async (actions) => {
@@ -55,19 +75,28 @@ export function describeHistogramOracleProperty(adapterName: string, createFixtu
           /** The model: each meal's ratings by user, which dish each meal belongs to, which meals are withdrawn. */
           const held = new Map<MealId, Map<string, RatingValue>>(meals.map((meal) => [meal.id, new Map()]));
           const dishOf = new Map<MealId, DishId>();
-          for (const view of await store.queries.viewsByIds('model', meals.map((meal) => meal.id), readAt)) dishOf.set(view.meal.id, view.dish.id);
+          for (const view of await store.queries.viewsByIds(
+            'model',
+            meals.map((meal) => meal.id),
+            readAt,
+          ))
+            dishOf.set(view.meal.id, view.dish.id);
           const withdrawn = new Set<MealId>();
 
           for (const step of actions) {
             if (step.kind === 'rate') {
-              const decision = await store.ratings.change(step.user, step.mealId, (snapshot) => decideRatingChange(snapshot, step.rating, ratingOpenAt));
+              const decision = await store.ratings.change(step.user, step.mealId, (snapshot) =>
+                decideRatingChange(snapshot, step.rating, ratingOpenAt),
+              );
               expect(decision.ok).toBe(!withdrawn.has(step.mealId));
               if (!decision.ok) continue;
               if (step.rating === null) held.get(step.mealId)!.delete(step.user);
               else held.get(step.mealId)!.set(step.user, step.rating);
             } else if (step.kind === 'merge') {
               const [target, source] = [dishOf.get(step.target)!, dishOf.get(step.source)!];
-              const merged = await store.dishes.merge(target, [source], (snapshot) => decideDishMerge({ target, from: [source] }, snapshot));
+              const merged = await store.dishes.merge(target, [source], (snapshot) =>
+                decideDishMerge({ target, from: [source] }, snapshot),
+              );
               const sameCanteen = (step.target === 6) === (step.source === 6);
               expect(merged.ok).toBe(target !== source && sameCanteen);
               if (merged.ok) for (const [meal, dish] of dishOf) if (dish === source) dishOf.set(meal, target);
@@ -80,8 +109,14 @@ export function describeHistogramOracleProperty(adapterName: string, createFixtu
             }
           }
 
-          const visible = await store.queries.viewsByIds('model', meals.map((meal) => meal.id), readAt);
-          expect(visible.map((view) => view.meal.id).sort()).toEqual(meals.map((meal) => meal.id).filter((id) => !withdrawn.has(id)));
+          const visible = await store.queries.viewsByIds(
+            'model',
+            meals.map((meal) => meal.id),
+            readAt,
+          );
+          expect(visible.map((view) => view.meal.id).sort()).toEqual(
+            meals.map((meal) => meal.id).filter((id) => !withdrawn.has(id)),
+          );
           for (const view of visible) {
             expect(view.histogram).toEqual(histogramOf(held.get(view.meal.id)!.values()));
             expect(view.dish.id).toBe(dishOf.get(view.meal.id));

@@ -4,10 +4,7 @@ import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-
 import { sampleMeal } from './sample-meals.js';
 
 /** What every MarkingRepository adapter must do, whatever stores the markings. */
-export function describeMarkingRepositoryContract(
-  adapterName: string,
-  createFixture: CreateRepositoryFixture,
-): void {
+export function describeMarkingRepositoryContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
   describe(`MarkingRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
     const probe = probeThrough(() => store().queries);

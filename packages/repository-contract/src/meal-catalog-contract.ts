@@ -48,7 +48,10 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
     it('stores labels and reads them back exactly, and an update replaces them', async () => {
       const { meals } = store();
-      const labelled = sampleMeal(1, { notes: ['Weizen', 'Senf'], labels: ['gluten', 'mustard', 'vegetarian', 'wheat'] });
+      const labelled = sampleMeal(1, {
+        notes: ['Weizen', 'Senf'],
+        labels: ['gluten', 'mustard', 'vegetarian', 'wheat'],
+      });
       await meals.upsertMany([labelled, sampleMeal(2)]);
       expect(await probe.meal(1)).toEqual(labelled);
       expect((await probe.meal(2))?.labels).toEqual([]);
@@ -138,7 +141,11 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
     it('hands out copies: changing a stored or returned meal object does not change the store', async () => {
       const { meals } = store();
       const details = { notes: ['vegan'], prices: { student: '2.60' } };
-      const input = sampleMeal(1, { servedAt: new Date(servedAt.getTime()), notes: [...details.notes], prices: { ...details.prices } });
+      const input = sampleMeal(1, {
+        servedAt: new Date(servedAt.getTime()),
+        notes: [...details.notes],
+        prices: { ...details.prices },
+      });
       await meals.upsertMany([input]);
       input.servedAt.setTime(0);
       (input.notes as string[]).push('changed');

@@ -22,7 +22,8 @@ import { freshFixturePerTest } from './repository-fixture.js';
 import { sampleMeal, readAt } from './sample-meals.js';
 
 const at = (iso: string) => new Date(iso);
-const statesOf = async (queries: MealQueries, userId: UserId, mealIds: readonly number[]) => (await queries.personalPartOf(userId, mealIds)).states;
+const statesOf = async (queries: MealQueries, userId: UserId, mealIds: readonly number[]) =>
+  (await queries.personalPartOf(userId, mealIds)).states;
 const idsOf = (views: readonly PersonalMeal[]) => views.map((view) => view.meal.id);
 const after = (meal: Meal): ServedPosition => ({ servedAt: meal.servedAt, mealId: meal.id });
 
@@ -44,7 +45,10 @@ const meal = (id: number) => week[id - 1]!;
  * The dish of a meal that is the only serving of its dish (every sample meal has a name of its own): its histogram is
  * the meal's, and at `readAt` it was served once.
  */
-function servedAlone(meal: Pick<DetailedMeal, 'name' | 'servedAt'> & Partial<DetailedMeal>, histogram: RatingHistogram): DishSummary {
+function servedAlone(
+  meal: Pick<DetailedMeal, 'name' | 'servedAt'> & Partial<DetailedMeal>,
+  histogram: RatingHistogram,
+): DishSummary {
   const past = meal.servedAt <= readAt;
   return {
     id: expect.any(Number) as unknown as number,
@@ -115,7 +119,14 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       it('answers an unrated, unmarked meal with every field and an empty histogram', async () => {
         const { queries } = await withWeek();
         expect(await queries.viewsByIds('alice', [3], readAt)).toEqual([
-          { meal: meal(3), histogram: emptyHistogram, marked: false, personalRating: null, dish: servedAlone(meal(3), emptyHistogram), availability: initialAvailability },
+          {
+            meal: meal(3),
+            histogram: emptyHistogram,
+            marked: false,
+            personalRating: null,
+            dish: servedAlone(meal(3), emptyHistogram),
+            availability: initialAvailability,
+          },
         ]);
       });
 
@@ -127,13 +138,34 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await markings.setMarked('alice', 1, true);
 
         expect(await queries.viewsByIds('alice', [1], readAt)).toEqual([
-          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: true, personalRating: 4, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]), availability: initialAvailability },
+          {
+            meal: meal(1),
+            histogram: [0, 1, 0, 2, 0],
+            marked: true,
+            personalRating: 4,
+            dish: servedAlone(meal(1), [0, 1, 0, 2, 0]),
+            availability: initialAvailability,
+          },
         ]);
         expect(await queries.viewsByIds('bob', [1], readAt)).toEqual([
-          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: false, personalRating: 2, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]), availability: initialAvailability },
+          {
+            meal: meal(1),
+            histogram: [0, 1, 0, 2, 0],
+            marked: false,
+            personalRating: 2,
+            dish: servedAlone(meal(1), [0, 1, 0, 2, 0]),
+            availability: initialAvailability,
+          },
         ]);
         expect(await queries.viewsByIds('dave', [1], readAt)).toEqual([
-          { meal: meal(1), histogram: [0, 1, 0, 2, 0], marked: false, personalRating: null, dish: servedAlone(meal(1), [0, 1, 0, 2, 0]), availability: initialAvailability },
+          {
+            meal: meal(1),
+            histogram: [0, 1, 0, 2, 0],
+            marked: false,
+            personalRating: null,
+            dish: servedAlone(meal(1), [0, 1, 0, 2, 0]),
+            availability: initialAvailability,
+          },
         ]);
       });
 
@@ -148,10 +180,19 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await meals.upsertMany([detailed]);
         await markings.setMarked('alice', 7, true);
         await rateInPeriod(ratings, 'alice', detailed, 2);
-        const expected = { meal: detailed, histogram: [0, 1, 0, 0, 0], marked: true, personalRating: 2, dish: servedAlone(detailed, [0, 1, 0, 0, 0]), availability: initialAvailability };
+        const expected = {
+          meal: detailed,
+          histogram: [0, 1, 0, 0, 0],
+          marked: true,
+          personalRating: 2,
+          dish: servedAlone(detailed, [0, 1, 0, 0, 0]),
+          availability: initialAvailability,
+        };
 
         expect(await queries.viewsByIds('alice', [7], readAt)).toEqual([expected]);
-        expect(await queries.viewsServedIn('alice', inDefault(detailed.servedAt, at('2025-03-09T00:00:00.000Z')), readAt)).toEqual([expected]);
+        expect(
+          await queries.viewsServedIn('alice', inDefault(detailed.servedAt, at('2025-03-09T00:00:00.000Z')), readAt),
+        ).toEqual([expected]);
         expect((await queries.markedMeals('alice', { after: null, limit: 1 }, readAt))[0]).toEqual(expected);
         expect((await queries.ratedMeals('alice', { after: null, limit: 1 }, readAt))[0]).toEqual(expected);
       });
@@ -168,10 +209,19 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await meals.upsertMany(many);
         for (const id of [7, 42, 100]) await markings.setMarked('alice', id, true);
 
-        const views = await queries.viewsByIds('alice', many.map((m) => m.id), readAt);
+        const views = await queries.viewsByIds(
+          'alice',
+          many.map((m) => m.id),
+          readAt,
+        );
 
         expect(idsOf(views).sort((a, b) => a - b)).toEqual(many.map((m) => m.id));
-        expect(views.filter((view) => view.marked).map((view) => view.meal.id).sort((a, b) => a - b)).toEqual([7, 42, 100]);
+        expect(
+          views
+            .filter((view) => view.marked)
+            .map((view) => view.meal.id)
+            .sort((a, b) => a - b),
+        ).toEqual([7, 42, 100]);
       });
 
       it('reflects changes made after an earlier read', async () => {
@@ -182,7 +232,14 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'alice', meal(2), null);
 
         expect(await queries.viewsByIds('alice', [2], readAt)).toEqual([
-          { meal: meal(2), histogram: emptyHistogram, marked: true, personalRating: null, dish: servedAlone(meal(2), emptyHistogram), availability: initialAvailability },
+          {
+            meal: meal(2),
+            histogram: emptyHistogram,
+            marked: true,
+            personalRating: null,
+            dish: servedAlone(meal(2), emptyHistogram),
+            availability: initialAvailability,
+          },
         ]);
       });
     });
@@ -205,9 +262,11 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         expect(idsOf(await queries.viewsServedIn('alice', both, readAt))).toEqual([5, 2, 3, 4, 1]);
         expect(idsOf(await queries.viewsServedIn('alice', [...both, ...both], readAt))).toEqual([5, 2, 3, 4, 1]);
         expect(await queries.viewsServedIn('alice', [], readAt)).toEqual([]);
-        expect((await queries.viewsByIds('alice', [2], readAt))[0]?.meal).toMatchObject({ canteenId: otherCanteen.id, position: 0 });
+        expect((await queries.viewsByIds('alice', [2], readAt))[0]?.meal).toMatchObject({
+          canteenId: otherCanteen.id,
+          position: 0,
+        });
       });
-
 
       it('answers the meals served from `from` inclusive to `until` exclusive, earliest first, then by id', async () => {
         const { queries } = await withWeek();
@@ -218,9 +277,15 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
       it('stands on the boundaries to the millisecond', async () => {
         const { queries } = await withWeek();
         const served = meal(1).servedAt.getTime();
-        expect(idsOf(await queries.viewsServedIn('alice', inDefault(new Date(served), new Date(served + 1)), readAt))).toEqual([1]);
-        expect(idsOf(await queries.viewsServedIn('alice', inDefault(new Date(served + 1), new Date(served + 2)), readAt))).toEqual([]);
-        expect(idsOf(await queries.viewsServedIn('alice', inDefault(new Date(served - 1), new Date(served)), readAt))).toEqual([]);
+        expect(
+          idsOf(await queries.viewsServedIn('alice', inDefault(new Date(served), new Date(served + 1)), readAt)),
+        ).toEqual([1]);
+        expect(
+          idsOf(await queries.viewsServedIn('alice', inDefault(new Date(served + 1), new Date(served + 2)), readAt)),
+        ).toEqual([]);
+        expect(
+          idsOf(await queries.viewsServedIn('alice', inDefault(new Date(served - 1), new Date(served)), readAt)),
+        ).toEqual([]);
       });
 
       it("carries the reader's own state", async () => {
@@ -230,7 +295,14 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'bob', meal(3), 5);
 
         const [view] = await queries.viewsServedIn('alice', inDefault(meal(3).servedAt, meal(5).servedAt), readAt);
-        expect(view).toEqual({ meal: meal(3), histogram: [1, 0, 0, 0, 1], marked: true, personalRating: 1, dish: servedAlone(meal(3), [1, 0, 0, 0, 1]), availability: initialAvailability });
+        expect(view).toEqual({
+          meal: meal(3),
+          histogram: [1, 0, 0, 0, 1],
+          marked: true,
+          personalRating: 1,
+          dish: servedAlone(meal(3), [1, 0, 0, 0, 1]),
+          availability: initialAvailability,
+        });
       });
     });
 
@@ -243,15 +315,39 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'bob', meal(2), 5);
         const days = inDefault(meal(2).servedAt, meal(5).servedAt);
         const anonymous = [
-          { meal: meal(2), histogram: [0, 0, 0, 0, 1], marked: false, personalRating: null, dish: servedAlone(meal(2), [0, 0, 0, 0, 1]), availability: initialAvailability },
-          { meal: meal(3), histogram: [1, 0, 0, 0, 0], marked: false, personalRating: null, dish: servedAlone(meal(3), [1, 0, 0, 0, 0]), availability: initialAvailability },
-          { meal: meal(4), histogram: emptyHistogram, marked: false, personalRating: null, dish: servedAlone(meal(4), emptyHistogram), availability: initialAvailability },
+          {
+            meal: meal(2),
+            histogram: [0, 0, 0, 0, 1],
+            marked: false,
+            personalRating: null,
+            dish: servedAlone(meal(2), [0, 0, 0, 0, 1]),
+            availability: initialAvailability,
+          },
+          {
+            meal: meal(3),
+            histogram: [1, 0, 0, 0, 0],
+            marked: false,
+            personalRating: null,
+            dish: servedAlone(meal(3), [1, 0, 0, 0, 0]),
+            availability: initialAvailability,
+          },
+          {
+            meal: meal(4),
+            histogram: emptyHistogram,
+            marked: false,
+            personalRating: null,
+            dish: servedAlone(meal(4), emptyHistogram),
+            availability: initialAvailability,
+          },
         ];
 
         expect(await queries.viewsServedIn(null, days, readAt)).toEqual(anonymous);
         expect(await queries.viewsServedIn(null, days, readAt, { after: null, limit: 10 })).toEqual(anonymous);
         // The same meals read by a user who marked and rated: the state was there to be left out.
-        expect((await queries.viewsServedIn('alice', days, readAt))[1]).toMatchObject({ marked: true, personalRating: 1 });
+        expect((await queries.viewsServedIn('alice', days, readAt))[1]).toMatchObject({
+          marked: true,
+          personalRating: 1,
+        });
       });
     });
 
@@ -282,7 +378,15 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await markings.setMarked('alice', 13, true);
         await rateInPeriod(ratings, 'alice', tiedMenu.find((m) => m.id === 15)!, 3);
 
-        expect((await pagesOf(queries, 'alice', day, 1)).map(idsOf)).toEqual([[30], [12], [13], [14], [11], [15], [10]]);
+        expect((await pagesOf(queries, 'alice', day, 1)).map(idsOf)).toEqual([
+          [30],
+          [12],
+          [13],
+          [14],
+          [11],
+          [15],
+          [10],
+        ]);
         expect((await pagesOf(queries, 'alice', day, 2)).map(idsOf)).toEqual([[30, 12], [13, 14], [11, 15], [10]]);
         expect((await pagesOf(queries, 'alice', day, 3)).map(idsOf)).toEqual([[30, 12, 13], [14, 11, 15], [10]]);
         expect((await pagesOf(queries, 'alice', day, 50)).map(idsOf)).toEqual([[30, 12, 13, 14, 11, 15, 10]]);
@@ -290,7 +394,9 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         const whole = await queries.viewsServedIn('alice', day, readAt);
         expect(idsOf(whole)).toEqual([30, 12, 13, 14, 11, 15, 10]);
         expect((await pagesOf(queries, 'alice', day, 2)).flat()).toEqual(whole);
-        expect(whole.filter((view) => view.marked || view.personalRating !== null).map((view) => view.meal.id)).toEqual([13, 15]);
+        expect(whole.filter((view) => view.marked || view.personalRating !== null).map((view) => view.meal.id)).toEqual(
+          [13, 15],
+        );
       });
 
       it('starts strictly after a position, whether or not a meal stands there', async () => {
@@ -300,7 +406,9 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         expect(idsOf(await page({ servedAt: noon, position: 0, mealId: 12 }, 2))).toEqual([13, 14]);
         expect(idsOf(await page({ servedAt: noon, position: 1, mealId: 1 }, 10))).toEqual([11, 15, 10]);
         expect(idsOf(await page({ servedAt: noon, position: 0, mealId: 16 }, 1))).toEqual([11]);
-        expect(idsOf(await page({ servedAt: at('2025-03-09T00:00:00.000Z'), position: 9999, mealId: 99 }, 1))).toEqual([30]);
+        expect(idsOf(await page({ servedAt: at('2025-03-09T00:00:00.000Z'), position: 9999, mealId: 99 }, 1))).toEqual([
+          30,
+        ]);
         expect(await page({ servedAt: at('2025-03-10T12:00:00.000Z'), position: 0, mealId: 10 }, 10)).toEqual([]);
       });
 
@@ -320,9 +428,19 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         ]);
         const both = [...day, { ...day[0]!, ...nord }];
 
-        expect((await pagesOf(queries, 'alice', both, 2)).map(idsOf)).toEqual([[1, 4], [2, 5], [3, 6]]);
-        expect((await pagesOf(queries, 'alice', both, 4)).map(idsOf)).toEqual([[1, 4, 2, 5], [3, 6]]);
-        expect((await pagesOf(queries, 'alice', [...both, ...both, ...day], 4)).map(idsOf)).toEqual([[1, 4, 2, 5], [3, 6]]);
+        expect((await pagesOf(queries, 'alice', both, 2)).map(idsOf)).toEqual([
+          [1, 4],
+          [2, 5],
+          [3, 6],
+        ]);
+        expect((await pagesOf(queries, 'alice', both, 4)).map(idsOf)).toEqual([
+          [1, 4, 2, 5],
+          [3, 6],
+        ]);
+        expect((await pagesOf(queries, 'alice', [...both, ...both, ...day], 4)).map(idsOf)).toEqual([
+          [1, 4, 2, 5],
+          [3, 6],
+        ]);
         expect((await pagesOf(queries, 'alice', [{ ...day[0]!, ...nord }], 2)).map(idsOf)).toEqual([[4, 5], [6]]);
         expect(await queries.viewsServedIn('alice', [], readAt, { after: null, limit: 2 })).toEqual([]);
       });
@@ -405,7 +523,9 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
             aversions: [{ dishId: dish!.id, since: at('2025-03-01T08:00:00.000Z') }],
           });
         }
-        expect((await queries.personalPartOf('alice', [1, 2])).states).toEqual([{ mealId: 2, marked: true, personalRating: null }]);
+        expect((await queries.personalPartOf('alice', [1, 2])).states).toEqual([
+          { mealId: 2, marked: true, personalRating: null },
+        ]);
         await preferences.eraseAll('alice');
         expect((await queries.personalPartOf('alice', [1, 2])).preferences).toEqual(nothing);
         expect((await queries.personalPartOf('bob', [])).preferences.filter).toEqual({ without: ['milk'], only: [] });
@@ -429,7 +549,8 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await preferences.saveFilter('alice', { without: ['milk'], only: [] });
         expect((await part()).preferences.filter).toEqual({ without: ['milk'], only: [] });
         // An aversion of a dish merged away moves to the dish that stays.
-        const dishOf = async (name: string) => (await dishQueries.search(null, name, { after: null, limit: 1 }, readAt))[0]!.id;
+        const dishOf = async (name: string) =>
+          (await dishQueries.search(null, name, { after: null, limit: 1 }, readAt))[0]!.id;
         const [kept, merged] = [await dishOf('Meal 4'), await dishOf('Meal 9 again')];
         await preferences.avoid('alice', merged, noon);
         expect((await part()).preferences.aversions).toEqual([{ dishId: merged, since: noon }]);
@@ -445,7 +566,14 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
     describe('markingCounts', () => {
       it('counts the users who marked each meal asked for, withdrawn ones too; leaves out meals nobody marked', async () => {
         const { queries, meals, markings } = await withWeek();
-        for (const [userId, mealId] of [['alice', 1], ['bob', 1], ['carol', 1], ['alice', 3], ['bob', 6], ['dave', 6]] as const) {
+        for (const [userId, mealId] of [
+          ['alice', 1],
+          ['bob', 1],
+          ['carol', 1],
+          ['alice', 3],
+          ['bob', 6],
+          ['dave', 6],
+        ] as const) {
           await markings.setMarked(userId, mealId, true);
         }
         // Marked and unmarked again: nothing left of it.
@@ -453,7 +581,13 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await markings.setMarked('alice', 2, false);
         await meals.withdraw(6, readAt);
 
-        expect(await queries.markingCounts([1, 2, 3, 6, 99])).toEqual(new Map([[1, 3], [3, 1], [6, 2]]));
+        expect(await queries.markingCounts([1, 2, 3, 6, 99])).toEqual(
+          new Map([
+            [1, 3],
+            [3, 1],
+            [6, 2],
+          ]),
+        );
         // Only the meals asked for, each once, in any order; asking for none asks nothing.
         expect(await queries.markingCounts([3, 3, 5])).toEqual(new Map([[3, 1]]));
         expect(await queries.markingCounts([])).toEqual(new Map());
@@ -463,7 +597,8 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         const { queries, meals, markings } = store();
         const many = Array.from({ length: 100 }, (_, index) => sampleMeal(index + 1));
         await meals.upsertMany(many);
-        for (const { id } of many) for (let user = 0; user < id % 4; user++) await markings.setMarked(`user-${user}`, id, true);
+        for (const { id } of many)
+          for (let user = 0; user < id % 4; user++) await markings.setMarked(`user-${user}`, id, true);
         const counts = await queries.markingCounts(many.map((m) => m.id));
         expect(counts).toEqual(new Map(many.filter(({ id }) => id % 4 > 0).map(({ id }) => [id, id % 4])));
       });
@@ -504,7 +639,9 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         const { queries, markings } = await withWeek();
         for (const m of week) await markings.setMarked('alice', m.id, true);
         await markings.setMarked('alice', 4, false);
-        expect(idsOf(await queries.markedMeals('alice', { after: after(meal(4)), limit: 10 }, readAt))).toEqual([3, 2, 1]);
+        expect(idsOf(await queries.markedMeals('alice', { after: after(meal(4)), limit: 10 }, readAt))).toEqual([
+          3, 2, 1,
+        ]);
       });
 
       it('carries the histogram and the personal rating', async () => {
@@ -513,13 +650,20 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await rateInPeriod(ratings, 'alice', meal(2), 3);
         await rateInPeriod(ratings, 'bob', meal(2), 4);
         expect(await queries.markedMeals('alice', { after: null, limit: 1 }, readAt)).toEqual([
-          { meal: meal(2), histogram: [0, 0, 1, 1, 0], marked: true, personalRating: 3, dish: servedAlone(meal(2), [0, 0, 1, 1, 0]), availability: initialAvailability },
+          {
+            meal: meal(2),
+            histogram: [0, 0, 1, 1, 0],
+            marked: true,
+            personalRating: 3,
+            dish: servedAlone(meal(2), [0, 0, 1, 1, 0]),
+            availability: initialAvailability,
+          },
         ]);
       });
     });
 
     describe('ratedMeals', () => {
-      it("answers only the meals the user holds a rating of, with the rating, most recently served first", async () => {
+      it('answers only the meals the user holds a rating of, with the rating, most recently served first', async () => {
         const { queries, ratings, markings } = await withWeek();
         await rateInPeriod(ratings, 'alice', meal(1), 5);
         await rateInPeriod(ratings, 'alice', meal(3), 2);
@@ -529,8 +673,22 @@ export function describeMealQueriesContract(adapterName: string, createFixture: 
         await markings.setMarked('alice', 3, true);
 
         expect(await queries.ratedMeals('alice', { after: null, limit: 10 }, readAt)).toEqual([
-          { meal: meal(3), histogram: [0, 1, 0, 0, 0], marked: true, personalRating: 2, dish: servedAlone(meal(3), [0, 1, 0, 0, 0]), availability: initialAvailability },
-          { meal: meal(1), histogram: [0, 0, 0, 0, 1], marked: false, personalRating: 5, dish: servedAlone(meal(1), [0, 0, 0, 0, 1]), availability: initialAvailability },
+          {
+            meal: meal(3),
+            histogram: [0, 1, 0, 0, 0],
+            marked: true,
+            personalRating: 2,
+            dish: servedAlone(meal(3), [0, 1, 0, 0, 0]),
+            availability: initialAvailability,
+          },
+          {
+            meal: meal(1),
+            histogram: [0, 0, 0, 0, 1],
+            marked: false,
+            personalRating: 5,
+            dish: servedAlone(meal(1), [0, 0, 0, 0, 1]),
+            availability: initialAvailability,
+          },
         ]);
       });
 

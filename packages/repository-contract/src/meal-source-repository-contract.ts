@@ -32,7 +32,10 @@ function planFor(candidates: MenuCandidate[], seen: MenuImportSnapshot[] = []): 
 }
 
 /** What every MealSourceRepository adapter must do, whatever stores the meals and their source keys. */
-export function describeMealSourceRepositoryContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
+export function describeMealSourceRepositoryContract(
+  adapterName: string,
+  createFixture: CreateRepositoryFixture,
+): void {
   describe(`MealSourceRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
     const probe = probeThrough(() => store().queries);
@@ -60,13 +63,26 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
       const { mealSources } = store();
       const mine = [candidate(monday, 'Currywurst'), candidate(tuesday, 'Linseneintopf')];
       await mealSources.importMenu(scope, planFor(mine));
-      await mealSources.importMenu({ source: 'Bistro', days: [monday], servedIn: [] }, planFor([{ ...candidate(monday, 'Toast'), key: 'bistro-toast' }]));
-      await mealSources.importMenu({ source, days: ['2025-03-12'], servedIn: [] }, planFor([candidate('2025-03-12', 'Pizza')]));
+      await mealSources.importMenu(
+        { source: 'Bistro', days: [monday], servedIn: [] },
+        planFor([{ ...candidate(monday, 'Toast'), key: 'bistro-toast' }]),
+      );
+      await mealSources.importMenu(
+        { source, days: ['2025-03-12'], servedIn: [] },
+        planFor([candidate('2025-03-12', 'Pizza')]),
+      );
       const seen: MenuImportSnapshot[] = [];
 
       await mealSources.importMenu({ source, days: [monday], servedIn: [] }, planFor([], seen));
 
-      expect(seen).toEqual([{ known: new Map([[mine[0]!.key, { ...mine[0]!.meal, id: 1 }]]), nextMealId: 5, withdrawn: new Set(), held: [] }]);
+      expect(seen).toEqual([
+        {
+          known: new Map([[mine[0]!.key, { ...mine[0]!.meal, id: 1 }]]),
+          nextMealId: 5,
+          withdrawn: new Set(),
+          held: [],
+        },
+      ]);
     });
 
     it('re-importing the same menu changes nothing; a changed meal keeps its id, ratings and markings', async () => {
@@ -112,7 +128,8 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
         const plan = accepted(planMenuImport(menu.slice(1), { ...snapshot, known: new Map() }, readAt));
         return accept({ ...plan, added: [{ ...plan.added[0]!, meal: { ...plan.added[0]!.meal, id: 1 } }] });
       };
-      const reusedKey: MenuImportDecision = (snapshot) => planMenuImport(menu, { ...snapshot, known: new Map() }, readAt);
+      const reusedKey: MenuImportDecision = (snapshot) =>
+        planMenuImport(menu, { ...snapshot, known: new Map() }, readAt);
 
       await expect(mealSources.importMenu(scope, reusedId)).rejects.toThrow();
       await expect(mealSources.importMenu(scope, reusedKey)).rejects.toThrow();
@@ -125,7 +142,10 @@ export function describeMealSourceRepositoryContract(adapterName: string, create
       const { meals, mealSources } = store();
       const menu = [candidate(monday, 'Currywurst'), candidate(tuesday, 'Linseneintopf')];
 
-      const plans = await Promise.all([mealSources.importMenu(scope, planFor(menu)), mealSources.importMenu(scope, planFor(menu))]);
+      const plans = await Promise.all([
+        mealSources.importMenu(scope, planFor(menu)),
+        mealSources.importMenu(scope, planFor(menu)),
+      ]);
 
       expect(plans.map((plan) => accepted(plan).added.length).sort()).toEqual([0, 2]);
       expect(await meals.count()).toBe(2);

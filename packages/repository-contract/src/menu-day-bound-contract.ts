@@ -15,13 +15,30 @@ import { probeThrough } from './repository-probe.js';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';
 import { readAt, sampleMeal } from './sample-meals.js';
 
-const monday: ServingWindow = { canteenId: 'default', from: new Date('2025-03-10T00:00:00Z'), until: new Date('2025-03-11T00:00:00Z') };
+const monday: ServingWindow = {
+  canteenId: 'default',
+  from: new Date('2025-03-10T00:00:00Z'),
+  until: new Date('2025-03-11T00:00:00Z'),
+};
 const tuesday: ServingWindow = { ...monday, from: monday.until, until: new Date('2025-03-12T00:00:00Z') };
 const onMonday = new Date('2025-03-10T11:30:00Z');
-const nord = { id: 'nord', name: 'Mensa Nord', timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [] };
+const nord = {
+  id: 'nord',
+  name: 'Mensa Nord',
+  timeZone: 'UTC',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+};
 
 /** A check that records what it was handed and accepts, unless a day would hold more than `bound` meals. */
-function boundedAt(bound: number, days: readonly ServingWindow[], adding: number, seen: (readonly number[])[] = []): MenuDaysCheck {
+function boundedAt(
+  bound: number,
+  days: readonly ServingWindow[],
+  adding: number,
+  seen: (readonly number[])[] = [],
+): MenuDaysCheck {
   return {
     days,
     decide: (held) => {
@@ -41,7 +58,11 @@ function mondayMenu(...names: string[]): MenuCandidate[] {
 }
 
 /** The import of `candidates`, refused when Monday would hold more than `bound` meals. */
-function importBoundedAt(bound: number, candidates: readonly MenuCandidate[], seen: (readonly number[])[] = []): MenuImportDecision {
+function importBoundedAt(
+  bound: number,
+  candidates: readonly MenuCandidate[],
+  seen: (readonly number[])[] = [],
+): MenuImportDecision {
   return (snapshot) => {
     seen.push(snapshot.held);
     const plan = planMenuImport(candidates, snapshot, readAt);
@@ -100,9 +121,13 @@ export function describeMenuDayBoundContract(adapterName: string, createFixture:
 
     it('lets only one of several batches at once fill a day', async () => {
       const { meals } = store();
-      const batches = [0, 1, 2, 3, 4].map((batch) => [1, 2, 3].map((n) => sampleMeal(batch * 10 + n, { servedAt: onMonday })));
+      const batches = [0, 1, 2, 3, 4].map((batch) =>
+        [1, 2, 3].map((n) => sampleMeal(batch * 10 + n, { servedAt: onMonday })),
+      );
 
-      const results = await Promise.all(batches.map((batch) => meals.upsertMany(batch, boundedAt(4, [monday], batch.length))));
+      const results = await Promise.all(
+        batches.map((batch) => meals.upsertMany(batch, boundedAt(4, [monday], batch.length))),
+      );
 
       expect(results.filter((result) => result.ok)).toHaveLength(1);
       expect(await meals.count()).toBe(3);
@@ -120,7 +145,9 @@ export function describeMenuDayBoundContract(adapterName: string, createFixture:
       await meals.withdraw(101, onMonday);
       const seen: (readonly number[])[] = [];
 
-      const plan = accepted(await mealSources.importMenu(scope, importBoundedAt(500, mondayMenu('Soup', 'Stew', 'Salad'), seen)));
+      const plan = accepted(
+        await mealSources.importMenu(scope, importBoundedAt(500, mondayMenu('Soup', 'Stew', 'Salad'), seen)),
+      );
 
       expect(seen).toEqual([[1, 1]]);
       expect(plan.added.map(({ meal }) => meal.name)).toEqual(['Salad']);

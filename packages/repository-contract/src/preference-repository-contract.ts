@@ -6,7 +6,10 @@ import { readAt } from './sample-meals.js';
 const later = new Date(readAt.getTime() + 60_000);
 
 /** What every PreferenceRepository adapter must do: label filters and aversions per person, exported and erased. */
-export function describePreferenceRepositoryContract(adapterName: string, createFixture: CreateRepositoryFixture): void {
+export function describePreferenceRepositoryContract(
+  adapterName: string,
+  createFixture: CreateRepositoryFixture,
+): void {
   describe(`PreferenceRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
 
@@ -18,7 +21,10 @@ export function describePreferenceRepositoryContract(adapterName: string, create
       const { preferences } = store();
       await preferences.saveFilter('alice', { without: ['mustard', 'sesame'], only: ['vegetarian'] });
       await preferences.saveFilter('bob', { without: ['gluten'], only: [] });
-      expect((await preferences.preferencesOf('alice')).filter).toEqual({ without: ['mustard', 'sesame'], only: ['vegetarian'] });
+      expect((await preferences.preferencesOf('alice')).filter).toEqual({
+        without: ['mustard', 'sesame'],
+        only: ['vegetarian'],
+      });
       await preferences.saveFilter('alice', { without: [], only: ['vegan'] });
       expect((await preferences.preferencesOf('alice')).filter).toEqual({ without: [], only: ['vegan'] });
       await preferences.saveFilter('alice', noLabelFilter);
@@ -51,7 +57,10 @@ export function describePreferenceRepositoryContract(adapterName: string, create
       expect(await preferences.eraseAll('alice')).toEqual({ filters: 1, aversions: 2 });
       expect(await preferences.preferencesOf('alice')).toEqual({ filter: noLabelFilter, aversions: [] });
       expect(await preferences.eraseAll('alice')).toEqual({ filters: 0, aversions: 0 });
-      expect(await preferences.preferencesOf('bob')).toEqual({ filter: { without: ['milk'], only: [] }, aversions: [{ dishId: 1, since: readAt }] });
+      expect(await preferences.preferencesOf('bob')).toEqual({
+        filter: { without: ['milk'], only: [] },
+        aversions: [{ dishId: 1, since: readAt }],
+      });
     });
   });
 }

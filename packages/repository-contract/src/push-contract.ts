@@ -34,15 +34,30 @@ const ms = (instant: Date, plus: number) => new Date(instant.getTime() + plus);
 
 /** A browser's subscription of `userId` at the endpoint `https://push.example/<name>` (an object mother). */
 function browser(userId: UserId, name: string, traits: Partial<NewPushSubscription> = {}): NewPushSubscription {
-  return { userId, endpoint: `https://push.example/${name}`, p256dh: `p256dh-${name}`, auth: `auth-${name}`, expirationTime: null, ...traits };
+  return {
+    userId,
+    endpoint: `https://push.example/${name}`,
+    p256dh: `p256dh-${name}`,
+    auth: `auth-${name}`,
+    expirationTime: null,
+    ...traits,
+  };
 }
 
 /** A notification to `subscriptionId`, due at `at` and expiring at the end of the day unless `traits` says otherwise. */
 function entry(subscriptionId: string, traits: Partial<PushEntry> = {}): PushEntry {
-  return { subscriptionId, payload: '{"title":"Today","body":"Chili","url":"/","tag":"favourites"}', topic: 'favourites-2026-03-10', dueAt: at, expiresAt: endOfDay, ...traits };
+  return {
+    subscriptionId,
+    payload: '{"title":"Today","body":"Chili","url":"/","tag":"favourites"}',
+    topic: 'favourites-2026-03-10',
+    dueAt: at,
+    expiresAt: endOfDay,
+    ...traits,
+  };
 }
 
-const endpointsOf = (subscriptions: readonly PushSubscription[]) => subscriptions.map((subscription) => subscription.endpoint);
+const endpointsOf = (subscriptions: readonly PushSubscription[]) =>
+  subscriptions.map((subscription) => subscription.endpoint);
 const idsOf = (claims: readonly ClaimedPush[]) => claims.map((claim) => claim.id);
 
 /** What every adapter of Web Push's ports must do (issue 41), whatever stores them. */
@@ -64,10 +79,18 @@ function describePushSubscriptionContract(adapterName: string, createFixture: Cr
       expect(first.subscription).toEqual({ ...browser('alice', 'a'), id: expect.any(String), createdAt: at });
 
       const expirationTime = ms(at, 7 * day);
-      const again = await pushSubscriptions.save(browser('alice', 'a', { p256dh: 'p256dh-new', auth: 'auth-new', expirationTime }), ms(at, hour), 10);
+      const again = await pushSubscriptions.save(
+        browser('alice', 'a', { p256dh: 'p256dh-new', auth: 'auth-new', expirationTime }),
+        ms(at, hour),
+        10,
+      );
       expect(again).toEqual({
         created: false,
-        subscription: { ...browser('alice', 'a', { p256dh: 'p256dh-new', auth: 'auth-new', expirationTime }), id: first.subscription.id, createdAt: at },
+        subscription: {
+          ...browser('alice', 'a', { p256dh: 'p256dh-new', auth: 'auth-new', expirationTime }),
+          id: first.subscription.id,
+          createdAt: at,
+        },
       });
       expect(await pushSubscriptions.subscriptionsOf('alice')).toEqual([again.subscription]);
 
@@ -82,7 +105,14 @@ function describePushSubscriptionContract(adapterName: string, createFixture: Cr
       await pushSubscriptions.save(browser('alice', 'own'), ms(at, minute), 10);
       const bobs = await pushSubscriptions.save(browser('bob', 'shared', { p256dh: 'p256dh-bob' }), ms(at, hour), 10);
 
-      expect(bobs).toEqual({ created: false, subscription: { ...browser('bob', 'shared', { p256dh: 'p256dh-bob' }), id: alices.subscription.id, createdAt: at } });
+      expect(bobs).toEqual({
+        created: false,
+        subscription: {
+          ...browser('bob', 'shared', { p256dh: 'p256dh-bob' }),
+          id: alices.subscription.id,
+          createdAt: at,
+        },
+      });
       expect(endpointsOf(await pushSubscriptions.subscriptionsOf('alice'))).toEqual(['https://push.example/own']);
       expect(await pushSubscriptions.subscriptionsOf('bob')).toEqual([bobs.subscription]);
     });
@@ -93,7 +123,10 @@ function describePushSubscriptionContract(adapterName: string, createFixture: Cr
       await pushSubscriptions.save(browser('bob', 'bobs'), ms(at, minute), 10);
       await pushSubscriptions.save(browser('alice', 'earlier'), at, 10);
 
-      expect(endpointsOf(await pushSubscriptions.subscriptionsOf('alice'))).toEqual(['https://push.example/earlier', 'https://push.example/later']);
+      expect(endpointsOf(await pushSubscriptions.subscriptionsOf('alice'))).toEqual([
+        'https://push.example/earlier',
+        'https://push.example/later',
+      ]);
       expect(await pushSubscriptions.subscriptionsOf('carol')).toEqual([]);
     });
 
@@ -102,17 +135,27 @@ function describePushSubscriptionContract(adapterName: string, createFixture: Cr
       const oldest = await pushSubscriptions.save(browser('alice', 'one'), at, 2);
       const middle = await pushSubscriptions.save(browser('alice', 'two'), ms(at, minute), 2);
       const bobs = await pushSubscriptions.save(browser('bob', 'bobs'), ms(at, minute), 2);
-      await pushOutbox.enqueue([entry(oldest.subscription.id), entry(oldest.subscription.id), entry(middle.subscription.id), entry(bobs.subscription.id)]);
+      await pushOutbox.enqueue([
+        entry(oldest.subscription.id),
+        entry(oldest.subscription.id),
+        entry(middle.subscription.id),
+        entry(bobs.subscription.id),
+      ]);
       expect(await pushOutbox.depth()).toBe(4);
 
       const newest = await pushSubscriptions.save(browser('alice', 'three'), ms(at, 2 * minute), 2);
 
       expect(newest.created).toBe(true);
-      expect(endpointsOf(await pushSubscriptions.subscriptionsOf('alice'))).toEqual(['https://push.example/two', 'https://push.example/three']);
+      expect(endpointsOf(await pushSubscriptions.subscriptionsOf('alice'))).toEqual([
+        'https://push.example/two',
+        'https://push.example/three',
+      ]);
       expect(await pushSubscriptions.subscriptionsOf('bob')).toEqual([bobs.subscription]);
       expect(await pushOutbox.depth()).toBe(2);
       const claimed = await pushOutbox.claim(at, 10, leaseMs);
-      expect(claimed.map((claim) => claim.subscriptionId).sort()).toEqual([middle.subscription.id, bobs.subscription.id].sort());
+      expect(claimed.map((claim) => claim.subscriptionId).sort()).toEqual(
+        [middle.subscription.id, bobs.subscription.id].sort(),
+      );
     });
 
     it("removes the person's own subscription only: another's endpoint stays and the answer is false", async () => {
@@ -156,14 +199,20 @@ function describePushSubscriptionContract(adapterName: string, createFixture: Cr
       const { pushSubscriptions, pushOutbox } = store();
       const gone = await pushSubscriptions.save(browser('alice', 'gone'), at, 10);
       const kept = await pushSubscriptions.save(browser('alice', 'kept'), ms(at, minute), 10);
-      await pushOutbox.enqueue([entry(gone.subscription.id), entry(gone.subscription.id, { dueAt: ms(at, hour) }), entry(kept.subscription.id)]);
+      await pushOutbox.enqueue([
+        entry(gone.subscription.id),
+        entry(gone.subscription.id, { dueAt: ms(at, hour) }),
+        entry(kept.subscription.id),
+      ]);
 
       await pushSubscriptions.removeGone(gone.subscription.id);
       await pushSubscriptions.removeGone('no-such-subscription');
 
       expect(await pushSubscriptions.subscriptionsOf('alice')).toEqual([kept.subscription]);
       expect(await pushOutbox.depth()).toBe(1);
-      expect((await pushOutbox.claim(ms(at, 2 * hour), 10, leaseMs)).map((claim) => claim.subscriptionId)).toEqual([kept.subscription.id]);
+      expect((await pushOutbox.claim(ms(at, 2 * hour), 10, leaseMs)).map((claim) => claim.subscriptionId)).toEqual([
+        kept.subscription.id,
+      ]);
     });
 
     it("erases every subscription of the person (GDPR art. 17) with their notifications, answering how many; others' stay", async () => {
@@ -190,17 +239,29 @@ function describeNotificationSettingsContract(adapterName: string, createFixture
     it('answers the defaults for a person who set none: favourites today on, sold out off, English', async () => {
       const { notificationSettings } = store();
       expect(defaultNotificationSettings).toEqual({ favouritesToday: true, soldOut: false, language: 'en' });
-      expect(await notificationSettings.settingsOf('alice')).toEqual({ favouritesToday: true, soldOut: false, language: 'en' });
+      expect(await notificationSettings.settingsOf('alice')).toEqual({
+        favouritesToday: true,
+        soldOut: false,
+        language: 'en',
+      });
     });
 
     it('saves, replaces and erases the settings (erase answers whether there were any)', async () => {
       const { notificationSettings } = store();
       await notificationSettings.save('alice', { favouritesToday: false, soldOut: true, language: 'de' });
-      expect(await notificationSettings.settingsOf('alice')).toEqual({ favouritesToday: false, soldOut: true, language: 'de' });
+      expect(await notificationSettings.settingsOf('alice')).toEqual({
+        favouritesToday: false,
+        soldOut: true,
+        language: 'de',
+      });
       expect(await notificationSettings.settingsOf('bob')).toEqual(defaultNotificationSettings);
 
       await notificationSettings.save('alice', { favouritesToday: true, soldOut: true, language: 'en' });
-      expect(await notificationSettings.settingsOf('alice')).toEqual({ favouritesToday: true, soldOut: true, language: 'en' });
+      expect(await notificationSettings.settingsOf('alice')).toEqual({
+        favouritesToday: true,
+        soldOut: true,
+        language: 'en',
+      });
 
       expect(await notificationSettings.erase('alice')).toBe(true);
       expect(await notificationSettings.settingsOf('alice')).toEqual(defaultNotificationSettings);
@@ -239,7 +300,9 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
     it('writes the entries of a key once: true, then false for the same key without writing again', async () => {
       const { alice, bob } = await withSubscriptions();
       const { pushOutbox } = store();
-      expect(await pushOutbox.enqueueOnce('digest:default:2026-03-10', [entry(alice.id), entry(bob.id)], at)).toBe(true);
+      expect(await pushOutbox.enqueueOnce('digest:default:2026-03-10', [entry(alice.id), entry(bob.id)], at)).toBe(
+        true,
+      );
       expect(await pushOutbox.depth()).toBe(2);
 
       expect(await pushOutbox.enqueueOnce('digest:default:2026-03-10', [entry(alice.id)], ms(at, minute))).toBe(false);
@@ -262,7 +325,10 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
       const { pushOutbox } = store();
       const one = [entry(alice.id)];
       const three = [entry(alice.id), entry(bob.id), entry(bob.id, { dueAt: ms(at, hour) })];
-      const answers = await Promise.all([pushOutbox.enqueueOnce('sold-out:9', one, at), pushOutbox.enqueueOnce('sold-out:9', three, at)]);
+      const answers = await Promise.all([
+        pushOutbox.enqueueOnce('sold-out:9', one, at),
+        pushOutbox.enqueueOnce('sold-out:9', three, at),
+      ]);
       expect(answers.filter(Boolean)).toHaveLength(1);
       expect(await pushOutbox.depth()).toBe(answers[0] ? 1 : 3);
     });
@@ -335,15 +401,27 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
     it('settles an attempt: delivered, failed or expired, the entry leaves the queue for good', async () => {
       const { alice, bob } = await withSubscriptions();
       const { pushOutbox } = store();
-      await pushOutbox.enqueue([entry(alice.id, { payload: 'a' }), entry(bob.id, { payload: 'b' }), entry(alice.id, { payload: 'c' })]);
+      await pushOutbox.enqueue([
+        entry(alice.id, { payload: 'a' }),
+        entry(bob.id, { payload: 'b' }),
+        entry(alice.id, { payload: 'c' }),
+      ]);
       const [a, b, c] = await pushOutbox.claim(at, 10, leaseMs);
       expect(await pushOutbox.depth()).toBe(3);
 
       await pushOutbox.settle(a!.id, { kind: 'delivered', status: 201 }, ms(at, second));
       expect(await pushOutbox.depth()).toBe(2);
-      await pushOutbox.settle(b!.id, { kind: 'failed', status: 400, error: 'the push service answered 400' }, ms(at, second));
+      await pushOutbox.settle(
+        b!.id,
+        { kind: 'failed', status: 400, error: 'the push service answered 400' },
+        ms(at, second),
+      );
       expect(await pushOutbox.depth()).toBe(1);
-      await pushOutbox.settle(c!.id, { kind: 'expired', status: null, error: 'expired before an attempt' }, ms(at, second));
+      await pushOutbox.settle(
+        c!.id,
+        { kind: 'expired', status: null, error: 'expired before an attempt' },
+        ms(at, second),
+      );
       expect(await pushOutbox.depth()).toBe(0);
 
       expect(await pushOutbox.claim(ms(at, leaseMs), 10, leaseMs)).toEqual([]);
@@ -390,7 +468,11 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
       expect(await pushOutbox.depth()).toBe(0);
       await pushOutbox.enqueue([]);
       expect(await pushOutbox.depth()).toBe(0);
-      await pushOutbox.enqueue([entry(alice.id), entry(bob.id, { dueAt: ms(at, hour) }), entry(bob.id, { dueAt: ms(at, 2 * hour) })]);
+      await pushOutbox.enqueue([
+        entry(alice.id),
+        entry(bob.id, { dueAt: ms(at, hour) }),
+        entry(bob.id, { dueAt: ms(at, 2 * hour) }),
+      ]);
       expect(await pushOutbox.depth()).toBe(3);
       await pushOutbox.claim(at, 10, leaseMs);
       expect(await pushOutbox.depth()).toBe(3);
@@ -399,7 +481,10 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
     it('lets an entry that expired before any attempt leave the queue at the next claim (the depth counts what can still go out)', async () => {
       const { alice, bob } = await withSubscriptions();
       const { pushOutbox } = store();
-      await pushOutbox.enqueue([entry(alice.id, { expiresAt: ms(at, hour) }), entry(bob.id, { dueAt: ms(at, 2 * hour), expiresAt: ms(at, 3 * hour) })]);
+      await pushOutbox.enqueue([
+        entry(alice.id, { expiresAt: ms(at, hour) }),
+        entry(bob.id, { dueAt: ms(at, 2 * hour), expiresAt: ms(at, 3 * hour) }),
+      ]);
       expect(await pushOutbox.depth()).toBe(2);
       // Past the first one's end, before the second is due: nothing to claim, and the first is gone from the queue.
       expect(await pushOutbox.claim(ms(at, 90 * 60_000), 10, leaseMs)).toEqual([]);
@@ -409,7 +494,9 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
     it('never hands one entry to two claims made at once', async () => {
       const { alice, bob } = await withSubscriptions();
       const { pushOutbox } = store();
-      const entries = Array.from({ length: 6 }, (_, index) => entry(index % 2 === 0 ? alice.id : bob.id, { dueAt: ms(at, -index * second), payload: `n${index}` }));
+      const entries = Array.from({ length: 6 }, (_, index) =>
+        entry(index % 2 === 0 ? alice.id : bob.id, { dueAt: ms(at, -index * second), payload: `n${index}` }),
+      );
       await pushOutbox.enqueue(entries);
 
       const [one, other] = await Promise.all([pushOutbox.claim(at, 4, leaseMs), pushOutbox.claim(at, 4, leaseMs)]);
@@ -430,7 +517,15 @@ const serving = (id: MealId, name: string, hours: number, traits: Partial<Meal> 
   ...traits,
 });
 
-const canteen = (id: string): Canteen => ({ id, name: id, timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [] });
+const canteen = (id: string): Canteen => ({
+  id,
+  name: id,
+  timeZone: 'UTC',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+});
 const window = { from: startOfDay, to: endOfDay };
 
 function describePushAudienceContract(adapterName: string, createFixture: CreatePushRepositoryFixture): void {
@@ -478,11 +573,28 @@ function describePushAudienceContract(adapterName: string, createFixture: Create
       const dishOf = (mealId: MealId) => found.find((marked) => marked.mealId === mealId)!.dishId;
       expect(dishOf(2)).toBe(dishOf(4));
       expect(dishOf(2)).not.toBe(dishOf(9));
-      expect(found[2]).toEqual({ userId: 'alice', mealId: 2, dishId: expect.any(Number), name: 'Chili', labels: ['vegan', 'vegetarian'], servedAt: ms(startOfDay, 12 * hour) });
+      expect(found[2]).toEqual({
+        userId: 'alice',
+        mealId: 2,
+        dishId: expect.any(Number),
+        name: 'Chili',
+        labels: ['vegan', 'vegetarian'],
+        servedAt: ms(startOfDay, 12 * hour),
+      });
       expect(found[4]).toMatchObject({ name: 'chili', labels: [], servedAt: ms(startOfDay, 13 * hour) });
 
-      expect((await pushAudience.markedServingsOn('nord', '2026-03-10', window)).map((marked) => [marked.userId, marked.mealId])).toEqual([['bob', 8]]);
-      expect(await pushAudience.markedServingsOn('default', '2026-03-12', { from: ms(startOfDay, 2 * day), to: ms(startOfDay, 3 * day) })).toEqual([]);
+      expect(
+        (await pushAudience.markedServingsOn('nord', '2026-03-10', window)).map((marked) => [
+          marked.userId,
+          marked.mealId,
+        ]),
+      ).toEqual([['bob', 8]]);
+      expect(
+        await pushAudience.markedServingsOn('default', '2026-03-12', {
+          from: ms(startOfDay, 2 * day),
+          to: ms(startOfDay, 3 * day),
+        }),
+      ).toEqual([]);
       expect(await pushAudience.markedServingsOn('elsewhere', '2026-03-10', window)).toEqual([]);
     });
 

@@ -49,33 +49,63 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
         return decideRatingChange(snapshot, 2, ratingOpenAt);
       });
       const meal1 = seen.length;
-      await ratings.change('alice', 99, (snapshot) => {
-        seen.push(snapshot);
-        throw new Error('stop');
-      }).catch(() => undefined);
+      await ratings
+        .change('alice', 99, (snapshot) => {
+          seen.push(snapshot);
+          throw new Error('stop');
+        })
+        .catch(() => undefined);
 
       // The rules read a meal's id, name, date and flag: an adapter may leave the menu details out of the snapshot.
       const core = (meal: Meal | undefined) =>
         meal && { id: meal.id, name: meal.name, servedAt: meal.servedAt, rateable: meal.rateable };
       const handed = seen.map((snapshot) => ({ ...snapshot, meal: core(snapshot.meal) }));
-      const stored = { meal: core(sampleMeal(1)), current: 2, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } };
+      const stored = {
+        meal: core(sampleMeal(1)),
+        current: 2,
+        histogram: [0, 1, 0, 0, 1],
+        dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] },
+      };
       if (meal1 === 1) {
         expect(handed[0]).toEqual(stored);
       } else {
         // Decided ahead of its read (PostgreSQL): asked about every rating the user could hold, on the stored meal.
-        expect(handed.slice(0, meal1).map((snapshot) => snapshot.current).sort()).toEqual([1, 2, 3, 4, 5, null]);
+        expect(
+          handed
+            .slice(0, meal1)
+            .map((snapshot) => snapshot.current)
+            .sort(),
+        ).toEqual([1, 2, 3, 4, 5, null]);
         for (const snapshot of handed.slice(0, meal1)) expect(snapshot.meal).toEqual(stored.meal);
       }
-      expect(handed.slice(meal1)).toEqual([{ meal: undefined, current: null, histogram: emptyHistogram, dish: undefined }]);
+      expect(handed.slice(meal1)).toEqual([
+        { meal: undefined, current: null, histogram: emptyHistogram, dish: undefined },
+      ]);
       // Whichever way it asked, the answer is the decision on the stored state.
-      expect(unchanged).toEqual(accept({ mealId: 1, previous: 2, next: 2, histogram: [0, 1, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] } }));
+      expect(unchanged).toEqual(
+        accept({
+          mealId: 1,
+          previous: 2,
+          next: 2,
+          histogram: [0, 1, 0, 0, 1],
+          dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 1] },
+        }),
+      );
     });
 
     it('sets a first rating', async () => {
       const ratings = await withMeals();
       const change = await ratings.change('alice', 1, rate(4));
 
-      expect(change).toEqual(accept({ mealId: 1, previous: null, next: 4, histogram: [0, 0, 0, 1, 0], dish: { id: expect.any(Number), histogram: [0, 0, 0, 1, 0] } }));
+      expect(change).toEqual(
+        accept({
+          mealId: 1,
+          previous: null,
+          next: 4,
+          histogram: [0, 0, 0, 1, 0],
+          dish: { id: expect.any(Number), histogram: [0, 0, 0, 1, 0] },
+        }),
+      );
       expect(await probe.rating('alice', 1)).toBe(4);
       expect(await probe.histogram(1)).toEqual([0, 0, 0, 1, 0]);
     });
@@ -85,7 +115,15 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('alice', 1, rate(4));
       const change = await ratings.change('alice', 1, rate(2));
 
-      expect(change).toEqual(accept({ mealId: 1, previous: 4, next: 2, histogram: [0, 1, 0, 0, 0], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] } }));
+      expect(change).toEqual(
+        accept({
+          mealId: 1,
+          previous: 4,
+          next: 2,
+          histogram: [0, 1, 0, 0, 0],
+          dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] },
+        }),
+      );
       expect(await probe.rating('alice', 1)).toBe(2);
       expect(await probe.histogram(1)).toEqual([0, 1, 0, 0, 0]);
     });
@@ -95,7 +133,15 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('alice', 1, rate(3));
       const change = await ratings.change('alice', 1, rate(3));
 
-      expect(change).toEqual(accept({ mealId: 1, previous: 3, next: 3, histogram: [0, 0, 1, 0, 0], dish: { id: expect.any(Number), histogram: [0, 0, 1, 0, 0] } }));
+      expect(change).toEqual(
+        accept({
+          mealId: 1,
+          previous: 3,
+          next: 3,
+          histogram: [0, 0, 1, 0, 0],
+          dish: { id: expect.any(Number), histogram: [0, 0, 1, 0, 0] },
+        }),
+      );
       expect(await probe.histogram(1)).toEqual([0, 0, 1, 0, 0]);
     });
 
@@ -105,7 +151,15 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('bob', 1, rate(1));
       const change = await ratings.change('alice', 1, rate(null));
 
-      expect(change).toEqual(accept({ mealId: 1, previous: 5, next: null, histogram: [1, 0, 0, 0, 0], dish: { id: expect.any(Number), histogram: [1, 0, 0, 0, 0] } }));
+      expect(change).toEqual(
+        accept({
+          mealId: 1,
+          previous: 5,
+          next: null,
+          histogram: [1, 0, 0, 0, 0],
+          dish: { id: expect.any(Number), histogram: [1, 0, 0, 0, 0] },
+        }),
+      );
       expect(await probe.rating('alice', 1)).toBeNull();
       expect(await probe.rating('bob', 1)).toBe(1);
       expect(await probe.histogram(1)).toEqual([1, 0, 0, 0, 0]);
@@ -116,7 +170,15 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('bob', 1, rate(2));
       const change = await ratings.change('alice', 1, rate(null));
 
-      expect(change).toEqual(accept({ mealId: 1, previous: null, next: null, histogram: [0, 1, 0, 0, 0], dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] } }));
+      expect(change).toEqual(
+        accept({
+          mealId: 1,
+          previous: null,
+          next: null,
+          histogram: [0, 1, 0, 0, 0],
+          dish: { id: expect.any(Number), histogram: [0, 1, 0, 0, 0] },
+        }),
+      );
       expect(await probe.rating('alice', 1)).toBeNull();
       expect(await probe.histogram(1)).toEqual([0, 1, 0, 0, 0]);
     });
@@ -127,7 +189,15 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
       await ratings.change('alice', 1, rate(null));
       const change = await ratings.change('alice', 1, rate(5));
 
-      expect(change).toEqual(accept({ mealId: 1, previous: null, next: 5, histogram: [0, 0, 0, 0, 1], dish: { id: expect.any(Number), histogram: [0, 0, 0, 0, 1] } }));
+      expect(change).toEqual(
+        accept({
+          mealId: 1,
+          previous: null,
+          next: 5,
+          histogram: [0, 0, 0, 0, 1],
+          dish: { id: expect.any(Number), histogram: [0, 0, 0, 0, 1] },
+        }),
+      );
       expect(await probe.rating('alice', 1)).toBe(5);
     });
 
@@ -142,20 +212,28 @@ export function describeRatingRepositoryContract(adapterName: string, createFixt
           throw refusal;
         }),
       ).rejects.toBe(refusal);
-      await expect(ratings.change('bob', 1, () => {
-        throw refusal;
-      })).rejects.toBe(refusal);
+      await expect(
+        ratings.change('bob', 1, () => {
+          throw refusal;
+        }),
+      ).rejects.toBe(refusal);
 
       expect(await probe.rating('alice', 1)).toBe(4);
       expect(await probe.rating('bob', 1)).toBeNull();
       expect(await probe.histogram(1)).toEqual([0, 0, 0, 1, 0]);
     });
 
-    it("writes nothing when the domain refuses: missing meal, meal not rateable", async () => {
+    it('writes nothing when the domain refuses: missing meal, meal not rateable', async () => {
       const ratings = await withMeals();
 
-      await expect(ratings.change('alice', 99, rate(3))).resolves.toMatchObject({ ok: false, refusal: { code: 'meal_not_found' } });
-      await expect(ratings.change('alice', 3, rate(3))).resolves.toMatchObject({ ok: false, refusal: { code: 'meal_not_rateable' } });
+      await expect(ratings.change('alice', 99, rate(3))).resolves.toMatchObject({
+        ok: false,
+        refusal: { code: 'meal_not_found' },
+      });
+      await expect(ratings.change('alice', 3, rate(3))).resolves.toMatchObject({
+        ok: false,
+        refusal: { code: 'meal_not_rateable' },
+      });
 
       expect(await probe.rating('alice', 99)).toBeNull();
       expect(await probe.histogram(99)).toEqual(emptyHistogram);

@@ -1,4 +1,12 @@
-import { emptyHistogram, type DetailedMeal, type MealId, type MealQueries, type RatingHistogram, type RatingValue, type UserId } from '@canteen-meals/domain';
+import {
+  emptyHistogram,
+  type DetailedMeal,
+  type MealId,
+  type MealQueries,
+  type RatingHistogram,
+  type RatingValue,
+  type UserId,
+} from '@canteen-meals/domain';
 import { readAt } from './sample-meals.js';
 
 /**

@@ -31,7 +31,10 @@ async function recount(probe: RepositoryProbe) {
 }
 
 /** What every UserDataRepository adapter must do: export and erase one user's data, and nothing of anyone else's. */
-export function describeUserDataRepositoryContract(adapterName: string, createFixture: CreateReadRepositoryFixture): void {
+export function describeUserDataRepositoryContract(
+  adapterName: string,
+  createFixture: CreateReadRepositoryFixture,
+): void {
   describe(`UserDataRepository contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
     const probe = probeThrough(() => store().queries);

@@ -2,23 +2,37 @@ import type { AttemptOutcome } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { MealMother } from './meal-mother.js';
 import { freshFixturePerTest } from './repository-fixture.js';
-import { hoursAfter, webhookDefinition, type CreateWebhookRepositoryFixture, type WebhookRepositoryFixture } from './webhook-fixture.js';
+import {
+  hoursAfter,
+  webhookDefinition,
+  type CreateWebhookRepositoryFixture,
+  type WebhookRepositoryFixture,
+} from './webhook-fixture.js';
 
 const savedAt = new Date('2026-03-09T09:00:00.000Z');
 const at = new Date('2026-03-09T10:00:00.000Z');
 const leaseMs = 30_000;
 const ms = (instant: Date, plus: number) => new Date(instant.getTime() + plus);
-const failed = (retryAt: Date | null, status: number | null = 500): AttemptOutcome => ({ kind: 'failed', status, error: status === null ? 'timed out' : `HTTP ${status}`, retryAt });
+const failed = (retryAt: Date | null, status: number | null = 500): AttemptOutcome => ({
+  kind: 'failed',
+  status,
+  error: status === null ? 'timed out' : `HTTP ${status}`,
+  retryAt,
+});
 
 /** Endpoint `hook` subscribed to menu.published, and `count` meals written (one day each) and fanned out at `at`. */
 async function withDeliveries(fixture: WebhookRepositoryFixture, count: number): Promise<void> {
   await fixture.webhooks.save(webhookDefinition('hook', { events: ['menu.published'] }), savedAt);
-  for (let id = 1; id <= count; id++) await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(at, 24 * id), { id })], undefined, at);
+  for (let id = 1; id <= count; id++)
+    await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(at, 24 * id), { id })], undefined, at);
   while ((await fixture.outbox.fanOut(at, 100)) > 0);
 }
 
 /** What every WebhookRepository and WebhookOutbox adapter must do with endpoints and the attempts of deliveries. */
-export function describeWebhookDeliveryContract(adapterName: string, createFixture: CreateWebhookRepositoryFixture): void {
+export function describeWebhookDeliveryContract(
+  adapterName: string,
+  createFixture: CreateWebhookRepositoryFixture,
+): void {
   describe(`WebhookRepository and WebhookOutbox delivery contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
 
@@ -27,7 +41,10 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       const definition = webhookDefinition('b-hook', { events: ['meal.withdrawn', 'menu.published'] });
       expect(await webhooks.find('b-hook')).toBeUndefined();
       const saved = await webhooks.save(definition, savedAt);
-      expect(saved).toEqual({ created: true, webhook: { ...definition, createdAt: savedAt, updatedAt: savedAt, failingSince: null, disabledAt: null } });
+      expect(saved).toEqual({
+        created: true,
+        webhook: { ...definition, createdAt: savedAt, updatedAt: savedAt, failingSince: null, disabledAt: null },
+      });
       await webhooks.save(webhookDefinition('a-hook'), savedAt);
       expect((await webhooks.list()).map((webhook) => webhook.id)).toEqual(['a-hook', 'b-hook']);
 
@@ -36,10 +53,19 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       await outbox.record('hook', claimed!.delivery.event.id, failed(null), at, true);
       expect(await webhooks.find('hook')).toMatchObject({ failingSince: at, disabledAt: at });
 
-      const replaced = await webhooks.save(webhookDefinition('hook', { url: 'https://other.example/in', events: ['meal.withdrawn'] }), hoursAfter(at, 1));
+      const replaced = await webhooks.save(
+        webhookDefinition('hook', { url: 'https://other.example/in', events: ['meal.withdrawn'] }),
+        hoursAfter(at, 1),
+      );
       expect(replaced).toEqual({
         created: false,
-        webhook: { ...webhookDefinition('hook', { url: 'https://other.example/in', events: ['meal.withdrawn'] }), createdAt: savedAt, updatedAt: hoursAfter(at, 1), failingSince: null, disabledAt: null },
+        webhook: {
+          ...webhookDefinition('hook', { url: 'https://other.example/in', events: ['meal.withdrawn'] }),
+          createdAt: savedAt,
+          updatedAt: hoursAfter(at, 1),
+          failingSince: null,
+          disabledAt: null,
+        },
       });
       expect(await webhooks.find('hook')).toEqual(replaced.webhook);
       // The log stays with a replaced endpoint.
@@ -54,7 +80,11 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
 
       const first = await outbox.claimDue(at, 2, leaseMs);
       expect(first).toHaveLength(2);
-      expect(first[0]).toMatchObject({ webhook: { id: 'hook', url: 'https://receiver.example/hook' }, leasedUntil: ms(at, leaseMs), delivery: { state: 'pending', attempts: 0 } });
+      expect(first[0]).toMatchObject({
+        webhook: { id: 'hook', url: 'https://receiver.example/hook' },
+        leasedUntil: ms(at, leaseMs),
+        delivery: { state: 'pending', attempts: 0 },
+      });
       const second = await outbox.claimDue(at, 10, leaseMs);
       expect(second).toHaveLength(1);
       expect(await outbox.claimDue(ms(at, leaseMs - 1), 10, leaseMs)).toEqual([]);
@@ -67,24 +97,32 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       expect(await outbox.pendingCount()).toBe(3);
     });
 
-    it('claims within each endpoint\'s room: its oldest due first, less its attempts under way, none when full', async () => {
+    it("claims within each endpoint's room: its oldest due first, less its attempts under way, none when full", async () => {
       const fixture = store();
       // `hook` has 4 due deliveries, made before the 2 of `other`: oldest first alone would hand `hook` every slot.
       await withDeliveries(fixture, 4);
       await fixture.webhooks.save(webhookDefinition('other', { events: ['menu.published'] }), savedAt);
-      for (const id of [11, 12]) await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(at, 24 * id), { id })], undefined, at);
+      for (const id of [11, 12])
+        await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(at, 24 * id), { id })], undefined, at);
       await fixture.outbox.fanOut(ms(at, 1), 10);
       const { outbox } = fixture;
-      const endpoints = (claims: readonly { readonly webhook: { readonly id: string } }[]) => claims.map((claim) => claim.webhook.id);
+      const endpoints = (claims: readonly { readonly webhook: { readonly id: string } }[]) =>
+        claims.map((claim) => claim.webhook.id);
 
       const first = await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['other', 1]]) });
       expect(endpoints(first)).toEqual(['hook', 'hook', 'other']);
       // `hook` also has the 2 newer events' deliveries: its oldest due ones are taken.
       expect(first.map((claim) => claim.delivery.createdAt)).toEqual([at, at, ms(at, 1)]);
       // `hook` full (backed off, or 2 under way): only `other`'s last one; then nothing is left within the room.
-      expect(endpoints(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['hook', 2]]) }))).toEqual(['other']);
-      expect(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['hook', 2]]) })).toEqual([]);
-      expect(endpoints(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 1, busy: new Map() }))).toEqual(['hook']);
+      expect(
+        endpoints(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['hook', 2]]) })),
+      ).toEqual(['other']);
+      expect(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 2, busy: new Map([['hook', 2]]) })).toEqual(
+        [],
+      );
+      expect(endpoints(await outbox.claimDue(ms(at, 1), 10, leaseMs, { perEndpoint: 1, busy: new Map() }))).toEqual([
+        'hook',
+      ]);
       // The limit still holds across endpoints.
       expect(await outbox.claimDue(ms(at, 1), 0, leaseMs, { perEndpoint: 5, busy: new Map() })).toEqual([]);
     });
@@ -117,7 +155,15 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       expect((await webhooks.find('hook'))?.failingSince).toBeNull();
       const log = await outbox.deliveries('hook', { limit: 10 });
       const delivered = log.find((delivery) => delivery.event.id === b!.delivery.event.id);
-      expect(delivered).toEqual({ ...b!.delivery, state: 'delivered', attempts: 1, nextAttemptAt: null, lastAttemptAt: ms(at, 20), lastStatus: 204, lastError: null });
+      expect(delivered).toEqual({
+        ...b!.delivery,
+        state: 'delivered',
+        attempts: 1,
+        nextAttemptAt: null,
+        lastAttemptAt: ms(at, 20),
+        lastStatus: 204,
+        lastError: null,
+      });
       expect(await outbox.claimDue(hoursAfter(at, 5), 10, leaseMs)).toHaveLength(1);
     });
 
@@ -132,7 +178,15 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       await outbox.record('hook', event.id, failed(hoursAfter(at, 1)), ms(at, 5), false);
       expect(await outbox.pendingCount()).toBe(1);
       expect(await outbox.deliveries('hook', { limit: 10 })).toEqual([
-        { ...claim!.delivery, state: 'pending', attempts: 1, nextAttemptAt: hoursAfter(at, 1), lastAttemptAt: ms(at, 5), lastStatus: 500, lastError: 'HTTP 500' },
+        {
+          ...claim!.delivery,
+          state: 'pending',
+          attempts: 1,
+          nextAttemptAt: hoursAfter(at, 1),
+          lastAttemptAt: ms(at, 5),
+          lastStatus: 500,
+          lastError: 'HTTP 500',
+        },
       ]);
       expect(await outbox.nextDueAt()).toEqual(hoursAfter(at, 1));
       expect(await outbox.claimDue(ms(hoursAfter(at, 1), -1), 10, leaseMs)).toEqual([]);
@@ -142,7 +196,9 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
 
       await outbox.record('hook', event.id, failed(null, 503), hoursAfter(at, 1), false);
 
-      expect(await outbox.deliveries('hook', { limit: 10 })).toMatchObject([{ state: 'failed', attempts: 2, nextAttemptAt: null, lastStatus: 503 }]);
+      expect(await outbox.deliveries('hook', { limit: 10 })).toMatchObject([
+        { state: 'failed', attempts: 2, nextAttemptAt: null, lastStatus: 503 },
+      ]);
       expect(await webhooks.find('hook')).toMatchObject({ failingSince: ms(at, 5), disabledAt: null });
       expect(await outbox.claimDue(hoursAfter(at, 100), 10, leaseMs)).toEqual([]);
       expect(await outbox.nextDueAt()).toBeNull();
@@ -177,7 +233,9 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       }
       const all = await fixture.outbox.deliveries('hook', { limit: 100 });
       expect(all).toHaveLength(5);
-      const order = [...all].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.event.id < b.event.id ? 1 : -1));
+      const order = [...all].sort(
+        (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.event.id < b.event.id ? 1 : -1),
+      );
       expect(all).toEqual(order);
 
       const pages: string[][] = [];
@@ -206,7 +264,14 @@ export function describeWebhookDeliveryContract(adapterName: string, createFixtu
       expect(await fixture.webhooks.remove('hook')).toBe(true);
       expect(await fixture.webhooks.remove('hook')).toBe(false);
 
-      for (const { delivery } of claims) await fixture.outbox.record(delivery.webhookId, delivery.event.id, { kind: 'delivered', status: 200 }, at, false);
+      for (const { delivery } of claims)
+        await fixture.outbox.record(
+          delivery.webhookId,
+          delivery.event.id,
+          { kind: 'delivered', status: 200 },
+          at,
+          false,
+        );
       expect(await fixture.webhooks.find('hook')).toBeUndefined();
       expect(await fixture.outbox.deliveries('hook', { limit: 10 })).toEqual([]);
       expect(await fixture.outbox.deliveries('kept', { limit: 10 })).toMatchObject([{ state: 'delivered' }]);

@@ -22,13 +22,17 @@ async function typesDeliveredTo(fixture: WebhookRepositoryFixture, webhookId: st
 }
 
 /** What every WebhookOutbox adapter's fan-out must do: deliveries to subscribed enabled endpoints, and favourites. */
-export function describeWebhookFanOutContract(adapterName: string, createFixture: CreateWebhookRepositoryFixture): void {
+export function describeWebhookFanOutContract(
+  adapterName: string,
+  createFixture: CreateWebhookRepositoryFixture,
+): void {
   describe(`WebhookOutbox fan-out contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
 
     it('takes events in the order they were recorded, up to the limit, and removes them', async () => {
       const { meals, outbox } = store();
-      for (const id of [1, 2, 3]) await meals.upsertMany([MealMother.servedAt(hoursAfter(tomorrow, 24 * id), { id })], undefined, writeAt);
+      for (const id of [1, 2, 3])
+        await meals.upsertMany([MealMother.servedAt(hoursAfter(tomorrow, 24 * id), { id })], undefined, writeAt);
 
       expect(await outbox.nextDueAt()).toEqual(writeAt);
       expect(await outbox.fanOut(writeAt, 2)).toBe(2);
@@ -57,9 +61,19 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
       // Only the delivery it failed before it was disabled.
       expect(await typesDeliveredTo(fixture, 'disabled')).toEqual(['menu.published']);
       const [delivery] = await outbox.deliveries('menus', { limit: 10 });
-      expect(delivery).toMatchObject({ webhookId: 'menus', state: 'pending', attempts: 0, nextAttemptAt: at, lastAttemptAt: null, lastStatus: null, lastError: null, createdAt: at });
+      expect(delivery).toMatchObject({
+        webhookId: 'menus',
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: at,
+        lastAttemptAt: null,
+        lastStatus: null,
+        lastError: null,
+        createdAt: at,
+      });
       // Both endpoints got the same event, with the same id.
-      const ids = async (webhookId: string) => (await outbox.deliveries(webhookId, { limit: 10 })).map((each) => each.event.id).sort();
+      const ids = async (webhookId: string) =>
+        (await outbox.deliveries(webhookId, { limit: 10 })).map((each) => each.event.id).sort();
       expect(await ids('both')).toEqual([...(await ids('menus')), ...(await ids('withdrawals'))].sort());
       expect(await outbox.nextDueAt()).toEqual(at);
     });
@@ -70,7 +84,10 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
         const fixture = store();
         await fixture.webhooks.save(webhookDefinition('favourites', { events: ['favourites.upcoming'] }), lastWeek);
         await fixture.meals.upsertMany(
-          [MealMother.servedAt(lastWeek, { id: 1, name: 'Currywurst' }), MealMother.servedAt(lastWeek, { id: 2, name: 'Salat' })],
+          [
+            MealMother.servedAt(lastWeek, { id: 1, name: 'Currywurst' }),
+            MealMother.servedAt(lastWeek, { id: 2, name: 'Salat' }),
+          ],
           undefined,
           lastWeek,
         );
@@ -96,9 +113,13 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
           writeAt,
         );
         const events = (await observedEvents(fixture, writeAt)).filter((event) => event.type === 'favourites.upcoming');
-        expect(events.map((event) => (event.type === 'favourites.upcoming' ? [event.data.userId, event.data.meals.map((meal) => meal.mealId)] : []))).toEqual([
-          ['alice', [13]],
-        ]);
+        expect(
+          events.map((event) =>
+            event.type === 'favourites.upcoming'
+              ? [event.data.userId, event.data.meals.map((meal) => meal.mealId)]
+              : [],
+          ),
+        ).toEqual([['alice', [13]]]);
       });
 
       it('tells each user whose marked dish comes back, once per canteen day, with its meals', async () => {
@@ -113,7 +134,11 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
           writeAt,
         );
         // Another write of the same day, fanned out with the first: alice's second favourite joins her event.
-        await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(tomorrow, 1), { id: 13, name: 'Currywurst' })], undefined, writeAt);
+        await fixture.meals.upsertMany(
+          [MealMother.servedAt(hoursAfter(tomorrow, 1), { id: 13, name: 'Currywurst' })],
+          undefined,
+          writeAt,
+        );
         const currywurst = await dishIdOf(fixture, 'default', 'Currywurst', writeAt);
         const salat = await dishIdOf(fixture, 'default', 'Salat', writeAt);
 
@@ -136,7 +161,12 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
           {
             type: 'favourites.upcoming',
             occurredAt: writeAt,
-            data: { userId: 'bob', canteenId: 'default', date: '2026-03-10', meals: [{ mealId: 11, dishId: salat, name: 'Salat', servedAt: hoursAfter(tomorrow, -1) }] },
+            data: {
+              userId: 'bob',
+              canteenId: 'default',
+              date: '2026-03-10',
+              meals: [{ mealId: 11, dishId: salat, name: 'Salat', servedAt: hoursAfter(tomorrow, -1) }],
+            },
           },
         ]);
         expect(await typesDeliveredTo(fixture, 'favourites')).toEqual(['favourites.upcoming', 'favourites.upcoming']);
@@ -145,8 +175,16 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
       it('leaves out meals served by the fan-out, withdrawn meals, changed meals and days the user did not mark', async () => {
         const fixture = await marked();
         // Served before the fan-out's instant; then a serving that is withdrawn before the fan-out.
-        await fixture.meals.upsertMany([MealMother.servedAt(hoursAfter(writeAt, 1), { id: 20, name: 'Currywurst' })], undefined, writeAt);
-        await fixture.meals.upsertMany([MealMother.servedAt(tomorrow, { id: 21, name: 'Currywurst' })], undefined, writeAt);
+        await fixture.meals.upsertMany(
+          [MealMother.servedAt(hoursAfter(writeAt, 1), { id: 20, name: 'Currywurst' })],
+          undefined,
+          writeAt,
+        );
+        await fixture.meals.upsertMany(
+          [MealMother.servedAt(tomorrow, { id: 21, name: 'Currywurst' })],
+          undefined,
+          writeAt,
+        );
         await fixture.meals.withdraw(21, writeAt);
         // Written again: changed, not added.
         await fixture.meals.upsertMany([MealMother.servedAt(tomorrow, { id: 2, name: 'Salat' })], undefined, writeAt);
@@ -160,7 +198,14 @@ export function describeWebhookFanOutContract(adapterName: string, createFixture
         const fixture = await marked();
         await fixture.webhooks.save(webhookDefinition('menus', { events: ['menu.published'] }), writeAt);
         await fixture.markings.setMarked('carol', 2, true);
-        await fixture.meals.upsertMany([MealMother.servedAt(tomorrow, { id: 10, name: 'Currywurst' }), MealMother.servedAt(tomorrow, { id: 11, name: 'Salat' })], undefined, writeAt);
+        await fixture.meals.upsertMany(
+          [
+            MealMother.servedAt(tomorrow, { id: 10, name: 'Currywurst' }),
+            MealMother.servedAt(tomorrow, { id: 11, name: 'Salat' }),
+          ],
+          undefined,
+          writeAt,
+        );
         await observedEvents(fixture, writeAt);
         const users = async (webhookId: string) =>
           (await fixture.outbox.deliveries(webhookId, { limit: 100 }))

@@ -42,7 +42,8 @@ export const hoursAfter = (instant: Date, hours: number) => new Date(instant.get
  * in a stable order (by type, instant, canteen, date, then meal or user), each checked for an id of the right shape.
  */
 export async function observedEvents(fixture: WebhookRepositoryFixture, at: Date): Promise<RecordedEvent[]> {
-  if ((await fixture.webhooks.find('observer')) === undefined) await fixture.webhooks.save(webhookDefinition('observer'), at);
+  if ((await fixture.webhooks.find('observer')) === undefined)
+    await fixture.webhooks.save(webhookDefinition('observer'), at);
   while ((await fixture.outbox.fanOut(at, 100)) > 0);
   const events = (await fixture.outbox.deliveries('observer', { limit: 1000 })).map((delivery) => delivery.event);
   for (const event of events) expect(event.id).toMatch(eventIdShape);
@@ -57,11 +58,23 @@ export function withoutIds(events: readonly RecordedEvent[]): Omit<RecordedEvent
 function sortKey(event: RecordedEvent): string {
   const order = webhookEventTypes.indexOf(event.type as WebhookEventType);
   const data = event.data as { canteenId: string; date: string; mealId?: number; userId?: string };
-  return JSON.stringify([order, event.occurredAt.toISOString(), data.canteenId, data.date, data.mealId ?? 0, data.userId ?? '']);
+  return JSON.stringify([
+    order,
+    event.occurredAt.toISOString(),
+    data.canteenId,
+    data.date,
+    data.mealId ?? 0,
+    data.userId ?? '',
+  ]);
 }
 
 /** The id of the canteen's dish named `name` (as first served), read through DishQueries. */
-export async function dishIdOf(fixture: WebhookRepositoryFixture, canteenId: CanteenId, name: string, asOf: Date): Promise<DishId> {
+export async function dishIdOf(
+  fixture: WebhookRepositoryFixture,
+  canteenId: CanteenId,
+  name: string,
+  asOf: Date,
+): Promise<DishId> {
   const dish = (await fixture.dishQueries.ofCanteen(canteenId, asOf)).find((summary) => summary.name === name);
   if (dish === undefined) throw new Error(`the canteen ${canteenId} has no dish "${name}" with a serving`);
   return dish.id;
@@ -78,7 +91,13 @@ export async function disabledEndpoint(fixture: WebhookRepositoryFixture, id: st
   while ((await fixture.outbox.fanOut(at, 100)) > 0);
   const claimed = await fixture.outbox.claimDue(at, 100, 60_000);
   for (const { delivery } of claimed) {
-    await fixture.outbox.record(delivery.webhookId, delivery.event.id, { kind: 'failed', status: 500, error: 'HTTP 500', retryAt: null }, at, true);
+    await fixture.outbox.record(
+      delivery.webhookId,
+      delivery.event.id,
+      { kind: 'failed', status: 500, error: 'HTTP 500', retryAt: null },
+      at,
+      true,
+    );
   }
   if ((await fixture.webhooks.find(id))?.disabledAt === null) throw new Error(`the endpoint ${id} was not disabled`);
 }

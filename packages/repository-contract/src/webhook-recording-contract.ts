@@ -11,13 +11,27 @@ import { describe, expect, it } from 'vitest';
 import { accepted } from './accepted.js';
 import { MealMother } from './meal-mother.js';
 import { freshFixturePerTest } from './repository-fixture.js';
-import { dishIdOf, hoursAfter, observedEvents, withoutIds, type CreateWebhookRepositoryFixture } from './webhook-fixture.js';
+import {
+  dishIdOf,
+  hoursAfter,
+  observedEvents,
+  withoutIds,
+  type CreateWebhookRepositoryFixture,
+} from './webhook-fixture.js';
 
 const writeAt = new Date('2026-03-09T10:00:00.000Z');
 /** Monday 2026-03-09, 11:30 UTC; Tuesday likewise. */
 const monday = hoursAfter(writeAt, 1.5);
 const tuesday = hoursAfter(monday, 24);
-const berlin = { id: 'berlin', name: 'Mensa Berlin', timeZone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] };
+const berlin = {
+  id: 'berlin',
+  name: 'Mensa Berlin',
+  timeZone: 'Europe/Berlin',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+};
 const source = 'mensa-feed';
 
 function candidate(date: string, name: string, servedAt: Date): MenuCandidate {
@@ -26,15 +40,26 @@ function candidate(date: string, name: string, servedAt: Date): MenuCandidate {
 }
 
 /** The import use case's decision over fixed candidates, at the import's instant `at`. */
-const planOf = (candidates: MenuCandidate[], at: Date): MenuImportDecision => (snapshot) => planMenuImport(candidates, snapshot, at);
-const scopeOf = (days: string[], cause?: 'import' | 'feed') => ({ source, days, servedIn: [], ...(cause === undefined ? {} : { cause }) });
+const planOf =
+  (candidates: MenuCandidate[], at: Date): MenuImportDecision =>
+  (snapshot) =>
+    planMenuImport(candidates, snapshot, at);
+const scopeOf = (days: string[], cause?: 'import' | 'feed') => ({
+  source,
+  days,
+  servedIn: [],
+  ...(cause === undefined ? {} : { cause }),
+});
 
 /**
  * What every adapter records in the webhook outbox, in the transaction of the menu write that causes it (see
  * MealCatalog.upsertMany and .withdraw, MealSourceRepository.importMenu): what the events say, and nothing for a write
  * that is refused.
  */
-export function describeWebhookRecordingContract(adapterName: string, createFixture: CreateWebhookRepositoryFixture): void {
+export function describeWebhookRecordingContract(
+  adapterName: string,
+  createFixture: CreateWebhookRepositoryFixture,
+): void {
   describe(`webhook recording contract: ${adapterName}`, () => {
     const store = freshFixturePerTest(createFixture);
 
@@ -59,7 +84,9 @@ export function describeWebhookRecordingContract(adapterName: string, createFixt
       );
 
       expect(written).toEqual(accept(4));
-      const events = withoutIds((await observedEvents(fixture, later)).filter((event) => event.occurredAt.getTime() === later.getTime()));
+      const events = withoutIds(
+        (await observedEvents(fixture, later)).filter((event) => event.occurredAt.getTime() === later.getTime()),
+      );
       const published = (canteenId: string, date: string, added: number[], changed: number[]) => ({
         type: 'menu.published',
         occurredAt: later,
@@ -89,33 +116,70 @@ export function describeWebhookRecordingContract(adapterName: string, createFixt
       const check = { days: [], decide: () => refuse('menu_day_full', 'the day is full') };
       const refused = await fixture.meals.upsertMany([MealMother.servedAt(monday, { id: 1 })], check, writeAt);
       expect(refused.ok).toBe(false);
-      await expect(fixture.meals.upsertMany([MealMother.servedAt(monday, { id: 2, canteenId: 'nowhere' })], undefined, writeAt)).rejects.toThrow();
+      await expect(
+        fixture.meals.upsertMany([MealMother.servedAt(monday, { id: 2, canteenId: 'nowhere' })], undefined, writeAt),
+      ).rejects.toThrow();
       expect(await observedEvents(fixture, writeAt)).toEqual([]);
       expect(await fixture.outbox.nextDueAt()).toBeNull();
     });
 
     it('an import records one menu.published per changed day with its cause, and a meal.withdrawn per withdrawn meal', async () => {
       const fixture = store();
-      const first = [candidate('2026-03-09', 'Currywurst', monday), candidate('2026-03-09', 'Salat', monday), candidate('2026-03-10', 'Eintopf', tuesday)];
+      const first = [
+        candidate('2026-03-09', 'Currywurst', monday),
+        candidate('2026-03-09', 'Salat', monday),
+        candidate('2026-03-10', 'Eintopf', tuesday),
+      ];
       accepted(await fixture.mealSources.importMenu(scopeOf(['2026-03-09', '2026-03-10']), planOf(first, writeAt)));
       const eintopf = await dishIdOf(fixture, 'default', 'Eintopf', writeAt);
       const firstEvents = await observedEvents(fixture, writeAt);
       expect(withoutIds(firstEvents)).toEqual([
-        { type: 'menu.published', occurredAt: writeAt, data: { canteenId: 'default', date: '2026-03-09', cause: 'import', added: [1, 2], changed: [], withdrawn: [] } },
-        { type: 'menu.published', occurredAt: writeAt, data: { canteenId: 'default', date: '2026-03-10', cause: 'import', added: [3], changed: [], withdrawn: [] } },
+        {
+          type: 'menu.published',
+          occurredAt: writeAt,
+          data: {
+            canteenId: 'default',
+            date: '2026-03-09',
+            cause: 'import',
+            added: [1, 2],
+            changed: [],
+            withdrawn: [],
+          },
+        },
+        {
+          type: 'menu.published',
+          occurredAt: writeAt,
+          data: { canteenId: 'default', date: '2026-03-10', cause: 'import', added: [3], changed: [], withdrawn: [] },
+        },
       ]);
 
       // Monday: Currywurst unchanged, Salat renamed (a new meal; the old one was served by then, so it stays); Tuesday: Eintopf gone.
       const fetchedAt = hoursAfter(writeAt, 2);
       const second = [candidate('2026-03-09', 'Currywurst', monday), candidate('2026-03-09', 'Salatteller', monday)];
-      const plan = accepted(await fixture.mealSources.importMenu(scopeOf(['2026-03-09', '2026-03-10'], 'feed'), planOf(second, fetchedAt)));
+      const plan = accepted(
+        await fixture.mealSources.importMenu(scopeOf(['2026-03-09', '2026-03-10'], 'feed'), planOf(second, fetchedAt)),
+      );
 
       expect(plan.withdrawn.map((meal) => meal.id)).toEqual([3]);
-      const events = (await observedEvents(fixture, fetchedAt)).filter((event) => event.occurredAt.getTime() === fetchedAt.getTime());
+      const events = (await observedEvents(fixture, fetchedAt)).filter(
+        (event) => event.occurredAt.getTime() === fetchedAt.getTime(),
+      );
       expect(withoutIds(events)).toEqual([
-        { type: 'menu.published', occurredAt: fetchedAt, data: { canteenId: 'default', date: '2026-03-09', cause: 'feed', added: [4], changed: [], withdrawn: [] } },
-        { type: 'menu.published', occurredAt: fetchedAt, data: { canteenId: 'default', date: '2026-03-10', cause: 'feed', added: [], changed: [], withdrawn: [3] } },
-        { type: 'meal.withdrawn', occurredAt: fetchedAt, data: { mealId: 3, canteenId: 'default', date: '2026-03-10', dishId: eintopf, withdrawnAt: fetchedAt } },
+        {
+          type: 'menu.published',
+          occurredAt: fetchedAt,
+          data: { canteenId: 'default', date: '2026-03-09', cause: 'feed', added: [4], changed: [], withdrawn: [] },
+        },
+        {
+          type: 'menu.published',
+          occurredAt: fetchedAt,
+          data: { canteenId: 'default', date: '2026-03-10', cause: 'feed', added: [], changed: [], withdrawn: [3] },
+        },
+        {
+          type: 'meal.withdrawn',
+          occurredAt: fetchedAt,
+          data: { mealId: 3, canteenId: 'default', date: '2026-03-10', dishId: eintopf, withdrawnAt: fetchedAt },
+        },
       ]);
     });
 
@@ -132,7 +196,9 @@ export function describeWebhookRecordingContract(adapterName: string, createFixt
       const moved = [menu[0]!, candidate('2026-03-10', 'Eintopf', hoursAfter(tuesday, 1))];
       await fixture.mealSources.importMenu(scopeOf(['2026-03-09', '2026-03-10']), planOf(moved, hoursAfter(again, 1)));
       const latest = (await observedEvents(fixture, again)).filter((event) => event.occurredAt > again);
-      expect(latest.map((event) => event.data)).toEqual([{ canteenId: 'default', date: '2026-03-10', cause: 'import', added: [], changed: [2], withdrawn: [] }]);
+      expect(latest.map((event) => event.data)).toEqual([
+        { canteenId: 'default', date: '2026-03-10', cause: 'import', added: [], changed: [2], withdrawn: [] },
+      ]);
     });
 
     it('a refused import records nothing, and neither does one whose decide throws', async () => {
@@ -152,7 +218,11 @@ export function describeWebhookRecordingContract(adapterName: string, createFixt
       const fixture = store();
       await fixture.canteens.save(berlin);
       const late = new Date('2026-03-09T23:30:00.000Z');
-      await fixture.meals.upsertMany([MealMother.servedAt(late, { id: 1, name: 'Currywurst', canteenId: 'berlin' })], undefined, writeAt);
+      await fixture.meals.upsertMany(
+        [MealMother.servedAt(late, { id: 1, name: 'Currywurst', canteenId: 'berlin' })],
+        undefined,
+        writeAt,
+      );
       const dishId = await dishIdOf(fixture, 'berlin', 'Currywurst', writeAt);
       await observedEvents(fixture, writeAt);
       const at = hoursAfter(writeAt, 1);
@@ -163,7 +233,11 @@ export function describeWebhookRecordingContract(adapterName: string, createFixt
 
       const events = (await observedEvents(fixture, at)).filter((event) => event.type === 'meal.withdrawn');
       expect(withoutIds(events)).toEqual([
-        { type: 'meal.withdrawn', occurredAt: at, data: { mealId: 1, canteenId: 'berlin', date: '2026-03-10', dishId, withdrawnAt: at } },
+        {
+          type: 'meal.withdrawn',
+          occurredAt: at,
+          data: { mealId: 1, canteenId: 'berlin', date: '2026-03-10', dishId, withdrawnAt: at },
+        },
       ]);
     });
   });

@@ -113,7 +113,8 @@ export async function startTestOidcProvider(options: TestOidcOptions): Promise<T
       issueRefreshToken: async (_context, client) => client.grantTypeAllowed('refresh_token'),
       // Roles where Keycloak carries them, for TOKEN_ROLES_CLAIM=realm_access.roles.
       extraTokenClaims: async (_context, token) => {
-        const user = 'accountId' in token && typeof token.accountId === 'string' ? users.get(token.accountId) : undefined;
+        const user =
+          'accountId' in token && typeof token.accountId === 'string' ? users.get(token.accountId) : undefined;
         return user === undefined ? undefined : { realm_access: { roles: [...user.roles] } };
       },
       // Every lifetime said (oidc-provider notes each one left to its default): a test's session, not a deployment's.

@@ -30,7 +30,9 @@ export function postgresBinariesChoice(value = process.env.PG_BINARIES): Postgre
 }
 
 /** initdb and postgres from the chosen source, or an error that says how to get them. */
-export async function findPostgresBinaries(choice: PostgresBinariesChoice = postgresBinariesChoice()): Promise<PostgresBinaries> {
+export async function findPostgresBinaries(
+  choice: PostgresBinariesChoice = postgresBinariesChoice(),
+): Promise<PostgresBinaries> {
   const machine = choice === 'package' ? undefined : machineBinDir();
   if (machine !== undefined) return { binDir: machine, source: 'machine' };
   const shipped = choice === 'machine' ? undefined : await packageBinDir();
@@ -50,13 +52,17 @@ export async function findPostgresBinaries(choice: PostgresBinariesChoice = post
 function machineBinDir(): string | undefined {
   const candidates: string[] = [];
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    candidates.push(
+      execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
   } catch {
     // No pg_config on the PATH: look where Debian and Ubuntu install the server.
   }
   const debianRoot = '/usr/lib/postgresql';
   if (existsSync(debianRoot)) {
-    const versions = readdirSync(debianRoot).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debianRoot)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((version) => join(debianRoot, version, 'bin')));
   }
   return candidates.find(holdsServer);

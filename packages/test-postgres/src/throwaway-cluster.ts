@@ -32,7 +32,10 @@ export interface ThrowawayCluster {
    * default) rolls back open transactions and checkpoints; `immediate` is a crash (SIGQUIT), recovered from the WAL
    * at start. Resolves once the server answers again; `onStopped` runs while it is down. Every connection is lost.
    */
-  restart(options?: { readonly mode?: 'fast' | 'immediate'; readonly onStopped?: () => Promise<void> | void }): Promise<void>;
+  restart(options?: {
+    readonly mode?: 'fast' | 'immediate';
+    readonly onStopped?: () => Promise<void> | void;
+  }): Promise<void>;
   /** Stops the server and deletes its folder. */
   stop(): Promise<void>;
 }
@@ -71,14 +74,20 @@ export async function startThrowawayCluster(options: ThrowawayClusterOptions = {
         binaries = { ...found, binDir: copyInstallation(found.binDir, join(folder, 'postgresql')) };
       }
     }
-    execFileSync(join(binaries.binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 120_000, // a synchronous call: nothing else could stop an initdb that hangs
-      ...processOptions(folder, owner),
-    });
+    execFileSync(
+      join(binaries.binDir, 'initdb'),
+      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 120_000, // a synchronous call: nothing else could stop an initdb that hangs
+        ...processOptions(folder, owner),
+      },
+    );
   } catch (error) {
     removeFolder();
-    throw new Error(`initdb failed (${found.source} binaries in ${found.binDir}): ${describe(error)}`, { cause: error });
+    throw new Error(`initdb failed (${found.source} binaries in ${found.binDir}): ${describe(error)}`, {
+      cause: error,
+    });
   }
 
   // A free port can be taken by someone else before the server binds it: try a few.
@@ -187,13 +196,16 @@ function unprivilegedOwner(chosen: string | undefined): OsUser | undefined {
   const candidates = chosen === undefined ? ['postgres', 'nobody'] : [chosen];
   for (const name of candidates) {
     try {
-      const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+      const id = (flag: string) =>
+        Number(execFileSync('id', [flag, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
       return { name, uid: id('-u'), gid: id('-g') };
     } catch {
       // No such user: try the next.
     }
   }
-  throw new Error(`running as root, and there is no OS user ${candidates.map((name) => `\`${name}\``).join(' or ')} to run the server as`);
+  throw new Error(
+    `running as root, and there is no OS user ${candidates.map((name) => `\`${name}\``).join(' or ')} to run the server as`,
+  );
 }
 
 /** initdb and postgres run in the cluster's folder (the caller's working directory may be closed to them). */
@@ -216,7 +228,9 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -266,7 +280,9 @@ function captureTail(server: ChildProcess): () => string {
 function describe(error: unknown): string {
   if (error instanceof Error) {
     const stderr = (error as { stderr?: Buffer | string }).stderr;
-    return stderr === undefined || stderr.length === 0 ? error.message : `${error.message}: ${stderr.toString().trim()}`;
+    return stderr === undefined || stderr.length === 0
+      ? error.message
+      : `${error.message}: ${stderr.toString().trim()}`;
   }
   return String(error);
 }

@@ -76,7 +76,11 @@ export interface TestPushService {
    * still checks and decrypts the message (and refuses a bad one); any other status is answered without a look at the
    * request. After the script, the service answers as usual (201).
    */
-  respondWith(endpointOrId: string, statuses: number | readonly number[], headers?: Readonly<Record<string, string>>): void;
+  respondWith(
+    endpointOrId: string,
+    statuses: number | readonly number[],
+    headers?: Readonly<Record<string, string>>,
+  ): void;
   /** Waits this long before each later answer to the endpoint; `'forever'`: never answers (until close); 0: no delay. */
   delay(endpointOrId: string, delay: number | 'forever'): void;
   /** Ends the subscription, as a browser that unsubscribed: every later message to it is answered 410 Gone. */
@@ -163,16 +167,24 @@ export async function startTestPushService(options: TestPushOptions = {}): Promi
     if (subscriber.delay > 0) await pause(subscriber.delay, waits);
     if (subscriber.gone) return refuse(new Refusal(410, 'the subscription ended'));
     const scripted = subscriber.script.shift();
-    if (scripted !== undefined && (scripted.status < 200 || scripted.status > 299)) return answer(scripted.status, scripted.headers);
+    if (scripted !== undefined && (scripted.status < 200 || scripted.status > 299))
+      return answer(scripted.status, scripted.headers);
     if (body === 'too large') return refuse(new Refusal(413, `the body is larger than ${maxBodyBytes} bytes`));
     try {
       const vapid = checkVapid(request.headers.authorization, origin, options, now());
       const headers = checkHeaders(request.headers);
       let text: string;
       try {
-        text = decrypt(body, { version: 'aes128gcm', privateKey: subscriber.keys, authSecret: subscriber.auth }).toString('utf8');
+        text = decrypt(body, {
+          version: 'aes128gcm',
+          privateKey: subscriber.keys,
+          authSecret: subscriber.auth,
+        }).toString('utf8');
       } catch (error) {
-        throw new Refusal(400, `the body could not be decrypted (${error instanceof Error ? error.message : String(error)})`);
+        throw new Refusal(
+          400,
+          `the body could not be decrypted (${error instanceof Error ? error.message : String(error)})`,
+        );
       }
       received.push({ ...record, payload: jsonOrUndefined(text), text, ...headers, ...vapid });
       answer(scripted?.status ?? 201, { location: `${origin}/message/${randomUUID()}`, ...scripted?.headers });
@@ -203,7 +215,11 @@ export async function startTestPushService(options: TestPushOptions = {}): Promi
       const auth = randomBytes(16);
       const endpoint = `${origin}/push/${id}`;
       subscribers.set(id, { id, endpoint, keys, auth, script: [], delay: 0, gone: false });
-      return { endpoint, keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: auth.toString('base64url') }, expirationTime: null };
+      return {
+        endpoint,
+        keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+        expirationTime: null,
+      };
     },
     respondWith(endpointOrId, statuses, headers = {}) {
       const script = subscriberOf(endpointOrId).script;
@@ -280,22 +296,35 @@ function checkVapid(
   if (options.vapidPublicKey !== undefined && key !== options.vapidPublicKey) throw refuse('k is not the expected key');
 
   const [header = '', payload = '', signature = '', ...extra] = token.split('.');
-  if (extra.length > 0 || ![header, payload, signature].every((part) => base64url.test(part))) throw refuse('t is no JWT');
+  if (extra.length > 0 || ![header, payload, signature].every((part) => base64url.test(part)))
+    throw refuse('t is no JWT');
   const jwtHeader = jsonOrUndefined(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown } | undefined;
   if (jwtHeader?.alg !== 'ES256') throw refuse('the JWT is not ES256');
   let valid: boolean;
   try {
     const verifier = createPublicKey({
-      key: { kty: 'EC', crv: 'P-256', x: publicKey.subarray(1, 33).toString('base64url'), y: publicKey.subarray(33).toString('base64url') },
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: publicKey.subarray(1, 33).toString('base64url'),
+        y: publicKey.subarray(33).toString('base64url'),
+      },
       format: 'jwk',
     });
-    valid = verify('sha256', Buffer.from(`${header}.${payload}`), { key: verifier, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+    valid = verify(
+      'sha256',
+      Buffer.from(`${header}.${payload}`),
+      { key: verifier, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    );
   } catch {
     valid = false;
   }
   if (!valid) throw refuse('the JWT signature is not valid for k');
 
-  const claims = jsonOrUndefined(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown> | undefined;
+  const claims = jsonOrUndefined(Buffer.from(payload, 'base64url').toString('utf8')) as
+    | Record<string, unknown>
+    | undefined;
   const { aud, exp, sub } = claims ?? {};
   if (aud !== origin) throw refuse(`aud is ${JSON.stringify(aud)}, not the origin ${origin}`);
   const nowS = at.getTime() / 1000;
@@ -315,9 +344,11 @@ function checkHeaders(headers: IncomingMessage['headers']): Pick<ReceivedPush, '
   const ttl = typeof headers.ttl === 'string' ? headers.ttl.trim() : '';
   if (!/^\d+$/.test(ttl)) throw refuse(`TTL must be a number of seconds, not ${JSON.stringify(headers.ttl ?? null)}`);
   const urgency = typeof headers.urgency === 'string' ? headers.urgency.trim() : null;
-  if (urgency !== null && !urgencies.includes(urgency)) throw refuse(`Urgency ${JSON.stringify(urgency)} is none of ${urgencies.join(', ')}`);
+  if (urgency !== null && !urgencies.includes(urgency))
+    throw refuse(`Urgency ${JSON.stringify(urgency)} is none of ${urgencies.join(', ')}`);
   const topic = typeof headers.topic === 'string' ? headers.topic.trim() : null;
-  if (topic !== null && (topic.length > 32 || !base64url.test(topic))) throw refuse('Topic must be at most 32 characters of base64url');
+  if (topic !== null && (topic.length > 32 || !base64url.test(topic)))
+    throw refuse('Topic must be at most 32 characters of base64url');
   if (headers['content-encoding']?.trim().toLowerCase() !== 'aes128gcm') {
     throw refuse(`Content-Encoding must be aes128gcm, not ${JSON.stringify(headers['content-encoding'] ?? null)}`);
   }

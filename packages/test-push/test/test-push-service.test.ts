@@ -22,7 +22,10 @@ function requestFor(subscription: TestPushSubscription, text = JSON.stringify(pa
     topic: 'sold-out-7',
     contentEncoding: 'aes128gcm',
   });
-  return { headers: Object.fromEntries(Object.entries(details.headers).map(([name, value]) => [name, String(value)])), body: details.body };
+  return {
+    headers: Object.fromEntries(Object.entries(details.headers).map(([name, value]) => [name, String(value)])),
+    body: details.body,
+  };
 }
 
 async function post(endpoint: string, request: { headers: Record<string, string>; body: Buffer | null }) {
@@ -37,7 +40,11 @@ async function post(endpoint: string, request: { headers: Record<string, string>
 }
 
 /** A VAPID Authorization with the claims given, signed ES256 by `keys` (web-push refuses to sign most bad ones). */
-function vapidAuthorization(claims: Record<string, unknown>, keys = vapid, header: Record<string, unknown> = { typ: 'JWT', alg: 'ES256' }) {
+function vapidAuthorization(
+  claims: Record<string, unknown>,
+  keys = vapid,
+  header: Record<string, unknown> = { typ: 'JWT', alg: 'ES256' },
+) {
   const publicKey = Buffer.from(keys.publicKey, 'base64url');
   const privateKey = createPrivateKey({
     key: {
@@ -51,7 +58,9 @@ function vapidAuthorization(claims: Record<string, unknown>, keys = vapid, heade
   });
   const json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${json(header)}.${json(claims)}`;
-  const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+  const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString(
+    'base64url',
+  );
   return `vapid t=${input}.${signature}, k=${keys.publicKey}`;
 }
 
@@ -103,7 +112,9 @@ describe('startTestPushService: a valid message', () => {
     const subscription = service.newSubscription();
 
     expect((await post(subscription.endpoint, requestFor(subscription, 'plain words'))).status).toBe(201);
-    expect(service.received.map(({ payload, text }) => ({ payload, text }))).toEqual([{ payload: undefined, text: 'plain words' }]);
+    expect(service.received.map(({ payload, text }) => ({ payload, text }))).toEqual([
+      { payload: undefined, text: 'plain words' },
+    ]);
   });
 });
 
@@ -113,7 +124,10 @@ describe('startTestPushService: VAPID (RFC 8292) refused with 401', () => {
     const request = requestFor(subscription);
     const headers = { ...request.headers };
     delete headers.Authorization;
-    const response = await post(subscription.endpoint, { headers: authorization === undefined ? headers : { ...headers, Authorization: authorization }, body: request.body });
+    const response = await post(subscription.endpoint, {
+      headers: authorization === undefined ? headers : { ...headers, Authorization: authorization },
+      body: request.body,
+    });
     expect(service.received).toEqual([]);
     return { status: response.status, reason: service.rejected.at(-1)?.reason };
   };
@@ -123,7 +137,10 @@ describe('startTestPushService: VAPID (RFC 8292) refused with 401', () => {
     const subscription = service.newSubscription();
     const request = requestFor(subscription);
 
-    const response = await post(subscription.endpoint, { ...request, headers: { ...request.headers, Authorization: vapidAuthorization(claims()) } });
+    const response = await post(subscription.endpoint, {
+      ...request,
+      headers: { ...request.headers, Authorization: vapidAuthorization(claims()) },
+    });
 
     expect(response.status).toBe(201);
   });
@@ -132,12 +149,32 @@ describe('startTestPushService: VAPID (RFC 8292) refused with 401', () => {
     ['no Authorization', () => undefined, 'VAPID: no Authorization of the vapid scheme'],
     ['the WebPush scheme of aesgcm', () => 'WebPush abc.def.ghi', 'VAPID: no Authorization of the vapid scheme'],
     ['no k', () => vapidAuthorization(claims()).replace(/, k=.*$/, ''), 'VAPID: the Authorization lacks t= or k='],
-    ['another audience', () => vapidAuthorization({ ...claims(), aud: 'https://fcm.googleapis.com' }), 'VAPID: aud is "https://fcm.googleapis.com", not the origin'],
-    ['an expired token', () => vapidAuthorization({ ...claims(), exp: Math.floor(Date.now() / 1000) - 60 }), 'VAPID: the JWT expired'],
-    ['exp 25 hours ahead', () => vapidAuthorization({ ...claims(), exp: Math.floor(Date.now() / 1000) + 25 * 3_600 }), 'VAPID: exp is more than 24 hours ahead'],
+    [
+      'another audience',
+      () => vapidAuthorization({ ...claims(), aud: 'https://fcm.googleapis.com' }),
+      'VAPID: aud is "https://fcm.googleapis.com", not the origin',
+    ],
+    [
+      'an expired token',
+      () => vapidAuthorization({ ...claims(), exp: Math.floor(Date.now() / 1000) - 60 }),
+      'VAPID: the JWT expired',
+    ],
+    [
+      'exp 25 hours ahead',
+      () => vapidAuthorization({ ...claims(), exp: Math.floor(Date.now() / 1000) + 25 * 3_600 }),
+      'VAPID: exp is more than 24 hours ahead',
+    ],
     ['no exp', () => vapidAuthorization({ aud: service.origin, sub: vapid.subject }), 'VAPID: exp is missing'],
-    ['another subject', () => vapidAuthorization({ ...claims(), sub: 'mailto:someone@else.example' }), 'VAPID: sub is "mailto:someone@else.example", not mailto:push@meals.example'],
-    ['another algorithm', () => vapidAuthorization(claims(), vapid, { typ: 'JWT', alg: 'HS256' }), 'VAPID: the JWT is not ES256'],
+    [
+      'another subject',
+      () => vapidAuthorization({ ...claims(), sub: 'mailto:someone@else.example' }),
+      'VAPID: sub is "mailto:someone@else.example", not mailto:push@meals.example',
+    ],
+    [
+      'another algorithm',
+      () => vapidAuthorization(claims(), vapid, { typ: 'JWT', alg: 'HS256' }),
+      'VAPID: the JWT is not ES256',
+    ],
   ])('refuses %s', async (_name, authorization, reason) => {
     const refused = await refusedWith(authorization());
     expect(refused.status).toBe(401);
@@ -154,7 +191,10 @@ describe('startTestPushService: VAPID (RFC 8292) refused with 401', () => {
   it('refuses a valid token by another application server than the one expected', async () => {
     const stranger = { ...webPush.generateVAPIDKeys(), subject: vapid.subject };
 
-    expect(await refusedWith(vapidAuthorization(claims(), stranger))).toEqual({ status: 401, reason: 'VAPID: k is not the expected key' });
+    expect(await refusedWith(vapidAuthorization(claims(), stranger))).toEqual({
+      status: 401,
+      reason: 'VAPID: k is not the expected key',
+    });
   });
 });
 
@@ -175,9 +215,17 @@ describe('startTestPushService: headers and body refused with 400', () => {
     ['no TTL', withHeader('TTL', null), 'TTL must be a number of seconds, not null'],
     ['a negative TTL', withHeader('TTL', '-1'), 'TTL must be a number of seconds, not "-1"'],
     ['an unknown Urgency', withHeader('Urgency', 'urgent'), 'Urgency "urgent" is none of very-low, low, normal, high'],
-    ['a Topic of 33 characters', withHeader('Topic', 'a'.repeat(33)), 'Topic must be at most 32 characters of base64url'],
+    [
+      'a Topic of 33 characters',
+      withHeader('Topic', 'a'.repeat(33)),
+      'Topic must be at most 32 characters of base64url',
+    ],
     ['a Topic with a dot', withHeader('Topic', 'sold.out'), 'Topic must be at most 32 characters of base64url'],
-    ['Content-Encoding aesgcm', withHeader('Content-Encoding', 'aesgcm'), 'Content-Encoding must be aes128gcm, not "aesgcm"'],
+    [
+      'Content-Encoding aesgcm',
+      withHeader('Content-Encoding', 'aesgcm'),
+      'Content-Encoding must be aes128gcm, not "aesgcm"',
+    ],
   ])('refuses %s', async (_name, change, reason) => {
     expect(await sentWith(change)).toEqual({ status: 400, reason });
   });

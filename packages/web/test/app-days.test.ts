@@ -36,7 +36,15 @@ describe('mondayOf', () => {
 
 describe('stripDays', () => {
   it('on a Monday: today and the six days after it', () => {
-    expect(stripDays('2026-03-09')).toEqual(['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15']);
+    expect(stripDays('2026-03-09')).toEqual([
+      '2026-03-09',
+      '2026-03-10',
+      '2026-03-11',
+      '2026-03-12',
+      '2026-03-13',
+      '2026-03-14',
+      '2026-03-15',
+    ]);
   });
 
   it("on a Sunday: the week's six past days, today and the coming week, 13 days", () => {
@@ -50,16 +58,34 @@ describe('stripDays', () => {
   it('runs on across a month end', () => {
     // A Saturday: Monday 23 February to Friday 6 March.
     expect(stripDays('2026-02-28')).toEqual([
-      '2026-02-23', '2026-02-24', '2026-02-25', '2026-02-26', '2026-02-27', '2026-02-28',
-      '2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06',
+      '2026-02-23',
+      '2026-02-24',
+      '2026-02-25',
+      '2026-02-26',
+      '2026-02-27',
+      '2026-02-28',
+      '2026-03-01',
+      '2026-03-02',
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
     ]);
   });
 
   it('runs on across a year end, from a Monday of the old year', () => {
     // A Thursday.
     expect(stripDays('2026-12-31')).toEqual([
-      '2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31',
-      '2027-01-01', '2027-01-02', '2027-01-03', '2027-01-04', '2027-01-05', '2027-01-06',
+      '2026-12-28',
+      '2026-12-29',
+      '2026-12-30',
+      '2026-12-31',
+      '2027-01-01',
+      '2027-01-02',
+      '2027-01-03',
+      '2027-01-04',
+      '2027-01-05',
+      '2027-01-06',
     ]);
   });
 
@@ -110,8 +136,19 @@ describe('isDay', () => {
   });
 
   it('refuses no text, other shapes, and months or days out of range', () => {
-    const refused = [null, undefined, '', '2026-3-9', '20260309', '2026-03-09T12:00', ' 2026-03-09', '2026-03-09 ', 'today'];
-    for (const text of [...refused, '2026-13-01', '2026-00-10', '2026-02-32']) expect(isDay(text), String(text)).toBe(false);
+    const refused = [
+      null,
+      undefined,
+      '',
+      '2026-3-9',
+      '20260309',
+      '2026-03-09T12:00',
+      ' 2026-03-09',
+      '2026-03-09 ',
+      'today',
+    ];
+    for (const text of [...refused, '2026-13-01', '2026-00-10', '2026-02-32'])
+      expect(isDay(text), String(text)).toBe(false);
   });
 
   it('refuses a day its month does not have (Date would roll it over into the next month)', () => {

@@ -9,7 +9,8 @@ import { FilterPanel, FiltersButton } from '../src/app/ui/FilterPanel.js';
 import { someLabels } from './app-fixtures.js';
 
 const group = (name: string) => screen.getByRole('group', { name });
-const checkbox = (name: string, where: HTMLElement = document.body) => within(where).getByRole('checkbox', { name }) as HTMLInputElement;
+const checkbox = (name: string, where: HTMLElement = document.body) =>
+  within(where).getByRole('checkbox', { name }) as HTMLInputElement;
 const boxes = (where: HTMLElement) => within(where).getAllByRole('checkbox') as HTMLInputElement[];
 const names = (where: HTMLElement) => boxes(where).map((box) => box.labels?.[0]?.textContent);
 
@@ -27,7 +28,14 @@ describe('FilterPanel', () => {
   it('has two groups, "Leave out" and "Only", of checkboxes named by the labels, sub-kinds after their parent', () => {
     render(h(FilterPanel, {}));
     expect(screen.getAllByRole('group')).toHaveLength(2);
-    expect(names(group('Leave out'))).toEqual(['Cereals containing gluten', 'Wheat', 'Rye', 'Milk (including lactose)', 'with colourant', 'Pork']);
+    expect(names(group('Leave out'))).toEqual([
+      'Cereals containing gluten',
+      'Wheat',
+      'Rye',
+      'Milk (including lactose)',
+      'with colourant',
+      'Pork',
+    ]);
     expect(names(group('Only'))).toEqual(['vegetarian', 'vegan']);
     expect(screen.queryByRole('checkbox', { name: 'no meal (placeholder)' })).toBeNull();
     expect(screen.getAllByRole('checkbox').every((box) => !(box as HTMLInputElement).checked)).toBe(true);
@@ -69,7 +77,10 @@ describe('FilterPanel', () => {
     await act(() => {
       fireEvent.click(checkbox('Milk (including lactose)'));
     });
-    expect(JSON.parse(localStorage.getItem('canteen-meals.app.filters') ?? 'null')).toEqual({ without: ['milk'], only: [] });
+    expect(JSON.parse(localStorage.getItem('canteen-meals.app.filters') ?? 'null')).toEqual({
+      without: ['milk'],
+      only: [],
+    });
   });
 
   it('shows the filter set, and clears it all', async () => {
@@ -99,7 +110,14 @@ describe('FilterPanel', () => {
   it('speaks German: "Ohne" and "Nur", the labels by their German names', () => {
     language.value = 'de';
     render(h(FilterPanel, {}));
-    expect(names(group('Ohne'))).toEqual(['Glutenhaltiges Getreide', 'Weizen', 'Roggen', 'Milch (einschließlich Laktose)', 'mit Farbstoff', 'Schwein']);
+    expect(names(group('Ohne'))).toEqual([
+      'Glutenhaltiges Getreide',
+      'Weizen',
+      'Roggen',
+      'Milch (einschließlich Laktose)',
+      'mit Farbstoff',
+      'Schwein',
+    ]);
     expect(names(group('Nur'))).toEqual(['vegetarisch', 'vegan']);
   });
 });

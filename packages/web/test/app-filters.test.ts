@@ -1,6 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { filterCount, filterGroups, filtersFrom, mergeFilters, noFilters, sameFilters, toggled, type Filters } from '../src/app/model/filters.js';
-import { colourant, gluten, milk, placeholder, pork, rye, someLabels, vegan, vegetarian, wheat } from './app-fixtures.js';
+import {
+  filterCount,
+  filterGroups,
+  filtersFrom,
+  mergeFilters,
+  noFilters,
+  sameFilters,
+  toggled,
+  type Filters,
+} from '../src/app/model/filters.js';
+import {
+  colourant,
+  gluten,
+  milk,
+  placeholder,
+  pork,
+  rye,
+  someLabels,
+  vegan,
+  vegetarian,
+  wheat,
+} from './app-fixtures.js';
 
 describe('mergeFilters', () => {
   it('holds every code of either, each once, sorted', () => {
@@ -18,7 +38,9 @@ describe('mergeFilters', () => {
 
 describe('sameFilters', () => {
   it('compares the codes, not their order', () => {
-    expect(sameFilters({ without: ['pork', 'gluten'], only: ['vegan'] }, { without: ['gluten', 'pork'], only: ['vegan'] })).toBe(true);
+    expect(
+      sameFilters({ without: ['pork', 'gluten'], only: ['vegan'] }, { without: ['gluten', 'pork'], only: ['vegan'] }),
+    ).toBe(true);
     expect(sameFilters(noFilters, { without: [], only: [] })).toBe(true);
   });
 
@@ -52,15 +74,26 @@ describe('toggled', () => {
 
 describe('filtersFrom', () => {
   it('reads back a kept filter, sorted and each code once', () => {
-    expect(filtersFrom({ without: ['pork', 'gluten', 'pork'], only: ['vegan'] })).toEqual({ without: ['gluten', 'pork'], only: ['vegan'] });
-    expect(filtersFrom({ without: ['flavour_enhancer'], only: [] })).toEqual({ without: ['flavour_enhancer'], only: [] });
+    expect(filtersFrom({ without: ['pork', 'gluten', 'pork'], only: ['vegan'] })).toEqual({
+      without: ['gluten', 'pork'],
+      only: ['vegan'],
+    });
+    expect(filtersFrom({ without: ['flavour_enhancer'], only: [] })).toEqual({
+      without: ['flavour_enhancer'],
+      only: [],
+    });
   });
 
   it('drops what is not a list of codes', () => {
     for (const value of [null, undefined, 'pork', 42, true, []]) expect(filtersFrom(value)).toEqual(noFilters);
     expect(filtersFrom({})).toEqual(noFilters);
     expect(filtersFrom({ without: 'pork', only: { vegan: true } })).toEqual(noFilters);
-    expect(filtersFrom({ without: ['pork', 7, null, 'Pork', 'pork nuts', '', '_pork', 'pork_', 'a-b', ['gluten']], only: ['vegan', {}] })).toEqual({
+    expect(
+      filtersFrom({
+        without: ['pork', 7, null, 'Pork', 'pork nuts', '', '_pork', 'pork_', 'a-b', ['gluten']],
+        only: ['vegan', {}],
+      }),
+    ).toEqual({
       without: ['pork'],
       only: ['vegan'],
     });
@@ -88,9 +121,16 @@ describe('filterGroups', () => {
 
   it('offers no menu label (a placeholder is no filter)', () => {
     const { leaveOut, only } = filterGroups(someLabels);
-    const codes = [...leaveOut, ...only].flatMap((group) => [group.label, ...group.children]).map((label) => label.code);
+    const codes = [...leaveOut, ...only]
+      .flatMap((group) => [group.label, ...group.children])
+      .map((label) => label.code);
     expect(codes).not.toContain(placeholder.code);
-    expect(codes.sort()).toEqual(someLabels.filter((label) => label.kind !== 'menu').map((label) => label.code).sort());
+    expect(codes.sort()).toEqual(
+      someLabels
+        .filter((label) => label.kind !== 'menu')
+        .map((label) => label.code)
+        .sort(),
+    );
   });
 
   it('shows a sub-kind at the top when its parent is not in the list', () => {

@@ -3,7 +3,12 @@
 import type { Label } from '@canteen-meals/client';
 import type { MenuMeal } from '../src/app/model/menu-day.js';
 
-const label = (code: string, kind: Label['kind'], en: string, de: string, parent: string | null = null): Label => ({ code, kind, parent, name: { de, en } });
+const label = (code: string, kind: Label['kind'], en: string, de: string, parent: string | null = null): Label => ({
+  code,
+  kind,
+  parent,
+  name: { de, en },
+});
 
 export const gluten = label('gluten', 'allergen', 'Cereals containing gluten', 'Glutenhaltiges Getreide');
 export const wheat = label('wheat', 'allergen', 'Wheat', 'Weizen', 'gluten');

@@ -4,7 +4,18 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { h } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../src/shared/sign-in-settings.js';
-import { labels, language, liveFigures, notice, now, pending, personal, priceGroup, session, topPlaces } from '../src/app/store/state.js';
+import {
+  labels,
+  language,
+  liveFigures,
+  notice,
+  now,
+  pending,
+  personal,
+  priceGroup,
+  session,
+  topPlaces,
+} from '../src/app/store/state.js';
 import type { MenuMeal } from '../src/app/model/menu-day.js';
 import { MealCard } from '../src/app/ui/MealCard.js';
 import { menuMeal, someLabels } from './app-fixtures.js';
@@ -66,7 +77,11 @@ describe('MealCard signed out', () => {
   it("names the meal's labels the vocabulary knows, in the meal's order", () => {
     show(menuMeal({ labels: ['gluten', 'unknown_code', 'vegan', 'vegetarian'] }));
     const list = within(card()).getByRole('list', { name: 'Labels' });
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Cereals containing gluten', 'vegan', 'vegetarian']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Cereals containing gluten', 'vegan', 'vegetarian']);
   });
 
   it('says "Sold out" or "Few left", and nothing while available', () => {
@@ -85,7 +100,9 @@ describe('MealCard signed out', () => {
     show();
     expect(within(card()).getByText('Not rated yet')).toBeTruthy();
     await act(() => {
-      liveFigures.value = new Map([[42, { availability: 'sold_out', rating_count: 4, rating_average: 3.75, rating_median: 4 }]]);
+      liveFigures.value = new Map([
+        [42, { availability: 'sold_out', rating_count: 4, rating_average: 3.75, rating_median: 4 }],
+      ]);
     });
     expect(within(card()).getByText('Sold out')).toBeTruthy();
     expect(within(card()).getByText('3.8 of 5 stars from 4 ratings')).toBeTruthy();
@@ -157,7 +174,10 @@ describe('MealCard signed in', () => {
   it('rates at once and shows the answer: POST /rate-meal with the stars chosen', async () => {
     now.value = nextDay;
     const fetch = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) =>
-      Response.json({ status: 'success', data: { rating_count: 1, rating_average: 4, rating_median: 4, rating_personal: 4 } }),
+      Response.json({
+        status: 'success',
+        data: { rating_count: 1, rating_average: 4, rating_median: 4, rating_personal: 4 },
+      }),
     );
     vi.stubGlobal('fetch', fetch);
     show();
@@ -178,7 +198,10 @@ describe('MealCard signed in', () => {
   it('undoes a rating the server refuses, and says why', async () => {
     personal.value = new Map([[42, { marked: false, rating: 2 }]]);
     const refusal = { status: 'error', error: { code: 'meal_not_rateable', message: 'This meal cannot be rated.' } };
-    vi.stubGlobal('fetch', vi.fn(async () => Response.json(refusal, { status: 422 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json(refusal, { status: 422 })),
+    );
     show();
     await act(() => {
       fireEvent.click(screen.getByRole('radio', { name: '5 stars' }));
@@ -191,7 +214,10 @@ describe('MealCard signed in', () => {
   });
 
   it('keeps a rating made offline to send later, and says it waits', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     show();
     await act(() => {
       fireEvent.click(screen.getByRole('radio', { name: '5 stars' }));
@@ -213,7 +239,11 @@ describe('MealCard in German', () => {
     expect(spaced(article.querySelector('.price')?.textContent)).toBe('2,90 €');
     expect(within(article).getByText('Ausverkauft')).toBeTruthy();
     const list = within(article).getByRole('list');
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Glutenhaltiges Getreide', 'vegan']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Glutenhaltiges Getreide', 'vegan']);
   });
 
   it('names the stars "Deine Bewertung", "1 Stern", "2 Sterne" signed in', () => {

@@ -49,7 +49,12 @@ describe('topThree', () => {
   });
 
   it('places fewer when fewer have a score, none when none', () => {
-    expect([...topThree([{ meal_id: 1, score: 2 }, { meal_id: 2, score: null }])]).toEqual([[1, 1]]);
+    expect([
+      ...topThree([
+        { meal_id: 1, score: 2 },
+        { meal_id: 2, score: null },
+      ]),
+    ]).toEqual([[1, 1]]);
     expect(topThree([{ meal_id: 1, score: null }]).size).toBe(0);
     expect(topThree([]).size).toBe(0);
   });
@@ -69,7 +74,11 @@ describe('closedReason', () => {
   });
 
   it('not rateable whenever the meal takes no ratings', () => {
-    expect(closedReason({ rateable: false, served_at: servedAt }, new Date('2026-03-01T00:00:00.000Z'))).toBe('not_rateable');
-    expect(closedReason({ rateable: false, served_at: servedAt }, new Date('2026-03-20T00:00:00.000Z'))).toBe('not_rateable');
+    expect(closedReason({ rateable: false, served_at: servedAt }, new Date('2026-03-01T00:00:00.000Z'))).toBe(
+      'not_rateable',
+    );
+    expect(closedReason({ rateable: false, served_at: servedAt }, new Date('2026-03-20T00:00:00.000Z'))).toBe(
+      'not_rateable',
+    );
   });
 });

@@ -46,7 +46,8 @@ describe('queueFrom', () => {
   });
 
   it('is empty for anything not a list', () => {
-    for (const value of [undefined, null, 'rate', 3, { kind: 'rate', meal_id: 1, rating: 5 }]) expect(queueFrom(value)).toEqual([]);
+    for (const value of [undefined, null, 'rate', 3, { kind: 'rate', meal_id: 1, rating: 5 }])
+      expect(queueFrom(value)).toEqual([]);
   });
 
   it('drops the entries that are not actions, keeping the others in order', () => {
@@ -111,7 +112,7 @@ describe('backoffMs', () => {
     expect(backoffMs(-3, middle)).toBe(1000);
   });
 
-  it("stays within the bounds with Math.random, in whole milliseconds", () => {
+  it('stays within the bounds with Math.random, in whole milliseconds', () => {
     for (let attempt = 0; attempt < 12; attempt += 1) {
       const base = Math.min(30_000, 1000 * 2 ** attempt);
       for (let draw = 0; draw < 20; draw += 1) {

@@ -20,7 +20,8 @@ describe('Stars', () => {
     const group = screen.getByRole('radiogroup', { name: 'Your rating' });
     expect(radios()).toHaveLength(5);
     expect(radios().map((radio) => radio.closest('[role="radiogroup"]'))).toEqual(Array(5).fill(group));
-    for (const name of ['1 star', '2 stars', '3 stars', '4 stars', '5 stars']) expect(screen.getByRole('radio', { name })).toBeTruthy();
+    for (const name of ['1 star', '2 stars', '3 stars', '4 stars', '5 stars'])
+      expect(screen.getByRole('radio', { name })).toBeTruthy();
     expect(radios().every((radio) => !radio.checked)).toBe(true);
     expect(screen.queryByRole('button', { name: 'Remove my rating' })).toBeNull();
   });
@@ -58,7 +59,14 @@ describe('Stars', () => {
   it("keeps two meals' stars apart: a group and a radio name each", () => {
     const first = vi.fn();
     const second = vi.fn();
-    render(h('div', null, h(Stars, { mealId: 1, rating: 2, onRate: first }), h(Stars, { mealId: 2, rating: 5, onRate: second })));
+    render(
+      h(
+        'div',
+        null,
+        h(Stars, { mealId: 1, rating: 2, onRate: first }),
+        h(Stars, { mealId: 2, rating: 5, onRate: second }),
+      ),
+    );
     const groups = screen.getAllByRole('radiogroup', { name: 'Your rating' });
     expect(groups).toHaveLength(2);
     expect(new Set(radios().map((radio) => radio.name)).size).toBe(2);

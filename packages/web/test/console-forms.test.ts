@@ -1,9 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { canteenRequestOf, emptyCanteenFields, fieldsOf, restoreRequestOf, type AdminCanteen, type CanteenFields } from '../src/console/canteen-form.js';
+import {
+  canteenRequestOf,
+  emptyCanteenFields,
+  fieldsOf,
+  restoreRequestOf,
+  type AdminCanteen,
+  type CanteenFields,
+} from '../src/console/canteen-form.js';
 import { webhookEventTypes } from '@canteen-meals/client';
-import { firstOfMonth, mergeRequestOf, reportFileName, reportRequestOf, webhookEvents, webhookRequestOf } from '../src/console/console-requests.js';
+import {
+  firstOfMonth,
+  mergeRequestOf,
+  reportFileName,
+  reportRequestOf,
+  webhookEvents,
+  webhookRequestOf,
+} from '../src/console/console-requests.js';
 
-const fields = (overrides: Partial<CanteenFields> = {}): CanteenFields => ({ ...emptyCanteenFields, id: 'mensa-nord', name: 'Mensa Nord', ...overrides });
+const fields = (overrides: Partial<CanteenFields> = {}): CanteenFields => ({
+  ...emptyCanteenFields,
+  id: 'mensa-nord',
+  name: 'Mensa Nord',
+  ...overrides,
+});
 const feed = { name: 'full', url: 'https://mensa.example/full.xml', schedule: '0 6 * * *' };
 
 const stored: AdminCanteen = {
@@ -22,7 +41,16 @@ const stored: AdminCanteen = {
 
 describe('canteenRequestOf', () => {
   it('turns the fields into the PUT body: blanks become null, text trimmed, a German decimal comma read', () => {
-    const checked = canteenRequestOf(fields({ name: '  Mensa Nord ', city: ' ', latitude: '50,7796', longitude: '6.0784', openmensaId: '42', feeds: [feed] }));
+    const checked = canteenRequestOf(
+      fields({
+        name: '  Mensa Nord ',
+        city: ' ',
+        latitude: '50,7796',
+        longitude: '6.0784',
+        openmensaId: '42',
+        feeds: [feed],
+      }),
+    );
     expect(checked).toEqual({
       ok: true,
       value: {
@@ -42,7 +70,14 @@ describe('canteenRequestOf', () => {
 
   it('leaves out an empty OpenMensa number (the API keeps or assigns one) and a feed row left blank', () => {
     const checked = canteenRequestOf(fields({ feeds: [{ name: '', url: ' ', schedule: '' }] }));
-    expect(checked.ok && checked.value.request).toEqual({ name: 'Mensa Nord', timezone: 'Europe/Berlin', city: null, address: null, coordinates: null, feeds: [] });
+    expect(checked.ok && checked.value.request).toEqual({
+      name: 'Mensa Nord',
+      timezone: 'Europe/Berlin',
+      city: null,
+      address: null,
+      coordinates: null,
+      feeds: [],
+    });
   });
 
   it('names each wrong field, feeds by their row', () => {
@@ -55,7 +90,11 @@ describe('canteenRequestOf', () => {
       latitude: '91',
       longitude: 'east',
       openmensaId: '1.5',
-      feeds: [feed, { name: 'full', url: 'ftp://mensa.example/f.xml', schedule: '0 6 * *' }, { name: 'Today!', url: feed.url, schedule: feed.schedule }],
+      feeds: [
+        feed,
+        { name: 'full', url: 'ftp://mensa.example/f.xml', schedule: '0 6 * *' },
+        { name: 'Today!', url: feed.url, schedule: feed.schedule },
+      ],
     });
     expect(checked).toEqual({
       ok: false,
@@ -75,12 +114,18 @@ describe('canteenRequestOf', () => {
   });
 
   it('asks for both coordinates or neither, and accepts a six-field schedule (seconds first)', () => {
-    expect(canteenRequestOf(fields({ latitude: '50.1' }))).toEqual({ ok: false, problems: [{ field: 'longitude', problem: 'coordinatesPair' }] });
+    expect(canteenRequestOf(fields({ latitude: '50.1' }))).toEqual({
+      ok: false,
+      problems: [{ field: 'longitude', problem: 'coordinatesPair' }],
+    });
     expect(canteenRequestOf(fields({ feeds: [{ ...feed, schedule: '0  0 6 * * 1-5' }] })).ok).toBe(true);
-    expect(canteenRequestOf(fields({ id: '' }))).toEqual({ ok: false, problems: [{ field: 'id', problem: 'required' }] });
+    expect(canteenRequestOf(fields({ id: '' }))).toEqual({
+      ok: false,
+      problems: [{ field: 'id', problem: 'required' }],
+    });
   });
 
-  it('sends back what the form does not show, so an edit keeps the canteen\'s own spellings', () => {
+  it("sends back what the form does not show, so an edit keeps the canteen's own spellings", () => {
     const checked = canteenRequestOf(fieldsOf(stored), stored);
     expect(checked.ok && checked.value.request).toEqual({ ...restoreRequestOf(stored) });
   });
@@ -114,14 +159,32 @@ describe('fieldsOf and restoreRequestOf', () => {
 });
 
 describe('webhookRequestOf', () => {
-  it('checks the id, the URL and the events, and sends the events once each in the catalogue\'s order', () => {
-    expect(webhookRequestOf({ id: ' campus-app ', url: 'https://app.example/hooks', events: ['meal.withdrawn', 'menu.published', 'meal.withdrawn'] })).toEqual({
+  it("checks the id, the URL and the events, and sends the events once each in the catalogue's order", () => {
+    expect(
+      webhookRequestOf({
+        id: ' campus-app ',
+        url: 'https://app.example/hooks',
+        events: ['meal.withdrawn', 'menu.published', 'meal.withdrawn'],
+      }),
+    ).toEqual({
       ok: true,
-      value: { webhookId: 'campus-app', request: { url: 'https://app.example/hooks', events: ['menu.published', 'meal.withdrawn'] } },
+      value: {
+        webhookId: 'campus-app',
+        request: { url: 'https://app.example/hooks', events: ['menu.published', 'meal.withdrawn'] },
+      },
     });
-    expect(webhookRequestOf({ id: 'campus app', url: 'https://app.example', events: ['menu.published'] })).toEqual({ ok: false, problem: 'webhookId' });
-    expect(webhookRequestOf({ id: 'a', url: 'app.example/hooks', events: ['menu.published'] })).toEqual({ ok: false, problem: 'webhookUrl' });
-    expect(webhookRequestOf({ id: 'a', url: 'http://app.example', events: [] })).toEqual({ ok: false, problem: 'webhookEvents' });
+    expect(webhookRequestOf({ id: 'campus app', url: 'https://app.example', events: ['menu.published'] })).toEqual({
+      ok: false,
+      problem: 'webhookId',
+    });
+    expect(webhookRequestOf({ id: 'a', url: 'app.example/hooks', events: ['menu.published'] })).toEqual({
+      ok: false,
+      problem: 'webhookUrl',
+    });
+    expect(webhookRequestOf({ id: 'a', url: 'http://app.example', events: [] })).toEqual({
+      ok: false,
+      problem: 'webhookEvents',
+    });
   });
 });
 
@@ -134,7 +197,7 @@ describe('mergeRequestOf', () => {
 });
 
 describe('reportRequestOf', () => {
-  it('takes a canteen\'s days from..to, at most 366, and names the file after them', () => {
+  it("takes a canteen's days from..to, at most 366, and names the file after them", () => {
     const checked = reportRequestOf('mensa-nord', '2024-03-01', '2025-02-28');
     expect(checked).toEqual({ ok: true, value: { canteen: 'mensa-nord', from: '2024-03-01', to: '2025-02-28' } });
     expect(checked.ok && reportFileName(checked.value)).toBe('ratings-mensa-nord-2024-03-01-2025-02-28.csv');
@@ -147,7 +210,7 @@ describe('reportRequestOf', () => {
   });
 });
 
-describe('the webhook form\'s events (issue 39)', () => {
+describe("the webhook form's events (issue 39)", () => {
   it('are every event the API accepts, meal.availability_changed among them', () => {
     expect([...webhookEvents]).toEqual([...webhookEventTypes]);
     expect(webhookEvents).toContain('meal.availability_changed');

@@ -33,10 +33,20 @@ describe('feedStatusOf', () => {
   });
 
   it('words an import with its counts, and an unchanged feed', () => {
-    const imported = summary({ outcome: 'imported', last_success_at: '2026-08-01T04:00:00.000Z', http_status: 200, counts: { added: 12, changed: 1, unchanged: 3, withdrawn: 0 } });
-    expect(feedStatusOf(imported, texts.en, when)).toMatchObject({ lastError: 'none', outcome: 'imported: 12 new, 1 changed, 3 unchanged, 0 withdrawn' });
+    const imported = summary({
+      outcome: 'imported',
+      last_success_at: '2026-08-01T04:00:00.000Z',
+      http_status: 200,
+      counts: { added: 12, changed: 1, unchanged: 3, withdrawn: 0 },
+    });
+    expect(feedStatusOf(imported, texts.en, when)).toMatchObject({
+      lastError: 'none',
+      outcome: 'imported: 12 new, 1 changed, 3 unchanged, 0 withdrawn',
+    });
     expect(outcomeWords(imported, texts.de)).toBe('eingelesen: 12 neu, 1 geändert, 3 unverändert, 0 zurückgezogen');
-    expect(outcomeWords(summary({ outcome: 'not_modified', http_status: 304 }), texts.en)).toBe('unchanged since the last fetch');
+    expect(outcomeWords(summary({ outcome: 'not_modified', http_status: 304 }), texts.en)).toBe(
+      'unchanged since the last fetch',
+    );
   });
 
   it('says why the last attempt failed: the HTTP status when the feed answered, else that nothing answered', () => {
@@ -46,7 +56,10 @@ describe('feedStatusOf', () => {
       outcome: 'failed (the feed answered HTTP 503: the feed host is unavailable)',
     });
     const silent = summary({ outcome: 'failed', last_error: 'connect ECONNREFUSED 127.0.0.1:9', next_run_at: null });
-    expect(feedStatusOf(silent, texts.de, when)).toMatchObject({ lastError: 'keine Antwort: connect ECONNREFUSED 127.0.0.1:9', nextRun: 'nicht geplant' });
+    expect(feedStatusOf(silent, texts.de, when)).toMatchObject({
+      lastError: 'keine Antwort: connect ECONNREFUSED 127.0.0.1:9',
+      nextRun: 'nicht geplant',
+    });
   });
 });
 
@@ -65,8 +78,16 @@ describe('deliveryWords', () => {
   });
 
   it('says when, what, how it went, how often it was tried and when next', () => {
-    expect(deliveryWords(delivery(), texts.en, when)).toBe(`${when('2026-08-01T04:00:00.000Z')} · meal.withdrawn · delivered · 1 attempt · HTTP 204`);
-    const pending = delivery({ state: 'pending', attempts: 2, last_status: 500, last_error: 'the receiver answered 500', next_attempt_at: '2026-08-01T04:05:00.000Z' });
+    expect(deliveryWords(delivery(), texts.en, when)).toBe(
+      `${when('2026-08-01T04:00:00.000Z')} · meal.withdrawn · delivered · 1 attempt · HTTP 204`,
+    );
+    const pending = delivery({
+      state: 'pending',
+      attempts: 2,
+      last_status: 500,
+      last_error: 'the receiver answered 500',
+      next_attempt_at: '2026-08-01T04:05:00.000Z',
+    });
     expect(deliveryWords(pending, texts.de, when)).toBe(
       `${when('2026-08-01T04:00:00.000Z')} · meal.withdrawn · ausstehend · 2 Versuche · der Feed antwortete HTTP 500: the receiver answered 500 · nächster Versuch ${when('2026-08-01T04:05:00.000Z')}`,
     );

@@ -8,22 +8,30 @@ const distribution = (counts: readonly [number, number, number, number, number])
 
 describe('figuresText', () => {
   it('says "no ratings yet" and shows a dash when nobody rated', () => {
-    expect(figuresText({ rating_count: 0, rating_average: null, rating_median: null }, texts.en, numberFormats('en'))).toEqual({
+    expect(
+      figuresText({ rating_count: 0, rating_average: null, rating_median: null }, texts.en, numberFormats('en')),
+    ).toEqual({
       average: '–',
       detail: 'no ratings yet',
     });
-    expect(figuresText({ rating_count: 0, rating_average: null, rating_median: null }, texts.de, numberFormats('de')).detail).toBe(
-      'noch keine Bewertungen',
-    );
+    expect(
+      figuresText({ rating_count: 0, rating_average: null, rating_median: null }, texts.de, numberFormats('de')).detail,
+    ).toBe('noch keine Bewertungen');
   });
 
   it('writes numbers as the language does: one decimal, a comma in German, a separator for thousands', () => {
     const figures = { rating_count: 1234, rating_average: 4.25, rating_median: 4 };
-    expect(figuresText(figures, texts.en, numberFormats('en'))).toEqual({ average: '4.3', detail: '1,234 ratings · median 4.0' });
-    expect(figuresText(figures, texts.de, numberFormats('de'))).toEqual({ average: '4,3', detail: '1.234 Bewertungen · Median 4,0' });
-    expect(figuresText({ rating_count: 1, rating_average: 5, rating_median: 5 }, texts.en, numberFormats('en')).detail).toBe(
-      '1 rating · median 5.0',
-    );
+    expect(figuresText(figures, texts.en, numberFormats('en'))).toEqual({
+      average: '4.3',
+      detail: '1,234 ratings · median 4.0',
+    });
+    expect(figuresText(figures, texts.de, numberFormats('de'))).toEqual({
+      average: '4,3',
+      detail: '1.234 Bewertungen · Median 4,0',
+    });
+    expect(
+      figuresText({ rating_count: 1, rating_average: 5, rating_median: 5 }, texts.en, numberFormats('en')).detail,
+    ).toBe('1 rating · median 5.0');
   });
 });
 

@@ -12,7 +12,13 @@ describe('fitting a name to its card', () => {
   });
 
   it('measures words and the parts of hyphenated words, where a line may break', () => {
-    expect(breakableParts('Kartoffel-Gemüse-Pfanne mit  Dip')).toEqual(['Kartoffel-', 'Gemüse-', 'Pfanne', 'mit', 'Dip']);
+    expect(breakableParts('Kartoffel-Gemüse-Pfanne mit  Dip')).toEqual([
+      'Kartoffel-',
+      'Gemüse-',
+      'Pfanne',
+      'mit',
+      'Dip',
+    ]);
     expect(breakableParts(' Tomatensuppe ')).toEqual(['Tomatensuppe']);
   });
 });

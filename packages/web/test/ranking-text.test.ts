@@ -18,7 +18,9 @@ describe('rankingText', () => {
       sureShare: 0,
       sureLabel: 'sicher mindestens 1,0 von 5',
     });
-    expect(rankingText({ score: 5, rating_count: 1234, rating_average: 5 }, texts.de, numberFormats('de')).figures).toBe('5,0 (1.234 Bewertungen)');
+    expect(
+      rankingText({ score: 5, rating_count: 1234, rating_average: 5 }, texts.de, numberFormats('de')).figures,
+    ).toBe('5,0 (1.234 Bewertungen)');
   });
 
   it('says "unrated" without a bar when nobody rated', () => {

@@ -14,7 +14,9 @@ import { signInTexts } from '../src/shared/sign-in-texts.js';
 // As a token carries it: the JSON's UTF-8 bytes in base64url.
 const base64url = (value: unknown) =>
   btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(value))))
-    .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 describe('the sign-in settings from <html data-oidc-*>', () => {
   it('needs both the issuer and the client id; the scopes default to openid profile', () => {
@@ -29,7 +31,12 @@ describe('the sign-in settings from <html data-oidc-*>', () => {
       audience: undefined,
     });
     expect(
-      signInSettingsOf({ oidcIssuer: 'https://id.test', oidcClientId: 'pages', oidcScopes: 'openid offline_access', oidcAudience: 'api' }),
+      signInSettingsOf({
+        oidcIssuer: 'https://id.test',
+        oidcClientId: 'pages',
+        oidcScopes: 'openid offline_access',
+        oidcAudience: 'api',
+      }),
     ).toEqual({ issuer: 'https://id.test', clientId: 'pages', scopes: 'openid offline_access', audience: 'api' });
   });
 });
@@ -102,6 +109,8 @@ describe('the API named in the sign-in requests (issue 39)', () => {
     });
     expect(audienceParameters('urn:meals:api')).toMatchObject({ resource: 'urn:meals:api' });
     // RFC 8707 §2: a resource must not hold a fragment.
-    expect(audienceParameters('https://meals.example.org/#api')).toEqual({ extraQueryParams: { audience: 'https://meals.example.org/#api' } });
+    expect(audienceParameters('https://meals.example.org/#api')).toEqual({
+      extraQueryParams: { audience: 'https://meals.example.org/#api' },
+    });
   });
 });

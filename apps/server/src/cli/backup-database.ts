@@ -7,7 +7,8 @@ import { withEnvFile } from '../env-file.js';
 async function backup(file: string | undefined): Promise<void> {
   if (file === undefined) throw new Error('usage: pnpm db:backup <file>');
   const { database } = loadConfig(withEnvFile());
-  if (database.kind !== 'sqlite') throw new Error('DATABASE_URL is not a sqlite: database; there is nothing to back up');
+  if (database.kind !== 'sqlite')
+    throw new Error('DATABASE_URL is not a sqlite: database; there is nothing to back up');
   const target = resolve(process.env.INIT_CWD ?? process.cwd(), file);
   const report = await backupSqliteDatabase(database.path, target);
   console.log(

@@ -22,7 +22,8 @@ export async function importJsonMeals(
   { meals, closedDays }: JsonMenu,
   { upsertMeals, setDayClosed }: Pick<UseCases, 'upsertMeals' | 'setDayClosed'>,
 ): Promise<string[]> {
-  for (const { canteenId, date } of closedDays) valueOrThrow(await setDayClosed.execute({ canteenId, date, closed: true }));
+  for (const { canteenId, date } of closedDays)
+    valueOrThrow(await setDayClosed.execute({ canteenId, date, closed: true }));
   const { upserted } = valueOrThrow(await upsertMeals.execute(meals));
   const closed = closedDays.length === 0 ? '' : `, ${closedDays.length} closed days`;
   return [`meals:import: upserted ${upserted} meals from ${path}${closed}`];

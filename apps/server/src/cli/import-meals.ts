@@ -13,7 +13,7 @@ import { importOpenMensaFeed, prepareOpenMensaFeed } from './import-openmensa-fe
 const usage = [
   'usage: pnpm meals:import <feed.xml> [--canteen <id>] [--source <name>] [--not-rateable]   an OpenMensa v2 feed, a file or an http(s) URL',
   '       pnpm meals:import <meals.json>                                                     the PUT /api/v1/admin/meals body',
-  '  --canteen <id>  the canteen the feed\'s menu belongs to (it must exist; default: default)',
+  "  --canteen <id>  the canteen the feed's menu belongs to (it must exist; default: default)",
 ].join('\n');
 
 class UsageError extends Error {}
@@ -40,22 +40,38 @@ async function importMeals(args: string[]): Promise<void> {
   if (/^https?:\/\//i.test(file)) {
     // The service's one way out to other hosts: time and size limits, gzip, retries, no private addresses.
     const fetched = await fetchFeed(file, { allowPrivateNetworks: config.outboundAllowPrivateNetworks });
-    if (fetched.status !== 'fetched') throw new Error(`${file} answered 304 Not Modified to a request without a condition`);
-    const feed = await prepareOpenMensaFeed(file, { source: values.source, rateable: !values['not-rateable'], canteen: values.canteen }, fetched.body);
-    await withNewDatabaseRemovedOnFailure(config, () => importInto(config, async (useCases) => importOpenMensaFeed(feed, config, useCases)));
+    if (fetched.status !== 'fetched')
+      throw new Error(`${file} answered 304 Not Modified to a request without a condition`);
+    const feed = await prepareOpenMensaFeed(
+      file,
+      { source: values.source, rateable: !values['not-rateable'], canteen: values.canteen },
+      fetched.body,
+    );
+    await withNewDatabaseRemovedOnFailure(config, () =>
+      importInto(config, async (useCases) => importOpenMensaFeed(feed, config, useCases)),
+    );
     return;
   }
   const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
   const format = extname(path).toLowerCase();
   if (format !== '.xml' && format !== '.json') throw new UsageError(`${file}: expected a .xml or .json file\n${usage}`);
   if (format === '.json' && (values.source !== undefined || values['not-rateable'] || values.canteen !== undefined)) {
-    throw new UsageError('--canteen, --source and --not-rateable apply to OpenMensa feeds (.xml) only (a JSON body names canteen_id per meal)');
+    throw new UsageError(
+      '--canteen, --source and --not-rateable apply to OpenMensa feeds (.xml) only (a JSON body names canteen_id per meal)',
+    );
   }
 
   // Read and check the whole input before the database is opened: a refused file leaves no database behind.
   const prepared =
     format === '.xml'
-      ? { format, feed: await prepareOpenMensaFeed(path, { source: values.source, rateable: !values['not-rateable'], canteen: values.canteen }) }
+      ? {
+          format,
+          feed: await prepareOpenMensaFeed(path, {
+            source: values.source,
+            rateable: !values['not-rateable'],
+            canteen: values.canteen,
+          }),
+        }
       : { format, meals: prepareJsonMeals(path) };
   await withNewDatabaseRemovedOnFailure(config, () =>
     importInto(config, (useCases) =>

@@ -29,11 +29,17 @@ export interface PreparedFeed {
  * Read in a thread within the server's budget, as the feeds the server fetches: a hostile feed stops the import with
  * a message instead of holding the command for hours.
  */
-export async function prepareOpenMensaFeed(path: string, options: FeedImportOptions, bytes?: Buffer): Promise<PreparedFeed> {
+export async function prepareOpenMensaFeed(
+  path: string,
+  options: FeedImportOptions,
+  bytes?: Buffer,
+): Promise<PreparedFeed> {
   const feed = await readFeedInWorker(bytes ?? readFileSync(path));
   const source = options.source ?? options.canteen ?? feed.canteenName;
   if (source === null) {
-    throw new Error(`${path} names no canteen (<canteen><name>): pass --canteen <id> or --source <name> to say which canteen it is`);
+    throw new Error(
+      `${path} names no canteen (<canteen><name>): pass --canteen <id> or --source <name> to say which canteen it is`,
+    );
   }
   return { path, feed, source, rateable: options.rateable, canteenId: options.canteen ?? defaultCanteenId };
 }

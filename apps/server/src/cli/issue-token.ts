@@ -30,9 +30,12 @@ try {
     );
   }
   if (config.jwtKey.kind !== 'secret') {
-    throw new ConfigError('this command signs HS256 tokens with JWT_SECRET; with a public key or JWKS, the issuer signs them.');
+    throw new ConfigError(
+      'this command signs HS256 tokens with JWT_SECRET; with a public key or JWKS, the issuer signs them.',
+    );
   }
-  if (config.jwtSecretIsDevelopmentDefault) console.error('issue-token: signed with the development secret (JWT_SECRET is not set)');
+  if (config.jwtSecretIsDevelopmentDefault)
+    console.error('issue-token: signed with the development secret (JWT_SECRET is not set)');
   console.log(
     signHmacToken(config.jwtSecret, {
       sub,

@@ -22,7 +22,9 @@ export function menuImportReport(plan: MenuImportPlan, context: MenuImportContex
     ...updated.map((meal) => `  ~ #${meal.id} ${describe(meal)}`),
     ...(missing.length > 0 ? [`  kept ${missing.length} meals that the feed no longer lists on their day:`] : []),
     ...missing.map((meal) => `  = #${meal.id} ${describe(meal)}`),
-    ...(withdrawn.length > 0 ? [`  withdrew ${withdrawn.length} of them, still to be served: they leave the menu`] : []),
+    ...(withdrawn.length > 0
+      ? [`  withdrew ${withdrawn.length} of them, still to be served: they leave the menu`]
+      : []),
     ...withdrawn.map((meal) => `  - #${meal.id} ${describe(meal)}`),
   ];
 }
@@ -33,5 +35,7 @@ function describe(meal: DetailedMeal): string {
 
 /** ImportMenu writes a menu of up to maxMealsPerImportWrite meals in one transaction, a larger one day by day. */
 function transactions(listed: number): string {
-  return listed <= maxMealsPerImportWrite ? 'one transaction' : `whole days per transaction, at most ${maxMealsPerImportWrite} meals each`;
+  return listed <= maxMealsPerImportWrite
+    ? 'one transaction'
+    : `whole days per transaction, at most ${maxMealsPerImportWrite} meals each`;
 }

@@ -3,7 +3,8 @@
 // uncompressed (65 bytes), the private key its 32-byte scalar, as the `web-push` package writes them.
 import { createECDH } from 'node:crypto';
 
-const usage = 'usage: pnpm push-keys   (prints WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT for .env)';
+const usage =
+  'usage: pnpm push-keys   (prints WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT for .env)';
 if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
   console.log(usage);
   process.exit(0);

@@ -4,7 +4,8 @@ import { Cron } from 'croner';
 // Cron expressions are read by croner (a maintained library, no hand-written parser): 5 fields, or 6 with seconds
 // first, evaluated on the clocks of the canteen's time zone. `paused` keeps croner from arming timers of its own: the
 // service only asks it when a schedule fires next.
-const cronOf = (schedule: string, timeZone: string) => new Cron(schedule, { timezone: timeZone, paused: true, mode: '5-or-6-parts' });
+const cronOf = (schedule: string, timeZone: string) =>
+  new Cron(schedule, { timezone: timeZone, paused: true, mode: '5-or-6-parts' });
 
 /** When the schedule next fires after `after`, or null when it never does again. */
 export const nextRunOf: NextRun = (schedule, timeZone, after) => cronOf(schedule, timeZone).nextRun(after);

@@ -7,7 +7,11 @@ import { Gauge, type Registry } from 'prom-client';
  */
 export function registerFeedFreshnessGauge(
   registers: Registry[],
-  { canteens, feedStates, clock }: { readonly canteens: CanteenRepository; readonly feedStates: FeedStateRepository; readonly clock: Clock },
+  {
+    canteens,
+    feedStates,
+    clock,
+  }: { readonly canteens: CanteenRepository; readonly feedStates: FeedStateRepository; readonly clock: Clock },
 ): void {
   new Gauge({
     name: 'meals_feed_seconds_since_success',
@@ -22,7 +26,10 @@ export function registerFeedFreshnessGauge(
         const configured = new Set(canteen.feeds.map((feed) => feed.name));
         for (const state of await feedStates.list(canteen.id)) {
           if (!configured.has(state.feedName) || state.lastSuccessAt === null) continue;
-          this.set({ canteen: canteen.id, feed: state.feedName }, Math.max(0, now - state.lastSuccessAt.getTime()) / 1000);
+          this.set(
+            { canteen: canteen.id, feed: state.feedName },
+            Math.max(0, now - state.lastSuccessAt.getTime()) / 1000,
+          );
         }
       }
     },

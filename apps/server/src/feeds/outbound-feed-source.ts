@@ -32,7 +32,13 @@ export function outboundFeedSource(options: OutboundFeedSourceOptions): FeedSour
         });
         return fetched.status === 'not_modified'
           ? { status: 'not_modified', httpStatus: 304 }
-          : { status: 'fetched', body: fetched.body, httpStatus: fetched.httpStatus, etag: fetched.etag, lastModified: fetched.lastModified };
+          : {
+              status: 'fetched',
+              body: fetched.body,
+              httpStatus: fetched.httpStatus,
+              etag: fetched.etag,
+              lastModified: fetched.lastModified,
+            };
       } catch (error) {
         if (error instanceof FeedFetchError) throw new FeedSourceError(error.message, error.httpStatus);
         throw error;
@@ -50,7 +56,10 @@ export function outboundFeedSource(options: OutboundFeedSourceOptions): FeedSour
 function endedBy(caller: CancelSignal | undefined, { deadlineMs, stopping }: OutboundFeedSourceOptions) {
   const controller = new AbortController();
   const end = (reason: string) => () => controller.abort(reason);
-  const timer = setTimeout(end(`no complete answer within the fetch's deadline of ${deadlineMs} ms (retries included)`), deadlineMs);
+  const timer = setTimeout(
+    end(`no complete answer within the fetch's deadline of ${deadlineMs} ms (retries included)`),
+    deadlineMs,
+  );
   const runEnded = end("the scheduled run's deadline passed");
   const serviceStops = end('the service is stopping');
   if (caller?.aborted) runEnded();

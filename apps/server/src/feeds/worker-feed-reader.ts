@@ -34,7 +34,10 @@ export type FeedReadingAnswer =
  * budget (a hostile or broken one) has its thread terminated. Throws what readOpenMensaFeed throws for a feed it
  * refuses, and a FeedReadingBudgetError for a thread ended by its budget.
  */
-export function readFeedInWorker(bytes: Uint8Array, budget: FeedReadingBudget = defaultFeedReadingBudget): Promise<OpenMensaFeed> {
+export function readFeedInWorker(
+  bytes: Uint8Array,
+  budget: FeedReadingBudget = defaultFeedReadingBudget,
+): Promise<OpenMensaFeed> {
   // A copy of its own, handed over without another: the body may be a view into a larger (pooled) buffer. Not
   // bytes.slice(): on a Buffer that is a view, and handing it over would detach the caller's memory.
   const own = new Uint8Array(bytes).buffer;
@@ -42,7 +45,11 @@ export function readFeedInWorker(bytes: Uint8Array, budget: FeedReadingBudget = 
   const worker = new Worker(new URL('../../dist/feeds/feed-reading-worker.js', import.meta.url), {
     workerData: own,
     transferList: [own],
-    resourceLimits: { maxOldGenerationSizeMb: budget.heapMb, maxYoungGenerationSizeMb: Math.min(32, budget.heapMb), stackSizeMb: 4 },
+    resourceLimits: {
+      maxOldGenerationSizeMb: budget.heapMb,
+      maxYoungGenerationSizeMb: Math.min(32, budget.heapMb),
+      stackSizeMb: 4,
+    },
   });
   return new Promise<OpenMensaFeed>((resolve, reject) => {
     let settled = false;
@@ -54,7 +61,14 @@ export function readFeedInWorker(bytes: Uint8Array, budget: FeedReadingBudget = 
       void worker.terminate();
     };
     const deadline = setTimeout(
-      () => settle(() => reject(new FeedReadingBudgetError(`reading the feed took longer than ${budget.timeMs} ms: stopped, nothing imported`))),
+      () =>
+        settle(() =>
+          reject(
+            new FeedReadingBudgetError(
+              `reading the feed took longer than ${budget.timeMs} ms: stopped, nothing imported`,
+            ),
+          ),
+        ),
       budget.timeMs,
     );
     worker.once('message', (answer: FeedReadingAnswer) =>
@@ -67,12 +81,16 @@ export function readFeedInWorker(bytes: Uint8Array, budget: FeedReadingBudget = 
       settle(() =>
         reject(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new FeedReadingBudgetError(`reading the feed needed more than ${budget.heapMb} MB: stopped, nothing imported`)
+            ? new FeedReadingBudgetError(
+                `reading the feed needed more than ${budget.heapMb} MB: stopped, nothing imported`,
+              )
             : error,
         ),
       ),
     );
-    worker.once('exit', (code) => settle(() => reject(new Error(`the feed reading thread stopped (exit code ${code}) without an answer`))));
+    worker.once('exit', (code) =>
+      settle(() => reject(new Error(`the feed reading thread stopped (exit code ${code}) without an answer`))),
+    );
   });
 }
 

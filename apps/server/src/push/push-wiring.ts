@@ -1,5 +1,14 @@
 import type { PushOptions } from '@canteen-meals/adapters-http';
-import { createPushUseCases, type Clock, type GetMeal, type MenuChangeHub, type PushSender, type PushStore, type PreferenceRepository, type CanteenRepository } from '@canteen-meals/domain';
+import {
+  createPushUseCases,
+  type Clock,
+  type GetMeal,
+  type MenuChangeHub,
+  type PushSender,
+  type PushStore,
+  type PreferenceRepository,
+  type CanteenRepository,
+} from '@canteen-meals/domain';
 import { ConfigError, type Config, type WebPushConfig } from '../config.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { pushEndpointProblem } from '@canteen-meals/adapters-outbound/policy';
@@ -19,12 +28,19 @@ export interface PushWiring {
 }
 
 /** Sends through adapters-outbound (web-push's encryption and VAPID, the guarded client), loaded by the first send. */
-export function outboundPushSender(webPush: WebPushConfig, options: { readonly allowPrivateNetworks: boolean; readonly timeoutMs: number }): PushSender {
+export function outboundPushSender(
+  webPush: WebPushConfig,
+  options: { readonly allowPrivateNetworks: boolean; readonly timeoutMs: number },
+): PushSender {
   let sender: Promise<PushSender> | undefined;
   return {
     send: async (subscription, message) => {
       sender ??= import('@canteen-meals/adapters-outbound').then(({ createPushSender }) =>
-        createPushSender({ vapid: webPush, allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs: options.timeoutMs }),
+        createPushSender({
+          vapid: webPush,
+          allowPrivateNetworks: options.allowPrivateNetworks,
+          timeoutMs: options.timeoutMs,
+        }),
       );
       return (await sender).send(subscription, message);
     },
@@ -49,12 +65,20 @@ export function wirePush(
   const webPush = config.webPush;
   if (webPush === undefined) return undefined;
   const store = deps.store;
-  if (store === undefined) throw new ConfigError(`Web Push needs a database that keeps subscriptions, which ${config.database.kind} does not.`);
+  if (store === undefined)
+    throw new ConfigError(
+      `Web Push needs a database that keeps subscriptions, which ${config.database.kind} does not.`,
+    );
   const push = createPushUseCases({
     store,
     canteens: deps.canteens,
     preferences: deps.preferences,
-    sender: deps.sender ?? outboundPushSender(webPush, { allowPrivateNetworks: config.outboundAllowPrivateNetworks, timeoutMs: config.webhookTimeoutMs }),
+    sender:
+      deps.sender ??
+      outboundPushSender(webPush, {
+        allowPrivateNetworks: config.outboundAllowPrivateNetworks,
+        timeoutMs: config.webhookTimeoutMs,
+      }),
     clock: deps.clock,
     // An `https:` URL (`http:` only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1), under the outbound address rule of webhooks.
     checkEndpoint: (url) => pushEndpointProblem(url, { allowPrivateNetworks: config.outboundAllowPrivateNetworks }),
@@ -70,7 +94,8 @@ export function wirePush(
         pollMs: config.pushPollMs,
         clock: deps.clock,
         onDigests: (run) => {
-          if (run.digests + run.dropped > 0) log.info({ digests: run.digests, queued: run.queued, dropped: run.dropped }, 'push digests');
+          if (run.digests + run.dropped > 0)
+            log.info({ digests: run.digests, queued: run.queued, dropped: run.dropped }, 'push digests');
         },
         onPass: (pass) => {
           if (pass.attempts > 0) log.info({ attempts: pass.attempts, ...pass.outcomes }, 'push deliveries');
@@ -84,7 +109,13 @@ export function wirePush(
           const read = await deps.getMeal.execute({ userId: null, mealId: change.mealId });
           if (!read.ok) return;
           const { meal } = read.value;
-          const queued = await push.notifySoldOut.execute({ mealId: meal.id, name: meal.name, canteenId: meal.canteenId, servedAt: meal.servedAt, now: deps.clock.now() });
+          const queued = await push.notifySoldOut.execute({
+            mealId: meal.id,
+            name: meal.name,
+            canteenId: meal.canteenId,
+            servedAt: meal.servedAt,
+            now: deps.clock.now(),
+          });
           if (queued > 0) await worker.runNow();
         })().catch((error: unknown) => log.error(error, 'a sold-out notice failed'));
       });

@@ -27,7 +27,10 @@ export interface PushWorkerOptions {
  * instances), then every waiting notification this instance can claim; again at once when a pass stopped at its bound,
  * when `runNow` asks (a sold-out notice queued), and at least every `pollMs`.
  */
-export function startPushWorker(push: Pick<PushUseCaseSet, 'runPushDigests' | 'deliverPushes'>, options: PushWorkerOptions): PushWorker {
+export function startPushWorker(
+  push: Pick<PushUseCaseSet, 'runPushDigests' | 'deliverPushes'>,
+  options: PushWorkerOptions,
+): PushWorker {
   const timers = options.timers ?? realTimers;
   const stopping = new AbortController();
   let running: Promise<void> | null = null;

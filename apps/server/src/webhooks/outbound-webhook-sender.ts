@@ -15,7 +15,11 @@ export function outboundWebhookSender(options: OutboundWebhookOptions): WebhookS
     send: async (webhook, event) =>
       (await loadOutbound()).sendWebhook(
         { url: webhook.url, id: event.id, body: JSON.stringify(webhookPayloadOf(event)), secret: webhook.secret },
-        { allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs: options.timeoutMs, now: () => options.clock.now() },
+        {
+          allowPrivateNetworks: options.allowPrivateNetworks,
+          timeoutMs: options.timeoutMs,
+          now: () => options.clock.now(),
+        },
       ),
   };
 }
@@ -41,6 +45,8 @@ export function webhookUrlCheck({ allowPrivateNetworks }: { readonly allowPrivat
     }
     // The same host rule as a push endpoint's (adapters-outbound/policy).
     const range = nonPublicHostOf(parsed);
-    return range === null ? undefined : `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`;
+    return range === null
+      ? undefined
+      : `must reach a public address, not a ${range} one (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1 allows it)`;
   };
 }

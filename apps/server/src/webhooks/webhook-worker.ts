@@ -64,7 +64,8 @@ export function startWebhookWorker(deliverWebhooks: DeliverWebhooks, options: We
       // The database failed (the pass's leases run out by themselves): try again after the poll interval.
       options.onError(error);
     }
-    const dueInMs = nextRunAt === null ? options.pollMs : Math.max(0, nextRunAt.getTime() - options.clock.now().getTime());
+    const dueInMs =
+      nextRunAt === null ? options.pollMs : Math.max(0, nextRunAt.getTime() - options.clock.now().getTime());
     runIn(requested ? 0 : Math.min(dueInMs, options.pollMs));
     requested = false;
   };

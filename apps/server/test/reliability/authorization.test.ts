@@ -76,9 +76,13 @@ function forgedTokenFor(victim: User, variant: number, actor: User): string {
 function requestOf(op: Operation) {
   const victim = other(op.actor);
   const route = op.kind === 'rate' ? 'rate-meal' : 'mark-meal';
-  const body: Record<string, unknown> = op.kind === 'rate' ? { meal_id: op.mealId, rating: op.rating } : { meal_id: op.mealId, marked: op.marked };
+  const body: Record<string, unknown> =
+    op.kind === 'rate' ? { meal_id: op.mealId, rating: op.rating } : { meal_id: op.mealId, marked: op.marked };
   const nameFields = ['user_id', 'sub', 'userId', 'user'];
-  const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${tokenOf[op.actor]}` };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${tokenOf[op.actor]}`,
+  };
   let url = `/api/v1/${route}`;
   switch (op.impersonation) {
     case 'bodyField':
@@ -91,7 +95,12 @@ function requestOf(op: Operation) {
       headers[['x-user-id', 'x-forwarded-user', 'x-auth-request-user', 'x-remote-user'][op.variant]!] = victim;
       break;
     case 'path':
-      url = [`/api/v1/users/${victim}/${route}`, `/api/v1/${route}/${victim}`, `/api/v1/${victim}/${route}`, `/${victim}/api/v1/${route}`][op.variant]!;
+      url = [
+        `/api/v1/users/${victim}/${route}`,
+        `/api/v1/${route}/${victim}`,
+        `/api/v1/${victim}/${route}`,
+        `/${victim}/api/v1/${route}`,
+      ][op.variant]!;
       break;
     case 'forgedToken':
       headers.authorization = `Bearer ${forgedTokenFor(victim, op.variant, op.actor)}`;
@@ -108,56 +117,68 @@ interface UserModel {
 }
 
 describe('authorization: two users interleaving, the user comes only from the verified token', () => {
-  it('keeps each user’s state equal to that user’s model, whatever the requests claim', { timeout: 120_000 }, async () => {
-    const figures = { runs: 0, requests: 0, impersonationAttempts: 0, refused: 0, actedForTokenUser: 0 };
-    const { app, db, persistence, reset } = await buildInProcessApp({ secret, now, menu });
-    onTestFinished(() => app.close());
+  it(
+    'keeps each user’s state equal to that user’s model, whatever the requests claim',
+    { timeout: 120_000 },
+    async () => {
+      const figures = { runs: 0, requests: 0, impersonationAttempts: 0, refused: 0, actedForTokenUser: 0 };
+      const { app, db, persistence, reset } = await buildInProcessApp({ secret, now, menu });
+      onTestFinished(() => app.close());
 
-    await fc.assert(
-      fc.asyncProperty(fc.array(operation, { minLength: 20, maxLength: 50 }), async (operations) => {
-        await reset();
-        figures.runs += 1;
-        const model: Record<User, UserModel> = {
-          alice: { ratings: new Map(), marked: new Set() },
-          bob: { ratings: new Map(), marked: new Set() },
-        };
-      for (const op of operations) {
-          const response = await app.inject(requestOf(op));
-          figures.requests += 1;
-          if (op.impersonation !== 'none') figures.impersonationAttempts += 1;
-          const outcome = impersonations[op.impersonation];
-          const where = JSON.stringify(op);
-          if (outcome !== 'acts') {
-            figures.refused += 1;
-            expect(response.json(), where).toMatchObject({ status: 'error', error: { code: outcome } });
-            continue;
+      await fc.assert(
+        fc.asyncProperty(fc.array(operation, { minLength: 20, maxLength: 50 }), async (operations) => {
+          await reset();
+          figures.runs += 1;
+          const model: Record<User, UserModel> = {
+            alice: { ratings: new Map(), marked: new Set() },
+            bob: { ratings: new Map(), marked: new Set() },
+          };
+          for (const op of operations) {
+            const response = await app.inject(requestOf(op));
+            figures.requests += 1;
+            if (op.impersonation !== 'none') figures.impersonationAttempts += 1;
+            const outcome = impersonations[op.impersonation];
+            const where = JSON.stringify(op);
+            if (outcome !== 'acts') {
+              figures.refused += 1;
+              expect(response.json(), where).toMatchObject({ status: 'error', error: { code: outcome } });
+              continue;
+            }
+            expect(response.statusCode, `${where}: ${response.body}`).toBe(200);
+            if (op.impersonation !== 'none') figures.actedForTokenUser += 1;
+            const mine = model[op.actor];
+            if (op.kind === 'mark') {
+              if (op.marked) mine.marked.add(op.mealId);
+              else mine.marked.delete(op.mealId);
+              expect(response.json().data, where).toEqual({ marked: op.marked });
+            } else {
+              if (op.rating === null) mine.ratings.delete(op.mealId);
+              else mine.ratings.set(op.mealId, op.rating);
+              const count = users.filter((user) => model[user].ratings.has(op.mealId)).length;
+              expect(response.json().data, where).toMatchObject({ rating_personal: op.rating, rating_count: count });
+            }
           }
-          expect(response.statusCode, `${where}: ${response.body}`).toBe(200);
-          if (op.impersonation !== 'none') figures.actedForTokenUser += 1;
-          const mine = model[op.actor];
-          if (op.kind === 'mark') {
-            if (op.marked) mine.marked.add(op.mealId);
-            else mine.marked.delete(op.mealId);
-            expect(response.json().data, where).toEqual({ marked: op.marked });
-          } else {
-            if (op.rating === null) mine.ratings.delete(op.mealId);
-            else mine.ratings.set(op.mealId, op.rating);
-            const count = users.filter((user) => model[user].ratings.has(op.mealId)).length;
-            expect(response.json().data, where).toMatchObject({ rating_personal: op.rating, rating_count: count });
+          for (const user of users) {
+            for (const mealId of mealIds) {
+              expect(
+                await probeThrough(() => persistence.queries).rating(user, mealId),
+                `${user} rating of ${mealId}`,
+              ).toBe(model[user].ratings.get(mealId) ?? null);
+              expect(
+                await probeThrough(() => persistence.queries).marked(user, mealId),
+                `${user} marking of ${mealId}`,
+              ).toBe(model[user].marked.has(mealId));
+            }
           }
-        }
-        for (const user of users) {
-          for (const mealId of mealIds) {
-            expect(await probeThrough(() => persistence.queries).rating(user, mealId), `${user} rating of ${mealId}`).toBe(model[user].ratings.get(mealId) ?? null);
-            expect(await probeThrough(() => persistence.queries).marked(user, mealId), `${user} marking of ${mealId}`).toBe(model[user].marked.has(mealId));
-          }
-        }
-        // Nobody else appears: no row for a user named by a body, a path, a query, a header or a forged token.
-        const owners = db.prepare<[], { user_id: string }>('SELECT user_id FROM ratings UNION SELECT user_id FROM markings').all();
-        expect(owners.every((row) => (users as readonly string[]).includes(row.user_id))).toBe(true);
-      }),
-      { numRuns: 80 },
-    );
-    reportFigures('authorization', figures);
-  });
+          // Nobody else appears: no row for a user named by a body, a path, a query, a header or a forged token.
+          const owners = db
+            .prepare<[], { user_id: string }>('SELECT user_id FROM ratings UNION SELECT user_id FROM markings')
+            .all();
+          expect(owners.every((row) => (users as readonly string[]).includes(row.user_id))).toBe(true);
+        }),
+        { numRuns: 80 },
+      );
+      reportFigures('authorization', figures);
+    },
+  );
 });

@@ -29,7 +29,9 @@ const users = Array.from({ length: clientLoops }, (_, loop) =>
   Array.from({ length: usersPerLoop }, (_, index) => `crash-${loop}-${index}`),
 );
 const tokens = new Map(users.flat().map((user) => [user, userToken(user)]));
-const everyKey = users.flat().flatMap((user) => mealIds.map((mealId) => ({ user, mealId, key: ratingKey(mealId, user) })));
+const everyKey = users
+  .flat()
+  .flatMap((user) => mealIds.map((mealId) => ({ user, mealId, key: ratingKey(mealId, user) })));
 
 describe('crash consistency: SIGKILL under concurrent rating load', () => {
   it(`keeps every acknowledged rating and exact histograms across ${kills} kills`, { timeout: 120_000 }, async () => {
@@ -37,7 +39,17 @@ describe('crash consistency: SIGKILL under concurrent rating load', () => {
     const random = seededRandom(seed);
     /** The last acknowledged state per (meal, user); absent means no rating. */
     const acknowledged = new Map<string, RatingChoice>();
-    const figures = { seed, kills: 0, killsWithNormal: 0, killsWithFull: 0, acknowledgedRequests: 0, inFlightAtKill: 0, inFlightLanded: 0, keysChecked: 0, ratingsPresentChecked: 0 };
+    const figures = {
+      seed,
+      kills: 0,
+      killsWithNormal: 0,
+      killsWithFull: 0,
+      acknowledgedRequests: 0,
+      inFlightAtKill: 0,
+      inFlightLanded: 0,
+      keysChecked: 0,
+      ratingsPresentChecked: 0,
+    };
 
     for (let round = 1; round <= kills; round++) {
       // Both durability settings keep every commit across a process crash (docs/reliability.md): alternate them.

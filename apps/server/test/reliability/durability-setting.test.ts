@@ -48,7 +48,10 @@ describe('SQLITE_SYNCHRONOUS', () => {
     }
   });
 
-  it.each(['normal', 'full'] as const)('%s reaches the connection the persistence opens, in WAL mode', async (level) => {
+  it.each([
+    'normal',
+    'full',
+  ] as const)('%s reaches the connection the persistence opens, in WAL mode', async (level) => {
     const persistence = await openPersistence(loadConfig(env({ SQLITE_SYNCHRONOUS: level })));
     const [db] = opened;
     expect(opened).toHaveLength(1);

@@ -30,7 +30,10 @@ describe('meal names that cannot be stored as text, or hold a control character'
   ])('refuses a name with %s: 400 invalid_request, nothing stored', async (_, nameJson) => {
     const response = await upsert(nameJson);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ status: 'error', error: { code: 'invalid_request', message: expect.stringContaining('meals[0]') } });
+    expect(response.json()).toEqual({
+      status: 'error',
+      error: { code: 'invalid_request', message: expect.stringContaining('meals[0]') },
+    });
     expect(await (await fixture).persistence.meals.count()).toBe(0);
   });
 

@@ -65,9 +65,13 @@ describe('concurrency: several server processes on one SQLite file', () => {
             count <= allUsers.length &&
             (count === 0
               ? data.rating_average === null && data.rating_median === null
-              : data.rating_average >= 1 && data.rating_average <= 5 && Number.isInteger(data.rating_median * 2) &&
-                data.rating_median >= 1 && data.rating_median <= 5);
-          if (!plausible) implausible.push(`${user} rated ${mealId} ${rating}: ${answer.status} ${JSON.stringify(answer.body)}`);
+              : data.rating_average >= 1 &&
+                data.rating_average <= 5 &&
+                Number.isInteger(data.rating_median * 2) &&
+                data.rating_median >= 1 &&
+                data.rating_median <= 5);
+          if (!plausible)
+            implausible.push(`${user} rated ${mealId} ${rating}: ${answer.status} ${JSON.stringify(answer.body)}`);
           lastByLoop[loop]!.set(ratingKey(mealId, user), rating);
         }
       } finally {

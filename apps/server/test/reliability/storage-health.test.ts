@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import { signHmacToken } from '@canteen-meals/adapters-http';
-import { createSqliteAdapters, openSqliteDatabase, SqliteStorageHealth, type SqliteDatabase } from '@canteen-meals/adapters-sqlite';
+import {
+  createSqliteAdapters,
+  openSqliteDatabase,
+  SqliteStorageHealth,
+  type SqliteDatabase,
+} from '@canteen-meals/adapters-sqlite';
 import type { FastifyInstance } from 'fastify';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +21,10 @@ const secret = 'storage-health-test-secret-of-32-bytes!!';
 const token = signHmacToken(secret, { sub: 'alice' });
 const unavailable = {
   status: 'error',
-  error: { code: 'storage_unavailable', message: 'The database cannot store this write now; nothing was saved. Retry later.' },
+  error: {
+    code: 'storage_unavailable',
+    message: 'The database cannot store this write now; nothing was saved. Retry later.',
+  },
 };
 
 let folder: string;
@@ -39,7 +47,9 @@ async function start(path: string, overrides: { persistence?: Awaited<ReturnType
     ...overrides,
   });
   app = server.app;
-  await server.persistence.meals.upsertMany([MealMother.servedAt(new Date(now.getTime() - 60_000), { id: 1, name: 'Soup' })]);
+  await server.persistence.meals.upsertMany([
+    MealMother.servedAt(new Date(now.getTime() - 60_000), { id: 1, name: 'Soup' }),
+  ]);
   const rate = (rating: number) =>
     server.app.inject({
       method: 'POST',
@@ -48,7 +58,11 @@ async function start(path: string, overrides: { persistence?: Awaited<ReturnType
       payload: { meal_id: 1, rating },
     });
   const logLines = () =>
-    written.join('').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+    written
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { ...server, rate, logLines };
 }
 
@@ -129,7 +143,12 @@ describe('a missing SQLite database file at start', () => {
 
   it('in production is refused, naming the path and the two ways out, and nothing is created', async () => {
     const path = join(folder, 'unmounted', 'meals.db');
-    const opening = openPersistence({ ...base, database: { kind: 'sqlite', path }, production: true, databaseCreate: false });
+    const opening = openPersistence({
+      ...base,
+      database: { kind: 'sqlite', path },
+      production: true,
+      databaseCreate: false,
+    });
     await expect(opening).rejects.toThrow(ConfigError);
     await expect(opening).rejects.toThrow(path);
     await expect(opening).rejects.toThrow('pnpm db:init');
@@ -138,9 +157,17 @@ describe('a missing SQLite database file at start', () => {
   });
 
   it('in production is created with DATABASE_CREATE=1, and outside production always', async () => {
-    for (const [name, production, databaseCreate] of [['a.db', true, true], ['b.db', false, false]] as const) {
+    for (const [name, production, databaseCreate] of [
+      ['a.db', true, true],
+      ['b.db', false, false],
+    ] as const) {
       const path = join(folder, name);
-      const persistence = await openPersistence({ ...base, database: { kind: 'sqlite', path }, production, databaseCreate });
+      const persistence = await openPersistence({
+        ...base,
+        database: { kind: 'sqlite', path },
+        production,
+        databaseCreate,
+      });
       await persistence.close();
       expect(existsSync(path)).toBe(true);
     }

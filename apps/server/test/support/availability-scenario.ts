@@ -49,7 +49,11 @@ function sseReader(body: ReadableStream<Uint8Array>) {
  * client's helper, the ratings report and the metrics. With `instances: 2` (PostgreSQL), the kitchen writes through
  * the first instance and the live stream and the menu are read from the second, which hears of it through the relay.
  */
-export function describeAvailabilityThroughTheService(storage: string, databaseUrl: () => string, { instances = 1 } = {}): void {
+export function describeAvailabilityThroughTheService(
+  storage: string,
+  databaseUrl: () => string,
+  { instances = 1 } = {},
+): void {
   describe(`a serving's availability through the service on ${storage}${instances > 1 ? `, ${instances} instances` : ''}`, () => {
     const received: { headers: IncomingHttpHeaders; body: string }[] = [];
     let receiver: Server;
@@ -97,7 +101,12 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
         secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       });
       expect(hook.status, JSON.stringify(hook.body)).toBe(201);
-      const upsert = await call('PUT', '/api/v1/admin/meals', admin, MealMother.upsertBody(MealMother.servedAt(new Date('2026-03-10T11:30:00.000Z'), { id: 1, name: 'Pho' })));
+      const upsert = await call(
+        'PUT',
+        '/api/v1/admin/meals',
+        admin,
+        MealMother.upsertBody(MealMother.servedAt(new Date('2026-03-10T11:30:00.000Z'), { id: 1, name: 'Pho' })),
+      );
       expect(upsert.status, JSON.stringify(upsert.body)).toBe(200);
     });
     afterAll(async () => {
@@ -109,7 +118,14 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
       await new Promise((resolve) => receiver.close(resolve));
     });
 
-    async function call(method: 'GET' | 'PUT', path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}, at = base) {
+    async function call(
+      method: 'GET' | 'PUT',
+      path: string,
+      token: string | null,
+      body?: unknown,
+      headers: Record<string, string> = {},
+      at = base,
+    ) {
       const response = await fetch(`${at}${path}`, {
         method,
         headers: {
@@ -120,7 +136,12 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, text, body: text === '' || !response.headers.get('content-type')?.includes('json') ? null : JSON.parse(text) };
+      return {
+        status: response.status,
+        headers: response.headers,
+        text,
+        body: text === '' || !response.headers.get('content-type')?.includes('json') ? null : JSON.parse(text),
+      };
     }
     const scrape = async () => (await call('GET', '/metrics', null)).text;
     const soldOutCount = (exposition: string) =>
@@ -128,10 +149,14 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
 
     it('shows sold out on the live stream, the public menu (a new ETag), the webhook, the report and the metrics; the same status again nowhere', async () => {
       const controller = new AbortController();
-      const live = await fetch(`${readerBase}/api/v1/live?canteen=default&date=2026-03-10`, { signal: controller.signal });
+      const live = await fetch(`${readerBase}/api/v1/live?canteen=default&date=2026-03-10`, {
+        signal: controller.signal,
+      });
       expect(live.status).toBe(200);
       const next = sseReader(live.body!);
-      expect((await next()).data.meals).toMatchObject([{ meal_id: 1, availability: 'available', availability_changed_at: null }]);
+      expect((await next()).data.meals).toMatchObject([
+        { meal_id: 1, availability: 'available', availability_changed_at: null },
+      ]);
       const before = await call('GET', publicMenu, null, undefined, {}, readerBase);
       const etag = before.headers.get('etag')!;
 
@@ -157,14 +182,20 @@ export function describeAvailabilityThroughTheService(storage: string, databaseU
         data: { ...soldOut, canteen_id: 'default', date: '2026-03-10' },
       });
 
-      const report = await call('GET', '/api/v1/admin/reports/ratings.csv?canteen=default&from=2026-03-10&to=2026-03-10', admin);
+      const report = await call(
+        'GET',
+        '/api/v1/admin/reports/ratings.csv?canteen=default&from=2026-03-10&to=2026-03-10',
+        admin,
+      );
       const [header, row] = report.text.replace(/^\uFEFF/, '').split('\r\n');
       expect(header!.split(',').at(-1)).toBe('sold_out_at');
       expect(row!.split(',').at(-1)).toBe(now.toISOString());
       expect(soldOutCount(await scrape())).toBe(1);
 
       // Again: the same answer, and no event, webhook or count.
-      expect((await call('PUT', '/api/v1/kitchen/meals/1/availability', kitchen, { status: 'sold_out' })).body).toEqual({ status: 'success', data: soldOut });
+      expect((await call('PUT', '/api/v1/kitchen/meals/1/availability', kitchen, { status: 'sold_out' })).body).toEqual(
+        { status: 'success', data: soldOut },
+      );
       await servers[0]!.webhookWorker!.runNow();
       expect(received).toHaveLength(1);
       expect(soldOutCount(await scrape())).toBe(1);

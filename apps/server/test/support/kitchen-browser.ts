@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
 import { FixedClock } from '@canteen-meals/adapters-memory';
 import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import {
+  chromium as playwright,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 import { expect } from 'vitest';
 import { buildServer } from '../../src/composition-root.js';
 import { loadConfig } from '../../src/config.js';
@@ -26,7 +32,13 @@ export async function startServer(databaseUrl = 'memory:', port = 0): Promise<{ 
   return { server, origin: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}` };
 }
 
-export async function call(origin: string, method: 'PUT' | 'POST', path: string, body: unknown, token = admin): Promise<unknown> {
+export async function call(
+  origin: string,
+  method: 'PUT' | 'POST',
+  path: string,
+  body: unknown,
+  token = admin,
+): Promise<unknown> {
   const response = await fetch(`${origin}/api/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -49,21 +61,50 @@ export interface SeedMeal {
 
 /** 30 meals of a large canteen's day (the wall's full page), a few rated, as a wall would see them at lunch. */
 export const thirtyMeals: readonly SeedMeal[] = [
-  'Käsespätzle with fried onions', 'Lentil curry & rice', 'Fish of the day <Pollock>', 'Tomato soup', 'Chicken schnitzel',
-  'Vegan chili sin carne', 'Spaghetti bolognese', 'Falafel wrap', 'Potato goulash', 'Beef stew with dumplings',
-  'Mushroom risotto', 'Greek salad', 'Currywurst with fries', 'Vegetable lasagne', 'Pumpkin soup', 'Turkey kebab',
-  'Sweet and sour tofu', 'Flammkuchen', 'Baked potato with quark', 'Salmon with dill sauce', 'Ratatouille with rice',
-  'Pasta arrabbiata', 'Chicken tikka masala', 'Bean burger', 'Cabbage rolls', 'Apple strudel', 'Semolina pudding',
-  'Fruit salad', 'Caesar salad', 'Maultaschen in broth',
+  'Käsespätzle with fried onions',
+  'Lentil curry & rice',
+  'Fish of the day <Pollock>',
+  'Tomato soup',
+  'Chicken schnitzel',
+  'Vegan chili sin carne',
+  'Spaghetti bolognese',
+  'Falafel wrap',
+  'Potato goulash',
+  'Beef stew with dumplings',
+  'Mushroom risotto',
+  'Greek salad',
+  'Currywurst with fries',
+  'Vegetable lasagne',
+  'Pumpkin soup',
+  'Turkey kebab',
+  'Sweet and sour tofu',
+  'Flammkuchen',
+  'Baked potato with quark',
+  'Salmon with dill sauce',
+  'Ratatouille with rice',
+  'Pasta arrabbiata',
+  'Chicken tikka masala',
+  'Bean burger',
+  'Cabbage rolls',
+  'Apple strudel',
+  'Semolina pudding',
+  'Fruit salad',
+  'Caesar salad',
+  'Maultaschen in broth',
 ].map((name, index) => ({
   meal_id: index + 1,
   name,
   category: index % 3 === 0 ? 'Main course' : index % 3 === 1 ? 'Vegan' : 'Side',
-  ratings: index < 6 ? [[5, 5, 4, 4, 4, 3, 5, 2], [4, 5, 3, 4, 4], [3, 2, 4, 1, 3, 3], [5], [4, 4], [3, 5, 4]][index]! : [],
+  ratings:
+    index < 6 ? [[5, 5, 4, 4, 4, 3, 5, 2], [4, 5, 3, 4, 4], [3, 2, 4, 1, 3, 3], [5], [4, 4], [3, 5, 4]][index]! : [],
 }));
 
 export async function seed(origin: string, meals: readonly SeedMeal[]): Promise<void> {
-  await call(origin, 'PUT', `/admin/canteens/${canteen}`, { name: 'Mensa Nord', timezone: 'Europe/Berlin', city: 'Aachen' });
+  await call(origin, 'PUT', `/admin/canteens/${canteen}`, {
+    name: 'Mensa Nord',
+    timezone: 'Europe/Berlin',
+    city: 'Aachen',
+  });
   await call(origin, 'PUT', '/admin/meals', {
     meals: meals.map(({ meal_id, name, category, labels }) => ({
       meal_id,
@@ -76,7 +117,8 @@ export async function seed(origin: string, meals: readonly SeedMeal[]): Promise<
     })),
   });
   for (const meal of meals) {
-    for (const [index, rating] of meal.ratings.entries()) await rate(origin, `guest-${meal.meal_id}-${index}`, meal.meal_id, rating);
+    for (const [index, rating] of meal.ratings.entries())
+      await rate(origin, `guest-${meal.meal_id}-${index}`, meal.meal_id, rating);
   }
 }
 
@@ -90,13 +132,19 @@ export async function launchBrowser(): Promise<Browser> {
  * A new page in its own context, with every console error and uncaught exception of it collected; `prepare` runs on
  * the context before the page loads (e.g. to install a clock).
  */
-export async function openPage(browser: Browser, url: string, options: BrowserContextOptions = {}, prepare?: (context: BrowserContext) => Promise<void>) {
+export async function openPage(
+  browser: Browser,
+  url: string,
+  options: BrowserContextOptions = {},
+  prepare?: (context: BrowserContext) => Promise<void>,
+) {
   const context = await browser.newContext(options);
   await prepare?.(context);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console.${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(url);
@@ -111,7 +159,9 @@ export interface PageGlobals {
     readonly scrollingElement: { readonly scrollHeight: number; readonly scrollWidth: number } | null;
     readonly documentElement: { readonly scrollWidth: number };
   };
-  readonly axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }> };
+  readonly axe: {
+    run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }>;
+  };
 }
 export const pageGlobals = () => globalThis as unknown as PageGlobals;
 

@@ -22,7 +22,13 @@ export function providerSettings(oidc: TestOidcProvider): Record<string, string>
  * From the page's sign-in button through the provider's screens as a person goes: the login form (any password does
  * at the test provider), then consent when it asks, until the browser is back on the page's origin.
  */
-export async function signInAtProvider(page: Page, oidc: TestOidcProvider, origin: string, login: string, buttonName = 'Sign in'): Promise<void> {
+export async function signInAtProvider(
+  page: Page,
+  oidc: TestOidcProvider,
+  origin: string,
+  login: string,
+  buttonName = 'Sign in',
+): Promise<void> {
   await page.getByRole('button', { name: buttonName }).first().click();
   await page.waitForURL((url) => url.href.startsWith(oidc.issuer));
   await page.locator('input[name="login"]').fill(login);

@@ -16,7 +16,10 @@ export interface ObservedChange {
 type State = string;
 const state = (count: number, sum: number): State => `${count}/${sum}`;
 
-export function fitsOneSerialOrder(changes: readonly ObservedChange[], final: { count: number; sum: number }): string | null {
+export function fitsOneSerialOrder(
+  changes: readonly ObservedChange[],
+  final: { count: number; sum: number },
+): string | null {
   const start = state(0, 0);
   const end = state(final.count, final.sum);
   const balance = new Map<State, number>();

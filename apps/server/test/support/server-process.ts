@@ -85,6 +85,8 @@ export async function runToExit(
 }
 
 /** Runs the server to its exit, for starts that must fail. */
-export function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; output: string; stdout: string; stderr: string }> {
+export function runServerToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string; stdout: string; stderr: string }> {
   return runToExit(serverMain, [], { PORT: '0', ...env });
 }

@@ -66,7 +66,9 @@ export const requireAuthentication: onRequestHookHandler = (request, _reply, don
  */
 export function requireScope(...scopes: readonly [string, ...string[]]): onRequestHookHandler {
   const needed =
-    scopes.length === 1 ? `the ${scopes[0]} scope` : `one of the scopes ${scopes.slice(0, -1).join(', ')} or ${scopes.at(-1)}`;
+    scopes.length === 1
+      ? `the ${scopes[0]} scope`
+      : `one of the scopes ${scopes.slice(0, -1).join(', ')} or ${scopes.at(-1)}`;
   const message = `This route needs a token with ${needed}.`;
   return function requireScopeOf(request, _reply, done) {
     const held = request.principal?.scopes;

@@ -114,7 +114,11 @@ function isNoSuchKey(error: unknown): boolean {
 }
 
 /** jose hands out the same CryptoKey for a key until the set changes, so each key is exported once. */
-function pemOfKey(key: Parameters<typeof KeyObject.from>[0], alg: AsymmetricAlgorithm, cache: WeakMap<object, string>): string {
+function pemOfKey(
+  key: Parameters<typeof KeyObject.from>[0],
+  alg: AsymmetricAlgorithm,
+  cache: WeakMap<object, string>,
+): string {
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
   const keyObject = KeyObject.from(key);

@@ -1,6 +1,11 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createVerifier } from 'fast-jwt';
-import { claimVerifierOptions, principalVerifier, type ClaimOptions, type SyncTokenVerifier } from './token-verifier.js';
+import {
+  claimVerifierOptions,
+  principalVerifier,
+  type ClaimOptions,
+  type SyncTokenVerifier,
+} from './token-verifier.js';
 
 export type AsymmetricAlgorithm = 'RS256' | 'ES256';
 
@@ -35,7 +40,10 @@ export function algorithmOfKey(key: KeyObject): AsymmetricAlgorithm {
 export function createPublicKeyTokenVerifier(options: PublicKeyTokenOptions): SyncTokenVerifier {
   const { key, algorithm } = parsePublicKey(options.publicKeyPem);
   const pem = key.export({ type: 'spki', format: 'pem' }).toString();
-  return principalVerifier(createVerifier({ ...claimVerifierOptions(options), cache: false, key: pem, algorithms: [algorithm] }), options);
+  return principalVerifier(
+    createVerifier({ ...claimVerifierOptions(options), cache: false, key: pem, algorithms: [algorithm] }),
+    options,
+  );
 }
 
 /** The algorithm a PEM public key verifies; throws, saying why, for anything we do not accept. */

@@ -15,7 +15,9 @@ export interface RoleMapping {
 export function parseRoleClaimPaths(text: string): string[] {
   const paths = text.split(',').map((path) => path.trim());
   if (paths.some((path) => path === '' || path.split('.').some((key) => key === ''))) {
-    throw new Error(`"${text}" is not a list of claim paths: give dotted paths separated by commas, e.g. realm_access.roles,roles`);
+    throw new Error(
+      `"${text}" is not a list of claim paths: give dotted paths separated by commas, e.g. realm_access.roles,roles`,
+    );
   }
   return paths;
 }
@@ -26,10 +28,17 @@ export function parseRoleClaimPaths(text: string): string[] {
  */
 export function parseRoleScopes(text: string): Map<string, string[]> {
   const mapping = new Map<string, string[]>();
-  for (const entry of text.split(';').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const entry of text
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const separator = entry.lastIndexOf('=');
     const role = entry.slice(0, separator).trim();
-    const scopes = entry.slice(separator + 1).split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
+    const scopes = entry
+      .slice(separator + 1)
+      .split(',')
+      .map((scope) => scope.trim())
+      .filter((scope) => scope !== '');
     if (separator <= 0 || role === '' || scopes.length === 0) {
       throw new Error(`"${entry}" is not of the form role=scope[,scope…]`);
     }

@@ -45,7 +45,12 @@ export function createHmacTokenVerifier(options: HmacTokenOptions): SyncTokenVer
   if (Buffer.byteLength(options.secret) < minSecretBytes) {
     throw new Error(`the JWT secret must have at least ${minSecretBytes} bytes`);
   }
-  const verify = createVerifier({ ...claimVerifierOptions(options), cache: false, key: options.secret, algorithms: ['HS256'] });
+  const verify = createVerifier({
+    ...claimVerifierOptions(options),
+    cache: false,
+    key: options.secret,
+    algorithms: ['HS256'],
+  });
   return principalVerifier(verify, options);
 }
 
@@ -111,16 +116,23 @@ export function principalOf(
   if (header.crit !== undefined) throw invalidToken('The token uses a critical extension this service does not know.');
   const { sub, scope } = payload;
   if (!isUserId(sub)) {
-    throw invalidToken(`The token's sub must be a string of 1 to ${maxSubjectLength} characters, without NUL or unpaired surrogates.`);
+    throw invalidToken(
+      `The token's sub must be a string of 1 to ${maxSubjectLength} characters, without NUL or unpaired surrogates.`,
+    );
   }
   if (!isDistinguishableSubject(sub)) {
-    throw invalidToken("The token's sub must not be blank (only spaces or invisible characters) nor hold control characters.");
+    throw invalidToken(
+      "The token's sub must not be blank (only spaces or invisible characters) nor hold control characters.",
+    );
   }
   if (typeof payload.exp !== 'number') throw invalidToken('The token has no numeric exp claim.');
   if (exceedsMaxLifetime(payload.exp, options)) {
-    throw invalidToken(`The token's exp lies more than ${formatHours(options.maxLifetimeMs!)} hours ahead: ask for a shorter-lived token.`);
+    throw invalidToken(
+      `The token's exp lies more than ${formatHours(options.maxLifetimeMs!)} hours ahead: ask for a shorter-lived token.`,
+    );
   }
-  const scopes = options.scopeClaim !== false && typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];
+  const scopes =
+    options.scopeClaim !== false && typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];
   if (options.roleMapping !== undefined) scopes.push(...scopesGrantedBy(payload, options.roleMapping));
   return { userId: sub, scopes: new Set(scopes) };
 }
@@ -134,7 +146,10 @@ export function isDistinguishableSubject(sub: string): boolean {
 }
 
 /** Whether exp (seconds) lies further ahead of now than the maximum lifetime plus the leeway allows. */
-export function exceedsMaxLifetime(expSeconds: number, options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now'>): boolean {
+export function exceedsMaxLifetime(
+  expSeconds: number,
+  options: Pick<ClaimOptions, 'clockToleranceMs' | 'maxLifetimeMs' | 'now'>,
+): boolean {
   if (options.maxLifetimeMs === undefined) return false;
   const now = (options.now ?? Date.now)();
   return expSeconds * 1000 - now > options.maxLifetimeMs + (options.clockToleranceMs ?? 0);

@@ -27,10 +27,15 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
         throw error;
       }));
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    const answer = await (await docs()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
+    const answer = await (await docs()).inject({
+      method: request.method as 'GET' | 'HEAD',
+      url: request.url,
+      headers: request.headers,
+    });
     const csp = answer.headers['content-security-policy'];
     // A file Swagger UI does not have is this server's 404, in its envelope (with Swagger UI's policy, as before).
-    if (answer.statusCode === 404) return (csp === undefined ? reply : reply.header('content-security-policy', csp)).callNotFound();
+    if (answer.statusCode === 404)
+      return (csp === undefined ? reply : reply.header('content-security-policy', csp)).callNotFound();
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !connectionHeaders.has(name)));
     reply.code(answer.statusCode).headers(headers);
     // Without a body (HEAD, a redirect, 304) nothing is sent, so that Fastify adds no type and keeps the length.

@@ -29,7 +29,10 @@ ${Object.entries(httpStatusOf)
  * api-docs.ts): the generator is handed `routes`, the service's routes as they were registered, in their order. They
  * never answer here, so their schemas are not compiled.
  */
-export async function buildDocsApp(routes: readonly RouteOptions[], options: { readonly apiPrefix: string }): Promise<FastifyInstance> {
+export async function buildDocsApp(
+  routes: readonly RouteOptions[],
+  options: { readonly apiPrefix: string },
+): Promise<FastifyInstance> {
   const { apiPrefix } = options;
   const app = Fastify({ logger: false });
   app.setValidatorCompiler(() => () => true);
@@ -44,14 +47,21 @@ export async function buildDocsApp(routes: readonly RouteOptions[], options: { r
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
-            description: 'A JWT with a `sub` claim; with a shared secret, `pnpm issue-token <sub>` signs one for local use.',
+            description:
+              'A JWT with a `sub` claim; with a shared secret, `pnpm issue-token <sub>` signs one for local use.',
           },
         },
       },
       tags: [
         { name: 'meals', description: 'Marking and rating, for every authenticated user' },
-        { name: 'admin', description: 'Menu management, with the meals:write scope; reports, with meals:read-reports or meals:write' },
-        { name: 'kitchen', description: 'What the kitchen says during service, with the meals:kitchen or meals:write scope' },
+        {
+          name: 'admin',
+          description: 'Menu management, with the meals:write scope; reports, with meals:read-reports or meals:write',
+        },
+        {
+          name: 'kitchen',
+          description: 'What the kitchen says during service, with the meals:kitchen or meals:write scope',
+        },
         { name: 'canteens', description: 'Canteens and their menus, public: no token needed' },
         { name: 'labels', description: 'The label vocabulary of allergens, additives, diets and ingredients, public' },
         { name: 'operations', description: 'Unauthenticated routes for operators' },
@@ -89,12 +99,21 @@ export async function buildDocsApp(routes: readonly RouteOptions[], options: { r
     // send the page's requests to https:// on a plain-http development server.
     staticCSP: true,
     transformStaticCSP: (header) =>
-      header.replace(/\s*upgrade-insecure-requests;?/, '').replace(/style-src ([^;]*);/, `style-src $1 '${swaggerLogoStyle}';`),
+      header
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        .replace(/style-src ([^;]*);/, `style-src $1 '${swaggerLogoStyle}';`),
   });
   for (const route of routes) {
     // A hidden route is not in the document; HEAD routes are Fastify's copies of GET routes, left out of it as well.
     if (route.method === 'HEAD' || route.schema?.hide === true) continue;
-    app.route({ method: route.method, url: route.url, schema: route.schema ?? {}, ...(route.config && { config: route.config }), exposeHeadRoute: false, handler: notServed });
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: route.schema ?? {},
+      ...(route.config && { config: route.config }),
+      exposeHeadRoute: false,
+      handler: notServed,
+    });
   }
   await app.ready();
   return app;
@@ -108,7 +127,7 @@ export async function buildDocsApp(routes: readonly RouteOptions[], options: { r
 const swaggerLogoStyle = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=';
 
 async function notServed(): Promise<never> {
-  throw new Error('the docs app only describes the service\'s routes');
+  throw new Error("the docs app only describes the service's routes");
 }
 
 function tagOf(url: string, apiPrefix: string): string {

@@ -39,13 +39,22 @@ const signatureHeaders = [
   },
 ];
 
-const event = (operationId: string, summary: string, description: string, schema: TSchema, example: unknown): OpenApiWebhooks[string] => ({
+const event = (
+  operationId: string,
+  summary: string,
+  description: string,
+  schema: TSchema,
+  example: unknown,
+): OpenApiWebhooks[string] => ({
   post: {
     operationId,
     summary,
     description,
     parameters: signatureHeaders,
-    requestBody: { required: true, content: { 'application/json': { schema, examples: { example: { value: example } } } } },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema, examples: { example: { value: example } } } },
+    },
     responses: {
       '2XX': { description: 'Delivered. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried' },
     },
@@ -80,7 +89,7 @@ export const webhookDocs: OpenApiWebhooks = {
   ),
   'meal.availability_changed': event(
     'mealAvailabilityChanged',
-    "The kitchen changed how much of a serving is left",
+    'The kitchen changed how much of a serving is left',
     'PUT /api/v1/kitchen/meals/{meal_id}/availability with another status than the serving has (the same status again records nothing); `data` is the live `availability` event with the canteen and its day.',
     MealAvailabilityChangedPayload,
     exampleMealAvailabilityChanged,

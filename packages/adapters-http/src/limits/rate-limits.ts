@@ -34,7 +34,11 @@ export interface RateLimitScope {
  * cannot escape the address limit with a made-up token. Operational routes are exempt: a load balancer's health
  * checks and a metrics scraper must not be refused because anonymous traffic from the same address used up its quota.
  */
-export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, scope: RateLimitScope): Promise<void> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  limits: RateLimits,
+  scope: RateLimitScope,
+): Promise<void> {
   if (limits.userPerMinute === 0 && limits.ipPerMinute === 0) return;
   await app.register(fastifyRateLimit, {
     global: false,
@@ -47,14 +51,14 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
   const limitOf = (key: string) => (key.startsWith(userKeyPrefix) ? limits.userPerMinute : limits.ipPerMinute);
   const exempt = (request: FastifyRequest) => {
     const route = request.routeOptions.url;
-    return route !== undefined && !scope.limitedPrefixes.some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
+    return (
+      route !== undefined && !scope.limitedPrefixes.some((prefix) => route === prefix || route.startsWith(`${prefix}/`))
+    );
   };
   const limiter = app.rateLimit({
     timeWindow: oneMinuteMs,
     keyGenerator: (request: FastifyRequest) =>
-      request.principal === null
-        ? `ip:${normalizeIP(request.ip)}`
-        : `${userKeyPrefix}${request.principal.userId}`,
+      request.principal === null ? `ip:${normalizeIP(request.ip)}` : `${userKeyPrefix}${request.principal.userId}`,
     max: (_request, key) => limitOf(key),
     allowList: (request, key) => limitOf(key) === 0 || exempt(request),
   });

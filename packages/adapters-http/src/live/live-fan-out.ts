@@ -83,7 +83,16 @@ export class LiveFanOut<S extends FanOutStream> {
   join(channel: object, stream: S): void {
     let group = this.groups.get(channel);
     if (group === undefined) {
-      group = { channel, n: 0, latest: new Map(), streams: new Set(), passing: false, cooling: false, texts: new Map(), textsAt: 0 };
+      group = {
+        channel,
+        n: 0,
+        latest: new Map(),
+        streams: new Set(),
+        passing: false,
+        cooling: false,
+        texts: new Map(),
+        textsAt: 0,
+      };
       this.groups.set(channel, group);
     }
     group.streams.add(stream);
@@ -163,7 +172,8 @@ export class LiveFanOut<S extends FanOutStream> {
       pass.group.passing = false;
       // Frames queued during the pass reached only the streams written after them: another pass for the others
       // (once the interval is over, when paced).
-      if (pass.group.n > pass.startedAt && pass.group.streams.size > 0 && !pass.group.cooling) this.startPass(pass.group);
+      if (pass.group.n > pass.startedAt && pass.group.streams.size > 0 && !pass.group.cooling)
+        this.startPass(pass.group);
     }
     this.schedule();
   };

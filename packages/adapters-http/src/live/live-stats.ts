@@ -164,7 +164,10 @@ class Channel {
   /** The snapshot as of the last event, serialized once for every stream that joins until the next change. */
   snapshotFrame(): string {
     if (this.snapshot === null || this.snapshot.seq !== this.seq) {
-      const meals = [...this.meals.values()].map((figures) => ({ ...statsDataOf(figures), ...availabilityFieldsOf(figures.availability) }));
+      const meals = [...this.meals.values()].map((figures) => ({
+        ...statsDataOf(figures),
+        ...availabilityFieldsOf(figures.availability),
+      }));
       this.snapshot = { seq: this.seq, frame: frameOf(this.idOf(this.seq), 'snapshot', { meals }) };
     }
     return this.snapshot.frame;
@@ -462,7 +465,8 @@ export class LiveStats {
   private readonly beat = (): void => {
     this.heartbeat = null;
     this.fanOut.queueEverywhere('heartbeat', ': heartbeat\n\n');
-    if (this.channelOf.size > 0) this.heartbeat = this.settings.scheduler.setTimeout(this.beat, this.settings.heartbeatMs);
+    if (this.channelOf.size > 0)
+      this.heartbeat = this.settings.scheduler.setTimeout(this.beat, this.settings.heartbeatMs);
   };
 }
 
@@ -492,7 +496,12 @@ function statsDataOf(figures: MealFigures) {
     rating_average: meal.average,
     rating_median: meal.median,
     rating_distribution: distributionDataOf(figures.histogram),
-    dish: { dish_id: figures.dishId, rating_count: dish.count, rating_average: dish.average, rating_median: dish.median },
+    dish: {
+      dish_id: figures.dishId,
+      rating_count: dish.count,
+      rating_average: dish.average,
+      rating_median: dish.median,
+    },
   };
 }
 

@@ -40,10 +40,15 @@ function descriptionOf(day: MenuDayReading): string {
     const category = meal.category ?? '';
     const lines = categories.get(category) ?? [];
     const prices = priceRoles.flatMap((role) => (meal.prices[role] === undefined ? [] : [`${meal.prices[role]} €`]));
-    lines.push(`- ${meal.name}${prices.length === 0 ? '' : ` (${prices.join(', ')})`}`, ...meal.notes.map((note) => `  * ${note}`));
+    lines.push(
+      `- ${meal.name}${prices.length === 0 ? '' : ` (${prices.join(', ')})`}`,
+      ...meal.notes.map((note) => `  * ${note}`),
+    );
     categories.set(category, lines);
   }
-  return [...categories].map(([category, lines]) => [...(category === '' ? [] : [`${category}:`]), ...lines, ''].join('\n')).join('\n');
+  return [...categories]
+    .map(([category, lines]) => [...(category === '' ? [] : [`${category}:`]), ...lines, ''].join('\n'))
+    .join('\n');
 }
 
 const compact = (date: LocalDate) => date.replaceAll('-', '');

@@ -54,10 +54,12 @@ export const menuExportRoutes: FastifyPluginAsyncTypebox<MenuExportRoutesOptions
   const menuOf = async (canteenId: string, query: ExportDaysQuery, defaultDays: number) => {
     const canteen = await getCanteen.execute(canteenId);
     if (!canteen.ok) return canteen;
-    const from = query.from === undefined ? localDayOf(clock.now(), canteen.value.timeZone).date : localDateOf(query.from);
+    const from =
+      query.from === undefined ? localDayOf(clock.now(), canteen.value.timeZone).date : localDateOf(query.from);
     const to = query.to === undefined ? addDays(from, defaultDays - 1) : localDateOf(query.to);
     if (to < from) throw new HttpError('invalid_request', '`to` must not be before `from`.');
-    if (addDays(from, maxExportDays - 1) < to) throw new HttpError('invalid_request', `An export covers at most ${maxExportDays} days.`);
+    if (addDays(from, maxExportDays - 1) < to)
+      throw new HttpError('invalid_request', `An export covers at most ${maxExportDays} days.`);
     const read = await getMenuDays.execute({ canteenId: canteen.value.id, from, to });
     if (!read.ok) return read;
     return { ok: true as const, value: { canteen: read.value.canteen, days: read.value.days } };
@@ -71,29 +73,35 @@ export const menuExportRoutes: FastifyPluginAsyncTypebox<MenuExportRoutesOptions
   };
 
   const { feedWriter } = options;
-  if (feedWriter !== undefined) app.get(
-    routePaths.openMensaFeed,
-    {
-      schema: {
-        operationId: 'getOpenMensaFeed',
-        summary: `The canteen's menu as an OpenMensa feed v2.1 (XML, valid against open-mensa-v2.xsd): today and ${defaultFeedDays - 1} days after by default, from/to for up to ${maxExportDays} days; closed days as <closed/> (public, cacheable)`,
-        tags: ['canteens'],
-        security: [],
-        params: CanteenParams,
-        querystring: ExportDaysQuery,
-        response: {
-          200: documented('application/xml', 'An OpenMensa feed v2.1'),
-          ...notModified,
-          ...errorResponses([...publicRouteErrors, 'invalid_request', ...wireCodesOf(getMenuRefusals)]),
+  if (feedWriter !== undefined)
+    app.get(
+      routePaths.openMensaFeed,
+      {
+        schema: {
+          operationId: 'getOpenMensaFeed',
+          summary: `The canteen's menu as an OpenMensa feed v2.1 (XML, valid against open-mensa-v2.xsd): today and ${defaultFeedDays - 1} days after by default, from/to for up to ${maxExportDays} days; closed days as <closed/> (public, cacheable)`,
+          tags: ['canteens'],
+          security: [],
+          params: CanteenParams,
+          querystring: ExportDaysQuery,
+          response: {
+            200: documented('application/xml', 'An OpenMensa feed v2.1'),
+            ...notModified,
+            ...errorResponses([...publicRouteErrors, 'invalid_request', ...wireCodesOf(getMenuRefusals)]),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const menu = await menuOf(request.params.canteen_id, request.query, defaultFeedDays);
-      if (!menu.ok) return sendRefusal(reply, menu.refusal);
-      return send(request, reply, 'application/xml; charset=utf-8', feedWriter.write(menu.value.canteen, menu.value.days));
-    },
-  );
+      async (request, reply) => {
+        const menu = await menuOf(request.params.canteen_id, request.query, defaultFeedDays);
+        if (!menu.ok) return sendRefusal(reply, menu.refusal);
+        return send(
+          request,
+          reply,
+          'application/xml; charset=utf-8',
+          feedWriter.write(menu.value.canteen, menu.value.days),
+        );
+      },
+    );
 
   app.get(
     routePaths.menuCalendar,
@@ -120,4 +128,3 @@ export const menuExportRoutes: FastifyPluginAsyncTypebox<MenuExportRoutesOptions
     },
   );
 };
-

@@ -149,7 +149,11 @@ export class MenuAnswers {
    * came since, or ratings may be served late at all (what it reads is younger than any kept answer).
    */
   private joinable(flight: Flight): boolean {
-    return flight.epoch === this.epoch && !flight.superseded && (flight.outdatedAt === null || this.settings.ratingsMaxAgeMs > 0);
+    return (
+      flight.epoch === this.epoch &&
+      !flight.superseded &&
+      (flight.outdatedAt === null || this.settings.ratingsMaxAgeMs > 0)
+    );
   }
 
   private servable(answer: Pick<KeptAnswer, 'epoch' | 'readAt' | 'expiresAt' | 'outdatedAt'>, now: number): boolean {
@@ -157,7 +161,12 @@ export class MenuAnswers {
     return answer.outdatedAt === null || now - answer.readAt < this.settings.ratingsMaxAgeMs;
   }
 
-  private readAndKeep(key: string, days: MenuDays, selection: MenuSelection, readAt: number): Promise<Result<KeptAnswer, MenuRefusal>> {
+  private readAndKeep(
+    key: string,
+    days: MenuDays,
+    selection: MenuSelection,
+    readAt: number,
+  ): Promise<Result<KeptAnswer, MenuRefusal>> {
     const flight: Flight = {
       epoch: this.epoch,
       outdatedAt: null,
@@ -165,7 +174,10 @@ export class MenuAnswers {
       promise: this.read(days)
         .then((menu) => {
           if (!menu.ok) return menu;
-          const selected = { ...menu.value, meals: menu.value.meals.filter((reading) => selects(selection, reading.meal)) };
+          const selected = {
+            ...menu.value,
+            meals: menu.value.meals.filter((reading) => selects(selection, reading.meal)),
+          };
           const answer = serialize(selected, readAt, flight.epoch, this.settings.ttlMs);
           answer.outdatedAt = flight.outdatedAt;
           if (this.settings.entries > 0 && !flight.superseded && this.servable(answer, readAt)) this.keep(key, answer);
@@ -208,7 +220,9 @@ function serialize(menu: PublicMenu, readAt: number, epoch: number, ttlMs: numbe
   const closedDaysField = `,"closed_days":${JSON.stringify(menu.closedDays)}`;
   const body = `{"status":"success","data":{"meals":[${mealFragments.map((fragment) => `${fragment}}`).join(',')}],"unknown_ids":[]${closedDaysField}}}`;
   const changesAt = readingsChangeAt(menu.meals, menu.asOf)?.getTime() ?? Number.POSITIVE_INFINITY;
-  const unmarkedMeals = mealFragments.map((fragment, index) => Buffer.from(`${index === 0 ? '' : ','}${fragment}${unmarked}}`));
+  const unmarkedMeals = mealFragments.map((fragment, index) =>
+    Buffer.from(`${index === 0 ? '' : ','}${fragment}${unmarked}}`),
+  );
   return {
     etag: strongTagOf(body),
     body,
@@ -257,7 +271,11 @@ const personalTail = '],"unknown_ids":[]';
  * the bytes kept with the answer: a reader marks or rates a few of a menu's meals, and only theirs are serialized
  * (the strings of every meal made a tenth of the personalized read, and as much again in garbage collection).
  */
-export function personalizedBody(answer: MenuAnswer, states: readonly PersonalState[], aversions: Aversions = noAversions): Buffer {
+export function personalizedBody(
+  answer: MenuAnswer,
+  states: readonly PersonalState[],
+  aversions: Aversions = noAversions,
+): Buffer {
   if (states.length === 0 && aversions.dishIds.size === 0) return answer.unmarkedBody;
   const meals: (Buffer | null)[] = [...answer.unmarkedMeals];
   const own = (index: number, state: PersonalState | undefined, avoided: boolean) => {

@@ -5,7 +5,12 @@ import type { PageOf } from './v2-paging.js';
 
 /** What a v2 route answers: a JSON text (with its paging, for a list), or nothing found, or a page below 1. */
 export type V2Answer =
-  | { readonly kind: 'json'; readonly body: string; readonly etag: string; readonly paged?: Omit<PageOf<unknown>, 'items'> }
+  | {
+      readonly kind: 'json';
+      readonly body: string;
+      readonly etag: string;
+      readonly paged?: Omit<PageOf<unknown>, 'items'>;
+    }
   | { readonly kind: 'not_found' }
   | { readonly kind: 'bad_page' };
 

@@ -18,7 +18,9 @@ export function nearestCanteens(canteens: readonly StoredCanteen[], filters: Can
   const ids = filters.ids === undefined ? undefined : new Set(filters.ids);
   const kept = canteens
     .filter((canteen) => ids === undefined || ids.has(canteen.openmensaId))
-    .filter((canteen) => filters.hasCoordinates === undefined || (canteen.coordinates !== null) === filters.hasCoordinates)
+    .filter(
+      (canteen) => filters.hasCoordinates === undefined || (canteen.coordinates !== null) === filters.hasCoordinates,
+    )
     .sort((a, b) => a.openmensaId - b.openmensaId);
   const { near } = filters;
   if (near === undefined) return kept;
@@ -36,6 +38,7 @@ function distanceKm(from: { lat: number; lng: number }, to: { lat: number; lng: 
   const radians = Math.PI / 180;
   const dLat = (to.lat - from.lat) * radians;
   const dLng = (to.lng - from.lng) * radians;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(from.lat * radians) * Math.cos(to.lat * radians) * Math.sin(dLng / 2) ** 2;
+  const a =
+    Math.sin(dLat / 2) ** 2 + Math.cos(from.lat * radians) * Math.cos(to.lat * radians) * Math.sin(dLng / 2) ** 2;
   return 2 * earthRadiusKm * Math.asin(Math.min(1, Math.sqrt(a)));
 }

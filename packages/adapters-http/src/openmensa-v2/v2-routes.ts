@@ -59,7 +59,11 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
   const cacheControl = publicCacheControl(options.menuCaching);
 
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers({ 'x-om-api-version': '2', 'access-control-allow-origin': '*', 'access-control-expose-headers': exposedHeaders });
+    reply.headers({
+      'x-om-api-version': '2',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': exposedHeaders,
+    });
     done();
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send());
@@ -81,7 +85,11 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
 
   // A kept list answer's paging headers, by the URL asked (its Link names it): worked out once, not per request.
   const pagingKept = new WeakMap<V2Answer, Map<string, Record<string, string>>>();
-  const pagingOf = (request: FastifyRequest, answer: V2Answer & { kind: 'json' }, paged: NonNullable<typeof answer.paged>) => {
+  const pagingOf = (
+    request: FastifyRequest,
+    answer: V2Answer & { kind: 'json' },
+    paged: NonNullable<typeof answer.paged>,
+  ) => {
     const base = urlOf(request, options.publicBaseUrl);
     const url = `${base}${request.url}`;
     let byUrl = pagingKept.get(answer);
@@ -136,7 +144,9 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
     const query = request.query as RawQuery;
     const filters = canteenFiltersOf(query);
     const key = `canteens\u0000${JSON.stringify(filters)}\u0000${pagingKey(query)}`;
-    const answer = await answers.answer(key, async () => paged(query, nearestCanteens(await listCanteens.execute(), filters), canteenJson));
+    const answer = await answers.answer(key, async () =>
+      paged(query, nearestCanteens(await listCanteens.execute(), filters), canteenJson),
+    );
     return send(request, reply, answer);
   });
 
@@ -170,7 +180,10 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
 
   app.get('/canteens/:id/days/:date', { schema: hidden }, async (request, reply) => {
     const { id, date } = request.params as Params;
-    const answer = await answers.answer(`day\u0000${id}\u0000${date}`, dayAnswer(id!, date!, (day) => jsonAnswer(dayJson(day))));
+    const answer = await answers.answer(
+      `day\u0000${id}\u0000${date}`,
+      dayAnswer(id!, date!, (day) => jsonAnswer(dayJson(day))),
+    );
     return send(request, reply, answer);
   });
 
@@ -178,7 +191,10 @@ export const openMensaV2Routes: FastifyPluginAsync<OpenMensaV2Options> = async (
     const { id, date } = request.params as Params;
     const query = request.query as RawQuery;
     const key = `meals\u0000${id}\u0000${date}\u0000${pagingKey(query)}`;
-    const answer = await answers.answer(key, dayAnswer(id!, date!, (day) => paged(query, day.meals, mealJson)));
+    const answer = await answers.answer(
+      key,
+      dayAnswer(id!, date!, (day) => paged(query, day.meals, mealJson)),
+    );
     return send(request, reply, answer);
   });
 
@@ -251,8 +267,21 @@ function canteenFiltersOf(query: RawQuery): CanteenFilters {
       : { lat: rubyToF(lat), lng: rubyToF(lng), distKm: dist === undefined ? 10 : rubyToF(dist) };
   return {
     // has_scope skips blank values; `ids` keeps the positive ones, each once.
-    ...(ids === undefined || ids.trim() === '' ? {} : { ids: [...new Set(ids.split(',').map(rubyToI).filter((id) => id > 0))] }),
-    ...(hasCoordinates === undefined || hasCoordinates === '' ? {} : { hasCoordinates: hasCoordinates !== 'false' && hasCoordinates !== '0' }),
+    ...(ids === undefined || ids.trim() === ''
+      ? {}
+      : {
+          ids: [
+            ...new Set(
+              ids
+                .split(',')
+                .map(rubyToI)
+                .filter((id) => id > 0),
+            ),
+          ],
+        }),
+    ...(hasCoordinates === undefined || hasCoordinates === ''
+      ? {}
+      : { hasCoordinates: hasCoordinates !== 'false' && hasCoordinates !== '0' }),
     ...(near === undefined ? {} : { near }),
   };
 }

@@ -17,7 +17,10 @@ const livenessErrors = errorResponses(['service_unavailable']);
 const readinessErrors = errorResponses(['not_ready', 'service_unavailable']);
 
 /** Liveness and readiness probes: unauthenticated, outside /api/v1, cheap enough to call every few seconds. */
-export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: ReadinessCheck }> = async (app, { readiness }) => {
+export const probeRoutes: FastifyPluginAsyncTypebox<{ readonly readiness: ReadinessCheck }> = async (
+  app,
+  { readiness },
+) => {
   app.get(
     '/healthz',
     {
@@ -76,9 +79,11 @@ export const metricsRoute: FastifyPluginAsyncTypebox<MetricsRouteOptions> = asyn
       },
       onRequest: (request, _reply, done) => {
         if (authorized(request.headers.authorization)) return done();
-        done(new HttpError('unauthenticated', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', {
-          'www-authenticate': 'Bearer',
-        }));
+        done(
+          new HttpError('unauthenticated', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', {
+            'www-authenticate': 'Bearer',
+          }),
+        );
       },
     },
     async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()),

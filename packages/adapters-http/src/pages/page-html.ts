@@ -9,7 +9,13 @@ export interface PageHtml {
   readonly settings?: Readonly<Record<string, string>>;
 }
 
-const escapes: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapes: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 const escaped = (text: string) => text.replace(/[&<>"']/g, (character) => escapes[character]!);
 
 /**
@@ -21,7 +27,9 @@ export function pageHtml({ page, language, assetPath, settings = {} }: PageHtml)
     .map(([name, value]) => ` data-${name}="${escaped(value)}"`)
     .join('');
   const style = page.style === null ? '' : `<link rel="stylesheet" href="${assetPath}/${page.style}">\n`;
-  const preload = (page.preload ?? []).map((chunk) => `<link rel="modulepreload" href="${assetPath}/${escaped(chunk)}">\n`).join('');
+  const preload = (page.preload ?? [])
+    .map((chunk) => `<link rel="modulepreload" href="${assetPath}/${escaped(chunk)}">\n`)
+    .join('');
   const webManifest = page.webManifest?.[language];
   const installable =
     webManifest === undefined

@@ -112,7 +112,9 @@ export interface PageSignIn {
 }
 
 /** The pages' settings and the CSP's extra origin for a sign-in (none without one). */
-export function signInPageOptions(signIn: PageSignIn | undefined): Pick<PageRoutesOptions, 'connectSources' | 'settings'> {
+export function signInPageOptions(
+  signIn: PageSignIn | undefined,
+): Pick<PageRoutesOptions, 'connectSources' | 'settings'> {
   if (signIn === undefined) return {};
   return {
     connectSources: [new URL(signIn.issuer).origin],
@@ -194,7 +196,10 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PageRoutesOptions> = async (a
  * issuer and client). A browser installs a worker anew when one byte changes: a changed setting reaches the
  * installed apps at their next start, as a new build does.
  */
-function workerWithPage(web: WebAssets, documentOf: (page: string, language: string) => StaticFile): StaticFile | undefined {
+function workerWithPage(
+  web: WebAssets,
+  documentOf: (page: string, language: string) => StaticFile,
+): StaticFile | undefined {
   const built = web.rootFiles.get('sw.js');
   if (built === undefined) return undefined;
   const pages = web.manifest.languages.map((language) => documentOf(appPage.page, language).etag).join(' ');
@@ -206,7 +211,10 @@ function workerWithPage(web: WebAssets, documentOf: (page: string, language: str
  * form with its own validator, and the answer varies by Accept-Encoding.
  */
 async function sendStatic(request: FastifyRequest, reply: FastifyReply, file: StaticFile, policy: string) {
-  const gzipped = file.compressible && new Negotiator(request).encoding(['gzip', 'identity']) === 'gzip' ? await gzippedOf(file) : undefined;
+  const gzipped =
+    file.compressible && new Negotiator(request).encoding(['gzip', 'identity']) === 'gzip'
+      ? await gzippedOf(file)
+      : undefined;
   const etag = gzipped?.etag ?? file.etag;
   reply.headers({ 'content-security-policy': policy, 'cache-control': file.cacheControl, etag });
   if (file.compressible) varyOn(reply, 'Accept-Encoding');

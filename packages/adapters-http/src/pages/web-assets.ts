@@ -51,7 +51,10 @@ const gzipped = new WeakMap<StaticFile, Promise<{ readonly body: Buffer; readonl
 export function gzippedOf(file: StaticFile): Promise<{ readonly body: Buffer; readonly etag: string }> {
   let found = gzipped.get(file);
   if (found === undefined) {
-    found = import('node:zlib').then(({ gzipSync }) => ({ body: gzipSync(file.body, { level: 9 }), etag: `${file.etag.slice(0, -1)}-gzip"` }));
+    found = import('node:zlib').then(({ gzipSync }) => ({
+      body: gzipSync(file.body, { level: 9 }),
+      etag: `${file.etag.slice(0, -1)}-gzip"`,
+    }));
     gzipped.set(file, found);
   }
   return found;
@@ -88,7 +91,9 @@ export function loadWebAssets(): WebAssets {
   try {
     manifestPath = createRequire(import.meta.url).resolve('@canteen-meals/web/manifest.json');
   } catch (cause) {
-    throw new Error('the browser pages are not built (packages/web/dist/manifest.json is missing): run pnpm build', { cause });
+    throw new Error('the browser pages are not built (packages/web/dist/manifest.json is missing): run pnpm build', {
+      cause,
+    });
   }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as WebManifest;
   const directory = join(dirname(manifestPath), 'assets');

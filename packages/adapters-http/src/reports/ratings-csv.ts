@@ -9,7 +9,9 @@ const rowsPerChunk = 500;
  * The ratings report as CSV text, in chunks: the byte order mark and the header row, then one line per row, made as
  * the rows are iterated (one pass; nothing but the current chunk is held besides the rows themselves).
  */
-export async function* ratingsCsvChunks(rows: AsyncIterable<RatingsReportRow>): AsyncGenerator<string, void, undefined> {
+export async function* ratingsCsvChunks(
+  rows: AsyncIterable<RatingsReportRow>,
+): AsyncGenerator<string, void, undefined> {
   let chunk = byteOrderMark + csvLine(ratingsReportColumns);
   let inChunk = 0;
   for await (const row of rows) {
@@ -24,7 +26,14 @@ export async function* ratingsCsvChunks(rows: AsyncIterable<RatingsReportRow>): 
 }
 
 /** One row's fields, in the order of `ratingsReportColumns`. */
-export function ratingsCsvFields({ date, meal, dish, statistics, distribution, soldOutAt }: RatingsReportRow): string[] {
+export function ratingsCsvFields({
+  date,
+  meal,
+  dish,
+  statistics,
+  distribution,
+  soldOutAt,
+}: RatingsReportRow): string[] {
   const fields: Record<RatingsReportColumn, string> = {
     date,
     served_at: meal.servedAt.toISOString(),

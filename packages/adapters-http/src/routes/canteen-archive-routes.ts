@@ -58,8 +58,12 @@ export const canteenArchiveRoutes: FastifyPluginAsyncTypebox<CanteenArchiveRoute
     {
       schema: {
         operationId: 'listAdminCanteens',
-        summary: 'Every canteen with its feeds, archived ones too with their archived_at, by id (needs the meals:write scope)',
-        response: { 200: successEnvelope(AdminCanteensData, successExample(exampleAdminCanteens)), ...errorResponses(adminErrors) },
+        summary:
+          'Every canteen with its feeds, archived ones too with their archived_at, by id (needs the meals:write scope)',
+        response: {
+          200: successEnvelope(AdminCanteensData, successExample(exampleAdminCanteens)),
+          ...errorResponses(adminErrors),
+        },
       },
     },
     async () => ({

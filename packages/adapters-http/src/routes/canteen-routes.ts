@@ -22,7 +22,13 @@ import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { canteenDataOf, canteenFromBody } from '../wire-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  publicRouteErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 import { adminBodyLimit } from './meal-routes.js';
 
 export interface CanteenRoutesOptions {
@@ -34,7 +40,10 @@ export interface CanteenRoutesOptions {
 /** The public routes need no token (one that is sent is ignored); they are limited per client address. */
 
 /** GET /canteens and GET /canteens/{canteen_id}: public, no token needed. */
-export const publicCanteenRoutes: FastifyPluginAsyncTypebox<CanteenRoutesOptions> = async (app, { getCanteen, listCanteens }) => {
+export const publicCanteenRoutes: FastifyPluginAsyncTypebox<CanteenRoutesOptions> = async (
+  app,
+  { getCanteen, listCanteens },
+) => {
   app.get(
     routePaths.listCanteens,
     {
@@ -43,10 +52,16 @@ export const publicCanteenRoutes: FastifyPluginAsyncTypebox<CanteenRoutesOptions
         summary: 'Every canteen, by id (public)',
         tags: ['canteens'],
         security: [],
-        response: { 200: successEnvelope(CanteensData, successExample(exampleCanteens)), ...errorResponses(publicRouteErrors) },
+        response: {
+          200: successEnvelope(CanteensData, successExample(exampleCanteens)),
+          ...errorResponses(publicRouteErrors),
+        },
       },
     },
-    async () => ({ status: 'success' as const, data: { canteens: (await listCanteens.execute()).map((canteen) => canteenDataOf(canteen)) } }),
+    async () => ({
+      status: 'success' as const,
+      data: { canteens: (await listCanteens.execute()).map((canteen) => canteenDataOf(canteen)) },
+    }),
   );
 
   app.get(

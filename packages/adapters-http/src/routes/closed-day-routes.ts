@@ -4,7 +4,12 @@ import { DayClosedBody, DayClosedData, DayParams, routePaths, successEnvelope } 
 import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 import { localDateOf } from './read-params.js';
 
 export interface ClosedDayRoutesOptions {
@@ -22,12 +27,18 @@ export const closedDayRoutes: FastifyPluginAsyncTypebox<ClosedDayRoutesOptions> 
       schema: {
         operationId: 'setDayClosed',
         summary:
-          "Say that a canteen is closed on a day ({\"closed\": true}: its meals still to be served are withdrawn) or not ({\"closed\": false}), as a feed's <closed/> does (needs the meals:write scope)",
+          'Say that a canteen is closed on a day ({"closed": true}: its meals still to be served are withdrawn) or not ({"closed": false}), as a feed\'s <closed/> does (needs the meals:write scope)',
         params: DayParams,
         body: DayClosedBody,
         response: {
           200: successEnvelope(DayClosedData),
-          ...errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, 'forbidden', ...wireCodesOf(setDayClosedRefusals)]),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            ...jsonBodyErrors,
+            ...writeRouteErrors,
+            'forbidden',
+            ...wireCodesOf(setDayClosedRefusals),
+          ]),
         },
       },
     },
@@ -36,7 +47,10 @@ export const closedDayRoutes: FastifyPluginAsyncTypebox<ClosedDayRoutesOptions> 
       const result = await setDayClosed.execute({ canteenId, date: localDateOf(date), closed: request.body.closed });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       const { closed, withdrawn } = result.value;
-      return { status: 'success' as const, data: { canteen_id: canteenId, date, closed, withdrawn_meal_ids: [...withdrawn] } };
+      return {
+        status: 'success' as const,
+        data: { canteen_id: canteenId, date, closed, withdrawn_meal_ids: [...withdrawn] },
+      };
     },
   );
 };

@@ -20,7 +20,8 @@ export function createDeliveryCursors(secret?: string): DeliveryCursors {
   const cursorSeal = createCursorSeal(secret);
   const scopeOf = (webhookId: string) => `deliveries\n${webhookId}`;
   return {
-    encode: (webhookId, { createdAt, eventId }) => cursorSeal.seal(scopeOf(webhookId), `${createdAt.getTime()}:${eventId}`),
+    encode: (webhookId, { createdAt, eventId }) =>
+      cursorSeal.seal(scopeOf(webhookId), `${createdAt.getTime()}:${eventId}`),
     decode(webhookId, cursor) {
       const payload = cursorSeal.open(scopeOf(webhookId), cursor);
       const match = payload === null ? null : format.exec(payload);

@@ -35,7 +35,13 @@ import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { selectionOf, selects, type SelectionQuery } from '../menu/menu-selection.js';
 import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  publicRouteErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 import { dishDataOf, dishSummaryDataOf } from '../wire-mapping.js';
 import { publicCacheControl } from './fresh-answers.js';
 import { adminBodyLimit } from './meal-routes.js';
@@ -52,13 +58,10 @@ export interface DishRoutesOptions {
   readonly cursorSecret?: string | undefined;
 }
 
-
-
 /** GET /dishes/{dish_id} (token optional), GET /canteens/{canteen_id}/dishes?q= and GET /dishes?q=&canteen= (public). */
-export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { readonly menuCaching?: MenuCachingOptions | undefined }> = async (
-  app,
-  options,
-) => {
+export const publicDishRoutes: FastifyPluginAsyncTypebox<
+  DishRoutesOptions & { readonly menuCaching?: MenuCachingOptions | undefined }
+> = async (app, options) => {
   const { getDish, listDishServings, searchDishes } = options;
   const cursors = createPageCursors(options.cursorSecret);
   const cacheControl = publicCacheControl(options.menuCaching ?? defaultMenuCaching);
@@ -68,14 +71,21 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
     {
       schema: {
         operationId: 'getDish',
-        summary: "A dish over all its servings, its names and servings (newest first); with a token, the caller's own figures",
+        summary:
+          "A dish over all its servings, its names and servings (newest first); with a token, the caller's own figures",
         tags: ['canteens'],
         security: [],
         params: DishParams,
         querystring: DishQuery,
         response: {
           200: successEnvelope(DishData),
-          ...errorResponses([...publicRouteErrors, 'invalid_token', 'invalid_request', 'invalid_cursor', ...wireCodesOf(getDishRefusals)]),
+          ...errorResponses([
+            ...publicRouteErrors,
+            'invalid_token',
+            'invalid_request',
+            'invalid_cursor',
+            ...wireCodesOf(getDishRefusals),
+          ]),
         },
       },
     },
@@ -110,14 +120,20 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
     {
       schema: {
         operationId: 'searchDishes',
-        summary: "Find a canteen's dishes by any part of any of their names (case and accents do not matter), by dish id",
+        summary:
+          "Find a canteen's dishes by any part of any of their names (case and accents do not matter), by dish id",
         tags: ['canteens'],
         security: [],
         params: CanteenParams,
         querystring: DishSearchQuery,
         response: {
           200: successEnvelope(DishSearchData),
-          ...errorResponses([...publicRouteErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(searchDishesRefusals)]),
+          ...errorResponses([
+            ...publicRouteErrors,
+            'invalid_request',
+            'invalid_cursor',
+            ...wireCodesOf(searchDishesRefusals),
+          ]),
         },
       },
     },
@@ -129,13 +145,19 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
     {
       schema: {
         operationId: 'searchAllDishes',
-        summary: "Find dishes across canteens (or in the one named by canteen) by any part of any of their names, by dish id; without q, every dish",
+        summary:
+          'Find dishes across canteens (or in the one named by canteen) by any part of any of their names, by dish id; without q, every dish',
         tags: ['canteens'],
         security: [],
         querystring: AllDishSearchQuery,
         response: {
           200: successEnvelope(DishSearchData),
-          ...errorResponses([...publicRouteErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(searchDishesRefusals)]),
+          ...errorResponses([
+            ...publicRouteErrors,
+            'invalid_request',
+            'invalid_cursor',
+            ...wireCodesOf(searchDishesRefusals),
+          ]),
         },
       },
     },
@@ -145,7 +167,11 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
   async function search(
     reply: FastifyReply,
     canteenId: string | null,
-    query: SelectionQuery & { readonly q?: string | undefined; readonly limit?: string | undefined; readonly cursor?: string | undefined },
+    query: SelectionQuery & {
+      readonly q?: string | undefined;
+      readonly limit?: string | undefined;
+      readonly cursor?: string | undefined;
+    },
   ) {
     const { q = '', limit, cursor } = query;
     const { filter } = selectionOf(query);
@@ -168,7 +194,10 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions & { r
 };
 
 /** POST /admin/dishes/{dish_id}/merge and DELETE /admin/meals/{meal_id} (scope meals:write). */
-export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = async (app, { mergeDishes, withdrawMeal }) => {
+export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = async (
+  app,
+  { mergeDishes, withdrawMeal },
+) => {
   app.post(
     routePaths.mergeDishes,
     {
@@ -177,7 +206,8 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
       preValidation: requireJsonBody,
       schema: {
         operationId: 'mergeDishes',
-        summary: 'Merge dishes (renames): every serving and name of "from" moves into this dish; answers the merged dish',
+        summary:
+          'Merge dishes (renames): every serving and name of "from" moves into this dish; answers the merged dish',
         params: DishParams,
         body: MergeDishesBody,
         response: {
@@ -211,7 +241,13 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
         params: MealParams,
         response: {
           200: successEnvelope(WithdrawMealData),
-          ...errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'forbidden', 'invalid_request', ...wireCodesOf(withdrawMealRefusals)]),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            ...writeRouteErrors,
+            'forbidden',
+            'invalid_request',
+            ...wireCodesOf(withdrawMealRefusals),
+          ]),
         },
       },
     },
@@ -220,7 +256,10 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
       if (!isMealId(mealId)) throw new HttpError('invalid_request', 'The meal id is out of range.');
       const result = await withdrawMeal.execute({ mealId });
       if (!result.ok) return sendRefusal(reply, result.refusal);
-      return { status: 'success' as const, data: { meal_id: mealId, withdrawn_at: result.value.withdrawnAt.toISOString() } };
+      return {
+        status: 'success' as const,
+        data: { meal_id: mealId, withdrawn_at: result.value.withdrawnAt.toISOString() },
+      };
     },
   );
 };

@@ -1,7 +1,14 @@
 import { listFeedsRefusals, runFeedRefusals, type ListFeeds, type RunFeed } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { CanteenParams, FeedParams, FeedsData, FeedSummaryData, routePaths, successEnvelope } from '@canteen-meals/http-contract';
+import {
+  CanteenParams,
+  FeedParams,
+  FeedsData,
+  FeedSummaryData,
+  routePaths,
+  successEnvelope,
+} from '@canteen-meals/http-contract';
 import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { authenticatedRouteErrors, errorResponses, writeRouteErrors } from '../schemas/error-responses.js';
@@ -41,13 +48,19 @@ export const feedRoutes: FastifyPluginAsyncTypebox<FeedRoutesOptions> = async (a
       onRequest: requireAdminScope,
       schema: {
         operationId: 'fetchFeed',
-        summary: 'Fetch and import one feed now (waits for a fetch of it under way); answers its summary, failed or not',
+        summary:
+          'Fetch and import one feed now (waits for a fetch of it under way); answers its summary, failed or not',
         params: FeedParams,
         // Nothing to send: no body, or an empty JSON object.
         body: Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]),
         response: {
           200: successEnvelope(FeedSummaryData),
-          ...errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'forbidden', ...wireCodesOf(runFeedRefusals)]),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            ...writeRouteErrors,
+            'forbidden',
+            ...wireCodesOf(runFeedRefusals),
+          ]),
         },
       },
     },
@@ -57,7 +70,8 @@ export const feedRoutes: FastifyPluginAsyncTypebox<FeedRoutesOptions> = async (a
       if (!ran.ok) return sendRefusal(reply, ran.refusal);
       const listed = await listFeeds.execute({ canteenId });
       const summary = listed.ok ? listed.value.find((entry) => entry.feed.name === feedName) : undefined;
-      if (summary === undefined) return sendRefusal(reply, { code: 'feed_not_found', message: 'The canteen has no feed of that name.' });
+      if (summary === undefined)
+        return sendRefusal(reply, { code: 'feed_not_found', message: 'The canteen has no feed of that name.' });
       return { status: 'success' as const, data: feedSummaryDataOf(summary) };
     },
   );

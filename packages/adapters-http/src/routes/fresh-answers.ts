@@ -5,10 +5,15 @@ import { ifNoneMatchHolds } from '../conditional-requests.js';
 const json = 'application/json; charset=utf-8';
 
 /** The response schema of a 304: what a route that answers with an ETag documents beside its 200. */
-export const notModified = { 304: Type.Null({ description: 'Not modified: the If-None-Match tag is the current one; no body' }) };
+export const notModified = {
+  304: Type.Null({ description: 'Not modified: the If-None-Match tag is the current one; no body' }),
+};
 
 /** The Cache-Control of a public answer that shared caches may keep: `max-age`, then `stale-while-revalidate`. */
-export function publicCacheControl(caching: { readonly maxAgeS: number; readonly staleWhileRevalidateS: number }): string {
+export function publicCacheControl(caching: {
+  readonly maxAgeS: number;
+  readonly staleWhileRevalidateS: number;
+}): string {
   return `public, max-age=${caching.maxAgeS}, stale-while-revalidate=${caching.staleWhileRevalidateS}`;
 }
 

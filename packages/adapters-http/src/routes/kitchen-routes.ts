@@ -13,7 +13,12 @@ import { adminScope, kitchenScope } from '../auth/principal.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 import { smallBodyLimit } from './meal-routes.js';
 import { availabilityFieldsOf } from '../wire-mapping.js';
 

@@ -16,7 +16,8 @@ export const labelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listLabels',
-        summary: 'The label vocabulary: allergens (EU 1169/2011 Annex II with sub-kinds), declared additives, diets and ingredients (public)',
+        summary:
+          'The label vocabulary: allergens (EU 1169/2011 Annex II with sub-kinds), declared additives, diets and ingredients (public)',
         tags: ['labels'],
         security: [],
         response: {

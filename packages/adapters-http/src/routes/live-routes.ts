@@ -172,7 +172,9 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRoutesOptions> = async (a
               '`: heartbeat` comment every 15 s. Refusals come before the stream, in the JSON envelope.',
             content: {
               'text/event-stream': {
-                schema: Type.String({ description: `Events whose data is ${JSON.stringify(Object.keys(LiveSnapshotData.properties))} or one meal's figures` }),
+                schema: Type.String({
+                  description: `Events whose data is ${JSON.stringify(Object.keys(LiveSnapshotData.properties))} or one meal's figures`,
+                }),
               },
             },
           },
@@ -197,12 +199,17 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRoutesOptions> = async (a
           // Ended by the server after its lifetime: its client comes back with Last-Event-ID and takes a slot anew.
           const lifetimeMs = Math.max(1, Math.round(settings.maxLifetimeMs * (1 - random() / 10)));
           let lifetime: unknown = null;
-          const subscriber = startStream(reply, settings.maxBufferedBytes, (drained) => live.drained(drained), (ended, dropped) => {
-            if (lifetime !== null) scheduler.clearTimeout(lifetime);
-            live.leave(ended);
-            release();
-            if (dropped) request.log.info({ canteen, date }, 'live stream dropped: its client does not keep up');
-          });
+          const subscriber = startStream(
+            reply,
+            settings.maxBufferedBytes,
+            (drained) => live.drained(drained),
+            (ended, dropped) => {
+              if (lifetime !== null) scheduler.clearTimeout(lifetime);
+              live.leave(ended);
+              release();
+              if (dropped) request.log.info({ canteen, date }, 'live stream dropped: its client does not keep up');
+            },
+          );
           lifetime = scheduler.setTimeout(() => {
             lifetime = null;
             live.leave(subscriber);
@@ -212,7 +219,8 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveRoutesOptions> = async (a
           return subscriber;
         });
         if (!joined.ok) return sendRefusal(reply, joined.refusal);
-        if (!started) throw new HttpError('service_unavailable', 'The server is shutting down; retry on another connection.');
+        if (!started)
+          throw new HttpError('service_unavailable', 'The server is shutting down; retry on another connection.');
         return reply;
       } finally {
         if (!started) release();

@@ -27,7 +27,12 @@ import {
   UpsertMealsBody,
   UpsertMealsData,
 } from '@canteen-meals/http-contract';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 
 export interface MealRoutesOptions {
   readonly markMeal: MarkMeal;
@@ -44,9 +49,16 @@ export const adminBodyLimit = 1024 * 1024;
 const writeErrors = [...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors] as const;
 const markMealErrors = errorResponses([...writeErrors, ...wireCodesOf(markMealRefusals)]);
 const rateMealErrors = errorResponses([...writeErrors, ...wireCodesOf(rateMealRefusals)]);
-const upsertMealsErrors = errorResponses([...writeErrors, 'forbidden', ...wireCodesOf([...upsertMealsRefusals, ...setDayClosedRefusals])]);
+const upsertMealsErrors = errorResponses([
+  ...writeErrors,
+  'forbidden',
+  ...wireCodesOf([...upsertMealsRefusals, ...setDayClosedRefusals]),
+]);
 
-export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (app, { markMeal, rateMeal, upsertMeals, setDayClosed }) => {
+export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (
+  app,
+  { markMeal, rateMeal, upsertMeals, setDayClosed },
+) => {
   app.addHook('preValidation', requireJsonBody);
 
   app.post(

@@ -35,7 +35,13 @@ import { authenticatedPrincipal, optionalReader, requireAuthentication } from '.
 import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { MenuAnswers, noMenuCache, personalizedBody, type MenuAnswer, type MenuCacheSettings } from '../menu/menu-answers.js';
+import {
+  MenuAnswers,
+  noMenuCache,
+  personalizedBody,
+  type MenuAnswer,
+  type MenuCacheSettings,
+} from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
 import { selectionKey, selectionOf, selects, withPreferences, type MenuSelection } from '../menu/menu-selection.js';
@@ -74,7 +80,6 @@ export interface MenuRoutesOptions {
 
 const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
 
-
 /**
  * GET /meals: a canteen's menu for some days is public and cacheable without a token (and personalized and private
  * with one); by ids and every canteen's day need a token. GET /me/meals: the caller's own part of a menu.
@@ -88,7 +93,10 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     preferences: PersonPreferences,
   ): { readonly selection: MenuSelection; readonly aversions: Aversions } => ({
     selection: query.all === 'true' ? asked : withPreferences(asked, preferences.filter),
-    aversions: { dishIds: new Set(preferences.aversions.map((aversion) => aversion.dishId)), hide: query.hide === 'avoided' },
+    aversions: {
+      dishIds: new Set(preferences.aversions.map((aversion) => aversion.dishId)),
+      hide: query.hide === 'avoided',
+    },
   });
   /**
    * The reader's part of a canteen's menu: their states of the meals the query's own selection keeps (a superset of
@@ -108,8 +116,14 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     const mealIds = narrow.value.mealIds;
     // A menu change between the two answers may bring in a meal the first did not have: its states are read again.
     const known = new Set(broad.value.mealIds);
-    const own = mealIds.every((mealId) => known.has(mealId)) ? states : (await getPersonalPart.execute({ userId, mealIds })).states;
-    return accept({ answer: narrow.value, states: inOrderOfMeals(mealIds, new Map(own.map((state) => [state.mealId, state]))), aversions });
+    const own = mealIds.every((mealId) => known.has(mealId))
+      ? states
+      : (await getPersonalPart.execute({ userId, mealIds })).states;
+    return accept({
+      answer: narrow.value,
+      states: inOrderOfMeals(mealIds, new Map(own.map((state) => [state.mealId, state]))),
+      aversions,
+    });
   };
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cursors = createPageCursors(options.cursorSecret);
@@ -139,10 +153,17 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
         response: {
           200: Type.Union([successEnvelope(MealsData), successEnvelope(PublicMealsData)], {
             ...successExample(exampleMeals),
-            description: 'With a token: every meal with the caller\'s marking and rating. Without: the public menu, no personal field',
+            description:
+              "With a token: every meal with the caller's marking and rating. Without: the public menu, no personal field",
           }),
           ...notModified,
-          ...errorResponses([...publicRouteErrors, ...tokenErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(getMealsRefusals)]),
+          ...errorResponses([
+            ...publicRouteErrors,
+            ...tokenErrors,
+            'invalid_request',
+            'invalid_cursor',
+            ...wireCodesOf(getMealsRefusals),
+          ]),
         },
       },
     },
@@ -176,7 +197,11 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     // The onRequest hook demanded a token for these reads.
     if (days === undefined) {
       const { userId } = authenticatedPrincipal(request);
-      const personal = personalSelection(selectionOf(query.value), query.value, await getPreferences.execute({ userId }));
+      const personal = personalSelection(
+        selectionOf(query.value),
+        query.value,
+        await getPreferences.execute({ userId }),
+      );
       return readByIdsOrEveryCanteen(getMeals, cursors, userId, query.value, reply, personal);
     }
     if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
@@ -213,7 +238,8 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);
       varyOn(reply, 'authorization');
-      if (request.query.canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
+      if (request.query.canteen === undefined)
+        throw new HttpError('invalid_request', 'missing query parameter "canteen"');
       const query = await withCalendarDay(getCanteenDay, request.query);
       if (!query.ok) return sendRefusal(reply, query.refusal);
       const days = menuDaysOf(query.value)!;
@@ -241,13 +267,18 @@ async function withCalendarDay<Q extends { readonly canteen?: string | undefined
 ): Promise<Result<Q, 'canteen_not_found'>> {
   const { date, canteen } = query;
   if (date !== 'today' && date !== 'tomorrow') return accept(query);
-  if (canteen === undefined) throw new HttpError('invalid_request', `date=${date} needs canteen: it is a day on that canteen's calendar.`);
+  if (canteen === undefined)
+    throw new HttpError('invalid_request', `date=${date} needs canteen: it is a day on that canteen's calendar.`);
   const day = await getCanteenDay.execute({ canteenId: canteen, daysAhead: daysAheadOf[date] });
   return day.ok ? accept({ ...query, date: day.value }) : day;
 }
 
 function personalStatesBody(states: readonly PersonalState[]): string {
-  const meals = states.map(({ mealId, marked, personalRating }) => ({ meal_id: mealId, marked, rating_personal: personalRating }));
+  const meals = states.map(({ mealId, marked, personalRating }) => ({
+    meal_id: mealId,
+    marked,
+    rating_personal: personalRating,
+  }));
   return JSON.stringify({ status: 'success', data: { meals } });
 }
 
@@ -276,9 +307,13 @@ async function readByIdsOrEveryCanteen(
     throw new HttpError('invalid_request', 'canteen goes with date or from/to, not with ids.');
   }
   if (date === undefined && ids === undefined) {
-    throw new HttpError('invalid_request', from === undefined || to === undefined ? 'A range needs both from and to.' : 'A range of days needs canteen.');
+    throw new HttpError(
+      'invalid_request',
+      from === undefined || to === undefined ? 'A range needs both from and to.' : 'A range of days needs canteen.',
+    );
   }
-  if (cursor !== undefined && date === undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
+  if (cursor !== undefined && date === undefined)
+    throw new HttpError('invalid_request', 'cursor goes with date alone.');
   reply.header('cache-control', 'private, no-store');
   const { selection, aversions } = personal;
   // Each meal as every read answers it, marked when the reader avoids its dish, or left out with hide=avoided.
@@ -307,12 +342,17 @@ async function readByIdsOrEveryCanteen(
   const { next } = result.value;
   return {
     status: 'success' as const,
-    data: { meals: answered(meals), unknown_ids: [], next_cursor: next === null ? null : cursors.encode(list, userId, next) },
+    data: {
+      meals: answered(meals),
+      unknown_ids: [],
+      next_cursor: next === null ? null : cursors.encode(list, userId, next),
+    },
   };
 }
 
 /** A cursor of a list in menu order names a place in a day's menu; one without it was not handed out by that list. */
 function menuPositionOf(position: CursorPosition): MenuPosition {
-  if (position.position === undefined) throw new HttpError('invalid_cursor', 'The cursor is not one this list handed out.');
+  if (position.position === undefined)
+    throw new HttpError('invalid_cursor', 'The cursor is not one this list handed out.');
   return { servedAt: position.servedAt, position: position.position, mealId: position.mealId };
 }

@@ -17,7 +17,8 @@ export interface PageCursors {
   decode(list: CursorList, userId: string, cursor: string): CursorPosition;
 }
 
-const format = /^(marked|rated|search|dish-[1-9]\d{0,15}|day-\d{4}-\d{2}-\d{2}):(-?\d{1,16}):(\d{1,16})(?::(-?\d{1,16}))?$/;
+const format =
+  /^(marked|rated|search|dish-[1-9]\d{0,15}|day-\d{4}-\d{2}-\d{2}):(-?\d{1,16}):(\d{1,16})(?::(-?\d{1,16}))?$/;
 const maxInstantMs = 8.64e15;
 
 /**

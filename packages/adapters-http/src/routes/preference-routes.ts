@@ -22,7 +22,12 @@ import { Type } from '@sinclair/typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 import { HttpError } from '../http-error.js';
 import { createCursorSeal } from './cursor-seal.js';
 import { answerPrivately } from './private-answers.js';
@@ -39,9 +44,18 @@ export interface PreferenceRoutesOptions {
 const smallBodyLimit = 8 * 1024;
 
 /** The PUT names everything in its path: its body, when one is sent, is an empty object. */
-const AversionBody = Type.Object({}, { additionalProperties: false, description: 'Empty: the path names the dish; the body may be left out' });
+const AversionBody = Type.Object(
+  {},
+  { additionalProperties: false, description: 'Empty: the path names the dish; the body may be left out' },
+);
 // Fastify reads a body sent with a PUT or DELETE that needs none: a broken one is still refused.
-const bodylessWriteErrors = [...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
+const bodylessWriteErrors = [
+  ...authenticatedRouteErrors,
+  ...writeRouteErrors,
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const;
 
 /** What the caller keeps server-side about what they eat: a label filter, and dishes they never want to see. */
 export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions> = async (app, options) => {
@@ -61,7 +75,12 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions
         body: PreferencesBody,
         response: {
           200: successEnvelope(PreferencesData),
-          ...errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, ...wireCodesOf(savePreferencesRefusals)]),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            ...jsonBodyErrors,
+            ...writeRouteErrors,
+            ...wireCodesOf(savePreferencesRefusals),
+          ]),
         },
       },
     },

@@ -10,7 +10,8 @@ export function createPrivateTags(secret?: string): (body: string) => string {
   const material = secret === undefined || secret === '' ? randomBytes(32) : Buffer.from(secret, 'utf8');
   // A key of its own, derived from the secret: a tag is never a valid cursor MAC, nor the reverse.
   const key = createHmac('sha256', material).update('etag of private answers').digest();
-  const tagOf = (body: string) => `"${createHmac('sha256', key).update(body).digest().subarray(0, 16).toString('base64url')}"`;
+  const tagOf = (body: string) =>
+    `"${createHmac('sha256', key).update(body).digest().subarray(0, 16).toString('base64url')}"`;
   // The tags of the bodies answered last: a person's overlay is the same body until they mark or rate, and the HMAC
   // was the largest part of GET /me/meals left once its read was kept (docs/benchmarks.md). The first kept goes first.
   const kept = new Map<string, string>();

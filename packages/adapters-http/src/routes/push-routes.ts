@@ -29,7 +29,13 @@ import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, publicRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  publicRouteErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 import { answerPrivately } from './private-answers.js';
 
 /** The use cases of Web Push, present when the server has its VAPID keys. */
@@ -50,7 +56,9 @@ const smallBodyLimit = 8 * 1024;
 const disabledMessage =
   'Push notifications are off on this server: set WEB_PUSH_PUBLIC_KEY, WEB_PUSH_PRIVATE_KEY and WEB_PUSH_SUBJECT (see docs/notifications.md).';
 function sendDisabled(reply: FastifyReply) {
-  return reply.code(409).send({ status: 'error' as const, error: { code: 'push_disabled' as const, message: disabledMessage } });
+  return reply
+    .code(409)
+    .send({ status: 'error' as const, error: { code: 'push_disabled' as const, message: disabledMessage } });
 }
 
 const subscriptionData = (subscription: PushSubscription) => ({
@@ -78,7 +86,10 @@ export const pushStatusRoute: FastifyPluginAsyncTypebox<{ readonly push: PushOpt
     },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
-      return { status: 'success' as const, data: push === undefined ? { enabled: false } : { enabled: true, public_key: push.publicKey } };
+      return {
+        status: 'success' as const,
+        data: push === undefined ? { enabled: false } : { enabled: true, public_key: push.publicKey },
+      };
     },
   );
 };
@@ -101,7 +112,13 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
         response: {
           200: successEnvelope(PushSubscriptionData),
           201: successEnvelope(PushSubscriptionData),
-          ...errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, ...wireCodesOf(savePushSubscriptionRefusals), ...pushErrors]),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            ...jsonBodyErrors,
+            ...writeRouteErrors,
+            ...wireCodesOf(savePushSubscriptionRefusals),
+            ...pushErrors,
+          ]),
         },
       },
     },
@@ -117,7 +134,9 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
         expirationTime: expirationTime === undefined || expirationTime === null ? null : new Date(expirationTime),
       });
       if (!saved.ok) return sendRefusal(reply, saved.refusal);
-      return reply.code(saved.value.created ? 201 : 200).send({ status: 'success' as const, data: subscriptionData(saved.value.subscription) });
+      return reply
+        .code(saved.value.created ? 201 : 200)
+        .send({ status: 'success' as const, data: subscriptionData(saved.value.subscription) });
     },
   );
 
@@ -127,7 +146,10 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
       schema: {
         operationId: 'listPushSubscriptions',
         summary: "The caller's push subscriptions, oldest first: id, the push service's origin, when (never the keys)",
-        response: { 200: successEnvelope(PushSubscriptionsData), ...errorResponses([...authenticatedRouteErrors, ...pushErrors]) },
+        response: {
+          200: successEnvelope(PushSubscriptionsData),
+          ...errorResponses([...authenticatedRouteErrors, ...pushErrors]),
+        },
       },
     },
     async (request, reply) => {
@@ -142,7 +164,8 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
     {
       schema: {
         operationId: 'removePushSubscription',
-        summary: "Remove the caller's subscription with that endpoint (another person's stays); 204 whether or not there was one",
+        summary:
+          "Remove the caller's subscription with that endpoint (another person's stays); 204 whether or not there was one",
         querystring: PushSubscriptionQuery,
         response: {
           204: Type.Null({ description: 'Removed, or there was none of the caller with that endpoint' }),
@@ -170,11 +193,19 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
       },
       schema: {
         operationId: 'sendTestPush',
-        summary: 'Send "Notifications work" to each of the caller\'s subscriptions now; answers each outcome (a gone one is removed)',
+        summary:
+          'Send "Notifications work" to each of the caller\'s subscriptions now; answers each outcome (a gone one is removed)',
         body: Type.Object({}, { additionalProperties: false, description: 'Empty: the body may be left out' }),
         response: {
           200: successEnvelope(TestPushData),
-          ...errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_json', 'invalid_request', 'unsupported_media_type', ...pushErrors]),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            ...writeRouteErrors,
+            'invalid_json',
+            'invalid_request',
+            'unsupported_media_type',
+            ...pushErrors,
+          ]),
         },
       },
     },
@@ -184,7 +215,12 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
       return {
         status: 'success' as const,
         data: {
-          results: outcomes.map(({ subscription, outcome, status }) => ({ id: subscription.id, endpoint_origin: endpointOrigin(subscription.endpoint), outcome, status })),
+          results: outcomes.map(({ subscription, outcome, status }) => ({
+            id: subscription.id,
+            endpoint_origin: endpointOrigin(subscription.endpoint),
+            outcome,
+            status,
+          })),
         },
       };
     },
@@ -197,7 +233,8 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
       preValidation: requireJsonBody,
       schema: {
         operationId: 'saveNotificationSettings',
-        summary: 'What the caller is notified of: their favourites served today (default on), a marked meal sold out (default off), and in which language',
+        summary:
+          'What the caller is notified of: their favourites served today (default on), a marked meal sold out (default off), and in which language',
         body: NotificationSettingsBody,
         response: {
           200: successEnvelope(NotificationSettingsData),
@@ -209,7 +246,10 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
       if (push === undefined) return sendDisabled(reply);
       const { userId } = authenticatedPrincipal(request);
       const { favourites_today: favouritesToday = true, sold_out: soldOut = false, language = 'en' } = request.body;
-      const saved = await push.saveNotificationSettings.execute({ userId, settings: { favouritesToday, soldOut, language } });
+      const saved = await push.saveNotificationSettings.execute({
+        userId,
+        settings: { favouritesToday, soldOut, language },
+      });
       return { status: 'success' as const, data: settingsData(saved) };
     },
   );
@@ -220,12 +260,18 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
       schema: {
         operationId: 'getNotificationSettings',
         summary: "The caller's notification settings (the defaults when none were set)",
-        response: { 200: successEnvelope(NotificationSettingsData), ...errorResponses([...authenticatedRouteErrors, ...pushErrors]) },
+        response: {
+          200: successEnvelope(NotificationSettingsData),
+          ...errorResponses([...authenticatedRouteErrors, ...pushErrors]),
+        },
       },
     },
     async (request, reply) => {
       if (push === undefined) return sendDisabled(reply);
-      return { status: 'success' as const, data: settingsData(await push.getNotificationSettings.execute(authenticatedPrincipal(request))) };
+      return {
+        status: 'success' as const,
+        data: settingsData(await push.getNotificationSettings.execute(authenticatedPrincipal(request))),
+      };
     },
   );
 };

@@ -79,10 +79,23 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
         }
         const ranking = await rankDishes.execute({ canteenId: canteen, by, settings });
         if (!ranking.ok) return sendRefusal(reply, ranking.refusal);
-        data = { scope, by, items: ranking.value.items.map((entry) => ({ rank: entry.rank, dish_id: entry.item.id, ...figuresOf(entry, entry.item.name, by) })) };
+        data = {
+          scope,
+          by,
+          items: ranking.value.items.map((entry) => ({
+            rank: entry.rank,
+            dish_id: entry.item.id,
+            ...figuresOf(entry, entry.item.name, by),
+          })),
+        };
       } else {
         const selection = selectionOf(request.query);
-        const ranking = await rankMeals.execute({ ...menuDaysOf({ canteen, date, from, to })!, by, settings, keep: (meal) => selects(selection, meal) });
+        const ranking = await rankMeals.execute({
+          ...menuDaysOf({ canteen, date, from, to })!,
+          by,
+          settings,
+          keep: (meal) => selects(selection, meal),
+        });
         if (!ranking.ok) return sendRefusal(reply, ranking.refusal);
         data = {
           scope,

@@ -39,7 +39,12 @@ export interface ReadRoutesOptions {
 }
 
 const pageErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']);
-const readOneErrors = errorResponses([...publicRouteErrors, 'invalid_token', 'invalid_request', ...wireCodesOf(getMealRefusals)]);
+const readOneErrors = errorResponses([
+  ...publicRouteErrors,
+  'invalid_token',
+  'invalid_request',
+  ...wireCodesOf(getMealRefusals),
+]);
 
 export interface MealReadRouteOptions {
   readonly getMeal: GetMeal;
@@ -55,7 +60,8 @@ export const mealReadRoute: FastifyPluginAsyncTypebox<MealReadRouteOptions> = as
     routePaths.getMeal,
     {
       // A token that was sent and failed answers 401 before the query is checked, as on every route that needs one.
-      onRequest: (request, _reply, done) => done(request.authenticationFailure === null ? undefined : (request.authenticationFailure as Error)),
+      onRequest: (request, _reply, done) =>
+        done(request.authenticationFailure === null ? undefined : (request.authenticationFailure as Error)),
       schema: {
         operationId: 'getMeal',
         summary: "One meal with its statistics; with a token, also the caller's marking and rating",
@@ -75,7 +81,10 @@ export const mealReadRoute: FastifyPluginAsyncTypebox<MealReadRouteOptions> = as
       varyOn(reply, 'authorization');
       const result = await getMeal.execute({ userId: reader, mealId: mealIdOf(request.params.meal_id) });
       if (!result.ok) return sendRefusal(reply, result.refusal);
-      return { status: 'success' as const, data: reader === null ? publicMealDataOf(result.value) : mealDataOf(result.value) };
+      return {
+        status: 'success' as const,
+        data: reader === null ? publicMealDataOf(result.value) : mealDataOf(result.value),
+      };
     },
   );
 };
@@ -95,7 +104,10 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
           summary,
           querystring: PageQuery,
           response: {
-            200: successEnvelope(MealPageData, successExample(list === 'marked' ? exampleMarkedPage : exampleRatedPage)),
+            200: successEnvelope(
+              MealPageData,
+              successExample(list === 'marked' ? exampleMarkedPage : exampleRatedPage),
+            ),
             ...pageErrors,
           },
         },

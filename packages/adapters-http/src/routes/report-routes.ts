@@ -1,6 +1,11 @@
 import { Readable } from 'node:stream';
 import { getRatingsReportRefusals, maxReportDays, type GetRatingsReport } from '@canteen-meals/domain';
-import { exampleRatingsReport, RatingsReportQuery, ratingsReportColumns, routePaths } from '@canteen-meals/http-contract';
+import {
+  exampleRatingsReport,
+  RatingsReportQuery,
+  ratingsReportColumns,
+  routePaths,
+} from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -27,7 +32,9 @@ const CsvAnswer = {
   description: `One row per meal after a header row (UTF-8 with a byte order mark, RFC 4180, CRLF): ${ratingsReportColumns.join(', ')}`,
   content: {
     'text/csv': {
-      schema: Type.String({ description: 'CSV text; free-text fields starting with =, +, -, @, tab or CR start with an apostrophe' }),
+      schema: Type.String({
+        description: 'CSV text; free-text fields starting with =, +, -, @, tab or CR start with an apostrophe',
+      }),
       example: exampleRatingsReport,
     },
   },
@@ -45,7 +52,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox<ReportRoutesOptions> = asyn
         querystring: RatingsReportQuery,
         response: {
           200: CsvAnswer,
-          ...errorResponses([...authenticatedRouteErrors, 'forbidden', 'invalid_request', ...wireCodesOf(getRatingsReportRefusals)]),
+          ...errorResponses([
+            ...authenticatedRouteErrors,
+            'forbidden',
+            'invalid_request',
+            ...wireCodesOf(getRatingsReportRefusals),
+          ]),
         },
       },
     },
@@ -53,7 +65,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox<ReportRoutesOptions> = asyn
       const { canteen, from, to } = request.query;
       const missing = (['canteen', 'from', 'to'] as const).find((name) => request.query[name] === undefined);
       if (missing !== undefined) throw new HttpError('invalid_request', `missing query parameter "${missing}"`);
-      const report = await getRatingsReport.execute({ canteenId: canteen!, from: localDateOf(from!), to: localDateOf(to!) });
+      const report = await getRatingsReport.execute({
+        canteenId: canteen!,
+        from: localDateOf(from!),
+        to: localDateOf(to!),
+      });
       if (!report.ok) return sendRefusal(reply, report.refusal);
       // The canteen exists, so its id is a slug: nothing in the file name needs escaping.
       reply

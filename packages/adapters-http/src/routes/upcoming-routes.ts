@@ -1,6 +1,13 @@
 import { defaultUpcomingDays, type GetPreferences, type GetUpcomingFavourites } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { exampleUpcoming, routePaths, successEnvelope, successExample, UpcomingData, UpcomingQuery } from '@canteen-meals/http-contract';
+import {
+  exampleUpcoming,
+  routePaths,
+  successEnvelope,
+  successExample,
+  UpcomingData,
+  UpcomingQuery,
+} from '@canteen-meals/http-contract';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
 import { upcomingDataOf } from '../wire-mapping.js';
@@ -17,7 +24,10 @@ export interface UpcomingRoutesOptions {
  * the caller's own state, and changes with any menu write and at each canteen's midnight, so an ETag would save a
  * little transfer but never the read.
  */
-export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = async (app, { getUpcomingFavourites, getPreferences }) => {
+export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = async (
+  app,
+  { getUpcomingFavourites, getPreferences },
+) => {
   answerPrivately(app);
 
   app.get(
@@ -42,12 +52,22 @@ export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = 
       const selection = request.query.all === 'true' ? asked : withPreferences(asked, preferences.filter);
       const avoided = new Set(preferences.aversions.map((aversion) => aversion.dishId));
       const hide = request.query.hide === 'avoided';
-      const upcoming = await getUpcomingFavourites.execute({ userId, days: days === undefined ? defaultUpcomingDays : Number(days) });
-      const servings = upcoming.servings.filter(({ reading }) => selects(selection, reading.meal) && !(hide && avoided.has(reading.dish.id)));
+      const upcoming = await getUpcomingFavourites.execute({
+        userId,
+        days: days === undefined ? defaultUpcomingDays : Number(days),
+      });
+      const servings = upcoming.servings.filter(
+        ({ reading }) => selects(selection, reading.meal) && !(hide && avoided.has(reading.dish.id)),
+      );
       const data = upcomingDataOf({ ...upcoming, servings });
       return {
         status: 'success' as const,
-        data: { ...data, servings: data.servings.map((serving) => (avoided.has(serving.dish_id) ? { ...serving, avoided: true } : serving)) },
+        data: {
+          ...data,
+          servings: data.servings.map((serving) =>
+            avoided.has(serving.dish_id) ? { ...serving, avoided: true } : serving,
+          ),
+        },
       };
     },
   );

@@ -26,7 +26,14 @@ export interface UserDataRoutesOptions {
 
 const exportErrors = errorResponses(authenticatedRouteErrors);
 // A DELETE's body is read when one is sent: it needs none, but a broken one or one with a field is refused.
-const eraseErrors = errorResponses([...authenticatedRouteErrors, ...writeRouteErrors, 'invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type']);
+const eraseErrors = errorResponses([
+  ...authenticatedRouteErrors,
+  ...writeRouteErrors,
+  'invalid_request',
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+]);
 
 /** The caller's own data (GDPR art. 15 and 17) and access: always the token's subject, never anyone else's. */
 export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {
@@ -47,7 +54,10 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     },
     async (request) => {
       const { userId, scopes } = authenticatedPrincipal(request);
-      return { status: 'success' as const, data: { user: userId, scopes: [...scopes].filter((scope) => knownScopes.includes(scope)).sort() } };
+      return {
+        status: 'success' as const,
+        data: { user: userId, scopes: [...scopes].filter((scope) => knownScopes.includes(scope)).sort() },
+      };
     },
   );
 

@@ -28,7 +28,12 @@ import {
 import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, errorResponses, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import {
+  authenticatedRouteErrors,
+  errorResponses,
+  jsonBodyErrors,
+  writeRouteErrors,
+} from '../schemas/error-responses.js';
 import { deliveryDataOf, webhookDataOf, webhookFromBody } from '../webhook-wire-mapping.js';
 import { createDeliveryCursors } from './delivery-cursor.js';
 
@@ -67,7 +72,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         response: {
           200: successEnvelope(WebhookData, successExample(exampleWebhook)),
           201: successEnvelope(WebhookData, successExample(exampleCreatedWebhook)),
-          ...errorResponses([...readErrors, ...jsonBodyErrors, ...writeRouteErrors, ...wireCodesOf(saveWebhookRefusals)]),
+          ...errorResponses([
+            ...readErrors,
+            ...jsonBodyErrors,
+            ...writeRouteErrors,
+            ...wireCodesOf(saveWebhookRefusals),
+          ]),
         },
       },
     },
@@ -75,7 +85,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       const result = await saveWebhook.execute(webhookFromBody(request.params.webhook_id, request.body));
       if (!result.ok) return sendRefusal(reply, result.refusal);
       const { webhook, created, secretGenerated } = result.value;
-      return reply.code(created ? 201 : 200).send({ status: 'success' as const, data: webhookDataOf(webhook, { withSecret: secretGenerated }) });
+      return reply
+        .code(created ? 201 : 200)
+        .send({ status: 'success' as const, data: webhookDataOf(webhook, { withSecret: secretGenerated }) });
     },
   );
 
@@ -85,10 +97,16 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       schema: {
         operationId: 'listWebhooks',
         summary: 'Every webhook endpoint, by id (without secrets)',
-        response: { 200: successEnvelope(WebhooksData, successExample({ webhooks: [exampleWebhook] })), ...errorResponses(readErrors) },
+        response: {
+          200: successEnvelope(WebhooksData, successExample({ webhooks: [exampleWebhook] })),
+          ...errorResponses(readErrors),
+        },
       },
     },
-    async () => ({ status: 'success' as const, data: { webhooks: (await listWebhooks.execute()).map((webhook) => webhookDataOf(webhook)) } }),
+    async () => ({
+      status: 'success' as const,
+      data: { webhooks: (await listWebhooks.execute()).map((webhook) => webhookDataOf(webhook)) },
+    }),
   );
 
   app.get(
@@ -120,7 +138,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         summary: 'Delete a webhook endpoint with its pending deliveries and its log: nothing more is sent to it',
         params: WebhookParams,
         response: {
-          200: successEnvelope(DeletedWebhookData, successExample({ webhook_id: exampleWebhook.webhook_id, deleted: true })),
+          200: successEnvelope(
+            DeletedWebhookData,
+            successExample({ webhook_id: exampleWebhook.webhook_id, deleted: true }),
+          ),
           ...errorResponses([...readErrors, ...writeRouteErrors, ...wireCodesOf(deleteWebhookRefusals)]),
         },
       },
@@ -137,12 +158,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       schema: {
         operationId: 'listDeliveries',
-        summary: "A webhook's delivery log, newest first: each event's state, attempts, last status and error, next attempt",
+        summary:
+          "A webhook's delivery log, newest first: each event's state, attempts, last status and error, next attempt",
         params: WebhookParams,
         querystring: PageQuery,
         response: {
           200: successEnvelope(DeliveriesData),
-          ...errorResponses([...readErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(listDeliveriesRefusals)]),
+          ...errorResponses([
+            ...readErrors,
+            'invalid_request',
+            'invalid_cursor',
+            ...wireCodesOf(listDeliveriesRefusals),
+          ]),
         },
       },
     },
@@ -158,7 +185,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       const { deliveries, next } = result.value;
       return {
         status: 'success' as const,
-        data: { deliveries: deliveries.map(deliveryDataOf), next_cursor: next === null ? null : cursors.encode(webhookId, next) },
+        data: {
+          deliveries: deliveries.map(deliveryDataOf),
+          next_cursor: next === null ? null : cursors.encode(webhookId, next),
+        },
       };
     },
   );

@@ -19,13 +19,23 @@ export const everyRouteErrors = ['internal_error', 'service_unavailable', 'paylo
 export const publicRouteErrors = ['rate_limited', ...everyRouteErrors] as const;
 
 /** What every route under /api/v1 can answer, whatever it does: it needs a token and is rate limited. */
-export const authenticatedRouteErrors = ['unauthenticated', 'invalid_token', 'rate_limited', ...everyRouteErrors] as const;
+export const authenticatedRouteErrors = [
+  'unauthenticated',
+  'invalid_token',
+  'rate_limited',
+  ...everyRouteErrors,
+] as const;
 
 /** What a route that writes can answer when its database cannot keep the write (gone, read-only, full, failing). */
 export const writeRouteErrors = ['storage_unavailable'] as const;
 
 /** What a route with a JSON body can answer before its handler runs. */
-export const jsonBodyErrors = ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
+export const jsonBodyErrors = [
+  'invalid_request',
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const;
 
 export type ErrorEnvelopeSchema<C extends ErrorCode> = TObject<{
   status: TLiteral<'error'>;
@@ -41,7 +51,10 @@ export type ErrorResponses<C extends ErrorCode> = {
 };
 
 /** The error envelope restricted to some codes, as a response schema with one example per code. */
-export function errorEnvelopeOf<const C extends ErrorCode>(codes: readonly C[], description: string): ErrorEnvelopeSchema<C> {
+export function errorEnvelopeOf<const C extends ErrorCode>(
+  codes: readonly C[],
+  description: string,
+): ErrorEnvelopeSchema<C> {
   return Type.Object(
     {
       status: Type.Literal('error'),
@@ -84,5 +97,10 @@ const headersOfStatus: Readonly<Record<number, Record<string, TSchema>>> = {
     'www-authenticate': Type.String({ description: 'RFC 6750 challenge: `Bearer`, or `Bearer error="invalid_token"`' }),
   },
   429: { 'retry-after': Type.Integer({ minimum: 0, description: 'Seconds to wait before the next request' }) },
-  503: { 'retry-after': Type.Integer({ minimum: 0, description: 'Seconds to wait before retrying (with `storage_unavailable` and `service_unavailable`)' }) },
+  503: {
+    'retry-after': Type.Integer({
+      minimum: 0,
+      description: 'Seconds to wait before retrying (with `storage_unavailable` and `service_unavailable`)',
+    }),
+  },
 };

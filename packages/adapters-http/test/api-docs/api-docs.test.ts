@@ -62,7 +62,9 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/api/v1/mark-meal', '/api/v1/rate-meal', '/api/v1/admin/meals']),
     );
-    expect(Object.keys(document.paths).filter((path) => path.startsWith('/docs') || path === '/openapi.json')).toEqual([]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/docs') || path === '/openapi.json')).toEqual(
+      [],
+    );
   });
 
   it('has a schema for the body, the params, success and errors of every route', async () => {
@@ -92,8 +94,14 @@ describe('GET /openapi.json', () => {
 
   it('finds an error code documented under a status the table does not give it', async () => {
     const server = await app();
-    server.get('/api/v1/odd', { schema: { response: { 200: Type.Object({}), ...misplacedNotFound } } }, async () => ({}));
-    expect(documentProblems(await openApiDocument(server))).toEqual(['GET /api/v1/odd: meal_not_found documented under 410']);
+    server.get(
+      '/api/v1/odd',
+      { schema: { response: { 200: Type.Object({}), ...misplacedNotFound } } },
+      async () => ({}),
+    );
+    expect(documentProblems(await openApiDocument(server))).toEqual([
+      'GET /api/v1/odd: meal_not_found documented under 410',
+    ]);
   });
 
   it('documents each error code under the status of the one table', async () => {
@@ -104,13 +112,25 @@ describe('GET /openapi.json', () => {
     for (const code of errorCodes.filter((code) => !beforeRouting.includes(code))) {
       expect([code, [...(documented.get(code) ?? [])]]).toEqual([code, [httpStatusOf[code]]]);
     }
-    for (const code of errorCodes) expect(document.info.description).toContain(`| ${httpStatusOf[code]} | \`${code}\` |`);
+    for (const code of errorCodes)
+      expect(document.info.description).toContain(`| ${httpStatusOf[code]} | \`${code}\` |`);
   });
 
   it('lists exactly the codes each route can answer, with an example of each', async () => {
     const document = await openApiDocument(await app());
     const rateMeal = document.paths['/api/v1/rate-meal']!.post!.responses!;
-    expect(Object.keys(rateMeal).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422', '429', '500', '503']);
+    expect(Object.keys(rateMeal).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     const unprocessable = rateMeal['422']!.content!['application/json'] as any;
     expect(unprocessable.schema.properties.error.properties.code.enum).toEqual([
       'meal_not_rateable',
@@ -125,9 +145,24 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/api/v1/mark-meal']!.post!.responses!)).not.toContain('422');
     // A route that takes no body refuses one with 413 before reading it.
     expect(Object.keys(document.paths['/api/v1/meals/{meal_id}']!.get!.responses!).sort()).toEqual([
-      '200', '400', '401', '404', '413', '429', '500', '503',
+      '200',
+      '400',
+      '401',
+      '404',
+      '413',
+      '429',
+      '500',
+      '503',
     ]);
-    expect(Object.keys(document.paths['/api/v1/me/upcoming']!.get!.responses!).sort()).toEqual(['200', '400', '401', '413', '429', '500', '503']);
+    expect(Object.keys(document.paths['/api/v1/me/upcoming']!.get!.responses!).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '413',
+      '429',
+      '500',
+      '503',
+    ]);
   });
 
   it('names each operation as the client method that calls it, and declares only the tags in use', async () => {
@@ -143,7 +178,9 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/api/v1/me/data']!.delete!.operationId).toBe('eraseMyData');
     expect(document.paths['/api/v1/me/upcoming']!.get!.operationId).toBe('getUpcoming');
     expect(document.paths['/api/v1/labels']!.get!.operationId).toBe('listLabels');
-    const used = Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap((o) => o.tags ?? []));
+    const used = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((o) => o.tags ?? []),
+    );
     expect(document.tags.map((tag: { name: string }) => tag.name).sort()).toEqual([...new Set(used)].sort());
   });
 
@@ -155,10 +192,9 @@ describe('GET /openapi.json', () => {
       expect(document.paths[path]?.get).toMatchObject({ tags: ['operations'] });
       expect(document.paths[path]?.get?.security).toBeUndefined();
     }
-    expect(Object.keys(document.paths['/readyz']!.get!.responses!['503']!.content!['application/json']!.examples!)).toEqual([
-      'not_ready',
-      'service_unavailable',
-    ]);
+    expect(
+      Object.keys(document.paths['/readyz']!.get!.responses!['503']!.content!['application/json']!.examples!),
+    ).toEqual(['not_ready', 'service_unavailable']);
     expect(undeclaredSchemas(routesOf(server))).toEqual([]);
     expect(documentProblems(document)).toEqual([]);
   });

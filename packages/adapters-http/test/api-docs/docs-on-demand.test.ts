@@ -54,6 +54,10 @@ describe('the API docs, built on their first request', () => {
     expect(page.headers['content-security-policy']).toContain("object-src 'none'");
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     const moved = await app.inject({ method: 'GET', url: '/docs/static/index.html' });
-    expect([moved.statusCode, moved.headers.location, moved.headers['content-type']]).toEqual([302, '/docs/', undefined]);
+    expect([moved.statusCode, moved.headers.location, moved.headers['content-type']]).toEqual([
+      302,
+      '/docs/',
+      undefined,
+    ]);
   });
 });

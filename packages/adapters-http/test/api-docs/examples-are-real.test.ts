@@ -42,20 +42,34 @@ beforeAll(async () => {
     paths: Record<string, Record<string, OpenApiOperation>>;
   };
   operations = new Map(
-    Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => [operation.operationId, operation])),
+    Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).map((operation) => [operation.operationId, operation]),
+    ),
   );
 });
 afterAll(() => app.close());
 
-const tokenOf = (sub: string, scope?: string) => signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) });
-const requestExample = (operationId: string) => exampleOf(operations.get(operationId)?.requestBody?.content['application/json']);
-const answerExample = (operationId: string) => exampleOf(operations.get(operationId)?.responses['200']?.content?.['application/json']);
+const tokenOf = (sub: string, scope?: string) =>
+  signHmacToken(secret, { sub, ...(scope === undefined ? {} : { scope }) });
+const requestExample = (operationId: string) =>
+  exampleOf(operations.get(operationId)?.requestBody?.content['application/json']);
+const answerExample = (operationId: string) =>
+  exampleOf(operations.get(operationId)?.responses['200']?.content?.['application/json']);
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, sub: string, body?: unknown, scope?: string) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  sub: string,
+  body?: unknown,
+  scope?: string,
+) {
   const response = await app.inject({
     method,
     url: `${apiPrefix}${path}`,
-    headers: { authorization: `Bearer ${tokenOf(sub, scope)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${tokenOf(sub, scope)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
   expect(response.statusCode, response.body).toBe(200);
@@ -69,26 +83,38 @@ describe('the API documentation examples are real answers', () => {
     expect(await call('PUT', routePaths.upsertMeals, 'admin', requestExample('upsertMeals'), 'meals:write')).toEqual(
       answerExample('upsertMeals'),
     );
-    for (const [user, rating] of [['bob', 2], ['carol', 4], ['dave', 4]] as const) {
+    for (const [user, rating] of [
+      ['bob', 2],
+      ['carol', 4],
+      ['dave', 4],
+    ] as const) {
       await call('POST', routePaths.rateMeal, user, { meal_id: 42, rating });
     }
     await call('POST', routePaths.markMeal, 'alice', { meal_id: 41, marked: true });
-    expect(await call('POST', routePaths.markMeal, 'alice', requestExample('markMeal'))).toEqual(answerExample('markMeal'));
-    expect(await call('POST', routePaths.rateMeal, 'alice', requestExample('rateMeal'))).toEqual(answerExample('rateMeal'));
+    expect(await call('POST', routePaths.markMeal, 'alice', requestExample('markMeal'))).toEqual(
+      answerExample('markMeal'),
+    );
+    expect(await call('POST', routePaths.rateMeal, 'alice', requestExample('rateMeal'))).toEqual(
+      answerExample('rateMeal'),
+    );
     // At noon the kitchen says the soup runs low: every meal answer below carries it.
     const availabilityUrl = fillPath(routePaths.mealAvailability, { meal_id: 42 });
-    expect(await call('PUT', availabilityUrl, 'kitchen', requestExample('setMealAvailability'), 'meals:kitchen')).toEqual(
-      answerExample('setMealAvailability'),
-    );
+    expect(
+      await call('PUT', availabilityUrl, 'kitchen', requestExample('setMealAvailability'), 'meals:kitchen'),
+    ).toEqual(answerExample('setMealAvailability'));
 
     expect(await call('GET', '/meals/42', 'alice')).toEqual(answerExample('getMeal'));
     expect(await call('GET', `${routePaths.getMeals}?ids=42,7`, 'alice')).toEqual(answerExample('getMeals'));
-    expect(await call('GET', `${routePaths.listMarkedMeals}?limit=1`, 'alice')).toEqual(answerExample('listMarkedMeals'));
+    expect(await call('GET', `${routePaths.listMarkedMeals}?limit=1`, 'alice')).toEqual(
+      answerExample('listMarkedMeals'),
+    );
     expect(await call('GET', `${routePaths.listRatedMeals}?limit=1`, 'alice')).toEqual(answerExample('listRatedMeals'));
     // Her favourites of the coming week: the lentil soup, served at 11:30 today, still counts at noon.
     expect(await call('GET', `${routePaths.getUpcoming}?days=7`, 'alice')).toEqual(answerExample('getUpcoming'));
     expect(await call('GET', routePaths.myData, 'alice')).toEqual(answerExample('exportMyData'));
-    expect(await call('GET', routePaths.myAccess, 'kitchen-tablet-3', undefined, 'meals:kitchen')).toEqual(answerExample('getMyAccess'));
+    expect(await call('GET', routePaths.myAccess, 'kitchen-tablet-3', undefined, 'meals:kitchen')).toEqual(
+      answerExample('getMyAccess'),
+    );
     expect(await call('DELETE', routePaths.myData, 'alice')).toEqual(answerExample('eraseMyData'));
     // The report of both days, after the erasure: CSV, documented as text/csv.
     const report = await app.inject({
@@ -97,7 +123,9 @@ describe('the API documentation examples are real answers', () => {
       headers: { authorization: `Bearer ${tokenOf('controlling', 'meals:read-reports')}` },
     });
     expect(report.statusCode, report.body).toBe(200);
-    const csvExample = (operations.get('getRatingsReport')?.responses['200'] as { content?: { 'text/csv'?: MediaType } })?.content?.['text/csv'];
+    const csvExample = (
+      operations.get('getRatingsReport')?.responses['200'] as { content?: { 'text/csv'?: MediaType } }
+    )?.content?.['text/csv'];
     expect(`\uFEFF${String(exampleOf(csvExample))}`).toBe(report.body);
 
     // The admin creates a canteen (201), then puts it again (200: replaced); anybody reads the canteens.
@@ -109,14 +137,22 @@ describe('the API documentation examples are real answers', () => {
       payload: JSON.stringify(requestExample('saveCanteen')),
     });
     expect(created.statusCode, created.body).toBe(201);
-    expect(await call('PUT', canteenUrl, 'admin', requestExample('saveCanteen'), 'meals:write')).toEqual(answerExample('saveCanteen'));
+    expect(await call('PUT', canteenUrl, 'admin', requestExample('saveCanteen'), 'meals:write')).toEqual(
+      answerExample('saveCanteen'),
+    );
     expect(await call('GET', routePaths.listCanteens, 'anybody')).toEqual(answerExample('listCanteens'));
     expect(await call('GET', canteenPath('mensa-academica'), 'anybody')).toEqual(answerExample('getCanteen'));
     // The admin archives it (twice: the first instant stays) and lists every canteen, the archived one too.
     const archiveUrl = canteenPath('mensa-academica', routePaths.archiveCanteen);
-    expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('archiveCanteen'));
-    expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('archiveCanteen'));
-    expect(await call('GET', routePaths.listAdminCanteens, 'admin', undefined, 'meals:write')).toEqual(answerExample('listAdminCanteens'));
+    expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(
+      answerExample('archiveCanteen'),
+    );
+    expect(await call('DELETE', archiveUrl, 'admin', undefined, 'meals:write')).toEqual(
+      answerExample('archiveCanteen'),
+    );
+    expect(await call('GET', routePaths.listAdminCanteens, 'admin', undefined, 'meals:write')).toEqual(
+      answerExample('listAdminCanteens'),
+    );
     expect(await call('GET', routePaths.listLabels, 'anybody')).toEqual(answerExample('listLabels'));
 
     // The admin registers a webhook endpoint (201, with a generated secret), puts it again (200), reads and deletes it.
@@ -128,14 +164,41 @@ describe('the API documentation examples are real answers', () => {
       payload: JSON.stringify(requestExample('saveWebhook')),
     });
     expect(registered.statusCode, registered.body).toBe(201);
-    expect(await call('PUT', webhookUrl, 'admin', requestExample('saveWebhook'), 'meals:write')).toEqual(answerExample('saveWebhook'));
+    expect(await call('PUT', webhookUrl, 'admin', requestExample('saveWebhook'), 'meals:write')).toEqual(
+      answerExample('saveWebhook'),
+    );
     expect(await call('GET', webhookUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('getWebhook'));
-    expect(await call('GET', routePaths.listWebhooks, 'admin', undefined, 'meals:write')).toEqual(answerExample('listWebhooks'));
+    expect(await call('GET', routePaths.listWebhooks, 'admin', undefined, 'meals:write')).toEqual(
+      answerExample('listWebhooks'),
+    );
     expect(await call('DELETE', webhookUrl, 'admin', undefined, 'meals:write')).toEqual(answerExample('deleteWebhook'));
   });
 
   it('documents a success example for every operation of the API that the story covers, and no other', () => {
-    const story = ['saveWebhook', 'getWebhook', 'listWebhooks', 'deleteWebhook', 'saveCanteen', 'listCanteens', 'getCanteen', 'listLabels', 'archiveCanteen', 'listAdminCanteens', 'upsertMeals', 'markMeal', 'rateMeal', 'setMealAvailability', 'getMeal', 'getMeals', 'listMarkedMeals', 'listRatedMeals', 'getUpcoming', 'exportMyData', 'getMyAccess', 'eraseMyData'];
+    const story = [
+      'saveWebhook',
+      'getWebhook',
+      'listWebhooks',
+      'deleteWebhook',
+      'saveCanteen',
+      'listCanteens',
+      'getCanteen',
+      'listLabels',
+      'archiveCanteen',
+      'listAdminCanteens',
+      'upsertMeals',
+      'markMeal',
+      'rateMeal',
+      'setMealAvailability',
+      'getMeal',
+      'getMeals',
+      'listMarkedMeals',
+      'listRatedMeals',
+      'getUpcoming',
+      'exportMyData',
+      'getMyAccess',
+      'eraseMyData',
+    ];
     const withExamples = [...operations.values()]
       .filter((operation) => answerExample(operation.operationId) !== undefined)
       .map((operation) => operation.operationId);

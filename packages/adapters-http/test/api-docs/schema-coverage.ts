@@ -5,7 +5,12 @@ interface Operation {
   readonly tags?: string[];
   readonly responses?: Record<
     string,
-    { readonly content?: Record<string, { readonly schema?: ResponseSchema; readonly examples?: Record<string, unknown> }> }
+    {
+      readonly content?: Record<
+        string,
+        { readonly schema?: ResponseSchema; readonly examples?: Record<string, unknown> }
+      >;
+    }
   >;
   readonly security?: unknown;
 }
@@ -53,7 +58,8 @@ export function undeclaredSchemas(routes: readonly RegisteredRoute[]): string[] 
     const { security } = schema as { security?: unknown };
     const isPublic = Array.isArray(security) && security.length === 0;
     if (route.url.startsWith(`${apiPrefix}/`)) {
-      for (const status of isPublic ? ['500'] : ['401', '500']) if (!statuses.includes(status)) report(`no ${status} error response schema`);
+      for (const status of isPublic ? ['500'] : ['401', '500'])
+        if (!statuses.includes(status)) report(`no ${status} error response schema`);
     }
   }
   return problems;

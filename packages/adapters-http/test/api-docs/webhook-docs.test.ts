@@ -27,7 +27,11 @@ describe('the events in the OpenAPI document', () => {
     expect(Object.keys(document.webhooks)).toEqual([...webhookEventTypes]);
     for (const type of webhookEventTypes) {
       const operation = document.webhooks[type].post;
-      expect(operation.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(operation.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
       const media = operation.requestBody.content['application/json'];
       expect(media.examples.example.value.type).toBe(type);
       expect(isPayload(media.examples.example.value), JSON.stringify(isPayload.errors)).toBe(true);
@@ -42,7 +46,14 @@ describe('webhookPayloadOf', () => {
       id: 'evt_1',
       occurredAt,
       type: 'menu.published',
-      data: { canteenId: 'mensa-academica', date: '2026-03-11', cause: 'feed', added: [43, 44], changed: [], withdrawn: [] },
+      data: {
+        canteenId: 'mensa-academica',
+        date: '2026-03-11',
+        cause: 'feed',
+        added: [43, 44],
+        changed: [],
+        withdrawn: [],
+      },
     },
     {
       id: 'evt_2',
@@ -59,7 +70,13 @@ describe('webhookPayloadOf', () => {
       id: 'evt_3',
       occurredAt: new Date('2026-03-10T12:05:00.000Z'),
       type: 'meal.withdrawn',
-      data: { mealId: 41, canteenId: 'mensa-academica', date: '2026-03-11', dishId: 5, withdrawnAt: new Date('2026-03-10T12:05:00.000Z') },
+      data: {
+        mealId: 41,
+        canteenId: 'mensa-academica',
+        date: '2026-03-11',
+        dishId: 5,
+        withdrawnAt: new Date('2026-03-10T12:05:00.000Z'),
+      },
     },
   ];
 

@@ -8,7 +8,9 @@ import { academica, v2App } from './v2-fixture.js';
 
 // A real feed, as a public OpenMensa parser publishes it (see packages/adapters-openmensa/test/fixtures/README.md):
 // seven days of the Triplex-Mensa in Heidelberg, the last two closed.
-const realFeed = readFileSync(new URL('../../../adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url));
+const realFeed = readFileSync(
+  new URL('../../../adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
+);
 const schema = readFileSync(new URL('../fixtures/open-mensa-v2.xsd', import.meta.url), 'utf8');
 const feed = readOpenMensaFeed(realFeed);
 const week = 'from=2026-08-03&to=2026-08-09';
@@ -55,12 +57,22 @@ describe('a real OpenMensa feed, imported, through the v2 API, the XML export an
     const response = await fixture.get(`/api/v1/canteens/triplex/openmensa.xml?${week}`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
-    const validation = await validateXML({ xml: [{ fileName: 'export.xml', contents: response.body }], schema: [{ fileName: 'open-mensa-v2.xsd', contents: schema }] });
+    const validation = await validateXML({
+      xml: [{ fileName: 'export.xml', contents: response.body }],
+      schema: [{ fileName: 'open-mensa-v2.xsd', contents: schema }],
+    });
     expect(validation.errors.map((error) => error.rawMessage)).toEqual([]);
     expect(validation.valid).toBe(true);
     // The validator does refuse what the schema forbids: a closed day with content.
     const broken = response.body.replace('<closed/>', '<closed>yes</closed>');
-    expect((await validateXML({ xml: [{ fileName: 'broken.xml', contents: broken }], schema: [{ fileName: 'open-mensa-v2.xsd', contents: schema }] })).valid).toBe(false);
+    expect(
+      (
+        await validateXML({
+          xml: [{ fileName: 'broken.xml', contents: broken }],
+          schema: [{ fileName: 'open-mensa-v2.xsd', contents: schema }],
+        })
+      ).valid,
+    ).toBe(false);
     const exported = readOpenMensaFeed(response.body);
     expect(exported.version).toBe('2.1');
     expect(exported.canteen).toMatchObject({ name: triplex.name, city: 'Heidelberg', address: triplex.address });
@@ -69,9 +81,16 @@ describe('a real OpenMensa feed, imported, through the v2 API, the XML export an
 
   it('gives the same menus when the export is imported into another canteen', async () => {
     const exported = readOpenMensaFeed((await fixture.get(`/api/v1/canteens/triplex/openmensa.xml?${week}`)).body);
-    const imported = await fixture.useCases.importMenu.execute({ source: 'copy-of-triplex', days: exported.days, rateable: true, canteenId: 'copy' });
+    const imported = await fixture.useCases.importMenu.execute({
+      source: 'copy-of-triplex',
+      days: exported.days,
+      rateable: true,
+      canteenId: 'copy',
+    });
     expect(imported.ok).toBe(true);
-    expect((await fixture.get('/api/v2/canteens/43/days?start=2026-08-03')).body).toBe((await fixture.get('/api/v2/canteens/42/days?start=2026-08-03')).body);
+    expect((await fixture.get('/api/v2/canteens/43/days?start=2026-08-03')).body).toBe(
+      (await fixture.get('/api/v2/canteens/42/days?start=2026-08-03')).body,
+    );
     for (const { date } of feed.days) expect(await v2MealsOf(43, date)).toEqual(await v2MealsOf(42, date));
   });
 

@@ -43,7 +43,12 @@ export async function v2App(
     if (!saved.ok) throw new Error(saved.refusal.message);
   }
   for (const [canteenId, days] of Object.entries(options.menus ?? {})) {
-    const imported = await useCases.importMenu.execute({ source: `feed-${canteenId}`, days, rateable: true, canteenId });
+    const imported = await useCases.importMenu.execute({
+      source: `feed-${canteenId}`,
+      days,
+      rateable: true,
+      canteenId,
+    });
     if (!imported.ok) throw new Error(imported.refusal.message);
   }
   const app = await buildHttpApp({

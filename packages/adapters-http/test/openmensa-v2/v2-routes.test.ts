@@ -22,7 +22,16 @@ const menu: MenuDay[] = [
   { date: '2026-03-09', closed: false, items: [item('Gestern')] },
 ];
 
-const bare: Canteen = { id: 'bistro', name: 'Bistro', timeZone: 'UTC', city: null, address: null, coordinates: null, feeds: [], openmensaId: 3 };
+const bare: Canteen = {
+  id: 'bistro',
+  name: 'Bistro',
+  timeZone: 'UTC',
+  city: null,
+  address: null,
+  coordinates: null,
+  feeds: [],
+  openmensaId: 3,
+};
 
 describe('GET /api/v2/canteens', () => {
   it('answers the canteens by id, as openmensa.org writes them: keys in its order, coordinates [lat, lng], city never null', async () => {
@@ -50,7 +59,10 @@ describe('GET /api/v2/canteens', () => {
   });
 
   describe('paging, as paginate-responder', () => {
-    const many = Array.from({ length: 12 }, (_, index): Canteen => ({ ...bare, id: `c-${index}`, name: `C ${index}`, openmensaId: 10 + index }));
+    const many = Array.from(
+      { length: 12 },
+      (_, index): Canteen => ({ ...bare, id: `c-${index}`, name: `C ${index}`, openmensaId: 10 + index }),
+    );
 
     it('adds Link and X-* headers: limit=5 of 13 canteens is 3 pages', async () => {
       const { get } = await open({ canteens: many });
@@ -61,9 +73,16 @@ describe('GET /api/v2/canteens', () => {
           '<http://localhost:80/api/v2/canteens?limit=5&page=2>; rel="next", ' +
           '<http://localhost:80/api/v2/canteens?limit=5&page=3>; rel="last"',
       );
-      expect(response.headers).toMatchObject({ 'x-total-pages': '3', 'x-total-count': '13', 'x-per-page': '5', 'x-current-page': '1' });
+      expect(response.headers).toMatchObject({
+        'x-total-pages': '3',
+        'x-total-count': '13',
+        'x-per-page': '5',
+        'x-current-page': '1',
+      });
       const middle = await get('/api/v2/canteens?limit=5&page=2&hasCoordinates=');
-      expect(middle.headers.link).toContain('<http://localhost:80/api/v2/canteens?hasCoordinates=&limit=5&page=1>; rel="prev"');
+      expect(middle.headers.link).toContain(
+        '<http://localhost:80/api/v2/canteens?hasCoordinates=&limit=5&page=1>; rel="prev"',
+      );
       expect(middle.headers.link).toContain('rel="next"');
       const last = await get('/api/v2/canteens?limit=5&page=3');
       expect(last.json()).toHaveLength(3);
@@ -97,7 +116,10 @@ describe('GET /api/v2/canteens', () => {
 
     it('builds the links from the forwarded host and protocol behind a trusted proxy', async () => {
       const { get } = await open({ canteens: many, trustProxy: true });
-      const response = await get('/api/v2/canteens?limit=5', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'mensa.example' });
+      const response = await get('/api/v2/canteens?limit=5', {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'mensa.example',
+      });
       expect(response.headers.link).toContain('<https://mensa.example/api/v2/canteens?limit=5&page=2>; rel="next"');
     });
 
@@ -106,15 +128,24 @@ describe('GET /api/v2/canteens', () => {
       const next = async (path: string, host: string) =>
         (await get(path, { 'x-forwarded-proto': 'https', 'x-forwarded-host': host })).headers.link as string;
       for (let round = 0; round < 2; round++) {
-        expect(await next('/api/v2/canteens?limit=5', 'a.example')).toContain('<https://a.example/api/v2/canteens?limit=5&page=2>; rel="next"');
-        expect(await next('/api/v2/canteens?limit=5', 'b.example')).toContain('<https://b.example/api/v2/canteens?limit=5&page=2>; rel="next"');
-        expect(await next('/api/v2/canteens?limit=5&colour=red', 'a.example')).toContain('<https://a.example/api/v2/canteens?colour=red&limit=5&page=2>; rel="next"');
+        expect(await next('/api/v2/canteens?limit=5', 'a.example')).toContain(
+          '<https://a.example/api/v2/canteens?limit=5&page=2>; rel="next"',
+        );
+        expect(await next('/api/v2/canteens?limit=5', 'b.example')).toContain(
+          '<https://b.example/api/v2/canteens?limit=5&page=2>; rel="next"',
+        );
+        expect(await next('/api/v2/canteens?limit=5&colour=red', 'a.example')).toContain(
+          '<https://a.example/api/v2/canteens?colour=red&limit=5&page=2>; rel="next"',
+        );
       }
     });
   });
 
   describe('a hostile Host header (issue 39)', () => {
-    const many = Array.from({ length: 12 }, (_, index): Canteen => ({ ...bare, id: `c-${index}`, name: `C ${index}`, openmensaId: 10 + index }));
+    const many = Array.from(
+      { length: 12 },
+      (_, index): Canteen => ({ ...bare, id: `c-${index}`, name: `C ${index}`, openmensaId: 10 + index }),
+    );
     const hostile = [
       'evil.example>; rel="next", <javascript:alert(1)',
       'a.example;rel=next',
@@ -139,7 +170,12 @@ describe('GET /api/v2/canteens', () => {
       const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
       const link = await new Promise<string | undefined>((resolve, reject) => {
         const request = httpRequest(
-          { host: address.hostname, port: address.port, path: '/api/v2/canteens?limit=5', headers: { host: hostile[0] } },
+          {
+            host: address.hostname,
+            port: address.port,
+            path: '/api/v2/canteens?limit=5',
+            headers: { host: hostile[0] },
+          },
           (response) => {
             response.resume();
             resolve(String(response.headers.link));
@@ -153,7 +189,10 @@ describe('GET /api/v2/canteens', () => {
 
     it('nor through X-Forwarded-Host behind a trusted proxy', async () => {
       const { get } = await open({ canteens: many, trustProxy: true });
-      const response = await get('/api/v2/canteens?limit=5', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'x>; rel="next", <javascript:alert(1)' });
+      const response = await get('/api/v2/canteens?limit=5', {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'x>; rel="next", <javascript:alert(1)',
+      });
       expect(response.headers.link).not.toMatch(/javascript|x>/);
       expect(response.headers.link).toContain('</api/v2/canteens?limit=5&page=2>; rel="next"');
     });
@@ -162,7 +201,9 @@ describe('GET /api/v2/canteens', () => {
       const { get } = await open({ canteens: many, publicBaseUrl: 'https://meals.example.org/mensa' });
       for (const host of ['localhost', hostile[0]!]) {
         const response = await get('/api/v2/canteens?limit=5', { host });
-        expect(response.headers.link).toContain('<https://meals.example.org/mensa/api/v2/canteens?limit=5&page=2>; rel="next"');
+        expect(response.headers.link).toContain(
+          '<https://meals.example.org/mensa/api/v2/canteens?limit=5&page=2>; rel="next"',
+        );
         expect(String(response.headers.link).match(/<[^>]*>/g)).toHaveLength(3);
       }
     });
@@ -170,7 +211,9 @@ describe('GET /api/v2/canteens', () => {
     it('keeps valid hosts: names, IPv4 and IPv6 addresses with ports', async () => {
       const { get } = await open({ canteens: many });
       for (const host of ['mensa.example:8080', '127.0.0.1:3000', '[::1]:3000']) {
-        expect((await get('/api/v2/canteens?limit=5', { host })).headers.link).toContain(`<http://${host}/api/v2/canteens?limit=5&page=2>`);
+        expect((await get('/api/v2/canteens?limit=5', { host })).headers.link).toContain(
+          `<http://${host}/api/v2/canteens?limit=5&page=2>`,
+        );
       }
     });
 
@@ -186,7 +229,12 @@ describe('GET /api/v2/canteens', () => {
   });
 
   describe('filters', () => {
-    const near = (id: number, lat: number, lng: number): Canteen => ({ ...bare, id: `n-${id}`, openmensaId: id, coordinates: { lat, lng } });
+    const near = (id: number, lat: number, lng: number): Canteen => ({
+      ...bare,
+      id: `n-${id}`,
+      openmensaId: id,
+      coordinates: { lat, lng },
+    });
     // Potsdam: Griebnitzsee is 5 km west of the Palais, Berlin-Mitte 25 km north-east.
     const canteens = [near(4, 52.4005, 13.0135), near(5, 52.3934, 13.1269), near(6, 52.52, 13.405), bare];
 
@@ -201,13 +249,16 @@ describe('GET /api/v2/canteens', () => {
       const { get } = await open({ canteens });
       const at = 'near[lat]=52.4005&near[lng]=13.0135';
       expect((await get(`/api/v2/canteens?${at}`)).json().map((c: { id: number }) => c.id)).toEqual([4, 5]);
-      expect((await get(`/api/v2/canteens?${at}&near[dist]=50`)).json().map((c: { id: number }) => c.id)).toEqual([4, 5, 6]);
+      expect((await get(`/api/v2/canteens?${at}&near[dist]=50`)).json().map((c: { id: number }) => c.id)).toEqual([
+        4, 5, 6,
+      ]);
       expect((await get(`/api/v2/canteens?${at}&near[dist]=1`)).json().map((c: { id: number }) => c.id)).toEqual([4]);
     });
 
     it('hasCoordinates: false and 0 keep those without, any other value those with', async () => {
       const { get } = await open({ canteens });
-      const ids = async (value: string) => (await get(`/api/v2/canteens?hasCoordinates=${value}`)).json().map((c: { id: number }) => c.id);
+      const ids = async (value: string) =>
+        (await get(`/api/v2/canteens?hasCoordinates=${value}`)).json().map((c: { id: number }) => c.id);
       expect(await ids('false')).toEqual([1, 3]);
       expect(await ids('0')).toEqual([1, 3]);
       expect(await ids('true')).toEqual([4, 5, 6]);
@@ -226,35 +277,50 @@ describe('GET /api/v2/canteens/{id}', () => {
       address: 'Pontwall 3, 52062 Aachen',
       coordinates: [50.77964, 6.07838],
     });
-    for (const path of ['/api/v2/canteens/188', '/api/v2/canteens/mensa-academica', '/api/v2/canteens/0', '/api/v2/nothing', '/api/v2/canteens/187/what']) {
+    for (const path of [
+      '/api/v2/canteens/188',
+      '/api/v2/canteens/mensa-academica',
+      '/api/v2/canteens/0',
+      '/api/v2/nothing',
+      '/api/v2/canteens/187/what',
+    ]) {
       const missing = await get(path);
       expect([missing.statusCode, missing.body], path).toEqual([404, '']);
       expect(missing.headers['x-om-api-version']).toBe('2');
     }
   });
 
-  it.each(['/api/v2//canteens/187', '/api/v2/canteens/187/', '/api/v2/canteens/187?', '/api/v2/canteens/187.json', '/api/v2//canteens/187.json?'])(
-    'takes the path a real client sends: %s',
-    async (path) => {
-      const { get } = await open();
-      const response = await get(path);
-      expect(response.statusCode).toBe(200);
-      expect(response.json().id).toBe(187);
-    },
-  );
+  it.each([
+    '/api/v2//canteens/187',
+    '/api/v2/canteens/187/',
+    '/api/v2/canteens/187?',
+    '/api/v2/canteens/187.json',
+    '/api/v2//canteens/187.json?',
+  ])('takes the path a real client sends: %s', async (path) => {
+    const { get } = await open();
+    const response = await get(path);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().id).toBe(187);
+  });
 });
 
 describe('GET /api/v2/canteens/{id}/days', () => {
   it('lists the days with a menu or closed, from today on, ascending', async () => {
     const { get } = await open({ menus: { [academica.id]: menu } });
     const response = await get('/api/v2/canteens/187/days');
-    expect(response.body).toBe('[{"date":"2026-03-10","closed":false},{"date":"2026-03-11","closed":true},{"date":"2026-03-12","closed":false}]');
+    expect(response.body).toBe(
+      '[{"date":"2026-03-10","closed":false},{"date":"2026-03-11","closed":true},{"date":"2026-03-12","closed":false}]',
+    );
     expect(response.headers['x-total-count']).toBe('3');
     expect((await get('/api/v2/canteens/187/days?start=2026-03-09')).json()).toHaveLength(4);
-    expect((await get('/api/v2/canteens/187/days?start=2026-03-12')).json()).toEqual([{ date: '2026-03-12', closed: false }]);
+    expect((await get('/api/v2/canteens/187/days?start=2026-03-12')).json()).toEqual([
+      { date: '2026-03-12', closed: false },
+    ]);
     // An unreadable start is today, as openmensa.org reads it.
     expect((await get('/api/v2/canteens/187/days?start=tomorrow')).json()).toHaveLength(3);
-    expect((await get('/api/v2/canteens/187/days?per_page=1&page=2')).json()).toEqual([{ date: '2026-03-11', closed: true }]);
+    expect((await get('/api/v2/canteens/187/days?per_page=1&page=2')).json()).toEqual([
+      { date: '2026-03-11', closed: true },
+    ]);
     expect((await get('/api/v2/canteens/999/days')).statusCode).toBe(404);
   });
 
@@ -288,7 +354,9 @@ describe('GET /api/v2/canteens/{id}/days/{date}/meals', () => {
 
   it('writes a meal without category with "" (never null)', async () => {
     const { get, useCases } = await open();
-    await useCases.upsertMeals.execute([{ id: 77, name: 'Bare', servedAt: new Date('2026-03-10T11:00:00Z'), rateable: true, canteenId: academica.id }]);
+    await useCases.upsertMeals.execute([
+      { id: 77, name: 'Bare', servedAt: new Date('2026-03-10T11:00:00Z'), rateable: true, canteenId: academica.id },
+    ]);
     expect((await get(`/api/v2/canteens/187/days/${today}/meals/77`)).json()).toEqual({
       id: 77,
       name: 'Bare',
@@ -302,7 +370,11 @@ describe('GET /api/v2/canteens/{id}/days/{date}/meals', () => {
 describe('GET /api/v2/canteens/{id}/meals (the Android app, Go and Dart libraries)', () => {
   it('answers the days from start for a week with their meals, not paged', async () => {
     const { get } = await open({ menus: { [academica.id]: menu } });
-    const days = (await get('/api/v2/canteens/187/meals')).json() as { date: string; closed: boolean; meals: { name: string }[] }[];
+    const days = (await get('/api/v2/canteens/187/meals')).json() as {
+      date: string;
+      closed: boolean;
+      meals: { name: string }[];
+    }[];
     expect(days.map(({ date, closed, meals }) => [date, closed, meals.map((meal) => meal.name)])).toEqual([
       ['2026-03-10', false, ['Currywurst', 'Salatbar']],
       ['2026-03-11', true, []],
@@ -314,8 +386,11 @@ describe('GET /api/v2/canteens/{id}/meals (the Android app, Go and Dart librarie
 });
 
 describe('caching and CORS', () => {
-  it('answers with a strong ETag and the menu\'s freshness, 304 on If-None-Match, a new tag after a menu change', async () => {
-    const { get, useCases } = await open({ menus: { [academica.id]: menu }, menuCaching: { entries: 100, ratingsMaxAgeMs: 0, ttlMs: 60_000, maxAgeS: 5, staleWhileRevalidateS: 30 } });
+  it("answers with a strong ETag and the menu's freshness, 304 on If-None-Match, a new tag after a menu change", async () => {
+    const { get, useCases } = await open({
+      menus: { [academica.id]: menu },
+      menuCaching: { entries: 100, ratingsMaxAgeMs: 0, ttlMs: 60_000, maxAgeS: 5, staleWhileRevalidateS: 30 },
+    });
     const path = '/api/v2/canteens/187/days/2026-03-12/meals';
     const first = await get(path);
     expect(first.headers['cache-control']).toBe('public, max-age=5, stale-while-revalidate=30');
@@ -325,13 +400,21 @@ describe('caching and CORS', () => {
     expect([again.statusCode, again.body]).toEqual([304, '']);
     expect(again.headers['x-total-count']).toBe('1');
     const days: MenuDay[] = [{ date: '2026-03-12', closed: false, items: [item('Neu')] }];
-    await useCases.importMenu.execute({ source: `feed-${academica.id}`, days, rateable: true, canteenId: academica.id });
+    await useCases.importMenu.execute({
+      source: `feed-${academica.id}`,
+      days,
+      rateable: true,
+      canteenId: academica.id,
+    });
     const changed = await get(path, { 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().map((meal: { name: string }) => meal.name)).toEqual(['Neu']);
   });
 
-  it.each([[[]], [['https://dashboard.example']]])('lets any origin read the answers and their paging headers, and answers a preflight (CORS_ORIGINS %j for v1)', async (corsOrigins) => {
+  it.each([
+    [[]],
+    [['https://dashboard.example']],
+  ])('lets any origin read the answers and their paging headers, and answers a preflight (CORS_ORIGINS %j for v1)', async (corsOrigins) => {
     const { get, app } = await open({ corsOrigins });
     const response = await get('/api/v2/canteens', { origin: 'https://app.example' });
     expect(response.headers['access-control-allow-origin']).toBe('*');
@@ -339,10 +422,17 @@ describe('caching and CORS', () => {
     const preflight = await app.inject({
       method: 'OPTIONS',
       url: '/api/v2/canteens',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     });
     expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-headers': 'if-none-match' });
+    expect(preflight.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': 'if-none-match',
+    });
     expect(String(preflight.headers['access-control-allow-methods'])).toContain('GET');
   });
 });

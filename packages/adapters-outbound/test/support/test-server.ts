@@ -70,7 +70,11 @@ export function instantOptions(overrides: FetchFeedOptions = {}): FetchFeedOptio
  * Writes `totalBytes` in chunks, as fast as the client reads them. Resolves when the connection closes, with how many
  * bytes it wrote and whether it wrote them all.
  */
-export function streamBytes(response: ServerResponse, totalBytes: number, chunk: Buffer = Buffer.alloc(64 * 1024, 0x61)) {
+export function streamBytes(
+  response: ServerResponse,
+  totalBytes: number,
+  chunk: Buffer = Buffer.alloc(64 * 1024, 0x61),
+) {
   return new Promise<{ written: number; finished: boolean }>((resolve) => {
     let written = 0;
     let finished = false;

@@ -5,13 +5,19 @@ import type pg from 'pg';
 type HistogramRow = { id: string } & Record<`rated_${1 | 2 | 3 | 4 | 5}`, number>;
 
 /** Every meal's and dish's stored histogram beside the recount of its ratings rows (a dish: of all its servings). */
-export async function histogramsAndRecounts(pool: pg.Pool): Promise<{ stored: Record<string, RatingHistogram>; recounted: Record<string, RatingHistogram> }> {
+export async function histogramsAndRecounts(
+  pool: pg.Pool,
+): Promise<{ stored: Record<string, RatingHistogram>; recounted: Record<string, RatingHistogram> }> {
   const histograms = (table: 'meals' | 'dishes') =>
-    pool.query<HistogramRow>(`SELECT ${table === 'meals' ? 'meal_id' : 'dish_id'} AS id, rated_1, rated_2, rated_3, rated_4, rated_5 FROM ${table}`);
+    pool.query<HistogramRow>(
+      `SELECT ${table === 'meals' ? 'meal_id' : 'dish_id'} AS id, rated_1, rated_2, rated_3, rated_4, rated_5 FROM ${table}`,
+    );
   const [meals, dishes, ratings] = await Promise.all([
     histograms('meals'),
     histograms('dishes'),
-    pool.query<{ meal_id: string; dish_id: string; rating: RatingValue }>('SELECT meal_id, meals.dish_id, rating FROM ratings JOIN meals USING (meal_id)'),
+    pool.query<{ meal_id: string; dish_id: string; rating: RatingValue }>(
+      'SELECT meal_id, meals.dish_id, rating FROM ratings JOIN meals USING (meal_id)',
+    ),
   ]);
   const stored: Record<string, RatingHistogram> = {};
   const recounted: Record<string, RatingHistogram> = {};
@@ -21,7 +27,9 @@ export async function histogramsAndRecounts(pool: pg.Pool): Promise<{ stored: Re
   ] as const) {
     for (const row of rows) {
       stored[`${prefix} ${row.id}`] = [row.rated_1, row.rated_2, row.rated_3, row.rated_4, row.rated_5];
-      recounted[`${prefix} ${row.id}`] = histogramOf(ratings.rows.filter((rating) => idOf(rating) === row.id).map((rating) => rating.rating));
+      recounted[`${prefix} ${row.id}`] = histogramOf(
+        ratings.rows.filter((rating) => idOf(rating) === row.id).map((rating) => rating.rating),
+      );
     }
   }
   return { stored, recounted };

@@ -31,7 +31,11 @@ export function legacyFilePerTest(
     const old = new BetterSqlite3(path);
     old.pragma('journal_mode = WAL');
     old.pragma('foreign_keys = ON');
-    migrate(old, loadMigrations().filter((migration) => migration.version <= version), settings);
+    migrate(
+      old,
+      loadMigrations().filter((migration) => migration.version <= version),
+      settings,
+    );
     seed(old);
     old.close();
   });

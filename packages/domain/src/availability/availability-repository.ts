@@ -3,7 +3,9 @@ import type { Result } from '../shared/refusal.js';
 import type { AvailabilityChange, AvailabilityRefusal, AvailabilitySnapshot } from './availability.js';
 
 /** Synchronous on purpose: an embedded database cannot hold a transaction open across an await. */
-export type AvailabilityDecision = (snapshot: AvailabilitySnapshot | undefined) => Result<AvailabilityChange, AvailabilityRefusal>;
+export type AvailabilityDecision = (
+  snapshot: AvailabilitySnapshot | undefined,
+) => Result<AvailabilityChange, AvailabilityRefusal>;
 
 export interface AvailabilityRepository {
   /**

@@ -9,7 +9,9 @@ export interface CanteenRepository {
    * one no canteen has; a number another canteen has is refused (`openmensa_id_taken`) and nothing is written. A
    * saved canteen is active: saving an archived one restores it.
    */
-  save(canteen: Canteen): Promise<Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>>;
+  save(
+    canteen: Canteen,
+  ): Promise<Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>>;
   /** The active canteen with this id; undefined for an archived one too. */
   find(id: CanteenId): Promise<StoredCanteen | undefined>;
   /** The active canteen with this OpenMensa number, if any. */

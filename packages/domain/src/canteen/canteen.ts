@@ -1,6 +1,12 @@
 import { isTimeZone } from '../menu/local-time.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
-import { anyFeedUrl, feedsProblem, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
+import {
+  anyFeedUrl,
+  feedsProblem,
+  type CanteenFeed,
+  type FeedUrlCheck,
+  type ScheduleCheck,
+} from '../feed/canteen-feed.js';
 import { isTextField } from '../shared/storable-text.js';
 import { isLabelCode, type LabelCode } from '../label/label.js';
 

@@ -34,7 +34,13 @@ export interface DishQueries {
    * is not withdrawn passes it (see passesLabelFilter; meals are written with their labels' parents, see
    * MealLabelling): the filter is applied before the page is cut, so a page is full as long as dishes are left.
    */
-  search(canteenId: CanteenId | null, text: string, page: DishSearchPage, asOf: Date, filter?: LabelFilter): Promise<DishSummary[]>;
+  search(
+    canteenId: CanteenId | null,
+    text: string,
+    page: DishSearchPage,
+    asOf: Date,
+    filter?: LabelFilter,
+  ): Promise<DishSummary[]>;
 
   /**
    * Every dish of the canteen that has a serving that is not withdrawn (served or to come), with its figures as of

@@ -16,5 +16,9 @@ export interface DishRepository {
    * and every name (alias) of the `from` dishes moves to the target, whose histogram becomes the merge's, and the
    * `from` dishes are gone. Later writes of those names land in the target. When `decide` refuses, nothing is written.
    */
-  merge(target: DishId, from: readonly DishId[], decide: DishMergeDecision): Promise<Result<DishMerge, DishMergeRefusal>>;
+  merge(
+    target: DishId,
+    from: readonly DishId[],
+    decide: DishMergeDecision,
+  ): Promise<Result<DishMerge, DishMergeRefusal>>;
 }

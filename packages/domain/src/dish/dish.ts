@@ -40,9 +40,15 @@ export interface DishSummary {
 
 /** What a dish merge reads, inside its unit of work. */
 export interface DishMergeSnapshot {
-  readonly target: { readonly id: DishId; readonly canteenId: CanteenId; readonly histogram: RatingHistogram } | undefined;
+  readonly target:
+    | { readonly id: DishId; readonly canteenId: CanteenId; readonly histogram: RatingHistogram }
+    | undefined;
   /** The dishes named in `from` that exist, in any order. */
-  readonly sources: readonly { readonly id: DishId; readonly canteenId: CanteenId; readonly histogram: RatingHistogram }[];
+  readonly sources: readonly {
+    readonly id: DishId;
+    readonly canteenId: CanteenId;
+    readonly histogram: RatingHistogram;
+  }[];
 }
 
 /** What a merge writes: every serving and name of `sources` moves to `target`, whose histogram becomes `histogram`. */
@@ -78,9 +84,16 @@ export function decideDishMerge(
   if (missing !== undefined) return refuse('dish_not_found', `The dish ${missing} does not exist.`);
   const elsewhere = snapshot.sources.find((source) => source.canteenId !== target.canteenId);
   if (elsewhere !== undefined) {
-    return refuse('dishes_in_other_canteens', `The dish ${elsewhere.id} belongs to another canteen than dish ${target.id}.`);
+    return refuse(
+      'dishes_in_other_canteens',
+      `The dish ${elsewhere.id} belongs to another canteen than dish ${target.id}.`,
+    );
   }
-  return accept({ target: target.id, sources: from, histogram: sumOf([target.histogram, ...snapshot.sources.map((s) => s.histogram)]) });
+  return accept({
+    target: target.id,
+    sources: from,
+    histogram: sumOf([target.histogram, ...snapshot.sources.map((s) => s.histogram)]),
+  });
 }
 
 export function sumOf(histograms: readonly RatingHistogram[]): RatingHistogram {

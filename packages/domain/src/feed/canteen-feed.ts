@@ -42,7 +42,8 @@ export function feedsProblem(
     if (!feedNamePattern.test(feed.name)) return `${where}: the name must match ^[a-z0-9][a-z0-9-]{0,31}$`;
     if (names.has(feed.name)) return `${where}: the name "${feed.name}" appears more than once`;
     names.add(feed.name);
-    if (!isHttpUrl(feed.url)) return `${where}: the url must be an http or https URL of at most ${maxFeedUrlLength} characters`;
+    if (!isHttpUrl(feed.url))
+      return `${where}: the url must be an http or https URL of at most ${maxFeedUrlLength} characters`;
     const unreachable = checkUrl(feed.url);
     if (unreachable !== undefined) return `${where}: the url of the feed "${feed.name}" ${unreachable}`;
     const problem = checkSchedule(feed.schedule, timeZone);

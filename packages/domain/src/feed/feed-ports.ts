@@ -23,7 +23,13 @@ export interface FeedStateRepository {
 
 /** What fetching a feed answered. */
 export type FetchedFeed =
-  | { readonly status: 'fetched'; readonly body: Uint8Array; readonly httpStatus: number; readonly etag: string | null; readonly lastModified: string | null }
+  | {
+      readonly status: 'fetched';
+      readonly body: Uint8Array;
+      readonly httpStatus: number;
+      readonly etag: string | null;
+      readonly lastModified: string | null;
+    }
   | { readonly status: 'not_modified'; readonly httpStatus: number };
 
 /** A failed fetch: why, and the HTTP status when an answer came. */

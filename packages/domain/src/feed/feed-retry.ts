@@ -8,12 +8,20 @@ export const firstFeedRetryMs = 30_000;
  * When a feed is next due: at once when it was never tried; after a failure, at its retry unless the schedule fires
  * first; else when its schedule next fires after the last attempt (null: never again).
  */
-export function nextFeedAttemptAt(feed: CanteenFeed, state: FeedState, timeZone: string, nextRun: NextRun, now: Date): Date | null {
+export function nextFeedAttemptAt(
+  feed: CanteenFeed,
+  state: FeedState,
+  timeZone: string,
+  nextRun: NextRun,
+  now: Date,
+): Date | null {
   const last = state.lastAttemptAt;
   if (last === null) return now;
   const scheduled = nextRun(feed.schedule, timeZone, last);
   if (state.outcome !== 'failed' || state.failures === 0) return scheduled;
-  const retry = new Date(last.getTime() + feedRetryDelayMs(state.failures, scheduleIntervalMs(feed, timeZone, nextRun, scheduled)));
+  const retry = new Date(
+    last.getTime() + feedRetryDelayMs(state.failures, scheduleIntervalMs(feed, timeZone, nextRun, scheduled)),
+  );
   return scheduled === null || retry < scheduled ? retry : scheduled;
 }
 

@@ -13,10 +13,16 @@ export const noLabelFilter: LabelFilter = Object.freeze({ without: Object.freeze
 export const maxFilterCodes = 64;
 
 /** The filter of these codes, each side sorted and each code once; refused when a code is not in the vocabulary. */
-export function labelFilterOf(without: readonly string[], only: readonly string[]): Result<LabelFilter, 'unknown_label'> {
+export function labelFilterOf(
+  without: readonly string[],
+  only: readonly string[],
+): Result<LabelFilter, 'unknown_label'> {
   const unknown = unknownLabelCodes([...without, ...only]);
   if (unknown.length > 0) {
-    return refuse('unknown_label', `Unknown label code${unknown.length > 1 ? 's' : ''}: ${unknown.map((code) => `"${code}"`).join(', ')}.`);
+    return refuse(
+      'unknown_label',
+      `Unknown label code${unknown.length > 1 ? 's' : ''}: ${unknown.map((code) => `"${code}"`).join(', ')}.`,
+    );
   }
   if (without.length > maxFilterCodes || only.length > maxFilterCodes) {
     return refuse('unknown_label', `A filter names at most ${maxFilterCodes} codes on each side.`);

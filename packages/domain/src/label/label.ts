@@ -68,7 +68,12 @@ export const labelVocabulary: readonly Label[] = Object.freeze([
   entry('caffeine', 'additive', 'koffeinhaltig', 'contains caffeine'),
   entry('quinine', 'additive', 'chininhaltig', 'contains quinine'),
   entry('taurine', 'additive', 'taurinhaltig', 'contains taurine'),
-  entry('laxative', 'additive', 'kann bei übermäßigem Verzehr abführend wirken', 'excessive consumption may have laxative effects'),
+  entry(
+    'laxative',
+    'additive',
+    'kann bei übermäßigem Verzehr abführend wirken',
+    'excessive consumption may have laxative effects',
+  ),
   entry('genetically_modified', 'additive', 'gentechnisch verändert', 'genetically modified'),
   // Diets: vegan food is vegetarian food, so `only=vegetarian` keeps vegan meals.
   entry('vegetarian', 'diet', 'vegetarisch', 'vegetarian'),

@@ -21,7 +21,8 @@ export const mealPositionMax = 9_999;
  */
 export const earliestServedAt = new Date('0001-01-02T00:00:00Z');
 export const latestServedAt = new Date('9999-12-31T00:00:00Z');
-const servedAtRule = 'served_at must lie from 0001-01-02T00:00:00Z to before 9999-12-31T00:00:00Z (a day of years 0001 to 9999 on every clock)';
+const servedAtRule =
+  'served_at must lie from 0001-01-02T00:00:00Z to before 9999-12-31T00:00:00Z (a day of years 0001 to 9999 on every clock)';
 
 /** Refuses a batch that could not be stored as given, naming the first offending meal. */
 export function validateMeals(meals: readonly Meal[]): Result<readonly Meal[], 'invalid_meal'> {
@@ -49,8 +50,12 @@ export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
   if (!isTextField(meal.name, mealNameMaxLength)) return `the name must have ${textRule(mealNameMaxLength)}`;
   if (Number.isNaN(meal.servedAt.getTime())) return 'served_at is not a valid instant';
   if (!(meal.servedAt >= earliestServedAt && meal.servedAt < latestServedAt)) return servedAtRule;
-  if (meal.canteenId !== undefined && !isCanteenId(meal.canteenId)) return 'the canteen id must match ^[a-z0-9][a-z0-9-]{0,63}$';
-  if (meal.position !== undefined && !(Number.isSafeInteger(meal.position) && meal.position >= 0 && meal.position <= mealPositionMax)) {
+  if (meal.canteenId !== undefined && !isCanteenId(meal.canteenId))
+    return 'the canteen id must match ^[a-z0-9][a-z0-9-]{0,63}$';
+  if (
+    meal.position !== undefined &&
+    !(Number.isSafeInteger(meal.position) && meal.position >= 0 && meal.position <= mealPositionMax)
+  ) {
     return `the position must be an integer from 0 to ${mealPositionMax}`;
   }
   if (meal.category != null && !isTextField(meal.category, mealTextMaxLength)) {
@@ -61,9 +66,11 @@ export function mealFieldProblem(meal: Omit<Meal, 'id'>): string | undefined {
   const badNote = notes.findIndex((note) => !isTextField(note, mealTextMaxLength));
   if (badNote >= 0) return `notes[${badNote}] must have ${textRule(mealTextMaxLength)}`;
   const labels = meal.labels ?? [];
-  if (!Array.isArray(labels) || labels.length > mealLabelsMaxCount) return `a meal has at most ${mealLabelsMaxCount} labels`;
+  if (!Array.isArray(labels) || labels.length > mealLabelsMaxCount)
+    return `a meal has at most ${mealLabelsMaxCount} labels`;
   const unknown = unknownLabelCodes(labels);
-  if (unknown.length > 0) return `unknown label code${unknown.length > 1 ? 's' : ''} ${unknown.map((code) => `"${code}"`).join(', ')} (see GET /api/v1/labels)`;
+  if (unknown.length > 0)
+    return `unknown label code${unknown.length > 1 ? 's' : ''} ${unknown.map((code) => `"${code}"`).join(', ')} (see GET /api/v1/labels)`;
   for (const [role, amount] of Object.entries(meal.prices ?? {})) {
     if (!isPriceRole(role)) return `"${role}" is not a price role (student, employee, pupil, other)`;
     if (!isCanonicalPrice(amount)) return `the ${role} price must be a canonical decimal amount such as "2.60"`;

@@ -11,7 +11,12 @@ import type { MenuItem } from './menu.js';
 export type MealSourceKey = string;
 
 /** A feed that lists one meal twice in a category on a day gives the later ones an ordinal (2, 3, ...). */
-export function mealSourceKey(source: string, date: LocalDate, item: Pick<MenuItem, 'category' | 'name'>, ordinal = 1): MealSourceKey {
+export function mealSourceKey(
+  source: string,
+  date: LocalDate,
+  item: Pick<MenuItem, 'category' | 'name'>,
+  ordinal = 1,
+): MealSourceKey {
   const parts: (string | number)[] = [source, date, comparable(item.category), comparable(item.name)];
   if (ordinal > 1) parts.push(ordinal);
   return JSON.stringify(parts);

@@ -89,7 +89,10 @@ export function planMenuImport(
  * The known and new meals of the import's scope that are served once the plan is written: added, updated (served
  * again if they were withdrawn), unchanged, and the missing ones that neither were nor are being withdrawn.
  */
-export function servedAfterImport(plan: MenuImportPlan, withdrawnBefore: ReadonlySet<MealId> = new Set()): DetailedMeal[] {
+export function servedAfterImport(
+  plan: MenuImportPlan,
+  withdrawnBefore: ReadonlySet<MealId> = new Set(),
+): DetailedMeal[] {
   const withdrawing = new Set(plan.withdrawn.map((meal) => meal.id));
   const kept = plan.missing.filter((meal) => !withdrawnBefore.has(meal.id) && !withdrawing.has(meal.id));
   return [...plan.added.map(({ meal }) => meal), ...plan.updated, ...plan.unchanged, ...kept];

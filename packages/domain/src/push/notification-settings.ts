@@ -12,7 +12,11 @@ export interface NotificationSettings {
   readonly language: NotificationLanguage;
 }
 
-export const defaultNotificationSettings: NotificationSettings = { favouritesToday: true, soldOut: false, language: 'en' };
+export const defaultNotificationSettings: NotificationSettings = {
+  favouritesToday: true,
+  soldOut: false,
+  language: 'en',
+};
 
 export interface NotificationSettingsRepository {
   /** The person's settings; the defaults when they set none. */

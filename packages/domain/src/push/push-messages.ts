@@ -68,7 +68,12 @@ export function digestPayload(input: {
 }): PushPayload {
   const t = texts[input.language];
   const names = [...new Set(input.names)].join(', ');
-  return { title: t.digestTitle, body: t.digestBody(input.canteenName, names), url: appUrl(input.canteenId, input.date, input.language), tag: `favourites-${input.date}` };
+  return {
+    title: t.digestTitle,
+    body: t.digestBody(input.canteenName, names),
+    url: appUrl(input.canteenId, input.date, input.language),
+    tag: `favourites-${input.date}`,
+  };
 }
 
 export function soldOutPayload(input: {

@@ -12,7 +12,11 @@ export interface PushSubscriptionRepository {
    * Saves a subscription by its endpoint: a known endpoint keeps its id and creation time, takes the new keys, and
    * moves to `userId` when another person had it (a shared browser). Past `maxPerPerson` the person's oldest go.
    */
-  save(subscription: NewPushSubscription, at: Date, maxPerPerson: number): Promise<{ readonly subscription: PushSubscription; readonly created: boolean }>;
+  save(
+    subscription: NewPushSubscription,
+    at: Date,
+    maxPerPerson: number,
+  ): Promise<{ readonly subscription: PushSubscription; readonly created: boolean }>;
   /** The person's subscriptions, oldest first. */
   subscriptionsOf(userId: UserId): Promise<readonly PushSubscription[]>;
   /** The subscriptions of many people, by user id then age. */
@@ -94,7 +98,11 @@ export interface PushAudience {
    * The servings of a canteen's day (`from` to `to`: its start and end) not withdrawn, each with every person who
    * marked any serving of its dish; by person, then serving time, then meal id.
    */
-  markedServingsOn(canteenId: CanteenId, date: LocalDate, window: { readonly from: Date; readonly to: Date }): Promise<readonly MarkedServing[]>;
+  markedServingsOn(
+    canteenId: CanteenId,
+    date: LocalDate,
+    window: { readonly from: Date; readonly to: Date },
+  ): Promise<readonly MarkedServing[]>;
   /** The people who marked this meal. */
   markersOf(mealId: MealId): Promise<readonly UserId[]>;
 }
@@ -109,7 +117,10 @@ export interface PushSendOutcome {
 }
 
 export interface PushSender {
-  send(subscription: PushSubscription, message: { readonly payload: string; readonly ttlSeconds: number; readonly topic: string }): Promise<PushSendOutcome>;
+  send(
+    subscription: PushSubscription,
+    message: { readonly payload: string; readonly ttlSeconds: number; readonly topic: string },
+  ): Promise<PushSendOutcome>;
 }
 
 /** Everything push keeps, from one database: what an adapter package provides beside its repositories. */

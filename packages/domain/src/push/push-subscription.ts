@@ -70,7 +70,8 @@ export function pushSubscriptionProblem(
     return { field: 'keys.p256dh', message: 'keys.p256dh must be a 65-byte uncompressed P-256 public key, base64url' };
   }
   const auth = base64urlBytes(subscription.auth);
-  if (auth === undefined || auth.length !== 16) return { field: 'keys.auth', message: 'keys.auth must be 16 bytes, base64url' };
+  if (auth === undefined || auth.length !== 16)
+    return { field: 'keys.auth', message: 'keys.auth must be 16 bytes, base64url' };
   return undefined;
 }
 

@@ -3,7 +3,12 @@ import type { Meal } from '../meal/meal.js';
 export const ratingPeriodMs = 7 * 24 * 60 * 60 * 1000;
 
 /** Every refusal of a rating change, in the order the rules are checked. */
-export const ratingRefusals = ['meal_not_found', 'meal_not_rateable', 'meal_not_yet_served', 'rating_period_over'] as const;
+export const ratingRefusals = [
+  'meal_not_found',
+  'meal_not_rateable',
+  'meal_not_yet_served',
+  'rating_period_over',
+] as const;
 
 export type RatingRefusal = (typeof ratingRefusals)[number];
 

@@ -46,7 +46,9 @@ export function decideRatingChange(
     next: requested,
     histogram: applyRatingChange(snapshot.histogram, snapshot.current, requested),
     dish:
-      dish === undefined ? null : { id: dish.id, histogram: applyRatingChange(dish.histogram, snapshot.current, requested) },
+      dish === undefined
+        ? null
+        : { id: dish.id, histogram: applyRatingChange(dish.histogram, snapshot.current, requested) },
   });
 }
 

@@ -88,7 +88,12 @@ export interface MealQueries {
    * included. In serving order (see `inServingOrder`), at most `limit`: what the upcoming favourites read, in one statement
    * that starts from the user's markings, whatever the number of windows.
    */
-  favouriteServingsIn(userId: UserId, windows: readonly ServingWindow[], asOf: Date, limit: number): Promise<PersonalMeal[]>;
+  favouriteServingsIn(
+    userId: UserId,
+    windows: readonly ServingWindow[],
+    asOf: Date,
+    limit: number,
+  ): Promise<PersonalMeal[]>;
 
   /** One page of the meals `userId` has marked, not withdrawn, most recently served first (see ServedPosition). */
   markedMeals(userId: UserId, page: PageRequest, asOf: Date): Promise<PersonalMeal[]>;

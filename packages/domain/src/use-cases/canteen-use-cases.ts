@@ -1,5 +1,12 @@
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
-import { anySchedule, validateCanteen, type Canteen, type CanteenId, type CanteenRecord, type StoredCanteen } from '../canteen/canteen.js';
+import {
+  anySchedule,
+  validateCanteen,
+  type Canteen,
+  type CanteenId,
+  type CanteenRecord,
+  type StoredCanteen,
+} from '../canteen/canteen.js';
 import { anyFeedUrl, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import type { FeedStateRepository } from '../feed/feed-ports.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
@@ -23,8 +30,14 @@ export class SaveCanteen {
     },
   ) {}
 
-  async execute(canteen: Canteen): Promise<Result<{ readonly canteen: StoredCanteen; readonly created: boolean }, SaveCanteenRefusal>> {
-    const valid = validateCanteen(canteen, this.deps.checkSchedule ?? anySchedule, this.deps.checkFeedUrl ?? anyFeedUrl);
+  async execute(
+    canteen: Canteen,
+  ): Promise<Result<{ readonly canteen: StoredCanteen; readonly created: boolean }, SaveCanteenRefusal>> {
+    const valid = validateCanteen(
+      canteen,
+      this.deps.checkSchedule ?? anySchedule,
+      this.deps.checkFeedUrl ?? anyFeedUrl,
+    );
     if (!valid.ok) return valid;
     // An archived canteen counts too: restoring it keeps the states of the feeds it keeps.
     const before = (await this.deps.canteens.listWithArchived()).find((each) => each.id === canteen.id);
@@ -82,7 +95,11 @@ export interface ArchivedCanteen {
  */
 export class ArchiveCanteen {
   constructor(
-    private readonly deps: { readonly canteens: CanteenRepository; readonly clock: Clock; readonly announce?: AnnounceMenuChange },
+    private readonly deps: {
+      readonly canteens: CanteenRepository;
+      readonly clock: Clock;
+      readonly announce?: AnnounceMenuChange;
+    },
   ) {}
 
   async execute(id: CanteenId): Promise<Result<ArchivedCanteen, 'canteen_not_found'>> {

@@ -3,7 +3,12 @@ import type { LocalTime } from '../menu/local-time.js';
 import type { PreferenceRepository } from '../preference/preference-repository.js';
 import type { PushSender, PushStore } from '../push/push-ports.js';
 import type { Clock } from '../shared/clock.js';
-import { DeliverPushes, defaultPushDeliverySettings, type PushAttemptOutcome, type PushDeliverySettings } from './deliver-pushes.js';
+import {
+  DeliverPushes,
+  defaultPushDeliverySettings,
+  type PushAttemptOutcome,
+  type PushDeliverySettings,
+} from './deliver-pushes.js';
 import { NotifySoldOut, RunPushDigests } from './push-notices.js';
 import {
   GetNotificationSettings,
@@ -39,7 +44,11 @@ export function createPushUseCases(deps: PushUseCaseDeps) {
     outbox: store.pushOutbox,
   };
   return {
-    savePushSubscription: new SavePushSubscription({ pushSubscriptions: store.pushSubscriptions, clock: deps.clock, checkEndpoint: deps.checkEndpoint }),
+    savePushSubscription: new SavePushSubscription({
+      pushSubscriptions: store.pushSubscriptions,
+      clock: deps.clock,
+      checkEndpoint: deps.checkEndpoint,
+    }),
     listPushSubscriptions: new ListPushSubscriptions(store),
     removePushSubscription: new RemovePushSubscription(store),
     getNotificationSettings: new GetNotificationSettings(store),

@@ -6,7 +6,13 @@ import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { DishQueries } from '../dish/dish-queries.js';
 import { anyFeedUrl, type FeedState, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import type { RunBounds } from '../shared/bounded-runs.js';
-import { FeedSourceError, type FeedSource, type FeedStateRepository, type MenuFeedReader, type NextRun } from '../feed/feed-ports.js';
+import {
+  FeedSourceError,
+  type FeedSource,
+  type FeedStateRepository,
+  type MenuFeedReader,
+  type NextRun,
+} from '../feed/feed-ports.js';
 import type { DishRepository } from '../dish/dish-repository.js';
 import type { MarkingRepository } from '../marking/marking-repository.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
@@ -23,7 +29,13 @@ import type { NewWebhookSecret, WebhookSender, WebhookUrlCheck } from '../webhoo
 import { anyWebhookUrl } from '../webhook/webhook-validation.js';
 import { defaultDeliverySettings, DeliverWebhooks, type DeliverySettings } from './deliver-webhooks.js';
 import { DeleteWebhook, GetWebhook, ListDeliveries, ListWebhooks, SaveWebhook } from './webhook-use-cases.js';
-import { ArchiveCanteen, GetCanteen, ListCanteens, ListCanteensWithArchived, SaveCanteen } from './canteen-use-cases.js';
+import {
+  ArchiveCanteen,
+  GetCanteen,
+  ListCanteens,
+  ListCanteensWithArchived,
+  SaveCanteen,
+} from './canteen-use-cases.js';
 import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
 import { EraseUserData } from './erase-user-data.js';
 import {
@@ -166,7 +178,13 @@ export function createUseCases(
   // Every write that changes what menus show tells it here, after it committed: caches and live streams subscribe.
   const menuChanges = new MenuChangeHub();
   const announce = menuChanges.publish;
-  const importMenu = new ImportMenu({ ...repositories, clock, serviceStart: serviceTime.start, announce, ...(serviceTime.letOthersRun === undefined ? {} : { letOthersRun: serviceTime.letOthersRun }) });
+  const importMenu = new ImportMenu({
+    ...repositories,
+    clock,
+    serviceStart: serviceTime.start,
+    announce,
+    ...(serviceTime.letOthersRun === undefined ? {} : { letOthersRun: serviceTime.letOthersRun }),
+  });
   const runFeed = new RunFeed({ ...repositories, ...feeds, onRan: feeds.onFeedRan, importMenu, clock });
   const reading = { queries: repositories.queries, clock };
   const userData = {
@@ -229,7 +247,12 @@ export function createUseCases(
     listRatedMeals: new ListRatedMeals(reading),
     exportUserData: new ExportUserData(userData),
     eraseUserData: new EraseUserData({ ...userData, announce }),
-    saveWebhook: new SaveWebhook({ ...repositories, clock, newSecret: webhooks.newSecret, checkUrl: webhooks.checkUrl }),
+    saveWebhook: new SaveWebhook({
+      ...repositories,
+      clock,
+      newSecret: webhooks.newSecret,
+      checkUrl: webhooks.checkUrl,
+    }),
     getWebhook: new GetWebhook(repositories),
     listWebhooks: new ListWebhooks(repositories),
     deleteWebhook: new DeleteWebhook(repositories),

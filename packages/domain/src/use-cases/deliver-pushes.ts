@@ -1,4 +1,10 @@
-import type { ClaimedPush, PushOutbox, PushSender, PushSendOutcome, PushSubscriptionRepository } from '../push/push-ports.js';
+import type {
+  ClaimedPush,
+  PushOutbox,
+  PushSender,
+  PushSendOutcome,
+  PushSubscriptionRepository,
+} from '../push/push-ports.js';
 import type { RetrySettings } from '../webhook/retry-schedule.js';
 import { endpointOrigin } from '../push/push-subscription.js';
 
@@ -58,7 +64,11 @@ export class DeliverPushes {
     const outcomes: Record<PushAttemptOutcome, number> = { delivered: 0, gone: 0, failed: 0, retry: 0, expired: 0 };
     let attempts = 0;
     while (attempts < settings.maxAttempts && stop?.aborted !== true) {
-      const claimed = await this.deps.outbox.claim(this.deps.clock.now(), Math.min(settings.batch, settings.maxAttempts - attempts), settings.leaseMs);
+      const claimed = await this.deps.outbox.claim(
+        this.deps.clock.now(),
+        Math.min(settings.batch, settings.maxAttempts - attempts),
+        settings.leaseMs,
+      );
       if (claimed.length === 0) return { attempts, outcomes, more: false };
       attempts += claimed.length;
       await this.sendAll(claimed, outcomes);
@@ -105,12 +115,20 @@ export class DeliverPushes {
     const now = this.deps.clock.now();
     const ttlSeconds = Math.floor((entry.expiresAt.getTime() - now.getTime()) / 1000);
     if (ttlSeconds <= 0) {
-      await this.deps.outbox.settle(entry.id, { kind: 'expired', status: null, error: 'expired before an attempt' }, now);
+      await this.deps.outbox.settle(
+        entry.id,
+        { kind: 'expired', status: null, error: 'expired before an attempt' },
+        now,
+      );
       return 'expired';
     }
     let sent: PushSendOutcome;
     try {
-      sent = await this.deps.sender.send(entry.subscription, { payload: entry.payload, ttlSeconds, topic: entry.topic });
+      sent = await this.deps.sender.send(entry.subscription, {
+        payload: entry.payload,
+        ttlSeconds,
+        topic: entry.topic,
+      });
     } catch (error) {
       // A bug in the sender (expected failures are outcomes): counted as no answer, retried.
       sent = { status: null, error: error instanceof Error ? error.message : String(error) };
@@ -130,7 +148,13 @@ export class DeliverPushes {
       await this.deps.outbox.settle(entry.id, { kind: 'failed', status, error }, at);
       return 'failed';
     }
-    const wait = Math.max(sent.retryAfterMs ?? 0, Math.min(pushRetryCapMs, this.deps.settings.baseMs * 2 ** Math.min(entry.attempts, 20) * (0.5 + this.deps.settings.random())));
+    const wait = Math.max(
+      sent.retryAfterMs ?? 0,
+      Math.min(
+        pushRetryCapMs,
+        this.deps.settings.baseMs * 2 ** Math.min(entry.attempts, 20) * (0.5 + this.deps.settings.random()),
+      ),
+    );
     const retryAt = new Date(at.getTime() + wait);
     if (retryAt >= entry.expiresAt) {
       await this.deps.outbox.settle(entry.id, { kind: 'expired', status, error }, at);

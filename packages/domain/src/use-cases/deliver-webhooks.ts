@@ -68,7 +68,10 @@ export class DeliverWebhooks {
    * The endpoints backed off after a timeout: until when, after how many timeouts in a row, and the number of the
    * first attempt begun after it (attempts are numbered as they begin).
    */
-  private readonly backedOff = new Map<WebhookId, { readonly until: number; readonly timeouts: number; readonly fromAttempt: number }>();
+  private readonly backedOff = new Map<
+    WebhookId,
+    { readonly until: number; readonly timeouts: number; readonly fromAttempt: number }
+  >();
   private attemptsBegun = 0;
   /** Set by `wake`: the pass under way fans out and claims again instead of only waiting for its attempts. */
   private woken = false;
@@ -102,7 +105,9 @@ export class DeliverWebhooks {
     this.wakeWaiter?.();
   }
 
-  private async fanOut(signal: StopSignal | undefined): Promise<{ readonly events: number; readonly atBound: boolean }> {
+  private async fanOut(
+    signal: StopSignal | undefined,
+  ): Promise<{ readonly events: number; readonly atBound: boolean }> {
     const { outbox, clock, settings } = this.deps;
     let events = 0;
     for (let round = 0; round < settings.maxFanOuts && signal?.aborted !== true; round += 1) {
@@ -127,9 +132,12 @@ export class DeliverWebhooks {
    * Keeps up to `concurrency` attempts under way, claiming more as each ends, until none is due or the bound is hit.
    * No endpoint has more than `perEndpoint` of them, and a backed-off endpoint none.
    */
-  private async sendDue(
-    signal: StopSignal | undefined,
-  ): Promise<{ readonly fannedOut: number; readonly delivered: number; readonly failed: number; readonly atBound: boolean }> {
+  private async sendDue(signal: StopSignal | undefined): Promise<{
+    readonly fannedOut: number;
+    readonly delivered: number;
+    readonly failed: number;
+    readonly atBound: boolean;
+  }> {
     const { outbox, clock, settings } = this.deps;
     const underWay = new Set<Promise<void>>();
     let fannedOut = 0;
@@ -170,10 +178,12 @@ export class DeliverWebhooks {
       const room = Math.min(settings.concurrency - underWay.size, settings.maxAttempts - claimed);
       if (!drained && failure === null && signal?.aborted !== true && room > 0) {
         const now = clock.now();
-        const batch = await outbox.claimDue(now, room, settings.leaseMs, this.roomAt(now, inFlight)).catch((error: unknown) => {
-          failure ??= { error };
-          return [];
-        });
+        const batch = await outbox
+          .claimDue(now, room, settings.leaseMs, this.roomAt(now, inFlight))
+          .catch((error: unknown) => {
+            failure ??= { error };
+            return [];
+          });
         claimed += batch.length;
         if (batch.length < room) drained = true;
         for (const claim of batch) {
@@ -192,7 +202,10 @@ export class DeliverWebhooks {
   }
 
   /** The endpoints' attempts under way, and those backed off as full. */
-  private roomAt(now: Date, inFlight: ReadonlyMap<WebhookId, number>): { readonly perEndpoint: number; readonly busy: ReadonlyMap<WebhookId, number> } {
+  private roomAt(
+    now: Date,
+    inFlight: ReadonlyMap<WebhookId, number>,
+  ): { readonly perEndpoint: number; readonly busy: ReadonlyMap<WebhookId, number> } {
     const { perEndpoint } = this.deps.settings;
     const busy = new Map(inFlight);
     for (const [webhookId, { until }] of this.backedOff) if (until > now.getTime()) busy.set(webhookId, perEndpoint);
@@ -231,7 +244,10 @@ export class DeliverWebhooks {
       return true;
     }
     // The first attempt is due when the delivery is created: the 3 days of retries count from then.
-    const retryAt = nextAttemptAt({ firstAttemptAt: delivery.createdAt, failedAttempts: delivery.attempts + 1, at }, settings);
+    const retryAt = nextAttemptAt(
+      { firstAttemptAt: delivery.createdAt, failedAttempts: delivery.attempts + 1, at },
+      settings,
+    );
     const outcome: AttemptOutcome = { kind: 'failed', status: sent.status, error: sent.error, retryAt };
     await outbox.record(webhook.id, delivery.event.id, outcome, at, disablesEndpoint(webhook.failingSince, at));
     return false;

@@ -2,7 +2,14 @@ import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.j
 import type { CanteenId } from '../canteen/canteen.js';
 import { isCanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
-import { decideDishMerge, dishMergeRefusals, type DishId, type DishMerge, type DishMergeRefusal, type DishSummary } from '../dish/dish.js';
+import {
+  decideDishMerge,
+  dishMergeRefusals,
+  type DishId,
+  type DishMerge,
+  type DishMergeRefusal,
+  type DishSummary,
+} from '../dish/dish.js';
 import type { DishQueries, DishView } from '../dish/dish-queries.js';
 import type { DishRepository } from '../dish/dish-repository.js';
 import type { LabelFilter } from '../label/label-filter.js';
@@ -23,7 +30,13 @@ export interface DishDetails extends Omit<DishView, 'dish'> {
 export class GetDish {
   constructor(private readonly deps: { readonly dishQueries: DishQueries; readonly clock: Clock }) {}
 
-  async execute({ dishId, reader }: { readonly dishId: DishId; readonly reader: UserId | null }): Promise<Result<DishDetails, 'dish_not_found'>> {
+  async execute({
+    dishId,
+    reader,
+  }: {
+    readonly dishId: DishId;
+    readonly reader: UserId | null;
+  }): Promise<Result<DishDetails, 'dish_not_found'>> {
     const view = await this.deps.dishQueries.dish(dishId, reader, this.deps.clock.now());
     if (view === undefined) return refuse('dish_not_found');
     return accept({ ...view, dish: dishReadingOf(view.dish) });
@@ -59,7 +72,11 @@ export interface DishSearchResult {
 /** The dishes of a canteen whose names hold a text, case- and accent-insensitive, by dish id, a page at a time. */
 export class SearchDishes {
   constructor(
-    private readonly deps: { readonly dishQueries: DishQueries; readonly canteens: CanteenRepository; readonly clock: Clock },
+    private readonly deps: {
+      readonly dishQueries: DishQueries;
+      readonly canteens: CanteenRepository;
+      readonly clock: Clock;
+    },
   ) {}
 
   async execute({
@@ -78,11 +95,18 @@ export class SearchDishes {
     /** Only dishes with a serving (not withdrawn) that passes it; absent: every dish. */
     readonly filter?: LabelFilter;
   }): Promise<Result<DishSearchResult, 'canteen_not_found'>> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError(`a page holds 1 to 100 dishes, not ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new RangeError(`a page holds 1 to 100 dishes, not ${limit}`);
     if (canteenId !== null && (!isCanteenId(canteenId) || (await this.deps.canteens.find(canteenId)) === undefined)) {
       return refuse('canteen_not_found');
     }
-    const found = await this.deps.dishQueries.search(canteenId, text, { after, limit: limit + 1 }, this.deps.clock.now(), filter);
+    const found = await this.deps.dishQueries.search(
+      canteenId,
+      text,
+      { after, limit: limit + 1 },
+      this.deps.clock.now(),
+      filter,
+    );
     const page: DishSummary[] = found.slice(0, limit);
     return accept({ dishes: page.map(dishReadingOf), next: found.length > limit ? page.at(-1)!.id : null });
   }
@@ -108,7 +132,9 @@ export class MergeDishes {
     readonly target: DishId;
     readonly from: readonly DishId[];
   }): Promise<Result<{ readonly merge: DishMerge; readonly dish: DishDetails }, DishMergeRefusal>> {
-    const merged = await this.deps.dishes.merge(target, from, (snapshot) => decideDishMerge({ target, from }, snapshot));
+    const merged = await this.deps.dishes.merge(target, from, (snapshot) =>
+      decideDishMerge({ target, from }, snapshot),
+    );
     if (!merged.ok) return merged;
     (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     const view = await this.deps.dishQueries.dish(target, null, this.deps.clock.now());

@@ -51,7 +51,10 @@ export class ExportUserData {
     const subscriptions = await this.deps.push.pushSubscriptions.subscriptionsOf(userId);
     const settings = await this.deps.push.notificationSettings.settingsOf(userId);
     const defaults = defaultNotificationSettings;
-    const chosen = settings.favouritesToday !== defaults.favouritesToday || settings.soldOut !== defaults.soldOut || settings.language !== defaults.language;
+    const chosen =
+      settings.favouritesToday !== defaults.favouritesToday ||
+      settings.soldOut !== defaults.soldOut ||
+      settings.language !== defaults.language;
     return subscriptions.length === 0 && !chosen ? undefined : { subscriptions, settings };
   }
 }

@@ -1,6 +1,12 @@
 import type { Canteen, CanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
-import { boundedFeedError, hostOfHttpUrl, neverFetched, type CanteenFeed, type FeedState } from '../feed/canteen-feed.js';
+import {
+  boundedFeedError,
+  hostOfHttpUrl,
+  neverFetched,
+  type CanteenFeed,
+  type FeedState,
+} from '../feed/canteen-feed.js';
 import {
   FeedSourceError,
   type CancelSignal,
@@ -78,7 +84,9 @@ export class RunFeed {
     const runKey = `${key}\n${feed.url}`;
     const under = this.running.get(runKey);
     if (under !== undefined) return under;
-    const run = this.fetchAndImport(canteen, feed, claimedAt !== undefined, signal).finally(() => this.running.delete(runKey));
+    const run = this.fetchAndImport(canteen, feed, claimedAt !== undefined, signal).finally(() =>
+      this.running.delete(runKey),
+    );
     this.running.set(runKey, run);
     return run;
   }
@@ -114,7 +122,16 @@ export class RunFeed {
       const fetched = await feedSource.fetch(feed.url, validators, signal === undefined ? {} : { signal });
       answered = fetched.httpStatus;
       if (fetched.status === 'not_modified') {
-        after = { ...before, lastAttemptAt: startedAt, lastSuccessAt: startedAt, httpStatus: fetched.httpStatus, durationMs: took(), outcome: 'not_modified', lastError: null, failures: 0 };
+        after = {
+          ...before,
+          lastAttemptAt: startedAt,
+          lastSuccessAt: startedAt,
+          httpStatus: fetched.httpStatus,
+          durationMs: took(),
+          outcome: 'not_modified',
+          lastError: null,
+          failures: 0,
+        };
       } else {
         // A run that outlived its claim (another instance claimed a later run meanwhile) commits nothing: the later
         // run imports the newer feed. The check and the import are two steps; the window between them is one query.
@@ -124,7 +141,13 @@ export class RunFeed {
         if (!(await this.stillListed(canteen, feed))) return current ?? before;
         const { days } = await readableFeed(async () => feedReader.read(fetched.body));
         // Every feed of a canteen (full, today) names the same meals: the canteen is the source of their keys.
-        const imported = await importMenu.execute({ source: canteen.id, days, rateable: true, canteenId: canteen.id, cause: 'feed' });
+        const imported = await importMenu.execute({
+          source: canteen.id,
+          days,
+          rateable: true,
+          canteenId: canteen.id,
+          cause: 'feed',
+        });
         if (!imported.ok) throw new ReportableError(imported.refusal.message);
         const plan = imported.value;
         after = {
@@ -134,7 +157,12 @@ export class RunFeed {
           httpStatus: fetched.httpStatus,
           durationMs: took(),
           outcome: 'imported',
-          counts: { added: plan.added.length, changed: plan.updated.length, unchanged: plan.unchanged.length, withdrawn: plan.withdrawn.length },
+          counts: {
+            added: plan.added.length,
+            changed: plan.updated.length,
+            unchanged: plan.unchanged.length,
+            withdrawn: plan.withdrawn.length,
+          },
           lastError: null,
           failures: 0,
           etag: fetched.etag,
@@ -153,7 +181,9 @@ export class RunFeed {
         durationMs: took(),
         outcome: 'failed',
         // A hostile feed's text (a 4 MB attribute quoted in a message) stays out of the store, the API and the log.
-        lastError: reportable ? boundedFeedError(error.message) : 'the import failed inside the service; its log says why',
+        lastError: reportable
+          ? boundedFeedError(error.message)
+          : 'the import failed inside the service; its log says why',
         failures: before.failures + 1,
       };
     }
@@ -294,7 +324,11 @@ export class ListFeeds {
     },
   ) {}
 
-  async execute({ canteenId }: { readonly canteenId: CanteenId }): Promise<Result<readonly FeedSummary[], 'canteen_not_found'>> {
+  async execute({
+    canteenId,
+  }: {
+    readonly canteenId: CanteenId;
+  }): Promise<Result<readonly FeedSummary[], 'canteen_not_found'>> {
     const canteen = await this.deps.canteens.find(canteenId);
     if (canteen === undefined) return refuse('canteen_not_found');
     const states = new Map((await this.deps.feedStates.list(canteenId)).map((state) => [state.feedName, state]));

@@ -76,7 +76,10 @@ export class GetMeals {
     readonly after?: MenuPosition | null | undefined;
   }): Promise<GetMealsResult> {
     const canteens = await this.deps.canteens.list();
-    const windows = canteens.map((canteen) => ({ canteenId: canteen.id, ...daysRange(query.servedOn, query.servedOn, canteen.timeZone) }));
+    const windows = canteens.map((canteen) => ({
+      canteenId: canteen.id,
+      ...daysRange(query.servedOn, query.servedOn, canteen.timeZone),
+    }));
     const now = this.deps.clock.now();
     // One meal more than the page holds tells whether another page follows, without counting.
     const page = { after: query.after ?? null, limit: maxMealsPerDayPage + 1 };
@@ -86,7 +89,10 @@ export class GetMeals {
     return {
       meals: meals.map((view) => mealReadingOf(view, now)),
       unknownIds: [],
-      next: views.length > maxMealsPerDayPage && last !== undefined ? { servedAt: last.servedAt, position: last.position, mealId: last.id } : null,
+      next:
+        views.length > maxMealsPerDayPage && last !== undefined
+          ? { servedAt: last.servedAt, position: last.position, mealId: last.id }
+          : null,
     };
   }
 

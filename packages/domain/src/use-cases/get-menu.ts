@@ -67,7 +67,10 @@ export class GetPersonalPart {
 export class GetCanteenDay {
   constructor(private readonly deps: Pick<GetMealsDeps, 'canteens' | 'clock'>) {}
 
-  async execute(query: { readonly canteenId: CanteenId; readonly daysAhead: number }): Promise<Result<LocalDate, 'canteen_not_found'>> {
+  async execute(query: {
+    readonly canteenId: CanteenId;
+    readonly daysAhead: number;
+  }): Promise<Result<LocalDate, 'canteen_not_found'>> {
     const canteen = await this.deps.canteens.find(query.canteenId);
     if (canteen === undefined) return refuse('canteen_not_found');
     return accept(addDays(localDayOf(this.deps.clock.now(), canteen.timeZone).date, query.daysAhead));

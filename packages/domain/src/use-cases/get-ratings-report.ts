@@ -84,7 +84,8 @@ async function* rowsOf(
   let day: LocalDay | undefined;
   for (let page = first; ; ) {
     for (const { meal, histogram, dish, availability } of page) {
-      if (day === undefined || meal.servedAt < day.from || meal.servedAt >= day.until) day = localDayOf(meal.servedAt, timeZone);
+      if (day === undefined || meal.servedAt < day.from || meal.servedAt >= day.until)
+        day = localDayOf(meal.servedAt, timeZone);
       yield {
         date: day.date,
         meal,

@@ -42,10 +42,20 @@ export interface UpcomingFavourites {
  */
 export class GetUpcomingFavourites {
   constructor(
-    private readonly deps: { readonly queries: MealQueries; readonly canteens: CanteenRepository; readonly clock: Clock },
+    private readonly deps: {
+      readonly queries: MealQueries;
+      readonly canteens: CanteenRepository;
+      readonly clock: Clock;
+    },
   ) {}
 
-  async execute({ userId, days = defaultUpcomingDays }: { readonly userId: UserId; readonly days?: number }): Promise<UpcomingFavourites> {
+  async execute({
+    userId,
+    days = defaultUpcomingDays,
+  }: {
+    readonly userId: UserId;
+    readonly days?: number;
+  }): Promise<UpcomingFavourites> {
     if (!Number.isInteger(days) || days < 1 || days > maxUpcomingDays) {
       throw new RangeError(`the upcoming favourites cover 1 to ${maxUpcomingDays} days, not ${days}`);
     }
@@ -66,5 +76,9 @@ export class GetUpcomingFavourites {
 /** The instants of the canteen's today and the `days - 1` days after it, on its clocks. */
 export function comingDaysOf(canteen: Canteen, now: Date, days: number): ServingWindow {
   const today = localDayOf(now, canteen.timeZone);
-  return { canteenId: canteen.id, from: today.from, until: localDayRange(addDays(today.date, days - 1), canteen.timeZone).until };
+  return {
+    canteenId: canteen.id,
+    from: today.from,
+    until: localDayRange(addDays(today.date, days - 1), canteen.timeZone).until,
+  };
 }

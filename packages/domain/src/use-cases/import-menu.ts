@@ -96,12 +96,21 @@ export class ImportMenu {
     if (closedDays === undefined || days.length === 0) return false;
     const dates = days.map(({ date }) => date).sort();
     const before = new Set(await closedDays.closedIn(canteen.id, dates[0]!, dates.at(-1)!));
-    await closedDays.record(canteen.id, days.map(({ date, closed }) => ({ date, closed })));
+    await closedDays.record(
+      canteen.id,
+      days.map(({ date, closed }) => ({ date, closed })),
+    );
     return days.some(({ date, closed }) => before.has(date) !== closed);
   }
 
   /** One unit of work: the unit's days of the source read, planned, bounded and written in one transaction. */
-  private importUnit(source: string, canteen: Canteen, unit: ImportUnit, cause: Exclude<MenuWriteCause, 'upsert'>, now: Date) {
+  private importUnit(
+    source: string,
+    canteen: Canteen,
+    unit: ImportUnit,
+    cause: Exclude<MenuWriteCause, 'upsert'>,
+    now: Date,
+  ) {
     const { days, candidates } = unit;
     const servedIn = canteenDaysOf(
       candidates.map(({ meal }) => ({ canteenId: canteen.id, servedAt: meal.servedAt })),
@@ -119,7 +128,11 @@ export class ImportMenu {
    * Each listed meal as it would be stored, served on its day at the start of service in the canteen's zone; or what
    * is wrong with the first meal that could not be stored.
    */
-  private async candidatesOf(source: string, canteen: Canteen, command: ImportMenuCommand): Promise<MenuCandidate[] | string> {
+  private async candidatesOf(
+    source: string,
+    canteen: Canteen,
+    command: ImportMenuCommand,
+  ): Promise<MenuCandidate[] | string> {
     const start = this.deps.serviceStart;
     const timeZone = canteen.timeZone;
     const candidates: MenuCandidate[] = [];
@@ -173,7 +186,8 @@ function unitsOfWholeDays(days: readonly MenuDay[], candidates: readonly MenuCan
   for (const { date } of days) {
     const ofDay = byDay.get(date) ?? [];
     let unit = units.at(-1)!;
-    if (unit.days.length > 0 && unit.candidates.length + ofDay.length > maxMealsPerImportWrite) units.push((unit = { days: [], candidates: [] }));
+    if (unit.days.length > 0 && unit.candidates.length + ofDay.length > maxMealsPerImportWrite)
+      units.push((unit = { days: [], candidates: [] }));
     unit.days.push(date);
     unit.candidates.push(...ofDay);
   }

@@ -20,7 +20,11 @@ export const markMealRefusals = ['meal_not_found'] as const;
 export class MarkMeal {
   constructor(private readonly deps: { readonly markings: MarkingRepository }) {}
 
-  async execute({ userId, mealId, marked }: MarkMealCommand): Promise<Result<MarkMealResult, (typeof markMealRefusals)[number]>> {
+  async execute({
+    userId,
+    mealId,
+    marked,
+  }: MarkMealCommand): Promise<Result<MarkMealResult, (typeof markMealRefusals)[number]>> {
     const mealExists = await this.deps.markings.setMarked(userId, mealId, marked);
     return mealExists ? accept({ marked }) : refuse('meal_not_found');
   }

@@ -44,7 +44,11 @@ export const maxAversionsPerPerson = 500;
 /** PUT and DELETE /me/aversions/{dish_id}: a dish the person never wants to see, or no longer. */
 export class AvoidDish {
   constructor(
-    private readonly deps: { readonly preferences: PreferenceRepository; readonly dishQueries: DishQueries; readonly clock: Clock },
+    private readonly deps: {
+      readonly preferences: PreferenceRepository;
+      readonly dishQueries: DishQueries;
+      readonly clock: Clock;
+    },
   ) {}
 
   async execute(command: {
@@ -63,7 +67,10 @@ export class AvoidDish {
     const { aversions } = await this.deps.preferences.preferencesOf(userId);
     // Avoiding a dish again stays idempotent at the limit; a new one past it is refused.
     if (aversions.length >= maxAversionsPerPerson && !aversions.some((aversion) => aversion.dishId === dishId)) {
-      return refuse('too_many_aversions', `You avoid ${aversions.length} dishes, the most a person may (${maxAversionsPerPerson}): stop avoiding one first.`);
+      return refuse(
+        'too_many_aversions',
+        `You avoid ${aversions.length} dishes, the most a person may (${maxAversionsPerPerson}): stop avoiding one first.`,
+      );
     }
     await this.deps.preferences.avoid(userId, dishId, now);
     return accept(true);
@@ -80,7 +87,11 @@ export interface AversionPage {
 export class ListAversions {
   constructor(private readonly deps: { readonly preferences: PreferenceRepository }) {}
 
-  async execute(query: { readonly userId: UserId; readonly limit: number; readonly after: DishId | null }): Promise<AversionPage> {
+  async execute(query: {
+    readonly userId: UserId;
+    readonly limit: number;
+    readonly after: DishId | null;
+  }): Promise<AversionPage> {
     const { aversions } = await this.deps.preferences.preferencesOf(query.userId);
     const rest = query.after === null ? aversions : aversions.filter((aversion) => aversion.dishId > query.after!);
     const page = rest.slice(0, Math.max(1, query.limit));

@@ -8,7 +8,13 @@ import type { UserId } from '../shared/user-id.js';
 import { wantedServing } from '../webhook/favourites-events.js';
 import type { NotificationSettingsRepository } from '../push/notification-settings.js';
 import { digestPayload, payloadJson, soldOutPayload, topicOf } from '../push/push-messages.js';
-import type { MarkedServing, PushAudience, PushEntry, PushOutbox, PushSubscriptionRepository } from '../push/push-ports.js';
+import type {
+  MarkedServing,
+  PushAudience,
+  PushEntry,
+  PushOutbox,
+  PushSubscriptionRepository,
+} from '../push/push-ports.js';
 
 /** A digest that could not start within this long after its time is dropped: lunch is over. */
 export const digestLateLimitMs = 2 * 60 * 60 * 1000;
@@ -98,7 +104,9 @@ export class RunPushDigests {
       const wanted = theirs.filter((serving) => wantedServing(serving.labels, filters, aversions.has(serving.dishId)));
       if (wanted.length === 0) continue;
       const names = wanted.map((serving) => serving.name);
-      payloads.set(userId, (language) => payloadJson(digestPayload({ canteenId: canteen.id, canteenName: canteen.name, date, names, language })));
+      payloads.set(userId, (language) =>
+        payloadJson(digestPayload({ canteenId: canteen.id, canteenName: canteen.name, date, names, language })),
+      );
     }
     return entriesFor(this.deps, payloads, `favourites-${date}`, now, day.until);
   }
@@ -113,7 +121,13 @@ const digestKey = (canteen: StoredCanteen, date: string) => `digest:${canteen.id
 export class NotifySoldOut {
   constructor(private readonly deps: NoticeDeps) {}
 
-  async execute({ mealId, name, canteenId, servedAt, now }: {
+  async execute({
+    mealId,
+    name,
+    canteenId,
+    servedAt,
+    now,
+  }: {
     readonly mealId: MealId;
     readonly name: string;
     readonly canteenId: string;
@@ -130,7 +144,9 @@ export class NotifySoldOut {
     for (const userId of markers) {
       if (!(settings.get(userId)?.soldOut ?? false)) continue;
       payloads.set(userId, (language) =>
-        payloadJson(soldOutPayload({ canteenId: canteen.id, canteenName: canteen.name, date: day.date, mealId, name, language })),
+        payloadJson(
+          soldOutPayload({ canteenId: canteen.id, canteenName: canteen.name, date: day.date, mealId, name, language }),
+        ),
       );
     }
     const entries = await entriesFor(this.deps, payloads, `sold-out-${mealId}`, now, day.until);

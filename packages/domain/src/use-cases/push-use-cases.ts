@@ -26,10 +26,17 @@ export class SavePushSubscription {
 
   async execute(
     subscription: NewPushSubscription,
-  ): Promise<Result<{ readonly subscription: PushSubscription; readonly created: boolean }, (typeof savePushSubscriptionRefusals)[number]>> {
+  ): Promise<
+    Result<
+      { readonly subscription: PushSubscription; readonly created: boolean },
+      (typeof savePushSubscriptionRefusals)[number]
+    >
+  > {
     const problem = pushSubscriptionProblem(subscription, this.deps.checkEndpoint);
     if (problem !== undefined) return refuse('invalid_push_subscription', problem.message);
-    return accept(await this.deps.pushSubscriptions.save(subscription, this.deps.clock.now(), maxPushSubscriptionsPerPerson));
+    return accept(
+      await this.deps.pushSubscriptions.save(subscription, this.deps.clock.now(), maxPushSubscriptionsPerPerson),
+    );
   }
 }
 
@@ -57,7 +64,13 @@ export class GetNotificationSettings {
 
 export class SaveNotificationSettings {
   constructor(private readonly deps: { readonly notificationSettings: NotificationSettingsRepository }) {}
-  async execute({ userId, settings }: { readonly userId: UserId; readonly settings: NotificationSettings }): Promise<NotificationSettings> {
+  async execute({
+    userId,
+    settings,
+  }: {
+    readonly userId: UserId;
+    readonly settings: NotificationSettings;
+  }): Promise<NotificationSettings> {
     await this.deps.notificationSettings.save(userId, settings);
     return settings;
   }
@@ -93,7 +106,8 @@ export class SendTestPush {
       subscriptions.map(async (subscription): Promise<TestPushOutcome> => {
         const sent = await this.deps.sender.send(subscription, message);
         const status = sent.status;
-        if (status !== null && status >= 200 && status < 300) return { subscription, outcome: 'delivered', status, error: null };
+        if (status !== null && status >= 200 && status < 300)
+          return { subscription, outcome: 'delivered', status, error: null };
         if (status === 404 || status === 410) {
           await this.deps.pushSubscriptions.removeGone(subscription.id);
           return { subscription, outcome: 'gone', status, error: null };

@@ -53,8 +53,10 @@ export class RankMeals {
     const menu = await this.menu.execute({ canteenId, from, to }, rankingSpan);
     if (!menu.ok) return menu;
     const { asOf } = menu.value;
-    const meals = query.keep === undefined ? menu.value.meals : menu.value.meals.filter((reading) => query.keep!(reading.meal));
-    const marks = by === 'marks' ? await this.deps.queries.markingCounts(meals.map((reading) => reading.meal.id)) : undefined;
+    const meals =
+      query.keep === undefined ? menu.value.meals : menu.value.meals.filter((reading) => query.keep!(reading.meal));
+    const marks =
+      by === 'marks' ? await this.deps.queries.markingCounts(meals.map((reading) => reading.meal.id)) : undefined;
     const candidates = meals.map((reading) => ({
       item: reading,
       histogram: reading.distribution,
@@ -75,16 +77,27 @@ export interface DishRanking {
 /** A canteen's dishes ranked over all their servings: each dish's histogram counts every serving's ratings. */
 export class RankDishes {
   constructor(
-    private readonly deps: { readonly dishQueries: DishQueries; readonly canteens: CanteenRepository; readonly clock: Clock },
+    private readonly deps: {
+      readonly dishQueries: DishQueries;
+      readonly canteens: CanteenRepository;
+      readonly clock: Clock;
+    },
   ) {}
 
-  async execute(query: { readonly canteenId: CanteenId } & RankingOptions): Promise<Result<DishRanking, 'canteen_not_found'>> {
+  async execute(
+    query: { readonly canteenId: CanteenId } & RankingOptions,
+  ): Promise<Result<DishRanking, 'canteen_not_found'>> {
     const { canteenId, by = 'rating', settings = defaultRankingSettings } = query;
-    if (!isCanteenId(canteenId) || (await this.deps.canteens.find(canteenId)) === undefined) return refuse('canteen_not_found');
+    if (!isCanteenId(canteenId) || (await this.deps.canteens.find(canteenId)) === undefined)
+      return refuse('canteen_not_found');
     const asOf = this.deps.clock.now();
     const dishes = await this.deps.dishQueries.ofCanteen(canteenId, asOf);
     const marks = by === 'marks' ? await this.deps.dishQueries.markingCounts(dishes.map((dish) => dish.id)) : undefined;
-    const candidates = dishes.map((dish) => ({ item: dish, histogram: dish.histogram, marks: marks?.get(dish.id) ?? 0 }));
+    const candidates = dishes.map((dish) => ({
+      item: dish,
+      histogram: dish.histogram,
+      marks: marks?.get(dish.id) ?? 0,
+    }));
     return accept({ items: rankItems(candidates, by, settings), asOf });
   }
 }

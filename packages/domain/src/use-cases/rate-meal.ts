@@ -26,7 +26,11 @@ export const rateMealRefusals = ratingRefusals;
 /** Sets, replaces or deletes one user's rating while the meal's rating period is open. */
 export class RateMeal {
   constructor(
-    private readonly deps: { readonly ratings: RatingRepository; readonly clock: Clock; readonly announce?: AnnounceMenuChange },
+    private readonly deps: {
+      readonly ratings: RatingRepository;
+      readonly clock: Clock;
+      readonly announce?: AnnounceMenuChange;
+    },
   ) {}
 
   async execute({ userId, mealId, rating }: RateMealCommand): Promise<Result<RateMealResult, RatingRefusal>> {

@@ -35,7 +35,12 @@ export class SetDayClosed {
     readonly canteenId: CanteenId;
     readonly date: LocalDate;
     readonly closed: boolean;
-  }): Promise<Result<{ readonly date: LocalDate; readonly closed: boolean; readonly withdrawn: readonly MealId[] }, SetDayClosedRefusal>> {
+  }): Promise<
+    Result<
+      { readonly date: LocalDate; readonly closed: boolean; readonly withdrawn: readonly MealId[] },
+      SetDayClosedRefusal
+    >
+  > {
     if (!isLocalDate(command.date)) return refuse('invalid_menu_range', `"${command.date}" is not a calendar day`);
     const canteen = await this.deps.canteens.find(command.canteenId);
     if (canteen === undefined) return refuse('canteen_not_found');

@@ -27,12 +27,22 @@ export const setMealAvailabilityRefusals = availabilityRefusals;
  */
 export class SetMealAvailability {
   constructor(
-    private readonly deps: { readonly availability: AvailabilityRepository; readonly clock: Clock; readonly announce?: AnnounceMenuChange },
+    private readonly deps: {
+      readonly availability: AvailabilityRepository;
+      readonly clock: Clock;
+      readonly announce?: AnnounceMenuChange;
+    },
   ) {}
 
-  async execute({ mealId, status, anyDay }: SetMealAvailabilityCommand): Promise<Result<Availability, AvailabilityRefusal>> {
+  async execute({
+    mealId,
+    status,
+    anyDay,
+  }: SetMealAvailabilityCommand): Promise<Result<Availability, AvailabilityRefusal>> {
     const now = this.deps.clock.now();
-    const decision = await this.deps.availability.change(mealId, (snapshot) => decideAvailability(snapshot, { status, now, anyDay }));
+    const decision = await this.deps.availability.change(mealId, (snapshot) =>
+      decideAvailability(snapshot, { status, now, anyDay }),
+    );
     if (decision.ok && availabilityChanged(decision.value)) {
       (this.deps.announce ?? nobodyListens)({ kind: 'availability', mealId, availability: decision.value.next });
     }

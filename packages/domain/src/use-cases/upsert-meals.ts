@@ -51,7 +51,11 @@ export class UpsertMeals {
     const labelled = placed.map((meal) => labelling.get(meal.canteenId)!.labelled(meal));
     const days = canteenDaysOf(labelled, timeZones);
     // Every meal of the batch is served once it is written, wherever it was before.
-    const written = await this.deps.meals.upsertMany(labelled, { days, decide: (held) => decideMenuDays(days, held, labelled) }, this.deps.clock?.now());
+    const written = await this.deps.meals.upsertMany(
+      labelled,
+      { days, decide: (held) => decideMenuDays(days, held, labelled) },
+      this.deps.clock?.now(),
+    );
     if (written.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return mapResult(written, (upserted) => ({ upserted }));
   }

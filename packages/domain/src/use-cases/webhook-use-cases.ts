@@ -29,7 +29,12 @@ export class SaveWebhook {
 
   async execute(
     command: SaveWebhookCommand,
-  ): Promise<Result<{ readonly webhook: Webhook; readonly created: boolean; readonly secretGenerated: boolean }, 'invalid_webhook'>> {
+  ): Promise<
+    Result<
+      { readonly webhook: Webhook; readonly created: boolean; readonly secretGenerated: boolean },
+      'invalid_webhook'
+    >
+  > {
     // Without a secret, a replacement keeps the endpoint's own (changing events must not break receivers' checks);
     // only a new endpoint gets a generated one. Giving a secret rotates it.
     const kept = command.secret === null ? (await this.deps.webhooks.find(command.id))?.secret : undefined;
@@ -92,7 +97,9 @@ export class ListDeliveries {
     readonly webhookId: WebhookId;
     readonly limit: number;
     readonly after: DeliveryPosition | null;
-  }): Promise<Result<{ readonly deliveries: readonly Delivery[]; readonly next: DeliveryPosition | null }, 'webhook_not_found'>> {
+  }): Promise<
+    Result<{ readonly deliveries: readonly Delivery[]; readonly next: DeliveryPosition | null }, 'webhook_not_found'>
+  > {
     if ((await this.deps.webhooks.find(query.webhookId)) === undefined) return refuse('webhook_not_found');
     const limit = Math.min(Math.max(1, query.limit), maxDeliveriesPerPage);
     // One more than asked tells whether another page follows, without a count.
@@ -102,7 +109,8 @@ export class ListDeliveries {
     });
     const deliveries = page.slice(0, limit);
     const last = deliveries.at(-1);
-    const next = page.length > limit && last !== undefined ? { createdAt: last.createdAt, eventId: last.event.id } : null;
+    const next =
+      page.length > limit && last !== undefined ? { createdAt: last.createdAt, eventId: last.event.id } : null;
     return accept({ deliveries, next });
   }
 }

@@ -9,10 +9,18 @@ export const withdrawMealRefusals = ['meal_not_found'] as const;
 /** A menu correction (admin): the meal leaves the menus; its markings and ratings stay. Idempotent. */
 export class WithdrawMeal {
   constructor(
-    private readonly deps: { readonly meals: MealCatalog; readonly clock: Clock; readonly announce?: AnnounceMenuChange },
+    private readonly deps: {
+      readonly meals: MealCatalog;
+      readonly clock: Clock;
+      readonly announce?: AnnounceMenuChange;
+    },
   ) {}
 
-  async execute({ mealId }: { readonly mealId: MealId }): Promise<Result<{ readonly withdrawnAt: Date }, 'meal_not_found'>> {
+  async execute({
+    mealId,
+  }: {
+    readonly mealId: MealId;
+  }): Promise<Result<{ readonly withdrawnAt: Date }, 'meal_not_found'>> {
     const withdrawal = await this.deps.meals.withdraw(mealId, this.deps.clock.now());
     if (withdrawal.found) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return withdrawal.found ? accept({ withdrawnAt: withdrawal.withdrawnAt }) : refuse('meal_not_found');

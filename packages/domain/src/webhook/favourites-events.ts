@@ -28,7 +28,9 @@ export interface AddedServing {
 /** The meals added by the `menu.published` events among `events`, each with the day its event names. */
 export function addedServingsOf(events: readonly WebhookEvent[]): AddedServing[] {
   return events.flatMap((event) =>
-    event.type === 'menu.published' ? event.data.added.map((mealId) => ({ canteenId: event.data.canteenId, date: event.data.date, mealId })) : [],
+    event.type === 'menu.published'
+      ? event.data.added.map((mealId) => ({ canteenId: event.data.canteenId, date: event.data.date, mealId }))
+      : [],
   );
 }
 
@@ -49,12 +51,18 @@ export interface FavouriteServing extends AddedServing {
  * user, canteen and day.
  */
 export function favouritesUpcomingEvents(found: readonly FavouriteServing[]): WebhookEvent[] {
-  const byKey = new Map<string, { data: FavouritesUpcoming; meals: Map<MealId, FavouritesUpcoming['meals'][number]> }>();
+  const byKey = new Map<
+    string,
+    { data: FavouritesUpcoming; meals: Map<MealId, FavouritesUpcoming['meals'][number]> }
+  >();
   for (const serving of found) {
     const key = JSON.stringify([serving.userId, serving.canteenId, serving.date]);
     let group = byKey.get(key);
     if (group === undefined) {
-      group = { data: { userId: serving.userId, canteenId: serving.canteenId, date: serving.date, meals: [] }, meals: new Map() };
+      group = {
+        data: { userId: serving.userId, canteenId: serving.canteenId, date: serving.date, meals: [] },
+        meals: new Map(),
+      };
       byKey.set(key, group);
     }
     const { mealId, dishId, name, servedAt } = serving;
@@ -64,7 +72,10 @@ export function favouritesUpcomingEvents(found: readonly FavouriteServing[]): We
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, { data, meals }]) => ({
       type: 'favourites.upcoming',
-      data: { ...data, meals: [...meals.values()].sort((a, b) => a.servedAt.getTime() - b.servedAt.getTime() || a.mealId - b.mealId) },
+      data: {
+        ...data,
+        meals: [...meals.values()].sort((a, b) => a.servedAt.getTime() - b.servedAt.getTime() || a.mealId - b.mealId),
+      },
     }));
 }
 
@@ -76,7 +87,14 @@ export interface Subscriber {
 }
 
 /** One delivery per event and enabled endpoint subscribed to its type, event by event in the given order. */
-export function deliveriesOf(events: readonly RecordedEvent[], endpoints: readonly Subscriber[]): { readonly webhookId: string; readonly event: RecordedEvent }[] {
+export function deliveriesOf(
+  events: readonly RecordedEvent[],
+  endpoints: readonly Subscriber[],
+): { readonly webhookId: string; readonly event: RecordedEvent }[] {
   const enabled = endpoints.filter((endpoint) => endpoint.disabledAt === null);
-  return events.flatMap((event) => enabled.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => ({ webhookId: endpoint.id, event })));
+  return events.flatMap((event) =>
+    enabled
+      .filter((endpoint) => endpoint.events.includes(event.type))
+      .map((endpoint) => ({ webhookId: endpoint.id, event })),
+  );
 }

@@ -4,7 +4,13 @@ import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
 import type { DishId } from '../dish/dish.js';
 import type { Meal, MealId } from '../meal/meal.js';
 import type { MenuImportPlan } from '../menu/menu-import-plan.js';
-import type { MealAvailabilityChanged, MealWithdrawn, MenuPublished, MenuWriteCause, WebhookEvent } from './webhook-event.js';
+import type {
+  MealAvailabilityChanged,
+  MealWithdrawn,
+  MenuPublished,
+  MenuWriteCause,
+  WebhookEvent,
+} from './webhook-event.js';
 
 // Pure: what a menu write records in the outbox, from what it changed. Adapters call these inside the write's
 // transaction and persist the answer with it; they never decide what an event says.
@@ -22,7 +28,11 @@ type PlacedMeal = Pick<Meal, 'id' | 'servedAt' | 'canteenId'>;
  * every row for an event receivers treat alike). An upsert withdraws nothing; a meal it moves to another day shows on
  * the new day only.
  */
-export function upsertEvents(written: readonly PlacedMeal[], existed: ReadonlySet<MealId>, timeZones: CanteenTimeZones): WebhookEvent[] {
+export function upsertEvents(
+  written: readonly PlacedMeal[],
+  existed: ReadonlySet<MealId>,
+  timeZones: CanteenTimeZones,
+): WebhookEvent[] {
   const days = new DayGroups(timeZones);
   // The last of two meals with one id wins, as the write itself does.
   const meals = [...new Map(written.map((meal) => [meal.id, meal])).values()];
@@ -54,11 +64,26 @@ export function importEvents(
 }
 
 /** `MealCatalog.withdraw` (the first time only) and every meal an import withdraws: one `meal.withdrawn`. */
-export function withdrawalEvent(meal: PlacedMeal, dishId: DishId | null, timeZones: CanteenTimeZones, withdrawnAt: Date): WebhookEvent {
-  return withdrawalOn(meal, localDayOf(meal.servedAt, timeZoneOf(timeZones, meal.canteenId ?? defaultCanteenId)).date, dishId, withdrawnAt);
+export function withdrawalEvent(
+  meal: PlacedMeal,
+  dishId: DishId | null,
+  timeZones: CanteenTimeZones,
+  withdrawnAt: Date,
+): WebhookEvent {
+  return withdrawalOn(
+    meal,
+    localDayOf(meal.servedAt, timeZoneOf(timeZones, meal.canteenId ?? defaultCanteenId)).date,
+    dishId,
+    withdrawnAt,
+  );
 }
 
-function withdrawalOn(meal: PlacedMeal, date: LocalDay['date'], dishId: DishId | null, withdrawnAt: Date): WebhookEvent {
+function withdrawalOn(
+  meal: PlacedMeal,
+  date: LocalDay['date'],
+  dishId: DishId | null,
+  withdrawnAt: Date,
+): WebhookEvent {
   const data: MealWithdrawn = {
     mealId: meal.id,
     canteenId: meal.canteenId ?? defaultCanteenId,
@@ -88,12 +113,19 @@ class DayGroups {
     const canteenId = meal.canteenId ?? defaultCanteenId;
     // Most meals of a write share a few days: only a meal on a day not seen yet costs the time zone arithmetic.
     const servedAt = meal.servedAt.getTime();
-    const holds = (group: DayChanges) => group.canteenId === canteenId && servedAt >= group.day.from.getTime() && servedAt < group.day.until.getTime();
+    const holds = (group: DayChanges) =>
+      group.canteenId === canteenId && servedAt >= group.day.from.getTime() && servedAt < group.day.until.getTime();
     // Meals come grouped by day: the group of the meal before first.
     if (this.last !== undefined && holds(this.last)) return this.last;
     const known = this.days.find(holds);
     if (known !== undefined) return (this.last = known);
-    const group = { day: localDayOf(meal.servedAt, timeZoneOf(this.timeZones, canteenId)), canteenId, added: [], changed: [], withdrawn: [] };
+    const group = {
+      day: localDayOf(meal.servedAt, timeZoneOf(this.timeZones, canteenId)),
+      canteenId,
+      added: [],
+      changed: [],
+      withdrawn: [],
+    };
     this.days.push(group);
     return (this.last = group);
   }

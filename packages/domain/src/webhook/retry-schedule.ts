@@ -31,7 +31,11 @@ export function retryDelayMs(failedAttempts: number, { baseMs, random }: RetrySe
  * later than 3 days after the first attempt (`firstAttemptAt`, when the delivery first became due).
  */
 export function nextAttemptAt(
-  { firstAttemptAt, failedAttempts, at }: { readonly firstAttemptAt: Date; readonly failedAttempts: number; readonly at: Date },
+  {
+    firstAttemptAt,
+    failedAttempts,
+    at,
+  }: { readonly firstAttemptAt: Date; readonly failedAttempts: number; readonly at: Date },
   settings: RetrySettings,
 ): Date | null {
   const retryAt = at.getTime() + retryDelayMs(failedAttempts, settings);

@@ -22,12 +22,20 @@ export function storedEventData(event: WebhookEvent): string {
     case 'meal.availability_changed':
       return JSON.stringify({ ...event.data, availabilityChangedAt: event.data.availabilityChangedAt.getTime() });
     case 'favourites.upcoming':
-      return JSON.stringify({ ...event.data, meals: event.data.meals.map((meal) => ({ ...meal, servedAt: meal.servedAt.getTime() })) });
+      return JSON.stringify({
+        ...event.data,
+        meals: event.data.meals.map((meal) => ({ ...meal, servedAt: meal.servedAt.getTime() })),
+      });
   }
 }
 
 /** An event as an adapter stored it, read back; throws on a type the catalogue does not know (a corrupt row). */
-export function recordedEventOf(row: { readonly id: string; readonly type: string; readonly occurredAt: Date; readonly data: string }): RecordedEvent {
+export function recordedEventOf(row: {
+  readonly id: string;
+  readonly type: string;
+  readonly occurredAt: Date;
+  readonly data: string;
+}): RecordedEvent {
   const { id, type } = row;
   const occurredAt = new Date(row.occurredAt.getTime());
   if (!isWebhookEventType(type)) throw new RangeError(`the stored event ${id} has an unknown type "${type}"`);
@@ -39,7 +47,9 @@ export function recordedEventOf(row: { readonly id: string; readonly type: strin
       return { id, occurredAt, type, data: { ...data, withdrawnAt: new Date(data.withdrawnAt) } };
     }
     case 'meal.availability_changed': {
-      const data = JSON.parse(row.data) as Omit<MealAvailabilityChanged, 'availabilityChangedAt'> & { availabilityChangedAt: number };
+      const data = JSON.parse(row.data) as Omit<MealAvailabilityChanged, 'availabilityChangedAt'> & {
+        availabilityChangedAt: number;
+      };
       return { id, occurredAt, type, data: { ...data, availabilityChangedAt: new Date(data.availabilityChangedAt) } };
     }
     case 'favourites.upcoming': {

@@ -6,7 +6,12 @@ import type { LocalDate } from '../menu/local-time.js';
 import type { UserId } from '../shared/user-id.js';
 
 /** The events a webhook can subscribe to: the catalogue, in the order the docs list it. */
-export const webhookEventTypes = ['menu.published', 'favourites.upcoming', 'meal.withdrawn', 'meal.availability_changed'] as const;
+export const webhookEventTypes = [
+  'menu.published',
+  'favourites.upcoming',
+  'meal.withdrawn',
+  'meal.availability_changed',
+] as const;
 
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -54,7 +59,12 @@ export interface FavouritesUpcoming {
   readonly userId: UserId;
   readonly canteenId: CanteenId;
   readonly date: LocalDate;
-  readonly meals: readonly { readonly mealId: MealId; readonly dishId: DishId; readonly name: string; readonly servedAt: Date }[];
+  readonly meals: readonly {
+    readonly mealId: MealId;
+    readonly dishId: DishId;
+    readonly name: string;
+    readonly servedAt: Date;
+  }[];
 }
 
 export type WebhookEvent =

@@ -22,19 +22,28 @@ export interface Attempt {
 export function webhookWorld(options: { readonly delivery?: Partial<DeliverySettings> } = {}) {
   const clock = new FixedClock('2026-09-01T08:00:00Z');
   const attempts: Attempt[] = [];
-  let answer: (webhook: Webhook, event: RecordedEvent) => Promise<SendOutcome> = async () => ({ delivered: true, status: 200 });
+  let answer: (webhook: Webhook, event: RecordedEvent) => Promise<SendOutcome> = async () => ({
+    delivered: true,
+    status: 200,
+  });
   let secrets = 0;
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: 'UTC' }));
-  const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone: 'UTC' }, {}, {
-    sender: {
-      send: (webhook, event) => {
-        attempts.push({ webhookId: webhook.id, event });
-        return answer(webhook, event);
+  const useCases = createUseCases(
+    adapters,
+    clock,
+    { start: '11:00', timeZone: 'UTC' },
+    {},
+    {
+      sender: {
+        send: (webhook, event) => {
+          attempts.push({ webhookId: webhook.id, event });
+          return answer(webhook, event);
+        },
       },
+      newSecret: () => `whsec_${String(++secrets).padStart(4, '0')}${'A'.repeat(36)}`,
+      delivery: { baseMs: 30_000, random: () => 0.5, ...options.delivery },
     },
-    newSecret: () => `whsec_${String(++secrets).padStart(4, '0')}${'A'.repeat(36)}`,
-    delivery: { baseMs: 30_000, random: () => 0.5, ...options.delivery },
-  });
+  );
   let nextMealId = 1;
 
   return {
@@ -47,8 +56,16 @@ export function webhookWorld(options: { readonly delivery?: Partial<DeliverySett
       answer = typeof next === 'function' ? next : async () => next;
     },
     /** An endpoint at https://receiver.example/<id>, subscribed to `events` (every event by default). */
-    async endpoint(id: string, events: readonly WebhookEventType[] = ['menu.published', 'favourites.upcoming', 'meal.withdrawn']) {
-      const saved = await useCases.saveWebhook.execute({ id, url: `https://receiver.example/${id}`, events, secret: null });
+    async endpoint(
+      id: string,
+      events: readonly WebhookEventType[] = ['menu.published', 'favourites.upcoming', 'meal.withdrawn'],
+    ) {
+      const saved = await useCases.saveWebhook.execute({
+        id,
+        url: `https://receiver.example/${id}`,
+        events,
+        secret: null,
+      });
       if (!saved.ok) throw new Error(saved.refusal.message);
       return saved.value.webhook;
     },

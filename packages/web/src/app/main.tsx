@@ -9,7 +9,19 @@ import { listenToHistory } from './store/navigation.js';
 import { followDay } from './store/live.js';
 import { daysRead, loadCanteens, loadLabels, loadPersonal, loadTopPlaces, loadWeek } from './store/menu.js';
 import { loadHiddenDishes, mergeFiltersAtSignIn, sendPending } from './store/personal.js';
-import { canteen, day, filters, language, newVersionReady, now, online, session, t, today, view } from './store/state.js';
+import {
+  canteen,
+  day,
+  filters,
+  language,
+  newVersionReady,
+  now,
+  online,
+  session,
+  t,
+  today,
+  view,
+} from './store/state.js';
 import { keep } from './store/storage.js';
 import { App } from './ui/App.js';
 
@@ -85,7 +97,9 @@ function registerServiceWorker() {
         if (registration.waiting !== null && navigator.serviceWorker.controller !== null) newVersionReady.value = true;
       };
       waiting();
-      registration.addEventListener('updatefound', () => registration.installing?.addEventListener('statechange', waiting));
+      registration.addEventListener('updatefound', () =>
+        registration.installing?.addEventListener('statechange', waiting),
+      );
     })
     .catch(() => {
       // No worker (a private window, a browser without): the app works online.

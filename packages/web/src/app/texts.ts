@@ -154,7 +154,8 @@ export const texts: TextTables<AppTexts> = {
     signOut: 'Sign out',
     signedInAs: (user) => `Signed in as ${user}`,
     pasteHeading: 'Sign in with a token',
-    pasteIntro: 'This server has no sign-in configured (OIDC_ISSUER, OIDC_CLIENT_ID). Paste an access token to try the app.',
+    pasteIntro:
+      'This server has no sign-in configured (OIDC_ISSUER, OIDC_CLIENT_ID). Paste an access token to try the app.',
     pasteLabel: 'Access token',
     pasteUse: 'Use token',
     cancel: 'Cancel',
@@ -183,7 +184,8 @@ export const texts: TextTables<AppTexts> = {
     eraseData: 'Erase my data',
     eraseIntro: 'Deletes every rating and marking of yours. This cannot be undone.',
     eraseConfirm: 'Yes, erase everything',
-    erased: (ratings, markings) => `Erased ${ratings} ${ratings === 1 ? 'rating' : 'ratings'} and ${markings} ${markings === 1 ? 'marking' : 'markings'}.`,
+    erased: (ratings, markings) =>
+      `Erased ${ratings} ${ratings === 1 ? 'rating' : 'ratings'} and ${markings} ${markings === 1 ? 'marking' : 'markings'}.`,
     signInForData: 'Sign in to see and manage your data.',
     newVersion: 'A new version is ready: it starts the next time you open the app.',
     language: 'Deutsch',
@@ -221,7 +223,8 @@ export const texts: TextTables<AppTexts> = {
     labelsOfMeal: 'Kennzeichnungen',
     soldOut: 'Ausverkauft',
     fewLeft: 'Nur noch wenige',
-    ratingSummary: (average, count) => `${average} von 5 Sternen aus ${count} ${count === 1 ? 'Bewertung' : 'Bewertungen'}`,
+    ratingSummary: (average, count) =>
+      `${average} von 5 Sternen aus ${count} ${count === 1 ? 'Bewertung' : 'Bewertungen'}`,
     noRatings: 'Noch nicht bewertet',
     showMedian: 'Median',
     median: (value) => `Median ${value} von 5`,
@@ -232,7 +235,8 @@ export const texts: TextTables<AppTexts> = {
     only: 'Nur',
     closeFilters: 'Fertig',
     clearFilters: 'Alle entfernen',
-    hiddenMeals: (count) => `${count} ${count === 1 ? 'Gericht ist' : 'Gerichte sind'} durch deine Filter ausgeblendet.`,
+    hiddenMeals: (count) =>
+      `${count} ${count === 1 ? 'Gericht ist' : 'Gerichte sind'} durch deine Filter ausgeblendet.`,
     showHidden: 'Anzeigen',
     hideHidden: 'Wieder ausblenden',
     hiddenByFilters: 'Durch deine Filter ausgeblendet',
@@ -251,7 +255,8 @@ export const texts: TextTables<AppTexts> = {
     signOut: 'Abmelden',
     signedInAs: (user) => `Angemeldet als ${user}`,
     pasteHeading: 'Mit einem Token anmelden',
-    pasteIntro: 'Auf diesem Server ist keine Anmeldung eingerichtet (OIDC_ISSUER, OIDC_CLIENT_ID). Füge ein Zugriffstoken ein, um die App auszuprobieren.',
+    pasteIntro:
+      'Auf diesem Server ist keine Anmeldung eingerichtet (OIDC_ISSUER, OIDC_CLIENT_ID). Füge ein Zugriffstoken ein, um die App auszuprobieren.',
     pasteLabel: 'Zugriffstoken',
     pasteUse: 'Token verwenden',
     cancel: 'Abbrechen',
@@ -280,7 +285,8 @@ export const texts: TextTables<AppTexts> = {
     eraseData: 'Meine Daten löschen',
     eraseIntro: 'Löscht alle deine Bewertungen und Markierungen. Das lässt sich nicht rückgängig machen.',
     eraseConfirm: 'Ja, alles löschen',
-    erased: (ratings, markings) => `${ratings} ${ratings === 1 ? 'Bewertung' : 'Bewertungen'} und ${markings} ${markings === 1 ? 'Markierung' : 'Markierungen'} gelöscht.`,
+    erased: (ratings, markings) =>
+      `${ratings} ${ratings === 1 ? 'Bewertung' : 'Bewertungen'} und ${markings} ${markings === 1 ? 'Markierung' : 'Markierungen'} gelöscht.`,
     signInForData: 'Melde dich an, um deine Daten zu sehen und zu verwalten.',
     newVersion: 'Eine neue Version ist bereit: Sie startet, wenn du die App das nächste Mal öffnest.',
     language: 'English',
@@ -290,7 +296,8 @@ export const texts: TextTables<AppTexts> = {
     soldOutToo: 'Auch wenn ein Favorit von heute ausverkauft ist',
     sendTest: 'Testbenachrichtigung senden',
     testSent: (delivered, total) => `An ${delivered} von ${total} ${total === 1 ? 'Gerät' : 'Geräten'} gesendet.`,
-    notificationsBlocked: 'Benachrichtigungen sind für diese Seite blockiert: Erlaube sie in den Einstellungen des Browsers.',
+    notificationsBlocked:
+      'Benachrichtigungen sind für diese Seite blockiert: Erlaube sie in den Einstellungen des Browsers.',
     notificationsFailed: (message) => `Benachrichtigungen konnten nicht eingerichtet werden: ${message}`,
   },
 };

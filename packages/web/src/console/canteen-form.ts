@@ -43,7 +43,9 @@ export interface Problem {
   readonly problem: FieldProblem;
 }
 
-export type Checked<Value> = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly problems: readonly Problem[] };
+export type Checked<Value> =
+  | { readonly ok: true; readonly value: Value }
+  | { readonly ok: false; readonly problems: readonly Problem[] };
 
 // The API's own patterns (http-contract's CanteenId and CanteenFeed), checked here first to name the field.
 const canteenIdPattern = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -80,7 +82,8 @@ function decimalOf(text: string): number | null {
   return Number(normalized);
 }
 
-const blankFeed = (feed: FeedFields) => feed.name.trim() === '' && feed.url.trim() === '' && feed.schedule.trim() === '';
+const blankFeed = (feed: FeedFields) =>
+  feed.name.trim() === '' && feed.url.trim() === '' && feed.schedule.trim() === '';
 
 /**
  * The canteen's id and the request that saves it. `kept` carries what the form does not show (a canteen's own note
@@ -120,7 +123,8 @@ export function canteenRequestOf(
   const openmensaText = fields.openmensaId.trim();
   if (openmensaText !== '') {
     openmensaId = /^\d+$/.test(openmensaText) ? Number(openmensaText) : Number.NaN;
-    if (!(openmensaId >= 1 && openmensaId <= maxOpenMensaId)) problems.push({ field: 'openmensaId', problem: 'openmensaId' });
+    if (!(openmensaId >= 1 && openmensaId <= maxOpenMensaId))
+      problems.push({ field: 'openmensaId', problem: 'openmensaId' });
   }
 
   const feeds: { name: string; url: string; schedule: string }[] = [];

@@ -22,7 +22,11 @@ export interface ConsoleContext {
 
 export type SectionName = 'canteens' | 'feeds' | 'menu' | 'webhooks' | 'report';
 
-const sections: readonly (readonly [SectionName, (context: SectionContext) => HTMLElement, (t: ConsoleTexts) => string])[] = [
+const sections: readonly (readonly [
+  SectionName,
+  (context: SectionContext) => HTMLElement,
+  (t: ConsoleTexts) => string,
+])[] = [
   ['canteens', canteensSection, (t) => t.canteens],
   ['feeds', feedsSection, (t) => t.feedsHeading],
   ['menu', dayMenuSection, (t) => t.dayMenu],
@@ -33,7 +37,12 @@ const sections: readonly (readonly [SectionName, (context: SectionContext) => HT
 /** Fills `root` with the console: a header (who is signed in, signing out), the sections' navigation, one section. */
 export function mountConsole(root: HTMLElement, context: ConsoleContext): void {
   const t = texts[context.language];
-  const sectionContext: SectionContext = { client: context.client, language: context.language, t, when: instantFormat(context.language) };
+  const sectionContext: SectionContext = {
+    client: context.client,
+    language: context.language,
+    t,
+    when: instantFormat(context.language),
+  };
   document.title = t.title;
 
   const header = element('header', 'console-header');

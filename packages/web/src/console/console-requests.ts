@@ -1,6 +1,12 @@
 // The smaller forms of the console to their requests: a webhook, a merge of dishes, a ratings report's days. Pure, so
 // that what is refused before the API is asked has a unit test.
-import { webhookEventTypes, type MergeDishesRequest, type RatingsReportRequest, type SaveWebhookRequest, type Webhook } from '@canteen-meals/client';
+import {
+  webhookEventTypes,
+  type MergeDishesRequest,
+  type RatingsReportRequest,
+  type SaveWebhookRequest,
+  type Webhook,
+} from '@canteen-meals/client';
 
 export type WebhookEventType = Webhook['events'][number];
 
@@ -21,7 +27,9 @@ export type RequestProblem =
   | 'reportTooLong'
   | 'noCanteen';
 
-export type Refusable<Value> = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly problem: RequestProblem };
+export type Refusable<Value> =
+  | { readonly ok: true; readonly value: Value }
+  | { readonly ok: false; readonly problem: RequestProblem };
 
 const webhookIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -41,7 +49,10 @@ export function webhookRequestOf(fields: {
 }
 
 /** Merge the picked dishes into the target: the target itself is left out of `from`. */
-export function mergeRequestOf(target: number | undefined, picked: readonly number[]): Refusable<{ dishId: number; request: MergeDishesRequest }> {
+export function mergeRequestOf(
+  target: number | undefined,
+  picked: readonly number[],
+): Refusable<{ dishId: number; request: MergeDishesRequest }> {
   if (target === undefined) return { ok: false, problem: 'noMergeTarget' };
   const from = [...new Set(picked)].filter((dish) => dish !== target);
   if (from.length === 0) return { ok: false, problem: 'nothingToMerge' };
@@ -50,7 +61,8 @@ export function mergeRequestOf(target: number | undefined, picked: readonly numb
 
 const maxReportDays = 366;
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-const dayNumber = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
+const dayNumber = (day: string) =>
+  Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
 
 /** The report's days: both given, `from` not after `to`, at most 366 days (the API's limit). */
 export function reportRequestOf(canteen: string, from: string, to: string): Refusable<RatingsReportRequest> {

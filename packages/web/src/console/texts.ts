@@ -3,7 +3,12 @@ import type { PageTexts, TextTables } from '../shared/language.js';
 import type { FieldProblem } from './canteen-form.js';
 import type { RequestProblem, WebhookEventType } from './console-requests.js';
 
-type Counts = { readonly added: number; readonly changed: number; readonly unchanged: number; readonly withdrawn: number };
+type Counts = {
+  readonly added: number;
+  readonly changed: number;
+  readonly unchanged: number;
+  readonly withdrawn: number;
+};
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 // Every text the console shows, in English; the German table must have each of them (ConsoleTexts is this table's type).
@@ -45,7 +50,8 @@ const en = {
   feedUrl: 'Feed URL (OpenMensa v2)',
   feedSchedule: 'Schedule',
   feedScheduleHint: 'A cron expression on the canteen’s clocks, e.g. 0 6 * * * (daily at 6:00).',
-  fixProblems: (count: number) => (count === 1 ? 'One field needs a correction.' : `${count} fields need a correction.`),
+  fixProblems: (count: number) =>
+    count === 1 ? 'One field needs a correction.' : `${count} fields need a correction.`,
   problem: {
     required: 'Required.',
     canteenId: 'Only lowercase letters, digits and "-", starting with a letter or digit, at most 64.',
@@ -112,7 +118,8 @@ const en = {
   confirmWithdraw: (name: string) => `Withdraw “${name}” from the menus? Apps are told by the meal.withdrawn webhook.`,
   withdrawn: (name: string) => `“${name}” withdrawn.`,
   mergeDishes: 'Merge dishes',
-  mergeHint: 'One dish under several spellings: find them by name, keep one and merge the others into it (their ratings follow).',
+  mergeHint:
+    'One dish under several spellings: find them by name, keep one and merge the others into it (their ratings follow).',
   dishName: 'Dish name',
   search: 'Search',
   noDishes: (q: string) => `No dish of this canteen is named like “${q}”.`,
@@ -151,12 +158,16 @@ const en = {
   deliveryLogOf: (id: string) => `Delivery log of ${id}`,
   noDeliveries: 'No delivery yet.',
   moreDeliveries: 'Older deliveries',
-  deliveryState: { pending: 'pending', delivered: 'delivered', failed: 'given up' } satisfies Record<Delivery['state'], string>,
+  deliveryState: { pending: 'pending', delivered: 'delivered', failed: 'given up' } satisfies Record<
+    Delivery['state'],
+    string
+  >,
   attempts: (count: number) => plural(count, 'attempt', 'attempts'),
   nextAttempt: (at: string) => `next attempt ${at}`,
   disableWebhook: 'Disable',
   disableNamed: (id: string) => `Disable webhook ${id}`,
-  confirmDisable: (id: string) => `Disable ${id}? The endpoint is removed with its delivery log; no event is sent to it any more.`,
+  confirmDisable: (id: string) =>
+    `Disable ${id}? The endpoint is removed with its delivery log; no event is sent to it any more.`,
   webhookRemoved: (id: string) => `Webhook ${id} disabled and removed.`,
 
   report: 'Ratings report',
@@ -221,7 +232,8 @@ const de: ConsoleTexts = {
   feedUrl: 'URL des Feeds (OpenMensa v2)',
   feedSchedule: 'Zeitplan',
   feedScheduleHint: 'Ein Cron-Ausdruck nach der Uhr der Mensa, z. B. 0 6 * * * (täglich um 6:00).',
-  fixProblems: (count) => (count === 1 ? 'Ein Feld muss korrigiert werden.' : `${count} Felder müssen korrigiert werden.`),
+  fixProblems: (count) =>
+    count === 1 ? 'Ein Feld muss korrigiert werden.' : `${count} Felder müssen korrigiert werden.`,
   problem: {
     required: 'Pflichtfeld.',
     canteenId: 'Nur Kleinbuchstaben, Ziffern und „-“, am Anfang ein Buchstabe oder eine Ziffer, höchstens 64.',
@@ -285,10 +297,12 @@ const de: ConsoleTexts = {
   ratingCount: (count) => plural(count, 'Bewertung', 'Bewertungen'),
   withdraw: 'Zurückziehen',
   withdrawNamed: (name) => `${name} zurückziehen`,
-  confirmWithdraw: (name) => `„${name}“ aus den Speiseplänen zurückziehen? Apps erfahren es über den Webhook meal.withdrawn.`,
+  confirmWithdraw: (name) =>
+    `„${name}“ aus den Speiseplänen zurückziehen? Apps erfahren es über den Webhook meal.withdrawn.`,
   withdrawn: (name) => `„${name}“ zurückgezogen.`,
   mergeDishes: 'Gerichte zusammenführen',
-  mergeHint: 'Ein Gericht unter mehreren Schreibweisen: nach Namen suchen, eines behalten und die anderen hineinführen (ihre Bewertungen folgen).',
+  mergeHint:
+    'Ein Gericht unter mehreren Schreibweisen: nach Namen suchen, eines behalten und die anderen hineinführen (ihre Bewertungen folgen).',
   dishName: 'Name des Gerichts',
   search: 'Suchen',
   noDishes: (q) => `Kein Gericht dieser Mensa heißt wie „${q}“.`,
@@ -332,11 +346,13 @@ const de: ConsoleTexts = {
   nextAttempt: (at) => `nächster Versuch ${at}`,
   disableWebhook: 'Abschalten',
   disableNamed: (id) => `Webhook ${id} abschalten`,
-  confirmDisable: (id) => `${id} abschalten? Der Endpunkt wird mit seinen Zustellungen entfernt; er bekommt keine Ereignisse mehr.`,
+  confirmDisable: (id) =>
+    `${id} abschalten? Der Endpunkt wird mit seinen Zustellungen entfernt; er bekommt keine Ereignisse mehr.`,
   webhookRemoved: (id) => `Webhook ${id} abgeschaltet und entfernt.`,
 
   report: 'Bewertungsbericht',
-  reportHint: 'Jedes Gericht der Tage einer Mensa mit seinen Bewertungen, als CSV für eine Tabellenkalkulation (höchstens 366 Tage).',
+  reportHint:
+    'Jedes Gericht der Tage einer Mensa mit seinen Bewertungen, als CSV für eine Tabellenkalkulation (höchstens 366 Tage).',
   from: 'Von',
   to: 'Bis',
   prepareReport: 'CSV erstellen',

@@ -116,7 +116,11 @@ export function textInput(type: 'text' | 'url' | 'date' | 'search' = 'text', val
 }
 
 /** Runs the action with the button disabled (no double submit), reporting its failure in words. */
-export async function whileBusy(control: HTMLButtonElement, notices: Notices, action: () => Promise<void>): Promise<void> {
+export async function whileBusy(
+  control: HTMLButtonElement,
+  notices: Notices,
+  action: () => Promise<void>,
+): Promise<void> {
   control.disabled = true;
   control.setAttribute('aria-busy', 'true');
   try {

@@ -5,7 +5,11 @@ import type { ConsoleTexts } from './texts.js';
 
 /** An instant as the page's language writes it, on the browser's clocks (or `timeZone`'s, for tests). */
 export function instantFormat(language: Language, timeZone?: string): (instant: string) => string {
-  const format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone === undefined ? {} : { timeZone }) });
+  const format = new Intl.DateTimeFormat(language, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    ...(timeZone === undefined ? {} : { timeZone }),
+  });
   return (instant) => format.format(new Date(instant));
 }
 
@@ -26,7 +30,9 @@ export function failureWords(summary: Pick<FeedSummary, 'http_status' | 'last_er
 export function outcomeWords(summary: FeedSummary, t: ConsoleTexts): string {
   switch (summary.outcome) {
     case 'imported':
-      return summary.counts === null ? t.imported({ added: 0, changed: 0, unchanged: 0, withdrawn: 0 }) : t.imported(summary.counts);
+      return summary.counts === null
+        ? t.imported({ added: 0, changed: 0, unchanged: 0, withdrawn: 0 })
+        : t.imported(summary.counts);
     case 'not_modified':
       return t.notModified;
     case 'failed':
@@ -58,6 +64,11 @@ export function deliveryWords(delivery: Delivery, t: ConsoleTexts, when: (instan
       : delivery.last_status === null
         ? ''
         : `HTTP ${delivery.last_status}`;
-  const next = delivery.state === 'pending' && delivery.next_attempt_at !== null ? t.nextAttempt(when(delivery.next_attempt_at)) : '';
-  return [`${when(delivery.created_at)} · ${delivery.type}`, state, attempts, last, next].filter((part) => part !== '').join(' · ');
+  const next =
+    delivery.state === 'pending' && delivery.next_attempt_at !== null
+      ? t.nextAttempt(when(delivery.next_attempt_at))
+      : '';
+  return [`${when(delivery.created_at)} · ${delivery.type}`, state, attempts, last, next]
+    .filter((part) => part !== '')
+    .join(' · ');
 }

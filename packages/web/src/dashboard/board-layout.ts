@@ -32,7 +32,11 @@ export function boardLayout(root: HTMLElement, options: LayoutOptions) {
   statusLine.setAttribute('role', 'status');
   statusLine.setAttribute('aria-live', 'polite');
   statusLine.dataset.kind = 'loading';
-  const heading = element('h1', '', mode === 'kitchen' ? t.kitchenHeading : wall ? `${t.wallHeading} ${options.canteenName}` : t.heading);
+  const heading = element(
+    'h1',
+    '',
+    mode === 'kitchen' ? t.kitchenHeading : wall ? `${t.wallHeading} ${options.canteenName}` : t.heading,
+  );
   let wallDay: HTMLParagraphElement | null = null;
   if (wall) {
     // Nothing to choose on the wall: the canteen is in the heading, the day beside it.
@@ -81,7 +85,19 @@ export function boardLayout(root: HTMLElement, options: LayoutOptions) {
   undoButton.type = 'button';
   undoBar.append(undoText, undoButton);
   root.replaceChildren(header, main, ...(mode === 'kitchen' ? [undoBar] : []));
-  return { canteenSelect, dateInput, statusLine, wallDay, rankingList, emptyNote, mealList, pageLine, undoBar, undoText, undoButton };
+  return {
+    canteenSelect,
+    dateInput,
+    statusLine,
+    wallDay,
+    rankingList,
+    emptyNote,
+    mealList,
+    pageLine,
+    undoBar,
+    undoText,
+    undoButton,
+  };
 }
 
 function section(headingId: string, heading: string) {

@@ -47,8 +47,24 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
   const format = numberFormats(options.language);
   const wall = mode === 'wall';
 
-  const { canteenSelect, dateInput, statusLine, wallDay, rankingList, emptyNote, mealList, pageLine, undoBar, undoText, undoButton } =
-    boardLayout(root, { mode, t, canteenName: options.canteen.name, ...(options.signOut === undefined ? {} : { signOut: options.signOut }) });
+  const {
+    canteenSelect,
+    dateInput,
+    statusLine,
+    wallDay,
+    rankingList,
+    emptyNote,
+    mealList,
+    pageLine,
+    undoBar,
+    undoText,
+    undoButton,
+  } = boardLayout(root, {
+    mode,
+    t,
+    canteenName: options.canteen.name,
+    ...(options.signOut === undefined ? {} : { signOut: options.signOut }),
+  });
 
   let stream: EventSource | null = null;
   let cards = new Map<number, CardView>();
@@ -56,7 +72,10 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
   let generation = 0;
   let rankingWaiting = false;
   let rankingDue = false;
-  let current = { canteen: options.canteen, date: isDay(options.day) ? options.day : todayIn(options.canteen.timezone) };
+  let current = {
+    canteen: options.canteen,
+    date: isDay(options.day) ? options.day : todayIn(options.canteen.timezone),
+  };
 
   const showStatus = (text: string, kind: StatusKind) => {
     statusLine.textContent = text;
@@ -96,7 +115,8 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
 
   const onTap =
     mode === 'kitchen'
-      ? (view: CardView) => void setAvailability({ mealId: view.mealId, from: view.status, to: nextAvailability(view.status) }, true)
+      ? (view: CardView) =>
+          void setAvailability({ mealId: view.mealId, from: view.status, to: nextAvailability(view.status) }, true)
       : undefined;
 
   function renderMenu(meals: readonly MenuMeal[]) {
@@ -193,7 +213,9 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
       }
     });
     source.addEventListener('snapshot', (event) => {
-      const { meals } = JSON.parse((event as MessageEvent<string>).data) as { meals: (MealFigures & { availability?: unknown })[] };
+      const { meals } = JSON.parse((event as MessageEvent<string>).data) as {
+        meals: (MealFigures & { availability?: unknown })[];
+      };
       const same = meals.length === cards.size && meals.every((figures) => cards.has(figures.meal_id));
       // Another set of meals: the menu changed, and names come with the menu.
       if (!same) {
@@ -280,4 +302,3 @@ export function mountBoard(root: HTMLElement, options: BoardOptions): void {
   }
   void show();
 }
-

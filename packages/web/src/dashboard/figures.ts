@@ -32,12 +32,23 @@ export function figuresText(
   const { rating_count: count, rating_average: average, rating_median: median } = figures;
   if (count === 0 || average === null) return { average: '–', detail: t.noRatings };
   const ratings = t.ratings(format.whole(count), count === 1);
-  return { average: format.oneDecimal(average), detail: median === null ? ratings : `${ratings} · ${t.median(format.oneDecimal(median))}` };
+  return {
+    average: format.oneDecimal(average),
+    detail: median === null ? ratings : `${ratings} · ${t.median(format.oneDecimal(median))}`,
+  };
 }
 
 /** Each bar's length as a share of the longest (the longest fills its track; all empty when nobody rated). */
-export function barShares(distribution: MealFigures['rating_distribution']): Readonly<Record<1 | 2 | 3 | 4 | 5, number>> {
+export function barShares(
+  distribution: MealFigures['rating_distribution'],
+): Readonly<Record<1 | 2 | 3 | 4 | 5, number>> {
   const counts = [1, 2, 3, 4, 5].map((stars) => distribution[String(stars) as keyof typeof distribution]);
   const most = Math.max(1, ...counts);
-  return { 1: counts[0]! / most, 2: counts[1]! / most, 3: counts[2]! / most, 4: counts[3]! / most, 5: counts[4]! / most };
+  return {
+    1: counts[0]! / most,
+    2: counts[1]! / most,
+    3: counts[2]! / most,
+    4: counts[3]! / most,
+    5: counts[4]! / most,
+  };
 }

@@ -29,7 +29,10 @@ export function fitNames(list: HTMLElement): void {
   const width = sample.clientWidth * 0.96;
   const size = Number.parseFloat(style.fontSize);
   for (const name of names) {
-    const widest = Math.max(0, ...breakableParts(name.textContent ?? '').map((part) => context.measureText(part).width));
+    const widest = Math.max(
+      0,
+      ...breakableParts(name.textContent ?? '').map((part) => context.measureText(part).width),
+    );
     const scale = nameScale(widest, width);
     if (scale < 1) name.style.fontSize = `${(size * scale).toFixed(2)}px`;
   }

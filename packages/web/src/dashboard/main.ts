@@ -18,7 +18,11 @@ const asked = new URL(location.href).searchParams;
 const modeAsked = asked.get('mode');
 // Back from the identity provider (its answer in the fragment, the page's own query left behind): only the kitchen's
 // mode signs in, and the session takes the answer and loads the page again as it was asked for, ?mode=kitchen included.
-const mode: BoardMode = isSignInCallback(location.hash) ? 'kitchen' : modeAsked === 'kitchen' || modeAsked === 'wall' ? modeAsked : 'board';
+const mode: BoardMode = isSignInCallback(location.hash)
+  ? 'kitchen'
+  : modeAsked === 'kitchen' || modeAsked === 'wall'
+    ? modeAsked
+    : 'board';
 const root = required('app', HTMLElement);
 // The style sheet's modes (the wall's fixed screen, the kitchen's large buttons) hang on this.
 document.documentElement.dataset.mode = mode;

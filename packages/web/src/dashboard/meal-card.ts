@@ -46,7 +46,8 @@ export function mealCard(meal: MenuMeal, options: CardOptions): CardView {
   const detail = element('p', 'count');
   figures.append(average, detail);
   const bars: CardView['bars'] = new Map();
-  const availability = options.onTap === undefined ? element('p', 'availability') : element('button', 'availability availability-button');
+  const availability =
+    options.onTap === undefined ? element('p', 'availability') : element('button', 'availability availability-button');
   card.append(figures);
   if (!options.compact) {
     const chart = element('ul', 'distribution');
@@ -63,7 +64,16 @@ export function mealCard(meal: MenuMeal, options: CardOptions): CardView {
     card.append(chart);
   }
   card.append(availability);
-  const view: CardView = { mealId: meal.meal_id, name: meal.name, card, average, detail, bars, availability, status: 'available' };
+  const view: CardView = {
+    mealId: meal.meal_id,
+    name: meal.name,
+    card,
+    average,
+    detail,
+    bars,
+    availability,
+    status: 'available',
+  };
   if (availability instanceof HTMLButtonElement) {
     availability.type = 'button';
     const onTap = options.onTap!;
@@ -96,6 +106,9 @@ export function applyAvailability(view: CardView, status: Availability, t: Dashb
   view.availability.dataset.status = status;
   view.availability.textContent = t.availability[status];
   if (view.availability instanceof HTMLButtonElement) {
-    view.availability.setAttribute('aria-label', t.nextTap(view.name, t.availability[status], t.availability[nextAvailability(status)]));
+    view.availability.setAttribute(
+      'aria-label',
+      t.nextTap(view.name, t.availability[status], t.availability[nextAvailability(status)]),
+    );
   }
 }

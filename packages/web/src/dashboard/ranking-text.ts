@@ -22,7 +22,8 @@ export interface RankingText {
  * number of votes. The page shows the average with its count, and the lower bound as a bar, so both can be seen.
  */
 export function rankingText(item: RankedFigures, t: DashboardTexts, format: NumberFormats): RankingText {
-  if (item.rating_count === 0 || item.rating_average === null) return { figures: t.unrated, sureShare: null, sureLabel: null };
+  if (item.rating_count === 0 || item.rating_average === null)
+    return { figures: t.unrated, sureShare: null, sureLabel: null };
   const figures = `${format.oneDecimal(item.rating_average)} (${t.ratings(format.whole(item.rating_count), item.rating_count === 1)})`;
   if (item.score === null) return { figures, sureShare: null, sureLabel: null };
   const share = Math.min(1, Math.max(0, (item.score - 1) / 4));

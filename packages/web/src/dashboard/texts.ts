@@ -62,7 +62,8 @@ export const texts: TextTables<DashboardTexts> = {
     median: (value) => `median ${value}`,
     averageOf: (value) => `average ${value} of 5`,
     stars: (stars, count) => `${stars} ${stars === 1 ? 'star' : 'stars'}: ${count}`,
-    rankingExplained: 'Ranked by how sure we are that it is good: a few ratings count for less than many. The bar shows the rating it surely has at least.',
+    rankingExplained:
+      'Ranked by how sure we are that it is good: a few ratings count for less than many. The bar shows the rating it surely has at least.',
     atLeast: (value) => `surely at least ${value} of 5`,
     availability: { available: 'Available', few_left: 'Few left', sold_out: 'Sold out' },
     kitchenHeading: 'Kitchen: what is left',
@@ -99,7 +100,8 @@ export const texts: TextTables<DashboardTexts> = {
     median: (value) => `Median ${value}`,
     averageOf: (value) => `Durchschnitt ${value} von 5`,
     stars: (stars, count) => `${stars} ${stars === 1 ? 'Stern' : 'Sterne'}: ${count}`,
-    rankingExplained: 'Gereiht danach, wie sicher wir sind, dass es gut ist: wenige Bewertungen zählen weniger als viele. Der Balken zeigt die Note, die es sicher mindestens hat.',
+    rankingExplained:
+      'Gereiht danach, wie sicher wir sind, dass es gut ist: wenige Bewertungen zählen weniger als viele. Der Balken zeigt die Note, die es sicher mindestens hat.',
     atLeast: (value) => `sicher mindestens ${value} von 5`,
     availability: { available: 'Verfügbar', few_left: 'Nur noch wenige', sold_out: 'Ausverkauft' },
     kitchenHeading: 'Küche: was noch da ist',

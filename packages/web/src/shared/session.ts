@@ -25,7 +25,6 @@ export interface SessionOptions {
   readonly probe?: (getToken: () => Promise<string>) => Promise<unknown>;
 }
 
-
 /** Resolves with a session, or renders a sign-in/how-to-configure/not-allowed screen into `root` and resolves null. */
 export async function startSession(root: HTMLElement, options: SessionOptions): Promise<Session | null> {
   const t = signInTexts[options.language];
@@ -41,7 +40,11 @@ export async function startSession(root: HTMLElement, options: SessionOptions): 
       await probe(() => session.getToken());
     } catch (error) {
       if (error instanceof NotAllowed || (error instanceof MealsApiError && error.status === 403)) {
-        notAllowedScreen(root, { ...options, session, ...(error instanceof MealsApiError ? { status: error.status } : {}) });
+        notAllowedScreen(root, {
+          ...options,
+          session,
+          ...(error instanceof MealsApiError ? { status: error.status } : {}),
+        });
         return null;
       }
       if (error instanceof MealsApiError && error.status === 401 && settings === undefined) {

@@ -120,4 +120,3 @@ function renewingToken(manager: UserManager): () => Promise<string> {
 export function signInRedirect(manager: UserManager): Promise<void> {
   return manager.signinRedirect({ state: { back: location.href.split('#')[0] } });
 }
-

@@ -18,12 +18,19 @@ export interface SignInSettings {
 }
 
 /** The settings from <html data-oidc-issuer data-oidc-client-id data-oidc-scopes data-oidc-audience>. */
-export function signInSettingsOf(data: DOMStringMap | Readonly<Record<string, string | undefined>>): SignInSettings | undefined {
+export function signInSettingsOf(
+  data: DOMStringMap | Readonly<Record<string, string | undefined>>,
+): SignInSettings | undefined {
   const issuer = data.oidcIssuer;
   const clientId = data.oidcClientId;
   if (issuer === undefined || issuer === '' || clientId === undefined || clientId === '') return undefined;
   const audience = data.oidcAudience;
-  return { issuer, clientId, scopes: data.oidcScopes || 'openid profile', audience: audience === '' ? undefined : audience };
+  return {
+    issuer,
+    clientId,
+    scopes: data.oidcScopes || 'openid profile',
+    audience: audience === '' ? undefined : audience,
+  };
 }
 
 /** Renewed this long before it expires: a call started just before must not arrive with an expired token. */
@@ -42,7 +49,9 @@ export function unverifiedClaims(token: string): Readonly<Record<string, unknown
     const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
     const json = new TextDecoder().decode(Uint8Array.from(atob(base64), (character) => character.charCodeAt(0)));
     const claims: unknown = JSON.parse(json);
-    return typeof claims === 'object' && claims !== null && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

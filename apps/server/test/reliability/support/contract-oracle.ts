@@ -46,7 +46,11 @@ function otherRoute(method: string, path: string): 'read' | 'public-read' | 'era
   return /^\/api\/v1\/meals\/[^/]+$/.test(path) ? 'public-read' : undefined;
 }
 
-export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens: ReadonlyMap<string, Principal>): Expected {
+export function expectedAnswer(
+  request: FuzzRequest,
+  model: ServiceModel,
+  tokens: ReadonlyMap<string, Principal>,
+): Expected {
   // RFC 3986: a percent-encoded unreserved character ("%2D" for "-") names the same path.
   const path = request.url.split('?')[0]!.replace(/%2D/gi, '-');
   const route = routes[`${request.method} ${path}` as keyof typeof routes];
@@ -54,7 +58,8 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
   if (other !== undefined) {
     const authorization = request.headers.authorization;
     const bearer = /^bearer(?: +|$)/i;
-    if (authorization === undefined || !bearer.test(authorization)) return other === 'public-read' ? { kind: 'loose' } : fail('unauthenticated');
+    if (authorization === undefined || !bearer.test(authorization))
+      return other === 'public-read' ? { kind: 'loose' } : fail('unauthenticated');
     const principal = tokens.get(authorization.replace(bearer, '').trim());
     if (principal === undefined) return fail('invalid_token');
     if (other === 'withdraw') {
@@ -62,13 +67,21 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
       const mealId = Number(path.slice(path.lastIndexOf('/') + 1));
       return { kind: 'loose', apply: () => model.withdrawn.add(mealId) };
     }
-    return other === 'read' || other === 'public-read' ? { kind: 'loose' } : { kind: 'loose', apply: () => model.erase(principal.userId) };
+    return other === 'read' || other === 'public-read'
+      ? { kind: 'loose' }
+      : { kind: 'loose', apply: () => model.erase(principal.userId) };
   }
   // Fastify reads the body of a request before it finds that no route takes it: a bad body may answer first.
   if (route === undefined) {
     const parsed = request.body === undefined ? undefined : parseJsonBody(request.body);
     const prototypeKey = parsed !== undefined && !parsed.ok && parsed.code === 'invalid_request';
-    return fail('not_found', 'invalid_json', 'unsupported_media_type', 'payload_too_large', ...(prototypeKey ? ['invalid_request' as const] : []));
+    return fail(
+      'not_found',
+      'invalid_json',
+      'unsupported_media_type',
+      'payload_too_large',
+      ...(prototypeKey ? ['invalid_request' as const] : []),
+    );
   }
 
   // Authentication comes before the body: an anonymous bad body gets 401. "Bearer" alone carries an empty token.
@@ -100,7 +113,11 @@ export function expectedAnswer(request: FuzzRequest, model: ServiceModel, tokens
       const { meal_id: mealId, rating } = parsed.value;
       const refusal = model.ratingRefusal(mealId);
       if (refusal !== null) return fail(refusal);
-      return { kind: 'success', data: preview(model, principal.userId, mealId, rating), apply: () => model.rate(principal.userId, mealId, rating) };
+      return {
+        kind: 'success',
+        data: preview(model, principal.userId, mealId, rating),
+        apply: () => model.rate(principal.userId, mealId, rating),
+      };
     }
     case 'mark': {
       if (!isMarkBody(parsed.value)) return fail('invalid_request');
@@ -146,14 +163,20 @@ export function isJsonMediaType(contentType: string): boolean {
 export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false; code: ErrorCode } {
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(text, 'utf8').toString('utf8').replace(/^\uFEFF/, ''));
+    value = JSON.parse(
+      Buffer.from(text, 'utf8')
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+    );
   } catch {
     return { ok: false, code: 'invalid_json' };
   }
   // A key that could reach a prototype is an unknown field; a key repeated in one object is refused as JSON.
   if (hasPrototypeKey(value)) return { ok: false, code: 'invalid_request' };
   // Every string literal in turn (a quote outside one always opens the next); a key is one followed by a colon.
-  const keysInText = [...text.matchAll(/"(?:[^"\\]|\\.)*"(\s*:)?/g)].filter((literal) => literal[1] !== undefined).length;
+  const keysInText = [...text.matchAll(/"(?:[^"\\]|\\.)*"(\s*:)?/g)].filter(
+    (literal) => literal[1] !== undefined,
+  ).length;
   return keysInText === keyCount(value) ? { ok: true, value } : { ok: false, code: 'invalid_json' };
 }
 
@@ -181,12 +204,18 @@ function isRateBody(value: unknown): value is { meal_id: number; rating: Rating 
     isObject(value) &&
     hasExactly(value, ['meal_id', 'rating']) &&
     isMealId(value.meal_id) &&
-    (value.rating === null || (Number.isInteger(value.rating) && (value.rating as number) >= 1 && (value.rating as number) <= 5))
+    (value.rating === null ||
+      (Number.isInteger(value.rating) && (value.rating as number) >= 1 && (value.rating as number) <= 5))
   );
 }
 
 function isMarkBody(value: unknown): value is { meal_id: number; marked: boolean } {
-  return isObject(value) && hasExactly(value, ['meal_id', 'marked']) && isMealId(value.meal_id) && typeof value.marked === 'boolean';
+  return (
+    isObject(value) &&
+    hasExactly(value, ['meal_id', 'marked']) &&
+    isMealId(value.meal_id) &&
+    typeof value.marked === 'boolean'
+  );
 }
 
 const dateTimeWithOffset = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
@@ -195,10 +224,26 @@ const dateTimeWithOffset = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(
 function isDateTime(value: unknown): value is string {
   const match = typeof value === 'string' ? dateTimeWithOffset.exec(value) : null;
   if (match === null) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const offsetOk = match[9] === undefined || (Number(match[9]) <= 23 && Number(match[10]) <= 59);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk;
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetOk
+  );
 }
 
 const codePoints = (text: string) => [...text].length;
@@ -225,7 +270,10 @@ function isMealText(value: unknown): value is string {
     codePoints(value) >= 1 &&
     codePoints(value) <= 250 &&
     value.trim() !== '' &&
-    ![...value].some((character) => character.codePointAt(0)! <= 0x1f || (character.codePointAt(0)! >= 0x7f && character.codePointAt(0)! <= 0x9f)) &&
+    ![...value].some(
+      (character) =>
+        character.codePointAt(0)! <= 0x1f || (character.codePointAt(0)! >= 0x7f && character.codePointAt(0)! <= 0x9f),
+    ) &&
     !unpairedSurrogate.test(value)
   );
 }
@@ -240,7 +288,12 @@ function pricesOf(value: unknown): ModelMeal['prices'] | undefined {
   if (value === undefined) return {};
   if (!isObject(value)) return undefined;
   const entries = Object.entries(value);
-  if (!entries.every(([role, amount]) => priceRoles.includes(role) && typeof amount === 'string' && /^\d{1,7}(\.\d{1,6})?$/.test(amount))) {
+  if (
+    !entries.every(
+      ([role, amount]) =>
+        priceRoles.includes(role) && typeof amount === 'string' && /^\d{1,7}(\.\d{1,6})?$/.test(amount),
+    )
+  ) {
     return undefined;
   }
   return Object.fromEntries(entries.map(([role, amount]) => [role as PriceRole, canonicalAmount(amount as string)]));
@@ -255,10 +308,18 @@ function upsertMeals(value: unknown): ({ id: number } & ModelMeal)[] | undefined
   if (meals.length < 1 || meals.length > 1000) return undefined;
   const result: ({ id: number } & ModelMeal)[] = [];
   for (const meal of meals) {
-    if (!isObject(meal) || !['meal_id', 'name', 'served_at', 'rateable'].every((key) => Object.hasOwn(meal, key))) return undefined;
+    if (!isObject(meal) || !['meal_id', 'name', 'served_at', 'rateable'].every((key) => Object.hasOwn(meal, key)))
+      return undefined;
     if (!Object.keys(meal).every((key) => mealInputKeys.includes(key))) return undefined;
     const { meal_id: id, name, served_at: servedAt, rateable, category = null, notes = [] } = meal;
-    if (!isMealId(id) || id > 2 ** 31 - 1 || !isMealText(name) || typeof rateable !== 'boolean' || !isDateTime(servedAt)) return undefined;
+    if (
+      !isMealId(id) ||
+      id > 2 ** 31 - 1 ||
+      !isMealText(name) ||
+      typeof rateable !== 'boolean' ||
+      !isDateTime(servedAt)
+    )
+      return undefined;
     if (category !== null && !isMealText(category)) return undefined;
     if (!Array.isArray(notes) || notes.length > 100 || !notes.every(isMealText)) return undefined;
     const prices = pricesOf(meal.prices);

@@ -22,10 +22,14 @@ export const ratingKey = (mealId: number, userId: string) => `${mealId}/${userId
 export function inspectDatabaseFile(path: string): DatabaseSnapshot {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check).join('; ');
+    const integrity = (db.pragma('integrity_check') as { integrity_check: string }[])
+      .map((row) => row.integrity_check)
+      .join('; ');
     const ratings = new Map(
       db
-        .prepare<[], { meal_id: number; user_id: string; rating: StoredRating }>('SELECT meal_id, user_id, rating FROM ratings')
+        .prepare<[], { meal_id: number; user_id: string; rating: StoredRating }>(
+          'SELECT meal_id, user_id, rating FROM ratings',
+        )
         .all()
         .map((row) => [ratingKey(row.meal_id, row.user_id), row.rating] as const),
     );

@@ -32,7 +32,9 @@ export function send(
         agent,
         headers: {
           ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         },
       },
       (res) => {

@@ -91,7 +91,15 @@ export class ServiceModel {
 
 /** The three tables, as plain values comparable with the model. */
 export function storedState(db: SqliteDatabase) {
-  type MealRow = { meal_id: number; name: string; served_at: number; rateable: number; category: string | null; notes: string; h: string } & Record<`price_${PriceRole}`, string | null>;
+  type MealRow = {
+    meal_id: number;
+    name: string;
+    served_at: number;
+    rateable: number;
+    category: string | null;
+    notes: string;
+    h: string;
+  } & Record<`price_${PriceRole}`, string | null>;
   const roles: readonly PriceRole[] = ['student', 'employee', 'pupil', 'other'];
   const meals = new Map(
     db
@@ -108,7 +116,9 @@ export function storedState(db: SqliteDatabase) {
           rateable: row.rateable === 1,
           category: row.category,
           notes: JSON.parse(row.notes) as string[],
-          prices: Object.fromEntries(roles.filter((role) => row[`price_${role}`] !== null).map((role) => [role, row[`price_${role}`]])),
+          prices: Object.fromEntries(
+            roles.filter((role) => row[`price_${role}`] !== null).map((role) => [role, row[`price_${role}`]]),
+          ),
           histogram: row.h,
         },
       ]),
@@ -131,9 +141,7 @@ export function storedState(db: SqliteDatabase) {
 /** The same three tables as the model holds them. */
 export function modelState(model: ServiceModel) {
   return {
-    meals: new Map(
-      [...model.meals].map(([id, meal]) => [id, { ...meal, histogram: model.histogram(id).join(',') }]),
-    ),
+    meals: new Map([...model.meals].map(([id, meal]) => [id, { ...meal, histogram: model.histogram(id).join(',') }])),
     ratings: new Map(model.ratings),
     markings: new Set(model.markings),
   };

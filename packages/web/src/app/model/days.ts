@@ -35,9 +35,13 @@ export function dayOf(instant: string, timeZone: string): string {
 }
 
 /** A day as the strip writes it: weekday and day of month (`Mon 9`, `Mo. 9.`). */
-export function dayLabel(day: string, language: string): { readonly weekday: string; readonly date: string; readonly full: string } {
+export function dayLabel(
+  day: string,
+  language: string,
+): { readonly weekday: string; readonly date: string; readonly full: string } {
   const date = new Date(`${day}T12:00:00Z`);
-  const format = (options: Intl.DateTimeFormatOptions) => dateFormat(language, { timeZone: 'UTC', ...options }).format(date);
+  const format = (options: Intl.DateTimeFormatOptions) =>
+    dateFormat(language, { timeZone: 'UTC', ...options }).format(date);
   return {
     weekday: format({ weekday: 'short' }),
     date: format({ day: 'numeric', month: 'numeric' }),
@@ -52,4 +56,7 @@ export function clockTime(instant: Date, language: string): string {
 
 /** A calendar day `YYYY-MM-DD` that exists (not 2026-02-30, which Date would roll over into March). */
 export const isDay = (text: string | null | undefined): text is string =>
-  typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T12:00:00Z`)) && addDays(text, 0) === text;
+  typeof text === 'string' &&
+  /^\d{4}-\d{2}-\d{2}$/.test(text) &&
+  !Number.isNaN(Date.parse(`${text}T12:00:00Z`)) &&
+  addDays(text, 0) === text;

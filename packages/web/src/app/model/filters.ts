@@ -31,7 +31,10 @@ export function toggled(filters: Filters, part: keyof Filters, code: string, on:
 
 /** A filter read back from storage: anything not a list of codes is dropped (an old or damaged entry). */
 export function filtersFrom(value: unknown): Filters {
-  const codes = (list: unknown) => (Array.isArray(list) ? sorted(list.filter((code): code is string => typeof code === 'string' && /^[a-z]+(_[a-z]+)*$/.test(code))) : []);
+  const codes = (list: unknown) =>
+    Array.isArray(list)
+      ? sorted(list.filter((code): code is string => typeof code === 'string' && /^[a-z]+(_[a-z]+)*$/.test(code)))
+      : [];
   if (typeof value !== 'object' || value === null) return noFilters;
   const { without, only } = value as { without?: unknown; only?: unknown };
   return { without: codes(without), only: codes(only) };
@@ -46,7 +49,10 @@ export interface LabelGroup {
  * The labels of the panel: "Leave out" holds allergens, additives and ingredients, "Only" the diets; each with its
  * sub-kinds under it (wheat under gluten), in the vocabulary's order. Menu labels (placeholders) are no filter.
  */
-export function filterGroups(labels: readonly Label[]): { readonly leaveOut: readonly LabelGroup[]; readonly only: readonly LabelGroup[] } {
+export function filterGroups(labels: readonly Label[]): {
+  readonly leaveOut: readonly LabelGroup[];
+  readonly only: readonly LabelGroup[];
+} {
   const groups = (kinds: readonly Label['kind'][]) => {
     const chosen = labels.filter((label) => kinds.includes(label.kind));
     const codes = new Set(chosen.map((label) => label.code));

@@ -28,7 +28,9 @@ export function mealsOn(meals: readonly MenuMeal[], day: string, timeZone: strin
 }
 
 /** The day's top three of a ranking by rating: place by meal id, only meals with a score (rated enough to rank). */
-export function topThree(items: readonly { readonly meal_id: number; readonly score: number | null }[]): ReadonlyMap<number, number> {
+export function topThree(
+  items: readonly { readonly meal_id: number; readonly score: number | null }[],
+): ReadonlyMap<number, number> {
   return new Map(
     items
       .filter((item) => item.score !== null)

@@ -19,11 +19,19 @@ interface WorkerScope {
     matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<readonly WindowClientLike[]>;
     openWindow(url: string): Promise<unknown>;
   };
-  readonly registration: { showNotification(title: string, options: NotificationOptions & { data?: unknown }): Promise<void> };
+  readonly registration: {
+    showNotification(title: string, options: NotificationOptions & { data?: unknown }): Promise<void>;
+  };
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
-  addEventListener(type: 'push', listener: (event: ExtendableEvent & { readonly data: { json(): unknown } | null }) => void): void;
-  addEventListener(type: 'notificationclick', listener: (event: ExtendableEvent & { readonly notification: Notification }) => void): void;
+  addEventListener(
+    type: 'push',
+    listener: (event: ExtendableEvent & { readonly data: { json(): unknown } | null }) => void,
+  ): void;
+  addEventListener(
+    type: 'notificationclick',
+    listener: (event: ExtendableEvent & { readonly notification: Notification }) => void,
+  ): void;
 }
 interface WindowClientLike {
   readonly url: string;
@@ -43,7 +51,11 @@ const appCache = `canteen-meals-app-${__VERSION__}`;
 
 worker.addEventListener('install', (event) => {
   // Every file or none: a half-filled cache would start an app that breaks offline.
-  event.waitUntil(caches.open(appCache).then((cache) => cache.addAll(__PRECACHE__.map((url) => new Request(url, { cache: 'reload' })))));
+  event.waitUntil(
+    caches
+      .open(appCache)
+      .then((cache) => cache.addAll(__PRECACHE__.map((url) => new Request(url, { cache: 'reload' })))),
+  );
 });
 
 worker.addEventListener('activate', (event) => {

@@ -52,7 +52,10 @@ export async function exportData(): Promise<{ readonly name: string; readonly ur
   if (signedIn === null) throw new Error('not signed in');
   const data = await personalClient(() => signedIn.getToken()).exportMyData();
   const blob = new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' });
-  return { name: `canteen-meals-my-data-${new Date().toISOString().slice(0, 10)}.json`, url: URL.createObjectURL(blob) };
+  return {
+    name: `canteen-meals-my-data-${new Date().toISOString().slice(0, 10)}.json`,
+    url: URL.createObjectURL(blob),
+  };
 }
 
 export async function eraseData(): Promise<UserDataErasure> {

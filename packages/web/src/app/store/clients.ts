@@ -21,7 +21,11 @@ export function publicClient(onFreshness: FreshnessListener): MealsClient {
 
 /** The person's calls, with their token (never kept by the worker: it passes every request with a token through). */
 export function personalClient(getToken: () => Promise<string>): MealsClient {
-  return createMealsClient({ baseUrl: location.origin, fetch: (input, init) => fetch(input, { ...init, cache: 'no-store' }), getToken });
+  return createMealsClient({
+    baseUrl: location.origin,
+    fetch: (input, init) => fetch(input, { ...init, cache: 'no-store' }),
+    getToken,
+  });
 }
 
 /**

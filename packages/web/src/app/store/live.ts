@@ -17,7 +17,11 @@ const figuresOf = (meal: LiveSnapshotMeal): LiveFigures => ({
 const isHidden = () => document.visibilityState === 'hidden';
 
 /** Follows a canteen's day until the returned function is called; `schedule` is setTimeout (a test's own clock). */
-export function followDay(canteen: string, date: string, schedule: (run: () => void, ms: number) => unknown = setTimeout): () => void {
+export function followDay(
+  canteen: string,
+  date: string,
+  schedule: (run: () => void, ms: number) => unknown = setTimeout,
+): () => void {
   let stopped = false;
   let attempt = 0;
   let lastEventId: string | undefined;
@@ -28,7 +32,12 @@ export function followDay(canteen: string, date: string, schedule: (run: () => v
     if (stopped || isHidden()) return;
     abort = new AbortController();
     try {
-      const events = publicApi.liveStatistics({ canteen, date, signal: abort.signal, ...(lastEventId === undefined ? {} : { lastEventId }) });
+      const events = publicApi.liveStatistics({
+        canteen,
+        date,
+        signal: abort.signal,
+        ...(lastEventId === undefined ? {} : { lastEventId }),
+      });
       for await (const event of events) {
         attempt = 0;
         liveConnected.value = true;
@@ -41,15 +50,24 @@ export function followDay(canteen: string, date: string, schedule: (run: () => v
           for (const meal of event.meals) {
             const live = figuresOf(meal);
             const menu = shown.get(meal.meal_id);
-            const same = menu !== undefined && (Object.keys(live) as (keyof LiveFigures)[]).every((key) => menu[key] === live[key]);
+            const same =
+              menu !== undefined &&
+              (Object.keys(live) as (keyof LiveFigures)[]).every((key) => menu[key] === live[key]);
             if (!same) figures.set(meal.meal_id, live);
           }
           if (JSON.stringify([...figures]) !== JSON.stringify([...liveFigures.value])) liveFigures.value = figures;
         } else if (event.type === 'stats') {
           const { meal } = event;
-          setFigures(meal.meal_id, { rating_count: meal.rating_count, rating_average: meal.rating_average, rating_median: meal.rating_median });
+          setFigures(meal.meal_id, {
+            rating_count: meal.rating_count,
+            rating_average: meal.rating_average,
+            rating_median: meal.rating_median,
+          });
         } else {
-          setFigures(event.meal.meal_id, { availability: event.meal.availability, availability_changed_at: event.meal.availability_changed_at });
+          setFigures(event.meal.meal_id, {
+            availability: event.meal.availability,
+            availability_changed_at: event.meal.availability_changed_at,
+          });
         }
       }
     } catch {

@@ -52,19 +52,25 @@ async function keptThenFresh<T>(read: (api: typeof publicApi) => Promise<T>, sho
 
 export async function loadCanteens(): Promise<void> {
   try {
-    await keptThenFresh((api) => api.listCanteens(), ({ canteens: list }) => {
-      canteens.value = list;
-      canteensProblem.value = null;
-    });
+    await keptThenFresh(
+      (api) => api.listCanteens(),
+      ({ canteens: list }) => {
+        canteens.value = list;
+        canteensProblem.value = null;
+      },
+    );
   } catch (error) {
     if (canteens.value === null) canteensProblem.value = messageOf(error);
   }
 }
 
 export async function loadLabels(): Promise<void> {
-  await keptThenFresh((api) => api.listLabels(), ({ labels: list }) => {
-    labels.value = list;
-  }).catch(() => {
+  await keptThenFresh(
+    (api) => api.listLabels(),
+    ({ labels: list }) => {
+      labels.value = list;
+    },
+  ).catch(() => {
     // Without the vocabulary the meals show no label names and the filter panel is empty; the menu still works.
   });
 }
@@ -92,7 +98,12 @@ export async function loadWeek(canteen: Canteen, days: { from: string; to: strin
   try {
     await keptThenFresh(read, ({ shown, all }) => {
       if (weekKey !== key) return;
-      week.value = { key, shown: meals(shown), all: all === null ? null : meals(all), closedDays: shown.closed_days ?? [] };
+      week.value = {
+        key,
+        shown: meals(shown),
+        all: all === null ? null : meals(all),
+        closedDays: shown.closed_days ?? [],
+      };
       menuProblem.value = null;
     });
   } catch (error) {
@@ -104,12 +115,15 @@ let rankingKey = '';
 export async function loadTopPlaces(canteen: Canteen, day: string): Promise<void> {
   const key = `${canteen.canteen_id}|${day}`;
   rankingKey = key;
-  await keptThenFresh((api) => api.getRankings({ canteen: canteen.canteen_id, date: day }), (ranking) => {
-    if (rankingKey !== key || ranking.scope !== 'meals') return;
-    const places = topThree(ranking.items);
-    // Unchanged places draw nothing again (every meal card reads them).
-    if (JSON.stringify([...places]) !== JSON.stringify([...topPlaces.value])) topPlaces.value = places;
-  }).catch(() => {
+  await keptThenFresh(
+    (api) => api.getRankings({ canteen: canteen.canteen_id, date: day }),
+    (ranking) => {
+      if (rankingKey !== key || ranking.scope !== 'meals') return;
+      const places = topThree(ranking.items);
+      // Unchanged places draw nothing again (every meal card reads them).
+      if (JSON.stringify([...places]) !== JSON.stringify([...topPlaces.value])) topPlaces.value = places;
+    },
+  ).catch(() => {
     // No ranking (offline, nothing kept): no meal is marked as the day's best.
   });
 }
@@ -125,9 +139,18 @@ export async function loadPersonal(canteen: Canteen, days: { from: string; to: s
     return;
   }
   try {
-    const states = await personalClient(() => signedIn.getToken()).getPersonalStates({ canteen: canteen.canteen_id, ...days, all: true });
+    const states = await personalClient(() => signedIn.getToken()).getPersonalStates({
+      canteen: canteen.canteen_id,
+      ...days,
+      all: true,
+    });
     if (personalKey !== key) return;
-    personal.value = new Map(states.meals.map((state): [number, Personal] => [state.meal_id, { marked: state.marked, rating: state.rating_personal }]));
+    personal.value = new Map(
+      states.meals.map((state): [number, Personal] => [
+        state.meal_id,
+        { marked: state.marked, rating: state.rating_personal },
+      ]),
+    );
   } catch {
     // Offline: the controls show nothing chosen until the server can say.
   }

@@ -45,7 +45,8 @@ export function navigate(href: string, toView = false): void {
 
 /** A click on an in-app link: a history entry instead of a page load (a modified click opens a tab as usual). */
 export function onLinkClick(event: MouseEvent): void {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const link = event.currentTarget as HTMLAnchorElement;
   event.preventDefault();
   navigate(link.getAttribute('href') ?? '/', link.dataset.view !== undefined);

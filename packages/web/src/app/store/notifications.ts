@@ -34,14 +34,20 @@ export async function currentSubscription(): Promise<PushSubscription | null> {
 export async function turnOn(publicKey: string, settings: Pick<NotificationSettings, 'sold_out'>): Promise<boolean> {
   if ((await Notification.requestPermission()) !== 'granted') return false;
   const pushManager = (await registration()).pushManager;
-  const subscription = (await pushManager.getSubscription()) ?? (await pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }));
+  const subscription =
+    (await pushManager.getSubscription()) ??
+    (await pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }));
   const json = subscription.toJSON();
   await api().savePushSubscription({
     endpoint: subscription.endpoint,
     expirationTime: json.expirationTime ?? null,
     keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
   });
-  await api().saveNotificationSettings({ favourites_today: true, sold_out: settings.sold_out, language: language.value });
+  await api().saveNotificationSettings({
+    favourites_today: true,
+    sold_out: settings.sold_out,
+    language: language.value,
+  });
   return true;
 }
 
@@ -54,5 +60,6 @@ export async function turnOff(): Promise<void> {
 }
 
 export const notificationSettings = () => api().getNotificationSettings();
-export const saveSoldOut = (soldOut: boolean) => api().saveNotificationSettings({ favourites_today: true, sold_out: soldOut, language: language.value });
+export const saveSoldOut = (soldOut: boolean) =>
+  api().saveNotificationSettings({ favourites_today: true, sold_out: soldOut, language: language.value });
 export const sendTest = () => api().sendTestPush();

@@ -8,7 +8,18 @@ import type { MenuMeal } from '../model/menu-day.js';
 import { enqueue, type PendingAction } from '../model/pending.js';
 import { isNetworkFailure, personalClient } from './clients.js';
 import { keep } from './storage.js';
-import { filters, hiddenDishes, liveFigures, notice, pending, personal, session, t, type LiveFigures, type Personal } from './state.js';
+import {
+  filters,
+  hiddenDishes,
+  liveFigures,
+  notice,
+  pending,
+  personal,
+  session,
+  t,
+  type LiveFigures,
+  type Personal,
+} from './state.js';
 
 function api(): MealsClient | null {
   const signedIn = session.value;
@@ -37,7 +48,11 @@ async function send(client: MealsClient, action: PendingAction): Promise<void> {
   if (action.kind === 'rate') {
     const answer = await client.rateMeal({ meal_id: action.meal_id, rating: action.rating });
     setPersonal(action.meal_id, { rating: answer.rating_personal });
-    setFigures(action.meal_id, { rating_count: answer.rating_count, rating_average: answer.rating_average, rating_median: answer.rating_median });
+    setFigures(action.meal_id, {
+      rating_count: answer.rating_count,
+      rating_average: answer.rating_average,
+      rating_median: answer.rating_median,
+    });
   } else {
     const answer = await client.markMeal({ meal_id: action.meal_id, marked: action.marked });
     setPersonal(action.meal_id, { marked: answer.marked });
@@ -69,8 +84,10 @@ async function act(meal: Pick<MenuMeal, 'meal_id' | 'name'>, action: PendingActi
   await call;
 }
 
-export const rate = (meal: Pick<MenuMeal, 'meal_id' | 'name'>, rating: number | null) => act(meal, { kind: 'rate', meal_id: meal.meal_id, rating });
-export const mark = (meal: Pick<MenuMeal, 'meal_id' | 'name'>, marked: boolean) => act(meal, { kind: 'mark', meal_id: meal.meal_id, marked });
+export const rate = (meal: Pick<MenuMeal, 'meal_id' | 'name'>, rating: number | null) =>
+  act(meal, { kind: 'rate', meal_id: meal.meal_id, rating });
+export const mark = (meal: Pick<MenuMeal, 'meal_id' | 'name'>, marked: boolean) =>
+  act(meal, { kind: 'mark', meal_id: meal.meal_id, marked });
 
 /** Whether a tap on this meal waits to be sent. */
 export const isWaiting = (mealId: number) => pending.value.some((action) => action.meal_id === mealId);
@@ -112,7 +129,10 @@ export async function loadHiddenDishes(): Promise<void> {
 }
 
 /** Hides a dish (an aversion), with an undo in the notice; `hidden: false` brings it back. */
-export async function hideDish(dish: { readonly dish_id: number; readonly name: string }, hidden = true): Promise<void> {
+export async function hideDish(
+  dish: { readonly dish_id: number; readonly name: string },
+  hidden = true,
+): Promise<void> {
   const client = api();
   if (client === null) return;
   try {
@@ -121,7 +141,9 @@ export async function hideDish(dish: { readonly dish_id: number; readonly name: 
     if (answer.avoided) next.add(dish.dish_id);
     else next.delete(dish.dish_id);
     hiddenDishes.value = next;
-    notice.value = hidden ? { kind: 'info', text: t.value.dishHidden(dish.name), undo: () => void hideDish(dish, false) } : null;
+    notice.value = hidden
+      ? { kind: 'info', text: t.value.dishHidden(dish.name), undo: () => void hideDish(dish, false) }
+      : null;
   } catch (error) {
     notice.value = { kind: 'error', text: t.value.saveFailed(messageOf(error)) };
   }
@@ -153,7 +175,8 @@ export async function mergeFiltersAtSignIn(): Promise<void> {
   try {
     const server = await client.getPreferences();
     const merged = mergeFilters(filters.value, server);
-    if (!sameFilters(merged, server)) await client.savePreferences({ without: [...merged.without], only: [...merged.only] });
+    if (!sameFilters(merged, server))
+      await client.savePreferences({ without: [...merged.without], only: [...merged.only] });
     if (!sameFilters(merged, filters.value) || filterCount(merged) !== filterCount(filters.value)) {
       filters.value = merged;
       keep('filters', merged);

@@ -19,7 +19,11 @@ const asked = new URL(location.href).searchParams;
 
 /** `?lang=` (the page kept offline may be in another language), else the server's choice on <html lang>. */
 export const language = signal<Language>(
-  isLanguage(asked.get('lang')) ? (asked.get('lang') as Language) : isLanguage(document.documentElement.lang) ? (document.documentElement.lang as Language) : 'en',
+  isLanguage(asked.get('lang'))
+    ? (asked.get('lang') as Language)
+    : isLanguage(document.documentElement.lang)
+      ? (document.documentElement.lang as Language)
+      : 'en',
 );
 export const t = computed(() => texts[language.value]);
 
@@ -30,7 +34,9 @@ export const canteensProblem = signal<string | null>(null);
 export const labels = signal<readonly Label[]>([]);
 
 /** The canteen and day shown: the link's, else the last canteen chosen (else the first), and today on its clocks. */
-export const canteenId = signal<string | null>(asked.get('canteen') ?? (readKept('canteen') as string | undefined) ?? null);
+export const canteenId = signal<string | null>(
+  asked.get('canteen') ?? (readKept('canteen') as string | undefined) ?? null,
+);
 export const askedDay = signal<string | null>(isDay(asked.get('date')) ? asked.get('date') : null);
 export const canteen = computed(() => {
   const list = canteens.value;
@@ -42,7 +48,9 @@ export const now = signal(new Date());
 export const today = computed(() => todayIn(canteen.value?.timezone, now.value));
 export const day = computed(() => askedDay.value ?? today.value);
 
-export const priceGroup = signal<PriceGroup>(isPriceGroup(readKept('price-group')) ? (readKept('price-group') as PriceGroup) : 'student');
+export const priceGroup = signal<PriceGroup>(
+  isPriceGroup(readKept('price-group')) ? (readKept('price-group') as PriceGroup) : 'student',
+);
 export const filters = signal<Filters>(filtersFrom(readKept('filters') ?? noFilters));
 export const filtersOpen = signal(false);
 export const showHidden = signal(false);

@@ -8,7 +8,10 @@ import { session } from './state.js';
  * A read of the person's own data for a view: its answer (null until it comes) or why it failed; read again when the
  * session or one of `inputs` changes. Nothing is read signed out.
  */
-export function usePersonalRead<T>(read: (client: MealsClient) => Promise<T>, inputs: readonly unknown[]): { readonly answer: T | null; readonly problem: string | null } {
+export function usePersonalRead<T>(
+  read: (client: MealsClient) => Promise<T>,
+  inputs: readonly unknown[],
+): { readonly answer: T | null; readonly problem: string | null } {
   const signedIn = session.value;
   const [answer, setAnswer] = useState<T | null>(null);
   const [problem, setProblem] = useState<string | null>(null);

@@ -24,7 +24,12 @@ export function App() {
         <ul>
           {views.map((each) => (
             <li key={each}>
-              <a href={hrefFor({ view: each })} data-view={each} onClick={onLinkClick} aria-current={view.value === each ? 'page' : undefined}>
+              <a
+                href={hrefFor({ view: each })}
+                data-view={each}
+                onClick={onLinkClick}
+                aria-current={view.value === each ? 'page' : undefined}
+              >
                 {texts.views[each]}
               </a>
             </li>

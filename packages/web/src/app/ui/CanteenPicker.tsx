@@ -12,7 +12,10 @@ export function CanteenPicker() {
   const chosen = canteen.value;
   const [query, setQuery] = useState('');
   const wanted = query.trim().toLocaleLowerCase();
-  const matching = wanted === '' ? list : list.filter((entry) => `${entry.name} ${entry.city ?? ''}`.toLocaleLowerCase().includes(wanted));
+  const matching =
+    wanted === ''
+      ? list
+      : list.filter((entry) => `${entry.name} ${entry.city ?? ''}`.toLocaleLowerCase().includes(wanted));
   // The chosen canteen stays in the list, so the field always shows what is chosen.
   const options = chosen !== null && !matching.includes(chosen) ? [chosen, ...matching] : matching;
   return (
@@ -20,13 +23,27 @@ export function CanteenPicker() {
       {list.length >= searchFrom && (
         <div class="field">
           <label for="canteen-search">{texts.searchCanteens}</label>
-          <input id="canteen-search" type="search" value={query} onInput={(event) => setQuery(event.currentTarget.value)} autocomplete="off" />
-          {matching.length === 0 && <p class="hint" role="status">{texts.noCanteenFound}</p>}
+          <input
+            id="canteen-search"
+            type="search"
+            value={query}
+            onInput={(event) => setQuery(event.currentTarget.value)}
+            autocomplete="off"
+          />
+          {matching.length === 0 && (
+            <p class="hint" role="status">
+              {texts.noCanteenFound}
+            </p>
+          )}
         </div>
       )}
       <div class="field">
         <label for="canteen">{texts.canteen}</label>
-        <select id="canteen" value={chosen?.canteen_id ?? ''} onChange={(event) => navigate(hrefFor({ canteen: event.currentTarget.value }))}>
+        <select
+          id="canteen"
+          value={chosen?.canteen_id ?? ''}
+          onChange={(event) => navigate(hrefFor({ canteen: event.currentTarget.value }))}
+        >
           {options.map((entry) => (
             <option key={entry.canteen_id} value={entry.canteen_id}>
               {entry.city === null ? entry.name : `${entry.name} (${entry.city})`}

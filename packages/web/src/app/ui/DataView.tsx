@@ -49,7 +49,11 @@ function MealList({ kind }: { readonly kind: 'rated' | 'marked' }) {
   return (
     <section aria-labelledby={heading}>
       <h2 id={heading}>{kind === 'rated' ? texts.ratedMeals : texts.markedMeals}</h2>
-      {problem !== null && <p class="problem" role="alert">{texts.menuUnavailable(problem)}</p>}
+      {problem !== null && (
+        <p class="problem" role="alert">
+          {texts.menuUnavailable(problem)}
+        </p>
+      )}
       {page !== null && page.meals.length === 0 && <p>{texts.noneYet}</p>}
       {page !== null && page.meals.length > 0 && (
         <ul class="my-meals">
@@ -58,11 +62,17 @@ function MealList({ kind }: { readonly kind: 'rated' | 'marked' }) {
             const date = dayOf(meal.served_at, Intl.DateTimeFormat().resolvedOptions().timeZone);
             return (
               <li key={meal.meal_id}>
-                <a href={hrefFor({ view: 'menu', canteen: meal.canteen_id, date })} data-view="menu" onClick={onLinkClick}>
+                <a
+                  href={hrefFor({ view: 'menu', canteen: meal.canteen_id, date })}
+                  data-view="menu"
+                  onClick={onLinkClick}
+                >
                   <span class="name">{meal.name}</span>
                   <span class="where">{dayLabel(date, language.value).full}</span>
                 </a>
-                {kind === 'rated' && meal.rating_personal !== null && <span class="mine">{texts.yourStars(meal.rating_personal)}</span>}
+                {kind === 'rated' && meal.rating_personal !== null && (
+                  <span class="mine">{texts.yourStars(meal.rating_personal)}</span>
+                )}
               </li>
             );
           })}

@@ -19,7 +19,11 @@ export function DayStrip() {
           const label = dayLabel(each, language.value);
           return (
             <li key={each}>
-              <a href={hrefFor({ date: each === today.value ? null : each })} onClick={onLinkClick} aria-current={each === day.value ? 'date' : undefined}>
+              <a
+                href={hrefFor({ date: each === today.value ? null : each })}
+                onClick={onLinkClick}
+                aria-current={each === day.value ? 'date' : undefined}
+              >
                 <span class="weekday">{each === today.value ? texts.today : label.weekday}</span>
                 <span class="date">{label.date}</span>
                 {closed.has(each) && <span class="closed">{texts.closed}</span>}

@@ -39,14 +39,22 @@ function Upcoming() {
     <section aria-labelledby="upcoming-heading">
       <h2 id="upcoming-heading">{texts.favouritesHeading}</h2>
       <p class="hint">{texts.upcomingIntro}</p>
-      {problem !== null && <p class="problem" role="alert">{texts.menuUnavailable(problem)}</p>}
+      {problem !== null && (
+        <p class="problem" role="alert">
+          {texts.menuUnavailable(problem)}
+        </p>
+      )}
       {answer === null && problem === null && <p class="loading">{texts.loading}</p>}
       {answer !== null && answer.servings.length === 0 && <p>{texts.noUpcoming}</p>}
       {answer !== null && answer.servings.length > 0 && (
         <ul class="upcoming">
           {answer.servings.map((serving) => (
             <li key={serving.meal_id}>
-              <a href={hrefFor({ view: 'menu', canteen: serving.canteen_id, date: serving.date })} data-view="menu" onClick={onLinkClick}>
+              <a
+                href={hrefFor({ view: 'menu', canteen: serving.canteen_id, date: serving.date })}
+                data-view="menu"
+                onClick={onLinkClick}
+              >
                 <span class="name">{serving.name}</span>
                 <span class="where">
                   {names.get(serving.canteen_id) ?? serving.canteen_id} · {dayLabel(serving.date, language.value).full}
@@ -71,9 +79,14 @@ function HiddenDishes() {
     const client = personalClient(() => signedIn.getToken());
     const unknown = hidden.filter((dishId) => !dishNames.has(dishId)).slice(0, 50);
     if (unknown.length === 0) return;
-    void Promise.all(unknown.map((dishId) => client.getDish(dishId, { limit: 1 }).then((dish) => [dishId, dish.name] as const, () => null))).then(
-      (found) => setDishNames(new Map([...dishNames, ...found.filter((entry) => entry !== null)])),
-    );
+    void Promise.all(
+      unknown.map((dishId) =>
+        client.getDish(dishId, { limit: 1 }).then(
+          (dish) => [dishId, dish.name] as const,
+          () => null,
+        ),
+      ),
+    ).then((found) => setDishNames(new Map([...dishNames, ...found.filter((entry) => entry !== null)])));
   }, [key, signedIn]);
   return (
     <section aria-labelledby="hidden-heading">

@@ -8,7 +8,13 @@ export function FiltersButton() {
   const texts = t.value;
   const count = filterCount(filters.value);
   return (
-    <button type="button" class="filters-button" aria-expanded={filtersOpen.value} aria-controls="filter-panel" onClick={() => (filtersOpen.value = !filtersOpen.value)}>
+    <button
+      type="button"
+      class="filters-button"
+      aria-expanded={filtersOpen.value}
+      aria-controls="filter-panel"
+      onClick={() => (filtersOpen.value = !filtersOpen.value)}
+    >
       {count === 0 ? texts.filters : texts.filtersActive(count)}
     </button>
   );
@@ -19,7 +25,12 @@ function Choice({ label, part }: { readonly label: Label; readonly part: keyof F
   const checked = filters.value[part].includes(label.code);
   return (
     <>
-      <input id={id} type="checkbox" checked={checked} onChange={(event) => setFilters(toggled(filters.value, part, label.code, event.currentTarget.checked))} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => setFilters(toggled(filters.value, part, label.code, event.currentTarget.checked))}
+      />
       <label for={id}>{label.name[language.value]}</label>
     </>
   );
@@ -61,7 +72,12 @@ export function FilterPanel() {
         <Choices groups={groups.only} part="only" />
       </fieldset>
       <div class="panel-actions">
-        <button type="button" class="quiet" onClick={() => setFilters(noFilters)} disabled={filterCount(filters.value) === 0}>
+        <button
+          type="button"
+          class="quiet"
+          onClick={() => setFilters(noFilters)}
+          disabled={filterCount(filters.value) === 0}
+        >
           {texts.clearFilters}
         </button>
         <button type="button" onClick={() => (filtersOpen.value = false)}>

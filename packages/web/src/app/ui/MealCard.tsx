@@ -53,11 +53,18 @@ export function MealCard({ meal, hiddenByFilter = false }: MealCardProps) {
             : texts.ratingSummary(oneDecimal(figures.rating_average, lang), figures.rating_count)}
         </p>
         {figures.rating_median !== null && figures.rating_count > 0 && (
-          <button type="button" class="quiet small" aria-expanded={medianShown} onClick={() => setMedianShown(!medianShown)}>
+          <button
+            type="button"
+            class="quiet small"
+            aria-expanded={medianShown}
+            onClick={() => setMedianShown(!medianShown)}
+          >
             {texts.showMedian}
           </button>
         )}
-        {medianShown && figures.rating_median !== null && <p class="median">{texts.median(oneDecimal(figures.rating_median, lang))}</p>}
+        {medianShown && figures.rating_median !== null && (
+          <p class="median">{texts.median(oneDecimal(figures.rating_median, lang))}</p>
+        )}
       </div>
       {hiddenByFilter && <p class="hidden-note">{texts.hiddenByFilters}</p>}
       {session.value === null ? (
@@ -68,15 +75,28 @@ export function MealCard({ meal, hiddenByFilter = false }: MealCardProps) {
             <Stars mealId={meal.meal_id} rating={mine?.rating ?? null} onRate={(rating) => void rate(meal, rating)} />
           ) : (
             <p class="hint">
-              {{ not_yet: texts.ratingNotYet, over: texts.ratingOver, not_rateable: texts.ratingNotRateable }[closedReason(meal, now.value)]}
+              {
+                { not_yet: texts.ratingNotYet, over: texts.ratingOver, not_rateable: texts.ratingNotRateable }[
+                  closedReason(meal, now.value)
+                ]
+              }
             </p>
           )}
           <div class="actions">
-            <button type="button" class="favourite" aria-pressed={mine?.marked ?? false} onClick={() => void mark(meal, !(mine?.marked ?? false))}>
+            <button
+              type="button"
+              class="favourite"
+              aria-pressed={mine?.marked ?? false}
+              onClick={() => void mark(meal, !(mine?.marked ?? false))}
+            >
               <span aria-hidden="true" class="heart" />
               {texts.favourite}
             </button>
-            <button type="button" class="quiet" onClick={() => void hideDish({ dish_id: meal.dish_id, name: meal.dish.name })}>
+            <button
+              type="button"
+              class="quiet"
+              onClick={() => void hideDish({ dish_id: meal.dish_id, name: meal.dish.name })}
+            >
               {texts.hideDish}
             </button>
           </div>

@@ -1,4 +1,16 @@
-import { canteen, canteens, canteensProblem, day, filtersOpen, hiddenDishes, language, menuProblem, showHidden, t, week } from '../store/state.js';
+import {
+  canteen,
+  canteens,
+  canteensProblem,
+  day,
+  filtersOpen,
+  hiddenDishes,
+  language,
+  menuProblem,
+  showHidden,
+  t,
+  week,
+} from '../store/state.js';
 import { dayLabel } from '../model/days.js';
 import { byCategory, mealsOn, type MenuMeal } from '../model/menu-day.js';
 import { CanteenPicker } from './CanteenPicker.js';
@@ -11,7 +23,12 @@ import { PriceGroupPicker } from './PriceGroupPicker.js';
 export function MenuView() {
   const texts = t.value;
   const chosen = canteen.value;
-  if (canteensProblem.value !== null) return <p class="problem" role="alert">{texts.menuUnavailable(canteensProblem.value)}</p>;
+  if (canteensProblem.value !== null)
+    return (
+      <p class="problem" role="alert">
+        {texts.menuUnavailable(canteensProblem.value)}
+      </p>
+    );
   if (canteens.value === null) return <p class="loading">{texts.loading}</p>;
   if (chosen === null) return <p>{texts.noCanteens}</p>;
   const label = dayLabel(day.value, language.value);
@@ -37,7 +54,13 @@ function DayMeals({ timeZone }: { readonly timeZone: string }) {
   const texts = t.value;
   const loaded = week.value;
   if (loaded === null) {
-    return menuProblem.value === null ? <p class="loading">{texts.loading}</p> : <p class="problem" role="alert">{texts.menuUnavailable(menuProblem.value)}</p>;
+    return menuProblem.value === null ? (
+      <p class="loading">{texts.loading}</p>
+    ) : (
+      <p class="problem" role="alert">
+        {texts.menuUnavailable(menuProblem.value)}
+      </p>
+    );
   }
   if (loaded.closedDays.includes(day.value)) return <p class="closed-day">{texts.closedDay}</p>;
   const passing = mealsOn(loaded.shown, day.value, timeZone);
@@ -51,7 +74,12 @@ function DayMeals({ timeZone }: { readonly timeZone: string }) {
       {hiddenCount > 0 && (
         <p class="hidden-count">
           {texts.hiddenMeals(hiddenCount)}{' '}
-          <button type="button" class="link" aria-pressed={showHidden.value} onClick={() => (showHidden.value = !showHidden.value)}>
+          <button
+            type="button"
+            class="link"
+            aria-pressed={showHidden.value}
+            onClick={() => (showHidden.value = !showHidden.value)}
+          >
             {showHidden.value ? texts.hideHidden : texts.showHidden}
           </button>
         </p>

@@ -1,6 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf } from '../../shared/api.js';
-import { currentSubscription, notificationSettings, pushSupported, saveSoldOut, sendTest, serverPushKey, turnOff, turnOn } from '../store/notifications.js';
+import {
+  currentSubscription,
+  notificationSettings,
+  pushSupported,
+  saveSoldOut,
+  sendTest,
+  serverPushKey,
+  turnOff,
+  turnOn,
+} from '../store/notifications.js';
 import { session, t } from '../store/state.js';
 
 /**
@@ -50,8 +59,18 @@ export function NotifySwitch() {
   return (
     <section aria-labelledby="notifications-heading" class="notifications">
       <h2 id="notifications-heading">{texts.notificationsHeading}</h2>
-      <p class="hint" id="notify-intro">{texts.notifyIntro}</p>
-      <button type="button" role="switch" class="switch" aria-checked={on} aria-describedby="notify-intro" disabled={busy} onClick={() => void toggle()}>
+      <p class="hint" id="notify-intro">
+        {texts.notifyIntro}
+      </p>
+      <button
+        type="button"
+        role="switch"
+        class="switch"
+        aria-checked={on}
+        aria-describedby="notify-intro"
+        disabled={busy}
+        onClick={() => void toggle()}
+      >
         {texts.notifyMe}
       </button>
       {on && (
@@ -64,7 +83,9 @@ export function NotifySwitch() {
               onChange={(event) => {
                 const wanted = event.currentTarget.checked;
                 setSoldOut(wanted);
-                void saveSoldOut(wanted).catch((error: unknown) => setMessage(texts.notificationsFailed(messageOf(error))));
+                void saveSoldOut(wanted).catch((error: unknown) =>
+                  setMessage(texts.notificationsFailed(messageOf(error))),
+                );
               }}
             />
             <label for="sold-out-too">{texts.soldOutToo}</label>
@@ -74,7 +95,10 @@ export function NotifySwitch() {
             class="quiet"
             onClick={() =>
               void sendTest().then(
-                ({ results }) => setMessage(texts.testSent(results.filter((result) => result.outcome === 'delivered').length, results.length)),
+                ({ results }) =>
+                  setMessage(
+                    texts.testSent(results.filter((result) => result.outcome === 'delivered').length, results.length),
+                  ),
                 (error: unknown) => setMessage(texts.notificationsFailed(messageOf(error))),
               )
             }

@@ -19,7 +19,13 @@ export function Stars({ mealId, rating, onRate }: StarsProps) {
         <legend id={legend}>{texts.yourRating}</legend>
         {[1, 2, 3, 4, 5].map((stars) => (
           <label class="star" key={stars} data-on={rating !== null && stars <= rating ? '' : undefined}>
-            <input type="radio" name={`rating-${mealId}`} value={stars} checked={rating === stars} onChange={() => onRate(stars)} />
+            <input
+              type="radio"
+              name={`rating-${mealId}`}
+              value={stars}
+              checked={rating === stars}
+              onChange={() => onRate(stars)}
+            />
             <span class="visually-hidden">{texts.stars(stars)}</span>
           </label>
         ))}

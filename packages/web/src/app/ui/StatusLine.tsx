@@ -9,7 +9,8 @@ const noticeMs = { plain: 6000, undo: 10000 };
 export function ConnectionStatus() {
   const texts = t.value;
   const kept = keptAt.value;
-  const offline = kept !== null ? texts.offlineAsOf(clockTime(kept, language.value)) : online.value ? null : texts.offline;
+  const offline =
+    kept !== null ? texts.offlineAsOf(clockTime(kept, language.value)) : online.value ? null : texts.offline;
   return (
     <p class="connection" role="status">
       {offline !== null && <span class="offline">{offline}</span>}
@@ -24,9 +25,12 @@ export function StatusLine() {
   const current = notice.value;
   useEffect(() => {
     if (current === null) return;
-    const timer = setTimeout(() => {
-      if (notice.value === current) notice.value = null;
-    }, current.undo === undefined ? noticeMs.plain : noticeMs.undo);
+    const timer = setTimeout(
+      () => {
+        if (notice.value === current) notice.value = null;
+      },
+      current.undo === undefined ? noticeMs.plain : noticeMs.undo,
+    );
     return () => clearTimeout(timer);
   }, [current]);
   return (

@@ -2,7 +2,14 @@
 // canteen-form.ts finds shown beside their fields before the API is asked.
 import type { Canteen } from '@canteen-meals/client';
 import { element } from '../../shared/dom.js';
-import { canteenRequestOf, emptyCanteenFields, fieldsOf, type AdminCanteen, type CanteenFields, type FeedFields } from '../canteen-form.js';
+import {
+  canteenRequestOf,
+  emptyCanteenFields,
+  fieldsOf,
+  type AdminCanteen,
+  type CanteenFields,
+  type FeedFields,
+} from '../canteen-form.js';
 import { button, field, noticeLines, textInput, whileBusy, type Field, type SectionContext } from '../ui.js';
 
 export interface CanteenEditorEvents {
@@ -19,7 +26,11 @@ interface FeedRow {
 
 let editors = 0;
 
-export function canteenEditor(context: SectionContext, existing: AdminCanteen | undefined, events: CanteenEditorEvents): HTMLFormElement {
+export function canteenEditor(
+  context: SectionContext,
+  existing: AdminCanteen | undefined,
+  events: CanteenEditorEvents,
+): HTMLFormElement {
   const { t, client } = context;
   // Ids unique on the page, so that each label names its own control.
   const prefix = `canteen-form-${(editors += 1)}`;
@@ -38,9 +49,23 @@ export function canteenEditor(context: SectionContext, existing: AdminCanteen | 
   const latitude = field(`${prefix}-latitude`, t.latitude, textInput('text', start.latitude));
   const longitude = field(`${prefix}-longitude`, t.longitude, textInput('text', start.longitude));
   for (const coordinate of [latitude, longitude]) coordinate.control.inputMode = 'decimal';
-  const openmensaId = field(`${prefix}-openmensa`, t.openmensaId, textInput('text', start.openmensaId), t.openmensaIdHint);
+  const openmensaId = field(
+    `${prefix}-openmensa`,
+    t.openmensaId,
+    textInput('text', start.openmensaId),
+    t.openmensaIdHint,
+  );
   openmensaId.control.inputMode = 'numeric';
-  const fields: Record<string, Field<HTMLInputElement>> = { id, name, timezone, city, address, latitude, longitude, openmensaId };
+  const fields: Record<string, Field<HTMLInputElement>> = {
+    id,
+    name,
+    timezone,
+    city,
+    address,
+    latitude,
+    longitude,
+    openmensaId,
+  };
 
   const feedsSet = element('fieldset', 'feeds');
   feedsSet.append(element('legend', '', t.feeds));
@@ -57,7 +82,12 @@ export function canteenEditor(context: SectionContext, existing: AdminCanteen | 
       node,
       name: field(`${prefix}-feed-${index}-name`, t.feedName, textInput('text', feed.name)),
       url: field(`${prefix}-feed-${index}-url`, t.feedUrl, textInput('url', feed.url)),
-      schedule: field(`${prefix}-feed-${index}-schedule`, t.feedSchedule, textInput('text', feed.schedule), t.feedScheduleHint),
+      schedule: field(
+        `${prefix}-feed-${index}-schedule`,
+        t.feedSchedule,
+        textInput('text', feed.schedule),
+        t.feedScheduleHint,
+      ),
     };
     const remove = button(t.removeFeed(index));
     remove.addEventListener('click', () => {
@@ -71,7 +101,9 @@ export function canteenEditor(context: SectionContext, existing: AdminCanteen | 
     return row;
   }
   for (const feed of start.feeds) feedRow(feed);
-  addFeed.addEventListener('click', () => feedRow({ name: feedRows.length === 0 ? 'full' : '', url: '', schedule: '0 6 * * *' }).url.control.focus());
+  addFeed.addEventListener('click', () =>
+    feedRow({ name: feedRows.length === 0 ? 'full' : '', url: '', schedule: '0 6 * * *' }).url.control.focus(),
+  );
 
   const { node: noticeNode, notices } = noticeLines();
   const save = element('button', 'primary', existing === undefined ? t.create : t.save);
@@ -82,7 +114,16 @@ export function canteenEditor(context: SectionContext, existing: AdminCanteen | 
   actions.append(save, cancel);
 
   const grid = element('div', 'field-grid');
-  grid.append(id.wrapper, name.wrapper, timezone.wrapper, city.wrapper, address.wrapper, latitude.wrapper, longitude.wrapper, openmensaId.wrapper);
+  grid.append(
+    id.wrapper,
+    name.wrapper,
+    timezone.wrapper,
+    city.wrapper,
+    address.wrapper,
+    latitude.wrapper,
+    longitude.wrapper,
+    openmensaId.wrapper,
+  );
   form.append(heading, grid, feedsSet, actions, noticeNode);
 
   const valueOf = (each: Field) => each.control.value;
@@ -98,7 +139,11 @@ export function canteenEditor(context: SectionContext, existing: AdminCanteen | 
         latitude: valueOf(latitude),
         longitude: valueOf(longitude),
         openmensaId: valueOf(openmensaId),
-        feeds: feedRows.map((row) => ({ name: valueOf(row.name), url: valueOf(row.url), schedule: valueOf(row.schedule) })),
+        feeds: feedRows.map((row) => ({
+          name: valueOf(row.name),
+          url: valueOf(row.url),
+          schedule: valueOf(row.schedule),
+        })),
       },
       existing ?? {},
     );

@@ -60,12 +60,14 @@ export function canteensSection(context: SectionContext): HTMLElement {
     if (canteen.archived_at !== null) {
       const restore = button(t.restore, 'primary');
       restore.setAttribute('aria-label', t.restoreNamed(canteen.name));
-      restore.addEventListener('click', () =>
-        void whileBusy(restore, notices, async () => {
-          await client.saveCanteen(canteen.canteen_id, restoreRequestOf(canteen));
-          await load();
-          notices.done(t.restored(canteen.name));
-        }),
+      restore.addEventListener(
+        'click',
+        () =>
+          void whileBusy(restore, notices, async () => {
+            await client.saveCanteen(canteen.canteen_id, restoreRequestOf(canteen));
+            await load();
+            notices.done(t.restored(canteen.name));
+          }),
       );
       actions.append(restore);
     } else {

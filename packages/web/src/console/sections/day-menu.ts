@@ -5,7 +5,18 @@ import { todayIn } from '../../shared/dates.js';
 import { element } from '../../shared/dom.js';
 import type { AdminCanteen } from '../canteen-form.js';
 import { mergeRequestOf } from '../console-requests.js';
-import { activeCanteens, button, canteenSelect, confirmInPlace, field, sectionShell, textInput, whileBusy, type Notices, type SectionContext } from '../ui.js';
+import {
+  activeCanteens,
+  button,
+  canteenSelect,
+  confirmInPlace,
+  field,
+  sectionShell,
+  textInput,
+  whileBusy,
+  type Notices,
+  type SectionContext,
+} from '../ui.js';
 
 export function dayMenuSection(context: SectionContext): HTMLElement {
   const { t, client, language } = context;
@@ -76,7 +87,9 @@ export function dayMenuSection(context: SectionContext): HTMLElement {
       const item = element('li', 'card');
       item.dataset.mealId = String(meal.meal_id);
       item.append(element('h4', 'meal-name', meal.name));
-      const detail = [meal.category, time.format(new Date(meal.served_at)), t.ratingCount(meal.rating_count)].filter((part) => part !== null);
+      const detail = [meal.category, time.format(new Date(meal.served_at)), t.ratingCount(meal.rating_count)].filter(
+        (part) => part !== null,
+      );
       item.append(element('p', 'meta', detail.join(' · ')));
       const actions = element('div', 'actions');
       const withdraw = button(t.withdraw, 'danger');
@@ -93,10 +106,14 @@ export function dayMenuSection(context: SectionContext): HTMLElement {
       return item;
     }
 
-    show.addEventListener('click', () => void whileBusy(show, notices, async () => {
-      notices.clear();
-      await load();
-    }));
+    show.addEventListener(
+      'click',
+      () =>
+        void whileBusy(show, notices, async () => {
+          notices.clear();
+          await load();
+        }),
+    );
     canteen.control.addEventListener('change', () => {
       day.control.value = todayIn(zoneOf());
       void reload();
@@ -140,7 +157,9 @@ function mergeDishes(context: SectionContext, canteenOf: () => string, notices: 
     mergeButton.id = 'merge-button';
     mergeButton.addEventListener('click', () => {
       const target = results.querySelector<HTMLInputElement>('input[name="merge-target"]:checked');
-      const picked = [...results.querySelectorAll<HTMLInputElement>('input[name="merge-from"]:checked')].map((box) => Number(box.value));
+      const picked = [...results.querySelectorAll<HTMLInputElement>('input[name="merge-from"]:checked')].map((box) =>
+        Number(box.value),
+      );
       const checked = mergeRequestOf(target === null ? undefined : Number(target.value), picked);
       if (!checked.ok) return notices.fail(t.requestProblem[checked.problem]);
       void whileBusy(mergeButton, notices, async () => {

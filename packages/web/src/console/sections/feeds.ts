@@ -1,7 +1,17 @@
 // Feeds: each feed of a canteen with its last success, last error in words and next run; "fetch now" with its outcome.
 import type { FeedSummary } from '@canteen-meals/client';
 import { element } from '../../shared/dom.js';
-import { activeCanteens, button, canteenSelect, facts, field, noticeLines, sectionShell, whileBusy, type SectionContext } from '../ui.js';
+import {
+  activeCanteens,
+  button,
+  canteenSelect,
+  facts,
+  field,
+  noticeLines,
+  sectionShell,
+  whileBusy,
+  type SectionContext,
+} from '../ui.js';
 import { feedStatusOf, outcomeWords } from '../wording.js';
 
 export function feedsSection(context: SectionContext): HTMLElement {
@@ -29,15 +39,17 @@ export function feedsSection(context: SectionContext): HTMLElement {
     const { node, notices: cardNotices } = noticeLines();
     const fetchNow = button(t.fetchNow, 'primary');
     fetchNow.setAttribute('aria-label', t.fetchNamed(summary.name));
-    fetchNow.addEventListener('click', () =>
-      void whileBusy(fetchNow, cardNotices, async () => {
-        cardNotices.done(t.fetching);
-        const after = await client.fetchFeed(canteenId, summary.name);
-        // The card anew with what the fetch changed, its outcome in words, the focus back on its button.
-        const replaced = card(canteenId, after, after.outcome === 'failed' ? 'failed' : 'done');
-        item.replaceWith(replaced);
-        replaced.querySelector('button')?.focus();
-      }),
+    fetchNow.addEventListener(
+      'click',
+      () =>
+        void whileBusy(fetchNow, cardNotices, async () => {
+          cardNotices.done(t.fetching);
+          const after = await client.fetchFeed(canteenId, summary.name);
+          // The card anew with what the fetch changed, its outcome in words, the focus back on its button.
+          const replaced = card(canteenId, after, after.outcome === 'failed' ? 'failed' : 'done');
+          item.replaceWith(replaced);
+          replaced.querySelector('button')?.focus();
+        }),
     );
     if (announce !== undefined) {
       const outcome = t.fetchOutcome(outcomeWords(summary, t));

@@ -3,7 +3,15 @@
 import { todayIn } from '../../shared/dates.js';
 import { element } from '../../shared/dom.js';
 import { firstOfMonth, reportFileName, reportRequestOf } from '../console-requests.js';
-import { activeCanteens, canteenSelect, field, sectionShell, textInput, whileBusy, type SectionContext } from '../ui.js';
+import {
+  activeCanteens,
+  canteenSelect,
+  field,
+  sectionShell,
+  textInput,
+  whileBusy,
+  type SectionContext,
+} from '../ui.js';
 
 export function ratingsReportSection(context: SectionContext): HTMLElement {
   const { t, client } = context;

@@ -3,7 +3,17 @@
 import type { Webhook } from '@canteen-meals/client';
 import { element } from '../../shared/dom.js';
 import { webhookEvents, webhookRequestOf, type WebhookEventType } from '../console-requests.js';
-import { button, confirmInPlace, facts, field, noticeLines, sectionShell, textInput, whileBusy, type SectionContext } from '../ui.js';
+import {
+  button,
+  confirmInPlace,
+  facts,
+  field,
+  noticeLines,
+  sectionShell,
+  textInput,
+  whileBusy,
+  type SectionContext,
+} from '../ui.js';
 import { deliveryWords } from '../wording.js';
 
 export function webhooksSection(context: SectionContext): HTMLElement {
@@ -38,7 +48,9 @@ export function webhooksSection(context: SectionContext): HTMLElement {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const picked = [...events.querySelectorAll<HTMLInputElement>('input:checked')].map((box) => box.value as WebhookEventType);
+    const picked = [...events.querySelectorAll<HTMLInputElement>('input:checked')].map(
+      (box) => box.value as WebhookEventType,
+    );
     const checked = webhookRequestOf({ id: id.control.value, url: url.control.value, events: picked });
     id.showProblem(!checked.ok && checked.problem === 'webhookId' ? t.requestProblem.webhookId : null);
     url.showProblem(!checked.ok && checked.problem === 'webhookUrl' ? t.requestProblem.webhookUrl : null);
@@ -91,7 +103,12 @@ export function webhooksSection(context: SectionContext): HTMLElement {
         ? t.webhookFailing(when(webhook.failing_since))
         : t.webhookEnabled;
     item.append(element('h3', '', webhook.webhook_id), element('p', 'url', webhook.url));
-    item.append(facts([[t.webhookEvents, webhook.events.join(', ')], [t.state, state]]));
+    item.append(
+      facts([
+        [t.webhookEvents, webhook.events.join(', ')],
+        [t.state, state],
+      ]),
+    );
     const { node, notices: cardNotices } = noticeLines();
     const log = element('ol', 'deliveries');
     const showLog = button(t.deliveryLog);
@@ -101,9 +118,14 @@ export function webhooksSection(context: SectionContext): HTMLElement {
     const more = button(t.moreDeliveries);
     more.hidden = true;
     async function page(first: boolean) {
-      const { deliveries, next_cursor: next } = await client.listDeliveries(webhook.webhook_id, first || cursor === null ? { limit: 20 } : { limit: 20, cursor });
+      const { deliveries, next_cursor: next } = await client.listDeliveries(
+        webhook.webhook_id,
+        first || cursor === null ? { limit: 20 } : { limit: 20, cursor },
+      );
       if (first) log.replaceChildren();
-      log.append(...deliveries.map((delivery) => element('li', `delivery ${delivery.state}`, deliveryWords(delivery, t, when))));
+      log.append(
+        ...deliveries.map((delivery) => element('li', `delivery ${delivery.state}`, deliveryWords(delivery, t, when))),
+      );
       if (first && deliveries.length === 0) log.append(element('li', 'empty', t.noDeliveries));
       cursor = next;
       more.hidden = next === null;
