@@ -23,6 +23,7 @@ export default defineConfig({
       '@canteen-meals/test-push': source('./packages/test-push/src/index.ts'),
       '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
+      '@canteen-meals/read-models': source('./packages/read-models/src/index.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       // The start-time entry points first: an alias also matches the paths under its name.
       '@canteen-meals/adapters-openmensa/writer': source('./packages/adapters-openmensa/src/writer.ts'),
