@@ -26,6 +26,7 @@ export const errorCodeOfRefusal = {
   unknown_label: 'invalid_request',
   too_many_aversions: 'too_many_aversions',
   invalid_push_subscription: 'invalid_request',
+  forbidden: 'forbidden',
 } as const satisfies Record<RefusalCode, ErrorCode>;
 
 export type WireCodeOf<R extends RefusalCode> = (typeof errorCodeOfRefusal)[R];

@@ -298,6 +298,56 @@ export {
   type MealRanking,
   type RankingOptions,
 } from './use-cases/rankings.js';
+export {
+  byIdSelection,
+  defaultMenuSelection,
+  menuSelectionKey,
+  menuSelectionOf,
+  selects,
+  withPreferences,
+  type MenuSelection,
+  type MenuSelectionRequest,
+} from './menu/menu-selection.js';
+export {
+  aversionsOf,
+  noAversions,
+  personalViewOf,
+  showingOf,
+  type Aversions,
+  type PersonalReadOptions,
+  type PersonalView,
+  type Showing,
+} from './menu/personal-view.js';
+export type { SelectedMenu, SelectedMenus } from './menu/selected-menus.js';
+export {
+  defaultRankingOrder,
+  defaultRankingScope,
+  rankingScopes,
+  rankingSelectionOf,
+  shownScoreOf,
+  type RankingRequest,
+  type RankingScope,
+  type RankingSelection,
+  type RankingSelectionProblem,
+} from './menu/ranking-selection.js';
+export {
+  GetPersonalizedMenu,
+  type GetPersonalizedMenuQuery,
+  type PersonalizedMenu,
+} from './use-cases/get-personalized-menu.js';
+export {
+  GetPersonalizedMeals,
+  type GetPersonalizedMealsQuery,
+  type PersonalizedMeal,
+  type PersonalizedMeals,
+} from './use-cases/get-personalized-meals.js';
+export {
+  GetPersonalizedUpcoming,
+  type GetPersonalizedUpcomingQuery,
+  type PersonalizedServing,
+  type PersonalizedUpcoming,
+} from './use-cases/get-personalized-upcoming.js';
+export { GetRanking, type RankingAnswer } from './use-cases/get-ranking.js';
 export { ListMarkedMeals, type ListUserMealsQuery } from './use-cases/list-marked-meals.js';
 export {
   comingDaysOf,
@@ -500,3 +550,23 @@ export {
   type PushDeliverySettings,
   type PushPass,
 } from './use-cases/deliver-pushes.js';
+export {
+  grantsOf,
+  isStaffScope,
+  isWithoutGrants,
+  noGrants,
+  staffScopes,
+  type AccessGrants,
+  type Grant,
+  type StaffScope,
+} from './access/access-grants.js';
+export {
+  accessRefusal,
+  accessSummaryOf,
+  canteensAllowed,
+  effectiveScopes,
+  implies,
+  mayAct,
+  mayActSomewhere,
+  type AccessSummary,
+} from './access/access-policy.js';

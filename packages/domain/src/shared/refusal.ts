@@ -23,6 +23,7 @@ const defaultMessages = {
   unknown_label: 'A label code is not in the vocabulary.',
   too_many_aversions: 'A person avoids at most 500 dishes: stop avoiding one first.',
   invalid_push_subscription: 'The push subscription is not valid.',
+  forbidden: 'You may not do this.',
 } as const;
 
 export type RefusalCode = keyof typeof defaultMessages;
