@@ -73,6 +73,10 @@ const wireContract = '@canteen-meals/http-contract';
 // The browser pages: their sources are bundled at build time (devDependencies), and the server serves the result.
 const webPages = '@canteen-meals/web';
 const bundledAtBuild = (packageDir: string) => packageDir === 'packages/web';
+// The answers kept between requests and the live statistics: served by the HTTP plugins, free of any HTTP framework.
+const readModels = '@canteen-meals/read-models';
+// The HTTP adapter's plugin packages (adapters-http-*) build on its helpers and are registered into its app.
+const httpAdapter = '@canteen-meals/adapters-http';
 
 describe('architecture: dependencies point inwards', () => {
   it('keeps the domain pure: it imports nothing outside itself and declares no dependency', () => {
@@ -95,13 +99,25 @@ describe('architecture: dependencies point inwards', () => {
     // runs on the server).
     const inner =
       packageDir === 'packages/adapters-http'
-        ? ['@canteen-meals/domain', wireContract, webPages]
-        : ['@canteen-meals/domain'];
+        ? ['@canteen-meals/domain', wireContract, webPages, readModels]
+        : packageDir.startsWith('packages/adapters-http-')
+          ? ['@canteen-meals/domain', wireContract, readModels, httpAdapter]
+          : ['@canteen-meals/domain'];
     const allowed = (name: string) =>
       !['tsyringe', 'reflect-metadata'].includes(name) && (!ours(name) || inner.includes(name));
     const forbiddenImports = importsOf(packageDir).filter(({ specifier }) => !allowed(packageName(specifier)));
     expect(forbiddenImports).toEqual([]);
     expect(dependenciesOf(packageDir).filter((name) => !allowed(name))).toEqual([]);
+  });
+
+  it('keeps the read models free of HTTP: they depend on the domain and the wire contract alone', () => {
+    const allowed = ['@canteen-meals/domain', wireContract];
+    expect(dependenciesOf('packages/read-models').sort()).toEqual(allowed);
+    const imported = importsOf('packages/read-models')
+      .map(({ specifier }) => specifier)
+      .filter((specifier) => external(specifier) && !isBuiltin(specifier))
+      .map(packageName);
+    expect([...new Set(imported)].filter((name) => !allowed.includes(name))).toEqual([]);
   });
 
   it('lets the repository contract depend on the domain, with vitest supplied by its user (a peer dependency)', () => {

@@ -1,5 +1,4 @@
 import {
-  type Availability,
   defaultCanteenId,
   canonicalPrice,
   type Canteen,
@@ -7,15 +6,12 @@ import {
   type StoredCanteen,
   type FeedSummary,
   type DishDetails,
-  type DishReading,
-  type RatingHistogram,
   ratingStatistics,
   type ErasedUserData,
   type Meal,
   type MealReading,
   type MealPrices,
   type RateMealResult,
-  type UpcomingFavourites,
   type UserDataExport,
 } from '@canteen-meals/domain';
 import type {
@@ -23,12 +19,8 @@ import type {
   CanteenBody,
   CanteenData,
   DishData,
-  DishSummaryData,
   FeedSummaryData,
-  MealData,
-  PublicMealData,
   RateMealData,
-  UpcomingData,
   UpsertMealsBody,
   UserDataErasureData,
   UserDataExportData,
@@ -38,65 +30,16 @@ import type { Static } from '@sinclair/typebox';
 // Domain values become wire objects here and nowhere else, and wire bodies become domain values: names such as
 // meal_id and rating_personal stay at this edge.
 
-/** A meal as the read endpoints answer it: the public figures, then the reader's own marking and rating. */
-export function mealDataOf(details: MealReading): MealData {
-  return { ...publicMealDataOf(details), marked: details.marked, rating_personal: details.personalRating };
-}
-
-/** GET /me/upcoming: each coming serving as a menu item with its canteen's day, and whether the answer was cut. */
-export function upcomingDataOf(upcoming: UpcomingFavourites): UpcomingData {
-  return {
-    servings: upcoming.servings.map(({ date, reading }) => ({ ...mealDataOf(reading), date })),
-    truncated: upcoming.truncated,
-  };
-}
-
-/** A meal as the public menu answers it: the same as `mealDataOf` without the reader's own fields. */
-export function publicMealDataOf(details: MealReading): PublicMealData {
-  const { meal, statistics, distribution } = details;
-  return {
-    meal_id: meal.id,
-    name: meal.name,
-    category: meal.category,
-    notes: [...meal.notes],
-    labels: [...meal.labels],
-    prices: { ...meal.prices },
-    served_at: meal.servedAt.toISOString(),
-    rateable: meal.rateable,
-    canteen_id: meal.canteenId,
-    rating_open: details.ratingOpen,
-    rating_count: statistics.count,
-    rating_average: statistics.average,
-    rating_median: statistics.median,
-    rating_distribution: distributionDataOf(distribution),
-    dish_id: details.dish.id,
-    dish: dishSummaryDataOf(details.dish),
-    ...availabilityFieldsOf(details.availability),
-  };
-}
-
-/** A serving's availability as every meal answer, the kitchen's PUT and the live event carry it. */
-export function availabilityFieldsOf(availability: Availability) {
-  return { availability: availability.status, availability_changed_at: availability.changedAt?.toISOString() ?? null };
-}
-
-/** A dish's figures, as every meal answer and the dish routes carry them. */
-export function dishSummaryDataOf(dish: DishReading): DishSummaryData {
-  return {
-    dish_id: dish.id,
-    name: dish.name,
-    rating_count: dish.statistics.count,
-    rating_average: dish.statistics.average,
-    rating_median: dish.statistics.median,
-    times_served: dish.timesServed,
-    last_served_at: dish.lastServedAt?.toISOString() ?? null,
-    next_served_at: dish.nextServedAt?.toISOString() ?? null,
-  };
-}
-
-export function distributionDataOf(histogram: RatingHistogram) {
-  return { '1': histogram[0], '2': histogram[1], '3': histogram[2], '4': histogram[3], '5': histogram[4] };
-}
+// The meal answers are written in @canteen-meals/read-models (the kept menu answers and live events use them too).
+export {
+  availabilityFieldsOf,
+  dishSummaryDataOf,
+  distributionDataOf,
+  mealDataOf,
+  publicMealDataOf,
+  upcomingDataOf,
+} from '@canteen-meals/read-models';
+import { dishSummaryDataOf, distributionDataOf, mealDataOf } from '@canteen-meals/read-models';
 
 /** GET /dishes/{dish_id}: the dish, its names, the caller's own figures, and one page of servings. */
 export function dishDataOf(

@@ -16,7 +16,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchHolds } from '../conditional-requests.js';
 import { publicCacheControl } from '../routes/fresh-answers.js';
 import type { MenuCachingOptions } from '../routes/menu-routes.js';
-import { jsonAnswer, notFound, V2Answers, type V2Answer } from './v2-answers.js';
+import { jsonAnswer, notFound, V2Answers, type V2Answer } from '@canteen-meals/read-models';
 import { canteenJson, dayJson, dayWithMealsJson, mealJson } from './v2-bodies.js';
 import { nearestCanteens, type CanteenFilters } from './v2-canteen-filters.js';
 import { lastValueOf, pageOf, pageRequestOf, pagingHeaders, rubyToI, type RawQuery } from './v2-paging.js';

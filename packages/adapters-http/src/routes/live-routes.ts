@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from '../live/live-stats.js';
+import { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from '@canteen-meals/read-models';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { localDateOf } from './read-params.js';
 

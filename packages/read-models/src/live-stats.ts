@@ -10,7 +10,7 @@ import {
   type RatingHistogram,
   type Result,
 } from '@canteen-meals/domain';
-import { availabilityFieldsOf, distributionDataOf } from '../wire-mapping.js';
+import { availabilityFieldsOf, distributionDataOf } from './meal-data.js';
 import { LiveFanOut, snapshotKey, type Defer, type FanOutStream } from './live-fan-out.js';
 
 /** The events of a stream: `snapshot` first, `stats` of ratings, `availability` of the kitchen's changes. */

@@ -6,8 +6,8 @@ import {
   type PublicMenu,
 } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
-import { LiveFanOut } from '../src/live/live-fan-out.js';
-import { LiveStats, type LiveScheduler, type LiveSubscriber } from '../src/live/live-stats.js';
+import { LiveFanOut } from '../src/index.js';
+import { LiveStats, type LiveScheduler, type LiveSubscriber } from '../src/index.js';
 
 /** The turns of the event loop, run by hand: a test sees what each turn writes, and never waits for one. */
 class Turns {
