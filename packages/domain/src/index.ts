@@ -570,3 +570,44 @@ export {
   mayActSomewhere,
   type AccessSummary,
 } from './access/access-policy.js';
+export {
+  auditActions,
+  auditRecordOf,
+  isAuditAction,
+  type AuditAction,
+  type AuditActor,
+  type AuditEntry,
+  type AuditNote,
+  type AuditRecord,
+  type AuditSummary,
+  type AuditValue,
+} from './audit/audit-entry.js';
+export {
+  auditEntryMatches,
+  compareAuditEntriesNewestFirst,
+  type AuditCursor,
+  type AuditFilter,
+  type AuditLog,
+  type AuditQuery,
+} from './audit/audit-log.js';
+export {
+  availabilityAudit,
+  canteenArchiveAudit,
+  canteenSaveAudit,
+  dayClosureAudit,
+  dishMergeAudit,
+  feedFetchAuditRecord,
+  menuUpsertAudit,
+  webhookDeleteAudit,
+  webhookSaveAudit,
+  withdrawalAudit,
+  type MenuUpsertOutcome,
+} from './audit/audit-notes.js';
+export {
+  ListAuditEntries,
+  listAuditEntriesRefusals,
+  maxAuditPageSize,
+  type AuditPage,
+  type ListAuditEntriesQuery,
+} from './use-cases/list-audit-entries.js';
+export { DeleteExpiredAuditEntries, defaultAuditRetentionDays } from './use-cases/delete-expired-audit-entries.js';
