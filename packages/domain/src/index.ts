@@ -46,16 +46,9 @@ export {
   type MenuFeedWriter,
   type NextRun,
 } from './feed/feed-ports.js';
-export {
-  defaultFeedRunBounds,
-  defaultScheduledFetchDeadlineMs,
-  ListFeeds,
-  listFeedsRefusals,
-  RunDueFeeds,
-  RunFeed,
-  runFeedRefusals,
-  type FeedSummary,
-} from './use-cases/feed-use-cases.js';
+export { defaultFeedRunBounds, defaultScheduledFetchDeadlineMs, RunDueFeeds } from './use-cases/run-due-feeds.js';
+export { ListFeeds, listFeedsRefusals, type FeedSummary } from './use-cases/list-feeds.js';
+export { RunFeed, runFeedRefusals } from './use-cases/run-feed.js';
 export {
   decideDishMerge,
   dishMergeRefusals,
@@ -72,19 +65,15 @@ export {
 } from './dish/dish.js';
 export type { DishQueries, DishSearchPage, DishView } from './dish/dish-queries.js';
 export type { DishMergeDecision, DishRepository } from './dish/dish-repository.js';
+export { GetDish, getDishRefusals, type DishDetails } from './use-cases/get-dish.js';
+export { ListDishServings, listDishServingsRefusals } from './use-cases/list-dish-servings.js';
 export {
-  GetDish,
-  getDishRefusals,
-  ListDishServings,
-  listDishServingsRefusals,
   maxDishSearchLength,
-  MergeDishes,
-  mergeDishesRefusals,
   SearchDishes,
   searchDishesRefusals,
-  type DishDetails,
   type DishSearchResult,
-} from './use-cases/dish-use-cases.js';
+} from './use-cases/search-dishes.js';
+export { MergeDishes, mergeDishesRefusals } from './use-cases/merge-dishes.js';
 export { WithdrawMeal, withdrawMealRefusals } from './use-cases/withdraw-meal.js';
 export {
   SetMealAvailability,
@@ -112,22 +101,13 @@ export { SetDayClosed, setDayClosedRefusals } from './use-cases/set-day-closed.j
 export {
   FindCanteenByOpenMensaId,
   findCanteenByOpenMensaIdRefusals,
-  GetMenuDays,
-  maxMenuDaysRead,
-  type MenuDayReading,
-  type MenuDaysReading,
-} from './use-cases/get-menu-days.js';
-export {
-  GetCanteen,
-  getCanteenRefusals,
-  ListCanteens,
-  ArchiveCanteen,
-  archiveCanteenRefusals,
-  ListCanteensWithArchived,
-  type ArchivedCanteen,
-  SaveCanteen,
-  saveCanteenRefusals,
-} from './use-cases/canteen-use-cases.js';
+} from './use-cases/find-canteen-by-openmensa-id.js';
+export { GetMenuDays, maxMenuDaysRead, type MenuDayReading, type MenuDaysReading } from './use-cases/get-menu-days.js';
+export { GetCanteen, getCanteenRefusals } from './use-cases/get-canteen.js';
+export { ListCanteens } from './use-cases/list-canteens.js';
+export { ArchiveCanteen, archiveCanteenRefusals, type ArchivedCanteen } from './use-cases/archive-canteen.js';
+export { ListCanteensWithArchived } from './use-cases/list-canteens-with-archived.js';
+export { SaveCanteen, saveCanteenRefusals } from './use-cases/save-canteen.js';
 export {
   isMealId,
   maxChosenMealId,
@@ -271,14 +251,9 @@ export {
   type GetMealsResult,
   type MenuSpan,
 } from './use-cases/get-meals.js';
-export {
-  GetCanteenDay,
-  GetPersonalPart,
-  GetPublicMenu,
-  getMenuRefusals,
-  type MenuDays,
-  type PublicMenu,
-} from './use-cases/get-menu.js';
+export { GetCanteenDay } from './use-cases/get-canteen-day.js';
+export { GetPersonalPart } from './use-cases/get-personal-part.js';
+export { GetPublicMenu, getMenuRefusals, type MenuDays, type PublicMenu } from './use-cases/get-public-menu.js';
 export {
   GetRatingsReport,
   getRatingsReportRefusals,
@@ -288,16 +263,9 @@ export {
   type RatingsReportQuery,
   type RatingsReportRow,
 } from './use-cases/get-ratings-report.js';
-export {
-  maxRankingDays,
-  RankDishes,
-  rankDishesRefusals,
-  RankMeals,
-  rankMealsRefusals,
-  type DishRanking,
-  type MealRanking,
-  type RankingOptions,
-} from './use-cases/rankings.js';
+export { maxRankingDays, RankMeals, rankMealsRefusals, type MealRanking } from './use-cases/rank-meals.js';
+export { RankDishes, rankDishesRefusals, type DishRanking } from './use-cases/rank-dishes.js';
+export type { RankingOptions } from './use-cases/ranking-options.js';
 export {
   byIdSelection,
   defaultMenuSelection,
@@ -419,20 +387,16 @@ export type {
   WebhookUrlCheck,
 } from './webhook/webhook-delivery-ports.js';
 export { anyWebhookUrl, isWebhookSecret, maxWebhookUrlLength, validateWebhook } from './webhook/webhook-validation.js';
+export { DeleteWebhook, deleteWebhookRefusals } from './use-cases/delete-webhook.js';
+export { GetWebhook, getWebhookRefusals } from './use-cases/get-webhook.js';
 export {
-  DeleteWebhook,
-  deleteWebhookRefusals,
-  GetWebhook,
-  getWebhookRefusals,
   ListDeliveries,
   listDeliveriesRefusals,
-  ListWebhooks,
   maxDeliveriesPerPage,
-  SaveWebhook,
-  saveWebhookRefusals,
   type DeliveryPosition,
-  type SaveWebhookCommand,
-} from './use-cases/webhook-use-cases.js';
+} from './use-cases/list-deliveries.js';
+export { ListWebhooks } from './use-cases/list-webhooks.js';
+export { SaveWebhook, saveWebhookRefusals, type SaveWebhookCommand } from './use-cases/save-webhook.js';
 export {
   DeliverWebhooks,
   defaultDeliverySettings,
@@ -482,16 +446,10 @@ export { builtInNoteLabels, normalizedNote, NoteLabels } from './label/note-labe
 export { builtInPlaceholderNames, PlaceholderNames, placeholderLabel } from './label/placeholder.js';
 export { MealLabelling } from './label/meal-labelling.js';
 export type { DishAversion, PersonPreferences, PreferenceRepository } from './preference/preference-repository.js';
-export {
-  AvoidDish,
-  avoidDishRefusals,
-  GetPreferences,
-  ListAversions,
-  maxAversionsPerPerson,
-  SavePreferences,
-  type AversionPage,
-  savePreferencesRefusals,
-} from './use-cases/preference-use-cases.js';
+export { AvoidDish, avoidDishRefusals, maxAversionsPerPerson } from './use-cases/avoid-dish.js';
+export { GetPreferences } from './use-cases/get-preferences.js';
+export { ListAversions, type AversionPage } from './use-cases/list-aversions.js';
+export { SavePreferences, savePreferencesRefusals } from './use-cases/save-preferences.js';
 export {
   base64urlBytes,
   endpointOrigin,
@@ -531,17 +489,14 @@ export {
   topicOf,
   type PushPayload,
 } from './push/push-messages.js';
-export {
-  GetNotificationSettings,
-  ListPushSubscriptions,
-  RemovePushSubscription,
-  SaveNotificationSettings,
-  SavePushSubscription,
-  SendTestPush,
-  savePushSubscriptionRefusals,
-  type TestPushOutcome,
-} from './use-cases/push-use-cases.js';
-export { digestLateLimitMs, NotifySoldOut, RunPushDigests, type DigestRun } from './use-cases/push-notices.js';
+export { GetNotificationSettings } from './use-cases/get-notification-settings.js';
+export { ListPushSubscriptions } from './use-cases/list-push-subscriptions.js';
+export { RemovePushSubscription } from './use-cases/remove-push-subscription.js';
+export { SaveNotificationSettings } from './use-cases/save-notification-settings.js';
+export { SavePushSubscription, savePushSubscriptionRefusals } from './use-cases/save-push-subscription.js';
+export { SendTestPush, type TestPushOutcome } from './use-cases/send-test-push.js';
+export { digestLateLimitMs, RunPushDigests, type DigestRun } from './use-cases/run-push-digests.js';
+export { NotifySoldOut } from './use-cases/notify-sold-out.js';
 export {
   DeliverPushes,
   defaultPushDeliverySettings,

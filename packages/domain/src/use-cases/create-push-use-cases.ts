@@ -9,15 +9,14 @@ import {
   type PushAttemptOutcome,
   type PushDeliverySettings,
 } from './deliver-pushes.js';
-import { NotifySoldOut, RunPushDigests } from './push-notices.js';
-import {
-  GetNotificationSettings,
-  ListPushSubscriptions,
-  RemovePushSubscription,
-  SaveNotificationSettings,
-  SavePushSubscription,
-  SendTestPush,
-} from './push-use-cases.js';
+import { NotifySoldOut } from './notify-sold-out.js';
+import { RunPushDigests } from './run-push-digests.js';
+import { GetNotificationSettings } from './get-notification-settings.js';
+import { ListPushSubscriptions } from './list-push-subscriptions.js';
+import { RemovePushSubscription } from './remove-push-subscription.js';
+import { SaveNotificationSettings } from './save-notification-settings.js';
+import { SavePushSubscription } from './save-push-subscription.js';
+import { SendTestPush } from './send-test-push.js';
 
 export interface PushUseCaseDeps {
   readonly store: PushStore;

@@ -1,7 +1,10 @@
 import type { PushStore } from '../push/push-ports.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { PreferenceRepository } from '../preference/preference-repository.js';
-import { AvoidDish, GetPreferences, ListAversions, SavePreferences } from './preference-use-cases.js';
+import { AvoidDish } from './avoid-dish.js';
+import { GetPreferences } from './get-preferences.js';
+import { ListAversions } from './list-aversions.js';
+import { SavePreferences } from './save-preferences.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { DishQueries } from '../dish/dish-queries.js';
 import { anyFeedUrl, type FeedState, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
@@ -28,39 +31,44 @@ import { defaultWebhookRetryBaseMs } from '../webhook/retry-schedule.js';
 import type { NewWebhookSecret, WebhookSender, WebhookUrlCheck } from '../webhook/webhook-delivery-ports.js';
 import { anyWebhookUrl } from '../webhook/webhook-validation.js';
 import { defaultDeliverySettings, DeliverWebhooks, type DeliverySettings } from './deliver-webhooks.js';
-import { DeleteWebhook, GetWebhook, ListDeliveries, ListWebhooks, SaveWebhook } from './webhook-use-cases.js';
-import {
-  ArchiveCanteen,
-  GetCanteen,
-  ListCanteens,
-  ListCanteensWithArchived,
-  SaveCanteen,
-} from './canteen-use-cases.js';
-import { GetDish, ListDishServings, MergeDishes, SearchDishes } from './dish-use-cases.js';
+import { DeleteWebhook } from './delete-webhook.js';
+import { GetWebhook } from './get-webhook.js';
+import { ListDeliveries } from './list-deliveries.js';
+import { ListWebhooks } from './list-webhooks.js';
+import { SaveWebhook } from './save-webhook.js';
+import { ArchiveCanteen } from './archive-canteen.js';
+import { GetCanteen } from './get-canteen.js';
+import { ListCanteens } from './list-canteens.js';
+import { ListCanteensWithArchived } from './list-canteens-with-archived.js';
+import { SaveCanteen } from './save-canteen.js';
+import { GetDish } from './get-dish.js';
+import { ListDishServings } from './list-dish-servings.js';
+import { MergeDishes } from './merge-dishes.js';
+import { SearchDishes } from './search-dishes.js';
 import { EraseUserData } from './erase-user-data.js';
-import {
-  defaultFeedRunBounds,
-  defaultScheduledFetchDeadlineMs,
-  ListFeeds,
-  RunDueFeeds,
-  RunFeed,
-} from './feed-use-cases.js';
+import { defaultFeedRunBounds, defaultScheduledFetchDeadlineMs, RunDueFeeds } from './run-due-feeds.js';
+import { ListFeeds } from './list-feeds.js';
+import { RunFeed } from './run-feed.js';
 import { WithdrawMeal } from './withdraw-meal.js';
 import { SetMealAvailability } from './set-meal-availability.js';
 import { ExportUserData } from './export-user-data.js';
 import { GetMeal } from './get-meal.js';
 import { GetMeals } from './get-meals.js';
-import { GetCanteenDay, GetPersonalPart, GetPublicMenu } from './get-menu.js';
+import { GetCanteenDay } from './get-canteen-day.js';
+import { GetPersonalPart } from './get-personal-part.js';
+import { GetPublicMenu } from './get-public-menu.js';
 import { GetRatingsReport } from './get-ratings-report.js';
 import { GetUpcomingFavourites } from './get-upcoming-favourites.js';
 import { MenuChangeHub } from '../reading/menu-change.js';
 import { ImportMenu } from './import-menu.js';
-import { FindCanteenByOpenMensaId, GetMenuDays } from './get-menu-days.js';
+import { FindCanteenByOpenMensaId } from './find-canteen-by-openmensa-id.js';
+import { GetMenuDays } from './get-menu-days.js';
 import { SetDayClosed } from './set-day-closed.js';
 import { ListMarkedMeals } from './list-marked-meals.js';
 import { ListRatedMeals } from './list-rated-meals.js';
 import { MarkMeal } from './mark-meal.js';
-import { RankDishes, RankMeals } from './rankings.js';
+import { RankDishes } from './rank-dishes.js';
+import { RankMeals } from './rank-meals.js';
 import { RateMeal } from './rate-meal.js';
 import { UpsertMeals } from './upsert-meals.js';
 

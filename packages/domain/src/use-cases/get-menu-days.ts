@@ -1,12 +1,12 @@
 import { localDayOf } from '../calendar/local-day.js';
-import type { OpenMensaId, StoredCanteen } from '../canteen/canteen.js';
+import type { StoredCanteen } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { ClosedDayRepository } from '../menu/closed-day-repository.js';
 import type { LocalDate } from '../menu/local-time.js';
 import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
 import type { MealQueries } from '../reading/meal-queries.js';
 import type { Clock } from '../shared/clock.js';
-import { accept, refuse, type Result } from '../shared/refusal.js';
+import { accept, type Result } from '../shared/refusal.js';
 import { canteenDaysWindow, type GetMealsRefusal, type MenuSpan } from './get-meals.js';
 
 /** A day of a canteen's menu that has something to say: its meals in menu order, or that it is closed. */
@@ -67,17 +67,5 @@ export class GetMenuDays {
     }
     const ascending = [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
     return accept({ canteen, days: ascending, asOf });
-  }
-}
-
-export const findCanteenByOpenMensaIdRefusals = ['canteen_not_found'] as const;
-
-/** The canteen with an OpenMensa number: how OpenMensa's apps name it. */
-export class FindCanteenByOpenMensaId {
-  constructor(private readonly deps: { readonly canteens: CanteenRepository }) {}
-
-  async execute(openmensaId: OpenMensaId): Promise<Result<StoredCanteen, 'canteen_not_found'>> {
-    const canteen = await this.deps.canteens.findByOpenMensaId(openmensaId);
-    return canteen === undefined ? refuse('canteen_not_found') : accept(canteen);
   }
 }

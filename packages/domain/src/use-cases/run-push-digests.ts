@@ -1,52 +1,14 @@
 import { localDayOf, localDayRange } from '../calendar/local-day.js';
-import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import type { StoredCanteen } from '../canteen/canteen.js';
-import type { MealId } from '../meal/meal.js';
 import { instantOfLocalTime, type LocalTime } from '../menu/local-time.js';
-import type { PreferenceRepository } from '../preference/preference-repository.js';
 import type { UserId } from '../shared/user-id.js';
 import { wantedServing } from '../webhook/favourites-events.js';
-import type { NotificationSettingsRepository } from '../push/notification-settings.js';
-import { digestPayload, payloadJson, soldOutPayload, topicOf } from '../push/push-messages.js';
-import type {
-  MarkedServing,
-  PushAudience,
-  PushEntry,
-  PushOutbox,
-  PushSubscriptionRepository,
-} from '../push/push-ports.js';
+import { digestPayload, payloadJson } from '../push/push-messages.js';
+import type { MarkedServing, PushEntry } from '../push/push-ports.js';
+import { type NoticeDeps, entriesFor } from './push-notice-deps.js';
 
 /** A digest that could not start within this long after its time is dropped: lunch is over. */
 export const digestLateLimitMs = 2 * 60 * 60 * 1000;
-
-interface NoticeDeps {
-  readonly canteens: CanteenRepository;
-  readonly audience: PushAudience;
-  readonly preferences: PreferenceRepository;
-  readonly notificationSettings: NotificationSettingsRepository;
-  readonly pushSubscriptions: PushSubscriptionRepository;
-  readonly outbox: PushOutbox;
-}
-
-/** One entry per subscription of each person, the payload in their language, until the end of the canteen's day. */
-async function entriesFor(
-  deps: NoticeDeps,
-  payloads: ReadonlyMap<UserId, (language: 'en' | 'de') => string>,
-  tag: string,
-  at: Date,
-  until: Date,
-): Promise<PushEntry[]> {
-  const users = [...payloads.keys()];
-  const subscriptions = await deps.pushSubscriptions.subscriptionsOfUsers(users);
-  const settings = await deps.notificationSettings.settingsOfUsers(users);
-  return subscriptions.map((subscription) => ({
-    subscriptionId: subscription.id,
-    payload: payloads.get(subscription.userId)!(settings.get(subscription.userId)?.language ?? 'en'),
-    topic: topicOf(tag),
-    dueAt: at,
-    expiresAt: until,
-  }));
-}
 
 export interface DigestRun {
   /** Canteen days whose digest this run wrote (once each, across instances). */
@@ -113,43 +75,3 @@ export class RunPushDigests {
 }
 
 const digestKey = (canteen: StoredCanteen, date: string) => `digest:${canteen.id}:${date}`;
-
-/**
- * A marked meal of today set sold out: a notification to those who marked it and asked for sold-out notices (off by
- * default), once a meal whatever happens to it after.
- */
-export class NotifySoldOut {
-  constructor(private readonly deps: NoticeDeps) {}
-
-  async execute({
-    mealId,
-    name,
-    canteenId,
-    servedAt,
-    now,
-  }: {
-    readonly mealId: MealId;
-    readonly name: string;
-    readonly canteenId: string;
-    readonly servedAt: Date;
-    readonly now: Date;
-  }): Promise<number> {
-    const canteen = await this.deps.canteens.find(canteenId);
-    if (canteen === undefined) return 0;
-    const day = localDayOf(servedAt, canteen.timeZone);
-    if (localDayOf(now, canteen.timeZone).date !== day.date) return 0;
-    const markers = await this.deps.audience.markersOf(mealId);
-    const settings = await this.deps.notificationSettings.settingsOfUsers(markers);
-    const payloads = new Map<UserId, (language: 'en' | 'de') => string>();
-    for (const userId of markers) {
-      if (!(settings.get(userId)?.soldOut ?? false)) continue;
-      payloads.set(userId, (language) =>
-        payloadJson(
-          soldOutPayload({ canteenId: canteen.id, canteenName: canteen.name, date: day.date, mealId, name, language }),
-        ),
-      );
-    }
-    const entries = await entriesFor(this.deps, payloads, `sold-out-${mealId}`, now, day.until);
-    return (await this.deps.outbox.enqueueOnce(`sold-out:${mealId}`, entries, now)) ? entries.length : 0;
-  }
-}

@@ -2,12 +2,7 @@ import type { CanteenId } from '../canteen/canteen.js';
 import type { LocalDate } from '../menu/local-time.js';
 import type { ClosedDayRepository } from '../menu/closed-day-repository.js';
 import { mealReadingOf, type MealReading } from '../reading/meal-reading.js';
-import type { PersonalPart } from '../reading/meal-queries.js';
-import type { MealId } from '../meal/meal.js';
-import type { UserId } from '../shared/user-id.js';
-import { accept, refuse, type Result } from '../shared/refusal.js';
-import { localDayOf } from '../calendar/local-day.js';
-import { addDays } from '../menu/local-time.js';
+import { accept, type Result } from '../shared/refusal.js';
 import { menuReadSpan, menuWindow, type GetMealsDeps, type GetMealsRefusal, type MenuSpan } from './get-meals.js';
 
 /** The days `from` to `to`, both included, of one canteen: what a public menu and its personal overlay cover. */
@@ -43,36 +38,5 @@ export class GetPublicMenu {
       this.deps.closedDays?.closedIn(window.value.canteenId, days.from, days.to) ?? [],
     ]);
     return accept({ meals: views.map((view) => mealReadingOf(view, asOf)), closedDays, asOf });
-  }
-}
-
-/**
- * A user's own part of a menu: of the menu's meals (as GetPublicMenu answers them, in menu order), those the user has
- * marked or rated, with their marking and rating, in the same order; and the user's preferences, which say which of
- * the menu's meals they see. With the public menu it makes the personalized menu; taking the meals from it keeps the
- * two about the same meals, and reads nothing but the user's own rows, in one statement.
- */
-export class GetPersonalPart {
-  constructor(private readonly deps: Pick<GetMealsDeps, 'queries'>) {}
-
-  async execute(query: { readonly userId: UserId; readonly mealIds: readonly MealId[] }): Promise<PersonalPart> {
-    return this.deps.queries.personalPartOf(query.userId, query.mealIds);
-  }
-}
-
-/**
- * Which calendar day it is at a canteen, on its clocks, or some days ahead: what `today` and `tomorrow` in a request
- * mean there (a canteen in Auckland is a day ahead of one in Berlin for half of every day).
- */
-export class GetCanteenDay {
-  constructor(private readonly deps: Pick<GetMealsDeps, 'canteens' | 'clock'>) {}
-
-  async execute(query: {
-    readonly canteenId: CanteenId;
-    readonly daysAhead: number;
-  }): Promise<Result<LocalDate, 'canteen_not_found'>> {
-    const canteen = await this.deps.canteens.find(query.canteenId);
-    if (canteen === undefined) return refuse('canteen_not_found');
-    return accept(addDays(localDayOf(this.deps.clock.now(), canteen.timeZone).date, query.daysAhead));
   }
 }

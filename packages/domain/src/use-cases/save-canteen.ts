@@ -1,17 +1,9 @@
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
-import {
-  anySchedule,
-  validateCanteen,
-  type Canteen,
-  type CanteenId,
-  type CanteenRecord,
-  type StoredCanteen,
-} from '../canteen/canteen.js';
+import { anySchedule, validateCanteen, type Canteen, type StoredCanteen } from '../canteen/canteen.js';
 import { anyFeedUrl, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import type { FeedStateRepository } from '../feed/feed-ports.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
-import { accept, refuse, type Result } from '../shared/refusal.js';
-import type { Clock } from '../shared/clock.js';
+import type { Result } from '../shared/refusal.js';
 
 export const saveCanteenRefusals = ['invalid_canteen', 'openmensa_id_taken'] as const;
 
@@ -58,64 +50,5 @@ export class SaveCanteen {
     for (const feed of canteen.feeds) {
       if (urls.get(feed.name) !== feed.url) await this.deps.feedStates?.forget(canteen.id, feed.name);
     }
-  }
-}
-
-export const getCanteenRefusals = ['canteen_not_found'] as const;
-
-export class GetCanteen {
-  constructor(private readonly deps: { readonly canteens: CanteenRepository }) {}
-
-  async execute(id: CanteenId): Promise<Result<StoredCanteen, 'canteen_not_found'>> {
-    const canteen = await this.deps.canteens.find(id);
-    return canteen === undefined ? refuse('canteen_not_found') : accept(canteen);
-  }
-}
-
-/** Every canteen, by id. */
-export class ListCanteens {
-  constructor(private readonly deps: { readonly canteens: CanteenRepository }) {}
-
-  async execute(): Promise<readonly StoredCanteen[]> {
-    return this.deps.canteens.list();
-  }
-}
-
-export const archiveCanteenRefusals = ['canteen_not_found'] as const;
-
-export interface ArchivedCanteen {
-  readonly canteenId: CanteenId;
-  /** When it was first archived: archiving it again keeps this instant. */
-  readonly archivedAt: Date;
-}
-
-/**
- * Archives a canteen (admin): it leaves every list and read, its feeds are no longer fetched, and its meals and
- * ratings stay for the day a save restores it.
- */
-export class ArchiveCanteen {
-  constructor(
-    private readonly deps: {
-      readonly canteens: CanteenRepository;
-      readonly clock: Clock;
-      readonly announce?: AnnounceMenuChange;
-    },
-  ) {}
-
-  async execute(id: CanteenId): Promise<Result<ArchivedCanteen, 'canteen_not_found'>> {
-    const archivedAt = await this.deps.canteens.archive(id, this.deps.clock.now());
-    if (archivedAt === undefined) return refuse('canteen_not_found');
-    // Its menus are gone: caches forget them and live streams of its days end.
-    (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
-    return accept({ canteenId: id, archivedAt });
-  }
-}
-
-/** Every canteen, archived ones too, by id (admin): what a console shows to restore one. */
-export class ListCanteensWithArchived {
-  constructor(private readonly deps: { readonly canteens: CanteenRepository }) {}
-
-  async execute(): Promise<readonly CanteenRecord[]> {
-    return this.deps.canteens.listWithArchived();
   }
 }
