@@ -279,7 +279,7 @@ export const settings = {
   },
   TOKEN_ROLE_SCOPES: {
     description:
-      'Which scopes each role grants: `role=scope,scope;role=scope` (e.g. `canteen-admin=meals:write,meals:read-reports;kitchen=meals:kitchen`); scopes are `meals:write`, `meals:read-reports`, `meals:kitchen`; roles not named grant nothing',
+      'Which scopes each role grants: `role=scope,scope;role=scope` (e.g. `canteen-admin=meals:write,meals:read-reports;manager=meals:manage;kitchen=meals:kitchen`); scopes are `meals:write`, `meals:manage`, `meals:read-reports`, `meals:kitchen`; roles not named grant nothing. A token role written `ROLE@CANTEEN_ID` (e.g. `kitchen@mensa-nord`) grants the scopes of ROLE at that canteen only, a role without `@` at every canteen; a canteen that does not exist grants nothing',
     default: undefined,
     parse: roleScopes,
   },

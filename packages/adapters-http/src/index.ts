@@ -1,9 +1,18 @@
-export { adminScope, kitchenScope, knownScopes, reportsScope, type Principal } from './auth/principal.js';
+export {
+  adminScope,
+  kitchenScope,
+  knownScopes,
+  manageScope,
+  reportsScope,
+  type Principal,
+} from './auth/principal.js';
 export {
   parseRoleClaimPaths,
   parseRoleScopes,
+  grantsOfToken,
   rolesIn,
   scopesGrantedBy,
+  splitCanteenSuffix,
   type RoleMapping,
 } from './auth/role-mapping.js';
 export { signHmacToken, type TokenClaims } from './auth/token-signer.js';
@@ -38,6 +47,7 @@ export type { SharedRateLimitOptions } from './limits/shared-rate-limit-store.js
 export type { HttpTimeouts } from './limits/server-timeouts.js';
 export { redactedLogPaths } from './logging.js';
 export { docsPath, openApiPath } from './docs/api-docs.js';
+export type { HttpAppPlugin, HttpPluginContext } from './http-plugins.js';
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';

@@ -3,8 +3,10 @@ import {
   createJwksTokenVerifier,
   parseRoleClaimPaths,
   parseRoleScopes,
+  grantsOfToken,
   rolesIn,
   scopesGrantedBy,
+  splitCanteenSuffix,
   type RoleMapping,
   type TokenVerifier,
 } from '../src/index.js';
@@ -134,6 +136,42 @@ describe('reading roles', () => {
     ]);
   });
 
+  it('grants a role written ROLE@CANTEEN_ID the scopes of ROLE at that canteen only; a role without @ at all', () => {
+    const grants = grantsOfToken(
+      [],
+      {
+        realm_access: {
+          roles: ['kitchen@mensa-nord', 'Meals.Report@mensa-sued', 'Meals.Report', 'unknown@mensa-nord'],
+        },
+        roles: ['canteen-admin@mensa-west'],
+      },
+      mapping,
+    );
+    expect([...grants.global]).toEqual(['meals:read-reports']);
+    expect(Object.fromEntries([...grants.byCanteen].map(([canteen, scopes]) => [canteen, [...scopes]]))).toEqual({
+      'mensa-nord': ['meals:kitchen'],
+      'mensa-west': ['meals:write'],
+    });
+  });
+
+  it('reads a role whose text after @ is no canteen id, or that is mapped with its @, as a role for all canteens', () => {
+    const withAt: RoleMapping = {
+      claimPaths: ['roles'],
+      scopesByRole: parseRoleScopes('staff@campus=meals:kitchen;kitchen=meals:kitchen'),
+    };
+    const grants = grantsOfToken([], { roles: ['staff@campus', 'kitchen@Mensa Nord'] }, withAt);
+    expect([...grants.global]).toEqual(['meals:kitchen']);
+    expect(grants.byCanteen.size).toBe(0);
+    expect(splitCanteenSuffix('kitchen@mensa-nord')).toEqual({ name: 'kitchen', canteenId: 'mensa-nord' });
+    expect(splitCanteenSuffix('@mensa-nord')).toEqual({ name: '@mensa-nord', canteenId: null });
+  });
+
+  it('takes SCOPE@CANTEEN_ID in the scope claim as that scope at that canteen', () => {
+    const grants = grantsOfToken(['openid', 'meals:manage@mensa-nord', 'meals:kitchen', 'email@x'], {}, undefined);
+    expect([...grants.global]).toEqual(['meals:kitchen']);
+    expect([...(grants.byCanteen.get('mensa-nord') ?? [])]).toEqual(['meals:manage']);
+  });
+
   it('never reads inherited properties as claims', () => {
     expect(rolesIn({}, ['constructor', 'toString', '__proto__'])).toEqual([]);
   });
@@ -151,7 +189,7 @@ describe('the settings', () => {
     expect(() => parseRoleScopes('=meals:write')).toThrow(/role=scope/);
     expect(() => parseRoleScopes('admin=')).toThrow(/role=scope/);
     expect(() => parseRoleScopes('admin=meals:wirte')).toThrow(
-      'role "admin" names unknown scopes meals:wirte (known: meals:write, meals:read-reports, meals:kitchen)',
+      'role "admin" names unknown scopes meals:wirte (known: meals:write, meals:read-reports, meals:kitchen, meals:manage)',
     );
     expect(() => parseRoleScopes('a=meals:write;a=meals:kitchen')).toThrow('role "a" is mapped twice');
     expect(() => parseRoleScopes(' ; ')).toThrow(/no role is mapped/);

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { noGrants } from '@canteen-meals/domain';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJwksTokenVerifier, createPublicKeyTokenVerifier, HttpError, type TokenVerifier } from '../src/index.js';
@@ -25,7 +26,7 @@ describe('a public key file: the algorithm is pinned to the key', () => {
 
   it('lets an RSA key verify RS256 only, synchronously', () => {
     const verify = createPublicKeyTokenVerifier({ publicKeyPem: rsa.publicPem, issuer });
-    expect(verify(tokenOf(rsa))).toEqual({ userId: 'alice', scopes: new Set() });
+    expect(verify(tokenOf(rsa))).toEqual({ userId: 'alice', scopes: new Set(), grants: noGrants });
     const otherAlgorithms = ['RS384', 'RS512', 'PS256', 'ES256', 'HS256'].map((alg) =>
       signJwt({ alg, typ: 'JWT' }, payload(), alg === 'HS256' ? rsa.publicPem : rsa),
     );

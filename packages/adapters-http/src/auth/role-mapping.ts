@@ -1,3 +1,4 @@
+import { canteenIdPattern, grantsOf, isStaffScope, type AccessGrants, type Grant } from '@canteen-meals/domain';
 import { knownScopes } from './principal.js';
 
 /**
@@ -64,9 +65,52 @@ export function rolesIn(payload: Readonly<Record<string, unknown>>, claimPaths: 
   return roles;
 }
 
-/** The scopes a token's roles grant under the mapping; roles the mapping does not name grant nothing. */
+/**
+ * The scopes a token's roles grant for every canteen under the mapping; roles the mapping does not name grant nothing,
+ * and neither do `ROLE@CANTEEN_ID` roles (see grantsOfRoles).
+ */
 export function scopesGrantedBy(payload: Readonly<Record<string, unknown>>, mapping: RoleMapping): string[] {
   return rolesIn(payload, mapping.claimPaths).flatMap((role) => mapping.scopesByRole.get(role) ?? []);
+}
+
+/**
+ * One role or scope as a token writes it, split into what it names and the canteen it is for: `kitchen@mensa-nord` is
+ * `kitchen` for `mensa-nord`; `kitchen` (or a role whose text after its last `@` is no canteen id) is for every canteen.
+ */
+export function splitCanteenSuffix(text: string): { readonly name: string; readonly canteenId: string | null } {
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return { name: text, canteenId: null };
+  const canteenId = text.slice(at + 1);
+  return canteenIdPattern.test(canteenId) ? { name: text.slice(0, at), canteenId } : { name: text, canteenId: null };
+}
+
+/**
+ * The staff grants of a token: each scope of `scopes` (its `scope` claim: `meals:kitchen` for every canteen,
+ * `meals:kitchen@mensa-nord` for one) and each role the mapping names (`kitchen` for every canteen, `kitchen@mensa-nord`
+ * for one: the scopes TOKEN_ROLE_SCOPES maps `kitchen` to, at that canteen only). A role named exactly as mapped wins
+ * over a split one, so a role with an `@` of its own can still be mapped. A canteen that does not exist is kept and
+ * grants nothing: the policy is only ever asked about canteens that do.
+ */
+export function grantsOfToken(
+  scopeClaim: readonly string[],
+  payload: Readonly<Record<string, unknown>>,
+  mapping: RoleMapping | undefined,
+): AccessGrants {
+  const grants: Grant[] = [];
+  for (const entry of scopeClaim) {
+    const { name, canteenId } = splitCanteenSuffix(entry);
+    if (isStaffScope(name)) grants.push({ scope: name, canteenId });
+  }
+  if (mapping !== undefined) {
+    for (const role of rolesIn(payload, mapping.claimPaths)) {
+      const exact = mapping.scopesByRole.get(role);
+      const { name, canteenId } = exact === undefined ? splitCanteenSuffix(role) : { name: role, canteenId: null };
+      for (const scope of exact ?? mapping.scopesByRole.get(name) ?? []) {
+        if (isStaffScope(scope)) grants.push({ scope, canteenId });
+      }
+    }
+  }
+  return grantsOf(grants);
 }
 
 /**

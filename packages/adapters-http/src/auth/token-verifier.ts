@@ -2,7 +2,7 @@ import { isBlankText, isUserId, userIdMaxLength } from '@canteen-meals/domain';
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
-import { scopesGrantedBy, type RoleMapping } from './role-mapping.js';
+import { grantsOfToken, scopesGrantedBy, splitCanteenSuffix, type RoleMapping } from './role-mapping.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
 /** What every verifier checks besides the signature. */
@@ -131,10 +131,12 @@ export function principalOf(
       `The token's exp lies more than ${formatHours(options.maxLifetimeMs!)} hours ahead: ask for a shorter-lived token.`,
     );
   }
-  const scopes =
+  const claimed =
     options.scopeClaim !== false && typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [];
+  // `scopes` holds what counts at every canteen; `meals:kitchen@mensa-nord` counts at its canteen only (grants).
+  const scopes = claimed.filter((each) => splitCanteenSuffix(each).canteenId === null);
   if (options.roleMapping !== undefined) scopes.push(...scopesGrantedBy(payload, options.roleMapping));
-  return { userId: sub, scopes: new Set(scopes) };
+  return { userId: sub, scopes: new Set(scopes), grants: grantsOfToken(claimed, payload, options.roleMapping) };
 }
 
 // Unicode Cc: U+0000-U+001F and U+007F-U+009F.
