@@ -2,7 +2,6 @@ import * as crypto from 'node:crypto';
 import {
   accept,
   readingsChangeAt,
-  type Clock,
   type DishId,
   type MealId,
   type MenuChange,
@@ -10,9 +9,15 @@ import {
   type PersonalState,
   type PublicMenu,
   type Result,
+  type Aversions,
+  defaultMenuSelection,
+  menuSelectionKey,
+  noAversions,
+  selects,
+  type MenuSelection,
 } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import { publicMealDataOf } from '../wire-mapping.js';
-import { defaultSelection, selectionKey, selects, type MenuSelection } from './menu-selection.js';
 
 /** How public menu answers are kept between requests. */
 export interface MenuCacheSettings {
@@ -99,7 +104,10 @@ export class MenuAnswers {
    * The menu of `days` with the meals `selection` selects (by default: all but placeholders). Each selection is an
    * answer of its own, kept and dropped like any other: a filtered menu costs what an unfiltered one does.
    */
-  async answer(days: MenuDays, selection: MenuSelection = defaultSelection): Promise<Result<MenuAnswer, MenuRefusal>> {
+  async answer(
+    days: MenuDays,
+    selection: MenuSelection = defaultMenuSelection,
+  ): Promise<Result<MenuAnswer, MenuRefusal>> {
     const key = keyOf(days, selection);
     const now = this.clock.now().getTime();
     const kept = this.kept.get(key);
@@ -113,7 +121,7 @@ export class MenuAnswers {
    * The kept answer that `answer` would serve now, or undefined: without a promise, so that the common read (a 304
    * above all) answers in the handler's own turn. Undefined does not mean there is no answer: ask `answer`.
    */
-  keptAnswer(days: MenuDays, selection: MenuSelection = defaultSelection): MenuAnswer | undefined {
+  keptAnswer(days: MenuDays, selection: MenuSelection = defaultMenuSelection): MenuAnswer | undefined {
     const kept = this.kept.get(keyOf(days, selection));
     return kept !== undefined && this.servable(kept, this.clock.now().getTime()) ? kept : undefined;
   }
@@ -253,14 +261,6 @@ const sha1: (text: string) => string =
     ? (text) => crypto.hash('sha1', text, 'base64url')
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
-/** What a personalized answer does with the servings of dishes the reader avoids: marks them, or leaves them out. */
-export interface Aversions {
-  readonly dishIds: ReadonlySet<DishId>;
-  readonly hide: boolean;
-}
-
-export const noAversions: Aversions = { dishIds: new Set(), hide: false };
-
 const unmarked = ',"marked":false,"rating_personal":null';
 const personalHead = Buffer.from('{"status":"success","data":{"meals":[');
 const personalTail = '],"unknown_ids":[]';
@@ -311,10 +311,10 @@ export function personalizedBody(
   return Buffer.concat([personalHead, Buffer.from(text.join(',')), tail]);
 }
 
-const defaultSelectionKey = selectionKey(defaultSelection);
+const defaultSelectionKey = menuSelectionKey(defaultMenuSelection);
 
 /** Where an answer of these days and selection is kept. */
 function keyOf(days: MenuDays, selection: MenuSelection): string {
-  const selected = selection === defaultSelection ? defaultSelectionKey : selectionKey(selection);
+  const selected = selection === defaultMenuSelection ? defaultSelectionKey : menuSelectionKey(selection);
   return `${days.canteenId}\u0000${days.from}\u0000${days.to}\u0000${selected}`;
 }

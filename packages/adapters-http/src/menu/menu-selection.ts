@@ -1,23 +1,7 @@
-import {
-  bothFilters,
-  labelFilterKey,
-  labelFilterOf,
-  noLabelFilter,
-  passesLabelFilter,
-  placeholderLabel,
-  type DetailedMeal,
-  type LabelFilter,
-} from '@canteen-meals/domain';
+import { defaultMenuSelection, menuSelectionOf, type MenuSelection } from '@canteen-meals/domain';
 import { HttpError } from '../http-error.js';
 
-/** Which meals of a menu a read answers: those its label filter passes, placeholders only when asked for. */
-export interface MenuSelection {
-  readonly filter: LabelFilter;
-  readonly placeholders: boolean;
-}
-
-/** Every meal but the placeholders: what a JSON menu answers when its query names no filter. */
-export const defaultSelection: MenuSelection = { filter: noLabelFilter, placeholders: false };
+export { selects, type MenuSelection } from '@canteen-meals/domain';
 
 /** The query parameters every menu read takes (strings, as the schemas let them through). */
 export interface SelectionQuery {
@@ -26,28 +10,25 @@ export interface SelectionQuery {
   readonly placeholders?: 'true' | 'false' | undefined;
 }
 
-const codesOf = (list: string | undefined) => (list === undefined ? [] : list.split(','));
+/** The query parameters of a personalized read besides its selection. */
+export interface PersonalQuery extends SelectionQuery {
+  readonly all?: 'true' | 'false' | undefined;
+  readonly hide?: 'avoided' | undefined;
+}
 
-/** The selection of a read's query; an unknown label code is a 400 naming it. */
+const codesOf = (list: string | undefined) => (list === undefined ? undefined : list.split(','));
+
+/** The domain's selection of a read's query; an unknown label code is a 400 naming it. */
 export function selectionOf(query: SelectionQuery): MenuSelection {
-  // The common read asks for no selection: the shared default, whose key is worked out once (menu-answers.ts).
-  if (query.without === undefined && query.only === undefined && query.placeholders !== 'true') return defaultSelection;
-  const filter = labelFilterOf(codesOf(query.without), codesOf(query.only));
-  if (!filter.ok) throw new HttpError('invalid_request', filter.refusal.message);
-  return { filter: filter.value, placeholders: query.placeholders === 'true' };
-}
-
-/** The selection with a person's preferences added (a meal must pass both). */
-export function withPreferences(selection: MenuSelection, preferences: LabelFilter): MenuSelection {
-  return { ...selection, filter: bothFilters(selection.filter, preferences) };
-}
-
-export function selects(selection: MenuSelection, meal: Pick<DetailedMeal, 'labels'>): boolean {
-  if (!selection.placeholders && meal.labels.includes(placeholderLabel)) return false;
-  return passesLabelFilter(meal.labels, selection.filter);
-}
-
-/** Equal selections, equal keys: part of the key of a kept public menu (the URL's filter is the cache key). */
-export function selectionKey(selection: MenuSelection): string {
-  return `${labelFilterKey(selection.filter)}|${selection.placeholders ? 'p' : ''}`;
+  // The common read asks for no selection: the shared default, without a word split or a result.
+  if (query.without === undefined && query.only === undefined && query.placeholders !== 'true') {
+    return defaultMenuSelection;
+  }
+  const selection = menuSelectionOf({
+    without: codesOf(query.without),
+    only: codesOf(query.only),
+    placeholders: query.placeholders === 'true',
+  });
+  if (!selection.ok) throw new HttpError('invalid_request', selection.refusal.message);
+  return selection.value;
 }

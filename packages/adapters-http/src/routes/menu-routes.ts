@@ -1,22 +1,24 @@
 import {
   getMealsRefusals,
   getMenuRefusals,
-  type Clock,
   type GetCanteenDay,
   type GetMeals,
   type GetPersonalPart,
+  GetPersonalizedMeals,
+  GetPersonalizedMenu,
+  type GetPersonalizedMenuQuery,
   type GetPreferences,
   type GetPublicMenu,
   type MenuChangeHub,
-  type MealReading,
   type MenuPosition,
-  inOrderOfMeals,
   type MenuDays,
+  type PersonalizedMeal,
   type PersonalState,
-  type PersonPreferences,
   type Result,
+  type UserId,
   accept,
 } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import {
   exampleMeals,
   MealsData,
@@ -44,8 +46,7 @@ import {
 } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
-import { selectionKey, selectionOf, selects, withPreferences, type MenuSelection } from '../menu/menu-selection.js';
-import type { Aversions } from '../menu/menu-answers.js';
+import { type PersonalQuery, selectionOf } from '../menu/menu-selection.js';
 import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { createPrivateTags } from './private-tags.js';
@@ -86,49 +87,15 @@ const tokenErrors = ['unauthenticated', 'invalid_token'] as const;
  */
 export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (app, options) => {
   const { getMeals, getPublicMenu, getPersonalPart, getCanteenDay, getPreferences } = options;
-  /** The reader's selection (`asked`, the query's, with their preferences unless ?all=true) and what they avoid. */
-  const personalSelection = (
-    asked: MenuSelection,
-    query: PersonalQuery,
-    preferences: PersonPreferences,
-  ): { readonly selection: MenuSelection; readonly aversions: Aversions } => ({
-    selection: query.all === 'true' ? asked : withPreferences(asked, preferences.filter),
-    aversions: {
-      dishIds: new Set(preferences.aversions.map((aversion) => aversion.dishId)),
-      hide: query.hide === 'avoided',
-    },
-  });
-  /**
-   * The reader's part of a canteen's menu: their states of the meals the query's own selection keeps (a superset of
-   * those their preferences keep) and their preferences, in one statement; then the menu of both, kept like any
-   * other, and the states of its meals. Issue 27 allows the preferences 10 % of the personalized read: a statement of
-   * their own cost it 20 %.
-   */
-  const personalMenu = async (userId: string, days: MenuDays, query: PersonalQuery) => {
-    const asked = selectionOf(query);
-    const broad = await menus.answer(days, asked);
-    if (!broad.ok) return broad;
-    const { states, preferences } = await getPersonalPart.execute({ userId, mealIds: broad.value.mealIds });
-    const { selection, aversions } = personalSelection(asked, query, preferences);
-    if (selectionKey(selection) === selectionKey(asked)) return accept({ answer: broad.value, states, aversions });
-    const narrow = await menus.answer(days, selection);
-    if (!narrow.ok) return narrow;
-    const mealIds = narrow.value.mealIds;
-    // A menu change between the two answers may bring in a meal the first did not have: its states are read again.
-    const known = new Set(broad.value.mealIds);
-    const own = mealIds.every((mealId) => known.has(mealId))
-      ? states
-      : (await getPersonalPart.execute({ userId, mealIds })).states;
-    return accept({
-      answer: narrow.value,
-      states: inOrderOfMeals(mealIds, new Map(own.map((state) => [state.mealId, state]))),
-      aversions,
-    });
-  };
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cursors = createPageCursors(options.cursorSecret);
   const privateTagOf = createPrivateTags(options.cursorSecret);
   const menus = new MenuAnswers((days) => getPublicMenu.execute(days), options.clock, caching);
+  // The reader's menu is the kept public menu of their view: the domain decides which, the answers keep them.
+  const personalMenus = new GetPersonalizedMenu({ menus, getPersonalPart });
+  const personalMeals = new GetPersonalizedMeals({ getMeals, getPreferences });
+  const personalMenu = (userId: UserId, days: MenuDays, query: PersonalQuery) =>
+    personalMenus.execute(personalMenuQueryOf(userId, days, query));
   const unsubscribe = options.menuChanges.subscribe(menus.onChange);
   app.addHook('onClose', async () => unsubscribe());
   const cacheControl = publicCacheControl(caching);
@@ -197,12 +164,7 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     // The onRequest hook demanded a token for these reads.
     if (days === undefined) {
       const { userId } = authenticatedPrincipal(request);
-      const personal = personalSelection(
-        selectionOf(query.value),
-        query.value,
-        await getPreferences.execute({ userId }),
-      );
-      return readByIdsOrEveryCanteen(getMeals, cursors, userId, query.value, reply, personal);
+      return readByIdsOrEveryCanteen(personalMeals, cursors, userId, query.value, reply);
     }
     if (request.query.cursor !== undefined) throw new HttpError('invalid_request', 'cursor goes with date alone.');
     if (reader === null) {
@@ -282,24 +244,37 @@ function personalStatesBody(states: readonly PersonalState[]): string {
   return JSON.stringify({ status: 'success', data: { meals } });
 }
 
-/** The query parameters of a personalized read. */
-interface PersonalQuery {
-  readonly without?: string | undefined;
-  readonly only?: string | undefined;
-  readonly placeholders?: 'true' | 'false' | undefined;
-  readonly all?: 'true' | 'false' | undefined;
-  readonly hide?: 'avoided' | undefined;
+/** What a personalized read of a canteen's days asks the domain, from its query. */
+function personalMenuQueryOf(userId: UserId, days: MenuDays, query: PersonalQuery): GetPersonalizedMenuQuery {
+  return {
+    userId,
+    days,
+    selection: selectionOf(query),
+    all: query.all === 'true',
+    hideAvoided: query.hide === 'avoided',
+  };
+}
+
+/** A meal of a personalized read on the wire: `avoided` only on the servings of a dish the reader avoids. */
+function personalMealDataOf({ reading, avoided }: PersonalizedMeal) {
+  return avoided ? { ...mealDataOf(reading), avoided: true } : mealDataOf(reading);
 }
 
 /** ?ids= and ?date= without canteen (in pages): personal reads, private. */
 async function readByIdsOrEveryCanteen(
-  getMeals: GetMeals,
+  personalMeals: GetPersonalizedMeals,
   cursors: PageCursors,
   userId: string,
   query: MealsQuery,
   reply: FastifyReply,
-  personal: { readonly selection: MenuSelection; readonly aversions: Aversions },
 ) {
+  // The selection first: an unknown label code is the answer before any other mistake of the query.
+  const read = {
+    userId,
+    selection: selectionOf(query),
+    all: query.all === 'true',
+    hideAvoided: query.hide === 'avoided',
+  };
   const { ids, date, canteen, from, to, cursor } = query;
   const given = [ids, date, from ?? to].filter((value) => value !== undefined).length;
   if (given !== 1) throw new HttpError('invalid_request', 'Give exactly one of: ids, date, or from with to.');
@@ -315,35 +290,22 @@ async function readByIdsOrEveryCanteen(
   if (cursor !== undefined && date === undefined)
     throw new HttpError('invalid_request', 'cursor goes with date alone.');
   reply.header('cache-control', 'private, no-store');
-  const { selection, aversions } = personal;
-  // Each meal as every read answers it, marked when the reader avoids its dish, or left out with hide=avoided.
-  const answered = (readings: readonly MealReading[]) =>
-    readings.flatMap((reading) => {
-      const avoided = aversions.dishIds.has(reading.dish.id);
-      if (avoided && aversions.hide) return [];
-      return [{ ...mealDataOf(reading), ...(avoided ? { avoided: true } : {}) }];
-    });
   if (ids !== undefined) {
-    const result = await getMeals.execute({ userId, mealIds: ids.split(',').map(mealIdOf) });
+    const result = await personalMeals.execute({ ...read, mealIds: ids.split(',').map(mealIdOf) });
     if (!result.ok) return sendRefusal(reply, result.refusal);
-    // Meals asked for by id are answered even when they are placeholders, and whatever the reader's preferences;
-    // the query's own label filter still applies.
-    const asked = { ...selectionOf(query), placeholders: true };
-    const meals = result.value.meals.filter((reading) => selects(asked, reading.meal));
-    return { status: 'success' as const, data: { meals: answered(meals), unknown_ids: [...result.value.unknownIds] } };
+    const { meals, unknownIds } = result.value;
+    return { status: 'success' as const, data: { meals: meals.map(personalMealDataOf), unknown_ids: [...unknownIds] } };
   }
   const servedOn = localDateOf(date!);
   const list = `day-${servedOn}` as const;
   const after = cursor === undefined ? null : menuPositionOf(cursors.decode(list, userId, cursor));
-  const result = await getMeals.execute({ userId, servedOn, after });
+  const result = await personalMeals.execute({ ...read, servedOn, after });
   if (!result.ok) return sendRefusal(reply, result.refusal);
-  // The page is cut before the selection: a page may hold fewer meals, and its cursor still names where it ended.
-  const meals = result.value.meals.filter((reading) => selects(selection, reading.meal));
-  const { next } = result.value;
+  const { meals, next } = result.value;
   return {
     status: 'success' as const,
     data: {
-      meals: answered(meals),
+      meals: meals.map(personalMealDataOf),
       unknown_ids: [],
       next_cursor: next === null ? null : cursors.encode(list, userId, next),
     },

@@ -1,11 +1,13 @@
 import {
-  defaultRankingSettings,
+  GetRanking,
   rankDishesRefusals,
-  rankingSettingsProblem,
+  rankingSelectionOf,
   rankMealsRefusals,
+  shownScoreOf,
   type RankDishes,
   type Ranked,
   type RankingOrder,
+  type RankingSelectionProblem,
   type RankingSettings,
   type RankMeals,
 } from '@canteen-meals/domain';
@@ -14,7 +16,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { availabilityFieldsOf } from '../wire-mapping.js';
 import { HttpError } from '../http-error.js';
-import { selectionOf, selects } from '../menu/menu-selection.js';
+import { selectionOf } from '../menu/menu-selection.js';
 import { strongTagOf } from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { answerUnlessFresh, notModified, publicCacheControl } from './fresh-answers.js';
@@ -41,9 +43,7 @@ export interface RankingRoutesOptions {
  */
 export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = async (app, options) => {
   const { rankMeals, rankDishes } = options;
-  const settings = options.rankingSettings ?? defaultRankingSettings;
-  const problem = rankingSettingsProblem(settings);
-  if (problem !== null) throw new RangeError(`rankingSettings: ${problem}`);
+  const getRanking = new GetRanking({ rankMeals, rankDishes, settings: options.rankingSettings });
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cacheControl = publicCacheControl(caching);
 
@@ -70,45 +70,39 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const { canteen, scope = 'meals', by = 'rating', date, from, to } = request.query;
+      const { canteen, scope, by, date, from, to } = request.query;
       if (canteen === undefined) throw new HttpError('invalid_request', 'missing query parameter "canteen"');
-      let data: object;
-      if (scope === 'dishes') {
-        if (date !== undefined || from !== undefined || to !== undefined) {
-          throw new HttpError('invalid_request', 'scope=dishes ranks every serving: it takes no date, from or to.');
-        }
-        const ranking = await rankDishes.execute({ canteenId: canteen, by, settings });
-        if (!ranking.ok) return sendRefusal(reply, ranking.refusal);
-        data = {
-          scope,
-          by,
-          items: ranking.value.items.map((entry) => ({
-            rank: entry.rank,
-            dish_id: entry.item.id,
-            ...figuresOf(entry, entry.item.name, by),
-          })),
-        };
-      } else {
-        const selection = selectionOf(request.query);
-        const ranking = await rankMeals.execute({
-          ...menuDaysOf({ canteen, date, from, to })!,
-          by,
-          settings,
-          keep: (meal) => selects(selection, meal),
-        });
-        if (!ranking.ok) return sendRefusal(reply, ranking.refusal);
-        data = {
-          scope,
-          by,
-          items: ranking.value.items.map((entry) => ({
-            rank: entry.rank,
-            meal_id: entry.item.meal.id,
-            ...figuresOf(entry, entry.item.meal.name, by),
-            labels: [...entry.item.meal.labels],
-            ...availabilityFieldsOf(entry.item.availability),
-          })),
-        };
-      }
+      const selection = rankingSelectionOf(
+        scope === 'dishes'
+          ? { scope, by, canteenId: canteen, namesDays: date !== undefined || from !== undefined || to !== undefined }
+          : { scope, by, meals: selectionOf(request.query), days: menuDaysOf({ canteen, date, from, to })! },
+      );
+      if (!selection.ok) throw new HttpError('invalid_request', problemMessages[selection.problem]);
+      const ranking = await getRanking.execute(selection.value);
+      if (!ranking.ok) return sendRefusal(reply, ranking.refusal);
+      const answer = ranking.value;
+      const data =
+        answer.scope === 'dishes'
+          ? {
+              scope: answer.scope,
+              by: answer.by,
+              items: answer.items.map((entry) => ({
+                rank: entry.rank,
+                dish_id: entry.item.id,
+                ...figuresOf(entry, entry.item.name, answer.by),
+              })),
+            }
+          : {
+              scope: answer.scope,
+              by: answer.by,
+              items: answer.items.map((entry) => ({
+                rank: entry.rank,
+                meal_id: entry.item.meal.id,
+                ...figuresOf(entry, entry.item.meal.name, answer.by),
+                labels: [...entry.item.meal.labels],
+                ...availabilityFieldsOf(entry.item.availability),
+              })),
+            };
       const body = JSON.stringify({ status: 'success', data });
       const etag = strongTagOf(body);
       reply.header('cache-control', cacheControl).header('etag', etag);
@@ -117,15 +111,16 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
   );
 };
 
-/**
- * The wire fields of a ranked item after its id. An unrated item has no score on the wire: an app would show the
- * prior's bound as if it were a rating (the "2.5 stars for an unrated meal" the rankings are there to avoid).
- */
+const problemMessages = {
+  dishes_take_no_days: 'scope=dishes ranks every serving: it takes no date, from or to.',
+} as const satisfies Record<RankingSelectionProblem, string>;
+
+/** The wire fields of a ranked item after its id (the score as the domain shows it: none for an unrated item). */
 function figuresOf(entry: Ranked<unknown>, name: string, by: RankingOrder) {
   const { count, average } = entry.statistics;
   return {
     name,
-    score: count === 0 ? null : entry.score,
+    score: shownScoreOf(entry),
     rating_count: count,
     rating_average: average,
     ...(by === 'marks' ? { marks: entry.marks } : {}),

@@ -1,4 +1,4 @@
-import { defaultUpcomingDays, type GetPreferences, type GetUpcomingFavourites } from '@canteen-meals/domain';
+import { type GetPreferences, GetPersonalizedUpcoming, type GetUpcomingFavourites } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   exampleUpcoming,
@@ -12,7 +12,7 @@ import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
 import { upcomingDataOf } from '../wire-mapping.js';
 import { answerPrivately } from './private-answers.js';
-import { selectionOf, selects, withPreferences } from '../menu/menu-selection.js';
+import { selectionOf } from '../menu/menu-selection.js';
 
 export interface UpcomingRoutesOptions {
   readonly getUpcomingFavourites: GetUpcomingFavourites;
@@ -29,6 +29,7 @@ export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = 
   { getUpcomingFavourites, getPreferences },
 ) => {
   answerPrivately(app);
+  const personalUpcoming = new GetPersonalizedUpcoming({ getUpcomingFavourites, getPreferences });
 
   app.get(
     routePaths.getUpcoming,
@@ -46,26 +47,21 @@ export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = 
     },
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
-      const { days } = request.query;
-      const preferences = await getPreferences.execute({ userId });
-      const asked = selectionOf(request.query);
-      const selection = request.query.all === 'true' ? asked : withPreferences(asked, preferences.filter);
-      const avoided = new Set(preferences.aversions.map((aversion) => aversion.dishId));
-      const hide = request.query.hide === 'avoided';
-      const upcoming = await getUpcomingFavourites.execute({
+      const { days, all, hide } = request.query;
+      const upcoming = await personalUpcoming.execute({
         userId,
-        days: days === undefined ? defaultUpcomingDays : Number(days),
+        days: days === undefined ? undefined : Number(days),
+        selection: selectionOf(request.query),
+        all: all === 'true',
+        hideAvoided: hide === 'avoided',
       });
-      const servings = upcoming.servings.filter(
-        ({ reading }) => selects(selection, reading.meal) && !(hide && avoided.has(reading.dish.id)),
-      );
-      const data = upcomingDataOf({ ...upcoming, servings });
+      const data = upcomingDataOf(upcoming);
       return {
         status: 'success' as const,
         data: {
           ...data,
-          servings: data.servings.map((serving) =>
-            avoided.has(serving.dish_id) ? { ...serving, avoided: true } : serving,
+          servings: data.servings.map((serving, index) =>
+            upcoming.servings[index]!.avoided ? { ...serving, avoided: true } : serving,
           ),
         },
       };
