@@ -1,5 +1,14 @@
 // The wire contract of the meals API: what travels between a client and the server, and nothing that runs either.
 export { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from './routes.js';
+export {
+  route,
+  type HttpMethod,
+  type OpenApiResponse,
+  type PathParameterNames,
+  type PathParameters,
+  type RouteContract,
+} from './route-contract.js';
+export { routes } from './api-routes.js';
 export { errorCodes, exampleMessageOf, httpStatusOf, type ErrorCode } from './error-codes.js';
 export { ErrorEnvelope, successEnvelope } from './envelope.js';
 export * from './canteen-schemas.js';

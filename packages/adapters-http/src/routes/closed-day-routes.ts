@@ -1,15 +1,11 @@
 import { setDayClosedRefusals, type SetDayClosed } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DayClosedBody, DayClosedData, DayParams, routePaths, successEnvelope } from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import {
-  authenticatedRouteErrors,
-  errorResponses,
-  jsonBodyErrors,
-  writeRouteErrors,
-} from '../schemas/error-responses.js';
+import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { localDateOf } from './read-params.js';
 
 export interface ClosedDayRoutesOptions {
@@ -20,27 +16,18 @@ export interface ClosedDayRoutesOptions {
 export const closedDayRoutes: FastifyPluginAsyncTypebox<ClosedDayRoutesOptions> = async (app, { setDayClosed }) => {
   app.addHook('preValidation', requireJsonBody);
 
-  app.put(
-    routePaths.setDayClosed,
+  serveRoute(
+    app,
+    routes.setDayClosed,
     {
       onRequest: requireAdminScope,
-      schema: {
-        operationId: 'setDayClosed',
-        summary:
-          'Say that a canteen is closed on a day ({"closed": true}: its meals still to be served are withdrawn) or not ({"closed": false}), as a feed\'s <closed/> does (needs the meals:write scope)',
-        params: DayParams,
-        body: DayClosedBody,
-        response: {
-          200: successEnvelope(DayClosedData),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...jsonBodyErrors,
-            ...writeRouteErrors,
-            'forbidden',
-            ...wireCodesOf(setDayClosedRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...authenticatedRouteErrors,
+        ...jsonBodyErrors,
+        ...writeRouteErrors,
+        'forbidden',
+        ...wireCodesOf(setDayClosedRefusals),
+      ],
     },
     async (request, reply) => {
       const { canteen_id: canteenId, date } = request.params;

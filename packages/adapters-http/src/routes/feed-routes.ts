@@ -1,17 +1,10 @@
 import { listFeedsRefusals, runFeedRefusals, type ListFeeds, type RunFeed } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import {
-  CanteenParams,
-  FeedParams,
-  FeedsData,
-  FeedSummaryData,
-  routePaths,
-  successEnvelope,
-} from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
-import { authenticatedRouteErrors, errorResponses, writeRouteErrors } from '../schemas/error-responses.js';
+import { authenticatedRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { feedSummaryDataOf } from '../wire-mapping.js';
 
 export interface FeedRoutesOptions {
@@ -21,19 +14,12 @@ export interface FeedRoutesOptions {
 
 /** A canteen's feeds and their fetches (scope meals:write). */
 export const feedRoutes: FastifyPluginAsyncTypebox<FeedRoutesOptions> = async (app, { listFeeds, runFeed }) => {
-  app.get(
-    routePaths.listFeeds,
+  serveRoute(
+    app,
+    routes.listFeeds,
     {
       onRequest: requireAdminScope,
-      schema: {
-        operationId: 'listFeeds',
-        summary: "A canteen's feeds: last attempt and success, HTTP status, duration, counts, last error, next run",
-        params: CanteenParams,
-        response: {
-          200: successEnvelope(FeedsData),
-          ...errorResponses([...authenticatedRouteErrors, 'forbidden', ...wireCodesOf(listFeedsRefusals)]),
-        },
-      },
+      errors: [...authenticatedRouteErrors, 'forbidden', ...wireCodesOf(listFeedsRefusals)],
     },
     async (request, reply) => {
       const result = await listFeeds.execute({ canteenId: request.params.canteen_id });
@@ -42,27 +28,12 @@ export const feedRoutes: FastifyPluginAsyncTypebox<FeedRoutesOptions> = async (a
     },
   );
 
-  app.post(
-    routePaths.fetchFeed,
+  serveRoute(
+    app,
+    routes.fetchFeed,
     {
       onRequest: requireAdminScope,
-      schema: {
-        operationId: 'fetchFeed',
-        summary:
-          'Fetch and import one feed now (waits for a fetch of it under way); answers its summary, failed or not',
-        params: FeedParams,
-        // Nothing to send: no body, or an empty JSON object.
-        body: Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]),
-        response: {
-          200: successEnvelope(FeedSummaryData),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...writeRouteErrors,
-            'forbidden',
-            ...wireCodesOf(runFeedRefusals),
-          ]),
-        },
-      },
+      errors: [...authenticatedRouteErrors, ...writeRouteErrors, 'forbidden', ...wireCodesOf(runFeedRefusals)],
     },
     async (request, reply) => {
       const { canteen_id: canteenId, feed_name: feedName } = request.params;

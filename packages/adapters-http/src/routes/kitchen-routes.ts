@@ -1,24 +1,13 @@
 import { isMealId, setMealAvailabilityRefusals, type SetMealAvailability } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  AvailabilityBody,
-  AvailabilityData,
-  exampleAvailabilityAnswer,
-  MealParams,
-  routePaths,
-  successEnvelope,
-} from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import { requireScope } from '../auth/authenticate.js';
 import { adminScope, kitchenScope } from '../auth/principal.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
-import {
-  authenticatedRouteErrors,
-  errorResponses,
-  jsonBodyErrors,
-  writeRouteErrors,
-} from '../schemas/error-responses.js';
+import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { smallBodyLimit } from './meal-routes.js';
 import { availabilityFieldsOf } from '../wire-mapping.js';
 
@@ -28,32 +17,20 @@ export interface KitchenRoutesOptions {
 
 /** PUT /kitchen/meals/{meal_id}/availability (scope meals:kitchen or meals:write). */
 export const kitchenRoutes: FastifyPluginAsyncTypebox<KitchenRoutesOptions> = async (app, { setMealAvailability }) => {
-  app.put(
-    routePaths.mealAvailability,
+  serveRoute(
+    app,
+    routes.setMealAvailability,
     {
       bodyLimit: smallBodyLimit,
       onRequest: requireScope(kitchenScope, adminScope),
       preValidation: requireJsonBody,
-      schema: {
-        operationId: 'setMealAvailability',
-        summary:
-          "Say how much of a serving is left: available, few_left or sold_out. The kitchen (meals:kitchen) changes meals of its canteen's today; meals:write any day. Setting the same status again changes nothing",
-        params: MealParams,
-        body: AvailabilityBody,
-        response: {
-          200: successEnvelope(AvailabilityData, {
-            description: "The serving's availability as it now stands",
-            examples: [{ status: 'success', data: exampleAvailabilityAnswer }],
-          }),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...jsonBodyErrors,
-            ...writeRouteErrors,
-            'forbidden',
-            ...wireCodesOf(setMealAvailabilityRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...authenticatedRouteErrors,
+        ...jsonBodyErrors,
+        ...writeRouteErrors,
+        'forbidden',
+        ...wireCodesOf(setMealAvailabilityRefusals),
+      ],
     },
     async (request, reply) => {
       const mealId = Number(request.params.meal_id);

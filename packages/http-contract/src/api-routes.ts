@@ -1,0 +1,12 @@
+import { canteenRoutes } from './routes/canteen-routes.js';
+import { dishRoutes } from './routes/dish-routes.js';
+import { mealRoutes } from './routes/meal-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
+
+/** Every route of the API by operation: `routes.rateMeal` is what the server registers and the client calls. */
+export const routes = {
+  ...canteenRoutes,
+  ...mealRoutes,
+  ...dishRoutes,
+  ...webhookRoutes,
+};
