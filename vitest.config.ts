@@ -15,6 +15,8 @@ const postgresTests = [
 export default defineConfig({
   resolve: {
     alias: {
+      // A subpath before its package: an alias also matches the paths under its name.
+      '@canteen-meals/domain/ports': source('./packages/domain/src/ports.ts'),
       '@canteen-meals/domain': source('./packages/domain/src/index.ts'),
       '@canteen-meals/adapters-memory': source('./packages/adapters-memory/src/index.ts'),
       '@canteen-meals/adapters-sqlite': source('./packages/adapters-sqlite/src/index.ts'),
@@ -24,6 +26,8 @@ export default defineConfig({
       '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
       '@canteen-meals/read-models': source('./packages/read-models/src/index.ts'),
+      '@canteen-meals/adapters-http-openmensa': source('./packages/adapters-http-openmensa/src/index.ts'),
+      '@canteen-meals/adapters-http/plugin-kit': source('./packages/adapters-http/src/plugin-kit.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       // The start-time entry points first: an alias also matches the paths under its name.
       '@canteen-meals/adapters-openmensa/writer': source('./packages/adapters-openmensa/src/writer.ts'),

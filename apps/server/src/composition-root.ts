@@ -24,6 +24,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
+import { openMensaPlugin } from '@canteen-meals/adapters-http-openmensa';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
@@ -257,7 +258,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     menuCaching: config.menuCaching,
     live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },
     rankingSettings: config.rankingSettings,
-    menuFeedWriter: openMensaFeedWriter,
+    plugins: [openMensaPlugin({ useCases: c.resolve<UseCases>(tokens.useCases), feedWriter: openMensaFeedWriter })],
   });
   warn = (details, message) => app.log.warn(details, message);
   metrics?.watch({ webhookDeliveriesWaiting: () => persistence.outbox.pendingCount() });

@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type MenuFeedWriter, type RankingSettings } from '@canteen-meals/domain';
+import { systemClock, type Clock, type RankingSettings } from '@canteen-meals/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
@@ -55,10 +55,8 @@ import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
 import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
-import { openMensaV2Routes, type OpenMensaV2UseCases } from './openmensa-v2/v2-routes.js';
-import { menuExportRoutes, type MenuExportUseCases } from './menu-exports/menu-export-routes.js';
+import type { HttpAppPlugin } from './http-plugins.js';
 import { closedDayRoutes, type ClosedDayRoutesOptions } from './routes/closed-day-routes.js';
-import { openMensaV2Prefix, openMensaV2Url } from './openmensa-v2/v2-paths.js';
 
 export interface HttpAppOptions {
   readonly useCases: MealRoutesOptions &
@@ -76,8 +74,6 @@ export interface HttpAppOptions {
     FeedRoutesOptions &
     ReportRoutesOptions &
     Omit<WebhookRoutesOptions, 'cursorSecret'> &
-    OpenMensaV2UseCases &
-    MenuExportUseCases &
     ClosedDayRoutesOptions;
   /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
   readonly clock?: Clock;
@@ -131,10 +127,10 @@ export interface HttpAppOptions {
   /** The service's public address (PUBLIC_BASE_URL, no trailing slash): absolute links are built on it, not on Host. */
   readonly publicBaseUrl?: string | undefined;
   /**
-   * Writes a canteen's menu as an OpenMensa feed for `GET /canteens/{id}/openmensa.xml` (the server passes
-   * @canteen-meals/adapters-openmensa's writer); absent, that route is not served.
+   * Route packages served beside the API, each with the use cases it calls (e.g. @canteen-meals/adapters-http-openmensa's
+   * `openMensaPlugin`): registered after the public API routes, before the pages.
    */
-  readonly menuFeedWriter?: MenuFeedWriter | undefined;
+  readonly plugins?: readonly HttpAppPlugin[];
   /** Live statistics streams (GET /api/v1/live): limits, heartbeat, coalescing; see defaultLiveOptions. */
   readonly live?: Partial<LiveOptions> | undefined;
 }
@@ -154,6 +150,8 @@ export { apiPrefix };
 const noQueryParameters = Type.Object({}, { additionalProperties: false });
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const plugins = options.plugins ?? [];
+  const rewrites = plugins.flatMap((plugin) => (plugin.rewriteUrl === undefined ? [] : [plugin.rewriteUrl]));
   // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON; the dashboard
   // sets its own).
   const headers = securityHeaders();
@@ -170,8 +168,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     clientErrorHandler: answerClientError(headers),
     frameworkErrors: answerFrameworkError(headers),
     schemaErrorFormatter: (errors, location) => new Error(validationMessage(errors, location)),
-    // The paths OpenMensa clients send (`/api/v2//canteens`, `.json`, a trailing `/`) to the v2 routes; others unchanged.
-    rewriteUrl: (request) => openMensaV2Url(request.url ?? '/'),
+    // The paths the plugins' clients send, to their routes (e.g. OpenMensa's `/api/v2//canteens`); others unchanged.
+    rewriteUrl: (request) => rewrites.reduce((url, rewrite) => rewrite(url), request.url ?? '/'),
     // The contract is strict: "5" is not 5, and unknown fields are refused, never stripped. A route's validators and
     // serializers are compiled on its first request, not at start (lazy-compilers.ts).
     schemaController: schemasCompiledOnFirstUse(createSchemaValidator()),
@@ -232,7 +230,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // In this order: the token is verified before the limiter, so that the limiter counts verified users.
   app.addHook('onRequest', identifyCallerWith(options.verifyToken));
   await registerRateLimits(app, options.rateLimits ?? { userPerMinute: 0, ipPerMinute: 0 }, {
-    limitedPrefixes: [apiPrefix, openMensaV2Prefix, openApiPath, docsPath],
+    limitedPrefixes: [apiPrefix, ...plugins.flatMap((plugin) => plugin.limitedPrefixes ?? []), openApiPath, docsPath],
     ...(options.sharedRateLimits && {
       shared: { options: options.sharedRateLimits, clock: options.clock ?? systemClock },
     }),
@@ -295,22 +293,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     rankingSettings: options.rankingSettings,
     prefix: apiPrefix,
   });
-  // Public and cacheable: a canteen's menu as an OpenMensa feed and as a calendar.
-  await app.register(menuExportRoutes, {
-    ...options.useCases,
-    clock: options.clock ?? systemClock,
-    menuCaching: options.menuCaching ?? defaultMenuCaching,
-    feedWriter: options.menuFeedWriter,
-    prefix: apiPrefix,
-  });
-  // OpenMensa's read API v2 for the apps and libraries that speak it: public, cached like the menu.
-  await app.register(openMensaV2Routes, {
-    ...options.useCases,
+  // The plugin packages (e.g. OpenMensa's API v2 and the menu exports), each in a scope of its own.
+  const context = {
     clock: options.clock ?? systemClock,
     menuCaching: options.menuCaching ?? defaultMenuCaching,
     publicBaseUrl: options.publicBaseUrl,
-    prefix: openMensaV2Prefix,
-  });
+    apiPrefix,
+  };
+  for (const plugin of plugins) await app.register(async (scope) => plugin.register(scope, context));
   // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.
   const pages = [
     ...((options.app ?? true) ? [appPage] : []),

@@ -1,4 +1,3 @@
-import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
@@ -69,7 +68,6 @@ export async function buildTestApp(
   const app = await buildHttpApp({
     useCases: useCasesOver(adapters, clock),
     push: pushOver(adapters, clock),
-    menuFeedWriter: { write: writeOpenMensaFeed },
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
     ...(options.docs === undefined ? {} : { docs: options.docs }),
     ...(options.operations === undefined ? {} : { operations: options.operations }),

@@ -1,8 +1,13 @@
 import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import { createUseCases, type Canteen, type MenuDay, type MenuItem } from '@canteen-meals/domain';
-import { buildHttpApp, createHmacTokenVerifier, type HttpAppOptions } from '../../src/index.js';
-import { now, secret, timeZone } from '../app-fixture.js';
+import { buildHttpApp, createHmacTokenVerifier, type HttpAppOptions } from '@canteen-meals/adapters-http';
+import { openMensaPlugin } from '../../src/index.js';
+
+/** Noon UTC in Berlin, where adapters-http's route tests stand too. */
+export const now = new Date('2026-03-10T12:00:00Z');
+export const secret = 'route-test-secret-of-at-least-32-bytes!!';
+export const timeZone = 'Europe/Berlin';
 
 /** 2026-03-10 in Berlin, where `now` (noon UTC) falls. */
 export const today = '2026-03-10';
@@ -53,7 +58,7 @@ export async function v2App(
   }
   const app = await buildHttpApp({
     useCases,
-    menuFeedWriter: { write: writeOpenMensaFeed },
+    plugins: [openMensaPlugin({ useCases, feedWriter: { write: writeOpenMensaFeed } })],
     clock,
     verifyToken: createHmacTokenVerifier({ secret }),
     ...(options.menuCaching === undefined ? {} : { menuCaching: options.menuCaching }),

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminScope } from '../src/auth/principal.js';
-import { academica, item, today, v2App } from './openmensa-v2/v2-fixture.js';
-import { signHmacToken } from '../src/index.js';
-import { secret } from './app-fixture.js';
+import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
+import { academica, item, secret, today, v2App } from './v2/v2-fixture.js';
 
 type App = Awaited<ReturnType<typeof v2App>>;
 let current: App | undefined;

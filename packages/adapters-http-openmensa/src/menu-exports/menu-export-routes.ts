@@ -1,24 +1,22 @@
-import {
-  addDays,
-  getMenuRefusals,
-  localDayOf,
-  type Clock,
-  type GetCanteen,
-  type GetMenuDays,
-  type MenuFeedWriter,
-} from '@canteen-meals/domain';
+import { addDays, getMenuRefusals, localDayOf, type GetCanteen, type GetMenuDays } from '@canteen-meals/domain';
+import type { Clock, MenuFeedWriter } from '@canteen-meals/domain/ports';
 import { CanteenParams, ExportDaysQuery, routePaths } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ifNoneMatchHolds } from '../conditional-requests.js';
-import { sendRefusal, wireCodesOf } from '../error-mapping.js';
-import { HttpError } from '../http-error.js';
-import { strongTagOf } from '../menu/menu-answers.js';
-import { localDateOf } from '../routes/read-params.js';
-import { notModified, publicCacheControl } from '../routes/fresh-answers.js';
-import type { MenuCachingOptions } from '../routes/menu-routes.js';
-import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
+import {
+  errorResponses,
+  HttpError,
+  ifNoneMatchHolds,
+  localDateOf,
+  type MenuCachingOptions,
+  notModified,
+  publicCacheControl,
+  publicRouteErrors,
+  sendRefusal,
+  wireCodesOf,
+} from '@canteen-meals/adapters-http/plugin-kit';
+import { strongTagOf } from '@canteen-meals/read-models';
 import { menuCalendar } from './menu-calendar.js';
 
 export interface MenuExportUseCases {

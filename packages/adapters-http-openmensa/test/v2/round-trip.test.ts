@@ -11,7 +11,7 @@ import { academica, v2App } from './v2-fixture.js';
 const realFeed = readFileSync(
   new URL('../../../adapters-openmensa/test/fixtures/heidelberg-triplex-feed.xml', import.meta.url),
 );
-const schema = readFileSync(new URL('../fixtures/open-mensa-v2.xsd', import.meta.url), 'utf8');
+const schema = readFileSync(new URL('../../../adapters-http/test/fixtures/open-mensa-v2.xsd', import.meta.url), 'utf8');
 const feed = readOpenMensaFeed(realFeed);
 const week = 'from=2026-08-03&to=2026-08-09';
 

@@ -2,7 +2,6 @@ import {
   addDays,
   isLocalDate,
   localDayOf,
-  type Clock,
   type FindCanteenByOpenMensaId,
   type GetMenuDays,
   type ListCanteens,
@@ -11,11 +10,12 @@ import {
   type MenuDayReading,
   type StoredCanteen,
 } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
+// The `hide` of a route's schema (@fastify/swagger's): the v2 routes are not in the OpenAPI document.
+import type {} from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ifNoneMatchHolds } from '../conditional-requests.js';
-import { publicCacheControl } from '../routes/fresh-answers.js';
-import type { MenuCachingOptions } from '../routes/menu-routes.js';
+import { ifNoneMatchHolds, type MenuCachingOptions, publicCacheControl } from '@canteen-meals/adapters-http/plugin-kit';
 import { jsonAnswer, notFound, V2Answers, type V2Answer } from '@canteen-meals/read-models';
 import { canteenJson, dayJson, dayWithMealsJson, mealJson } from './v2-bodies.js';
 import { nearestCanteens, type CanteenFilters } from './v2-canteen-filters.js';
