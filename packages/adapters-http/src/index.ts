@@ -55,7 +55,7 @@ export type { ReadRoutesOptions } from './routes/read-routes.js';
 export type { ReportRoutesOptions } from './routes/report-routes.js';
 export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 export type { RankingRoutesOptions } from './routes/ranking-routes.js';
-export { noMenuCache, type MenuCacheSettings } from './menu/menu-answers.js';
+export { noMenuCache, type MenuCacheSettings } from '@canteen-meals/read-models';
 export {
   assetPath,
   consolePath,

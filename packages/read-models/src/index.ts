@@ -17,5 +17,12 @@ export {
   publicMealDataOf,
   upcomingDataOf,
 } from './meal-data.js';
+export {
+  type MenuAnswer,
+  MenuAnswers,
+  type MenuCacheSettings,
+  noMenuCache,
+  personalizedBody,
+} from './menu-answers.js';
 export { type ReadResult, SingleFlightCache, type SingleFlightSettings } from './single-flight-cache.js';
 export { jsonAnswer, notFound, type V2Answer, V2Answers, type V2CacheSettings, type V2Paging } from './v2-answers.js';

@@ -2,7 +2,7 @@ import { LabelsData, labelsLegend, routePaths, successEnvelope, successExample }
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { answerUnlessFresh, notModified } from './fresh-answers.js';
-import { strongTagOf } from '../menu/menu-answers.js';
+import { strongTagOf } from '@canteen-meals/read-models';
 
 /** The legend changes only with a new release, so caches may keep it a day and then ask again by its tag. */
 const legendCacheControl = 'public, max-age=86400, stale-while-revalidate=604800';

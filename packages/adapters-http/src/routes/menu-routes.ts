@@ -30,6 +30,13 @@ import {
   successEnvelope,
   successExample,
 } from '@canteen-meals/http-contract';
+import {
+  MenuAnswers,
+  noMenuCache,
+  personalizedBody,
+  type MenuAnswer,
+  type MenuCacheSettings,
+} from '@canteen-meals/read-models';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -37,13 +44,6 @@ import { authenticatedPrincipal, optionalReader, requireAuthentication } from '.
 import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import {
-  MenuAnswers,
-  noMenuCache,
-  personalizedBody,
-  type MenuAnswer,
-  type MenuCacheSettings,
-} from '../menu/menu-answers.js';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { mealDataOf } from '../wire-mapping.js';
 import { type PersonalQuery, selectionOf } from '../menu/menu-selection.js';

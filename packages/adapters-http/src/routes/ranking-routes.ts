@@ -17,7 +17,7 @@ import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { availabilityFieldsOf } from '../wire-mapping.js';
 import { HttpError } from '../http-error.js';
 import { selectionOf } from '../menu/menu-selection.js';
-import { strongTagOf } from '../menu/menu-answers.js';
+import { strongTagOf } from '@canteen-meals/read-models';
 import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
 import { answerUnlessFresh, notModified, publicCacheControl } from './fresh-answers.js';
 import { defaultMenuCaching, type MenuCachingOptions } from './menu-routes.js';

@@ -2,7 +2,7 @@ import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-m
 import { createUseCases, type MenuDays, type PersonalState } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
-import { MenuAnswers, personalizedBody } from '../src/menu/menu-answers.js';
+import { MenuAnswers, personalizedBody } from '../src/index.js';
 
 const now = new Date('2026-03-10T12:00:00.000Z');
 const today = '2026-03-10';
