@@ -10,6 +10,7 @@ export {
 } from './send-webhook.js';
 export { signWebhook } from './webhook-signature.js';
 export {
+  type ClosablePushSender,
   createPushSender,
   generateVapidKeys,
   type PushMessage,

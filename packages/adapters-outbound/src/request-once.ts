@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
@@ -18,6 +18,11 @@ export interface Hop {
   /** GET without a body unless told otherwise (a webhook is a POST). */
   readonly method?: 'GET' | 'POST';
   readonly body?: Buffer;
+  /**
+   * Keep-alive connections of one sender under one address rule (Web Push): each is checked by the guarded lookup when
+   * it is made. Without: a connection of its own.
+   */
+  readonly agent?: Agent;
 }
 
 /** One request on one connection, up to the answer's headers; the caller reads or destroys the body. */
@@ -35,8 +40,9 @@ export function requestOnce(hop: Hop): Promise<IncomingMessage> {
       path: `${hop.url.pathname}${hop.url.search}`,
       method: hop.method ?? 'GET',
       headers: hop.headers,
-      // A connection of its own per hop: a pooled socket would skip the lookup, and with it the address check.
-      agent: false,
+      // A connection of its own per hop unless the caller keeps its own (made under the same rule): a socket pooled
+      // with other callers' would skip the lookup, and with it the address check.
+      agent: hop.agent ?? false,
       lookup: guardedLookup(hop.lookup, hop.policy, url, (error) => networkError(url, error)),
       signal: hop.signal,
     });
@@ -45,9 +51,11 @@ export function requestOnce(hop: Hop): Promise<IncomingMessage> {
       () => hop.abort(new FeedFetchError('timeout', url, `no connection within ${hop.connectTimeoutMs} ms`)),
       hop.connectTimeoutMs,
     );
-    request.once('socket', (socket) =>
-      socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)),
-    );
+    request.once('socket', (socket) => {
+      // A kept connection is connected already.
+      if (!socket.connecting && hop.agent !== undefined) clearTimeout(connectTimer);
+      else socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    });
     request.once('close', () => clearTimeout(connectTimer));
     request.once('response', (response) => {
       clearTimeout(connectTimer);

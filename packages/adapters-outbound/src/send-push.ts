@@ -1,6 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import webPush from 'web-push';
 import { drain } from './read-limited-body.js';
-import webPush, { type RequestDetails } from 'web-push';
 import { nonPublicRangeOf } from './address-policy.js';
 import { FeedFetchError } from './feed-fetch-error.js';
 import { checkedUrl } from './fetch-feed.js';
@@ -8,32 +9,10 @@ import { systemLookup, type HostLookup } from './guarded-lookup.js';
 import { defaultPushTimeoutMs, pushEndpointProblem } from './push-endpoint.js';
 import { networkError, requestOnce } from './request-once.js';
 
-/** The application server's VAPID identity (RFC 8292): a P-256 key pair, base64url, and a `mailto:` or `https:` contact. */
-export interface VapidIdentity {
-  /** 65 bytes, uncompressed: what browsers are given as `applicationServerKey`. */
-  readonly publicKey: string;
-  /** 32 bytes. */
-  readonly privateKey: string;
-  readonly subject: string;
-}
+import { createPushPreparer, type PushMessage, type PushTarget, type VapidIdentity } from './send-push-prepare.js';
+import { preparingThreads, type PushPreparing } from './send-push-threads.js';
 
-/** Where a message goes: a browser's subscription (the domain's PushSubscription has these fields, and more). */
-export interface PushTarget {
-  readonly endpoint: string;
-  /** The browser's P-256 public key, 65 bytes uncompressed, base64url. */
-  readonly p256dh: string;
-  /** The 16-byte authentication secret, base64url. */
-  readonly auth: string;
-}
-
-export interface PushMessage {
-  /** The text encrypted for the browser (the domain's JSON payload). */
-  readonly payload: string;
-  /** How long the push service keeps it for an offline browser: the TTL header. */
-  readonly ttlSeconds: number;
-  /** Replaces an undelivered message of the same topic (RFC 8030 §5.4): at most 32 characters of base64url. */
-  readonly topic: string;
-}
+export type { PushMessage, PushTarget, VapidIdentity } from './send-push-prepare.js';
 
 /** What one attempt came to: the domain's PushSendOutcome. */
 export interface PushSendResult {
@@ -59,9 +38,16 @@ export interface PushSenderOptions {
   /** Bytes of the answer's body read (and dropped) before the connection is closed. */
   readonly maxResponseBytes?: number;
   readonly userAgent?: string;
-  /** The instant a Retry-After date is counted from (time is a port). */
+  /** The instant a Retry-After date and the VAPID JWT's `exp` are counted from (time is a port). */
   readonly now?: () => Date;
   readonly lookup?: HostLookup;
+  /**
+   * Worker threads that prepare the requests (encryption and VAPID, see preparingThreads); 0: in the caller's thread,
+   * the default.
+   */
+  readonly preparingThreads?: number;
+  /** Connections kept open to each push service between messages (keep-alive); 0: a new connection per message. */
+  readonly keptConnections?: number;
 }
 
 type Settings = Required<Omit<PushSenderOptions, 'vapid'>>;
@@ -73,31 +59,37 @@ const defaults: Settings = {
   userAgent: 'canteen-meals-push/0.1 (+https://github.com/canteen-meals/meals)',
   now: () => new Date(),
   lookup: systemLookup,
+  preparingThreads: 0,
+  keptConnections: 0,
 };
+
+/** A push sender that holds threads and connections: `close` ends them. */
+export interface ClosablePushSender extends WebPushSender {
+  close(): Promise<void>;
+}
 
 /**
  * Sends Web Push messages (RFC 8030): web-push encrypts the payload (aes128gcm, RFC 8291) and writes the VAPID
- * Authorization (RFC 8292); the request goes out through this package's own client, once, under the outbound address
- * rule (no private address unless allowed, checked on every connection's addresses), within the timeout, with no
- * redirect followed and at most `maxResponseBytes` of the answer read. Never throws for what the network, the push
- * service or a subscription does: every status is an outcome, no answer is status null. Throws at creation on a VAPID
- * identity web-push refuses (a configuration error).
+ * Authorization (RFC 8292, one JWT per push service reused until shortly before its `exp`), in worker threads when
+ * asked (createPushPreparer, preparingThreads); the request goes out through this package's own client, once, under
+ * the outbound address rule (no private address unless allowed, checked on every connection's addresses when it is
+ * made), within the timeout, with no redirect followed and at most `maxResponseBytes` of the answer read. Never throws
+ * for what the network, the push service or a subscription does: every status is an outcome, no answer is status null.
+ * Throws at creation on a VAPID identity web-push refuses (a configuration error).
  */
-export function createPushSender(options: PushSenderOptions): WebPushSender {
+export function createPushSender(options: PushSenderOptions): ClosablePushSender {
   const { vapid, ...rest } = options;
   const given = Object.fromEntries(
     Object.entries(rest).filter(([, value]) => value !== undefined),
   ) as Partial<Settings>;
   const settings: Settings = { ...defaults, ...given };
-  const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
-  // The same checks web-push makes on each message (subject, key lengths, base64url), once, at start.
-  webPush.getVapidHeaders(
-    'https://push.invalid',
-    vapidDetails.subject,
-    vapidDetails.publicKey,
-    vapidDetails.privateKey,
-    'aes128gcm',
-  );
+  // Checks the identity as web-push does, at once, in this thread (a configuration error throws here).
+  const prepareHere = createPushPreparer(vapid);
+  const preparing: PushPreparing =
+    settings.preparingThreads > 0
+      ? preparingThreads(vapid, { threads: settings.preparingThreads })
+      : { prepare: async (...args) => prepareHere(...args), close: async () => {} };
+  const agents = keptConnectionAgents(settings);
 
   return {
     send: async (subscription, message): Promise<PushSendResult> => {
@@ -105,29 +97,32 @@ export function createPushSender(options: PushSenderOptions): WebPushSender {
         allowPrivateNetworks: settings.allowPrivateNetworks,
       });
       if (problem !== undefined) return { status: null, error: `the endpoint ${problem}` };
-      let details: RequestDetails;
-      try {
-        details = webPush.generateRequestDetails(
-          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-          message.payload,
-          {
-            vapidDetails,
-            TTL: message.ttlSeconds,
-            urgency: 'normal',
-            topic: message.topic,
-            contentEncoding: 'aes128gcm',
-          },
-        );
-      } catch (error) {
-        // A subscription key that is no point of the curve, a topic out of its alphabet: nothing was sent.
-        return {
-          status: null,
-          error: `the message could not be prepared: ${error instanceof Error ? error.message : String(error)}`,
-        };
-      }
-      return post(settings, details);
+      const prepared = await preparing.prepare(subscription, message, settings.now().getTime());
+      if (!prepared.ok) return { status: null, error: prepared.error };
+      return post(settings, agents, subscription.endpoint, prepared.headers, prepared.body);
+    },
+    close: async () => {
+      agents?.http.destroy();
+      agents?.https.destroy();
+      await preparing.close();
     },
   };
+}
+
+interface Agents {
+  readonly http: HttpAgent;
+  readonly https: HttpsAgent;
+}
+
+/**
+ * Keep-alive agents of this sender: a connection is made (and its addresses checked by the guarded lookup, under this
+ * sender's one rule) once and carries many messages to the same push service, instead of a connection (and a TLS
+ * handshake) per message. undefined: a connection per message.
+ */
+function keptConnectionAgents(settings: Settings): Agents | undefined {
+  if (settings.keptConnections <= 0) return undefined;
+  const options = { keepAlive: true, maxFreeSockets: settings.keptConnections, scheduling: 'lifo' as const };
+  return { http: new HttpAgent(options), https: new HttpsAgent(options) };
 }
 
 /** A new VAPID key pair (base64url: a 65-byte public key, a 32-byte private key), web-push's. */
@@ -136,22 +131,28 @@ export function generateVapidKeys(): { publicKey: string; privateKey: string } {
   return { publicKey, privateKey };
 }
 
-async function post(settings: Settings, details: RequestDetails): Promise<PushSendResult> {
+async function post(
+  settings: Settings,
+  agents: Agents | undefined,
+  endpoint: string,
+  preparedHeaders: Readonly<Record<string, string>>,
+  body: Uint8Array | null,
+): Promise<PushSendResult> {
   const controller = new AbortController();
   const abort = (reason: FeedFetchError) => controller.abort(reason);
   let response: IncomingMessage | null = null;
   const deadline = setTimeout(
-    () => abort(new FeedFetchError('timeout', details.endpoint, `no answer within ${settings.timeoutMs} ms`)),
+    () => abort(new FeedFetchError('timeout', endpoint, `no answer within ${settings.timeoutMs} ms`)),
     settings.timeoutMs,
   );
   try {
-    const url = checkedUrl(details.endpoint);
-    const headers: Record<string, string> = { 'user-agent': settings.userAgent };
-    for (const [name, value] of Object.entries(details.headers)) headers[name.toLowerCase()] = String(value);
+    const url = checkedUrl(endpoint);
+    const headers: Record<string, string> = { 'user-agent': settings.userAgent, ...preparedHeaders };
     response = await requestOnce({
       url,
       method: 'POST',
-      ...(details.body === null ? {} : { body: details.body }),
+      ...(body === null ? {} : { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) }),
+      ...(agents === undefined ? {} : { agent: url.protocol === 'https:' ? agents.https : agents.http }),
       headers,
       lookup: settings.lookup,
       policy: settings.allowPrivateNetworks ? null : nonPublicRangeOf,
@@ -175,7 +176,7 @@ async function post(settings: Settings, details: RequestDetails): Promise<PushSe
     const failure = controller.signal.aborted ? controller.signal.reason : error;
     if (failure instanceof FeedFetchError) return { status: null, error: failure.reason };
     // Anything else the socket throws, by its code only (Node's messages name addresses).
-    return { status: null, error: networkError(details.endpoint, failure).reason };
+    return { status: null, error: networkError(endpoint, failure).reason };
   } finally {
     clearTimeout(deadline);
   }

@@ -272,6 +272,15 @@ function pause(ms: number, waits: Set<() => void>): Promise<void> {
   });
 }
 
+/** Tokens (with their `k`) whose signature verified: the latest few hundred. */
+const verifiedTokens = new Set<string>();
+const rememberedTokens = 256;
+
+function remember(set: Set<string>, value: string): void {
+  set.add(value);
+  if (set.size > rememberedTokens) set.delete(set.values().next().value!);
+}
+
 /** RFC 8292: `vapid t=<JWT>, k=<public key>`; the JWT ES256 by that key, `aud` the origin, `exp` within 24 h, `sub`. */
 function checkVapid(
   authorization: string | undefined,
@@ -300,25 +309,31 @@ function checkVapid(
     throw refuse('t is no JWT');
   const jwtHeader = jsonOrUndefined(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown } | undefined;
   if (jwtHeader?.alg !== 'ES256') throw refuse('the JWT is not ES256');
-  let valid: boolean;
-  try {
-    const verifier = createPublicKey({
-      key: {
-        kty: 'EC',
-        crv: 'P-256',
-        x: publicKey.subarray(1, 33).toString('base64url'),
-        y: publicKey.subarray(33).toString('base64url'),
-      },
-      format: 'jwk',
-    });
-    valid = verify(
-      'sha256',
-      Buffer.from(`${header}.${payload}`),
-      { key: verifier, dsaEncoding: 'ieee-p1363' },
-      Buffer.from(signature, 'base64url'),
-    );
-  } catch {
-    valid = false;
+  // A token once verified by a key is the same signature again: checked once (as a push service may cache it), its
+  // claims below on every message.
+  const signed = `${key} ${token}`;
+  let valid = verifiedTokens.has(signed);
+  if (!valid) {
+    try {
+      const verifier = createPublicKey({
+        key: {
+          kty: 'EC',
+          crv: 'P-256',
+          x: publicKey.subarray(1, 33).toString('base64url'),
+          y: publicKey.subarray(33).toString('base64url'),
+        },
+        format: 'jwk',
+      });
+      valid = verify(
+        'sha256',
+        Buffer.from(`${header}.${payload}`),
+        { key: verifier, dsaEncoding: 'ieee-p1363' },
+        Buffer.from(signature, 'base64url'),
+      );
+    } catch {
+      valid = false;
+    }
+    if (valid) remember(verifiedTokens, signed);
   }
   if (!valid) throw refuse('the JWT signature is not valid for k');
 

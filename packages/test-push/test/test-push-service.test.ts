@@ -188,6 +188,28 @@ describe('startTestPushService: VAPID (RFC 8292) refused with 401', () => {
     expect(await refusedWith(forged)).toEqual({ status: 401, reason: 'VAPID: the JWT signature is not valid for k' });
   });
 
+  it('checks the claims of a token it verified before on every message: the same token refused once it expired', async () => {
+    let now = Date.now();
+    const clocked = await startTestPushService({ subject: vapid.subject, now: () => new Date(now) });
+    try {
+      const subscription = clocked.newSubscription();
+      const request = requestFor(subscription);
+      const authorization = vapidAuthorization({
+        aud: clocked.origin,
+        exp: Math.floor(now / 1000) + 60,
+        sub: vapid.subject,
+      });
+      const withToken = { ...request, headers: { ...request.headers, Authorization: authorization } };
+
+      expect((await post(subscription.endpoint, withToken)).status).toBe(201);
+      now += 61_000;
+      expect((await post(subscription.endpoint, withToken)).status).toBe(401);
+      expect(clocked.rejected.map((each) => each.reason)).toEqual(['VAPID: the JWT expired']);
+    } finally {
+      await clocked.close();
+    }
+  });
+
   it('refuses a valid token by another application server than the one expected', async () => {
     const stranger = { ...webPush.generateVAPIDKeys(), subject: vapid.subject };
 

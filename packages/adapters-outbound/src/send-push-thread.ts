@@ -1,0 +1,22 @@
+// The thread behind preparingThreads (send-push-threads.ts): prepares each Web Push request it is handed (web-push's
+// aes128gcm encryption, the cached VAPID Authorization) and answers it, so that the event loop serving requests does
+// none of this CPU work. Lives as long as the sender that started it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createPushPreparer, type VapidIdentity } from './send-push-prepare.js';
+import type { PrepareAnswer, PrepareRequest } from './send-push-threads.js';
+
+const prepare = createPushPreparer(workerData as VapidIdentity);
+parentPort?.on('message', (requests: readonly PrepareRequest[]) => {
+  const answers: PrepareAnswer[] = [];
+  const transfer: ArrayBuffer[] = [];
+  for (const { id, target, message, nowMs } of requests) {
+    const prepared = prepare(target, message, nowMs);
+    if (prepared.ok && prepared.body !== null) {
+      // A copy of its own, handed over without another: web-push's body is a view into a pooled buffer.
+      const body = new Uint8Array(prepared.body);
+      transfer.push(body.buffer);
+      answers.push({ id, prepared: { ...prepared, body } });
+    } else answers.push({ id, prepared });
+  }
+  parentPort?.postMessage(answers, transfer);
+});
