@@ -7,17 +7,8 @@ import {
   createPublicKeyTokenVerifier,
   type TokenVerifier,
 } from '@canteen-meals/adapters-http';
-import {
-  createUseCases,
-  systemClock,
-  type CanteenRepository,
-  type Clock,
-  type FeedState,
-  type FeedStateRepository,
-  type PushSender,
-  type Repositories,
-  type UseCases,
-} from '@canteen-meals/domain';
+import { createUseCases, systemClock, type FeedState, type Repositories, type UseCases } from '@canteen-meals/domain';
+import type { CanteenRepository, Clock, FeedStateRepository, PushSender } from '@canteen-meals/domain/ports';
 import type { ChangeRelayEvent } from '@canteen-meals/adapters-postgres';
 import type { FastifyInstance } from 'fastify';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';

@@ -1,20 +1,22 @@
 import type {
   AvailabilityChange,
-  AvailabilityDecision,
   AvailabilityRefusal,
-  AvailabilityRepository,
   ErasedUserData,
-  MarkingRepository,
   MealId,
   RatingChange,
-  RatingDecision,
   RatingRefusal,
-  RatingRepository,
   Result,
   UserData,
-  UserDataRepository,
   UserId,
 } from '@canteen-meals/domain';
+import type {
+  AvailabilityDecision,
+  AvailabilityRepository,
+  MarkingRepository,
+  RatingDecision,
+  RatingRepository,
+  UserDataRepository,
+} from '@canteen-meals/domain/ports';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /**

@@ -1,4 +1,5 @@
-import { systemClock, type Clock, type RankingSettings } from '@canteen-meals/domain';
+import { systemClock, type RankingSettings } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';

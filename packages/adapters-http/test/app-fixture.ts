@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { createPushUseCases, createUseCases, type Clock, type Meal } from '@canteen-meals/domain';
+import { createPushUseCases, createUseCases, type Meal } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
 import {
   buildHttpApp,

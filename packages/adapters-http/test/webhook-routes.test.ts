@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { createUseCases, type SendOutcome } from '@canteen-meals/domain';
+import { createUseCases } from '@canteen-meals/domain';
+import type { SendOutcome } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminScope } from '../src/auth/principal.js';

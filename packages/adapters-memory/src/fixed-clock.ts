@@ -1,4 +1,4 @@
-import type { Clock } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 
 /** A clock that moves only when told, so a test can stand on a boundary to the millisecond. */
 export class FixedClock implements Clock {

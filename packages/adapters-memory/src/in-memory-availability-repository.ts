@@ -4,12 +4,11 @@ import {
   availabilityEvent,
   initialAvailability,
   type AvailabilityChange,
-  type AvailabilityDecision,
   type AvailabilityRefusal,
-  type AvailabilityRepository,
   type MealId,
   type Result,
 } from '@canteen-meals/domain';
+import type { AvailabilityDecision, AvailabilityRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryAvailabilityRepository implements AvailabilityRepository {

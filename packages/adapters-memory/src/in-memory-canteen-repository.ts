@@ -6,11 +6,11 @@ import {
   type Canteen,
   type CanteenId,
   type CanteenRecord,
-  type CanteenRepository,
   type OpenMensaId,
   type Result,
   type StoredCanteen,
 } from '@canteen-meals/domain';
+import type { CanteenRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryCanteenRepository implements CanteenRepository {

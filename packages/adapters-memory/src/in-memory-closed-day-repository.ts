@@ -1,4 +1,5 @@
-import type { CanteenId, ClosedDayRepository, DayClosure, LocalDate } from '@canteen-meals/domain';
+import type { CanteenId, LocalDate } from '@canteen-meals/domain';
+import type { ClosedDayRepository, DayClosure } from '@canteen-meals/domain/ports';
 import type { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryClosedDayRepository implements ClosedDayRepository {

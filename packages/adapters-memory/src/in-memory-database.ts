@@ -17,13 +17,13 @@ import {
   type MealSourceKey,
   type RatingHistogram,
   type RatingValue,
-  type ServingWindow,
   type UserId,
   type Webhook,
   type WebhookEvent,
   type WebhookId,
   type RecordedEvent,
 } from '@canteen-meals/domain';
+import type { ServingWindow } from '@canteen-meals/domain/ports';
 import { newEventId } from './new-event-id.js';
 
 export interface InMemoryDatabaseOptions {

@@ -3,10 +3,7 @@ import {
   histogramOf,
   type CanteenId,
   type DishId,
-  type DishQueries,
-  type DishSearchPage,
   type DishSummary,
-  type DishView,
   type LabelFilter,
   isNoLabelFilter,
   passesLabelFilter,
@@ -15,6 +12,7 @@ import {
   type RatingValue,
   type UserId,
 } from '@canteen-meals/domain';
+import type { DishQueries, DishSearchPage, DishView } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 import { dishSummaryOf, pageOf } from './in-memory-meal-queries.js';
 

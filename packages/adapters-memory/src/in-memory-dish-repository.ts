@@ -1,11 +1,5 @@
-import type {
-  DishId,
-  DishMerge,
-  DishMergeDecision,
-  DishMergeRefusal,
-  DishRepository,
-  Result,
-} from '@canteen-meals/domain';
+import type { DishId, DishMerge, DishMergeRefusal, Result } from '@canteen-meals/domain';
+import type { DishMergeDecision, DishRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryDishRepository implements DishRepository {

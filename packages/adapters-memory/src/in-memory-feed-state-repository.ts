@@ -1,4 +1,5 @@
-import { neverFetched, type CanteenId, type FeedState, type FeedStateRepository } from '@canteen-meals/domain';
+import { neverFetched, type CanteenId, type FeedState } from '@canteen-meals/domain';
+import type { FeedStateRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryFeedStateRepository implements FeedStateRepository {

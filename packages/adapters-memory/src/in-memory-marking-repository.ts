@@ -1,4 +1,5 @@
-import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
+import type { MealId, UserId } from '@canteen-meals/domain';
+import type { MarkingRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMarkingRepository implements MarkingRepository {

@@ -4,12 +4,11 @@ import {
   withdrawalEvent,
   withMealDetails,
   type Meal,
-  type MealCatalog,
   type MealId,
   type MenuDaysCheck,
   type Result,
-  type Withdrawal,
 } from '@canteen-meals/domain';
+import type { MealCatalog, Withdrawal } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealCatalog implements MealCatalog {

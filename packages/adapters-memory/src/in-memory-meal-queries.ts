@@ -8,16 +8,14 @@ import {
   type DishSummary,
   type Meal,
   type MealId,
-  type MealQueries,
-  type MenuPageRequest,
   type MenuPosition,
   type PersonalMeal,
   type PersonalPart,
   type PersonalState,
   type PageRequest,
-  type ServingWindow,
   type UserId,
 } from '@canteen-meals/domain';
+import type { MealQueries, MenuPageRequest, ServingWindow } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 import { InMemoryPreferenceRepository } from './in-memory-preference-repository.js';
 

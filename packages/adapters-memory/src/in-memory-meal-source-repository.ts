@@ -3,13 +3,12 @@ import {
   withMealDetails,
   type Meal,
   type MealSourceKey,
-  type MealSourceRepository,
   type MenuImportDecision,
   type MenuImportPlan,
   type MenuImportRefusal,
-  type MenuImportScope,
   type Result,
 } from '@canteen-meals/domain';
+import type { MealSourceRepository, MenuImportScope } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryMealSourceRepository implements MealSourceRepository {

@@ -4,9 +4,9 @@ import {
   type DishId,
   type LabelFilter,
   type PersonPreferences,
-  type PreferenceRepository,
   type UserId,
 } from '@canteen-meals/domain';
+import type { PreferenceRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryPreferenceRepository implements PreferenceRepository {

@@ -2,21 +2,23 @@ import {
   defaultNotificationSettings,
   localDayOf,
   type CanteenId,
-  type ClaimedPush,
   type LocalDate,
-  type MarkedServing,
   type MealId,
   type NewPushSubscription,
   type NotificationSettings,
-  type NotificationSettingsRepository,
-  type PushAudience,
-  type PushEntry,
-  type PushOutbox,
-  type PushSettlement,
   type PushSubscription,
-  type PushSubscriptionRepository,
   type UserId,
 } from '@canteen-meals/domain';
+import type {
+  ClaimedPush,
+  MarkedServing,
+  NotificationSettingsRepository,
+  PushAudience,
+  PushEntry,
+  PushOutbox,
+  PushSettlement,
+  PushSubscriptionRepository,
+} from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 /** The push state of an in-memory database: subscriptions, settings, the outbox and its once-keys. */

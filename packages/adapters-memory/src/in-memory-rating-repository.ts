@@ -3,12 +3,11 @@ import {
   emptyHistogram,
   type MealId,
   type RatingChange,
-  type RatingDecision,
   type RatingRefusal,
-  type RatingRepository,
   type Result,
   type UserId,
 } from '@canteen-meals/domain';
+import type { RatingDecision, RatingRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryRatingRepository implements RatingRepository {

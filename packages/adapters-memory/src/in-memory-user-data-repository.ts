@@ -6,9 +6,9 @@ import {
   type ErasedUserData,
   type DetailedMeal,
   type UserData,
-  type UserDataRepository,
   type UserId,
 } from '@canteen-meals/domain';
+import type { UserDataRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
 export class InMemoryUserDataRepository implements UserDataRepository {

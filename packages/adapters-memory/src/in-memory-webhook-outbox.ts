@@ -5,14 +5,11 @@ import {
   wantedServing,
   recordedEventOf,
   storedEventData,
-  type AttemptOutcome,
-  type ClaimedDelivery,
-  type ClaimRoom,
   type Delivery,
   type FavouriteServing,
   type RecordedEvent,
-  type WebhookOutbox,
 } from '@canteen-meals/domain';
+import type { AttemptOutcome, ClaimedDelivery, ClaimRoom, WebhookOutbox } from '@canteen-meals/domain/ports';
 import { newEventId } from './new-event-id.js';
 import { InMemoryDatabase } from './in-memory-database.js';
 import { copyOf } from './in-memory-webhook-repository.js';

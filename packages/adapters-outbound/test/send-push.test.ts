@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pushSubscriptionProblem, type PushSender } from '@canteen-meals/domain';
+import { pushSubscriptionProblem } from '@canteen-meals/domain';
+import type { PushSender } from '@canteen-meals/domain/ports';
 import { startTestPushService, type TestPushService, type TestPushSubscription } from '@canteen-meals/test-push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPushSender, generateVapidKeys, pushEndpointProblem, type PushSenderOptions } from '../src/index.js';

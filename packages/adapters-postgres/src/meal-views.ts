@@ -2,12 +2,12 @@ import type {
   Availability,
   AvailabilityStatus,
   DishSummary,
-  MenuPageRequest,
   PageRequest,
   PersonalMeal,
   RatingValue,
   UserId,
 } from '@canteen-meals/domain';
+import type { MenuPageRequest } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import {
   fromEpochMs,

@@ -3,13 +3,12 @@ import {
   availabilityChangedAt,
   availabilityEvent,
   type AvailabilityChange,
-  type AvailabilityDecision,
   type AvailabilityRefusal,
-  type AvailabilityRepository,
   type CanteenId,
   type MealId,
   type Result,
 } from '@canteen-meals/domain';
+import type { AvailabilityDecision, AvailabilityRepository } from '@canteen-meals/domain/ports';
 import { availabilityFromRow, type AvailabilityRow } from './meal-views.js';
 import { fromEpochMs } from './meal-rows.js';
 import { recordEvents } from './outbox-records.js';

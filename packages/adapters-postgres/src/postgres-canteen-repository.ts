@@ -7,11 +7,11 @@ import {
   type CanteenFeed,
   type CanteenId,
   type CanteenRecord,
-  type CanteenRepository,
   type OpenMensaId,
   type Result,
   type StoredCanteen,
 } from '@canteen-meals/domain';
+import type { CanteenRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 import { sqlStateOf } from './transaction.js';

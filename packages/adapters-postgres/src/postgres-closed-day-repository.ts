@@ -1,4 +1,5 @@
-import type { CanteenId, ClosedDayRepository, DayClosure, LocalDate } from '@canteen-meals/domain';
+import type { CanteenId, LocalDate } from '@canteen-meals/domain';
+import type { ClosedDayRepository, DayClosure } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 

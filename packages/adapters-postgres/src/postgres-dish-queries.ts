@@ -2,10 +2,7 @@ import {
   dishSearchKey,
   type CanteenId,
   type DishId,
-  type DishQueries,
-  type DishSearchPage,
   type DishSummary,
-  type DishView,
   type LabelFilter,
   isNoLabelFilter,
   noLabelFilter,
@@ -14,6 +11,7 @@ import {
   type RatingHistogram,
   type UserId,
 } from '@canteen-meals/domain';
+import type { DishQueries, DishSearchPage, DishView } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import {
   dishSummaryColumns,

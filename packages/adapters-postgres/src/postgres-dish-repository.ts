@@ -1,11 +1,5 @@
-import type {
-  DishId,
-  DishMerge,
-  DishMergeDecision,
-  DishMergeRefusal,
-  DishRepository,
-  Result,
-} from '@canteen-meals/domain';
+import type { DishId, DishMerge, DishMergeRefusal, Result } from '@canteen-meals/domain';
+import type { DishMergeDecision, DishRepository } from '@canteen-meals/domain/ports';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './meal-rows.js';
 import { ConcurrentChangeError, type TransactionRunner } from './transaction.js';
 

@@ -1,4 +1,5 @@
-import type { CanteenId, FeedState, FeedStateRepository } from '@canteen-meals/domain';
+import type { CanteenId, FeedState } from '@canteen-meals/domain';
+import type { FeedStateRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
 

@@ -1,4 +1,5 @@
-import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
+import type { MealId, UserId } from '@canteen-meals/domain';
+import type { MarkingRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import { BatchQueue, type BatchQueueOptions } from './batch-queue.js';
 import { hotStatements, type HotStatementForm } from './hot-statements.js';

@@ -5,12 +5,11 @@ import {
   withdrawalEvent,
   type DishId,
   type Meal,
-  type MealCatalog,
   type MealId,
   type MenuDaysCheck,
   type Result,
-  type Withdrawal,
 } from '@canteen-meals/domain';
+import type { MealCatalog, Withdrawal } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import { placeInDishes } from './dish-assignment.js';
 import { heldMeals, lockMenuDays } from './held-meals.js';

@@ -1,15 +1,13 @@
 import {
   inOrderOfMeals,
   type MealId,
-  type MealQueries,
-  type MenuPageRequest,
   type PersonalMeal,
   type PersonalPart,
   type PageRequest,
   type RatingValue,
-  type ServingWindow,
   type UserId,
 } from '@canteen-meals/domain';
+import type { MealQueries, MenuPageRequest, ServingWindow } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import { fromEpochMs } from './meal-rows.js';
 import {

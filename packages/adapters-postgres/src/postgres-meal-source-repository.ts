@@ -4,13 +4,12 @@ import {
   type Meal,
   type MealId,
   type MealSourceKey,
-  type MealSourceRepository,
   type MenuImportDecision,
   type MenuImportPlan,
   type MenuImportRefusal,
-  type MenuImportScope,
   type Result,
 } from '@canteen-meals/domain';
+import type { MealSourceRepository, MenuImportScope } from '@canteen-meals/domain/ports';
 import { placeInDishes } from './dish-assignment.js';
 import { heldMeals, lockMenuDays } from './held-meals.js';
 import { canteenTimeZones, recordEvents } from './outbox-records.js';

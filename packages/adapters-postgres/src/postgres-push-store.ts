@@ -1,23 +1,25 @@
 import {
   defaultNotificationSettings,
   type CanteenId,
-  type ClaimedPush,
   type LabelCode,
   type LocalDate,
-  type MarkedServing,
   type MealId,
   type NewPushSubscription,
   type NotificationSettings,
-  type NotificationSettingsRepository,
-  type PushAudience,
-  type PushEntry,
-  type PushOutbox,
-  type PushSettlement,
-  type PushStore,
   type PushSubscription,
-  type PushSubscriptionRepository,
   type UserId,
 } from '@canteen-meals/domain';
+import type {
+  ClaimedPush,
+  MarkedServing,
+  NotificationSettingsRepository,
+  PushAudience,
+  PushEntry,
+  PushOutbox,
+  PushSettlement,
+  PushStore,
+  PushSubscriptionRepository,
+} from '@canteen-meals/domain/ports';
 import { randomUUID } from 'node:crypto';
 import type { Pool, QueryResultRow } from 'pg';
 import { fromEpochMs } from './meal-rows.js';

@@ -6,15 +6,14 @@ import {
   type Meal,
   type MealId,
   type RatingChange,
-  type RatingDecision,
   type RatingHistogram,
   type RatingRefusal,
-  type RatingRepository,
   type RatingSnapshot,
   type RatingValue,
   type Result,
   type UserId,
 } from '@canteen-meals/domain';
+import type { RatingDecision, RatingRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import { BatchQueue, type BatchQueueOptions } from './batch-queue.js';
 import { CombinedWrites } from './combined-writes.js';

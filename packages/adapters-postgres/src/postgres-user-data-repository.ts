@@ -1,13 +1,5 @@
-import type {
-  DishId,
-  ErasedFromMeal,
-  ErasedUserData,
-  RatingHistogram,
-  RatingValue,
-  UserData,
-  UserDataRepository,
-  UserId,
-} from '@canteen-meals/domain';
+import type { DishId, ErasedUserData, RatingHistogram, RatingValue, UserData, UserId } from '@canteen-meals/domain';
+import type { ErasedFromMeal, UserDataRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import { mealColumns, mealFromRow, type MealRow } from './meal-rows.js';
 import { lockDishes } from './dish-assignment.js';

@@ -1,4 +1,5 @@
-import type { Webhook, WebhookDefinition, WebhookId, WebhookRepository } from '@canteen-meals/domain';
+import type { Webhook, WebhookDefinition, WebhookId } from '@canteen-meals/domain';
+import type { WebhookRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import { fromEpochMs } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';

@@ -1,5 +1,6 @@
 import { openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
-import type { Meal, ServingWindow } from '@canteen-meals/domain';
+import type { Meal } from '@canteen-meals/domain';
+import type { ServingWindow } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { createPostgresPushStore, openPostgres, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
-import type { PushEntry, PushStore } from '@canteen-meals/domain';
+import type { PushEntry, PushStore } from '@canteen-meals/domain/ports';
 import { describePushContract } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databasePerFile, emptyMenuTablesSql } from './support/test-database.js';

@@ -1,13 +1,6 @@
 import { openPostgres, PostgresRatingRepository, type PostgresDatabase } from '@canteen-meals/adapters-postgres';
-import {
-  accept,
-  decideRatingChange,
-  ratingPeriodMs,
-  refuse,
-  type Meal,
-  type RatingDecision,
-  type RatingValue,
-} from '@canteen-meals/domain';
+import { accept, decideRatingChange, ratingPeriodMs, refuse, type Meal, type RatingValue } from '@canteen-meals/domain';
+import type { RatingDecision } from '@canteen-meals/domain/ports';
 import { accepted, MealMother } from '@canteen-meals/repository-contract';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { systemClock, type Clock } from '@canteen-meals/domain';
+import { systemClock } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import type { SqliteSynchronous } from './open-database.js';
 
 export interface BackgroundCheckpointOptions {

@@ -3,14 +3,13 @@ import {
   availabilityChangedAt,
   availabilityEvent,
   type AvailabilityChange,
-  type AvailabilityDecision,
   type AvailabilityRefusal,
-  type AvailabilityRepository,
   type AvailabilityStatus,
   type CanteenId,
   type MealId,
   type Result,
 } from '@canteen-meals/domain';
+import type { AvailabilityDecision, AvailabilityRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { SqliteOutboxRecorder } from './sqlite-outbox-recorder.js';
 import { availabilityFromRow, type AvailabilityRow } from './sqlite-meal-view.js';

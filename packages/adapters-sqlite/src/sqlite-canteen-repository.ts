@@ -6,11 +6,11 @@ import {
   type CanteenFeed,
   type CanteenId,
   type CanteenRecord,
-  type CanteenRepository,
   type OpenMensaId,
   type Result,
   type StoredCanteen,
 } from '@canteen-meals/domain';
+import type { CanteenRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { SqliteStorageHealth } from './storage-health.js';
 

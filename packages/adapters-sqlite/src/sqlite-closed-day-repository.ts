@@ -1,4 +1,5 @@
-import type { CanteenId, ClosedDayRepository, DayClosure, LocalDate } from '@canteen-meals/domain';
+import type { CanteenId, LocalDate } from '@canteen-meals/domain';
+import type { ClosedDayRepository, DayClosure } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { SqliteStorageHealth } from './storage-health.js';
 

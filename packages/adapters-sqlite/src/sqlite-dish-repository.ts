@@ -1,13 +1,5 @@
-import type {
-  CanteenId,
-  DishId,
-  DishMerge,
-  DishMergeDecision,
-  DishMergeRefusal,
-  DishRepository,
-  RatingHistogram,
-  Result,
-} from '@canteen-meals/domain';
+import type { CanteenId, DishId, DishMerge, DishMergeRefusal, RatingHistogram, Result } from '@canteen-meals/domain';
+import type { DishMergeDecision, DishRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';
 import { personalPartCacheOf } from './personal-part-cache.js';

@@ -1,4 +1,5 @@
-import type { CanteenId, FeedState, FeedStateRepository } from '@canteen-meals/domain';
+import type { CanteenId, FeedState } from '@canteen-meals/domain';
+import type { FeedStateRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement } from 'better-sqlite3';
 import type { SqliteStorageHealth } from './storage-health.js';
 

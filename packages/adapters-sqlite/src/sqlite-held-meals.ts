@@ -1,4 +1,5 @@
-import type { MealId, ServingWindow } from '@canteen-meals/domain';
+import type { MealId } from '@canteen-meals/domain';
+import type { ServingWindow } from '@canteen-meals/domain/ports';
 import type { Database, Statement } from 'better-sqlite3';
 
 /**

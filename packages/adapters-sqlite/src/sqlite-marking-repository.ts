@@ -1,4 +1,5 @@
-import type { MarkingRepository, MealId, UserId } from '@canteen-meals/domain';
+import type { MealId, UserId } from '@canteen-meals/domain';
+import type { MarkingRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement } from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
 import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';

@@ -6,12 +6,11 @@ import {
   type CanteenId,
   type DishId,
   type Meal,
-  type MealCatalog,
   type MealId,
   type MenuDaysCheck,
   type Result,
-  type Withdrawal,
 } from '@canteen-meals/domain';
+import type { MealCatalog, Withdrawal } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { SqliteDishAssignment } from './sqlite-dish-assignment.js';
 import { SqliteHeldMeals } from './sqlite-held-meals.js';

@@ -1,16 +1,14 @@
 import {
   inOrderOfMeals,
   type MealId,
-  type MealQueries,
-  type MenuPageRequest,
   type PersonalMeal,
   type PersonalPart,
   type PersonalState,
   type PageRequest,
   type RatingValue,
-  type ServingWindow,
   type UserId,
 } from '@canteen-meals/domain';
+import type { MealQueries, MenuPageRequest, ServingWindow } from '@canteen-meals/domain/ports';
 import type { Database, Statement } from 'better-sqlite3';
 import {
   menuPageStatements,

@@ -5,13 +5,12 @@ import {
   type Meal,
   type MealId,
   type MealSourceKey,
-  type MealSourceRepository,
   type MenuImportDecision,
   type MenuImportPlan,
   type MenuImportRefusal,
-  type MenuImportScope,
   type Result,
 } from '@canteen-meals/domain';
+import type { MealSourceRepository, MenuImportScope } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { SqliteDishAssignment } from './sqlite-dish-assignment.js';
 import { SqliteHeldMeals } from './sqlite-held-meals.js';

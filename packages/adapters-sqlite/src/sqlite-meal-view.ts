@@ -5,12 +5,12 @@ import type {
   DishId,
   DishSummary,
   MealId,
-  MenuPageRequest,
   PageRequest,
   PersonalMeal,
   RatingValue,
   UserId,
 } from '@canteen-meals/domain';
+import type { MenuPageRequest } from '@canteen-meals/domain/ports';
 import type { Database, Statement } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';

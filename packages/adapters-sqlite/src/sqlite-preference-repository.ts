@@ -4,9 +4,9 @@ import {
   type DishId,
   type LabelFilter,
   type PersonPreferences,
-  type PreferenceRepository,
   type UserId,
 } from '@canteen-meals/domain';
+import type { PreferenceRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 import type { SqliteStorageHealth } from './storage-health.js';

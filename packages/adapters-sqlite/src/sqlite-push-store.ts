@@ -1,23 +1,25 @@
 import {
   defaultNotificationSettings,
   type CanteenId,
-  type ClaimedPush,
   type LabelCode,
   type LocalDate,
-  type MarkedServing,
   type MealId,
   type NewPushSubscription,
   type NotificationSettings,
-  type NotificationSettingsRepository,
-  type PushAudience,
-  type PushEntry,
-  type PushOutbox,
-  type PushSettlement,
-  type PushStore,
   type PushSubscription,
-  type PushSubscriptionRepository,
   type UserId,
 } from '@canteen-meals/domain';
+import type {
+  ClaimedPush,
+  MarkedServing,
+  NotificationSettingsRepository,
+  PushAudience,
+  PushEntry,
+  PushOutbox,
+  PushSettlement,
+  PushStore,
+  PushSubscriptionRepository,
+} from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { SqliteStorageHealth } from './storage-health.js';

@@ -4,15 +4,14 @@ import {
   emptyHistogram,
   type MealId,
   type RatingChange,
-  type RatingDecision,
   type RatingHistogram,
   type RatingRefusal,
   type RatingSnapshot,
-  type RatingRepository,
   type RatingValue,
   type Result,
   type UserId,
 } from '@canteen-meals/domain';
+import type { RatingDecision, RatingRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement } from 'better-sqlite3';
 import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';
 import { Refusal, type GroupCommit } from './group-commit.js';

@@ -1,12 +1,5 @@
-import type {
-  ErasedFromMeal,
-  ErasedUserData,
-  RatingHistogram,
-  RatingValue,
-  UserData,
-  UserDataRepository,
-  UserId,
-} from '@canteen-meals/domain';
+import type { ErasedUserData, RatingHistogram, RatingValue, UserData, UserId } from '@canteen-meals/domain';
+import type { ErasedFromMeal, UserDataRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { mealColumns, mealFromRow, type MealRow } from './sqlite-meal-row.js';
 import { personalPartCacheOf, type PersonalPartCache } from './personal-part-cache.js';

@@ -7,13 +7,10 @@ import {
   recordedEventOf,
   storedEventData,
   subjectOf,
-  type AttemptOutcome,
-  type ClaimedDelivery,
-  type ClaimRoom,
   type Delivery,
   type RecordedEvent,
-  type WebhookOutbox,
 } from '@canteen-meals/domain';
+import type { AttemptOutcome, ClaimedDelivery, ClaimRoom, WebhookOutbox } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import {

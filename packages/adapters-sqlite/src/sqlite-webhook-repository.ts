@@ -1,4 +1,5 @@
-import type { Webhook, WebhookDefinition, WebhookId, WebhookRepository } from '@canteen-meals/domain';
+import type { Webhook, WebhookDefinition, WebhookId } from '@canteen-meals/domain';
+import type { WebhookRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { webhookColumns, webhookFromRow, type WebhookRow } from './sqlite-webhook-rows.js';
 import type { SqliteStorageHealth } from './storage-health.js';

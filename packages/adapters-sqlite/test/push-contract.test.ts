@@ -7,7 +7,7 @@ import {
   openSqliteDatabase,
   type SqliteDatabase,
 } from '@canteen-meals/adapters-sqlite';
-import type { PushEntry } from '@canteen-meals/domain';
+import type { PushEntry } from '@canteen-meals/domain/ports';
 import { describePushContract } from '@canteen-meals/repository-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 

@@ -1,6 +1,7 @@
 import { createSqliteAdapters, openSqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import { MealMother, rateInPeriod, readAt } from '@canteen-meals/repository-contract';
-import type { Meal, ServingWindow } from '@canteen-meals/domain';
+import type { Meal } from '@canteen-meals/domain';
+import type { ServingWindow } from '@canteen-meals/domain/ports';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const sizes = [1, 10, 100] as const;

@@ -1,6 +1,5 @@
 // The one public entry point of the domain: ports, pure transitions, use cases.
 export {
-  anySchedule,
   canteenIdPattern,
   canteenTextMaxLength,
   defaultCanteenId,
@@ -16,13 +15,8 @@ export {
   type StoredCanteen,
   type Coordinates,
 } from './canteen/canteen.js';
-export { openMensaIdTakenMessage, type CanteenRepository } from './canteen/canteen-repository.js';
+export { openMensaIdTakenMessage } from './canteen/canteen-repository.js';
 export {
-  anyFeedUrl,
-  boundedFeedError,
-  feedNamePattern,
-  feedsProblem,
-  hostOfHttpUrl,
   maxFeedErrorLength,
   maxFeedsPerCanteen,
   maxFeedUrlLength,
@@ -30,28 +24,15 @@ export {
   type CanteenFeed,
   type FeedImportCounts,
   type FeedState,
-  type FeedUrlCheck,
-  type ScheduleCheck,
 } from './feed/canteen-feed.js';
-export { feedRetryDelayMs, firstFeedRetryMs, nextFeedAttemptAt } from './feed/feed-retry.js';
+export { feedRetryDelayMs } from './feed/feed-retry.js';
 export { BoundedRunner, runBounded, type RunBounds } from './shared/bounded-runs.js';
-export {
-  FeedSourceError,
-  type CancelSignal,
-  type FeedSource,
-  type FeedStateRepository,
-  type FetchedFeed,
-  type MenuFeedReader,
-  type MenuFeedReading,
-  type MenuFeedWriter,
-  type NextRun,
-} from './feed/feed-ports.js';
+export { FeedSourceError, type CancelSignal } from './feed/feed-ports.js';
 export { defaultFeedRunBounds, defaultScheduledFetchDeadlineMs, RunDueFeeds } from './use-cases/run-due-feeds.js';
 export { ListFeeds, listFeedsRefusals, type FeedSummary } from './use-cases/list-feeds.js';
 export { RunFeed, runFeedRefusals } from './use-cases/run-feed.js';
 export {
   decideDishMerge,
-  dishMergeRefusals,
   dishNameKey,
   dishSearchKey,
   maxDishesPerMerge,
@@ -63,8 +44,6 @@ export {
   type DishMergeSnapshot,
   type DishSummary,
 } from './dish/dish.js';
-export type { DishQueries, DishSearchPage, DishView } from './dish/dish-queries.js';
-export type { DishMergeDecision, DishRepository } from './dish/dish-repository.js';
 export { GetDish, getDishRefusals, type DishDetails } from './use-cases/get-dish.js';
 export { ListDishServings, listDishServingsRefusals } from './use-cases/list-dish-servings.js';
 export {
@@ -83,7 +62,6 @@ export {
 export {
   availabilityChanged,
   availabilityChangedAt,
-  availabilityRefusals,
   availabilityStatuses,
   decideAvailability,
   initialAvailability,
@@ -95,8 +73,6 @@ export {
   type AvailabilitySnapshot,
   type AvailabilityStatus,
 } from './availability/availability.js';
-export type { AvailabilityDecision, AvailabilityRepository } from './availability/availability-repository.js';
-export type { ClosedDayRepository, DayClosure } from './menu/closed-day-repository.js';
 export { SetDayClosed, setDayClosedRefusals } from './use-cases/set-day-closed.js';
 export {
   FindCanteenByOpenMensaId,
@@ -118,7 +94,6 @@ export {
   type MealDetails,
   type MealId,
 } from './meal/meal.js';
-export type { MealCatalog, Withdrawal } from './meal/meal-catalog.js';
 export {
   canonicalPrice,
   isCanonicalPrice,
@@ -129,7 +104,6 @@ export {
 } from './meal/meal-prices.js';
 export {
   validateMeals,
-  mealFieldProblem,
   mealNameMaxLength,
   mealLabelsMaxCount,
   mealNotesMaxCount,
@@ -146,15 +120,7 @@ export {
   type LocalDate,
   type LocalTime,
 } from './menu/local-time.js';
-export {
-  comparable,
-  keysOfDay,
-  mealSourceKey,
-  type MealSourceKey,
-  type MenuCandidate,
-  type SourcedMeal,
-} from './menu/meal-identity.js';
-export type { MealSourceRepository, MenuImportScope } from './menu/meal-source-repository.js';
+export { mealSourceKey, type MealSourceKey, type MenuCandidate, type SourcedMeal } from './menu/meal-identity.js';
 export type { MenuDay, MenuItem, ServiceTime } from './menu/menu.js';
 export {
   canteenDaysOf,
@@ -167,14 +133,12 @@ export {
 } from './menu/menu-day-bound.js';
 export {
   planMenuImport,
-  sameMeal,
   servedAfterImport,
   type MenuImportDecision,
   type MenuImportPlan,
   type MenuImportRefusal,
   type MenuImportSnapshot,
 } from './menu/menu-import-plan.js';
-export type { MarkingRepository } from './marking/marking-repository.js';
 export { isRatingValue, ratingValues, type RatingValue } from './rating/rating.js';
 export {
   applyRatingChange,
@@ -190,15 +154,14 @@ export {
   type RankingSettings,
 } from './rating/ranking-score.js';
 export { rankingOrders, rankItems, type Ranked, type RankingCandidate, type RankingOrder } from './rating/ranking.js';
-export { ratingPeriodMs, ratingRefusal, ratingRefusals, type RatingRefusal } from './rating/rating-rules.js';
+export { ratingPeriodMs, ratingRefusal, type RatingRefusal } from './rating/rating-rules.js';
 export {
   changesAnything,
   decideRatingChange,
   type RatingChange,
   type RatingSnapshot,
 } from './rating/rating-transition.js';
-export type { RatingDecision, RatingRepository } from './rating/rating-repository.js';
-export { systemClock, type Clock } from './shared/clock.js';
+export { systemClock } from './shared/clock.js';
 export {
   accept,
   mapResult,
@@ -209,16 +172,15 @@ export {
   type Result,
 } from './shared/refusal.js';
 export { isStorageUnavailable, StorageUnavailableError } from './shared/storage-unavailable.js';
-export { hasControlCharacter, hasNonCharacter, isBlankText, isStorableText } from './shared/storable-text.js';
+export { hasControlCharacter, hasNonCharacter, isBlankText } from './shared/storable-text.js';
 export { isUserId, userIdMaxLength, type UserId } from './shared/user-id.js';
 export { MarkMeal, markMealRefusals, type MarkMealCommand, type MarkMealResult } from './use-cases/mark-meal.js';
 export { RateMeal, rateMealRefusals, type RateMealCommand, type RateMealResult } from './use-cases/rate-meal.js';
 export { UpsertMeals, upsertMealsRefusals } from './use-cases/upsert-meals.js';
 export { localDayOf, localDayRange, type InstantRange, type LocalDay } from './calendar/local-day.js';
-export { dishReadingOf, readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
+export { readingsChangeAt, type DishReading, type MealReading } from './reading/meal-reading.js';
 export {
   MenuChangeHub,
-  nobodyListens,
   type AnnounceMenuChange,
   type MenuChange,
   type MenuChangeListener,
@@ -228,15 +190,12 @@ export { defaultPageSize, maxPageSize, type MealPage } from './reading/meal-page
 export {
   inOrderOfMeals,
   inServingOrder,
-  type MealQueries,
-  type MenuPageRequest,
   type MenuPosition,
   type PersonalPart,
   type PersonalState,
-  type ServingWindow,
 } from './reading/meal-queries.js';
 export type { PersonalMeal, PageRequest, ServedPosition } from './reading/personal-meal.js';
-export type { ErasedFromMeal, ErasedUserData, UserData, UserDataRepository } from './user-data/user-data-repository.js';
+export type { ErasedUserData, UserData } from './user-data/user-data-repository.js';
 export { EraseUserData } from './use-cases/erase-user-data.js';
 export { ExportUserData, type UserDataExport } from './use-cases/export-user-data.js';
 export { GetMeal, getMealRefusals } from './use-cases/get-meal.js';
@@ -246,7 +205,6 @@ export {
   maxMealIdsPerRead,
   maxMealsPerDayPage,
   maxMenuDays,
-  menuReadSpan,
   type GetMealsQuery,
   type GetMealsResult,
   type MenuSpan,
@@ -286,7 +244,6 @@ export {
   type PersonalView,
   type Showing,
 } from './menu/personal-view.js';
-export type { SelectedMenu, SelectedMenus } from './menu/selected-menus.js';
 export {
   defaultRankingOrder,
   defaultRankingScope,
@@ -354,22 +311,13 @@ export {
   type WebhookEventType,
 } from './webhook/webhook-event.js';
 export {
-  isEnabled,
   webhookIdPattern,
   webhookSecretPattern,
   type Webhook,
   type WebhookDefinition,
   type WebhookId,
 } from './webhook/webhook.js';
-export type {
-  AttemptOutcome,
-  ClaimedDelivery,
-  ClaimRoom,
-  Delivery,
-  DeliveryState,
-  WebhookOutbox,
-  WebhookRepository,
-} from './webhook/webhook-ports.js';
+export type { Delivery, DeliveryState } from './webhook/webhook-ports.js';
 export {
   defaultWebhookRetryBaseMs,
   disablesEndpoint,
@@ -380,13 +328,7 @@ export {
   webhookRetryPeriodMs,
   type RetrySettings,
 } from './webhook/retry-schedule.js';
-export type {
-  NewWebhookSecret,
-  SendOutcome,
-  WebhookSender,
-  WebhookUrlCheck,
-} from './webhook/webhook-delivery-ports.js';
-export { anyWebhookUrl, isWebhookSecret, maxWebhookUrlLength, validateWebhook } from './webhook/webhook-validation.js';
+export { isWebhookSecret, maxWebhookUrlLength, validateWebhook } from './webhook/webhook-validation.js';
 export { DeleteWebhook, deleteWebhookRefusals } from './use-cases/delete-webhook.js';
 export { GetWebhook, getWebhookRefusals } from './use-cases/get-webhook.js';
 export {
@@ -404,21 +346,13 @@ export {
   type DeliverySettings,
   type StopSignal,
 } from './use-cases/deliver-webhooks.js';
-export {
-  availabilityEvent,
-  importEvents,
-  upsertEvents,
-  withdrawalEvent,
-  type CanteenTimeZones,
-} from './webhook/menu-events.js';
+export { availabilityEvent, importEvents, upsertEvents, withdrawalEvent } from './webhook/menu-events.js';
 export {
   addedServingsOf,
   deliveriesOf,
   favouritesUpcomingEvents,
   wantedServing,
-  type AddedServing,
   type FavouriteServing,
-  type Subscriber,
 } from './webhook/favourites-events.js';
 export { eventIdOf, recordedEventOf, storedEventData, subjectOf } from './webhook/stored-event.js';
 export {
@@ -445,7 +379,7 @@ export {
 export { builtInNoteLabels, normalizedNote, NoteLabels } from './label/note-labels.js';
 export { builtInPlaceholderNames, PlaceholderNames, placeholderLabel } from './label/placeholder.js';
 export { MealLabelling } from './label/meal-labelling.js';
-export type { DishAversion, PersonPreferences, PreferenceRepository } from './preference/preference-repository.js';
+export type { DishAversion, PersonPreferences } from './preference/preference-repository.js';
 export { AvoidDish, avoidDishRefusals, maxAversionsPerPerson } from './use-cases/avoid-dish.js';
 export { GetPreferences } from './use-cases/get-preferences.js';
 export { ListAversions, type AversionPage } from './use-cases/list-aversions.js';
@@ -465,30 +399,9 @@ export {
   notificationLanguages,
   type NotificationLanguage,
   type NotificationSettings,
-  type NotificationSettingsRepository,
 } from './push/notification-settings.js';
-export type {
-  ClaimedPush,
-  MarkedServing,
-  PushAudience,
-  PushEntry,
-  PushOutbox,
-  PushSender,
-  PushSendOutcome,
-  PushSettlement,
-  PushStore,
-  PushSubscriptionRepository,
-} from './push/push-ports.js';
 export { createPushUseCases, type PushUseCaseDeps, type PushUseCaseSet } from './use-cases/create-push-use-cases.js';
-export {
-  digestPayload,
-  maxPushPayloadBytes,
-  payloadJson,
-  soldOutPayload,
-  testPayload,
-  topicOf,
-  type PushPayload,
-} from './push/push-messages.js';
+export { maxPushPayloadBytes, payloadJson } from './push/push-messages.js';
 export { GetNotificationSettings } from './use-cases/get-notification-settings.js';
 export { ListPushSubscriptions } from './use-cases/list-push-subscriptions.js';
 export { RemovePushSubscription } from './use-cases/remove-push-subscription.js';
@@ -542,8 +455,6 @@ export {
   compareAuditEntriesNewestFirst,
   type AuditCursor,
   type AuditFilter,
-  type AuditLog,
-  type AuditQuery,
 } from './audit/audit-log.js';
 export {
   availabilityAudit,

@@ -1,12 +1,6 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import {
-  createUseCases,
-  defaultCanteenId,
-  type Canteen,
-  type FeedSource,
-  type MenuChange,
-  type NextRun,
-} from '@canteen-meals/domain';
+import { createUseCases, defaultCanteenId, type Canteen, type MenuChange } from '@canteen-meals/domain';
+import type { FeedSource, NextRun } from '@canteen-meals/domain/ports';
 import { accepted, MealMother } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 

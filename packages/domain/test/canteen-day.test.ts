@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryCanteenRepository, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import { GetCanteenDay, type Clock } from '../src/index.js';
+import { GetCanteenDay } from '../src/index.js';
+import type { Clock } from '../src/ports.js';
 
 // `today` and `tomorrow` of a request are days on the canteen's own calendar (issue 26).
 describe('GetCanteenDay', () => {

@@ -1,4 +1,5 @@
-import { webhookDisableAfterMs, type SendOutcome } from '@canteen-meals/domain';
+import { webhookDisableAfterMs } from '@canteen-meals/domain';
+import type { SendOutcome } from '@canteen-meals/domain/ports';
 import { describe, expect, it } from 'vitest';
 import { day, hour, webhookWorld } from './support/webhook-world.js';
 

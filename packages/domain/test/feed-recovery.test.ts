@@ -6,12 +6,10 @@ import {
   maxFeedErrorLength,
   BoundedRunner,
   runBounded,
-  type FeedSource,
   type FeedState,
-  type FeedUrlCheck,
   type MenuDay,
-  type NextRun,
 } from '@canteen-meals/domain';
+import type { FeedSource, FeedUrlCheck, NextRun } from '@canteen-meals/domain/ports';
 import { accepted } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 

@@ -1,13 +1,6 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
-import {
-  createUseCases,
-  FeedSourceError,
-  maxMealsPerCanteenDay,
-  type FeedSource,
-  type MenuDay,
-  type MenuFeedReader,
-  type NextRun,
-} from '@canteen-meals/domain';
+import { createUseCases, FeedSourceError, maxMealsPerCanteenDay, type MenuDay } from '@canteen-meals/domain';
+import type { FeedSource, MenuFeedReader, NextRun } from '@canteen-meals/domain/ports';
 import { accepted } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 

@@ -4,11 +4,11 @@ import {
   maxMealsPerCanteenDay,
   maxMealsPerImportWrite,
   noMealDetails,
-  type Clock,
   type MenuChange,
   type MenuDay,
   type MenuItem,
 } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import { accepted, probeThrough } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 

@@ -12,10 +12,9 @@ import {
   payloadJson,
   maxPushPayloadBytes,
   pushSubscriptionProblem,
-  type PushSender,
-  type PushSendOutcome,
   type PushSubscription,
 } from '../src/index.js';
+import type { PushSender, PushSendOutcome } from '../src/ports.js';
 
 // Web Push's decisions (issue 41) over the in-memory store, a clock the test moves and a sender whose answers it
 // scripts: when a digest goes out (once a canteen day, not after two hours), to whom (their marks, filter, aversions

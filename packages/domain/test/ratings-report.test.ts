@@ -11,12 +11,9 @@ import {
   refuse,
   reportPageSize,
   withMealDetails,
-  type Clock,
-  type MealQueries,
-  type MenuPageRequest,
   type PersonalMeal,
-  type ServingWindow,
 } from '../src/index.js';
+import type { Clock, MealQueries, MenuPageRequest, ServingWindow } from '../src/ports.js';
 
 const now = new Date('2026-03-10T12:00:00Z');
 const clock: Clock = { now: () => now };

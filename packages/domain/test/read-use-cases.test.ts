@@ -11,13 +11,12 @@ import {
   ratingPeriodMs,
   refuse,
   withMealDetails,
-  type Clock,
   initialAvailability,
   type DetailedMeal,
-  type MealQueries,
   type PersonalMeal,
   type PageRequest,
 } from '../src/index.js';
+import type { Clock, MealQueries } from '../src/ports.js';
 
 const now = new Date('2026-03-10T12:00:00Z');
 const clock: Clock = { now: () => now };

@@ -1,4 +1,5 @@
-import type { Clock, MenuChange } from '@canteen-meals/domain';
+import type { MenuChange } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import { strongTagOf } from './entity-tag.js';
 import { SingleFlightCache } from './single-flight-cache.js';
 

@@ -6,8 +6,8 @@ import {
   type Meal,
   type MealId,
   type PersonalMeal,
-  type ServingWindow,
 } from '@canteen-meals/domain';
+import type { ServingWindow } from '@canteen-meals/domain/ports';
 import { describe, expect, it } from 'vitest';
 import { rateInPeriod } from './rate-in-period.js';
 import type { CreateReadRepositoryFixture } from './read-repository-fixture.js';

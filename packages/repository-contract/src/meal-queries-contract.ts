@@ -8,13 +8,12 @@ import {
   type DishSummary,
   type RatingHistogram,
   type Meal,
-  type MealQueries,
   type MenuPosition,
   type PersonalMeal,
   type ServedPosition,
-  type ServingWindow,
   type UserId,
 } from '@canteen-meals/domain';
+import type { MealQueries, ServingWindow } from '@canteen-meals/domain/ports';
 import { describe, expect, it } from 'vitest';
 import { rateInPeriod } from './rate-in-period.js';
 import type { CreateReadRepositoryFixture } from './read-repository-fixture.js';

@@ -7,8 +7,8 @@ import {
   type MenuCandidate,
   type MenuDaysCheck,
   type MenuImportDecision,
-  type ServingWindow,
 } from '@canteen-meals/domain';
+import type { ServingWindow } from '@canteen-meals/domain/ports';
 import { describe, expect, it } from 'vitest';
 import { accepted } from './accepted.js';
 import { probeThrough } from './repository-probe.js';

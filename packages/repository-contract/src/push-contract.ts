@@ -1,15 +1,13 @@
 import {
   defaultNotificationSettings,
   type Canteen,
-  type ClaimedPush,
   type Meal,
   type MealId,
   type NewPushSubscription,
-  type PushEntry,
-  type PushStore,
   type PushSubscription,
   type UserId,
 } from '@canteen-meals/domain';
+import type { ClaimedPush, PushEntry, PushStore } from '@canteen-meals/domain/ports';
 import { describe, expect, it } from 'vitest';
 import { freshFixturePerTest, type RepositoryFixture } from './repository-fixture.js';
 

@@ -1,11 +1,5 @@
-import {
-  decideRatingChange,
-  ratingPeriodMs,
-  type Meal,
-  type RatingRepository,
-  type RatingValue,
-  type UserId,
-} from '@canteen-meals/domain';
+import { decideRatingChange, ratingPeriodMs, type Meal, type RatingValue, type UserId } from '@canteen-meals/domain';
+import type { RatingRepository } from '@canteen-meals/domain/ports';
 
 /** Sets (or with null deletes) a rating through the real decision, at an instant inside the meal's rating period. */
 export async function rateInPeriod(

@@ -4,10 +4,10 @@ import {
   emptyHistogram,
   histogramOf,
   type Meal,
-  type RatingDecision,
   type RatingSnapshot,
   type RatingValue,
 } from '@canteen-meals/domain';
+import type { RatingDecision } from '@canteen-meals/domain/ports';
 import { describe, expect, it } from 'vitest';
 import { probeThrough } from './repository-probe.js';
 import { freshFixturePerTest, type CreateRepositoryFixture } from './repository-fixture.js';

@@ -1,4 +1,4 @@
-import type { UserDataRepository } from '@canteen-meals/domain';
+import type { UserDataRepository } from '@canteen-meals/domain/ports';
 import type { RepositoryFixture } from './repository-fixture.js';
 
 /** The write-side repositories plus the read side and the user-data port, all over one fresh store. */

@@ -11,7 +11,7 @@ import type {
   MealSourceRepository,
   PreferenceRepository,
   RatingRepository,
-} from '@canteen-meals/domain';
+} from '@canteen-meals/domain/ports';
 
 /** Fresh repositories over one fresh, empty store, as one adapter builds them for one test. */
 export interface RepositoryFixture {

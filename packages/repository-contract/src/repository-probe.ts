@@ -2,11 +2,11 @@ import {
   emptyHistogram,
   type DetailedMeal,
   type MealId,
-  type MealQueries,
   type RatingHistogram,
   type RatingValue,
   type UserId,
 } from '@canteen-meals/domain';
+import type { MealQueries } from '@canteen-meals/domain/ports';
 import { readAt } from './sample-meals.js';
 
 /**

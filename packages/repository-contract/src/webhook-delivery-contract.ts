@@ -1,4 +1,4 @@
-import type { AttemptOutcome } from '@canteen-meals/domain';
+import type { AttemptOutcome } from '@canteen-meals/domain/ports';
 import { describe, expect, it } from 'vitest';
 import { MealMother } from './meal-mother.js';
 import { freshFixturePerTest } from './repository-fixture.js';

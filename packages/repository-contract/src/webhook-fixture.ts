@@ -1,14 +1,12 @@
 import {
   webhookEventTypes,
-  type AvailabilityRepository,
   type CanteenId,
   type DishId,
   type RecordedEvent,
   type WebhookDefinition,
   type WebhookEventType,
-  type WebhookOutbox,
-  type WebhookRepository,
 } from '@canteen-meals/domain';
+import type { AvailabilityRepository, WebhookOutbox, WebhookRepository } from '@canteen-meals/domain/ports';
 import { expect } from 'vitest';
 import type { ReadRepositoryFixture } from './read-repository-fixture.js';
 

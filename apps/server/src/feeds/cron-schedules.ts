@@ -1,4 +1,4 @@
-import type { NextRun, ScheduleCheck } from '@canteen-meals/domain';
+import type { NextRun, ScheduleCheck } from '@canteen-meals/domain/ports';
 import { Cron } from 'croner';
 
 // Cron expressions are read by croner (a maintained library, no hand-written parser): 5 fields, or 6 with seconds

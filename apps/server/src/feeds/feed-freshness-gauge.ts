@@ -1,4 +1,4 @@
-import type { CanteenRepository, Clock, FeedStateRepository } from '@canteen-meals/domain';
+import type { CanteenRepository, Clock, FeedStateRepository } from '@canteen-meals/domain/ports';
 import { Gauge, type Registry } from 'prom-client';
 
 /**

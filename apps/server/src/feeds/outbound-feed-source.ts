@@ -1,5 +1,6 @@
 import type { FetchAttemptReport } from '@canteen-meals/adapters-outbound';
-import { FeedSourceError, type CancelSignal, type FeedSource } from '@canteen-meals/domain';
+import { FeedSourceError, type CancelSignal } from '@canteen-meals/domain';
+import type { FeedSource } from '@canteen-meals/domain/ports';
 
 export interface OutboundFeedSourceOptions {
   readonly allowPrivateNetworks: boolean;

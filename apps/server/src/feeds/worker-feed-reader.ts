@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { OpenMensaFeedError, type FeedProblem, type OpenMensaFeed } from '@canteen-meals/adapters-openmensa/writer';
-import type { MenuFeedReader } from '@canteen-meals/domain';
+import type { MenuFeedReader } from '@canteen-meals/domain/ports';
 
 /**
  * What reading one feed may take. Node measures no CPU time per thread, so time is a deadline on the thread's life:

@@ -1,14 +1,12 @@
 import type { PushOptions } from '@canteen-meals/adapters-http';
-import {
-  createPushUseCases,
-  type Clock,
-  type GetMeal,
-  type MenuChangeHub,
-  type PushSender,
-  type PushStore,
-  type PreferenceRepository,
-  type CanteenRepository,
-} from '@canteen-meals/domain';
+import { createPushUseCases, type GetMeal, type MenuChangeHub } from '@canteen-meals/domain';
+import type {
+  Clock,
+  PushSender,
+  PushStore,
+  PreferenceRepository,
+  CanteenRepository,
+} from '@canteen-meals/domain/ports';
 import { ConfigError, type Config, type WebPushConfig } from '../config.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { pushEndpointProblem } from '@canteen-meals/adapters-outbound/policy';

@@ -1,4 +1,5 @@
-import type { Clock, DigestRun, PushPass, PushUseCaseSet } from '@canteen-meals/domain';
+import type { DigestRun, PushPass, PushUseCaseSet } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import type { WorkerTimers } from '../webhooks/webhook-worker.js';
 
 const realTimers: WorkerTimers = {

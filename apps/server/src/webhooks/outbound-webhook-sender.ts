@@ -1,5 +1,5 @@
 import { nonPublicHostOf } from '@canteen-meals/adapters-outbound/policy';
-import type { Clock, WebhookSender, WebhookUrlCheck } from '@canteen-meals/domain';
+import type { Clock, WebhookSender, WebhookUrlCheck } from '@canteen-meals/domain/ports';
 import { webhookPayloadOf } from '@canteen-meals/http-contract';
 
 export interface OutboundWebhookOptions {

@@ -1,4 +1,5 @@
-import type { Clock, DeliverWebhooks, DeliveryPass, MenuChangeHub } from '@canteen-meals/domain';
+import type { DeliverWebhooks, DeliveryPass, MenuChangeHub } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 
 /** The timers of the worker: real ones (unref'd, they never keep the process alive), or a test's. */
 export interface WorkerTimers {

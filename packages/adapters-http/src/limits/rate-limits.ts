@@ -1,6 +1,6 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { Clock } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import { HttpError } from '../http-error.js';
 import { sharedRateLimitStore, type SharedRateLimitOptions } from './shared-rate-limit-store.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '@canteen-meals/domain';
+import type { Clock } from '@canteen-meals/domain/ports';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { LocalHitCounter } from './local-hit-counter.js';
 import { windowStartOf, type SharedHitCounter } from './shared-hit-counter.js';

@@ -4,10 +4,10 @@ import {
   type DeliverySettings,
   type DetailedMeal,
   type RecordedEvent,
-  type SendOutcome,
   type Webhook,
   type WebhookEventType,
 } from '@canteen-meals/domain';
+import type { SendOutcome } from '@canteen-meals/domain/ports';
 
 /** What a test sender saw: one line per attempt. */
 export interface Attempt {
