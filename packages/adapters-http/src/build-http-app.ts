@@ -6,6 +6,8 @@ import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
+import { authorizeStaff } from './auth/authorize-staff.js';
+import { canteenLocatorOver } from './auth/canteen-locator.js';
 import { registerCors } from './cors.js';
 import { docsPath, openApiPath, registerApiDocs } from './docs/api-docs.js';
 import { answerClientError, answerFrameworkError } from './edge-errors.js';
@@ -247,6 +249,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireAuthentication);
+      // Every staff route (/admin, /kitchen) through the one access policy: see auth/route-access.ts.
+      authorizeStaff(api, canteenLocatorOver(options.useCases));
       await api.register(mealRoutes, options.useCases);
       // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
       await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });

@@ -359,7 +359,7 @@ describe('GET /api/v1/admin/reports/ratings.csv', () => {
       const response = await report(wholeMenu, `Bearer ${fixture.token(scope === undefined ? {} : { scope })}`);
       expect([scope, ...errorOf(response)]).toEqual([scope, 403, 'forbidden']);
       expect(response.json().error.message).toBe(
-        `This route needs a token with one of the scopes ${reportsScope} or ${adminScope}.`,
+        `This route needs a token with one of the scopes ${reportsScope}, meals:manage or ${adminScope}.`,
       );
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     }

@@ -236,7 +236,12 @@ describe('scopes from roles on the routes', () => {
       // Sorted, and only the scopes this service knows: `openid` and `profile` grant nothing here.
       expect(admin.json()).toEqual({
         status: 'success',
-        data: { user: 'u-1', scopes: ['meals:read-reports', 'meals:write'] },
+        data: {
+          user: 'u-1',
+          scopes: ['meals:read-reports', 'meals:write'],
+          global: ['meals:write', 'meals:manage', 'meals:kitchen', 'meals:read-reports'],
+          canteens: {},
+        },
       });
       // The caller's own answer: no shared cache may keep it.
       expect(admin.headers['cache-control']).toBe('private, no-store');
@@ -244,7 +249,20 @@ describe('scopes from roles on the routes', () => {
         'meals:kitchen',
         'meals:read-reports',
       ]);
-      expect((await access({ realm_access: { roles: ['student'] } })).json().data).toEqual({ user: 'u-1', scopes: [] });
+      expect((await access({ realm_access: { roles: ['student'] } })).json().data).toEqual({
+        user: 'u-1',
+        scopes: [],
+        global: [],
+        canteens: {},
+      });
+      // The test menu's canteen is `default`: a kitchen role there is listed, one for a canteen that does not exist not.
+      const kitchen = await access({ realm_access: { roles: ['kitchen@default', 'kitchen@nowhere'] } });
+      expect(kitchen.json().data).toEqual({
+        user: 'u-1',
+        scopes: [],
+        global: [],
+        canteens: { default: ['meals:kitchen'] },
+      });
       const anonymous = await access(null);
       expect([anonymous.statusCode, anonymous.json().error.code]).toEqual([401, 'unauthenticated']);
     } finally {

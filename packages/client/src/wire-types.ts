@@ -103,7 +103,7 @@ export type AversionsResult = Static<typeof AversionsData>;
 /** The coming servings of the caller's favourite dishes: menu items with their canteen's `date`, and `truncated`. */
 export type UpcomingResult = Static<typeof UpcomingData>;
 export type UserDataExport = Static<typeof UserDataExportData>;
-/** `GET /me/access`: the token's user and the scopes it has here. */
+/** `GET /me/access`: the token's user and what it may do here, at every canteen (`global`) and per canteen. */
 export type Access = Static<typeof AccessData>;
 export type UserDataErasure = Static<typeof UserDataErasureData>;
 export type Canteen = Static<typeof CanteenData>;

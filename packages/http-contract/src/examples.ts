@@ -105,7 +105,12 @@ export const exampleUserDataExport: Static<typeof UserDataExportData> = {
   aversions: [],
 };
 
-export const exampleAccess: Static<typeof AccessData> = { user: 'kitchen-tablet-3', scopes: ['meals:kitchen'] };
+export const exampleAccess: Static<typeof AccessData> = {
+  user: 'kitchen-tablet-3',
+  scopes: [],
+  global: [],
+  canteens: { 'mensa-nord': ['meals:kitchen'] },
+};
 
 export const exampleUserDataErasure: Static<typeof UserDataErasureData> = {
   markings_erased: 2,

@@ -67,10 +67,28 @@ export const UserDataErasureData = Type.Object({
  * (TOKEN_ROLES_CLAIM, TOKEN_ROLE_SCOPES) as every route checks them. The pages ask it before they offer what a scope
  * allows.
  */
+const StaffScopeName = Type.Union(
+  [
+    Type.Literal('meals:write'),
+    Type.Literal('meals:manage'),
+    Type.Literal('meals:kitchen'),
+    Type.Literal('meals:read-reports'),
+  ],
+  { description: 'A staff scope' },
+);
+
 export const AccessData = Type.Object({
   user: Type.String({ description: "The token's `sub`" }),
   scopes: Type.Array(Type.String(), {
     description:
-      'The scopes the service grants this token (`meals:write`, `meals:read-reports`, `meals:kitchen`), sorted; empty for a plain user',
+      'The scopes the service grants this token for every canteen, as granted (`meals:write`, `meals:read-reports`, `meals:kitchen`, `meals:manage`), sorted; empty for a plain user and for staff of some canteens only (see `canteens`)',
+  }),
+  global: Type.Array(StaffScopeName, {
+    description:
+      'What the token may do at every canteen: its scopes there with the ones they imply (`meals:write` implies every other; `meals:manage` implies `meals:kitchen` and `meals:read-reports`)',
+  }),
+  canteens: Type.Record(Type.String(), Type.Array(StaffScopeName), {
+    description:
+      'What the token may do at each canteen beyond `global` (granted by `ROLE@CANTEEN_ID` roles), implied scopes included; only canteens that exist',
   }),
 });

@@ -1,7 +1,12 @@
-import { archiveCanteenRefusals, type ArchiveCanteen, type ListCanteensWithArchived } from '@canteen-meals/domain';
+import {
+  archiveCanteenRefusals,
+  mayAct,
+  type ArchiveCanteen,
+  type ListCanteensWithArchived,
+} from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
-import { requireAdminScope } from '../auth/authenticate.js';
+import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { adminCanteenDataOf } from '../wire-mapping.js';
 import { authenticatedRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
@@ -15,13 +20,11 @@ export interface CanteenArchiveRoutesOptions {
 const adminErrors = [...authenticatedRouteErrors, 'forbidden'] as const;
 
 /**
- * DELETE /admin/canteens/{canteen_id} archives a canteen, GET /admin/canteens lists every one, archived ones too
- * (scope meals:write). Their own plugin: the PUT's JSON body check does not reach them.
+ * DELETE /admin/canteens/{canteen_id} archives a canteen (meals:write), GET /admin/canteens lists the caller's canteens,
+ * archived ones too (meals:manage); who may is auth/route-access.ts's. Their own plugin: the PUT's JSON body check does not reach them.
  */
 export const canteenArchiveRoutes: FastifyPluginAsyncTypebox<CanteenArchiveRoutesOptions> = async (app, options) => {
   const { archiveCanteen, listCanteensWithArchived } = options;
-  app.addHook('onRequest', requireAdminScope);
-
   serveRoute(
     app,
     routes.archiveCanteen,
@@ -34,8 +37,12 @@ export const canteenArchiveRoutes: FastifyPluginAsyncTypebox<CanteenArchiveRoute
     },
   );
 
-  serveRoute(app, routes.listAdminCanteens, { errors: adminErrors }, async () => ({
-    status: 'success' as const,
-    data: { canteens: (await listCanteensWithArchived.execute()).map((canteen) => adminCanteenDataOf(canteen)) },
-  }));
+  serveRoute(app, routes.listAdminCanteens, { errors: adminErrors }, async (request) => {
+    // The caller's canteens only: a manager sees theirs, meals:write every one.
+    const { grants } = authenticatedPrincipal(request);
+    const canteens = (await listCanteensWithArchived.execute()).filter((canteen) =>
+      mayAct(grants, 'meals:manage', canteen.id),
+    );
+    return { status: 'success' as const, data: { canteens: canteens.map((canteen) => adminCanteenDataOf(canteen)) } };
+  });
 };

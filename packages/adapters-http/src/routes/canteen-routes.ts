@@ -7,7 +7,6 @@ import {
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
-import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { canteenDataOf, canteenFromBody } from '../wire-mapping.js';
 import { requireJsonBody } from '../json-body.js';
@@ -51,7 +50,7 @@ export const publicCanteenRoutes: FastifyPluginAsyncTypebox<CanteenRoutesOptions
   );
 };
 
-/** PUT /admin/canteens/{canteen_id}: creates or replaces a canteen (scope meals:write). */
+/** PUT /admin/canteens/{canteen_id}: creates (meals:write) or replaces (meals:manage there) a canteen. */
 export const adminCanteenRoutes: FastifyPluginAsyncTypebox<CanteenRoutesOptions> = async (app, { saveCanteen }) => {
   app.addHook('preValidation', requireJsonBody);
 
@@ -60,7 +59,6 @@ export const adminCanteenRoutes: FastifyPluginAsyncTypebox<CanteenRoutesOptions>
     routes.saveCanteen,
     {
       bodyLimit: adminBodyLimit,
-      onRequest: requireAdminScope,
       errors: [
         ...authenticatedRouteErrors,
         ...jsonBodyErrors,

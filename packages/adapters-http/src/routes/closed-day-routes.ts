@@ -1,7 +1,6 @@
 import { setDayClosedRefusals, type SetDayClosed } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
-import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
@@ -12,7 +11,7 @@ export interface ClosedDayRoutesOptions {
   readonly setDayClosed: SetDayClosed;
 }
 
-/** PUT /admin/canteens/{canteen_id}/days/{date}: says by hand that a canteen is closed on a day, or not (meals:write). */
+/** PUT /admin/canteens/{canteen_id}/days/{date}: says by hand that a canteen is closed on a day, or not (meals:manage). */
 export const closedDayRoutes: FastifyPluginAsyncTypebox<ClosedDayRoutesOptions> = async (app, { setDayClosed }) => {
   app.addHook('preValidation', requireJsonBody);
 
@@ -20,7 +19,6 @@ export const closedDayRoutes: FastifyPluginAsyncTypebox<ClosedDayRoutesOptions> 
     app,
     routes.setDayClosed,
     {
-      onRequest: requireAdminScope,
       errors: [
         ...authenticatedRouteErrors,
         ...jsonBodyErrors,

@@ -1,7 +1,6 @@
 import { listFeedsRefusals, runFeedRefusals, type ListFeeds, type RunFeed } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
-import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { authenticatedRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
@@ -12,13 +11,12 @@ export interface FeedRoutesOptions {
   readonly runFeed: RunFeed;
 }
 
-/** A canteen's feeds and their fetches (scope meals:write). */
+/** A canteen's feeds and their fetches (meals:manage at the canteen: auth/route-access.ts). */
 export const feedRoutes: FastifyPluginAsyncTypebox<FeedRoutesOptions> = async (app, { listFeeds, runFeed }) => {
   serveRoute(
     app,
     routes.listFeeds,
     {
-      onRequest: requireAdminScope,
       errors: [...authenticatedRouteErrors, 'forbidden', ...wireCodesOf(listFeedsRefusals)],
     },
     async (request, reply) => {
@@ -32,7 +30,6 @@ export const feedRoutes: FastifyPluginAsyncTypebox<FeedRoutesOptions> = async (a
     app,
     routes.fetchFeed,
     {
-      onRequest: requireAdminScope,
       errors: [...authenticatedRouteErrors, ...writeRouteErrors, 'forbidden', ...wireCodesOf(runFeedRefusals)],
     },
     async (request, reply) => {

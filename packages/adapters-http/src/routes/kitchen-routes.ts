@@ -1,8 +1,8 @@
 import { isMealId, setMealAvailabilityRefusals, type SetMealAvailability } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
-import { requireScope } from '../auth/authenticate.js';
-import { adminScope, kitchenScope } from '../auth/principal.js';
+import { allowsWhereTouched } from '../auth/authorize-staff.js';
+import { manageScope } from '../auth/principal.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
@@ -15,14 +15,13 @@ export interface KitchenRoutesOptions {
   readonly setMealAvailability: SetMealAvailability;
 }
 
-/** PUT /kitchen/meals/{meal_id}/availability (scope meals:kitchen or meals:write). */
+/** PUT /kitchen/meals/{meal_id}/availability (meals:kitchen at the meal's canteen: auth/route-access.ts). */
 export const kitchenRoutes: FastifyPluginAsyncTypebox<KitchenRoutesOptions> = async (app, { setMealAvailability }) => {
   serveRoute(
     app,
     routes.setMealAvailability,
     {
       bodyLimit: smallBodyLimit,
-      onRequest: requireScope(kitchenScope, adminScope),
       preValidation: requireJsonBody,
       errors: [
         ...authenticatedRouteErrors,
@@ -35,8 +34,8 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<KitchenRoutesOptions> = as
     async (request, reply) => {
       const mealId = Number(request.params.meal_id);
       if (!isMealId(mealId)) throw new HttpError('invalid_request', 'The meal id is out of range.');
-      // Another day's serving is an admin's correction of the record, not the kitchen's word during service.
-      const anyDay = request.principal?.scopes.has(adminScope) ?? false;
+      // Another day's serving is a manager's correction of the record, not the kitchen's word during service.
+      const anyDay = allowsWhereTouched(request, manageScope);
       const result = await setMealAvailability.execute({ mealId, status: request.body.status, anyDay });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return { status: 'success' as const, data: { meal_id: mealId, ...availabilityFieldsOf(result.value) } };

@@ -1,4 +1,4 @@
-import type { EraseUserData, ExportUserData } from '@canteen-meals/domain';
+import { accessSummaryOf, type EraseUserData, type ExportUserData, type ListCanteens } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { knownScopes } from '../auth/principal.js';
@@ -22,6 +22,7 @@ import { answerPrivately } from './private-answers.js';
 export interface UserDataRoutesOptions {
   readonly exportUserData: ExportUserData;
   readonly eraseUserData: EraseUserData;
+  readonly listCanteens: ListCanteens;
 }
 
 const exportErrors = errorResponses(authenticatedRouteErrors);
@@ -45,7 +46,8 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     {
       schema: {
         operationId: 'getMyAccess',
-        summary: "Who the token names and the scopes it has here (after the identity provider's roles are mapped)",
+        summary:
+          "Who the token names and what it may do here, at every canteen and per canteen (after the identity provider's roles are mapped)",
         response: {
           200: successEnvelope(AccessData, successExample(exampleAccess)),
           ...exportErrors,
@@ -53,10 +55,18 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
       },
     },
     async (request) => {
-      const { userId, scopes } = authenticatedPrincipal(request);
+      const { userId, scopes, grants } = authenticatedPrincipal(request);
+      // A grant for a canteen that does not exist grants nothing, and is not listed.
+      const existing = (await options.listCanteens.execute()).map((canteen) => canteen.id);
+      const access = accessSummaryOf(grants, existing);
       return {
         status: 'success' as const,
-        data: { user: userId, scopes: [...scopes].filter((scope) => knownScopes.includes(scope)).sort() },
+        data: {
+          user: userId,
+          scopes: [...scopes].filter((scope) => knownScopes.includes(scope)).sort(),
+          global: [...access.global],
+          canteens: Object.fromEntries([...access.canteens].map(([canteenId, held]) => [canteenId, [...held]])),
+        },
       };
     },
   );

@@ -50,7 +50,8 @@ export const canteenRoutes = {
     method: 'PUT',
     path: routePaths.saveCanteen,
     operationId: 'saveCanteen',
-    summary: 'Create or replace a canteen (needs the meals:write scope); 201 when created, 200 when replaced',
+    summary:
+      'Create or replace a canteen; 201 when created, 200 when replaced (meals:manage at the canteen edits it; creating a canteen needs meals:write for every canteen, restoring an archived one meals:write at it)',
     params: CanteenParams,
     body: CanteenBody,
     responses: {
@@ -73,7 +74,7 @@ export const canteenRoutes = {
     path: routePaths.listAdminCanteens,
     operationId: 'listAdminCanteens',
     summary:
-      'Every canteen with its feeds, archived ones too with their archived_at, by id (needs the meals:write scope)',
+      "The caller's canteens (every one with meals:write) with their feeds, archived ones too with their archived_at, by id (needs meals:manage or meals:write)",
     responses: { 200: successEnvelope(AdminCanteensData, successExample(exampleAdminCanteens)) },
   }),
   setDayClosed: route({
@@ -81,7 +82,7 @@ export const canteenRoutes = {
     path: routePaths.setDayClosed,
     operationId: 'setDayClosed',
     summary:
-      'Say that a canteen is closed on a day ({"closed": true}: its meals still to be served are withdrawn) or not ({"closed": false}), as a feed\'s <closed/> does (needs the meals:write scope)',
+      'Say that a canteen is closed on a day ({"closed": true}: its meals still to be served are withdrawn) or not ({"closed": false}), as a feed\'s <closed/> does (needs meals:manage at the canteen)',
     params: DayParams,
     body: DayClosedBody,
     responses: { 200: successEnvelope(DayClosedData) },

@@ -56,7 +56,8 @@ export const mealRoutes = {
     method: 'PUT',
     path: routePaths.upsertMeals,
     operationId: 'upsertMeals',
-    summary: 'Insert or update meals, all or nothing (needs the meals:write scope)',
+    summary:
+      'Insert or update meals, all or nothing (needs meals:manage at every canteen of the batch: the ones it names and the ones its meals are in now)',
     body: UpsertMealsBody,
     responses: {
       200: successEnvelope(UpsertMealsData, {
@@ -87,7 +88,7 @@ export const mealRoutes = {
     path: routePaths.mealAvailability,
     operationId: 'setMealAvailability',
     summary:
-      "Say how much of a serving is left: available, few_left or sold_out. The kitchen (meals:kitchen) changes meals of its canteen's today; meals:write any day. Setting the same status again changes nothing",
+      "Say how much of a serving is left: available, few_left or sold_out. The kitchen (meals:kitchen at the meal's canteen) changes meals of its canteen's today; meals:manage there or meals:write any day. Setting the same status again changes nothing",
     params: MealParams,
     body: AvailabilityBody,
     responses: {
@@ -101,7 +102,7 @@ export const mealRoutes = {
     method: 'GET',
     path: routePaths.getRatingsReport,
     operationId: 'getRatingsReport',
-    summary: `Every meal a canteen served from one day to another (up to ${maxReportDays} days) with its rating count, average, median and counts per star, as CSV for spreadsheets (scope meals:read-reports or meals:write)`,
+    summary: `Every meal a canteen served from one day to another (up to ${maxReportDays} days) with its rating count, average, median and counts per star, as CSV for spreadsheets (meals:read-reports, meals:manage or meals:write at the canteen)`,
     querystring: RatingsReportQuery,
     responses: {
       // Documented as CSV: @fastify/swagger writes a response's `content` as it is (a schema without it would be
