@@ -16,20 +16,7 @@ import {
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import {
-  CanteenParams,
-  DishData,
-  DishParams,
-  DishQuery,
-  DishSearchData,
-  DishSearchQuery,
-  AllDishSearchQuery,
-  MealParams,
-  MergeDishesBody,
-  routePaths,
-  successEnvelope,
-  WithdrawMealData,
-} from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import { optionalReader, requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
@@ -37,11 +24,11 @@ import { selectionOf, selects, type SelectionQuery } from '../menu/menu-selectio
 import { requireJsonBody } from '../json-body.js';
 import {
   authenticatedRouteErrors,
-  errorResponses,
   jsonBodyErrors,
   publicRouteErrors,
   writeRouteErrors,
 } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { dishDataOf, dishSummaryDataOf } from '../wire-mapping.js';
 import { publicCacheControl } from './fresh-answers.js';
 import { adminBodyLimit } from './meal-routes.js';
@@ -66,28 +53,17 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<
   const cursors = createPageCursors(options.cursorSecret);
   const cacheControl = publicCacheControl(options.menuCaching ?? defaultMenuCaching);
 
-  app.get(
-    routePaths.getDish,
+  serveRoute(
+    app,
+    routes.getDish,
     {
-      schema: {
-        operationId: 'getDish',
-        summary:
-          "A dish over all its servings, its names and servings (newest first); with a token, the caller's own figures",
-        tags: ['canteens'],
-        security: [],
-        params: DishParams,
-        querystring: DishQuery,
-        response: {
-          200: successEnvelope(DishData),
-          ...errorResponses([
-            ...publicRouteErrors,
-            'invalid_token',
-            'invalid_request',
-            'invalid_cursor',
-            ...wireCodesOf(getDishRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...publicRouteErrors,
+        'invalid_token',
+        'invalid_request',
+        'invalid_cursor',
+        ...wireCodesOf(getDishRefusals),
+      ],
     },
     async (request, reply) => {
       const reader = optionalReader(request);
@@ -115,52 +91,17 @@ export const publicDishRoutes: FastifyPluginAsyncTypebox<
     },
   );
 
-  app.get(
-    routePaths.searchDishes,
-    {
-      schema: {
-        operationId: 'searchDishes',
-        summary:
-          "Find a canteen's dishes by any part of any of their names (case and accents do not matter), by dish id",
-        tags: ['canteens'],
-        security: [],
-        params: CanteenParams,
-        querystring: DishSearchQuery,
-        response: {
-          200: successEnvelope(DishSearchData),
-          ...errorResponses([
-            ...publicRouteErrors,
-            'invalid_request',
-            'invalid_cursor',
-            ...wireCodesOf(searchDishesRefusals),
-          ]),
-        },
-      },
-    },
+  serveRoute(
+    app,
+    routes.searchDishes,
+    { errors: [...publicRouteErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(searchDishesRefusals)] },
     async (request, reply) => search(reply, request.params.canteen_id, request.query),
   );
 
-  app.get(
-    routePaths.searchAllDishes,
-    {
-      schema: {
-        operationId: 'searchAllDishes',
-        summary:
-          'Find dishes across canteens (or in the one named by canteen) by any part of any of their names, by dish id; without q, every dish',
-        tags: ['canteens'],
-        security: [],
-        querystring: AllDishSearchQuery,
-        response: {
-          200: successEnvelope(DishSearchData),
-          ...errorResponses([
-            ...publicRouteErrors,
-            'invalid_request',
-            'invalid_cursor',
-            ...wireCodesOf(searchDishesRefusals),
-          ]),
-        },
-      },
-    },
+  serveRoute(
+    app,
+    routes.searchAllDishes,
+    { errors: [...publicRouteErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(searchDishesRefusals)] },
     async (request, reply) => search(reply, request.query.canteen ?? null, request.query),
   );
 
@@ -198,29 +139,20 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
   app,
   { mergeDishes, withdrawMeal },
 ) => {
-  app.post(
-    routePaths.mergeDishes,
+  serveRoute(
+    app,
+    routes.mergeDishes,
     {
       bodyLimit: adminBodyLimit,
       onRequest: requireAdminScope,
       preValidation: requireJsonBody,
-      schema: {
-        operationId: 'mergeDishes',
-        summary:
-          'Merge dishes (renames): every serving and name of "from" moves into this dish; answers the merged dish',
-        params: DishParams,
-        body: MergeDishesBody,
-        response: {
-          200: successEnvelope(DishData),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...jsonBodyErrors,
-            ...writeRouteErrors,
-            'forbidden',
-            ...wireCodesOf(mergeDishesRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...authenticatedRouteErrors,
+        ...jsonBodyErrors,
+        ...writeRouteErrors,
+        'forbidden',
+        ...wireCodesOf(mergeDishesRefusals),
+      ],
     },
     async (request, reply) => {
       const target = Number(request.params.dish_id);
@@ -231,25 +163,18 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
     },
   );
 
-  app.delete(
-    routePaths.withdrawMeal,
+  serveRoute(
+    app,
+    routes.withdrawMeal,
     {
       onRequest: requireAdminScope,
-      schema: {
-        operationId: 'withdrawMeal',
-        summary: 'Withdraw a meal (a menu correction): it leaves the menus; its markings and ratings stay. Idempotent',
-        params: MealParams,
-        response: {
-          200: successEnvelope(WithdrawMealData),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...writeRouteErrors,
-            'forbidden',
-            'invalid_request',
-            ...wireCodesOf(withdrawMealRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...authenticatedRouteErrors,
+        ...writeRouteErrors,
+        'forbidden',
+        'invalid_request',
+        ...wireCodesOf(withdrawMealRefusals),
+      ],
     },
     async (request, reply) => {
       const mealId = Number(request.params.meal_id);

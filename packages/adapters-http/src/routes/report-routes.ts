@@ -1,20 +1,15 @@
 import { Readable } from 'node:stream';
-import { getRatingsReportRefusals, maxReportDays, type GetRatingsReport } from '@canteen-meals/domain';
-import {
-  exampleRatingsReport,
-  RatingsReportQuery,
-  ratingsReportColumns,
-  routePaths,
-} from '@canteen-meals/http-contract';
+import { getRatingsReportRefusals, type GetRatingsReport } from '@canteen-meals/domain';
+import { routes } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { requireScope } from '../auth/authenticate.js';
 import { adminScope, reportsScope } from '../auth/principal.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { ratingsCsvChunks } from '../reports/ratings-csv.js';
-import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
+import { authenticatedRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { localDateOf } from './read-params.js';
 
 export interface ReportRoutesOptions {
@@ -23,43 +18,14 @@ export interface ReportRoutesOptions {
 
 const csv = 'text/csv; charset=utf-8';
 
-/**
- * The success answer, documented as CSV: @fastify/swagger writes a response's `content` as it is (a schema without it
- * would be listed under application/json, as the route's `produces` would list the error envelopes under text/csv).
- * Fastify serializes nothing of it: the route sends a stream.
- */
-const CsvAnswer = {
-  description: `One row per meal after a header row (UTF-8 with a byte order mark, RFC 4180, CRLF): ${ratingsReportColumns.join(', ')}`,
-  content: {
-    'text/csv': {
-      schema: Type.String({
-        description: 'CSV text; free-text fields starting with =, +, -, @, tab or CR start with an apostrophe',
-      }),
-      example: exampleRatingsReport,
-    },
-  },
-};
-
 /** The reports for spreadsheets (scope meals:read-reports or meals:write). */
 export const reportRoutes: FastifyPluginAsyncTypebox<ReportRoutesOptions> = async (app, { getRatingsReport }) => {
-  app.get(
-    routePaths.getRatingsReport,
+  serveRoute(
+    app,
+    routes.getRatingsReport,
     {
       onRequest: requireScope(reportsScope, adminScope),
-      schema: {
-        operationId: 'getRatingsReport',
-        summary: `Every meal a canteen served from one day to another (up to ${maxReportDays} days) with its rating count, average, median and counts per star, as CSV for spreadsheets (scope ${reportsScope} or ${adminScope})`,
-        querystring: RatingsReportQuery,
-        response: {
-          200: CsvAnswer,
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            'forbidden',
-            'invalid_request',
-            ...wireCodesOf(getRatingsReportRefusals),
-          ]),
-        },
-      },
+      errors: [...authenticatedRouteErrors, 'forbidden', 'invalid_request', ...wireCodesOf(getRatingsReportRefusals)],
     },
     async (request, reply) => {
       const { canteen, from, to } = request.query;

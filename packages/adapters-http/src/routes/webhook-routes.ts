@@ -11,29 +11,12 @@ import {
   type SaveWebhook,
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  DeletedWebhookData,
-  DeliveriesData,
-  PageQuery,
-  routePaths,
-  successEnvelope,
-  successExample,
-  WebhookBody,
-  WebhookData,
-  WebhookParams,
-  WebhooksData,
-  exampleCreatedWebhook,
-  exampleWebhook,
-} from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import {
-  authenticatedRouteErrors,
-  errorResponses,
-  jsonBodyErrors,
-  writeRouteErrors,
-} from '../schemas/error-responses.js';
+import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { deliveryDataOf, webhookDataOf, webhookFromBody } from '../webhook-wire-mapping.js';
 import { createDeliveryCursors } from './delivery-cursor.js';
 
@@ -57,29 +40,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   const cursors = createDeliveryCursors(options.cursorSecret);
   app.addHook('onRequest', requireAdminScope);
 
-  app.put(
-    routePaths.webhook,
+  serveRoute(
+    app,
+    routes.saveWebhook,
     {
       bodyLimit: webhookBodyLimit,
       preValidation: requireJsonBody,
-      schema: {
-        operationId: 'saveWebhook',
-        summary:
-          'Create or replace a webhook endpoint (needs the meals:write scope); 201 when created, 200 when replaced. ' +
-          'Without a secret one is generated and shown in this answer only. A replaced endpoint is enabled again',
-        params: WebhookParams,
-        body: WebhookBody,
-        response: {
-          200: successEnvelope(WebhookData, successExample(exampleWebhook)),
-          201: successEnvelope(WebhookData, successExample(exampleCreatedWebhook)),
-          ...errorResponses([
-            ...readErrors,
-            ...jsonBodyErrors,
-            ...writeRouteErrors,
-            ...wireCodesOf(saveWebhookRefusals),
-          ]),
-        },
-      },
+      errors: [...readErrors, ...jsonBodyErrors, ...writeRouteErrors, ...wireCodesOf(saveWebhookRefusals)],
     },
     async (request, reply) => {
       const result = await saveWebhook.execute(webhookFromBody(request.params.webhook_id, request.body));
@@ -91,37 +58,15 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     },
   );
 
-  app.get(
-    routePaths.listWebhooks,
-    {
-      schema: {
-        operationId: 'listWebhooks',
-        summary: 'Every webhook endpoint, by id (without secrets)',
-        response: {
-          200: successEnvelope(WebhooksData, successExample({ webhooks: [exampleWebhook] })),
-          ...errorResponses(readErrors),
-        },
-      },
-    },
-    async () => ({
-      status: 'success' as const,
-      data: { webhooks: (await listWebhooks.execute()).map((webhook) => webhookDataOf(webhook)) },
-    }),
-  );
+  serveRoute(app, routes.listWebhooks, { errors: readErrors }, async () => ({
+    status: 'success' as const,
+    data: { webhooks: (await listWebhooks.execute()).map((webhook) => webhookDataOf(webhook)) },
+  }));
 
-  app.get(
-    routePaths.webhook,
-    {
-      schema: {
-        operationId: 'getWebhook',
-        summary: 'One webhook endpoint (without its secret)',
-        params: WebhookParams,
-        response: {
-          200: successEnvelope(WebhookData, successExample(exampleWebhook)),
-          ...errorResponses([...readErrors, ...wireCodesOf(getWebhookRefusals)]),
-        },
-      },
-    },
+  serveRoute(
+    app,
+    routes.getWebhook,
+    { errors: [...readErrors, ...wireCodesOf(getWebhookRefusals)] },
     async (request, reply) => {
       // An id that cannot name a webhook names none: the use case refuses it like any unknown id.
       const result = await getWebhook.execute(request.params.webhook_id);
@@ -130,22 +75,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     },
   );
 
-  app.delete(
-    routePaths.webhook,
-    {
-      schema: {
-        operationId: 'deleteWebhook',
-        summary: 'Delete a webhook endpoint with its pending deliveries and its log: nothing more is sent to it',
-        params: WebhookParams,
-        response: {
-          200: successEnvelope(
-            DeletedWebhookData,
-            successExample({ webhook_id: exampleWebhook.webhook_id, deleted: true }),
-          ),
-          ...errorResponses([...readErrors, ...writeRouteErrors, ...wireCodesOf(deleteWebhookRefusals)]),
-        },
-      },
-    },
+  serveRoute(
+    app,
+    routes.deleteWebhook,
+    { errors: [...readErrors, ...writeRouteErrors, ...wireCodesOf(deleteWebhookRefusals)] },
     async (request, reply) => {
       const result = await deleteWebhook.execute(request.params.webhook_id);
       if (!result.ok) return sendRefusal(reply, result.refusal);
@@ -153,26 +86,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     },
   );
 
-  app.get(
-    routePaths.listDeliveries,
-    {
-      schema: {
-        operationId: 'listDeliveries',
-        summary:
-          "A webhook's delivery log, newest first: each event's state, attempts, last status and error, next attempt",
-        params: WebhookParams,
-        querystring: PageQuery,
-        response: {
-          200: successEnvelope(DeliveriesData),
-          ...errorResponses([
-            ...readErrors,
-            'invalid_request',
-            'invalid_cursor',
-            ...wireCodesOf(listDeliveriesRefusals),
-          ]),
-        },
-      },
-    },
+  serveRoute(
+    app,
+    routes.listDeliveries,
+    { errors: [...readErrors, 'invalid_request', 'invalid_cursor', ...wireCodesOf(listDeliveriesRefusals)] },
     async (request, reply) => {
       const webhookId = request.params.webhook_id;
       const { limit, cursor } = request.query;
