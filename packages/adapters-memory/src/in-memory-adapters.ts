@@ -1,3 +1,4 @@
+import { InMemoryAuditLog } from './in-memory-audit-log.js';
 import { InMemoryAvailabilityRepository } from './in-memory-availability-repository.js';
 import { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';
 import { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
@@ -41,6 +42,7 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
     preferences: new InMemoryPreferenceRepository(db),
     availability: new InMemoryAvailabilityRepository(db),
     pushStore: createInMemoryPushStore(db),
+    audit: new InMemoryAuditLog(db),
   };
 }
 

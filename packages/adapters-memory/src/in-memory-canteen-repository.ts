@@ -3,6 +3,7 @@ import {
   maxOpenMensaId,
   openMensaIdTakenMessage,
   refuse,
+  type AuditNote,
   type Canteen,
   type CanteenId,
   type CanteenRecord,
@@ -18,6 +19,7 @@ export class InMemoryCanteenRepository implements CanteenRepository {
 
   async save(
     canteen: Canteen,
+    audit?: AuditNote<{ readonly created: boolean; readonly canteen: StoredCanteen }>,
   ): Promise<Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>> {
     const stored = this.db.canteens.get(canteen.id);
     const holder = canteen.openmensaId === undefined ? undefined : this.holderOf(canteen.openmensaId);
@@ -26,6 +28,7 @@ export class InMemoryCanteenRepository implements CanteenRepository {
     }
     const openmensaId = canteen.openmensaId ?? stored?.openmensaId ?? this.unusedNumber();
     const saved = copyOf({ ...canteen, openmensaId });
+    this.db.appendAudit(audit?.({ created: stored === undefined, canteen: copyOf(saved) }) ?? []);
     this.db.canteens.set(canteen.id, saved);
     this.db.canteenArchivedAt.delete(canteen.id);
     return accept({ created: stored === undefined, canteen: copyOf(saved) });
@@ -47,8 +50,9 @@ export class InMemoryCanteenRepository implements CanteenRepository {
       .map(copyOf);
   }
 
-  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
+  async archive(id: CanteenId, at: Date, audit?: AuditNote<{ readonly archivedAt: Date }>): Promise<Date | undefined> {
     if (!this.db.canteens.has(id)) return undefined;
+    this.db.appendAudit(audit?.({ archivedAt: this.db.canteenArchivedAt.get(id) ?? at }) ?? []);
     if (!this.db.canteenArchivedAt.has(id)) this.db.canteenArchivedAt.set(id, new Date(at.getTime()));
     return new Date(this.db.canteenArchivedAt.get(id)!.getTime());
   }

@@ -22,6 +22,8 @@ import {
   type WebhookEvent,
   type WebhookId,
   type RecordedEvent,
+  type AuditEntry,
+  type AuditRecord,
 } from '@canteen-meals/domain';
 import type { ServingWindow } from '@canteen-meals/domain/ports';
 import { newEventId } from './new-event-id.js';
@@ -73,6 +75,19 @@ export class InMemoryDatabase {
   private lastDishId = 0;
 
   /** Appends what a menu write records to the outbox, as part of the write: each event gets a new id. */
+  /** The audit trail, in the order it was appended (issue 43). */
+  readonly audit: AuditEntry[] = [];
+  private lastAuditId = 0;
+
+  /** Appends audit records, each with a new id; a change calls it in the same synchronous step as its write. */
+  appendAudit(records: readonly AuditRecord[]): void {
+    for (const record of records) {
+      this.lastAuditId += 1;
+      // Zero-padded: ids compare as strings in the order they were given, as on the SQL stores.
+      this.audit.push({ ...record, id: String(this.lastAuditId).padStart(12, '0'), at: new Date(record.at.getTime()) });
+    }
+  }
+
   recordEvents(events: readonly WebhookEvent[], at: Date): void {
     for (const event of events) this.outbox.push({ ...event, id: newEventId(), occurredAt: new Date(at.getTime()) });
   }

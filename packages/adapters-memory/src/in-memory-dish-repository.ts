@@ -1,4 +1,4 @@
-import type { DishId, DishMerge, DishMergeRefusal, Result } from '@canteen-meals/domain';
+import type { AuditNote, DishId, DishMerge, DishMergeOutcome, DishMergeRefusal, Result } from '@canteen-meals/domain';
 import type { DishMergeDecision, DishRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
@@ -9,6 +9,7 @@ export class InMemoryDishRepository implements DishRepository {
     target: DishId,
     from: readonly DishId[],
     decide: DishMergeDecision,
+    audit?: AuditNote<DishMergeOutcome>,
   ): Promise<Result<DishMerge, DishMergeRefusal>> {
     // Read, decide and write run without an await in between, as in one transaction.
     const dishOf = (id: DishId) => {
@@ -21,6 +22,8 @@ export class InMemoryDishRepository implements DishRepository {
     });
     if (!decision.ok) return decision;
     const merge = decision.value;
+    const canteenId = this.db.dishes.get(merge.target)?.canteenId;
+    if (canteenId !== undefined) this.db.appendAudit(audit?.({ ...merge, canteenId }) ?? []);
     const moved = new Set(merge.sources);
     for (const [mealId, dishId] of this.db.mealDishes)
       if (moved.has(dishId)) this.db.mealDishes.set(mealId, merge.target);

@@ -3,7 +3,10 @@ import {
   upsertEvents,
   withdrawalEvent,
   withMealDetails,
+  type AuditNote,
   type Meal,
+  type MenuUpsertOutcome,
+  type WithdrawalOutcome,
   type MealId,
   type MenuDaysCheck,
   type Result,
@@ -18,6 +21,7 @@ export class InMemoryMealCatalog implements MealCatalog {
     meals: readonly Meal[],
     check?: MenuDaysCheck,
     at: Date = new Date(),
+    audit?: AuditNote<MenuUpsertOutcome>,
   ): Promise<Result<number, 'menu_day_full'>> {
     // Copy the whole batch before the first write, so a meal that fails leaves the store untouched; nothing awaits
     // between the count, the first and the last write, so no other operation sees half a batch or fills a day between.
@@ -29,6 +33,8 @@ export class InMemoryMealCatalog implements MealCatalog {
     const existed = new Set(copies.map((meal) => meal.id).filter((id) => this.db.meals.has(id)));
     // Worked out before the first write: an unknown canteen throws with the store untouched, as a foreign key would.
     const events = upsertEvents(copies, existed, this.db.timeZonesOf(copies.map((meal) => meal.canteenId)));
+    const records = audit?.({ meals: copies, existed }) ?? [];
+    this.db.appendAudit(records);
     for (const meal of copies) {
       this.db.meals.set(meal.id, meal);
       this.db.withdrawn.delete(meal.id);
@@ -38,7 +44,7 @@ export class InMemoryMealCatalog implements MealCatalog {
     return accept(meals.length);
   }
 
-  async withdraw(mealId: MealId, at: Date): Promise<Withdrawal> {
+  async withdraw(mealId: MealId, at: Date, audit?: AuditNote<WithdrawalOutcome>): Promise<Withdrawal> {
     const meal = this.db.meals.get(mealId);
     if (meal === undefined) return { found: false };
     const before = this.db.withdrawn.get(mealId);
@@ -49,6 +55,7 @@ export class InMemoryMealCatalog implements MealCatalog {
         this.db.timeZonesOf([meal.canteenId]),
         at,
       );
+      this.db.appendAudit(audit?.({ mealId, canteenId: meal.canteenId, withdrawnAt: at }) ?? []);
       this.db.withdrawn.set(mealId, new Date(at.getTime()));
       this.db.recordEvents([event], at);
     }

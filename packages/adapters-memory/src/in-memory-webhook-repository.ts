@@ -1,4 +1,4 @@
-import type { Webhook, WebhookDefinition, WebhookId } from '@canteen-meals/domain';
+import type { AuditNote, Webhook, WebhookDefinition, WebhookId } from '@canteen-meals/domain';
 import type { WebhookRepository } from '@canteen-meals/domain/ports';
 import { InMemoryDatabase } from './in-memory-database.js';
 
@@ -8,6 +8,7 @@ export class InMemoryWebhookRepository implements WebhookRepository {
   async save(
     definition: WebhookDefinition,
     at: Date,
+    audit?: AuditNote<{ readonly webhook: Webhook; readonly created: boolean }>,
   ): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
     const before = this.db.webhooks.get(definition.id);
     const webhook: Webhook = {
@@ -20,6 +21,7 @@ export class InMemoryWebhookRepository implements WebhookRepository {
       failingSince: null,
       disabledAt: null,
     };
+    this.db.appendAudit(audit?.({ webhook: copyOf(webhook), created: before === undefined }) ?? []);
     this.db.webhooks.set(webhook.id, webhook);
     return { webhook: copyOf(webhook), created: before === undefined };
   }
@@ -33,8 +35,10 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     return [...this.db.webhooks.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copyOf);
   }
 
-  async remove(id: WebhookId): Promise<boolean> {
-    if (!this.db.webhooks.delete(id)) return false;
+  async remove(id: WebhookId, audit?: AuditNote<{ readonly id: WebhookId }>): Promise<boolean> {
+    if (!this.db.webhooks.has(id)) return false;
+    this.db.appendAudit(audit?.({ id }) ?? []);
+    this.db.webhooks.delete(id);
     for (const [key, delivery] of this.db.deliveries) if (delivery.webhookId === id) this.db.deliveries.delete(key);
     return true;
   }

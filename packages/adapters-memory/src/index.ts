@@ -1,5 +1,6 @@
 export { FixedClock } from './fixed-clock.js';
 export { createInMemoryAdapters, createInMemoryPushStore } from './in-memory-adapters.js';
+export { InMemoryAuditLog } from './in-memory-audit-log.js';
 export { InMemoryAvailabilityRepository } from './in-memory-availability-repository.js';
 export { InMemoryCanteenRepository } from './in-memory-canteen-repository.js';
 export { InMemoryClosedDayRepository } from './in-memory-closed-day-repository.js';

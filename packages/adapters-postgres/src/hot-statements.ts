@@ -1,26 +1,117 @@
 /**
  * The hot statements (a rating batch's read and write, a marking batch) in two forms with the same plans:
  *
- * - `functions`: the PL/pgSQL functions of migration 016, whose `SET` clauses pin the planner settings while they
- *   run, and the apply of a rating batch as a pipeline of the statements of migration 020's function, the first of
- *   which sets the same settings for the transaction (`applyPipeline`). They need no session state, so they are what
- *   a transaction pooler (pool mode `transaction`) gets.
+ * - `functions`: the PL/pgSQL functions of the migrations (016, 020), whose `SET` clauses pin the planner settings
+ *   while they run, and the apply of a rating batch as a pipeline of the statements of `meals_rating_batch_apply`, the
+ *   first of which sets the same settings for the transaction (`applyPipeline`). They need no session state, so they
+ *   are what a transaction pooler (pool mode `transaction`) gets.
  * - `bare`: the functions' statements themselves, sent as named (prepared) statements on a pool of their own whose
  *   sessions get the same settings in the startup packet (`hotSessionOptions`). The PL/pgSQL call, its `RETURN QUERY`
  *   and the `SET` clauses' save and restore cost a third of these statements' PostgreSQL time (docs/benchmarks.md,
  *   "Where the rest of the time goes"). Only the hot statements run on that pool: every other statement plans with
  *   the server's defaults.
  *
- * Each bare text is its function's body with the parameters numbered; `test/hot-statement-plans.test.ts` checks the
- * plans of both forms on a fresh database.
+ * The SQL is written once, in the migrations: each bare text and each statement of the apply pipeline is read from
+ * the latest migration that creates its function (its body, each parameter it uses numbered in the function's order
+ * and cast to its type), and the planner settings from the function's `SET` clauses. A plan change is one new
+ * migration that replaces the function; both forms follow. `test/hot-statement-plans.test.ts` checks the plans of
+ * both forms on a fresh database.
  */
+import { loadMigrations, type Migration } from './migrations.js';
+
 export type HotStatementForm = 'functions' | 'bare';
 
+/** A PL/pgSQL function of a migration: its parameters, its `SET` clauses and the statements of its body. */
+export interface MigratedFunction {
+  readonly name: string;
+  readonly parameters: readonly { readonly name: string; readonly type: string }[];
+  /** The `SET name = value` clauses, in order. */
+  readonly settings: readonly (readonly [string, string])[];
+  /** Its `DECLARE`d variables. */
+  readonly variables: readonly { readonly name: string; readonly type: string }[];
+  /** Between `BEGIN` and `END`: each statement without its `;`, `RETURN QUERY` left out. */
+  readonly statements: readonly string[];
+}
+
+const functionPattern =
+  /CREATE (?:OR REPLACE )?FUNCTION (\w+)\(([^)]*)\)[\s\S]*?LANGUAGE plpgsql\n([\s\S]*?)\nAS \$\$\n([\s\S]*?)\$\$;/g;
+
+/** The functions the migrations create, by name: the latest migration's wins (a migration may replace a function). */
+export function migratedFunctions(migrations: readonly Migration[]): ReadonlyMap<string, MigratedFunction> {
+  const found = new Map<string, MigratedFunction>();
+  for (const migration of migrations) {
+    for (const [, name, parameters, settings, body] of migration.sql.matchAll(functionPattern)) {
+      const declare = /^DECLARE\n([\s\S]*?)\nBEGIN\n/m.exec(body!);
+      const statements = body!
+        .slice(body!.indexOf('BEGIN\n') + 'BEGIN\n'.length, body!.lastIndexOf('\nEND'))
+        .split(/;\n/)
+        .map((statement) => statement.replace(/^\s*RETURN QUERY\n/, '').trim())
+        .filter((statement) => statement !== '');
+      found.set(name!, {
+        name: name!,
+        parameters: pairs(parameters!, ','),
+        settings: [...settings!.matchAll(/SET (\w+) = (\w+)/g)].map(([, setting, value]) => [setting!, value!] as const),
+        variables: declare === null ? [] : pairs(declare[1]!, ';'),
+        statements,
+      });
+    }
+  }
+  return found;
+}
+
+/** `a type, b type` (or `a type; b type;`) as names and types. */
+function pairs(list: string, separator: string): { name: string; type: string }[] {
+  return list
+    .split(separator)
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const [name, ...type] = item.split(/\s+/);
+      return { name: name!, type: type.join(' ') };
+    });
+}
+
+/** `name` as an identifier of its own (not a column of a table, not part of a longer name). */
+const identifier = (name: string) => new RegExp(`(?<![\\w.])${name}(?!\\w)`, 'g');
+
 /**
- * The planner settings of every hot statement (the `SET` clauses of the functions of migrations 016 and 020): given to
- * the bare statements' sessions at their start, and to the apply pipeline's transaction by its first statement.
+ * One of a function's statements as a statement of its own: each parameter it uses becomes `$n::type`, numbered in the
+ * function's order of the parameters it uses.
  */
-const hotPlannerSettings = Object.entries({ enable_seqscan: 'off', plan_cache_mode: 'force_generic_plan' });
+export function bareStatement(fn: MigratedFunction, index: number): string {
+  let text = fn.statements[index];
+  if (text === undefined) throw new Error(`${fn.name} has no statement ${index + 1}`);
+  let number = 0;
+  for (const parameter of fn.parameters) {
+    if (!identifier(parameter.name).test(text)) continue;
+    number += 1;
+    text = text.replace(identifier(parameter.name), `$${number}::${parameter.type}`);
+  }
+  return text;
+}
+
+const migrated = migratedFunctions(loadMigrations());
+
+function migratedFunction(name: string): MigratedFunction {
+  const found = migrated.get(name);
+  if (found === undefined) throw new Error(`no migration creates the function ${name}`);
+  return found;
+}
+
+const ratingBatchRead = migratedFunction('meals_rating_batch_read');
+const ratingBatchWrite = migratedFunction('meals_rating_batch_write');
+const ratingBatchApply = migratedFunction('meals_rating_batch_apply');
+const markingBatch = migratedFunction('meals_marking_batch');
+
+/**
+ * The planner settings of every hot statement (the `SET` clauses of the functions, the same on each): given to the
+ * bare statements' sessions at their start, and to the apply pipeline's transaction by its first statement.
+ */
+const hotPlannerSettings = ratingBatchRead.settings;
+for (const fn of [ratingBatchWrite, ratingBatchApply, markingBatch]) {
+  if (JSON.stringify(fn.settings) !== JSON.stringify(hotPlannerSettings))
+    throw new Error(`${fn.name} plans with other settings than ${ratingBatchRead.name}`);
+}
 
 /**
  * The planner settings of the sessions that run the bare statements, as libpq `options`: with sequential scans off the
@@ -43,101 +134,13 @@ const readFunction: NamedStatement = {
 const readBare: NamedStatement = {
   name: 'meals-rating-batch-read-bare',
   rowMode: 'array',
-  text: `SELECT g.n::int, m.name, floor(extract(epoch FROM m.served_at) * 1000)::bigint, m.rateable, m.dish_id,
-    m.rated_1, m.rated_2, m.rated_3, m.rated_4, m.rated_5,
-    d.rated_1, d.rated_2, d.rated_3, d.rated_4, d.rated_5, r.rating
-  FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS g (meal_id, user_id, n)
-  JOIN LATERAL (
-    SELECT meals.name, meals.served_at, meals.rateable, meals.dish_id,
-      meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5
-    FROM meals WHERE meals.meal_id = g.meal_id AND meals.withdrawn_at IS NULL LIMIT 1) AS m ON true
-  LEFT JOIN LATERAL (
-    SELECT dishes.rated_1, dishes.rated_2, dishes.rated_3, dishes.rated_4, dishes.rated_5
-    FROM dishes WHERE dishes.dish_id = m.dish_id LIMIT 1) AS d ON true
-  LEFT JOIN LATERAL (
-    SELECT ratings.rating FROM ratings WHERE ratings.meal_id = g.meal_id AND ratings.user_id = g.user_id LIMIT 1) AS r ON true`,
+  text: bareStatement(ratingBatchRead, 0),
 };
-
-/**
- * The meals of a rating batch ($1 to $3: id, served instant in ms, rateable) that still have the rule fields its changes
- * were decided on, their rows locked in meal id order (the lock order of every writer), as `m.meal_id`: the first step
- * of both rating writes.
- */
-const mealsStillAsRead = `FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS r (meal_id, served_ms, rateable)
-  ORDER BY r.meal_id) AS read
-CROSS JOIN LATERAL (
-  SELECT meals.meal_id FROM meals
-  WHERE meals.meal_id = read.meal_id AND meals.withdrawn_at IS NULL AND meals.rateable = read.rateable
-    AND floor(extract(epoch FROM meals.served_at) * 1000)::bigint = read.served_ms
-  LIMIT 1 FOR NO KEY UPDATE) AS m`;
-
-/**
- * The part both rating writes share (the bare write and the apply), after the CTE `applied` (each applied change with
- * its meal and its deltas `d1` to `d5`): the deltas summed by meal and added to the meals, then summed by dish and the
- * dishes' rows locked in id order, for the statement's `dishes_after` to update.
- */
-const deltasAndDishLocks = `  meal_deltas AS (
-    SELECT a.meal_id, sum(a.d1)::int AS d1, sum(a.d2)::int AS d2, sum(a.d3)::int AS d3, sum(a.d4)::int AS d4,
-      sum(a.d5)::int AS d5
-    FROM applied a GROUP BY a.meal_id),
-  meals_after AS MATERIALIZED (
-    UPDATE meals SET rated_1 = meals.rated_1 + s.d1, rated_2 = meals.rated_2 + s.d2, rated_3 = meals.rated_3 + s.d3,
-      rated_4 = meals.rated_4 + s.d4, rated_5 = meals.rated_5 + s.d5
-    FROM meal_deltas s WHERE meals.meal_id = s.meal_id
-    RETURNING meals.meal_id, meals.dish_id, meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5,
-      s.d1, s.d2, s.d3, s.d4, s.d5),
-  dish_deltas AS MATERIALIZED (
-    SELECT ma.dish_id, sum(ma.d1)::int AS d1, sum(ma.d2)::int AS d2, sum(ma.d3)::int AS d3, sum(ma.d4)::int AS d4,
-      sum(ma.d5)::int AS d5
-    FROM meals_after ma WHERE ma.dish_id IS NOT NULL GROUP BY ma.dish_id),
-  dishes_locked AS MATERIALIZED (
-    SELECT locked_dish.dish_id
-    FROM (SELECT dd.dish_id FROM dish_deltas dd ORDER BY dd.dish_id) AS wanted
-    CROSS JOIN LATERAL (
-      SELECT dishes.dish_id FROM dishes WHERE dishes.dish_id = wanted.dish_id LIMIT 1 FOR NO KEY UPDATE) AS locked_dish),`;
 
 const writeBare: NamedStatement = {
   name: 'meals-rating-batch-write-bare',
   rowMode: 'array',
-  text: `WITH locked AS MATERIALIZED (
-      SELECT m.meal_id
-      ${mealsStillAsRead}),
-    changes AS MATERIALIZED (
-      SELECT * FROM unnest($4::int[], $5::bigint[], $6::text[], $7::smallint[], $8::smallint[],
-          $9::int[], $10::int[], $11::int[], $12::int[], $13::int[])
-        AS c (n, meal_id, user_id, previous, next, d1, d2, d3, d4, d5)
-      WHERE c.meal_id IN (SELECT locked.meal_id FROM locked)),
-    inserted AS (
-      INSERT INTO ratings (meal_id, user_id, rating)
-      SELECT c.meal_id, c.user_id, c.next FROM changes c WHERE c.previous IS NULL AND c.next IS NOT NULL
-      ON CONFLICT (meal_id, user_id) DO NOTHING
-      RETURNING ratings.meal_id, ratings.user_id),
-    found AS MATERIALIZED (
-      SELECT c.next, r.row_id FROM changes c
-      CROSS JOIN LATERAL (
-        SELECT ratings.ctid AS row_id FROM ratings
-        WHERE ratings.meal_id = c.meal_id AND ratings.user_id = c.user_id AND ratings.rating = c.previous LIMIT 1) AS r
-      WHERE c.previous IS NOT NULL),
-    updated AS (
-      UPDATE ratings SET rating = f.next FROM found f WHERE ratings.ctid = f.row_id AND f.next IS NOT NULL
-      RETURNING ratings.meal_id, ratings.user_id),
-    deleted AS (
-      DELETE FROM ratings USING found f WHERE ratings.ctid = f.row_id AND f.next IS NULL
-      RETURNING ratings.meal_id, ratings.user_id),
-    applied AS MATERIALIZED (
-      SELECT c.* FROM changes c
-      JOIN (SELECT * FROM inserted UNION ALL SELECT * FROM updated UNION ALL SELECT * FROM deleted) AS done
-        ON done.meal_id = c.meal_id AND done.user_id = c.user_id),
-${deltasAndDishLocks}
-    dishes_after AS (
-      UPDATE dishes SET rated_1 = dishes.rated_1 + s.d1, rated_2 = dishes.rated_2 + s.d2, rated_3 = dishes.rated_3 + s.d3,
-        rated_4 = dishes.rated_4 + s.d4, rated_5 = dishes.rated_5 + s.d5
-      FROM dish_deltas s JOIN dishes_locked USING (dish_id)
-      WHERE dishes.dish_id = s.dish_id
-      RETURNING dishes.dish_id, dishes.rated_1, dishes.rated_2, dishes.rated_3, dishes.rated_4, dishes.rated_5)
-  SELECT a.n, m.dish_id, m.rated_1, m.rated_2, m.rated_3, m.rated_4, m.rated_5,
-    d.rated_1, d.rated_2, d.rated_3, d.rated_4, d.rated_5
-  FROM applied a JOIN meals_after m ON m.meal_id = a.meal_id LEFT JOIN dishes_after d ON d.dish_id = m.dish_id`,
+  text: bareStatement(ratingBatchWrite, 0),
 };
 
 const markFunction: NamedStatement = {
@@ -149,111 +152,52 @@ const markFunction: NamedStatement = {
 const markBare: NamedStatement = {
   name: 'meals-marking-batch-bare',
   rowMode: 'array',
-  text: `WITH items AS MATERIALIZED (
-      SELECT i.n::int AS n, i.user_id, i.meal_id, i.marked
-      FROM unnest($1::text[], $2::bigint[], $3::boolean[]) WITH ORDINALITY AS i (user_id, meal_id, marked, n)
-      CROSS JOIN LATERAL (SELECT FROM meals WHERE meals.meal_id = i.meal_id AND meals.withdrawn_at IS NULL LIMIT 1) AS meal),
-    inserted AS (
-      INSERT INTO markings (user_id, meal_id)
-      SELECT items.user_id, items.meal_id FROM items WHERE items.marked ORDER BY items.user_id, items.meal_id
-      ON CONFLICT DO NOTHING),
-    deleted AS (
-      DELETE FROM markings
-      USING (
-        SELECT found.row_id FROM items
-        CROSS JOIN LATERAL (
-          SELECT markings.ctid AS row_id FROM markings
-          WHERE markings.user_id = items.user_id AND markings.meal_id = items.meal_id LIMIT 1) AS found
-        WHERE NOT items.marked) AS gone
-      WHERE markings.ctid = gone.row_id)
-  SELECT items.n FROM items`,
+  text: bareStatement(markingBatch, 0),
 };
 
 /**
- * A rating batch decided without a read, applied in one round trip: the two statements of migration 020's function
- * `meals_rating_batch_apply`, sent as a pipeline (statement-pipeline.ts) after a statement that sets the function's
- * planner settings for the transaction. One Sync ends the three, so they are one transaction, and the apply statement
- * takes its snapshot after the meals' locks, as the function's second statement does; the meals the lock statement
- * locked are handed on in a setting of the transaction (`meals.rating_batch_locked`), as the function hands its
- * variable on. Without the PL/pgSQL call, its `RETURN QUERY` and its `SET` clauses, PostgreSQL spends less on each
- * write (docs/benchmarks.md, "The apply without PL/pgSQL"). The function stays for instances of the release before.
+ * The apply's variable (the meals its first statement locked) handed on in a setting of the transaction: its first
+ * statement's `SELECT ... INTO` sets it, the second reads it back.
+ */
+function handedOn(fn: MigratedFunction): { readonly lock: string; readonly apply: string } {
+  const [variable] = fn.variables;
+  if (variable === undefined || fn.variables.length > 1) throw new Error(`${fn.name}: one variable expected`);
+  const setting = 'meals.rating_batch_locked';
+  const into = new RegExp(`^SELECT ([\\s\\S]*?) INTO ${variable.name}\\n`);
+  const lock = bareStatement(fn, 0);
+  if (!into.test(lock)) throw new Error(`${fn.name}: its first statement does not select INTO ${variable.name}`);
+  return {
+    lock: lock.replace(into, (_match, value: string) => `SELECT set_config('${setting}', ${value}::text, true)\n`),
+    apply: bareStatement(fn, 1).replace(
+      identifier(variable.name),
+      `current_setting('${setting}')::${variable.type}`,
+    ),
+  };
+}
+
+const applyStatements = handedOn(ratingBatchApply);
+
+/**
+ * A rating batch decided without a read, applied in one round trip: the two statements of the function
+ * `meals_rating_batch_apply` (migration 020), sent as a pipeline (statement-pipeline.ts) after a statement that sets
+ * the function's planner settings for the transaction. One Sync ends the three, so they are one transaction, and the
+ * apply statement takes its snapshot after the meals' locks, as the function's second statement does; the meals the
+ * lock statement locked are handed on in a setting of the transaction (`meals.rating_batch_locked`), as the function
+ * hands its variable on. Without the PL/pgSQL call, its `RETURN QUERY` and its `SET` clauses, PostgreSQL spends less
+ * on each write (docs/benchmarks.md, "The apply without PL/pgSQL"). The function stays for instances of the release
+ * before.
  */
 export const applyPipeline = {
   label: 'meals-rating-batch-apply',
-  /** The settings of the functions of migrations 016 and 020, for the rest of the transaction. */
+  /** The settings of the hot functions, for the rest of the transaction. */
   settings: {
     name: 'meals-hot-settings',
     text: `SELECT ${hotPlannerSettings.map(([name, value]) => `set_config('${name}', '${value}', true)`).join(', ')}`,
   },
   /** The function's first statement: the batch's meals that still have the rule fields decided on, locked in id order. */
-  lock: {
-    name: 'meals-rating-batch-lock',
-    text: `SELECT set_config('meals.rating_batch_locked', coalesce(array_agg(m.meal_id), '{}')::text, true)
-${mealsStillAsRead}`,
-  },
+  lock: { name: 'meals-rating-batch-lock', text: applyStatements.lock },
   /** The function's second statement, on the locked meals' changes; its rows are those of the function (ApplyRow). */
-  apply: {
-    name: 'meals-rating-batch-apply-locked',
-    text: `WITH changes AS MATERIALIZED (
-    SELECT c.n, c.meal_id, c.user_id, c.next, r.rating AS previous, r.row_id,
-      NOT c.checked OR r.rating IS NOT DISTINCT FROM c.expected AS fits
-    FROM unnest($1::int[], $2::bigint[], $3::text[], $4::smallint[], $5::smallint[], $6::boolean[])
-      AS c (n, meal_id, user_id, next, expected, checked)
-    LEFT JOIN LATERAL (
-      SELECT ratings.rating, ratings.ctid AS row_id FROM ratings
-      WHERE ratings.meal_id = c.meal_id AND ratings.user_id = c.user_id LIMIT 1) AS r ON true
-    WHERE c.meal_id = ANY (current_setting('meals.rating_batch_locked')::bigint[])),
-  inserted AS (
-    INSERT INTO ratings (meal_id, user_id, rating)
-    SELECT c.meal_id, c.user_id, c.next FROM changes c WHERE c.fits AND c.previous IS NULL AND c.next IS NOT NULL
-    ON CONFLICT (meal_id, user_id) DO NOTHING
-    RETURNING ratings.meal_id, ratings.user_id),
-  updated AS (
-    UPDATE ratings SET rating = c.next FROM changes c
-    WHERE ratings.ctid = c.row_id AND c.fits AND c.next IS NOT NULL AND c.previous <> c.next
-    RETURNING ratings.meal_id, ratings.user_id),
-  deleted AS (
-    DELETE FROM ratings USING changes c WHERE ratings.ctid = c.row_id AND c.fits AND c.next IS NULL
-    RETURNING ratings.meal_id, ratings.user_id),
-  applied AS MATERIALIZED (
-    SELECT c.n, c.meal_id,
-      (c.next IS NOT DISTINCT FROM 1)::int - (c.previous IS NOT DISTINCT FROM 1)::int AS d1,
-      (c.next IS NOT DISTINCT FROM 2)::int - (c.previous IS NOT DISTINCT FROM 2)::int AS d2,
-      (c.next IS NOT DISTINCT FROM 3)::int - (c.previous IS NOT DISTINCT FROM 3)::int AS d3,
-      (c.next IS NOT DISTINCT FROM 4)::int - (c.previous IS NOT DISTINCT FROM 4)::int AS d4,
-      (c.next IS NOT DISTINCT FROM 5)::int - (c.previous IS NOT DISTINCT FROM 5)::int AS d5
-    FROM changes c
-    JOIN (SELECT * FROM inserted UNION ALL SELECT * FROM updated UNION ALL SELECT * FROM deleted) AS done
-      ON done.meal_id = c.meal_id AND done.user_id = c.user_id),
-${deltasAndDishLocks}
-  dishes_after AS MATERIALIZED (
-    UPDATE dishes SET rated_1 = dishes.rated_1 + s.d1, rated_2 = dishes.rated_2 + s.d2, rated_3 = dishes.rated_3 + s.d3,
-      rated_4 = dishes.rated_4 + s.d4, rated_5 = dishes.rated_5 + s.d5
-    FROM dish_deltas s JOIN dishes_locked USING (dish_id)
-    WHERE dishes.dish_id = s.dish_id
-    RETURNING dishes.dish_id, dishes.rated_1, dishes.rated_2, dishes.rated_3, dishes.rated_4, dishes.rated_5)
-  -- Every change of a locked meal (the caller runs again those it wanted applied and were not): the meal after the batch (as updated, else as locked: nothing changed it), and
-  -- its dish after the batch (as updated, else as it is now: another writer may hold it, the snapshot is exact).
-  SELECT c.n, c.previous, a.n IS NOT NULL, meal.dish_id,
-    meal.rated_1, meal.rated_2, meal.rated_3, meal.rated_4, meal.rated_5,
-    dish.rated_1, dish.rated_2, dish.rated_3, dish.rated_4, dish.rated_5
-  FROM changes c
-  LEFT JOIN applied a ON a.n = c.n
-  CROSS JOIN LATERAL (
-    SELECT ma.dish_id, ma.rated_1, ma.rated_2, ma.rated_3, ma.rated_4, ma.rated_5 FROM meals_after ma
-    WHERE ma.meal_id = c.meal_id
-    UNION ALL
-    SELECT meals.dish_id, meals.rated_1, meals.rated_2, meals.rated_3, meals.rated_4, meals.rated_5 FROM meals
-    WHERE meals.meal_id = c.meal_id AND NOT EXISTS (SELECT FROM meals_after ma WHERE ma.meal_id = c.meal_id)
-    LIMIT 1) AS meal
-  LEFT JOIN LATERAL (
-    SELECT da.rated_1, da.rated_2, da.rated_3, da.rated_4, da.rated_5 FROM dishes_after da
-    WHERE da.dish_id = meal.dish_id
-    UNION ALL
-    SELECT dishes.rated_1, dishes.rated_2, dishes.rated_3, dishes.rated_4, dishes.rated_5 FROM dishes
-    WHERE dishes.dish_id = meal.dish_id AND NOT EXISTS (SELECT FROM dishes_after da WHERE da.dish_id = meal.dish_id)
-    LIMIT 1) AS dish ON true`,
-  },
+  apply: { name: 'meals-rating-batch-apply-locked', text: applyStatements.apply },
 } as const;
 
 /**

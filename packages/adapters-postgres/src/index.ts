@@ -2,6 +2,7 @@ export { loadMigrations, migrate, migrationLockKey, type MigrateOptions, type Mi
 export { openPostgres, type PoolMode, type PostgresDatabase, type PostgresOptions } from './open-postgres.js';
 export { PostgresHitCounter } from './postgres-hit-counter.js';
 export { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './postgres-adapters.js';
+export { appendAuditRecords, PostgresAuditLog } from './postgres-audit-log.js';
 export { PostgresAvailabilityRepository } from './postgres-availability-repository.js';
 export { hotSessionOptions, type HotStatementForm } from './hot-statements.js';
 export { PostgresCanteenRepository } from './postgres-canteen-repository.js';

@@ -1,5 +1,6 @@
 import { createPostgresPushStore } from './postgres-push-store.js';
 import type { Pool } from 'pg';
+import { PostgresAuditLog } from './postgres-audit-log.js';
 import { PostgresAvailabilityRepository } from './postgres-availability-repository.js';
 import { PostgresCanteenRepository } from './postgres-canteen-repository.js';
 import { PostgresClosedDayRepository } from './postgres-closed-day-repository.js';
@@ -58,8 +59,8 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     mealSources: new PostgresMealSourceRepository(transactions, statistics),
     queries: new PostgresMealQueries(pool),
     userData: new PostgresUserDataRepository(pool, transactions),
-    canteens: new PostgresCanteenRepository(pool, options.health),
-    closedDays: new PostgresClosedDayRepository(pool, options.health),
+    canteens: new PostgresCanteenRepository(pool, options.health, transactions),
+    closedDays: new PostgresClosedDayRepository(pool, options.health, transactions),
     dishes: new PostgresDishRepository(transactions),
     dishQueries: new PostgresDishQueries(pool),
     feedStates: new PostgresFeedStateRepository(pool, options.health),
@@ -69,6 +70,8 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     availability: new PostgresAvailabilityRepository(transactions),
     // Web Push's subscriptions, settings and outbox (issue 41): in the export, gone with an erasure.
     pushStore: createPostgresPushStore(pool, { health: options.health }),
+    // The audit trail (issue 43): the repositories above append to it in their changes' transactions.
+    audit: new PostgresAuditLog(pool, options.health),
     /** How many transactions (and batches of rating changes and markings) were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount + ratings.retryCount + markings.retryCount,
   };

@@ -2,6 +2,7 @@ import {
   availabilityChanged,
   availabilityChangedAt,
   availabilityEvent,
+  type AuditNote,
   type AvailabilityChange,
   type AvailabilityRefusal,
   type CanteenId,
@@ -9,6 +10,7 @@ import {
   type Result,
 } from '@canteen-meals/domain';
 import type { AvailabilityDecision, AvailabilityRepository } from '@canteen-meals/domain/ports';
+import { appendAuditRecords } from './postgres-audit-log.js';
 import { availabilityFromRow, type AvailabilityRow } from './meal-views.js';
 import { fromEpochMs } from './meal-rows.js';
 import { recordEvents } from './outbox-records.js';
@@ -23,7 +25,11 @@ export class PostgresAvailabilityRepository implements AvailabilityRepository {
    * One transaction: the meal's row is locked as it is read (of two changes at once, the second waits and then decides
    * on what the first wrote), the decision is asked, and a change of status is written with its event.
    */
-  async change(mealId: MealId, decide: AvailabilityDecision): Promise<Result<AvailabilityChange, AvailabilityRefusal>> {
+  async change(
+    mealId: MealId,
+    decide: AvailabilityDecision,
+    audit?: AuditNote<AvailabilityChange>,
+  ): Promise<Result<AvailabilityChange, AvailabilityRefusal>> {
     return this.transactions.run(async (client) => {
       const { rows } = await client.query<SnapshotRow>(
         `SELECT meals.canteen_id, meals.served_at, meals.availability, meals.availability_changed_at, canteens.time_zone
@@ -51,6 +57,7 @@ export class PostgresAvailabilityRepository implements AvailabilityRepository {
         [decision.value.next.status, at.getTime(), mealId],
       );
       await recordEvents(client, [availabilityEvent(decision.value)], at);
+      if (audit !== undefined) await appendAuditRecords(client, audit(decision.value));
       return decision;
     });
   }

@@ -3,6 +3,7 @@ import {
   defaultCanteenId,
   openMensaIdTakenMessage,
   refuse,
+  type AuditNote,
   type Canteen,
   type CanteenFeed,
   type CanteenId,
@@ -14,7 +15,8 @@ import {
 import type { CanteenRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
 import type { PostgresStorageHealth } from './storage-health.js';
-import { sqlStateOf } from './transaction.js';
+import { appendAuditRecords } from './postgres-audit-log.js';
+import { sqlStateOf, type TransactionRunner } from './transaction.js';
 
 interface CanteenRow {
   canteen_id: string;
@@ -32,7 +34,8 @@ interface CanteenRow {
   placeholder_names: string[];
 }
 
-type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
+type SavedCanteen = { readonly created: boolean; readonly canteen: StoredCanteen };
+type Saved = Result<SavedCanteen, 'openmensa_id_taken'>;
 
 const canteenColumns =
   'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
@@ -56,12 +59,14 @@ export class PostgresCanteenRepository implements CanteenRepository {
   constructor(
     private readonly pool: Pool,
     private readonly health?: PostgresStorageHealth,
+    /** Where a write with an audit note runs: the change and its entries in one transaction. */
+    private readonly transactions?: TransactionRunner,
   ) {}
 
-  async save(canteen: Canteen): Promise<Saved> {
+  async save(canteen: Canteen, audit?: AuditNote<SavedCanteen>): Promise<Saved> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await this.upsert(canteen);
+        return await this.upsert(canteen, audit);
       } catch (error) {
         if (
           sqlStateOf(error) !== '23505' ||
@@ -79,23 +84,31 @@ export class PostgresCanteenRepository implements CanteenRepository {
     }
   }
 
-  private async upsert(canteen: Canteen): Promise<Saved> {
+  private async upsert(canteen: Canteen, audit: AuditNote<SavedCanteen> | undefined): Promise<Saved> {
     const { coordinates } = canteen;
-    const write = () =>
-      this.pool.query<CanteenRow & { created: boolean }>(upsert, [
-        canteen.id,
-        canteen.name,
-        canteen.timeZone,
-        canteen.city,
-        canteen.address,
-        coordinates?.lat ?? null,
-        coordinates?.lng ?? null,
-        // Serialized here: pg would send a JavaScript array as a PostgreSQL array, not as JSON. Only the three fields.
-        JSON.stringify(canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }))),
-        canteen.openmensaId ?? null,
-        JSON.stringify(canteen.noteLabels ?? {}),
-        JSON.stringify(canteen.placeholderNames ?? []),
-      ]);
+    const params = [
+      canteen.id,
+      canteen.name,
+      canteen.timeZone,
+      canteen.city,
+      canteen.address,
+      coordinates?.lat ?? null,
+      coordinates?.lng ?? null,
+      // Serialized here: pg would send a JavaScript array as a PostgreSQL array, not as JSON. Only the three fields.
+      JSON.stringify(canteen.feeds.map(({ name, url, schedule }) => ({ name, url, schedule }))),
+      canteen.openmensaId ?? null,
+      JSON.stringify(canteen.noteLabels ?? {}),
+      JSON.stringify(canteen.placeholderNames ?? []),
+    ];
+    if (audit !== undefined && this.transactions !== undefined) {
+      return this.transactions.run(async (client) => {
+        const { rows } = await client.query<CanteenRow & { created: boolean }>(upsert, params);
+        const saved = { created: rows[0]!.created, canteen: canteenFromRow(rows[0]!) };
+        await appendAuditRecords(client, audit(saved));
+        return accept(saved);
+      });
+    }
+    const write = () => this.pool.query<CanteenRow & { created: boolean }>(upsert, params);
     const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
     const row = rows[0]!;
     return accept({ created: row.created, canteen: canteenFromRow(row) });
@@ -131,13 +144,18 @@ export class PostgresCanteenRepository implements CanteenRepository {
     return rows.map(canteenFromRow);
   }
 
-  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
+  async archive(id: CanteenId, at: Date, audit?: AuditNote<{ readonly archivedAt: Date }>): Promise<Date | undefined> {
     // COALESCE in one statement: archiving an archived canteen keeps the first instant, whoever archives at once.
-    const write = () =>
-      this.pool.query<{ archived_at: Date }>(
-        'UPDATE canteens SET archived_at = COALESCE(archived_at, $1) WHERE canteen_id = $2 RETURNING archived_at',
-        [at, id],
-      );
+    const archive =
+      'UPDATE canteens SET archived_at = COALESCE(archived_at, $1) WHERE canteen_id = $2 RETURNING archived_at';
+    if (audit !== undefined && this.transactions !== undefined) {
+      return this.transactions.run(async (client) => {
+        const archivedAt = (await client.query<{ archived_at: Date }>(archive, [at, id])).rows[0]?.archived_at;
+        if (archivedAt !== undefined) await appendAuditRecords(client, audit({ archivedAt }));
+        return archivedAt;
+      });
+    }
+    const write = () => this.pool.query<{ archived_at: Date }>(archive, [at, id]);
     const { rows } = await (this.health === undefined ? write() : this.health.guard(write));
     return rows[0]?.archived_at;
   }

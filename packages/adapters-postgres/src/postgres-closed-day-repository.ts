@@ -1,7 +1,9 @@
-import type { CanteenId, LocalDate } from '@canteen-meals/domain';
+import type { AuditNote, CanteenId, LocalDate } from '@canteen-meals/domain';
 import type { ClosedDayRepository, DayClosure } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
+import { appendAuditRecords } from './postgres-audit-log.js';
 import type { PostgresStorageHealth } from './storage-health.js';
+import type { TransactionRunner } from './transaction.js';
 
 // One statement per write: the days to close are inserted and the days to open deleted together, atomically.
 const record = `WITH given AS (SELECT * FROM unnest($2::date[], $3::boolean[]) AS g (day, closed)),
@@ -12,12 +14,25 @@ export class PostgresClosedDayRepository implements ClosedDayRepository {
   constructor(
     private readonly pool: Pool,
     private readonly health?: PostgresStorageHealth,
+    /** Where a write with an audit note runs: the days and their entries in one transaction. */
+    private readonly transactions?: TransactionRunner,
   ) {}
 
-  async record(canteenId: CanteenId, days: readonly DayClosure[]): Promise<void> {
+  async record(
+    canteenId: CanteenId,
+    days: readonly DayClosure[],
+    audit?: AuditNote<readonly DayClosure[]>,
+  ): Promise<void> {
     if (days.length === 0) return;
-    const write = () =>
-      this.pool.query(record, [canteenId, days.map((day) => day.date), days.map((day) => day.closed)]);
+    const params = [canteenId, days.map((day) => day.date), days.map((day) => day.closed)];
+    if (audit !== undefined && this.transactions !== undefined) {
+      await this.transactions.run(async (client) => {
+        await client.query(record, params);
+        await appendAuditRecords(client, audit(days));
+      });
+      return;
+    }
+    const write = () => this.pool.query(record, params);
     await (this.health === undefined ? write() : this.health.guard(write));
   }
 

@@ -1,5 +1,6 @@
-import type { DishId, DishMerge, DishMergeRefusal, Result } from '@canteen-meals/domain';
+import type { AuditNote, DishId, DishMerge, DishMergeOutcome, DishMergeRefusal, Result } from '@canteen-meals/domain';
 import type { DishMergeDecision, DishRepository } from '@canteen-meals/domain/ports';
+import { appendAuditRecords } from './postgres-audit-log.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './meal-rows.js';
 import { ConcurrentChangeError, type TransactionRunner } from './transaction.js';
 
@@ -16,6 +17,7 @@ export class PostgresDishRepository implements DishRepository {
     target: DishId,
     from: readonly DishId[],
     decide: DishMergeDecision,
+    audit?: AuditNote<DishMergeOutcome>,
   ): Promise<Result<DishMerge, DishMergeRefusal>> {
     const sources = [...new Set(from)];
     return this.transactions.run(async (client) => {
@@ -67,6 +69,9 @@ export class PostgresDishRepository implements DishRepository {
       );
       await client.query('DELETE FROM dish_aversions WHERE dish_id = ANY ($1::bigint[])', [moved]);
       await client.query('DELETE FROM dishes WHERE dish_id = ANY ($1::bigint[])', [moved]);
+      const canteenId = dishes.get(target)?.canteenId;
+      if (audit !== undefined && canteenId !== undefined)
+        await appendAuditRecords(client, audit({ ...merge, canteenId }));
       return decision;
     });
   }

@@ -3,14 +3,18 @@ import {
   defaultCanteenId,
   upsertEvents,
   withdrawalEvent,
+  type AuditNote,
   type DishId,
   type Meal,
   type MealId,
   type MenuDaysCheck,
+  type MenuUpsertOutcome,
   type Result,
+  type WithdrawalOutcome,
 } from '@canteen-meals/domain';
 import type { MealCatalog, Withdrawal } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
+import { appendAuditRecords } from './postgres-audit-log.js';
 import { placeInDishes } from './dish-assignment.js';
 import { heldMeals, lockMenuDays } from './held-meals.js';
 import { canteenTimeZones, recordEvents } from './outbox-records.js';
@@ -42,6 +46,7 @@ export class PostgresMealCatalog implements MealCatalog {
     meals: readonly Meal[],
     check?: MenuDaysCheck,
     at: Date = new Date(),
+    audit?: AuditNote<MenuUpsertOutcome>,
   ): Promise<Result<number, 'menu_day_full'>> {
     if (meals.length === 0) return accept(0);
     // The last of two meals with one id wins, as in the other adapters (ON CONFLICT cannot touch a row twice).
@@ -78,6 +83,10 @@ export class PostgresMealCatalog implements MealCatalog {
       // In the batch's order, as the other adapters place the days.
       const batch = [...new Map(meals.map((meal) => [meal.id, meal])).values()];
       await recordEvents(client, upsertEvents(batch, existing, timeZones), at);
+      if (audit !== undefined) {
+        const placed = batch.map((meal) => ({ id: meal.id, canteenId: meal.canteenId ?? defaultCanteenId }));
+        await appendAuditRecords(client, audit({ meals: placed, existed: existing }));
+      }
       return accept(meals.length);
     });
     if (result.ok) await this.statistics?.afterAdding(inserted);
@@ -89,7 +98,7 @@ export class PostgresMealCatalog implements MealCatalog {
    * the first's row lock and then finds it withdrawn), and only then is its event recorded; otherwise the answer is the
    * first withdrawal's instant, or that there is no meal.
    */
-  async withdraw(mealId: MealId, at: Date): Promise<Withdrawal> {
+  async withdraw(mealId: MealId, at: Date, audit?: AuditNote<WithdrawalOutcome>): Promise<Withdrawal> {
     return this.transactions.run(async (client) => {
       const { rows } = await client.query<{
         served_at: Date;
@@ -117,6 +126,8 @@ export class PostgresMealCatalog implements MealCatalog {
         [withdrawalEvent(meal, dishId, new Map([[first.canteen_id, first.time_zone]]), at)],
         at,
       );
+      if (audit !== undefined)
+        await appendAuditRecords(client, audit({ mealId, canteenId: first.canteen_id, withdrawnAt: at }));
       return { found: true, withdrawnAt: new Date(at.getTime()) };
     });
   }

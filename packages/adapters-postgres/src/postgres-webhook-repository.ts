@@ -1,6 +1,7 @@
-import type { Webhook, WebhookDefinition, WebhookId } from '@canteen-meals/domain';
+import type { AuditNote, Webhook, WebhookDefinition, WebhookId } from '@canteen-meals/domain';
 import type { WebhookRepository } from '@canteen-meals/domain/ports';
 import type { Pool } from 'pg';
+import { appendAuditRecords } from './postgres-audit-log.js';
 import { fromEpochMs } from './meal-rows.js';
 import type { TransactionRunner } from './transaction.js';
 import { webhookColumns, webhookFromRow, type WebhookRow } from './webhook-rows.js';
@@ -15,6 +16,7 @@ export class PostgresWebhookRepository implements WebhookRepository {
   async save(
     definition: WebhookDefinition,
     at: Date,
+    audit?: AuditNote<{ readonly webhook: Webhook; readonly created: boolean }>,
   ): Promise<{ readonly webhook: Webhook; readonly created: boolean }> {
     return this.transactions.run(async (client) => {
       const { rows } = await client.query<WebhookRow & { created: boolean }>(
@@ -26,7 +28,9 @@ export class PostgresWebhookRepository implements WebhookRepository {
         [definition.id, definition.url, definition.events, definition.secret, at.getTime()],
       );
       const row = rows[0]!;
-      return { webhook: webhookFromRow(row), created: row.created };
+      const saved = { webhook: webhookFromRow(row), created: row.created };
+      if (audit !== undefined) await appendAuditRecords(client, audit(saved));
+      return saved;
     });
   }
 
@@ -48,11 +52,13 @@ export class PostgresWebhookRepository implements WebhookRepository {
    * The deliveries first, then the endpoint: the lock order of a record (its delivery, then its endpoint), so the two
    * never deadlock. The foreign key's ON DELETE CASCADE takes any delivery a fan-out added in between.
    */
-  async remove(id: WebhookId): Promise<boolean> {
+  async remove(id: WebhookId, audit?: AuditNote<{ readonly id: WebhookId }>): Promise<boolean> {
     return this.transactions.run(async (client) => {
       await client.query('DELETE FROM webhook_deliveries WHERE webhook_id = $1', [id]);
       const { rowCount } = await client.query('DELETE FROM webhooks WHERE webhook_id = $1', [id]);
-      return (rowCount ?? 0) > 0;
+      const removed = (rowCount ?? 0) > 0;
+      if (removed && audit !== undefined) await appendAuditRecords(client, audit({ id }));
+      return removed;
     });
   }
 }

@@ -24,6 +24,7 @@ export {
   type BackgroundCheckpointOptions,
   type BackgroundCheckpoints,
 } from './background-checkpoints.js';
+export { SqliteAuditLog } from './sqlite-audit-log.js';
 export { SqliteAvailabilityRepository } from './sqlite-availability-repository.js';
 export { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
 export { SqliteDishQueries } from './sqlite-dish-queries.js';

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { createSqlitePushStore } from './sqlite-push-store.js';
 import { GroupCommit } from './group-commit.js';
+import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { SqliteAvailabilityRepository } from './sqlite-availability-repository.js';
 import { SqliteCanteenRepository } from './sqlite-canteen-repository.js';
 import { SqliteDishQueries } from './sqlite-dish-queries.js';
@@ -40,5 +41,7 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     availability: new SqliteAvailabilityRepository(db, health),
     // Web Push's subscriptions, settings and outbox (issue 41): in the export, gone with an erasure.
     pushStore: createSqlitePushStore(db, health),
+    // The audit trail (issue 43): the repositories above append to it in their changes' transactions.
+    audit: new SqliteAuditLog(db, health),
   };
 }

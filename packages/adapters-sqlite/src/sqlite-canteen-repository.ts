@@ -2,6 +2,7 @@ import {
   accept,
   openMensaIdTakenMessage,
   refuse,
+  type AuditNote,
   type Canteen,
   type CanteenFeed,
   type CanteenId,
@@ -12,6 +13,7 @@ import {
 } from '@canteen-meals/domain';
 import type { CanteenRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { SqliteAuditWriter } from './sqlite-audit-log.js';
 import type { SqliteStorageHealth } from './storage-health.js';
 
 interface CanteenRow {
@@ -46,7 +48,8 @@ type CanteenParams = [
   string,
 ];
 
-type Saved = Result<{ readonly created: boolean; readonly canteen: StoredCanteen }, 'openmensa_id_taken'>;
+type SavedCanteen = { readonly created: boolean; readonly canteen: StoredCanteen };
+type Saved = Result<SavedCanteen, 'openmensa_id_taken'>;
 
 const canteenColumns =
   'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
@@ -56,7 +59,12 @@ export class SqliteCanteenRepository implements CanteenRepository {
   private readonly byId: Statement<[CanteenId], CanteenRow>;
   private readonly all: Statement<[], CanteenRow>;
   private readonly byNumber: Statement<[OpenMensaId], CanteenRow & { archived_at: number | null }>;
-  private readonly saveInTransaction: Transaction<(canteen: Canteen) => Saved>;
+  private readonly saveInTransaction: Transaction<
+    (canteen: Canteen, audit: AuditNote<SavedCanteen> | undefined) => Saved
+  >;
+  private readonly archiveInTransaction: Transaction<
+    (id: CanteenId, at: Date, audit: AuditNote<{ readonly archivedAt: Date }> | undefined) => number | undefined
+  >;
   private readonly allWithArchivedAt: Statement<[], CanteenRow & { archived_at: number | null }>;
   private readonly archiveOnce: Statement<[number, CanteenId], number>;
 
@@ -86,20 +94,31 @@ export class SqliteCanteenRepository implements CanteenRepository {
         'UPDATE canteens SET archived_at = COALESCE(archived_at, ?) WHERE canteen_id = ? RETURNING archived_at',
       )
       .pluck();
-    this.saveInTransaction = db.transaction((canteen: Canteen): Saved => {
+    const auditLog = new SqliteAuditWriter(db);
+    this.archiveInTransaction = db.transaction(
+      (id: CanteenId, at: Date, audit: AuditNote<{ readonly archivedAt: Date }> | undefined) => {
+        const archivedAt = this.archiveOnce.get(at.getTime(), id);
+        if (archivedAt !== undefined && audit !== undefined)
+          auditLog.append(audit({ archivedAt: new Date(archivedAt) }));
+        return archivedAt;
+      },
+    );
+    this.saveInTransaction = db.transaction((canteen: Canteen, audit: AuditNote<SavedCanteen> | undefined): Saved => {
       const holder = canteen.openmensaId === undefined ? undefined : this.byNumber.get(canteen.openmensaId);
       if (holder !== undefined && holder.canteen_id !== canteen.id) {
         return refuse('openmensa_id_taken', openMensaIdTakenMessage(holder.openmensa_id, holder.canteen_id));
       }
       const created = this.exists.get(canteen.id) === undefined;
       upsert.run(...canteenParams(canteen));
-      return accept({ created, canteen: canteenFromRow(this.byId.get(canteen.id)!) });
+      const saved = { created, canteen: canteenFromRow(this.byId.get(canteen.id)!) };
+      if (audit !== undefined) auditLog.append(audit(saved));
+      return accept(saved);
     });
   }
 
-  async save(canteen: Canteen): Promise<Saved> {
+  async save(canteen: Canteen, audit?: AuditNote<SavedCanteen>): Promise<Saved> {
     // IMMEDIATE: no other connection can create the canteen between the read and the write.
-    const save = () => this.saveInTransaction.immediate(canteen);
+    const save = () => this.saveInTransaction.immediate(canteen, audit);
     return this.health === undefined ? save() : this.health.guard(save);
   }
 
@@ -117,8 +136,8 @@ export class SqliteCanteenRepository implements CanteenRepository {
     return this.all.all().map(canteenFromRow);
   }
 
-  async archive(id: CanteenId, at: Date): Promise<Date | undefined> {
-    const archive = () => this.archiveOnce.get(at.getTime(), id);
+  async archive(id: CanteenId, at: Date, audit?: AuditNote<{ readonly archivedAt: Date }>): Promise<Date | undefined> {
+    const archive = () => this.archiveInTransaction.immediate(id, at, audit);
     const archivedAt = this.health === undefined ? archive() : this.health.guard(archive);
     return archivedAt === undefined ? undefined : new Date(archivedAt);
   }

@@ -1,11 +1,14 @@
-import type { CanteenId, LocalDate } from '@canteen-meals/domain';
+import type { AuditNote, CanteenId, LocalDate } from '@canteen-meals/domain';
 import type { ClosedDayRepository, DayClosure } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { SqliteAuditWriter } from './sqlite-audit-log.js';
 import type { SqliteStorageHealth } from './storage-health.js';
 
 export class SqliteClosedDayRepository implements ClosedDayRepository {
   private readonly between: Statement<[CanteenId, LocalDate, LocalDate], LocalDate>;
-  private readonly recordAll: Transaction<(canteenId: CanteenId, days: readonly DayClosure[]) => void>;
+  private readonly recordAll: Transaction<
+    (canteenId: CanteenId, days: readonly DayClosure[], audit: AuditNote<readonly DayClosure[]> | undefined) => void
+  >;
 
   constructor(
     db: Database,
@@ -20,13 +23,21 @@ export class SqliteClosedDayRepository implements ClosedDayRepository {
       'INSERT OR IGNORE INTO closed_days (canteen_id, day) VALUES (?, ?)',
     );
     const open = db.prepare<[CanteenId, LocalDate]>('DELETE FROM closed_days WHERE canteen_id = ? AND day = ?');
-    this.recordAll = db.transaction((canteenId: CanteenId, days: readonly DayClosure[]) => {
-      for (const { date, closed } of days) (closed ? close : open).run(canteenId, date);
-    });
+    const auditLog = new SqliteAuditWriter(db);
+    this.recordAll = db.transaction(
+      (canteenId: CanteenId, days: readonly DayClosure[], audit: AuditNote<readonly DayClosure[]> | undefined) => {
+        for (const { date, closed } of days) (closed ? close : open).run(canteenId, date);
+        if (audit !== undefined) auditLog.append(audit(days));
+      },
+    );
   }
 
-  async record(canteenId: CanteenId, days: readonly DayClosure[]): Promise<void> {
-    const write = () => this.recordAll.immediate(canteenId, days);
+  async record(
+    canteenId: CanteenId,
+    days: readonly DayClosure[],
+    audit?: AuditNote<readonly DayClosure[]>,
+  ): Promise<void> {
+    const write = () => this.recordAll.immediate(canteenId, days, audit);
     return this.health === undefined ? write() : this.health.guard(write);
   }
 

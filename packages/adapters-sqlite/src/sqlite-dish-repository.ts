@@ -1,6 +1,16 @@
-import type { CanteenId, DishId, DishMerge, DishMergeRefusal, RatingHistogram, Result } from '@canteen-meals/domain';
+import type {
+  AuditNote,
+  CanteenId,
+  DishId,
+  DishMerge,
+  DishMergeOutcome,
+  DishMergeRefusal,
+  RatingHistogram,
+  Result,
+} from '@canteen-meals/domain';
 import type { DishMergeDecision, DishRepository } from '@canteen-meals/domain/ports';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { SqliteAuditWriter } from './sqlite-audit-log.js';
 import { histogramColumns, histogramFromRow, type HistogramRow } from './sqlite-rating-repository.js';
 import { personalPartCacheOf } from './personal-part-cache.js';
 import type { SqliteStorageHealth } from './storage-health.js';
@@ -11,6 +21,7 @@ type Merge = (
   target: DishId,
   from: readonly DishId[],
   decide: DishMergeDecision,
+  audit: AuditNote<DishMergeOutcome> | undefined,
 ) => Result<DishMerge, DishMergeRefusal>;
 
 export class SqliteDishRepository implements DishRepository {
@@ -51,7 +62,8 @@ export class SqliteDishRepository implements DishRepository {
       histogram: histogramFromRow(row),
     });
 
-    this.mergeInTransaction = db.transaction((target: DishId, from: readonly DishId[], decide: DishMergeDecision) => {
+    const auditLog = new SqliteAuditWriter(db);
+    this.mergeInTransaction = db.transaction((target, from, decide, audit) => {
       const found = byId.get(target);
       const decision = decide({
         target: found === undefined ? undefined : summaryOf(found),
@@ -67,6 +79,7 @@ export class SqliteDishRepository implements DishRepository {
       personalParts.forgetAll();
       setHistogram.run(...merge.histogram, merge.target);
       deleteDishes.run(sources);
+      if (audit !== undefined && found !== undefined) auditLog.append(audit({ ...merge, canteenId: found.canteen_id }));
       return decision;
     });
   }
@@ -75,9 +88,10 @@ export class SqliteDishRepository implements DishRepository {
     target: DishId,
     from: readonly DishId[],
     decide: DishMergeDecision,
+    audit?: AuditNote<DishMergeOutcome>,
   ): Promise<Result<DishMerge, DishMergeRefusal>> {
     // IMMEDIATE: no rating change of another connection can slip between reading the histograms and writing their sum.
-    const merge = () => this.mergeInTransaction.immediate(target, from, decide);
+    const merge = () => this.mergeInTransaction.immediate(target, from, decide, audit);
     return this.health === undefined ? merge() : this.health.guard(merge);
   }
 }

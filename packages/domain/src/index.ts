@@ -467,7 +467,9 @@ export {
   webhookDeleteAudit,
   webhookSaveAudit,
   withdrawalAudit,
+  type DishMergeOutcome,
   type MenuUpsertOutcome,
+  type WithdrawalOutcome,
 } from './audit/audit-notes.js';
 export {
   ListAuditEntries,

@@ -36,3 +36,8 @@ export {
 } from './webhook-fixture.js';
 export { describePreferenceRepositoryContract } from './preference-repository-contract.js';
 export { describePushContract, type CreatePushRepositoryFixture, type PushRepositoryFixture } from './push-contract.js';
+export {
+  describeAuditLogContract,
+  type AuditRepositoryFixture,
+  type CreateAuditRepositoryFixture,
+} from './audit-log-contract.js';

@@ -11,6 +11,8 @@ export interface AuditCursor {
 export interface AuditFilter {
   /** Only these canteens' entries (a manager's canteens); undefined: every entry, those of no canteen too. */
   readonly canteenIds?: readonly CanteenId[] | undefined;
+  /** Only entries of a canteen (not those of no canteen, such as a webhook's). */
+  readonly ofCanteens?: boolean | undefined;
   readonly actor?: string | undefined;
   readonly action?: AuditAction | undefined;
   /** From this instant, included. */
@@ -41,6 +43,7 @@ export interface AuditLog {
 export function auditEntryMatches(entry: AuditEntry, filter: AuditFilter): boolean {
   if (filter.canteenIds !== undefined && (entry.canteenId === null || !filter.canteenIds.includes(entry.canteenId)))
     return false;
+  if (filter.ofCanteens === true && entry.canteenId === null) return false;
   if (filter.actor !== undefined && entry.actor !== filter.actor) return false;
   if (filter.action !== undefined && entry.action !== filter.action) return false;
   if (filter.from !== undefined && entry.at.getTime() < filter.from.getTime()) return false;

@@ -57,12 +57,15 @@ export function menuUpsertAudit(by: AuditActor, at: Date): AuditNote<MenuUpsertO
   };
 }
 
-/** A meal withdrawn (the first time only: withdrawing it again changes nothing). */
-export function withdrawalAudit(by: AuditActor): AuditNote<{
+/** What a first withdrawal of a meal came to. */
+export interface WithdrawalOutcome {
   readonly mealId: MealId;
   readonly canteenId: CanteenId;
   readonly withdrawnAt: Date;
-}> {
+}
+
+/** A meal withdrawn (the first time only: withdrawing it again changes nothing). */
+export function withdrawalAudit(by: AuditActor): AuditNote<WithdrawalOutcome> {
   return ({ mealId, canteenId, withdrawnAt }) => [
     auditRecordOf(by, withdrawnAt, 'meal.withdrawn', canteenId, `meal ${mealId}`, { meal_id: mealId }),
   ];
@@ -168,11 +171,15 @@ export function feedFetchAuditRecord(
   });
 }
 
+/** What a merge came to: the target, its canteen and the dishes that went into it. */
+export interface DishMergeOutcome {
+  readonly canteenId: CanteenId;
+  readonly target: DishId;
+  readonly sources: readonly DishId[];
+}
+
 /** Dishes merged: the target and the dishes that went into it. */
-export function dishMergeAudit(
-  by: AuditActor,
-  at: Date,
-): AuditNote<{ readonly canteenId: CanteenId; readonly target: DishId; readonly sources: readonly DishId[] }> {
+export function dishMergeAudit(by: AuditActor, at: Date): AuditNote<DishMergeOutcome> {
   return ({ canteenId, target, sources }) => [
     auditRecordOf(by, at, 'dishes.merged', canteenId, `dish ${target}`, { target, merged: [...sources] }),
   ];

@@ -1,3 +1,4 @@
+import type { AuditNote } from '../audit/audit-entry.js';
 import type { MealId } from '../meal/meal.js';
 import type { Result } from '../shared/refusal.js';
 import type { AvailabilityChange, AvailabilityRefusal, AvailabilitySnapshot } from './availability.js';
@@ -14,6 +15,12 @@ export interface AvailabilityRepository {
    * new availability and record one `meal.availability_changed` (`availabilityEvent`) in the webhook outbox, occurred
    * at the new instant. The same status again writes and records nothing; a refusal writes nothing and is answered.
    * Two changes of one meal at once are applied one after the other: the second decides on what the first wrote.
+   * With `audit`, the records it answers for the accepted change are appended to the audit trail in the same unit of
+   * work (a change and its entry are written together or not at all).
    */
-  change(mealId: MealId, decide: AvailabilityDecision): Promise<Result<AvailabilityChange, AvailabilityRefusal>>;
+  change(
+    mealId: MealId,
+    decide: AvailabilityDecision,
+    audit?: AuditNote<AvailabilityChange>,
+  ): Promise<Result<AvailabilityChange, AvailabilityRefusal>>;
 }

@@ -1,3 +1,5 @@
+import type { AuditNote } from '../audit/audit-entry.js';
+import type { DishMergeOutcome } from '../audit/audit-notes.js';
 import type { Result } from '../shared/refusal.js';
 import type { DishId, DishMerge, DishMergeRefusal, DishMergeSnapshot } from './dish.js';
 
@@ -15,10 +17,12 @@ export interface DishRepository {
    * One unit of work: read the target and the `from` dishes, call `decide`, and write what it accepts: every serving
    * and every name (alias) of the `from` dishes moves to the target, whose histogram becomes the merge's, and the
    * `from` dishes are gone. Later writes of those names land in the target. When `decide` refuses, nothing is written.
+   * With `audit`, the records it answers for the merge (with the target's canteen) are appended in the same unit.
    */
   merge(
     target: DishId,
     from: readonly DishId[],
     decide: DishMergeDecision,
+    audit?: AuditNote<DishMergeOutcome>,
   ): Promise<Result<DishMerge, DishMergeRefusal>>;
 }

@@ -1,5 +1,7 @@
 import type { MenuDaysCheck } from '../menu/menu-day-bound.js';
 import type { Result } from '../shared/refusal.js';
+import type { AuditNote } from '../audit/audit-entry.js';
+import type { MenuUpsertOutcome, WithdrawalOutcome } from '../audit/audit-notes.js';
 import type { Meal, MealId } from './meal.js';
 
 /** What a withdrawal found: no meal, or the meal with the instant it was withdrawn at (the first time). */
@@ -18,15 +20,21 @@ export interface MealCatalog {
    *
    * In the same unit of work it records one `menu.published` per canteen day it wrote meals to in the webhook outbox
    * (`upsertEvents`, with the canteens' time zones as stored), occurred at `at` (absent, in fixtures and tools: the
-   * time of the call); a refused or failed write records nothing.
+   * time of the call); a refused or failed write records nothing. With `audit`, so does it with the records the note
+   * answers for what it wrote (each meal with its canteen, and which meals existed before) in the audit trail.
    */
-  upsertMany(meals: readonly Meal[], check?: MenuDaysCheck, at?: Date): Promise<Result<number, 'menu_day_full'>>;
+  upsertMany(
+    meals: readonly Meal[],
+    check?: MenuDaysCheck,
+    at?: Date,
+    audit?: AuditNote<MenuUpsertOutcome>,
+  ): Promise<Result<number, 'menu_day_full'>>;
   count(): Promise<number>;
   /**
    * Withdraws the meal (a menu correction) at `at`: it leaves the menus and the reads, cannot be marked or rated, and
    * keeps its markings and ratings (they stay in the user's data and in its dish's statistics). Idempotent: a meal
    * withdrawn before keeps its first instant. The first withdrawal records a `meal.withdrawn` (`withdrawalEvent`) in the
-   * webhook outbox in the same unit of work; a repeated one records nothing.
+   * webhook outbox in the same unit of work; a repeated one records nothing. So does `audit`, in the audit trail.
    */
-  withdraw(mealId: MealId, at: Date): Promise<Withdrawal>;
+  withdraw(mealId: MealId, at: Date, audit?: AuditNote<WithdrawalOutcome>): Promise<Withdrawal>;
 }

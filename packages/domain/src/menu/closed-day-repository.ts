@@ -1,3 +1,4 @@
+import type { AuditNote } from '../audit/audit-entry.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import type { LocalDate } from './local-time.js';
 
@@ -12,8 +13,11 @@ export interface DayClosure {
  * day that is not listed is open, or unknown when nothing is served on it.
  */
 export interface ClosedDayRepository {
-  /** Records each day as closed, or as not closed (which forgets it), in one unit of work. */
-  record(canteenId: CanteenId, days: readonly DayClosure[]): Promise<void>;
+  /**
+   * Records each day as closed, or as not closed (which forgets it), in one unit of work, with the audit records
+   * `audit` answers for the days.
+   */
+  record(canteenId: CanteenId, days: readonly DayClosure[], audit?: AuditNote<readonly DayClosure[]>): Promise<void>;
   /** The closed days from `from` to `to`, both included, ascending. */
   closedIn(canteenId: CanteenId, from: LocalDate, to: LocalDate): Promise<readonly LocalDate[]>;
 }

@@ -9,8 +9,11 @@ export const listAuditEntriesRefusals = ['forbidden'] as const;
 export const maxAuditPageSize = 500;
 
 export interface ListAuditEntriesQuery {
-  /** Whose entries the caller may read: every one (meals:write), or those of these canteens (meals:manage). */
-  readonly visible: 'all' | readonly CanteenId[];
+  /**
+   * Whose entries the caller may read: every one (meals:write), those of every canteen (meals:manage for all of them:
+   * not the webhooks'), or those of these canteens (meals:manage for each).
+   */
+  readonly visible: 'all' | 'canteens' | readonly CanteenId[];
   readonly canteenId?: CanteenId | undefined;
   readonly actor?: string | undefined;
   readonly action?: AuditAction | undefined;
@@ -35,14 +38,15 @@ export class ListAuditEntries {
 
   async execute(query: ListAuditEntriesQuery): Promise<Result<AuditPage, 'forbidden'>> {
     const { visible, canteenId } = query;
-    if (visible !== 'all' && canteenId !== undefined && !visible.includes(canteenId)) {
+    if (typeof visible !== 'string' && canteenId !== undefined && !visible.includes(canteenId)) {
       return refuse('forbidden', `You may not read the activity of the canteen "${canteenId}".`);
     }
     const limit = Math.min(Math.max(1, Math.trunc(query.limit)), maxAuditPageSize);
-    const canteenIds = canteenId !== undefined ? [canteenId] : visible === 'all' ? undefined : visible;
+    const canteenIds = canteenId !== undefined ? [canteenId] : typeof visible === 'string' ? undefined : visible;
     // One more than the page: whether a next page exists, without a count.
     const entries = await this.deps.audit.list({
       canteenIds,
+      ofCanteens: visible === 'canteens',
       actor: query.actor,
       action: query.action,
       from: query.from,

@@ -1,3 +1,4 @@
+import type { AuditNote } from '../audit/audit-entry.js';
 import type { RecordedEvent } from './webhook-event.js';
 import type { Webhook, WebhookDefinition, WebhookId } from './webhook.js';
 
@@ -5,14 +6,22 @@ import type { Webhook, WebhookDefinition, WebhookId } from './webhook.js';
 export interface WebhookRepository {
   /**
    * Creates or replaces the endpoint at `at`. A replaced endpoint keeps its `createdAt` and its delivery log, and is
-   * enabled again (`failingSince` and `disabledAt` cleared). Answers whether it was created.
+   * enabled again (`failingSince` and `disabledAt` cleared). Answers whether it was created. With `audit`, the records
+   * it answers are appended to the audit trail in the same unit of work.
    */
-  save(definition: WebhookDefinition, at: Date): Promise<{ readonly webhook: Webhook; readonly created: boolean }>;
+  save(
+    definition: WebhookDefinition,
+    at: Date,
+    audit?: AuditNote<{ readonly webhook: Webhook; readonly created: boolean }>,
+  ): Promise<{ readonly webhook: Webhook; readonly created: boolean }>;
   find(id: WebhookId): Promise<Webhook | undefined>;
   /** Every endpoint, by id. */
   list(): Promise<readonly Webhook[]>;
-  /** Removes the endpoint and its pending deliveries and log; answers whether it existed. */
-  remove(id: WebhookId): Promise<boolean>;
+  /**
+   * Removes the endpoint and its pending deliveries and log; answers whether it existed. With `audit`, when it existed,
+   * the records it answers are appended to the audit trail in the same unit of work.
+   */
+  remove(id: WebhookId, audit?: AuditNote<{ readonly id: WebhookId }>): Promise<boolean>;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
