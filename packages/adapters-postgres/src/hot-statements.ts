@@ -45,12 +45,19 @@ export function migratedFunctions(migrations: readonly Migration[]): ReadonlyMap
       const statements = body!
         .slice(body!.indexOf('BEGIN\n') + 'BEGIN\n'.length, body!.lastIndexOf('\nEND'))
         .split(/;\n/)
-        .map((statement) => statement.replace(/^\s*RETURN QUERY\n/, '').trim())
+        .map((statement) =>
+          statement
+            .replace(/^\s*RETURN QUERY\n/, '')
+            .trim()
+            .replace(/;$/, ''),
+        )
         .filter((statement) => statement !== '');
       found.set(name!, {
         name: name!,
         parameters: pairs(parameters!, ','),
-        settings: [...settings!.matchAll(/SET (\w+) = (\w+)/g)].map(([, setting, value]) => [setting!, value!] as const),
+        settings: [...settings!.matchAll(/SET (\w+) = (\w+)/g)].map(
+          ([, setting, value]) => [setting!, value!] as const,
+        ),
         variables: declare === null ? [] : pairs(declare[1]!, ';'),
         statements,
       });
@@ -74,6 +81,9 @@ function pairs(list: string, separator: string): { name: string; type: string }[
 /** `name` as an identifier of its own (not a column of a table, not part of a longer name). */
 const identifier = (name: string) => new RegExp(`(?<![\\w.])${name}(?!\\w)`, 'g');
 
+/** A parameter's type as the statements spell it in their casts (`integer[]` as `int[]`). */
+const castOf = (type: string) => type.replace(/^integer(?=\[|$)/, 'int');
+
 /**
  * One of a function's statements as a statement of its own: each parameter it uses becomes `$n::type`, numbered in the
  * function's order of the parameters it uses.
@@ -85,7 +95,8 @@ export function bareStatement(fn: MigratedFunction, index: number): string {
   for (const parameter of fn.parameters) {
     if (!identifier(parameter.name).test(text)) continue;
     number += 1;
-    text = text.replace(identifier(parameter.name), `$${number}::${parameter.type}`);
+    const placeholder = `$${number}::${castOf(parameter.type)}`;
+    text = text.replace(identifier(parameter.name), () => placeholder);
   }
   return text;
 }
@@ -170,7 +181,7 @@ function handedOn(fn: MigratedFunction): { readonly lock: string; readonly apply
     lock: lock.replace(into, (_match, value: string) => `SELECT set_config('${setting}', ${value}::text, true)\n`),
     apply: bareStatement(fn, 1).replace(
       identifier(variable.name),
-      `current_setting('${setting}')::${variable.type}`,
+      () => `current_setting('${setting}')::${variable.type}`,
     ),
   };
 }
