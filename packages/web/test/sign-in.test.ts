@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   accessAllows,
+  accessAllowsAt,
   audienceParameters,
   displayNameOf,
   isSignInCallback,
@@ -84,16 +85,32 @@ describe('the sign-in texts', () => {
 });
 
 describe('accessAllows (what GET /me/access granted, against what a page needs)', () => {
-  it("lets the kitchen's page in with the kitchen's scope or the administrator's, and nothing else", () => {
-    expect(accessAllows(['meals:kitchen'], 'meals:kitchen')).toBe(true);
-    expect(accessAllows(['meals:write'], 'meals:kitchen')).toBe(true);
-    expect(accessAllows(['meals:read-reports'], 'meals:kitchen')).toBe(false);
-    expect(accessAllows([], 'meals:kitchen')).toBe(false);
+  const at = (canteens: Record<string, string[]>, global: string[] = []) => ({ global, canteens });
+  const admin = at({}, ['meals:write', 'meals:manage', 'meals:kitchen', 'meals:read-reports']);
+
+  it("lets the kitchen's page in with the kitchen's scope at some canteen or at all, and nothing else", () => {
+    expect(accessAllows(at({ 'mensa-nord': ['meals:kitchen'] }), 'meals:kitchen')).toBe(true);
+    expect(accessAllows(at({}, ['meals:kitchen']), 'meals:kitchen')).toBe(true);
+    expect(accessAllows(admin, 'meals:kitchen')).toBe(true);
+    expect(accessAllows(at({ 'mensa-nord': ['meals:read-reports'] }, ['meals:read-reports']), 'meals:kitchen')).toBe(
+      false,
+    );
+    expect(accessAllows(at({}), 'meals:kitchen')).toBe(false);
   });
 
-  it("lets the console in with the administrator's scope only: the kitchen's is less", () => {
-    expect(accessAllows(['meals:write'], 'meals:write')).toBe(true);
-    expect(accessAllows(['meals:kitchen', 'meals:read-reports'], 'meals:write')).toBe(false);
+  it("lets the console in with a manager's scope at some canteen, or the administrator's: the kitchen's is less", () => {
+    expect(accessAllows(admin, 'meals:manage')).toBe(true);
+    expect(
+      accessAllows(at({ 'mensa-nord': ['meals:manage', 'meals:kitchen', 'meals:read-reports'] }), 'meals:manage'),
+    ).toBe(true);
+    expect(accessAllows(at({ 'mensa-nord': ['meals:kitchen'] }, ['meals:read-reports']), 'meals:manage')).toBe(false);
+  });
+
+  it('tells one canteen from another', () => {
+    const kitchen = at({ 'mensa-nord': ['meals:kitchen'] });
+    expect(accessAllowsAt(kitchen, 'meals:kitchen', 'mensa-nord')).toBe(true);
+    expect(accessAllowsAt(kitchen, 'meals:kitchen', 'mensa-sued')).toBe(false);
+    expect(accessAllowsAt(admin, 'meals:write', 'mensa-sued')).toBe(true);
   });
 });
 

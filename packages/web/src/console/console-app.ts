@@ -3,6 +3,7 @@
 import './console.css';
 import type { MealsClient } from '@canteen-meals/client';
 import { element } from '../shared/dom.js';
+import { accessAllows, type PageAccess } from '../shared/sign-in-settings.js';
 import type { Language } from '../shared/language.js';
 import { canteensSection } from './sections/canteens.js';
 import { dayMenuSection } from './sections/day-menu.js';
@@ -15,6 +16,8 @@ import { instantFormat } from './wording.js';
 
 export interface ConsoleContext {
   readonly client: MealsClient;
+  /** What the signed-in person may do (GET /me/access): the sections and actions shown follow it. */
+  readonly access: PageAccess;
   readonly language: Language;
   signOut(): void;
   readonly user: string;
@@ -22,23 +25,38 @@ export interface ConsoleContext {
 
 export type SectionName = 'canteens' | 'feeds' | 'menu' | 'webhooks' | 'report';
 
-const sections: readonly (readonly [
+const allSections: readonly (readonly [
   SectionName,
   (context: SectionContext) => HTMLElement,
   (t: ConsoleTexts) => string,
+  /** Shown to whom: a scope at some canteen, or (`every`) at every canteen. */
+  readonly [string, 'some' | 'every'],
 ])[] = [
-  ['canteens', canteensSection, (t) => t.canteens],
-  ['feeds', feedsSection, (t) => t.feedsHeading],
-  ['menu', dayMenuSection, (t) => t.dayMenu],
-  ['webhooks', webhooksSection, (t) => t.webhooks],
-  ['report', ratingsReportSection, (t) => t.report],
+  ['canteens', canteensSection, (t) => t.canteens, ['meals:manage', 'some']],
+  ['feeds', feedsSection, (t) => t.feedsHeading, ['meals:manage', 'some']],
+  ['menu', dayMenuSection, (t) => t.dayMenu, ['meals:manage', 'some']],
+  // The webhooks concern every canteen: the global admin's alone.
+  ['webhooks', webhooksSection, (t) => t.webhooks, ['meals:write', 'every']],
+  ['report', ratingsReportSection, (t) => t.report, ['meals:read-reports', 'some']],
 ];
+
+/** The sections the person may use: a manager of some canteens sees theirs, without the webhooks. */
+export function sectionsFor(access: PageAccess): readonly SectionName[] {
+  return allSections
+    .filter(([, , , [scope, where]]) =>
+      where === 'every' ? access.global.includes(scope) : accessAllows(access, scope),
+    )
+    .map(([name]) => name);
+}
 
 /** Fills `root` with the console: a header (who is signed in, signing out), the sections' navigation, one section. */
 export function mountConsole(root: HTMLElement, context: ConsoleContext): void {
   const t = texts[context.language];
+  const shown = sectionsFor(context.access);
+  const sections = allSections.filter(([name]) => shown.includes(name));
   const sectionContext: SectionContext = {
     client: context.client,
+    access: context.access,
     language: context.language,
     t,
     when: instantFormat(context.language),
@@ -90,16 +108,14 @@ export function mountConsole(root: HTMLElement, context: ConsoleContext): void {
     item.append(tab);
     tabs.append(item);
   }
-  addEventListener('popstate', () => open(sectionOfUrl(), false));
-  open(sectionOfUrl(), false);
+  addEventListener('popstate', () => open(sectionOfUrl(shown), false));
+  open(sectionOfUrl(shown), false);
 }
 
-const isSectionName = (value: string | null): value is SectionName => sections.some(([name]) => name === value);
-
-/** The section the address names (`?section=`), else the canteens. */
-function sectionOfUrl(): SectionName {
+/** The section the address names (`?section=`) when it is shown, else the first shown (the canteens). */
+function sectionOfUrl(shown: readonly SectionName[]): SectionName {
   const asked = new URL(location.href).searchParams.get('section');
-  return isSectionName(asked) ? asked : 'canteens';
+  return shown.find((name) => name === asked) ?? shown[0] ?? 'canteens';
 }
 
 /** The console's address with that section (the canteens: none), its other parameters kept. */

@@ -1,5 +1,6 @@
-// The admin console's bootstrap (/admin): a session whose token carries `meals:write` (signed in at the identity
-// provider, or a pasted token), then the console on the API with that token. Without one, session.ts has put its
+// The admin console's bootstrap (/admin): a session whose token may manage a canteen at least (`meals:manage` there, or
+// `meals:write`; signed in at the identity provider, or a pasted token), then the console on the API with that token,
+// showing what the token may do (GET /me/access). Without one, session.ts has put its
 // screen in place (sign in, how to configure, not allowed).
 import { pageClient } from '../shared/api.js';
 import { required } from '../shared/dom.js';
@@ -9,10 +10,12 @@ import { mountConsole } from './console-app.js';
 
 const root = required('app', HTMLElement);
 const language = pageLanguage();
-const session = await startSession(root, { language, requiredScope: 'meals:write' });
+const session = await startSession(root, { language, requiredScope: 'meals:manage' });
 if (session !== null) {
+  const client = pageClient(() => session.getToken());
   mountConsole(root, {
-    client: pageClient(() => session.getToken()),
+    client,
+    access: await client.getMyAccess(),
     language,
     signOut: () => void session.signOut(),
     user: session.user,

@@ -1,5 +1,6 @@
 // The console's building blocks: a section with its notices, labelled fields, buttons, an inline confirmation. Text is
 // always set as text (names come from feeds and admins).
+import type { PageAccess } from '../shared/sign-in-settings.js';
 import type { MealsClient } from '@canteen-meals/client';
 import { messageOf } from '../shared/api.js';
 import { element } from '../shared/dom.js';
@@ -10,6 +11,8 @@ import type { ConsoleTexts } from './texts.js';
 /** What every section is given. */
 export interface SectionContext {
   readonly client: MealsClient;
+  /** What the signed-in person may do, at every canteen and per canteen (GET /me/access). */
+  readonly access: PageAccess;
   readonly language: Language;
   readonly t: ConsoleTexts;
   /** An instant in the page's language. */

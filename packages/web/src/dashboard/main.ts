@@ -7,6 +7,7 @@ import { messageOf, pageClient } from '../shared/api.js';
 import { element, required } from '../shared/dom.js';
 import { pageLanguage } from '../shared/language.js';
 import { startSession } from '../shared/session.js';
+import { accessAllowsAt } from '../shared/sign-in-settings.js';
 import { isSignInCallback } from '../shared/sign-in-settings.js';
 import { mountBoard, type BoardMode } from './board.js';
 import { browserScheduler } from './scheduler.js';
@@ -64,6 +65,11 @@ async function start() {
   let canteens: readonly Canteen[];
   try {
     canteens = (await client.listCanteens()).canteens;
+    // The kitchen's mode offers the canteens whose kitchen the person is: one canteen's kitchen opens on it.
+    if (mode === 'kitchen') {
+      const granted = await client.getMyAccess();
+      canteens = canteens.filter((canteen) => accessAllowsAt(granted, 'meals:kitchen', canteen.canteen_id));
+    }
   } catch (error) {
     problem(t.canteensUnavailable(messageOf(error)));
     return;

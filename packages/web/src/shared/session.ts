@@ -13,14 +13,14 @@ import { signInTexts, type SignInTexts } from './sign-in-texts.js';
 
 export type { Session };
 
-export type RequiredScope = 'meals:write' | 'meals:kitchen';
+export type RequiredScope = 'meals:write' | 'meals:manage' | 'meals:kitchen';
 
 export interface SessionOptions {
   readonly language: Language;
   readonly requiredScope: RequiredScope;
   /**
-   * A call that needs the scope, made once signed in: a 403 shows the not-allowed screen. Default: for `meals:write`
-   * the admin's canteen list; for `meals:kitchen` `GET /me/access`, whose scopes must allow it (see accessAllows).
+   * A call that needs the scope, made once signed in: a 403 shows the not-allowed screen. Default: `GET /me/access`,
+   * which must allow the scope at some canteen at least (see accessAllows).
    */
   readonly probe?: (getToken: () => Promise<string>) => Promise<unknown>;
 }
@@ -79,15 +79,13 @@ export function notAllowedScreen(
 class NotAllowed extends Error {}
 
 /**
- * The administrator's pages ask for the admin's canteen list, which answers 403 to anyone else. The kitchen's has no
- * such read: it asks the API what the token may do here (its scopes after the role mapping, which the page cannot
- * do itself) and refuses when the kitchen's scope is not among them.
+ * The pages ask the API what the token may do here (its scopes after the role mapping, per canteen, which the page
+ * cannot work out itself) and refuse when the page's scope is allowed at no canteen.
  */
 function defaultProbe(scope: RequiredScope): SessionOptions['probe'] {
-  if (scope === 'meals:write') return (getToken) => pageClient(getToken).listAdminCanteens();
   return async (getToken) => {
     const access = await pageClient(getToken).getMyAccess();
-    if (!accessAllows(access.scopes, scope)) {
+    if (!accessAllows(access, scope)) {
       throw new NotAllowed();
     }
   };

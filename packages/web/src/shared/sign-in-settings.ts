@@ -75,12 +75,23 @@ export function isSignInCallback(hash: string): boolean {
   return answer.has('state') && (answer.has('code') || answer.has('error'));
 }
 
+/** What `GET /me/access` answers of a token: its scopes at every canteen and per canteen, implied ones included. */
+export interface PageAccess {
+  readonly global: readonly string[];
+  readonly canteens: Readonly<Record<string, readonly string[]>>;
+}
+
 /**
- * Whether the scopes the API grants a token (`GET /me/access`) allow what a page needs. The kitchen's routes take
- * `meals:write` as well as `meals:kitchen`, so an administrator may work the kitchen's page too.
+ * Whether what the API grants a token (`GET /me/access`) allows what a page needs, at some canteen at least. The API
+ * answers the implied scopes too (`meals:write` implies the kitchen's, so an administrator may work the kitchen's page).
  */
-export function accessAllows(scopes: readonly string[], required: 'meals:write' | 'meals:kitchen'): boolean {
-  return scopes.includes(required) || (required === 'meals:kitchen' && scopes.includes('meals:write'));
+export function accessAllows(access: PageAccess, required: string): boolean {
+  return access.global.includes(required) || Object.values(access.canteens).some((held) => held.includes(required));
+}
+
+/** Whether the access allows `required` at one canteen (for every canteen included). */
+export function accessAllowsAt(access: PageAccess, required: string, canteenId: string): boolean {
+  return access.global.includes(required) || (access.canteens[canteenId]?.includes(required) ?? false);
 }
 
 /**

@@ -1,18 +1,21 @@
 // Canteens: every one, archived ones too (with a restore); create, edit, and archive after a confirmation.
 import { element } from '../../shared/dom.js';
+import { accessAllowsAt } from '../../shared/sign-in-settings.js';
 import { restoreRequestOf, type AdminCanteen } from '../canteen-form.js';
 import { button, confirmInPlace, facts, sectionShell, whileBusy, type SectionContext } from '../ui.js';
 import { canteenEditor } from './canteen-editor.js';
 
 export function canteensSection(context: SectionContext): HTMLElement {
-  const { t, client, when } = context;
+  const { t, client, when, access } = context;
   const { section, notices } = sectionShell('canteens', t.canteens);
   const create = button(t.newCanteen, 'primary');
   create.id = 'new-canteen';
   const editorHost = element('div', 'editor-host');
   const list = element('ul', 'cards');
   list.id = 'canteen-list';
-  section.append(create, editorHost, list);
+  // Creating a canteen needs meals:write for every canteen; archiving and restoring one meals:write at it.
+  section.append(...(access.global.includes('meals:write') ? [create] : []), editorHost, list);
+  const mayArchive = (canteenId: string) => accessAllowsAt(access, 'meals:write', canteenId);
 
   async function load() {
     try {
@@ -58,6 +61,10 @@ export function canteensSection(context: SectionContext): HTMLElement {
     );
     const actions = element('div', 'actions');
     if (canteen.archived_at !== null) {
+      if (!mayArchive(canteen.canteen_id)) {
+        item.append(actions);
+        return item;
+      }
       const restore = button(t.restore, 'primary');
       restore.setAttribute('aria-label', t.restoreNamed(canteen.name));
       restore.addEventListener(
@@ -83,7 +90,7 @@ export function canteensSection(context: SectionContext): HTMLElement {
           notices.done(t.archived(canteen.name));
         }),
       );
-      actions.append(edit, archive);
+      actions.append(edit, ...(mayArchive(canteen.canteen_id) ? [archive] : []));
     }
     item.append(actions);
     return item;
