@@ -1,4 +1,6 @@
-// The one public entry point of the domain: ports, pure transitions, use cases.
+// The domain's main entry, `@canteen-meals/domain`: the use cases and the domain's values (types, pure rules, limits).
+// The ports that adapters implement are the other entry, `@canteen-meals/domain/ports` (ports.ts). Names only the
+// domain itself uses are not exported.
 export {
   canteenIdPattern,
   canteenTextMaxLength,
