@@ -12,6 +12,7 @@ import type {
   RouteHandlerMethod,
   RouteShorthandOptions,
 } from 'fastify';
+import { bearerAuth } from './docs/api-docs.js';
 import { errorResponses, type ErrorResponses } from './schemas/error-responses.js';
 
 /** The app a plugin of this adapter receives: schemas typed by TypeBox. */
@@ -66,6 +67,7 @@ export function serveRoute<const R extends RouteContract, const C extends ErrorC
     summary: route.summary,
     ...(route.tags === undefined ? {} : { tags: [...route.tags] }),
     ...(route.public === true ? { security: [] } : {}),
+    ...(route.optionalToken === true ? { security: [{ [bearerAuth]: [] }, {}] } : {}),
     ...(route.params === undefined ? {} : { params: route.params }),
     ...(route.querystring === undefined ? {} : { querystring: route.querystring }),
     ...(route.body === undefined ? {} : { body: route.body }),

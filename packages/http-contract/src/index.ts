@@ -9,6 +9,7 @@ export {
   type RouteContract,
 } from './route-contract.js';
 export { routes } from './api-routes.js';
+export { NotModified } from './routes/user-routes.js';
 export { errorCodes, exampleMessageOf, httpStatusOf, type ErrorCode } from './error-codes.js';
 export { ErrorEnvelope, successEnvelope } from './envelope.js';
 export * from './canteen-schemas.js';

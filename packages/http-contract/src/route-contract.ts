@@ -16,6 +16,8 @@ export interface RouteContract {
   readonly tags?: readonly string[];
   /** Answers without a token (a token that is sent may still be read: see the summary). */
   readonly public?: true;
+  /** Answers with or without a token: with one, the caller's own fields too. */
+  readonly optionalToken?: true;
   readonly params?: TSchema;
   readonly querystring?: TSchema;
   readonly body?: TSchema;

@@ -1,13 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { NotModified } from '@canteen-meals/http-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchHolds } from '../conditional-requests.js';
 
 const json = 'application/json; charset=utf-8';
 
 /** The response schema of a 304: what a route that answers with an ETag documents beside its 200. */
-export const notModified = {
-  304: Type.Null({ description: 'Not modified: the If-None-Match tag is the current one; no body' }),
-};
+export const notModified = { 304: NotModified };
 
 /** The Cache-Control of a public answer that shared caches may keep: `max-age`, then `stale-while-revalidate`. */
 export function publicCacheControl(caching: {

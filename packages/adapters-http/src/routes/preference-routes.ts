@@ -7,27 +7,14 @@ import {
   type ListAversions,
   type SavePreferences,
 } from '@canteen-meals/domain';
-import {
-  AversionData,
-  AversionParams,
-  AversionsData,
-  AversionsQuery,
-  PreferencesBody,
-  PreferencesData,
-  routePaths,
-  successEnvelope,
-} from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
-import {
-  authenticatedRouteErrors,
-  errorResponses,
-  jsonBodyErrors,
-  writeRouteErrors,
-} from '../schemas/error-responses.js';
+import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { HttpError } from '../http-error.js';
 import { createCursorSeal } from './cursor-seal.js';
 import { answerPrivately } from './private-answers.js';
@@ -43,11 +30,6 @@ export interface PreferenceRoutesOptions {
 
 const smallBodyLimit = 8 * 1024;
 
-/** The PUT names everything in its path: its body, when one is sent, is an empty object. */
-const AversionBody = Type.Object(
-  {},
-  { additionalProperties: false, description: 'Empty: the path names the dish; the body may be left out' },
-);
 // Fastify reads a body sent with a PUT or DELETE that needs none: a broken one is still refused.
 const bodylessWriteErrors = [
   ...authenticatedRouteErrors,
@@ -63,26 +45,18 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions
   const cursors = createCursorSeal(options.cursorSecret);
   answerPrivately(app);
 
-  app.put(
-    routePaths.preferences,
+  serveRoute(
+    app,
+    routes.savePreferences,
     {
       bodyLimit: smallBodyLimit,
       preValidation: requireJsonBody,
-      schema: {
-        operationId: 'savePreferences',
-        summary:
-          "Replace the caller's label filter: personalized menus, /me/upcoming and the favourites.upcoming webhook leave out meals carrying any of `without` and keep only those carrying all of `only` (unless ?all=true)",
-        body: PreferencesBody,
-        response: {
-          200: successEnvelope(PreferencesData),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...jsonBodyErrors,
-            ...writeRouteErrors,
-            ...wireCodesOf(savePreferencesRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...authenticatedRouteErrors,
+        ...jsonBodyErrors,
+        ...writeRouteErrors,
+        ...wireCodesOf(savePreferencesRefusals),
+      ],
     },
     async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);
@@ -92,35 +66,15 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions
     },
   );
 
-  app.get(
-    routePaths.preferences,
-    {
-      schema: {
-        operationId: 'getPreferences',
-        summary: "The caller's label filter; both lists empty when none is set",
-        response: { 200: successEnvelope(PreferencesData), ...errorResponses(authenticatedRouteErrors) },
-      },
-    },
-    async (request) => {
-      const { filter } = await getPreferences.execute(authenticatedPrincipal(request));
-      return { status: 'success' as const, data: { without: [...filter.without], only: [...filter.only] } };
-    },
-  );
+  serveRoute(app, routes.getPreferences, { errors: authenticatedRouteErrors }, async (request) => {
+    const { filter } = await getPreferences.execute(authenticatedPrincipal(request));
+    return { status: 'success' as const, data: { without: [...filter.without], only: [...filter.only] } };
+  });
 
-  app.get(
-    routePaths.listAversions,
-    {
-      schema: {
-        operationId: 'listAversions',
-        summary:
-          'The dishes the caller avoids (at most 500), by dish id: their servings are marked avoided: true in personalized answers, and left out with hide=avoided',
-        querystring: AversionsQuery,
-        response: {
-          200: successEnvelope(AversionsData),
-          ...errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']),
-        },
-      },
-    },
+  serveRoute(
+    app,
+    routes.listAversions,
+    { errors: [...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor'] },
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
       const { limit, cursor } = request.query;
@@ -139,38 +93,29 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox<PreferenceRoutesOptions
     },
   );
 
-  for (const avoided of [true, false]) {
-    app.route({
-      method: avoided ? 'PUT' : 'DELETE',
-      url: routePaths.aversion,
+  const setAversion = async (request: FastifyRequest, reply: FastifyReply, dishId: number, avoided: boolean) => {
+    const { userId } = authenticatedPrincipal(request);
+    const result = await avoidDish.execute({ userId, dishId, avoided });
+    if (!result.ok) return sendRefusal(reply, result.refusal);
+    return { status: 'success' as const, data: { dish_id: dishId, avoided: result.value } };
+  };
+
+  serveRoute(
+    app,
+    routes.avoidDish,
+    {
       // A PUT without a body is the common call: it is taken as the empty object its schema describes.
-      ...(avoided
-        ? {
-            preValidation: (request: { body: unknown }, _reply: unknown, done: () => void) => {
-              request.body ??= {};
-              done();
-            },
-          }
-        : {}),
-      schema: {
-        operationId: avoided ? 'avoidDish' : 'stopAvoidingDish',
-        summary: avoided ? 'Avoid a dish: never want to see it (idempotent)' : 'No longer avoid a dish (idempotent)',
-        params: AversionParams,
-        ...(avoided ? { body: AversionBody } : {}),
-        response: {
-          200: successEnvelope(AversionData),
-          ...errorResponses([...bodylessWriteErrors, ...(avoided ? wireCodesOf(avoidDishRefusals) : [])]),
-        },
+      preValidation: (request, _reply, done) => {
+        request.body ??= {};
+        done();
       },
-      handler: async (request, reply) => {
-        const { userId } = authenticatedPrincipal(request);
-        const dishId = Number((request.params as AversionParams).dish_id);
-        const result = await avoidDish.execute({ userId, dishId, avoided });
-        if (!result.ok) return sendRefusal(reply, result.refusal);
-        return { status: 'success' as const, data: { dish_id: dishId, avoided: result.value } };
-      },
-    });
-  }
+      errors: [...bodylessWriteErrors, ...wireCodesOf(avoidDishRefusals)],
+    },
+    async (request, reply) => setAversion(request, reply, Number(request.params.dish_id), true),
+  );
+  serveRoute(app, routes.stopAvoidingDish, { errors: bodylessWriteErrors }, async (request, reply) =>
+    setAversion(request, reply, Number(request.params.dish_id), false),
+  );
 };
 
 /** The dish id a cursor of this list continues after, or invalid_cursor for anything it did not hand out. */

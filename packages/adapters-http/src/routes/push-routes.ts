@@ -10,20 +10,8 @@ import {
   type SavePushSubscription,
   type SendTestPush,
 } from '@canteen-meals/domain';
-import {
-  NotificationSettingsBody,
-  NotificationSettingsData,
-  PushStatusData,
-  PushSubscriptionBody,
-  PushSubscriptionData,
-  PushSubscriptionQuery,
-  PushSubscriptionsData,
-  routePaths,
-  successEnvelope,
-  TestPushData,
-} from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
@@ -31,11 +19,11 @@ import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';
 import {
   authenticatedRouteErrors,
-  errorResponses,
   jsonBodyErrors,
   publicRouteErrors,
   writeRouteErrors,
 } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { answerPrivately } from './private-answers.js';
 
 /** The use cases of Web Push, present when the server has its VAPID keys. */
@@ -74,15 +62,11 @@ const settingsData = (settings: NotificationSettings) => ({
 
 /** `GET /push` (public, cacheable): whether push is on, and the key a browser subscribes with. */
 export const pushStatusRoute: FastifyPluginAsyncTypebox<{ readonly push: PushOptions }> = async (app, { push }) => {
-  app.get(
-    routePaths.pushStatus,
+  serveRoute(
+    app,
+    routes.getPushStatus,
     {
-      schema: {
-        operationId: 'getPushStatus',
-        summary: 'Whether this server sends Web Push notifications, and its VAPID public key (public, cacheable)',
-        security: [],
-        response: { 200: successEnvelope(PushStatusData), ...errorResponses(publicRouteErrors) },
-      },
+      errors: publicRouteErrors,
     },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
@@ -99,28 +83,19 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
   answerPrivately(app);
   const pushErrors = ['push_disabled'] as const;
 
-  app.put(
-    routePaths.pushSubscriptions,
+  serveRoute(
+    app,
+    routes.savePushSubscription,
     {
       bodyLimit: smallBodyLimit,
       preValidation: requireJsonBody,
-      schema: {
-        operationId: 'savePushSubscription',
-        summary:
-          "Subscribe the caller's browser (its PushSubscription.toJSON()): 201 when new, 200 when the endpoint is known (it moves to the caller); at most 10 a person, the oldest goes",
-        body: PushSubscriptionBody,
-        response: {
-          200: successEnvelope(PushSubscriptionData),
-          201: successEnvelope(PushSubscriptionData),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...jsonBodyErrors,
-            ...writeRouteErrors,
-            ...wireCodesOf(savePushSubscriptionRefusals),
-            ...pushErrors,
-          ]),
-        },
-      },
+      errors: [
+        ...authenticatedRouteErrors,
+        ...jsonBodyErrors,
+        ...writeRouteErrors,
+        ...wireCodesOf(savePushSubscriptionRefusals),
+        ...pushErrors,
+      ],
     },
     async (request, reply) => {
       if (push === undefined) return sendDisabled(reply);
@@ -140,17 +115,11 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
     },
   );
 
-  app.get(
-    routePaths.pushSubscriptions,
+  serveRoute(
+    app,
+    routes.listPushSubscriptions,
     {
-      schema: {
-        operationId: 'listPushSubscriptions',
-        summary: "The caller's push subscriptions, oldest first: id, the push service's origin, when (never the keys)",
-        response: {
-          200: successEnvelope(PushSubscriptionsData),
-          ...errorResponses([...authenticatedRouteErrors, ...pushErrors]),
-        },
-      },
+      errors: [...authenticatedRouteErrors, ...pushErrors],
     },
     async (request, reply) => {
       if (push === undefined) return sendDisabled(reply);
@@ -159,19 +128,11 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
     },
   );
 
-  app.delete(
-    routePaths.pushSubscriptions,
+  serveRoute(
+    app,
+    routes.removePushSubscription,
     {
-      schema: {
-        operationId: 'removePushSubscription',
-        summary:
-          "Remove the caller's subscription with that endpoint (another person's stays); 204 whether or not there was one",
-        querystring: PushSubscriptionQuery,
-        response: {
-          204: Type.Null({ description: 'Removed, or there was none of the caller with that endpoint' }),
-          ...errorResponses([...authenticatedRouteErrors, 'invalid_request', ...writeRouteErrors, ...pushErrors]),
-        },
-      },
+      errors: [...authenticatedRouteErrors, 'invalid_request', ...writeRouteErrors, ...pushErrors],
     },
     async (request, reply) => {
       const { endpoint } = request.query;
@@ -182,32 +143,24 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
     },
   );
 
-  app.post(
-    routePaths.testPush,
+  serveRoute(
+    app,
+    routes.sendTestPush,
     {
       bodyLimit: smallBodyLimit,
       // A POST without a body is the common call: it is taken as the empty object its schema describes.
-      preValidation: (request: { body: unknown }, _reply: unknown, done: () => void) => {
+      preValidation: (request, _reply, done) => {
         request.body ??= {};
         done();
       },
-      schema: {
-        operationId: 'sendTestPush',
-        summary:
-          'Send "Notifications work" to each of the caller\'s subscriptions now; answers each outcome (a gone one is removed)',
-        body: Type.Object({}, { additionalProperties: false, description: 'Empty: the body may be left out' }),
-        response: {
-          200: successEnvelope(TestPushData),
-          ...errorResponses([
-            ...authenticatedRouteErrors,
-            ...writeRouteErrors,
-            'invalid_json',
-            'invalid_request',
-            'unsupported_media_type',
-            ...pushErrors,
-          ]),
-        },
-      },
+      errors: [
+        ...authenticatedRouteErrors,
+        ...writeRouteErrors,
+        'invalid_json',
+        'invalid_request',
+        'unsupported_media_type',
+        ...pushErrors,
+      ],
     },
     async (request, reply) => {
       if (push === undefined) return sendDisabled(reply);
@@ -226,21 +179,13 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
     },
   );
 
-  app.put(
-    routePaths.notificationSettings,
+  serveRoute(
+    app,
+    routes.saveNotificationSettings,
     {
       bodyLimit: smallBodyLimit,
       preValidation: requireJsonBody,
-      schema: {
-        operationId: 'saveNotificationSettings',
-        summary:
-          'What the caller is notified of: their favourites served today (default on), a marked meal sold out (default off), and in which language',
-        body: NotificationSettingsBody,
-        response: {
-          200: successEnvelope(NotificationSettingsData),
-          ...errorResponses([...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, ...pushErrors]),
-        },
-      },
+      errors: [...authenticatedRouteErrors, ...jsonBodyErrors, ...writeRouteErrors, ...pushErrors],
     },
     async (request, reply) => {
       if (push === undefined) return sendDisabled(reply);
@@ -254,17 +199,11 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ readonly push: PushOptions 
     },
   );
 
-  app.get(
-    routePaths.notificationSettings,
+  serveRoute(
+    app,
+    routes.getNotificationSettings,
     {
-      schema: {
-        operationId: 'getNotificationSettings',
-        summary: "The caller's notification settings (the defaults when none were set)",
-        response: {
-          200: successEnvelope(NotificationSettingsData),
-          ...errorResponses([...authenticatedRouteErrors, ...pushErrors]),
-        },
-      },
+      errors: [...authenticatedRouteErrors, ...pushErrors],
     },
     async (request, reply) => {
       if (push === undefined) return sendDisabled(reply);
