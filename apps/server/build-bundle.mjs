@@ -26,6 +26,8 @@ const at = (path) => join(root, path);
 const workers = {
   'checkpoint-worker': at('packages/adapters-sqlite/dist/checkpoint-worker.js'),
   'feed-reading-worker': at('apps/server/dist/feeds/feed-reading-worker.js'),
+  // Web Push's encryption and VAPID, off the event loop (issue 41).
+  'send-push-thread': at('packages/adapters-outbound/dist/send-push-thread.js'),
 };
 
 /** Folders read at run time, and their names in dist/bundle/. */

@@ -1,5 +1,11 @@
+import { availableParallelism } from 'node:os';
 import type { PushOptions } from '@canteen-meals/adapters-http';
-import { createPushUseCases, type GetMeal, type MenuChangeHub } from '@canteen-meals/domain';
+import {
+  createPushUseCases,
+  defaultPushDeliverySettings,
+  type GetMeal,
+  type MenuChangeHub,
+} from '@canteen-meals/domain';
 import type {
   Clock,
   PushSender,
@@ -10,6 +16,7 @@ import type {
 import { ConfigError, type Config, type WebPushConfig } from '../config.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { pushEndpointProblem } from '@canteen-meals/adapters-outbound/policy';
+import { startPushPacer, type PushPacer } from './push-pacer.js';
 import { startPushWorker, type PushWorker } from './push-worker.js';
 
 /** Where push's background work reports (the app's logger exists only after the HTTP app). */
@@ -25,10 +32,23 @@ export interface PushWiring {
   start(log: PushLog): PushWorker | null;
 }
 
-/** Sends through adapters-outbound (web-push's encryption and VAPID, the guarded client), loaded by the first send. */
+/**
+ * Threads that prepare push requests (encryption and VAPID): the cores beside the one of the event loop, at least one,
+ * at most four (a digest of 10,000 messages is some seconds of one core's work).
+ */
+export const pushPreparingThreads = Math.max(1, Math.min(4, availableParallelism() - 1));
+
+/** Connections kept open to one push service: as many as the deliveries send to it at once. */
+export const pushKeptConnections = defaultPushDeliverySettings.perService;
+
+/**
+ * Sends through adapters-outbound (web-push's encryption and VAPID in worker threads, the guarded client with
+ * connections kept open to each push service), loaded by the first send, each message when the pacer lets it go.
+ */
 export function outboundPushSender(
   webPush: WebPushConfig,
   options: { readonly allowPrivateNetworks: boolean; readonly timeoutMs: number },
+  pacer: Pick<PushPacer, 'acquire'> = startPushPacer(),
 ): PushSender {
   let sender: Promise<PushSender> | undefined;
   return {
@@ -38,8 +58,12 @@ export function outboundPushSender(
           vapid: webPush,
           allowPrivateNetworks: options.allowPrivateNetworks,
           timeoutMs: options.timeoutMs,
+          preparingThreads: pushPreparingThreads,
+          keptConnections: pushKeptConnections,
         }),
       );
+      // At the pace the event loop has room for (see PushPacer), whoever sends: a digest, a notice, a test.
+      await pacer.acquire();
       return (await sender).send(subscription, message);
     },
   };
