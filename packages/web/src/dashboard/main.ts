@@ -7,7 +7,7 @@ import { messageOf, pageClient } from '../shared/api.js';
 import { element, required } from '../shared/dom.js';
 import { pageLanguage } from '../shared/language.js';
 import { startSession } from '../shared/session.js';
-import { accessAllowsAt } from '../shared/sign-in-settings.js';
+import { accessAllowsAt, type PageAccess } from '../shared/sign-in-settings.js';
 import { isSignInCallback } from '../shared/sign-in-settings.js';
 import { mountBoard, type BoardMode } from './board.js';
 import { browserScheduler } from './scheduler.js';
@@ -56,8 +56,15 @@ function chooseCanteen(canteens: readonly Canteen[]) {
 async function start() {
   let signOut: (() => void) | undefined;
   let client = pageClient();
+  let access: PageAccess | undefined;
   if (mode === 'kitchen') {
-    const session = await startSession(root, { language, requiredScope: 'meals:kitchen' });
+    const session = await startSession(root, {
+      language,
+      requiredScope: 'meals:kitchen',
+      onAccess: (granted) => {
+        access = granted;
+      },
+    });
     if (session === null) return;
     client = pageClient(() => session.getToken());
     signOut = () => void session.signOut();
@@ -67,7 +74,7 @@ async function start() {
     canteens = (await client.listCanteens()).canteens;
     // The kitchen's mode offers the canteens whose kitchen the person is: one canteen's kitchen opens on it.
     if (mode === 'kitchen') {
-      const granted = await client.getMyAccess();
+      const granted = access ?? (await client.getMyAccess());
       canteens = canteens.filter((canteen) => accessAllowsAt(granted, 'meals:kitchen', canteen.canteen_id));
     }
   } catch (error) {

@@ -8,7 +8,13 @@ import { element } from './dom.js';
 import type { Language } from './language.js';
 import { forgetPastedToken, keepPastedToken, pastedTokenSession } from './pasted-token.js';
 import { providerState, signInRedirect, type UserManager } from './sign-in-flow.js';
-import { accessAllows, signInSettingsOf, type Session, type SignInSettings } from './sign-in-settings.js';
+import {
+  accessAllows,
+  signInSettingsOf,
+  type PageAccess,
+  type Session,
+  type SignInSettings,
+} from './sign-in-settings.js';
 import { signInTexts, type SignInTexts } from './sign-in-texts.js';
 
 export type { Session };
@@ -19,10 +25,13 @@ export interface SessionOptions {
   readonly language: Language;
   readonly requiredScope: RequiredScope;
   /**
-   * A call that needs the scope, made once signed in: a 403 shows the not-allowed screen. Default: `GET /me/access`,
-   * which must allow the scope at some canteen at least (see accessAllows).
+   * A call that needs the scope, made once signed in: a 403 shows the not-allowed screen. Default: for the console the
+   * admin's canteen list (meals:manage at some canteen); for `meals:kitchen` `GET /me/access`, which must allow it at
+   * some canteen at least (see accessAllows).
    */
   readonly probe?: (getToken: () => Promise<string>) => Promise<unknown>;
+  /** Given what `GET /me/access` answered, when the default probe asked it (the page need not ask again). */
+  readonly onAccess?: (access: PageAccess) => void;
 }
 
 /** Resolves with a session, or renders a sign-in/how-to-configure/not-allowed screen into `root` and resolves null. */
@@ -34,7 +43,7 @@ export async function startSession(root: HTMLElement, options: SessionOptions): 
     if (settings === undefined) notConfiguredScreen(root, options, t);
     return null;
   }
-  const probe = options.probe ?? defaultProbe(options.requiredScope);
+  const probe = options.probe ?? defaultProbe(options.requiredScope, options.onAccess);
   if (probe !== undefined) {
     try {
       await probe(() => session.getToken());
@@ -79,12 +88,15 @@ export function notAllowedScreen(
 class NotAllowed extends Error {}
 
 /**
- * The pages ask the API what the token may do here (its scopes after the role mapping, per canteen, which the page
- * cannot work out itself) and refuse when the page's scope is allowed at no canteen.
+ * The console asks for the admin's canteen list, which answers 403 to anyone who manages no canteen. The kitchen's
+ * page has no such read: it asks the API what the token may do here (its scopes after the role mapping, per canteen,
+ * which the page cannot work out itself) and refuses when the kitchen's scope is allowed at no canteen.
  */
-function defaultProbe(scope: RequiredScope): SessionOptions['probe'] {
+function defaultProbe(scope: RequiredScope, onAccess?: (access: PageAccess) => void): SessionOptions['probe'] {
+  if (scope !== 'meals:kitchen') return (getToken) => pageClient(getToken).listAdminCanteens();
   return async (getToken) => {
     const access = await pageClient(getToken).getMyAccess();
+    onAccess?.(access);
     if (!accessAllows(access, scope)) {
       throw new NotAllowed();
     }
