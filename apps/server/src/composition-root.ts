@@ -15,6 +15,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
+import { startAuditRetentionJob } from './audit/audit-retention-job.js';
 import { openMensaPlugin } from '@canteen-meals/adapters-http-openmensa';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
@@ -121,6 +122,7 @@ export function createContainer(
         {
           start: config.serviceStart,
           timeZone: config.timeZone,
+          auditRetentionDays: config.auditRetentionDays,
           letOthersRun: () => new Promise<void>((resolve) => setImmediate(resolve)),
         },
         {
@@ -277,6 +279,15 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     intervalMs: config.feedCheckIntervalS * 1000,
     onError: (error) => app.log.error({ err: error }, 'the feed scheduler failed'),
   });
+  // The audit trail keeps AUDIT_RETENTION_DAYS: a daily job deletes what is older (issue 43).
+  const auditRetention = startAuditRetentionJob(c.resolve<UseCases>(tokens.useCases).deleteExpiredAuditEntries, {
+    onDeleted: (deleted, before) => {
+      if (deleted > 0)
+        app.log.info({ deleted, before: before.toISOString() }, 'audit entries past their retention deleted');
+    },
+    onError: (error) => app.log.error({ err: error }, 'the audit retention job failed'),
+  });
+  void auditRetention.tick();
   // Webhooks go out in the background, after local menu changes and every WEBHOOK_POLL_MS (0: not from this instance).
   c.resolve<WebhookLog>(tokens.webhookLog).senderFailed = (error) =>
     app.log.error({ err: error }, 'a webhook sender failed');
@@ -314,6 +325,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   // The database closes after Fastify has let every in-flight request finish.
   app.addHook('onClose', async () => {
     await scheduler.stop();
+    await auditRetention.stop();
     await webhookWorker?.stop();
     await pushWorker?.stop();
     await changeRelay?.stop();
@@ -326,6 +338,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     persistence,
     container: c,
     scheduler,
+    auditRetention,
     changeRelay,
     webhookWorker,
     pushWorker,

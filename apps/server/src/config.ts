@@ -110,6 +110,8 @@ export interface Config {
   readonly feedRetryBaseMs: number;
   /** How often the scheduler looks for feeds that are due; 0 turns it off (fetches then run only when asked). */
   readonly feedCheckIntervalS: number;
+  /** How many days the audit trail keeps an entry; a daily job deletes the older ones. */
+  readonly auditRetentionDays: number;
   /** How scheduled feed runs share the network: fetches at once, per host, and the deadlines (see docs/feeds.md). */
   readonly feedRuns: {
     readonly concurrency: number;
@@ -414,6 +416,12 @@ export const settings = {
       'Feed fetches retry network errors and 5xx at most 3 times, waiting up to this, then twice and four times as long (full jitter); 4xx is not retried',
     default: '2000',
     parse: integerIn(0, 600_000),
+  },
+  AUDIT_RETENTION_DAYS: {
+    description:
+      'The audit trail (who changed what with a staff scope) keeps each entry this many days; a daily job deletes the older ones',
+    default: '365',
+    parse: integerIn(1, 36_500),
   },
   FEED_CHECK_INTERVAL_S: {
     description:
@@ -791,6 +799,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     outboundAllowPrivateNetworks: read('OUTBOUND_ALLOW_PRIVATE_NETWORKS', settings.OUTBOUND_ALLOW_PRIVATE_NETWORKS)!,
     feedRetryBaseMs: read('FEED_RETRY_BASE_MS', settings.FEED_RETRY_BASE_MS)!,
     feedCheckIntervalS: read('FEED_CHECK_INTERVAL_S', settings.FEED_CHECK_INTERVAL_S)!,
+    auditRetentionDays: read('AUDIT_RETENTION_DAYS', settings.AUDIT_RETENTION_DAYS)!,
     feedRuns: {
       concurrency: read('FEED_CONCURRENCY', settings.FEED_CONCURRENCY)!,
       perHost: read('FEED_CONCURRENCY_PER_HOST', settings.FEED_CONCURRENCY_PER_HOST)!,

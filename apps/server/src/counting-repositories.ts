@@ -1,4 +1,5 @@
 import type {
+  AuditNote,
   AvailabilityChange,
   AvailabilityRefusal,
   ErasedUserData,
@@ -42,8 +43,13 @@ export class CountingAvailabilityRepository implements AvailabilityRepository {
     private readonly metrics: Pick<ServiceMetrics, 'availabilityChanged'>,
   ) {}
 
-  async change(mealId: MealId, decide: AvailabilityDecision): Promise<Result<AvailabilityChange, AvailabilityRefusal>> {
-    const decision = await this.inner.change(mealId, decide);
+  async change(
+    mealId: MealId,
+    decide: AvailabilityDecision,
+    audit?: AuditNote<AvailabilityChange>,
+  ): Promise<Result<AvailabilityChange, AvailabilityRefusal>> {
+    // The audit note goes along: the entry is written in the change's own unit of work.
+    const decision = await this.inner.change(mealId, decide, audit);
     if (decision.ok) this.metrics.availabilityChanged(decision.value);
     return decision;
   }

@@ -90,10 +90,11 @@ export class PostgresAuditLog implements AuditLog {
     if (query.after !== undefined) {
       where.push(`(at, seq) < (${fromEpochMs(param(query.after.at.getTime()))}, ${param(query.after.id)}::bigint)`);
     }
+    // Ordered by the table's columns: the answer's `seq` is text, whose order is not the sequence's.
     const { rows } = await this.pool.query<AuditRow>(
       `SELECT seq::text AS seq, at, actor, actor_scopes, action, canteen_id, target, summary, request_id FROM audit_log
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY at DESC, seq DESC LIMIT ${param(query.limit)}`,
+       ORDER BY audit_log.at DESC, audit_log.seq DESC LIMIT ${param(query.limit)}`,
       params,
     );
     return rows.map(entryOf);

@@ -70,6 +70,15 @@ export function describeAuditLogContract(adapterName: string, createFixture: Cre
       expect(new Set(entries.map((entry) => entry.id)).size).toBe(3);
     });
 
+    it('keeps the order of appending past nine entries of one instant (ids compare as numbers would)', async () => {
+      const { audit } = store();
+      const targets = Array.from({ length: 12 }, (_, n) => `meal ${n}`);
+      await audit.append(targets.map((target) => ({ ...record(admin, lunch, 'meal.withdrawn', 'nord'), target })));
+      const first = await audit.list({ limit: 5 });
+      const rest = await audit.list({ limit: 20, after: first.at(-1)! });
+      expect([...first, ...rest].map((entry) => entry.target)).toEqual([...targets].reverse());
+    });
+
     it('filters by canteens, actor, action and period (from included, to excluded), and pages by a cursor', async () => {
       const { audit } = store();
       await audit.append([

@@ -1,4 +1,6 @@
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
+import type { AuditActor } from '../audit/audit-entry.js';
+import { canteenArchiveAudit } from '../audit/audit-notes.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
@@ -25,8 +27,14 @@ export class ArchiveCanteen {
     },
   ) {}
 
-  async execute(id: CanteenId): Promise<Result<ArchivedCanteen, 'canteen_not_found'>> {
-    const archivedAt = await this.deps.canteens.archive(id, this.deps.clock.now());
+  /** `by`: who archives it, recorded in the audit trail (the first archiving only). */
+  async execute(id: CanteenId, by?: AuditActor): Promise<Result<ArchivedCanteen, 'canteen_not_found'>> {
+    const now = this.deps.clock.now();
+    const archivedAt = await this.deps.canteens.archive(
+      id,
+      now,
+      by === undefined ? undefined : canteenArchiveAudit(by, now, id),
+    );
     if (archivedAt === undefined) return refuse('canteen_not_found');
     // Its menus are gone: caches forget them and live streams of its days end.
     (this.deps.announce ?? nobodyListens)({ kind: 'menus' });

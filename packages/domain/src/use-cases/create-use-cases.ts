@@ -71,6 +71,9 @@ import { RankDishes } from './rank-dishes.js';
 import { RankMeals } from './rank-meals.js';
 import { RateMeal } from './rate-meal.js';
 import { UpsertMeals } from './upsert-meals.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { ListAuditEntries } from './list-audit-entries.js';
+import { DeleteExpiredAuditEntries, defaultAuditRetentionDays } from './delete-expired-audit-entries.js';
 
 /** Every port the use cases need: what an adapter package's `create...Adapters()` answers. */
 export interface Repositories {
@@ -96,6 +99,8 @@ export interface Repositories {
   readonly availability: AvailabilityRepository;
   /** Web Push's subscriptions, settings and outbox, where the adapter keeps them: in the export, gone with an erasure. */
   readonly pushStore?: PushStore;
+  /** The audit trail (issue 43): the repositories above append to it; absent, nothing reads it (an empty trail). */
+  readonly audit?: AuditLog;
 }
 
 /** The outside world of menu feeds: the network, the feed format, and cron (adapters; the domain has none of them). */
@@ -161,6 +166,8 @@ export type UseCaseOptions = ServiceTime & {
    * turn of its event loop. Absent: a resolved promise.
    */
   readonly letOthersRun?: () => Promise<void>;
+  /** How many days the audit trail keeps its entries (AUDIT_RETENTION_DAYS); absent: 365. */
+  readonly auditRetentionDays?: number;
 };
 
 /**
@@ -222,6 +229,7 @@ export function createUseCases(
       checkSchedule: feeds.checkSchedule,
       checkFeedUrl: feeds.checkUrl,
       announce,
+      clock,
     }),
     runFeed,
     runDueFeeds: new RunDueFeeds({
@@ -263,10 +271,23 @@ export function createUseCases(
     }),
     getWebhook: new GetWebhook(repositories),
     listWebhooks: new ListWebhooks(repositories),
-    deleteWebhook: new DeleteWebhook(repositories),
+    deleteWebhook: new DeleteWebhook({ ...repositories, clock }),
+    listAuditEntries: new ListAuditEntries({ audit: repositories.audit ?? emptyAuditLog }),
+    deleteExpiredAuditEntries: new DeleteExpiredAuditEntries({
+      audit: repositories.audit ?? emptyAuditLog,
+      clock,
+      retentionDays: serviceTime.auditRetentionDays ?? defaultAuditRetentionDays,
+    }),
     listDeliveries: new ListDeliveries(repositories),
     deliverWebhooks: new DeliverWebhooks({ ...repositories, sender: webhooks.sender, clock, settings: delivery }),
   };
 }
 
 export type UseCases = ReturnType<typeof createUseCases>;
+
+/** The trail of repositories that keep none: nothing to read, nothing to forget. */
+const emptyAuditLog: AuditLog = {
+  append: async () => {},
+  list: async () => [],
+  deleteOlderThan: async () => 0,
+};

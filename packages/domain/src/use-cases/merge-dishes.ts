@@ -6,6 +6,8 @@ import {
   type DishMerge,
   type DishMergeRefusal,
 } from '../dish/dish.js';
+import type { AuditActor } from '../audit/audit-entry.js';
+import { dishMergeAudit } from '../audit/audit-notes.js';
 import type { DishQueries } from '../dish/dish-queries.js';
 import type { DishRepository } from '../dish/dish-repository.js';
 import { dishReadingOf } from '../reading/meal-reading.js';
@@ -29,12 +31,18 @@ export class MergeDishes {
   async execute({
     target,
     from,
+    by,
   }: {
     readonly target: DishId;
     readonly from: readonly DishId[];
+    /** Who merges them, recorded in the audit trail in the merge's own unit of work. */
+    readonly by?: AuditActor | undefined;
   }): Promise<Result<{ readonly merge: DishMerge; readonly dish: DishDetails }, DishMergeRefusal>> {
-    const merged = await this.deps.dishes.merge(target, from, (snapshot) =>
-      decideDishMerge({ target, from }, snapshot),
+    const merged = await this.deps.dishes.merge(
+      target,
+      from,
+      (snapshot) => decideDishMerge({ target, from }, snapshot),
+      by === undefined ? undefined : dishMergeAudit(by, this.deps.clock.now()),
     );
     if (!merged.ok) return merged;
     (this.deps.announce ?? nobodyListens)({ kind: 'menus' });

@@ -8,6 +8,9 @@ import {
   type FeedStateRepository,
   type MenuFeedReader,
 } from '../feed/feed-ports.js';
+import type { AuditActor } from '../audit/audit-entry.js';
+import { feedFetchAuditRecord } from '../audit/audit-notes.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../shared/clock.js';
 import { accept, refuse, type Result } from '../shared/refusal.js';
 import type { ImportMenu } from './import-menu.js';
@@ -35,6 +38,8 @@ export class RunFeed {
       readonly feedReader: MenuFeedReader;
       readonly importMenu: ImportMenu;
       readonly clock: Clock;
+      /** Where a fetch by hand is recorded (issue 43); absent: nowhere. */
+      readonly audit?: AuditLog;
       /** Told every outcome, once it is saved. */
       readonly onRan?: (state: FeedState) => void;
     },
@@ -45,16 +50,28 @@ export class RunFeed {
     canteenId,
     feedName,
     signal,
+    by,
   }: {
     readonly canteenId: CanteenId;
     readonly feedName: string;
     readonly signal?: CancelSignal;
+    /** Who fetches it by hand: the fetch and its outcome are recorded in the audit trail. */
+    readonly by?: AuditActor | undefined;
   }): Promise<Result<FeedState, RunFeedRefusal>> {
     const canteen = await this.deps.canteens.find(canteenId);
     if (canteen === undefined) return refuse('canteen_not_found');
     const feed = canteen.feeds.find((candidate) => candidate.name === feedName);
     if (feed === undefined) return refuse('feed_not_found');
-    return accept(await this.once(canteen, feed, undefined, signal));
+    const at = this.deps.clock.now();
+    const state = await this.once(canteen, feed, undefined, signal);
+    // A fetch changes the menu through an import of its own (the feed's), not in one unit of work with this entry.
+    if (by !== undefined) {
+      const ok = state.outcome !== 'failed';
+      await this.deps.audit?.append([
+        feedFetchAuditRecord(by, at, canteenId, feedName, { ok, httpStatus: state.httpStatus }),
+      ]);
+    }
+    return accept(state);
   }
 
   /**

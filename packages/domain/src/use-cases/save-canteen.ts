@@ -3,6 +3,9 @@ import { anySchedule, validateCanteen, type Canteen, type StoredCanteen } from '
 import { anyFeedUrl, type CanteenFeed, type FeedUrlCheck, type ScheduleCheck } from '../feed/canteen-feed.js';
 import type { FeedStateRepository } from '../feed/feed-ports.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
+import type { AuditActor } from '../audit/audit-entry.js';
+import { canteenSaveAudit } from '../audit/audit-notes.js';
+import type { Clock } from '../shared/clock.js';
 import type { Result } from '../shared/refusal.js';
 
 export const saveCanteenRefusals = ['invalid_canteen', 'openmensa_id_taken'] as const;
@@ -19,11 +22,15 @@ export class SaveCanteen {
       /** Where a feed whose URL changed is forgotten. */
       readonly feedStates?: FeedStateRepository;
       readonly announce?: AnnounceMenuChange;
+      /** The instant of the audit trail's entries (absent: the system's). */
+      readonly clock?: Clock;
     },
   ) {}
 
+  /** `by`: who saves it, recorded in the audit trail (created, edited or restored, and each feed changed). */
   async execute(
     canteen: Canteen,
+    by?: AuditActor,
   ): Promise<Result<{ readonly canteen: StoredCanteen; readonly created: boolean }, SaveCanteenRefusal>> {
     const valid = validateCanteen(
       canteen,
@@ -33,7 +40,11 @@ export class SaveCanteen {
     if (!valid.ok) return valid;
     // An archived canteen counts too: restoring it keeps the states of the feeds it keeps.
     const before = (await this.deps.canteens.listWithArchived()).find((each) => each.id === canteen.id);
-    const saved = await this.deps.canteens.save(valid.value);
+    const at = this.deps.clock?.now() ?? new Date();
+    const saved = await this.deps.canteens.save(
+      valid.value,
+      by === undefined ? undefined : canteenSaveAudit(by, at, before),
+    );
     if (!saved.ok) return saved;
     await this.forgetMovedFeeds(valid.value, before?.feeds ?? []);
     // A canteen's time zone decides which meals its days hold.

@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-entry.js';
+import { webhookSaveAudit } from '../audit/audit-notes.js';
 import type { Clock } from '../shared/clock.js';
 import { accept, type Result } from '../shared/refusal.js';
 import type { WebhookEventType } from '../webhook/webhook-event.js';
@@ -12,6 +14,8 @@ export interface SaveWebhookCommand {
   readonly events: readonly WebhookEventType[];
   /** null: the endpoint's secret is kept; a new endpoint gets a generated one, shown once (in this answer). */
   readonly secret: string | null;
+  /** Who saves it, recorded in the audit trail (never the secret: whether it was rotated). */
+  readonly by?: AuditActor | undefined;
 }
 
 export const saveWebhookRefusals = ['invalid_webhook'] as const;
@@ -43,7 +47,13 @@ export class SaveWebhook {
     const definition = { id: command.id, url: command.url, events: command.events, secret };
     const valid = validateWebhook(definition, this.deps.checkUrl);
     if (!valid.ok) return valid;
-    const { webhook, created } = await this.deps.webhooks.save(valid.value, this.deps.clock.now());
+    const at = this.deps.clock.now();
+    const { by } = command;
+    const { webhook, created } = await this.deps.webhooks.save(
+      valid.value,
+      at,
+      by === undefined ? undefined : webhookSaveAudit(by, at, command.secret !== null),
+    );
     return accept({ webhook, created, secretGenerated });
   }
 }

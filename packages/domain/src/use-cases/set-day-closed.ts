@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-entry.js';
+import { dayClosureAudit } from '../audit/audit-notes.js';
 import { localDayRange } from '../calendar/local-day.js';
 import type { CanteenId } from '../canteen/canteen.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
@@ -35,6 +37,8 @@ export class SetDayClosed {
     readonly canteenId: CanteenId;
     readonly date: LocalDate;
     readonly closed: boolean;
+    /** Who closes or opens it, recorded in the audit trail in the write's own unit of work. */
+    readonly by?: AuditActor | undefined;
   }): Promise<
     Result<
       { readonly date: LocalDate; readonly closed: boolean; readonly withdrawn: readonly MealId[] },
@@ -44,7 +48,12 @@ export class SetDayClosed {
     if (!isLocalDate(command.date)) return refuse('invalid_menu_range', `"${command.date}" is not a calendar day`);
     const canteen = await this.deps.canteens.find(command.canteenId);
     if (canteen === undefined) return refuse('canteen_not_found');
-    await this.deps.closedDays.record(canteen.id, [{ date: command.date, closed: command.closed }]);
+    const { by } = command;
+    await this.deps.closedDays.record(
+      canteen.id,
+      [{ date: command.date, closed: command.closed }],
+      by === undefined ? undefined : dayClosureAudit(by, this.deps.clock.now(), canteen.id),
+    );
     const withdrawn = command.closed ? await this.withdrawComingMeals(canteen.id, command.date, canteen.timeZone) : [];
     (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return accept({ date: command.date, closed: command.closed, withdrawn });

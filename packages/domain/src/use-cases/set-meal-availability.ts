@@ -6,6 +6,8 @@ import {
   type AvailabilityRefusal,
   type AvailabilityStatus,
 } from '../availability/availability.js';
+import type { AuditActor } from '../audit/audit-entry.js';
+import { availabilityAudit } from '../audit/audit-notes.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { MealId } from '../meal/meal.js';
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
@@ -17,6 +19,8 @@ export interface SetMealAvailabilityCommand {
   readonly status: AvailabilityStatus;
   /** An admin may correct any day; the kitchen changes today's servings only. */
   readonly anyDay: boolean;
+  /** Who sets it: the change is then recorded in the audit trail, in its own unit of work. */
+  readonly by?: AuditActor | undefined;
 }
 
 export const setMealAvailabilityRefusals = availabilityRefusals;
@@ -38,10 +42,13 @@ export class SetMealAvailability {
     mealId,
     status,
     anyDay,
+    by,
   }: SetMealAvailabilityCommand): Promise<Result<Availability, AvailabilityRefusal>> {
     const now = this.deps.clock.now();
-    const decision = await this.deps.availability.change(mealId, (snapshot) =>
-      decideAvailability(snapshot, { status, now, anyDay }),
+    const decision = await this.deps.availability.change(
+      mealId,
+      (snapshot) => decideAvailability(snapshot, { status, now, anyDay }),
+      by === undefined ? undefined : availabilityAudit(by),
     );
     if (decision.ok && availabilityChanged(decision.value)) {
       (this.deps.announce ?? nobodyListens)({ kind: 'availability', mealId, availability: decision.value.next });

@@ -1,5 +1,7 @@
 import { nobodyListens, type AnnounceMenuChange } from '../reading/menu-change.js';
 import type { CanteenRepository } from '../canteen/canteen-repository.js';
+import type { AuditActor } from '../audit/audit-entry.js';
+import { menuUpsertAudit } from '../audit/audit-notes.js';
 import type { MealCatalog } from '../meal/meal-catalog.js';
 import { defaultCanteenId, type CanteenId } from '../canteen/canteen.js';
 import type { Meal } from '../meal/meal.js';
@@ -31,7 +33,11 @@ export class UpsertMeals {
     },
   ) {}
 
-  async execute(meals: readonly Meal[]): Promise<Result<{ readonly upserted: number }, UpsertMealsRefusal>> {
+  /** `by`: who upserts, recorded in the audit trail in the write's own unit of work. */
+  async execute(
+    meals: readonly Meal[],
+    by?: AuditActor,
+  ): Promise<Result<{ readonly upserted: number }, UpsertMealsRefusal>> {
     const valid = validateMeals(meals);
     if (!valid.ok) return valid;
     const placed = meals.map((meal, index) => ({
@@ -51,10 +57,12 @@ export class UpsertMeals {
     const labelled = placed.map((meal) => labelling.get(meal.canteenId)!.labelled(meal));
     const days = canteenDaysOf(labelled, timeZones);
     // Every meal of the batch is served once it is written, wherever it was before.
+    const at = this.deps.clock?.now();
     const written = await this.deps.meals.upsertMany(
       labelled,
       { days, decide: (held) => decideMenuDays(days, held, labelled) },
-      this.deps.clock?.now(),
+      at,
+      by === undefined ? undefined : menuUpsertAudit(by, at ?? new Date()),
     );
     if (written.ok) (this.deps.announce ?? nobodyListens)({ kind: 'menus' });
     return mapResult(written, (upserted) => ({ upserted }));
