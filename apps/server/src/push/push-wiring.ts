@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { PushOptions } from '@canteen-meals/adapters-http';
+import type { ClosablePushSender } from '@canteen-meals/adapters-outbound';
 import {
   createPushUseCases,
   defaultPushDeliverySettings,
@@ -49,8 +50,8 @@ export function outboundPushSender(
   webPush: WebPushConfig,
   options: { readonly allowPrivateNetworks: boolean; readonly timeoutMs: number },
   pacer: Pick<PushPacer, 'acquire'> = startPushPacer(),
-): PushSender {
-  let sender: Promise<PushSender> | undefined;
+): PushSender & { close(): Promise<void> } {
+  let sender: Promise<ClosablePushSender> | undefined;
   return {
     send: async (subscription, message) => {
       sender ??= import('@canteen-meals/adapters-outbound').then(({ createPushSender }) =>
@@ -65,6 +66,10 @@ export function outboundPushSender(
       // At the pace the event loop has room for (see PushPacer), whoever sends: a digest, a notice, a test.
       await pacer.acquire();
       return (await sender).send(subscription, message);
+    },
+    /** Ends the preparing threads and the kept connections (idle ones hold no process open either way). */
+    close: async () => {
+      await (await sender)?.close();
     },
   };
 }
@@ -91,16 +96,18 @@ export function wirePush(
     throw new ConfigError(
       `Web Push needs a database that keeps subscriptions, which ${config.database.kind} does not.`,
     );
+  const outbound =
+    deps.sender === undefined
+      ? outboundPushSender(webPush, {
+          allowPrivateNetworks: config.outboundAllowPrivateNetworks,
+          timeoutMs: config.webhookTimeoutMs,
+        })
+      : undefined;
   const push = createPushUseCases({
     store,
     canteens: deps.canteens,
     preferences: deps.preferences,
-    sender:
-      deps.sender ??
-      outboundPushSender(webPush, {
-        allowPrivateNetworks: config.outboundAllowPrivateNetworks,
-        timeoutMs: config.webhookTimeoutMs,
-      }),
+    sender: deps.sender ?? outbound!,
     clock: deps.clock,
     // An `https:` URL (`http:` only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1), under the outbound address rule of webhooks.
     checkEndpoint: (url) => pushEndpointProblem(url, { allowPrivateNetworks: config.outboundAllowPrivateNetworks }),
@@ -141,7 +148,13 @@ export function wirePush(
           if (queued > 0) await worker.runNow();
         })().catch((error: unknown) => log.error(error, 'a sold-out notice failed'));
       });
-      return worker;
+      return {
+        runNow: worker.runNow,
+        stop: async () => {
+          await worker.stop();
+          await outbound?.close();
+        },
+      };
     },
   };
 }
