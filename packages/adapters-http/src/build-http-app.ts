@@ -23,18 +23,13 @@ import { loggerWithRedaction } from './logging.js';
 import { securityHeaders } from './security-headers.js';
 import { createSchemaValidator } from './schema-validation.js';
 import { schemasCompiledOnFirstUse } from './lazy-compilers.js';
-import { adminCanteenRoutes, publicCanteenRoutes, type CanteenRoutesOptions } from './routes/canteen-routes.js';
-import { canteenArchiveRoutes, type CanteenArchiveRoutesOptions } from './routes/canteen-archive-routes.js';
-import { kitchenRoutes, type KitchenRoutesOptions } from './routes/kitchen-routes.js';
-import { adminDishRoutes, publicDishRoutes, type DishRoutesOptions } from './routes/dish-routes.js';
-import { feedRoutes, type FeedRoutesOptions } from './routes/feed-routes.js';
-import { mealRoutes, type MealRoutesOptions } from './routes/meal-routes.js';
-import {
-  defaultMenuCaching,
-  menuRoutes,
-  type MenuCachingOptions,
-  type MenuRoutesOptions,
-} from './routes/menu-routes.js';
+import { adminCanteenRoutes, publicCanteenRoutes } from './routes/canteen-routes.js';
+import { canteenArchiveRoutes } from './routes/canteen-archive-routes.js';
+import { kitchenRoutes } from './routes/kitchen-routes.js';
+import { adminDishRoutes, publicDishRoutes } from './routes/dish-routes.js';
+import { feedRoutes } from './routes/feed-routes.js';
+import { mealRoutes } from './routes/meal-routes.js';
+import { defaultMenuCaching, menuRoutes, type MenuCachingOptions } from './routes/menu-routes.js';
 import {
   appPage,
   consolePage,
@@ -46,38 +41,25 @@ import {
 import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { pushRoutes, pushStatusRoute, type PushOptions } from './routes/push-routes.js';
-import { preferenceRoutes, type PreferenceRoutesOptions } from './routes/preference-routes.js';
-import { rankingRoutes, type RankingRoutesOptions } from './routes/ranking-routes.js';
-import { mealReadRoute, readRoutes, type MealReadRouteOptions, type ReadRoutesOptions } from './routes/read-routes.js';
-import { reportRoutes, type ReportRoutesOptions } from './routes/report-routes.js';
-import { upcomingRoutes, type UpcomingRoutesOptions } from './routes/upcoming-routes.js';
-import { userDataRoutes, type UserDataRoutesOptions } from './routes/user-data-routes.js';
-import { webhookRoutes, type WebhookRoutesOptions } from './routes/webhook-routes.js';
+import { preferenceRoutes } from './routes/preference-routes.js';
+import { rankingRoutes } from './routes/ranking-routes.js';
+import { mealReadRoute, readRoutes } from './routes/read-routes.js';
+import { reportRoutes } from './routes/report-routes.js';
+import { upcomingRoutes } from './routes/upcoming-routes.js';
+import { userDataRoutes } from './routes/user-data-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
 import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
 import { requestIdOf } from './operations/request-id.js';
 import { DebugRequestLogController } from './operations/request-logging.js';
 import type { HttpAppPlugin } from './http-plugins.js';
-import { closedDayRoutes, type ClosedDayRoutesOptions } from './routes/closed-day-routes.js';
+import type { HttpUseCases } from './http-use-cases.js';
+import { closedDayRoutes } from './routes/closed-day-routes.js';
 
 export interface HttpAppOptions {
-  readonly useCases: MealRoutesOptions &
-    ReadRoutesOptions &
-    MealReadRouteOptions &
-    Omit<MenuRoutesOptions, 'clock' | 'menuCaching'> &
-    Omit<RankingRoutesOptions, 'menuCaching' | 'rankingSettings'> &
-    UserDataRoutesOptions &
-    UpcomingRoutesOptions &
-    Omit<PreferenceRoutesOptions, 'cursorSecret'> &
-    CanteenRoutesOptions &
-    CanteenArchiveRoutesOptions &
-    DishRoutesOptions &
-    KitchenRoutesOptions &
-    FeedRoutesOptions &
-    ReportRoutesOptions &
-    Omit<WebhookRoutesOptions, 'cursorSecret'> &
-    ClosedDayRoutesOptions;
+  /** The use cases, one group per plugin (see HttpUseCases; `httpUseCasesOf` groups the domain's createUseCases). */
+  readonly useCases: HttpUseCases;
   /** The clock of the use cases: when kept menu answers stop being exact. Default: the system clock. */
   readonly clock?: Clock;
   /**
@@ -153,6 +135,7 @@ export { apiPrefix };
 const noQueryParameters = Type.Object({}, { additionalProperties: false });
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const { useCases } = options;
   const plugins = options.plugins ?? [];
   const rewrites = plugins.flatMap((plugin) => (plugin.rewriteUrl === undefined ? [] : [plugin.rewriteUrl]));
   // Security headers for every answer (helmet's, without a Content-Security-Policy: the API serves JSON; the dashboard
@@ -250,50 +233,50 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     async (api) => {
       api.addHook('onRequest', requireAuthentication);
       // Every staff route (/admin, /kitchen) through the one access policy: see auth/route-access.ts.
-      authorizeStaff(api, canteenLocatorOver(options.useCases));
-      await api.register(mealRoutes, options.useCases);
+      authorizeStaff(api, canteenLocatorOver(useCases.access));
+      await api.register(mealRoutes, useCases.meals);
       // Each plugin keeps its own hooks: the write routes' body check does not reach these GET and DELETE routes.
-      await api.register(readRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
-      await api.register(userDataRoutes, options.useCases);
-      await api.register(upcomingRoutes, options.useCases);
-      await api.register(preferenceRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
+      await api.register(readRoutes, { ...useCases.reads, cursorSecret: options.cursorSecret });
+      await api.register(userDataRoutes, useCases.userData);
+      await api.register(upcomingRoutes, useCases.upcoming);
+      await api.register(preferenceRoutes, { ...useCases.preferences, cursorSecret: options.cursorSecret });
       await api.register(pushRoutes, { push: options.push });
-      await api.register(adminCanteenRoutes, options.useCases);
-      await api.register(closedDayRoutes, options.useCases);
-      await api.register(canteenArchiveRoutes, options.useCases);
-      await api.register(adminDishRoutes, options.useCases);
-      await api.register(kitchenRoutes, options.useCases);
-      await api.register(feedRoutes, options.useCases);
-      await api.register(reportRoutes, options.useCases);
-      await api.register(webhookRoutes, { ...options.useCases, cursorSecret: options.cursorSecret });
+      await api.register(adminCanteenRoutes, useCases.canteens);
+      await api.register(closedDayRoutes, useCases.closedDays);
+      await api.register(canteenArchiveRoutes, useCases.canteenArchive);
+      await api.register(adminDishRoutes, useCases.dishes);
+      await api.register(kitchenRoutes, useCases.kitchen);
+      await api.register(feedRoutes, useCases.feeds);
+      await api.register(reportRoutes, useCases.reports);
+      await api.register(webhookRoutes, { ...useCases.webhooks, cursorSecret: options.cursorSecret });
     },
     { prefix: apiPrefix },
   );
   // Public: no token needed, and one that is sent is neither required nor checked here.
-  await app.register(publicCanteenRoutes, { ...options.useCases, prefix: apiPrefix });
+  await app.register(publicCanteenRoutes, { ...useCases.canteens, prefix: apiPrefix });
   await app.register(labelRoutes, { prefix: apiPrefix });
   await app.register(pushStatusRoute, { push: options.push, prefix: apiPrefix });
   await app.register(publicDishRoutes, {
-    ...options.useCases,
+    ...useCases.dishes,
     cursorSecret: options.cursorSecret,
     menuCaching: options.menuCaching,
     prefix: apiPrefix,
   });
   // A token is optional: a meal's public fields for everyone, with the caller's marking and rating for a caller.
-  await app.register(mealReadRoute, { ...options.useCases, prefix: apiPrefix });
+  await app.register(mealReadRoute, { ...useCases.meal, prefix: apiPrefix });
   // A token is optional: the menus are public, and personalized for a caller who sends one.
   await app.register(menuRoutes, {
-    ...options.useCases,
+    ...useCases.menus,
     clock: options.clock ?? systemClock,
     menuCaching: options.menuCaching,
     cursorSecret: options.cursorSecret,
     prefix: apiPrefix,
   });
   // Public: a day's statistics as Server-Sent Events, following the same menu changes.
-  await app.register(liveRoutes, { ...options.useCases, live: options.live, prefix: apiPrefix });
+  await app.register(liveRoutes, { ...useCases.live, live: options.live, prefix: apiPrefix });
   // Public, and the same for every caller: a token is neither needed nor read. Cached by others, like the menu.
   await app.register(rankingRoutes, {
-    ...options.useCases,
+    ...useCases.rankings,
     menuCaching: options.menuCaching,
     rankingSettings: options.rankingSettings,
     prefix: apiPrefix,

@@ -48,6 +48,7 @@ export type { HttpTimeouts } from './limits/server-timeouts.js';
 export { redactedLogPaths } from './logging.js';
 export { docsPath, openApiPath } from './docs/api-docs.js';
 export type { HttpAppPlugin, HttpPluginContext } from './http-plugins.js';
+export { type AllHttpUseCases, type HttpUseCases, httpUseCasesOf } from './http-use-cases.js';
 export { errorCodes, httpStatusOf, type ErrorCode } from './error-mapping.js';
 export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';

@@ -11,6 +11,8 @@ import {
   type HttpAppOptions,
   type OperationsOptions,
   type TokenClaims,
+  httpUseCasesOf,
+  type AllHttpUseCases,
 } from '../src/index.js';
 
 export const secret = 'route-test-secret-of-at-least-32-bytes!!';
@@ -25,10 +27,7 @@ export const menu: Meal[] = [
 ];
 
 /** Every use case the app serves, over one set of in-memory adapters and a clock: built as the server builds them. */
-export function useCasesOver(
-  adapters: ReturnType<typeof createInMemoryAdapters>,
-  clock: Clock,
-): HttpAppOptions['useCases'] {
+export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): AllHttpUseCases {
   // Webhooks without a secret get one as the server makes them; nothing is sent from route tests.
   return createUseCases(
     adapters,
@@ -67,7 +66,7 @@ export async function buildTestApp(
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
-    useCases: useCasesOver(adapters, clock),
+    useCases: httpUseCasesOf(useCasesOver(adapters, clock)),
     push: pushOver(adapters, clock),
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
     ...(options.docs === undefined ? {} : { docs: options.docs }),

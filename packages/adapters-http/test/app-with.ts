@@ -1,18 +1,18 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import type { InjectOptions } from 'fastify';
-import { buildHttpApp, type HttpAppOptions } from '../src/index.js';
+import { buildHttpApp, type HttpAppOptions, httpUseCasesOf, type AllHttpUseCases } from '../src/index.js';
 import { menu, now, timeZone, useCasesOver } from './app-fixture.js';
 
 /** The real HTTP app over in-memory adapters, with whatever verifier, limits, logger and use cases a test needs. */
 export async function buildAppWith(
-  options: Omit<HttpAppOptions, 'useCases'> & { readonly useCases?: Partial<HttpAppOptions['useCases']> },
+  options: Omit<HttpAppOptions, 'useCases'> & { readonly useCases?: Partial<AllHttpUseCases> },
 ) {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
     ...options,
-    useCases: { ...useCasesOver(adapters, clock), ...options.useCases },
+    useCases: httpUseCasesOf({ ...useCasesOver(adapters, clock), ...options.useCases }),
   });
   return { app, adapters };
 }

@@ -3,7 +3,13 @@ import { createUseCases } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken, type MenuCachingOptions } from '../src/index.js';
+import {
+  buildHttpApp,
+  createHmacTokenVerifier,
+  signHmacToken,
+  type MenuCachingOptions,
+  httpUseCasesOf,
+} from '../src/index.js';
 import { now, secret, timeZone } from './app-fixture.js';
 
 // Today's menu of `default` (Europe/Berlin): bread (wheat), a vegan curry with mustard, cheese (milk, vegetarian),
@@ -37,7 +43,7 @@ async function setup() {
   const clock = new FixedClock(now);
   const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone });
   const app = await buildHttpApp({
-    useCases,
+    useCases: httpUseCasesOf(useCases),
     clock,
     verifyToken: createHmacTokenVerifier({ secret }),
     menuCaching: keepEverything,

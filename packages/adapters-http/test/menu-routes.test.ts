@@ -3,7 +3,13 @@ import { createUseCases } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken, type MenuCachingOptions } from '../src/index.js';
+import {
+  buildHttpApp,
+  createHmacTokenVerifier,
+  signHmacToken,
+  type MenuCachingOptions,
+  httpUseCasesOf,
+} from '../src/index.js';
 import { menu, now, secret, timeZone } from './app-fixture.js';
 
 // The canteen `default` serves meals 1 (open) and 2 (not rateable) today, 3 tomorrow, 4 a month ago (Europe/Berlin).
@@ -33,7 +39,7 @@ async function setup(menuCaching?: MenuCachingOptions) {
   const clock = new FixedClock(now);
   const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone });
   const app = await buildHttpApp({
-    useCases,
+    useCases: httpUseCasesOf(useCases),
     clock,
     verifyToken: createHmacTokenVerifier({ secret }),
     ...(menuCaching === undefined ? {} : { menuCaching }),

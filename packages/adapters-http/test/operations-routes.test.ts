@@ -10,6 +10,7 @@ import {
   httpStatusOf,
   type OperationsOptions,
   type RequestObservation,
+  httpUseCasesOf,
 } from '../src/index.js';
 import { secret, useCasesOver } from './app-fixture.js';
 
@@ -19,7 +20,7 @@ afterEach(() => app?.close());
 async function build(operations?: OperationsOptions, logger?: object) {
   const adapters = createInMemoryAdapters();
   app = await buildHttpApp({
-    useCases: useCasesOver(adapters, systemClock),
+    useCases: httpUseCasesOf(useCasesOver(adapters, systemClock)),
     verifyToken: createHmacTokenVerifier({ secret }),
     ...(operations === undefined ? {} : { operations }),
     ...(logger === undefined ? {} : { logger }),

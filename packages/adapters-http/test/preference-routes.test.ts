@@ -3,7 +3,7 @@ import { createUseCases } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken } from '../src/index.js';
+import { buildHttpApp, createHmacTokenVerifier, signHmacToken, httpUseCasesOf } from '../src/index.js';
 import { now, secret, timeZone } from './app-fixture.js';
 
 const today = '2026-03-10';
@@ -30,7 +30,11 @@ async function setup() {
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
   const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone });
-  const app = await buildHttpApp({ useCases, clock, verifyToken: createHmacTokenVerifier({ secret }) });
+  const app = await buildHttpApp({
+    useCases: httpUseCasesOf(useCases),
+    clock,
+    verifyToken: createHmacTokenVerifier({ secret }),
+  });
   opened.push(app);
   const send = (method: 'GET' | 'PUT' | 'DELETE', url: string, sub = 'alice', body?: unknown) =>
     app.inject({

@@ -3,7 +3,13 @@ import { createUseCases, rankingScore, type Meal, type RankingSettings, type Rat
 import { MealMother } from '@canteen-meals/repository-contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken, type MenuCachingOptions } from '../src/index.js';
+import {
+  buildHttpApp,
+  createHmacTokenVerifier,
+  signHmacToken,
+  type MenuCachingOptions,
+  httpUseCasesOf,
+} from '../src/index.js';
 import { now, secret, timeZone } from './app-fixture.js';
 
 // `now` is 2026-03-10T12:00:00Z, 13:00 in Berlin: the meals below are served today unless said otherwise.
@@ -24,7 +30,12 @@ async function setup(
   await adapters.meals.upsertMany(meals);
   const clock = new FixedClock(now);
   const useCases = createUseCases(adapters, clock, { start: '11:00', timeZone });
-  const app = await buildHttpApp({ useCases, clock, verifyToken: createHmacTokenVerifier({ secret }), ...options });
+  const app = await buildHttpApp({
+    useCases: httpUseCasesOf(useCases),
+    clock,
+    verifyToken: createHmacTokenVerifier({ secret }),
+    ...options,
+  });
   opened.push(app);
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
   /** Each rating by a user of its own, through the use case (fast), inside the meal's rating period. */
@@ -339,9 +350,11 @@ describe('ranking settings', () => {
     const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
     const useCases = createUseCases(adapters, new FixedClock(now), { start: '11:00', timeZone });
     const build = (rankingSettings: RankingSettings) =>
-      buildHttpApp({ useCases, verifyToken: createHmacTokenVerifier({ secret }), rankingSettings }).then((app) =>
-        app.close(),
-      );
+      buildHttpApp({
+        useCases: httpUseCasesOf(useCases),
+        verifyToken: createHmacTokenVerifier({ secret }),
+        rankingSettings,
+      }).then((app) => app.close());
     await expect(build({ prior: [1, 1, 0, 1, 1], z: 1.65 })).rejects.toThrow(/rankingSettings: every pseudo-count/);
     await expect(build({ prior: [1, 1, 1, 1, 1], z: -1 })).rejects.toThrow(/rankingSettings: z must/);
   });

@@ -5,7 +5,7 @@ import type { SendOutcome } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminScope } from '../src/auth/principal.js';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken } from '../src/index.js';
+import { buildHttpApp, createHmacTokenVerifier, signHmacToken, httpUseCasesOf } from '../src/index.js';
 import { now, secret, timeZone } from './app-fixture.js';
 
 // The webhook routes over the in-memory store, with a secret generator and a sender the test controls.
@@ -29,7 +29,7 @@ beforeAll(async () => {
     },
   );
   app = await buildHttpApp({
-    useCases,
+    useCases: httpUseCasesOf(useCases),
     verifyToken: createHmacTokenVerifier({ secret }),
     cursorSecret: 'cursor-secret-of-at-least-32-bytes!!!!',
   });

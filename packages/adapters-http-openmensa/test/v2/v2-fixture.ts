@@ -1,7 +1,12 @@
 import { writeOpenMensaFeed } from '@canteen-meals/adapters-openmensa';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import { createUseCases, type Canteen, type MenuDay, type MenuItem } from '@canteen-meals/domain';
-import { buildHttpApp, createHmacTokenVerifier, type HttpAppOptions } from '@canteen-meals/adapters-http';
+import {
+  buildHttpApp,
+  createHmacTokenVerifier,
+  type HttpAppOptions,
+  httpUseCasesOf,
+} from '@canteen-meals/adapters-http';
 import { openMensaPlugin } from '../../src/index.js';
 
 /** Noon UTC in Berlin, where adapters-http's route tests stand too. */
@@ -57,7 +62,7 @@ export async function v2App(
     if (!imported.ok) throw new Error(imported.refusal.message);
   }
   const app = await buildHttpApp({
-    useCases,
+    useCases: httpUseCasesOf(useCases),
     plugins: [openMensaPlugin({ useCases, feedWriter: { write: writeOpenMensaFeed } })],
     clock,
     verifyToken: createHmacTokenVerifier({ secret }),

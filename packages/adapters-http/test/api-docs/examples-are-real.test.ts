@@ -2,7 +2,7 @@ import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-m
 import { apiPrefix, canteenPath, fillPath, routePaths } from '@canteen-meals/http-contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHttpApp, createHmacTokenVerifier, signHmacToken } from '../../src/index.js';
+import { buildHttpApp, createHmacTokenVerifier, signHmacToken, httpUseCasesOf } from '../../src/index.js';
 import { timeZone, useCasesOver } from '../app-fixture.js';
 
 // The API document's examples are real answers: this replays the story they tell (an admin upserts meal 42, three
@@ -34,7 +34,7 @@ let operations: Map<string, OpenApiOperation>;
 beforeAll(async () => {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   app = await buildHttpApp({
-    useCases: useCasesOver(adapters, new FixedClock(now)),
+    useCases: httpUseCasesOf(useCasesOver(adapters, new FixedClock(now))),
     verifyToken: createHmacTokenVerifier({ secret }),
     cursorSecret,
   });
