@@ -5,6 +5,7 @@ import {
   createHmacTokenVerifier,
   createJwksTokenVerifier,
   createPublicKeyTokenVerifier,
+  httpUseCasesOf,
   type TokenVerifier,
 } from '@canteen-meals/adapters-http';
 import { createUseCases, systemClock, type FeedState, type Repositories, type UseCases } from '@canteen-meals/domain';
@@ -216,7 +217,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
   });
   const app: FastifyInstance = await buildHttpApp({
     push: push?.options,
-    useCases: c.resolve<UseCases>(tokens.useCases),
+    useCases: httpUseCasesOf(c.resolve<UseCases>(tokens.useCases)),
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
     docs: config.docsEnabled,
