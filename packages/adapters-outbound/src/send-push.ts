@@ -109,6 +109,9 @@ export function createPushSender(options: PushSenderOptions): ClosablePushSender
   };
 }
 
+/** How long a kept connection may stay idle. */
+const keptConnectionIdleMs = 4_000;
+
 interface Agents {
   readonly http: HttpAgent;
   readonly https: HttpsAgent;
@@ -121,7 +124,14 @@ interface Agents {
  */
 function keptConnectionAgents(settings: Settings): Agents | undefined {
   if (settings.keptConnections <= 0) return undefined;
-  const options = { keepAlive: true, maxFreeSockets: settings.keptConnections, scheduling: 'lifo' as const };
+  const options = {
+    keepAlive: true,
+    maxFreeSockets: settings.keptConnections,
+    // An idle connection is closed after this, before servers' usual 5 s (Node's own, without a Keep-Alive hint): a
+    // message never goes out on a connection the push service is closing.
+    timeout: keptConnectionIdleMs,
+    scheduling: 'lifo' as const,
+  };
   return { http: new HttpAgent(options), https: new HttpsAgent(options) };
 }
 
