@@ -1,6 +1,6 @@
 import { isMealsErrorCode, MealsApiError } from './meals-api-error.js';
 import { SseParser } from './sse-parser.js';
-import { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from '@canteen-meals/http-contract';
+import { apiPrefix, endpoints, requestOf, type CallInput, type Endpoint } from '@canteen-meals/http-contract';
 import type {
   AdminCanteensResult,
   ArchivedCanteen,
@@ -221,15 +221,27 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
   const base = String(options.baseUrl).replace(/\/+$/, '') + apiPrefix;
   const tokenOf = async () => (options.getToken === undefined ? options.token : await options.getToken());
 
-  async function call<T>(method: string, path: string, body: unknown, options?: CallOptions): Promise<T> {
+  /** Calls a route of the contract: its path's parameters, query and body filled in from `input`. */
+  async function call<T, E extends Endpoint = Endpoint>(
+    endpoint: E,
+    input: CallInput<E>,
+    options?: CallOptions,
+  ): Promise<T> {
+    const { method, path, body } = requestOf(endpoint, input);
     const { url, response } = await send(method, path, body, json, options);
     return answerOf<T>(method, url, response);
   }
 
   /** A GET whose success is text of `mediaType` (a report), and whose refusals are the usual envelopes. */
-  async function callText(path: string, mediaType: string, options?: CallOptions): Promise<string> {
-    const { url, response } = await send('GET', path, undefined, `${mediaType}, ${json}`, options);
-    return textAnswerOf('GET', url, response, mediaType);
+  async function callText<E extends Endpoint>(
+    endpoint: E,
+    input: CallInput<E>,
+    mediaType: string,
+    options?: CallOptions,
+  ): Promise<string> {
+    const { method, path, body } = requestOf(endpoint, input);
+    const { url, response } = await send(method, path, body, `${mediaType}, ${json}`, options);
+    return textAnswerOf(method, url, response, mediaType);
   }
 
   async function send(method: string, path: string, body: unknown, accept: string, { signal }: CallOptions = {}) {
@@ -255,100 +267,100 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
   }
 
   return {
-    markMeal: (request, callOptions) => call('POST', routePaths.markMeal, request, callOptions),
-    rateMeal: (request, callOptions) => call('POST', routePaths.rateMeal, request, callOptions),
-    upsertMeals: (request, callOptions) => call('PUT', routePaths.upsertMeals, request, callOptions),
-    getMeal: (mealId, callOptions) => call('GET', mealPath(mealId), undefined, callOptions),
-    getMeals: (query, callOptions) =>
-      call('GET', `${routePaths.getMeals}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
+    markMeal: (request, callOptions) => call(endpoints.markMeal, { body: request }, callOptions),
+    rateMeal: (request, callOptions) => call(endpoints.rateMeal, { body: request }, callOptions),
+    upsertMeals: (request, callOptions) => call(endpoints.upsertMeals, { body: request }, callOptions),
+    getMeal: (mealId, callOptions) => call(endpoints.getMeal, { params: { meal_id: mealId } }, callOptions),
+    getMeals: (query, callOptions) => call(endpoints.getMeals, { query: mealsQueryParameters(query) }, callOptions),
     getPersonalStates: (query, callOptions) =>
-      call('GET', `${routePaths.getPersonalStates}${queryString(mealsQueryParameters(query))}`, undefined, callOptions),
+      call(endpoints.getPersonalStates, { query: mealsQueryParameters(query) }, callOptions),
     getRankings: (query, callOptions) =>
-      call('GET', `${routePaths.getRankings}${queryString(rankingsQueryParameters(query))}`, undefined, callOptions),
+      call(endpoints.getRankings, { query: rankingsQueryParameters(query) }, callOptions),
     listMarkedMeals: (page, callOptions) =>
-      call('GET', `${routePaths.listMarkedMeals}${pageQuery(page)}`, undefined, callOptions),
-    listRatedMeals: (page, callOptions) =>
-      call('GET', `${routePaths.listRatedMeals}${pageQuery(page)}`, undefined, callOptions),
+      call(endpoints.listMarkedMeals, { query: pageParameters(page) }, callOptions),
+    listRatedMeals: (page, callOptions) => call(endpoints.listRatedMeals, { query: pageParameters(page) }, callOptions),
     getUpcoming: ({ days, ...selection } = {}, callOptions) =>
       call(
-        'GET',
-        `${routePaths.getUpcoming}${queryString({ ...(days === undefined ? {} : { days: String(days) }), ...selectionParameters(selection) })}`,
-        undefined,
+        endpoints.getUpcoming,
+        { query: { ...(days === undefined ? {} : { days: String(days) }), ...selectionParameters(selection) } },
         callOptions,
       ),
-    listLabels: (callOptions) => call('GET', routePaths.listLabels, undefined, callOptions),
-    getPreferences: (callOptions) => call('GET', routePaths.preferences, undefined, callOptions),
-    savePreferences: (request, callOptions) => call('PUT', routePaths.preferences, request, callOptions),
-    listAversions: (callOptions) => call('GET', routePaths.listAversions, undefined, callOptions),
-    avoidDish: (dishId, callOptions) => call('PUT', dishPath(dishId, routePaths.aversion), undefined, callOptions),
+    listLabels: (callOptions) => call(endpoints.listLabels, {}, callOptions),
+    getPreferences: (callOptions) => call(endpoints.getPreferences, {}, callOptions),
+    savePreferences: (request, callOptions) => call(endpoints.savePreferences, { body: request }, callOptions),
+    listAversions: (callOptions) => call(endpoints.listAversions, {}, callOptions),
+    avoidDish: (dishId, callOptions) => call(endpoints.avoidDish, { params: { dish_id: dishId } }, callOptions),
     stopAvoidingDish: (dishId, callOptions) =>
-      call('DELETE', dishPath(dishId, routePaths.aversion), undefined, callOptions),
-    exportMyData: (callOptions) => call('GET', routePaths.myData, undefined, callOptions),
-    getMyAccess: (callOptions) => call('GET', routePaths.myAccess, undefined, callOptions),
-    eraseMyData: (callOptions) => call('DELETE', routePaths.myData, undefined, callOptions),
-    listCanteens: (callOptions) => call('GET', routePaths.listCanteens, undefined, callOptions),
-    getCanteen: (canteenId, callOptions) => call('GET', canteenPath(canteenId), undefined, callOptions),
+      call(endpoints.stopAvoidingDish, { params: { dish_id: dishId } }, callOptions),
+    exportMyData: (callOptions) => call(endpoints.exportMyData, {}, callOptions),
+    getMyAccess: (callOptions) => call(endpoints.getMyAccess, {}, callOptions),
+    eraseMyData: (callOptions) => call(endpoints.eraseMyData, {}, callOptions),
+    listCanteens: (callOptions) => call(endpoints.listCanteens, {}, callOptions),
+    getCanteen: (canteenId, callOptions) =>
+      call(endpoints.getCanteen, { params: { canteen_id: canteenId } }, callOptions),
     saveCanteen: (canteenId, request, callOptions) =>
-      call('PUT', canteenPath(canteenId, routePaths.saveCanteen), request, callOptions),
+      call(endpoints.saveCanteen, { params: { canteen_id: canteenId }, body: request }, callOptions),
     archiveCanteen: (canteenId, callOptions) =>
-      call('DELETE', canteenPath(canteenId, routePaths.archiveCanteen), undefined, callOptions),
+      call(endpoints.archiveCanteen, { params: { canteen_id: canteenId } }, callOptions),
     setDayClosed: (canteenId, date, closed, callOptions) =>
-      call('PUT', fillPath(routePaths.setDayClosed, { canteen_id: canteenId, date }), { closed }, callOptions),
-    listAdminCanteens: (callOptions) => call('GET', routePaths.listAdminCanteens, undefined, callOptions),
+      call(endpoints.setDayClosed, { params: { canteen_id: canteenId, date }, body: { closed } }, callOptions),
+    listAdminCanteens: (callOptions) => call(endpoints.listAdminCanteens, {}, callOptions),
     getDish: (dishId, page, callOptions) =>
-      call('GET', `${dishPath(dishId)}${pageQuery(page)}`, undefined, callOptions),
+      call(endpoints.getDish, { params: { dish_id: dishId }, query: pageParameters(page) }, callOptions),
     searchDishes: (canteenId, { q, without, only, ...page }, callOptions) =>
       call(
-        'GET',
-        `${canteenPath(canteenId, routePaths.searchDishes)}${queryString({ q, ...pageParameters(page), ...selectionParameters({ ...(without === undefined ? {} : { without }), ...(only === undefined ? {} : { only }) }) })}`,
-        undefined,
+        endpoints.searchDishes,
+        {
+          params: { canteen_id: canteenId },
+          query: {
+            q,
+            ...pageParameters(page),
+            ...selectionParameters({
+              ...(without === undefined ? {} : { without }),
+              ...(only === undefined ? {} : { only }),
+            }),
+          },
+        },
         callOptions,
       ),
     mergeDishes: (dishId, request, callOptions) =>
-      call('POST', dishPath(dishId, routePaths.mergeDishes), request, callOptions),
-    withdrawMeal: (mealId, callOptions) =>
-      call('DELETE', mealPath(mealId, routePaths.withdrawMeal), undefined, callOptions),
+      call(endpoints.mergeDishes, { params: { dish_id: dishId }, body: request }, callOptions),
+    withdrawMeal: (mealId, callOptions) => call(endpoints.withdrawMeal, { params: { meal_id: mealId } }, callOptions),
     setMealAvailability: (mealId, status, callOptions) =>
-      call('PUT', mealPath(mealId, routePaths.mealAvailability), { status }, callOptions),
+      call(endpoints.setMealAvailability, { params: { meal_id: mealId }, body: { status } }, callOptions),
     listFeeds: (canteenId, callOptions) =>
-      call('GET', canteenPath(canteenId, routePaths.listFeeds), undefined, callOptions),
+      call(endpoints.listFeeds, { params: { canteen_id: canteenId } }, callOptions),
     fetchFeed: (canteenId, feedName, callOptions) =>
-      call(
-        'POST',
-        fillPath(routePaths.fetchFeed, { canteen_id: canteenId, feed_name: feedName }),
-        undefined,
-        callOptions,
-      ),
-    saveWebhook: (webhookId, request, callOptions) => call('PUT', webhookPath(webhookId), request, callOptions),
-    getWebhook: (webhookId, callOptions) => call('GET', webhookPath(webhookId), undefined, callOptions),
-    listWebhooks: (callOptions) => call('GET', routePaths.listWebhooks, undefined, callOptions),
-    deleteWebhook: (webhookId, callOptions) => call('DELETE', webhookPath(webhookId), undefined, callOptions),
+      call(endpoints.fetchFeed, { params: { canteen_id: canteenId, feed_name: feedName } }, callOptions),
+    saveWebhook: (webhookId, request, callOptions) =>
+      call(endpoints.saveWebhook, { params: { webhook_id: webhookId }, body: request }, callOptions),
+    getWebhook: (webhookId, callOptions) =>
+      call(endpoints.getWebhook, { params: { webhook_id: webhookId } }, callOptions),
+    listWebhooks: (callOptions) => call(endpoints.listWebhooks, {}, callOptions),
+    deleteWebhook: (webhookId, callOptions) =>
+      call(endpoints.deleteWebhook, { params: { webhook_id: webhookId } }, callOptions),
     listDeliveries: (webhookId, page, callOptions) =>
-      call('GET', `${webhookPath(webhookId, routePaths.listDeliveries)}${pageQuery(page)}`, undefined, callOptions),
+      call(endpoints.listDeliveries, { params: { webhook_id: webhookId }, query: pageParameters(page) }, callOptions),
     getRatingsReport: ({ canteen, from, to }, callOptions) =>
-      callText(`${routePaths.getRatingsReport}${queryString({ canteen, from, to })}`, 'text/csv', callOptions),
+      callText(endpoints.getRatingsReport, { query: { canteen, from, to } }, 'text/csv', callOptions),
     liveStatistics: (request) => ({ [Symbol.asyncIterator]: () => liveEvents(request) }),
-    getPushStatus: (callOptions) => call('GET', routePaths.pushStatus, undefined, callOptions),
-    savePushSubscription: (request, callOptions) => call('PUT', routePaths.pushSubscriptions, request, callOptions),
-    listPushSubscriptions: (callOptions) => call('GET', routePaths.pushSubscriptions, undefined, callOptions),
+    getPushStatus: (callOptions) => call(endpoints.getPushStatus, {}, callOptions),
+    savePushSubscription: (request, callOptions) =>
+      call(endpoints.savePushSubscription, { body: request }, callOptions),
+    listPushSubscriptions: (callOptions) => call(endpoints.listPushSubscriptions, {}, callOptions),
     removePushSubscription: async (endpoint, callOptions) => {
-      const { url, response } = await send(
-        'DELETE',
-        `${routePaths.pushSubscriptions}${queryString({ endpoint })}`,
-        undefined,
-        json,
-        callOptions,
-      );
-      if (response.status !== 204) await answerOf('DELETE', url, response);
+      const { method, path } = requestOf(endpoints.removePushSubscription, { query: { endpoint } });
+      const { url, response } = await send(method, path, undefined, json, callOptions);
+      if (response.status !== 204) await answerOf(method, url, response);
     },
-    sendTestPush: (callOptions) => call('POST', routePaths.testPush, undefined, callOptions),
-    getNotificationSettings: (callOptions) => call('GET', routePaths.notificationSettings, undefined, callOptions),
+    sendTestPush: (callOptions) => call(endpoints.sendTestPush, {}, callOptions),
+    getNotificationSettings: (callOptions) => call(endpoints.getNotificationSettings, {}, callOptions),
     saveNotificationSettings: (request, callOptions) =>
-      call('PUT', routePaths.notificationSettings, request, callOptions),
+      call(endpoints.saveNotificationSettings, { body: request }, callOptions),
   };
 
   async function* liveEvents({ canteen, date, signal, lastEventId }: LiveStatisticsRequest): AsyncGenerator<LiveEvent> {
-    const url = `${base}${routePaths.liveStatistics}${queryString({ canteen, date })}`;
+    const url = base + requestOf(endpoints.streamLiveStatistics, { query: { canteen, date } }).path;
     // Closes the stream when the loop is left early (the generator's finally) as well as on the caller's signal.
     const abort = new AbortController();
     const stopOnSignal = () => abort.abort(signal?.reason);
@@ -460,24 +472,11 @@ function rankingsQueryParameters(query: RankingsQuery): Record<string, string> {
   };
 }
 
-function webhookPath(webhookId: string, path: string = routePaths.webhook): string {
-  return fillPath(path, { webhook_id: webhookId });
-}
-
-function pageQuery(page: PageRequest = {}): string {
-  return queryString(pageParameters(page));
-}
-
-function pageParameters(page: PageRequest): Record<string, string> {
+function pageParameters(page: PageRequest = {}): Record<string, string> {
   return {
     ...(page.limit === undefined ? {} : { limit: String(page.limit) }),
     ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
   };
-}
-
-function queryString(parameters: Record<string, string>): string {
-  const query = new URLSearchParams(parameters).toString();
-  return query === '' ? '' : `?${query}`;
 }
 
 /** The envelope's data, or the envelope's error thrown; anything else is an unexpected response. */

@@ -1,12 +1,17 @@
 // The wire contract of the meals API: what travels between a client and the server, and nothing that runs either.
 export { apiPrefix, canteenPath, dishPath, fillPath, mealPath, routePaths } from './routes.js';
+export { endpoints } from './endpoints.js';
 export {
+  requestOf,
   route,
+  type CallInput,
+  type Endpoint,
   type HttpMethod,
   type OpenApiResponse,
   type PathParameterNames,
   type PathParameters,
   type RouteContract,
+  type RouteRequest,
 } from './route-contract.js';
 export { routes } from './api-routes.js';
 export { NotModified } from './routes/user-routes.js';

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { fillPath } from './routes.js';
 
 export type HttpMethod = 'DELETE' | 'GET' | 'POST' | 'PUT';
 
@@ -45,3 +46,32 @@ export type PathParameterNames<P extends string> = P extends `${string}:${infer 
 
 /** The values of a path's parameters, by name. */
 export type PathParameters<P extends string> = { readonly [Name in PathParameterNames<P>]: number | string };
+
+/** What calling a route needs of it: a route object, or its entry in `endpoints`. */
+export interface Endpoint {
+  readonly method: HttpMethod;
+  readonly path: string;
+}
+
+/** What a call fills in: the path's parameters (each one the path names), the query's, and the JSON body. */
+export type CallInput<E extends Endpoint> = (PathParameterNames<E['path']> extends never
+  ? { readonly params?: undefined }
+  : { readonly params: PathParameters<E['path']> }) & {
+  /** Sent in this order; an empty query adds no `?`. */
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+};
+
+/** A call of a route: its method, its path below `apiPrefix` with the parameters and the query filled in, its body. */
+export interface RouteRequest {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly body: unknown;
+}
+
+/** The request that calls `endpoint` with `input`: `requestOf(endpoints.getCanteen, { params: { canteen_id } })`. */
+export function requestOf<E extends Endpoint>(endpoint: E, input: CallInput<E>): RouteRequest {
+  const path = fillPath(endpoint.path, (input.params ?? {}) as Readonly<Record<string, number | string>>);
+  const query = new URLSearchParams(input.query ?? {}).toString();
+  return { method: endpoint.method, path: query === '' ? path : `${path}?${query}`, body: input.body };
+}

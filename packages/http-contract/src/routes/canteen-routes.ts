@@ -22,14 +22,13 @@ import {
   exampleSavedCanteen,
   successExample,
 } from '../examples.js';
+import { endpoints } from '../endpoints.js';
 import { route } from '../route-contract.js';
-import { routePaths } from '../routes.js';
 
 /** The canteens, their days and their feeds. */
 export const canteenRoutes = {
   listCanteens: route({
-    method: 'GET',
-    path: routePaths.listCanteens,
+    ...endpoints.listCanteens,
     operationId: 'listCanteens',
     summary: 'Every canteen, by id (public)',
     tags: ['canteens'],
@@ -37,8 +36,7 @@ export const canteenRoutes = {
     responses: { 200: successEnvelope(CanteensData, successExample(exampleCanteens)) },
   }),
   getCanteen: route({
-    method: 'GET',
-    path: routePaths.getCanteen,
+    ...endpoints.getCanteen,
     operationId: 'getCanteen',
     summary: 'One canteen (public)',
     tags: ['canteens'],
@@ -47,8 +45,7 @@ export const canteenRoutes = {
     responses: { 200: successEnvelope(CanteenData, successExample(exampleCanteen)) },
   }),
   saveCanteen: route({
-    method: 'PUT',
-    path: routePaths.saveCanteen,
+    ...endpoints.saveCanteen,
     operationId: 'saveCanteen',
     summary:
       'Create or replace a canteen; 201 when created, 200 when replaced (meals:manage at the canteen edits it; creating a canteen needs meals:write for every canteen, restoring an archived one meals:write at it)',
@@ -60,8 +57,7 @@ export const canteenRoutes = {
     },
   }),
   archiveCanteen: route({
-    method: 'DELETE',
-    path: routePaths.archiveCanteen,
+    ...endpoints.archiveCanteen,
     operationId: 'archiveCanteen',
     summary:
       'Archive a canteen (needs the meals:write scope): it leaves every list, its menus and reads answer 404 and its ' +
@@ -70,16 +66,14 @@ export const canteenRoutes = {
     responses: { 200: successEnvelope(ArchivedCanteenData, successExample(exampleArchivedCanteen)) },
   }),
   listAdminCanteens: route({
-    method: 'GET',
-    path: routePaths.listAdminCanteens,
+    ...endpoints.listAdminCanteens,
     operationId: 'listAdminCanteens',
     summary:
       "The caller's canteens (every one with meals:write) with their feeds, archived ones too with their archived_at, by id (needs meals:manage or meals:write)",
     responses: { 200: successEnvelope(AdminCanteensData, successExample(exampleAdminCanteens)) },
   }),
   setDayClosed: route({
-    method: 'PUT',
-    path: routePaths.setDayClosed,
+    ...endpoints.setDayClosed,
     operationId: 'setDayClosed',
     summary:
       'Say that a canteen is closed on a day ({"closed": true}: its meals still to be served are withdrawn) or not ({"closed": false}), as a feed\'s <closed/> does (needs meals:manage at the canteen)',
@@ -88,16 +82,14 @@ export const canteenRoutes = {
     responses: { 200: successEnvelope(DayClosedData) },
   }),
   listFeeds: route({
-    method: 'GET',
-    path: routePaths.listFeeds,
+    ...endpoints.listFeeds,
     operationId: 'listFeeds',
     summary: "A canteen's feeds: last attempt and success, HTTP status, duration, counts, last error, next run",
     params: CanteenParams,
     responses: { 200: successEnvelope(FeedsData) },
   }),
   fetchFeed: route({
-    method: 'POST',
-    path: routePaths.fetchFeed,
+    ...endpoints.fetchFeed,
     operationId: 'fetchFeed',
     summary: 'Fetch and import one feed now (waits for a fetch of it under way); answers its summary, failed or not',
     params: FeedParams,

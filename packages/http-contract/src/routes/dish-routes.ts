@@ -8,14 +8,13 @@ import {
   DishSearchQuery,
 } from '../dish-schemas.js';
 import { successEnvelope } from '../envelope.js';
+import { endpoints } from '../endpoints.js';
 import { route } from '../route-contract.js';
-import { routePaths } from '../routes.js';
 
 /** The public reads of dishes: one over all its servings, and the searches. */
 export const dishRoutes = {
   getDish: route({
-    method: 'GET',
-    path: routePaths.getDish,
+    ...endpoints.getDish,
     operationId: 'getDish',
     summary:
       "A dish over all its servings, its names and servings (newest first); with a token, the caller's own figures",
@@ -26,8 +25,7 @@ export const dishRoutes = {
     responses: { 200: successEnvelope(DishData) },
   }),
   searchDishes: route({
-    method: 'GET',
-    path: routePaths.searchDishes,
+    ...endpoints.searchDishes,
     operationId: 'searchDishes',
     summary: "Find a canteen's dishes by any part of any of their names (case and accents do not matter), by dish id",
     tags: ['canteens'],
@@ -37,8 +35,7 @@ export const dishRoutes = {
     responses: { 200: successEnvelope(DishSearchData) },
   }),
   searchAllDishes: route({
-    method: 'GET',
-    path: routePaths.searchAllDishes,
+    ...endpoints.searchAllDishes,
     operationId: 'searchAllDishes',
     summary:
       'Find dishes across canteens (or in the one named by canteen) by any part of any of their names, by dish id; without q, every dish',

@@ -21,14 +21,13 @@ import {
 } from '../meal-schemas.js';
 import { MealParams } from '../read-schemas.js';
 import { RatingsReportQuery, ratingsReportColumns } from '../report-schemas.js';
+import { endpoints } from '../endpoints.js';
 import { route } from '../route-contract.js';
-import { routePaths } from '../routes.js';
 
 /** The writes of a meal (a person's marking and rating, the menu's corrections, the kitchen's word) and its report. */
 export const mealRoutes = {
   markMeal: route({
-    method: 'POST',
-    path: routePaths.markMeal,
+    ...endpoints.markMeal,
     operationId: 'markMeal',
     summary: 'Mark or unmark a meal as a favourite',
     body: MarkMealBody,
@@ -40,8 +39,7 @@ export const mealRoutes = {
     },
   }),
   rateMeal: route({
-    method: 'POST',
-    path: routePaths.rateMeal,
+    ...endpoints.rateMeal,
     operationId: 'rateMeal',
     summary: 'Rate a meal 1 to 5, or delete the rating with null',
     body: RateMealBody,
@@ -53,8 +51,7 @@ export const mealRoutes = {
     },
   }),
   upsertMeals: route({
-    method: 'PUT',
-    path: routePaths.upsertMeals,
+    ...endpoints.upsertMeals,
     operationId: 'upsertMeals',
     summary:
       'Insert or update meals, all or nothing (needs meals:manage at every canteen of the batch: the ones it names and the ones its meals are in now)',
@@ -67,16 +64,14 @@ export const mealRoutes = {
     },
   }),
   withdrawMeal: route({
-    method: 'DELETE',
-    path: routePaths.withdrawMeal,
+    ...endpoints.withdrawMeal,
     operationId: 'withdrawMeal',
     summary: 'Withdraw a meal (a menu correction): it leaves the menus; its markings and ratings stay. Idempotent',
     params: MealParams,
     responses: { 200: successEnvelope(WithdrawMealData) },
   }),
   mergeDishes: route({
-    method: 'POST',
-    path: routePaths.mergeDishes,
+    ...endpoints.mergeDishes,
     operationId: 'mergeDishes',
     summary: 'Merge dishes (renames): every serving and name of "from" moves into this dish; answers the merged dish',
     params: DishParams,
@@ -84,8 +79,7 @@ export const mealRoutes = {
     responses: { 200: successEnvelope(DishData) },
   }),
   setMealAvailability: route({
-    method: 'PUT',
-    path: routePaths.mealAvailability,
+    ...endpoints.setMealAvailability,
     operationId: 'setMealAvailability',
     summary:
       "Say how much of a serving is left: available, few_left or sold_out. The kitchen (meals:kitchen at the meal's canteen) changes meals of its canteen's today; meals:manage there or meals:write any day. Setting the same status again changes nothing",
@@ -99,8 +93,7 @@ export const mealRoutes = {
     },
   }),
   getRatingsReport: route({
-    method: 'GET',
-    path: routePaths.getRatingsReport,
+    ...endpoints.getRatingsReport,
     operationId: 'getRatingsReport',
     summary: `Every meal a canteen served from one day to another (up to ${maxReportDays} days) with its rating count, average, median and counts per star, as CSV for spreadsheets (meals:read-reports, meals:manage or meals:write at the canteen)`,
     querystring: RatingsReportQuery,

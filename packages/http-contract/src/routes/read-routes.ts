@@ -15,16 +15,15 @@ import {
   PublicMealData,
   PublicMealsData,
 } from '../read-schemas.js';
+import { endpoints } from '../endpoints.js';
 import { route } from '../route-contract.js';
-import { routePaths } from '../routes.js';
 import { UpcomingData, UpcomingQuery } from '../upcoming-schemas.js';
 import { NotModified } from './user-routes.js';
 
 /** The reads of meals: menus, one meal, the caller's lists and upcoming favourites, rankings, the live day. */
 export const readRoutes = {
   getMeals: route({
-    method: 'GET',
-    path: routePaths.getMeals,
+    ...endpoints.getMeals,
     operationId: 'getMeals',
     summary:
       "Many meals in one request: ?canteen=ID&date=YYYY-MM-DD or ?canteen=ID&from=...&to=... (up to 14 days): public and cacheable without a token, with the caller's marking and rating with one; ?ids=1,2,3 (up to 100) and ?date= of every canteen need a token",
@@ -40,8 +39,7 @@ export const readRoutes = {
     },
   }),
   getPersonalStates: route({
-    method: 'GET',
-    path: routePaths.getPersonalStates,
+    ...endpoints.getPersonalStates,
     operationId: 'getPersonalStates',
     summary:
       "The caller's own marking and rating of the meals of a canteen's menu that they marked or rated: the small, private part of a personalized menu",
@@ -49,8 +47,7 @@ export const readRoutes = {
     responses: { 200: successEnvelope(PersonalStatesData), 304: NotModified },
   }),
   getMeal: route({
-    method: 'GET',
-    path: routePaths.getMeal,
+    ...endpoints.getMeal,
     operationId: 'getMeal',
     summary: "One meal with its statistics; with a token, also the caller's marking and rating",
     optionalToken: true,
@@ -62,24 +59,21 @@ export const readRoutes = {
     },
   }),
   listMarkedMeals: route({
-    method: 'GET',
-    path: routePaths.listMarkedMeals,
+    ...endpoints.listMarkedMeals,
     operationId: 'listMarkedMeals',
     summary: "The caller's marked meals, most recently served first",
     querystring: PageQuery,
     responses: { 200: successEnvelope(MealPageData, successExample(exampleMarkedPage)) },
   }),
   listRatedMeals: route({
-    method: 'GET',
-    path: routePaths.listRatedMeals,
+    ...endpoints.listRatedMeals,
     operationId: 'listRatedMeals',
     summary: 'The meals the caller has rated, with the rating, most recently served first',
     querystring: PageQuery,
     responses: { 200: successEnvelope(MealPageData, successExample(exampleRatedPage)) },
   }),
   getUpcoming: route({
-    method: 'GET',
-    path: routePaths.getUpcoming,
+    ...endpoints.getUpcoming,
     operationId: 'getUpcoming',
     summary:
       "The servings in the coming days (today included, on each canteen's clocks) of every dish the caller has marked a serving of, in serving order, with each dish's statistics; at most 500",
@@ -87,8 +81,7 @@ export const readRoutes = {
     responses: { 200: successEnvelope(UpcomingData, successExample(exampleUpcoming)) },
   }),
   getRankings: route({
-    method: 'GET',
-    path: routePaths.getRankings,
+    ...endpoints.getRankings,
     operationId: 'getRankings',
     summary:
       "A canteen's meals of some days (?canteen=ID&date=… or &from=…&to=…, up to 31 days) or its dishes (?canteen=ID&scope=dishes), ranked by a score that accounts for the number of votes (unrated last), or by=marks; public and cacheable",
@@ -98,8 +91,7 @@ export const readRoutes = {
     responses: { 200: successEnvelope(RankingsData), 304: NotModified },
   }),
   streamLiveStatistics: route({
-    method: 'GET',
-    path: routePaths.liveStatistics,
+    ...endpoints.streamLiveStatistics,
     operationId: 'streamLiveStatistics',
     summary:
       "A canteen's day as Server-Sent Events (public): a `snapshot` event with every meal's statistics, then a `stats` event per meal whose statistics changed (at most 4 a second per meal); `Last-Event-ID` resumes",

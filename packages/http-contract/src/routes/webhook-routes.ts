@@ -1,8 +1,8 @@
 import { successEnvelope } from '../envelope.js';
 import { successExample } from '../examples.js';
 import { PageQuery } from '../read-schemas.js';
+import { endpoints } from '../endpoints.js';
 import { route } from '../route-contract.js';
-import { routePaths } from '../routes.js';
 import { exampleCreatedWebhook, exampleWebhook } from '../webhook-examples.js';
 import {
   DeletedWebhookData,
@@ -16,8 +16,7 @@ import {
 /** The admin's webhook endpoints and their delivery logs. */
 export const webhookRoutes = {
   saveWebhook: route({
-    method: 'PUT',
-    path: routePaths.webhook,
+    ...endpoints.saveWebhook,
     operationId: 'saveWebhook',
     summary:
       'Create or replace a webhook endpoint (needs the meals:write scope); 201 when created, 200 when replaced. ' +
@@ -30,23 +29,20 @@ export const webhookRoutes = {
     },
   }),
   listWebhooks: route({
-    method: 'GET',
-    path: routePaths.listWebhooks,
+    ...endpoints.listWebhooks,
     operationId: 'listWebhooks',
     summary: 'Every webhook endpoint, by id (without secrets)',
     responses: { 200: successEnvelope(WebhooksData, successExample({ webhooks: [exampleWebhook] })) },
   }),
   getWebhook: route({
-    method: 'GET',
-    path: routePaths.webhook,
+    ...endpoints.getWebhook,
     operationId: 'getWebhook',
     summary: 'One webhook endpoint (without its secret)',
     params: WebhookParams,
     responses: { 200: successEnvelope(WebhookData, successExample(exampleWebhook)) },
   }),
   deleteWebhook: route({
-    method: 'DELETE',
-    path: routePaths.webhook,
+    ...endpoints.deleteWebhook,
     operationId: 'deleteWebhook',
     summary: 'Delete a webhook endpoint with its pending deliveries and its log: nothing more is sent to it',
     params: WebhookParams,
@@ -58,8 +54,7 @@ export const webhookRoutes = {
     },
   }),
   listDeliveries: route({
-    method: 'GET',
-    path: routePaths.listDeliveries,
+    ...endpoints.listDeliveries,
     operationId: 'listDeliveries',
     summary:
       "A webhook's delivery log, newest first: each event's state, attempts, last status and error, next attempt",
