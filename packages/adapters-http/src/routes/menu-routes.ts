@@ -19,17 +19,7 @@ import {
   accept,
 } from '@canteen-meals/domain';
 import type { Clock } from '@canteen-meals/domain/ports';
-import {
-  exampleMeals,
-  MealsData,
-  MealsQuery,
-  MenuDaysQuery,
-  PersonalStatesData,
-  PublicMealsData,
-  routePaths,
-  successEnvelope,
-  successExample,
-} from '@canteen-meals/http-contract';
+import { type MealsQuery, routes } from '@canteen-meals/http-contract';
 import {
   MenuAnswers,
   noMenuCache,
@@ -37,17 +27,16 @@ import {
   type MenuAnswer,
   type MenuCacheSettings,
 } from '@canteen-meals/read-models';
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticatedPrincipal, optionalReader, requireAuthentication } from '../auth/authenticate.js';
-import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
+import { publicRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { mealDataOf } from '../wire-mapping.js';
 import { type PersonalQuery, selectionOf } from '../menu/menu-selection.js';
-import { answerUnlessFresh, notModified, publicCacheControl, sendJsonText } from './fresh-answers.js';
+import { answerUnlessFresh, publicCacheControl, sendJsonText } from './fresh-answers.js';
 import { createPageCursors, type CursorPosition, type PageCursors } from './page-cursor.js';
 import { createPrivateTags } from './private-tags.js';
 import { localDateOf, mealIdOf, menuDaysOf } from './read-params.js';
@@ -100,8 +89,9 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
   app.addHook('onClose', async () => unsubscribe());
   const cacheControl = publicCacheControl(caching);
 
-  app.get(
-    routePaths.getMeals,
+  serveRoute(
+    app,
+    routes.getMeals,
     {
       // Reads by ids and of every canteen's day need a token, checked before the query string as on every such route.
       onRequest: function needsTokenUnlessMenu(request, reply, done) {
@@ -111,28 +101,13 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
         }
         done();
       },
-      schema: {
-        operationId: 'getMeals',
-        summary:
-          "Many meals in one request: ?canteen=ID&date=YYYY-MM-DD or ?canteen=ID&from=...&to=... (up to 14 days): public and cacheable without a token, with the caller's marking and rating with one; ?ids=1,2,3 (up to 100) and ?date= of every canteen need a token",
-        security: [{ [bearerAuth]: [] }, {}],
-        querystring: MealsQuery,
-        response: {
-          200: Type.Union([successEnvelope(MealsData), successEnvelope(PublicMealsData)], {
-            ...successExample(exampleMeals),
-            description:
-              "With a token: every meal with the caller's marking and rating. Without: the public menu, no personal field",
-          }),
-          ...notModified,
-          ...errorResponses([
-            ...publicRouteErrors,
-            ...tokenErrors,
-            'invalid_request',
-            'invalid_cursor',
-            ...wireCodesOf(getMealsRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...publicRouteErrors,
+        ...tokenErrors,
+        'invalid_request',
+        'invalid_cursor',
+        ...wireCodesOf(getMealsRefusals),
+      ],
     },
     (request, reply) => {
       if (request.principal !== null || request.authenticationFailure !== null) return readMeals(request, reply);
@@ -181,21 +156,12 @@ export const menuRoutes: FastifyPluginAsyncTypebox<MenuRoutesOptions> = async (a
     return sendJsonText(reply, personalizedBody(answer, states, aversions));
   }
 
-  app.get(
-    routePaths.getPersonalStates,
+  serveRoute(
+    app,
+    routes.getPersonalStates,
     {
       onRequest: requireAuthentication,
-      schema: {
-        operationId: 'getPersonalStates',
-        summary:
-          "The caller's own marking and rating of the meals of a canteen's menu that they marked or rated: the small, private part of a personalized menu",
-        querystring: MenuDaysQuery,
-        response: {
-          200: successEnvelope(PersonalStatesData),
-          ...notModified,
-          ...errorResponses([...publicRouteErrors, ...tokenErrors, 'invalid_request', ...wireCodesOf(getMenuRefusals)]),
-        },
-      },
+      errors: [...publicRouteErrors, ...tokenErrors, 'invalid_request', ...wireCodesOf(getMenuRefusals)],
     },
     async (request, reply) => {
       const { userId } = authenticatedPrincipal(request);

@@ -11,15 +11,16 @@ import {
   type RankingSettings,
   type RankMeals,
 } from '@canteen-meals/domain';
-import { RankingsData, RankingsQuery, routePaths, successEnvelope } from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { availabilityFieldsOf } from '../wire-mapping.js';
 import { HttpError } from '../http-error.js';
 import { selectionOf } from '../menu/menu-selection.js';
 import { strongTagOf } from '@canteen-meals/read-models';
-import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
-import { answerUnlessFresh, notModified, publicCacheControl } from './fresh-answers.js';
+import { publicRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
+import { answerUnlessFresh, publicCacheControl } from './fresh-answers.js';
 import { defaultMenuCaching, type MenuCachingOptions } from './menu-routes.js';
 import { menuDaysOf } from './read-params.js';
 
@@ -47,27 +48,16 @@ export const rankingRoutes: FastifyPluginAsyncTypebox<RankingRoutesOptions> = as
   const caching = options.menuCaching ?? defaultMenuCaching;
   const cacheControl = publicCacheControl(caching);
 
-  app.get(
-    routePaths.getRankings,
+  serveRoute(
+    app,
+    routes.getRankings,
     {
-      schema: {
-        operationId: 'getRankings',
-        summary:
-          "A canteen's meals of some days (?canteen=ID&date=… or &from=…&to=…, up to 31 days) or its dishes (?canteen=ID&scope=dishes), ranked by a score that accounts for the number of votes (unrated last), or by=marks; public and cacheable",
-        tags: ['canteens'],
-        security: [],
-        querystring: RankingsQuery,
-        response: {
-          200: successEnvelope(RankingsData),
-          ...notModified,
-          ...errorResponses([
-            ...publicRouteErrors,
-            'invalid_request',
-            ...wireCodesOf(rankMealsRefusals),
-            ...wireCodesOf(rankDishesRefusals),
-          ]),
-        },
-      },
+      errors: [
+        ...publicRouteErrors,
+        'invalid_request',
+        ...wireCodesOf(rankMealsRefusals),
+        ...wireCodesOf(rankDishesRefusals),
+      ],
     },
     async (request, reply) => {
       const { canteen, scope, by, date, from, to } = request.query;
