@@ -17,7 +17,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { routes } from '@canteen-meals/http-contract';
-import { optionalReader, requireAdminScope } from '../auth/authenticate.js';
+import { optionalReader } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { selectionOf, selects, type SelectionQuery } from '../menu/menu-selection.js';
@@ -144,7 +144,6 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
     routes.mergeDishes,
     {
       bodyLimit: adminBodyLimit,
-      onRequest: requireAdminScope,
       preValidation: requireJsonBody,
       errors: [
         ...authenticatedRouteErrors,
@@ -167,7 +166,6 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
     app,
     routes.withdrawMeal,
     {
-      onRequest: requireAdminScope,
       errors: [
         ...authenticatedRouteErrors,
         ...writeRouteErrors,

@@ -9,7 +9,7 @@ import {
   type UpsertMeals,
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticatedPrincipal, requireAdminScope } from '../auth/authenticate.js';
+import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
 import { closedDaysFromUpsertBody, mealsFromUpsertBody, rateMealDataOf } from '../wire-mapping.js';
@@ -66,7 +66,7 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (
   serveRoute(
     app,
     routes.upsertMeals,
-    { bodyLimit: adminBodyLimit, onRequest: requireAdminScope, errors: upsertMealsErrors },
+    { bodyLimit: adminBodyLimit, errors: upsertMealsErrors },
     async (request, reply) => {
       // The closed days first: an unknown canteen is refused before any meal is written.
       for (const { canteenId, date } of closedDaysFromUpsertBody(request.body)) {

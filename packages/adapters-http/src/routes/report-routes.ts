@@ -3,8 +3,6 @@ import { getRatingsReportRefusals, type GetRatingsReport } from '@canteen-meals/
 import { routes } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { requireScope } from '../auth/authenticate.js';
-import { adminScope, reportsScope } from '../auth/principal.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { ratingsCsvChunks } from '../reports/ratings-csv.js';
@@ -24,7 +22,6 @@ export const reportRoutes: FastifyPluginAsyncTypebox<ReportRoutesOptions> = asyn
     app,
     routes.getRatingsReport,
     {
-      onRequest: requireScope(reportsScope, adminScope),
       errors: [...authenticatedRouteErrors, 'forbidden', 'invalid_request', ...wireCodesOf(getRatingsReportRefusals)],
     },
     async (request, reply) => {

@@ -12,7 +12,6 @@ import {
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
-import { requireAdminScope } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
@@ -38,7 +37,6 @@ const readErrors = [...authenticatedRouteErrors, 'forbidden'] as const;
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, options) => {
   const { saveWebhook, getWebhook, listWebhooks, deleteWebhook, listDeliveries } = options;
   const cursors = createDeliveryCursors(options.cursorSecret);
-  app.addHook('onRequest', requireAdminScope);
 
   serveRoute(
     app,
