@@ -1,7 +1,6 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { HttpError } from '../http-error.js';
-import type {} from './authorize-staff.js';
-import { adminScope, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
 import type { TokenVerifier } from './token-verifier.js';
 
 // "Bearer" with nothing after it is a bearer request with an empty token: invalid_token, not unauthenticated.
@@ -61,27 +60,7 @@ export const requireAuthentication: onRequestHookHandler = (request, _reply, don
   );
 };
 
-/**
- * An onRequest hook for the routes that need a scope, after `requireAuthentication`: 403 `forbidden` unless the
- * verified token holds at least one of `scopes` for every canteen. On a staff route (one with an access rule, see
- * route-access.ts) it checks nothing: the access policy decides there, per canteen (authorize-staff.ts).
- */
-export function requireScope(...scopes: readonly [string, ...string[]]): onRequestHookHandler {
-  const needed =
-    scopes.length === 1
-      ? `the ${scopes[0]} scope`
-      : `one of the scopes ${scopes.slice(0, -1).join(', ')} or ${scopes.at(-1)}`;
-  const message = `This route needs a token with ${needed}.`;
-  return function requireScopeOf(request, _reply, done) {
-    if (request.routeOptions.config.access !== undefined) return done();
-    const held = request.principal?.scopes;
-    if (held !== undefined && scopes.some((scope) => held.has(scope))) return done();
-    done(new HttpError('forbidden', message));
-  };
-}
-
-/** The admin routes: scope `meals:write`. */
-export const requireAdminScope: onRequestHookHandler = requireScope(adminScope);
+// Which staff may do what, at which canteen, is the one staff authorization's: authorize-staff.ts.
 
 declare module 'fastify' {
   interface FastifyRequest {
