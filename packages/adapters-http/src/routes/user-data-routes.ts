@@ -2,18 +2,9 @@ import { accessSummaryOf, type EraseUserData, type ExportUserData, type ListCant
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { knownScopes } from '../auth/principal.js';
-import {
-  AccessData,
-  exampleAccess,
-  exampleUserDataErasure,
-  exampleUserDataExport,
-  routePaths,
-  successEnvelope,
-  successExample,
-  UserDataErasureData,
-  UserDataExportData,
-} from '@canteen-meals/http-contract';
-import { authenticatedRouteErrors, errorResponses, writeRouteErrors } from '../schemas/error-responses.js';
+import { routes } from '@canteen-meals/http-contract';
+import { authenticatedRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { refuseFieldsOfEmptyBody } from '../json-body.js';
 import { erasureDataOf, userDataExportDataOf } from '../wire-mapping.js';
 import { smallBodyLimit } from './meal-routes.js';
@@ -25,34 +16,27 @@ export interface UserDataRoutesOptions {
   readonly listCanteens: ListCanteens;
 }
 
-const exportErrors = errorResponses(authenticatedRouteErrors);
+const exportErrors = authenticatedRouteErrors;
 // A DELETE's body is read when one is sent: it needs none, but a broken one or one with a field is refused.
-const eraseErrors = errorResponses([
+const eraseErrors = [
   ...authenticatedRouteErrors,
   ...writeRouteErrors,
   'invalid_request',
   'invalid_json',
   'payload_too_large',
   'unsupported_media_type',
-]);
+] as const;
 
 /** The caller's own data (GDPR art. 15 and 17) and access: always the token's subject, never anyone else's. */
 export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = async (app, options) => {
   const { exportUserData, eraseUserData } = options;
   answerPrivately(app);
 
-  app.get(
-    routePaths.myAccess,
+  serveRoute(
+    app,
+    routes.getMyAccess,
     {
-      schema: {
-        operationId: 'getMyAccess',
-        summary:
-          "Who the token names and what it may do here, at every canteen and per canteen (after the identity provider's roles are mapped)",
-        response: {
-          200: successEnvelope(AccessData, successExample(exampleAccess)),
-          ...exportErrors,
-        },
-      },
+      errors: exportErrors,
     },
     async (request) => {
       const { userId, scopes, grants } = authenticatedPrincipal(request);
@@ -71,17 +55,11 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     },
   );
 
-  app.get(
-    routePaths.myData,
+  serveRoute(
+    app,
+    routes.exportMyData,
     {
-      schema: {
-        operationId: 'exportMyData',
-        summary: 'Every marking and rating the service holds for the caller',
-        response: {
-          200: successEnvelope(UserDataExportData, successExample(exampleUserDataExport)),
-          ...exportErrors,
-        },
-      },
+      errors: exportErrors,
     },
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
@@ -89,21 +67,15 @@ export const userDataRoutes: FastifyPluginAsyncTypebox<UserDataRoutesOptions> = 
     },
   );
 
-  app.delete(
-    routePaths.myData,
+  serveRoute(
+    app,
+    routes.eraseMyData,
     {
       // No body, or `{}` (some clients send one with every DELETE); nothing else.
       config: { optionalBody: true },
       bodyLimit: smallBodyLimit,
       preValidation: refuseFieldsOfEmptyBody,
-      schema: {
-        operationId: 'eraseMyData',
-        summary: "Erase every marking and rating of the caller; the meals' statistics follow. Idempotent",
-        response: {
-          200: successEnvelope(UserDataErasureData, successExample(exampleUserDataErasure)),
-          ...eraseErrors,
-        },
-      },
+      errors: eraseErrors,
     },
     async (request) => {
       const { userId } = authenticatedPrincipal(request);
