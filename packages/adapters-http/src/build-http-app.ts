@@ -44,6 +44,7 @@ import { pushRoutes, pushStatusRoute, type PushOptions } from './routes/push-rou
 import { preferenceRoutes } from './routes/preference-routes.js';
 import { rankingRoutes } from './routes/ranking-routes.js';
 import { mealReadRoute, readRoutes } from './routes/read-routes.js';
+import { auditRoutes } from './routes/audit-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
 import { upcomingRoutes } from './routes/upcoming-routes.js';
 import { userDataRoutes } from './routes/user-data-routes.js';
@@ -249,6 +250,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(feedRoutes, useCases.feeds);
       await api.register(reportRoutes, useCases.reports);
       await api.register(webhookRoutes, { ...useCases.webhooks, cursorSecret: options.cursorSecret });
+      await api.register(auditRoutes, { ...useCases.audit, cursorSecret: options.cursorSecret });
     },
     { prefix: apiPrefix },
   );

@@ -1,4 +1,5 @@
 import type { canteenLocatorOver } from './auth/canteen-locator.js';
+import type { AuditRoutesOptions } from './routes/audit-routes.js';
 import type { CanteenArchiveRoutesOptions } from './routes/canteen-archive-routes.js';
 import type { CanteenRoutesOptions } from './routes/canteen-routes.js';
 import type { ClosedDayRoutesOptions } from './routes/closed-day-routes.js';
@@ -40,6 +41,8 @@ export interface HttpUseCases {
   readonly feeds: FeedRoutesOptions;
   readonly reports: ReportRoutesOptions;
   readonly webhooks: Omit<WebhookRoutesOptions, 'cursorSecret'>;
+  /** The audit trail (issue 43). */
+  readonly audit: Omit<AuditRoutesOptions, 'cursorSecret'>;
   /** The live statistics streams. */
   readonly live: Omit<LiveRoutesOptions, 'live'>;
   /** What the staff routes' access policy reads to find the canteen of a meal, a dish or a canteen id. */
@@ -99,6 +102,7 @@ export function httpUseCasesOf(all: AllHttpUseCases): HttpUseCases {
       deleteWebhook: all.deleteWebhook,
       listDeliveries: all.listDeliveries,
     },
+    audit: { listAuditEntries: all.listAuditEntries },
     live: { getPublicMenu: all.getPublicMenu, menuChanges: all.menuChanges },
     access: { getMeal: all.getMeal, getDish: all.getDish, listCanteensWithArchived: all.listCanteensWithArchived },
   };

@@ -54,6 +54,8 @@ export { HttpError } from './http-error.js';
 export type { MealRoutesOptions } from './routes/meal-routes.js';
 export type { ReadRoutesOptions } from './routes/read-routes.js';
 export type { ReportRoutesOptions } from './routes/report-routes.js';
+export { auditRoutes, type AuditRoutesOptions } from './routes/audit-routes.js';
+export { auditActorOf } from './auth/audit-actor.js';
 export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 export type { RankingRoutesOptions } from './routes/ranking-routes.js';
 export { noMenuCache, type MenuCacheSettings } from '@canteen-meals/read-models';

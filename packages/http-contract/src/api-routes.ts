@@ -1,3 +1,4 @@
+import { auditRoutes } from './routes/audit-routes.js';
 import { canteenRoutes } from './routes/canteen-routes.js';
 import { dishRoutes } from './routes/dish-routes.js';
 import { mealRoutes } from './routes/meal-routes.js';
@@ -13,4 +14,5 @@ export const routes = {
   ...webhookRoutes,
   ...userRoutes,
   ...readRoutes,
+  ...auditRoutes,
 };

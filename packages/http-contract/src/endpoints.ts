@@ -53,4 +53,6 @@ export const endpoints = {
   getUpcoming: { method: 'GET', path: routePaths.getUpcoming },
   getRankings: { method: 'GET', path: routePaths.getRankings },
   streamLiveStatistics: { method: 'GET', path: routePaths.liveStatistics },
+  listAuditEntries: { method: 'GET', path: routePaths.audit },
+  exportAuditEntries: { method: 'GET', path: routePaths.auditExport },
 } as const satisfies Record<string, { readonly method: HttpMethod; readonly path: string }>;

@@ -32,3 +32,4 @@ export * from './webhook-event-schemas.js';
 export * from './webhook-examples.js';
 export * from './label-schemas.js';
 export * from './push-schemas.js';
+export * from './audit-schemas.js';

@@ -47,6 +47,8 @@ export const routePaths = {
   notificationSettings: '/me/notifications',
   listAversions: '/me/aversions',
   aversion: '/me/aversions/:dish_id',
+  audit: '/admin/audit',
+  auditExport: '/admin/audit/export',
 } as const;
 
 /** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */

@@ -101,4 +101,7 @@ export const staffRouteAccess: Readonly<Record<string, RouteAccess>> = {
   getWebhook: { scope: 'meals:write', touches: () => every },
   deleteWebhook: { scope: 'meals:write', touches: () => every },
   listDeliveries: { scope: 'meals:write', touches: () => every },
+  // The route cuts the trail to the caller's canteens (a manager's), or answers all of it (meals:write).
+  listAuditEntries: { scope: 'meals:manage', touches: 'list' },
+  exportAuditEntries: { scope: 'meals:manage', touches: 'list' },
 };

@@ -11,6 +11,7 @@ import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { adminCanteenDataOf } from '../wire-mapping.js';
 import { authenticatedRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 
 export interface CanteenArchiveRoutesOptions {
   readonly archiveCanteen: ArchiveCanteen;
@@ -30,7 +31,7 @@ export const canteenArchiveRoutes: FastifyPluginAsyncTypebox<CanteenArchiveRoute
     routes.archiveCanteen,
     { errors: [...adminErrors, ...writeRouteErrors, ...wireCodesOf(archiveCanteenRefusals)] },
     async (request, reply) => {
-      const result = await archiveCanteen.execute(request.params.canteen_id);
+      const result = await archiveCanteen.execute(request.params.canteen_id, auditActorOf(request));
       if (!result.ok) return sendRefusal(reply, result.refusal);
       const { canteenId, archivedAt } = result.value;
       return { status: 'success' as const, data: { canteen_id: canteenId, archived_at: archivedAt.toISOString() } };

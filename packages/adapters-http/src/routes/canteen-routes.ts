@@ -18,6 +18,7 @@ import {
 } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
 import { adminBodyLimit } from './meal-routes.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 
 export interface CanteenRoutesOptions {
   readonly saveCanteen: SaveCanteen;
@@ -68,7 +69,10 @@ export const adminCanteenRoutes: FastifyPluginAsyncTypebox<CanteenRoutesOptions>
       ],
     },
     async (request, reply) => {
-      const result = await saveCanteen.execute(canteenFromBody(request.params.canteen_id, request.body));
+      const result = await saveCanteen.execute(
+        canteenFromBody(request.params.canteen_id, request.body),
+        auditActorOf(request),
+      );
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return reply
         .code(result.value.created ? 201 : 200)

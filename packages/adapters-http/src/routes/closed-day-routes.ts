@@ -6,6 +6,7 @@ import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
 import { localDateOf } from './read-params.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 
 export interface ClosedDayRoutesOptions {
   readonly setDayClosed: SetDayClosed;
@@ -29,7 +30,12 @@ export const closedDayRoutes: FastifyPluginAsyncTypebox<ClosedDayRoutesOptions> 
     },
     async (request, reply) => {
       const { canteen_id: canteenId, date } = request.params;
-      const result = await setDayClosed.execute({ canteenId, date: localDateOf(date), closed: request.body.closed });
+      const result = await setDayClosed.execute({
+        canteenId,
+        date: localDateOf(date),
+        closed: request.body.closed,
+        by: auditActorOf(request),
+      });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       const { closed, withdrawn } = result.value;
       return {

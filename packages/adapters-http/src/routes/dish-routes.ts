@@ -29,6 +29,7 @@ import {
   writeRouteErrors,
 } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 import { dishDataOf, dishSummaryDataOf } from '../wire-mapping.js';
 import { publicCacheControl } from './fresh-answers.js';
 import { adminBodyLimit } from './meal-routes.js';
@@ -156,7 +157,7 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
     async (request, reply) => {
       const target = Number(request.params.dish_id);
       if (!isMealId(target)) throw new HttpError('invalid_request', 'The dish id is out of range.');
-      const result = await mergeDishes.execute({ target, from: request.body.from });
+      const result = await mergeDishes.execute({ target, from: request.body.from, by: auditActorOf(request) });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return { status: 'success' as const, data: dishDataOf(result.value.dish, [], null) };
     },
@@ -177,7 +178,7 @@ export const adminDishRoutes: FastifyPluginAsyncTypebox<DishRoutesOptions> = asy
     async (request, reply) => {
       const mealId = Number(request.params.meal_id);
       if (!isMealId(mealId)) throw new HttpError('invalid_request', 'The meal id is out of range.');
-      const result = await withdrawMeal.execute({ mealId });
+      const result = await withdrawMeal.execute({ mealId, by: auditActorOf(request) });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return {
         status: 'success' as const,

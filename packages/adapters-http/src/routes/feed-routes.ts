@@ -5,6 +5,7 @@ import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { authenticatedRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
 import { feedSummaryDataOf } from '../wire-mapping.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 
 export interface FeedRoutesOptions {
   readonly listFeeds: ListFeeds;
@@ -34,7 +35,7 @@ export const feedRoutes: FastifyPluginAsyncTypebox<FeedRoutesOptions> = async (a
     },
     async (request, reply) => {
       const { canteen_id: canteenId, feed_name: feedName } = request.params;
-      const ran = await runFeed.execute({ canteenId, feedName });
+      const ran = await runFeed.execute({ canteenId, feedName, by: auditActorOf(request) });
       if (!ran.ok) return sendRefusal(reply, ran.refusal);
       const listed = await listFeeds.execute({ canteenId });
       const summary = listed.ok ? listed.value.find((entry) => entry.feed.name === feedName) : undefined;

@@ -10,6 +10,7 @@ import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../s
 import { serveRoute } from '../serve-route.js';
 import { smallBodyLimit } from './meal-routes.js';
 import { availabilityFieldsOf } from '../wire-mapping.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 
 export interface KitchenRoutesOptions {
   readonly setMealAvailability: SetMealAvailability;
@@ -36,7 +37,12 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<KitchenRoutesOptions> = as
       if (!isMealId(mealId)) throw new HttpError('invalid_request', 'The meal id is out of range.');
       // Another day's serving is a manager's correction of the record, not the kitchen's word during service.
       const anyDay = allowsWhereTouched(request, manageScope);
-      const result = await setMealAvailability.execute({ mealId, status: request.body.status, anyDay });
+      const result = await setMealAvailability.execute({
+        mealId,
+        status: request.body.status,
+        anyDay,
+        by: auditActorOf(request),
+      });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return { status: 'success' as const, data: { meal_id: mealId, ...availabilityFieldsOf(result.value) } };
     },

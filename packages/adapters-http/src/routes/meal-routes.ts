@@ -17,6 +17,7 @@ import { localDateOf } from './read-params.js';
 import { routes } from '@canteen-meals/http-contract';
 import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 
 export interface MealRoutesOptions {
   readonly markMeal: MarkMeal;
@@ -70,10 +71,15 @@ export const mealRoutes: FastifyPluginAsyncTypebox<MealRoutesOptions> = async (
     async (request, reply) => {
       // The closed days first: an unknown canteen is refused before any meal is written.
       for (const { canteenId, date } of closedDaysFromUpsertBody(request.body)) {
-        const closed = await setDayClosed.execute({ canteenId, date: localDateOf(date), closed: true });
+        const closed = await setDayClosed.execute({
+          canteenId,
+          date: localDateOf(date),
+          closed: true,
+          by: auditActorOf(request),
+        });
         if (!closed.ok) return sendRefusal(reply, closed.refusal);
       }
-      const result = await upsertMeals.execute(mealsFromUpsertBody(request.body));
+      const result = await upsertMeals.execute(mealsFromUpsertBody(request.body), auditActorOf(request));
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return { status: 'success' as const, data: { upserted: result.value.upserted } };
     },

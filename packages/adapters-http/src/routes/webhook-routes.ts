@@ -16,6 +16,7 @@ import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { requireJsonBody } from '../json-body.js';
 import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
+import { auditActorOf } from '../auth/audit-actor.js';
 import { deliveryDataOf, webhookDataOf, webhookFromBody } from '../webhook-wire-mapping.js';
 import { createDeliveryCursors } from './delivery-cursor.js';
 
@@ -47,7 +48,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       errors: [...readErrors, ...jsonBodyErrors, ...writeRouteErrors, ...wireCodesOf(saveWebhookRefusals)],
     },
     async (request, reply) => {
-      const result = await saveWebhook.execute(webhookFromBody(request.params.webhook_id, request.body));
+      const result = await saveWebhook.execute({
+        ...webhookFromBody(request.params.webhook_id, request.body),
+        by: auditActorOf(request),
+      });
       if (!result.ok) return sendRefusal(reply, result.refusal);
       const { webhook, created, secretGenerated } = result.value;
       return reply
@@ -78,7 +82,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     routes.deleteWebhook,
     { errors: [...readErrors, ...writeRouteErrors, ...wireCodesOf(deleteWebhookRefusals)] },
     async (request, reply) => {
-      const result = await deleteWebhook.execute(request.params.webhook_id);
+      const result = await deleteWebhook.execute(request.params.webhook_id, auditActorOf(request));
       if (!result.ok) return sendRefusal(reply, result.refusal);
       return { status: 'success' as const, data: { webhook_id: result.value.id, deleted: true as const } };
     },
