@@ -7,24 +7,11 @@ import {
   type MealPage,
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { authenticatedPrincipal, optionalReader } from '../auth/authenticate.js';
-import { bearerAuth } from '../docs/api-docs.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
-import {
-  exampleMarkedPage,
-  exampleMeal,
-  exampleRatedPage,
-  MealData,
-  MealPageData,
-  MealParams,
-  PageQuery,
-  PublicMealData,
-  routePaths,
-  successEnvelope,
-  successExample,
-} from '@canteen-meals/http-contract';
-import { authenticatedRouteErrors, errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
+import { routes } from '@canteen-meals/http-contract';
+import { authenticatedRouteErrors, publicRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { mealDataOf, publicMealDataOf } from '../wire-mapping.js';
 import { mealIdOf } from './read-params.js';
 import { createPageCursors, type CursorList, type PageCursors } from './page-cursor.js';
@@ -38,13 +25,13 @@ export interface ReadRoutesOptions {
   readonly cursorSecret?: string | undefined;
 }
 
-const pageErrors = errorResponses([...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor']);
-const readOneErrors = errorResponses([
+const pageErrors = [...authenticatedRouteErrors, 'invalid_request', 'invalid_cursor'] as const;
+const readOneErrors = [
   ...publicRouteErrors,
   'invalid_token',
   'invalid_request',
   ...wireCodesOf(getMealRefusals),
-]);
+] as const;
 
 export interface MealReadRouteOptions {
   readonly getMeal: GetMeal;
@@ -56,25 +43,14 @@ export interface MealReadRouteOptions {
  */
 export const mealReadRoute: FastifyPluginAsyncTypebox<MealReadRouteOptions> = async (app, { getMeal }) => {
   answerPrivately(app);
-  app.get(
-    routePaths.getMeal,
+  serveRoute(
+    app,
+    routes.getMeal,
     {
       // A token that was sent and failed answers 401 before the query is checked, as on every route that needs one.
       onRequest: (request, _reply, done) =>
         done(request.authenticationFailure === null ? undefined : (request.authenticationFailure as Error)),
-      schema: {
-        operationId: 'getMeal',
-        summary: "One meal with its statistics; with a token, also the caller's marking and rating",
-        security: [{ [bearerAuth]: [] }, {}],
-        params: MealParams,
-        response: {
-          200: Type.Union([successEnvelope(MealData), successEnvelope(PublicMealData)], {
-            ...successExample(exampleMeal),
-            description: "With a token: the meal with the caller's marking and rating. Without: its public fields",
-          }),
-          ...readOneErrors,
-        },
-      },
+      errors: readOneErrors,
     },
     async (request, reply) => {
       const reader = optionalReader(request);
@@ -95,23 +71,11 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
   const cursors = createPageCursors(options.cursorSecret);
   answerPrivately(app);
 
-  const pageRoute = (list: CursorList, read: ListMarkedMeals | ListRatedMeals, operationId: string, summary: string) =>
-    app.get(
-      list === 'marked' ? routePaths.listMarkedMeals : routePaths.listRatedMeals,
-      {
-        schema: {
-          operationId,
-          summary,
-          querystring: PageQuery,
-          response: {
-            200: successEnvelope(
-              MealPageData,
-              successExample(list === 'marked' ? exampleMarkedPage : exampleRatedPage),
-            ),
-            ...pageErrors,
-          },
-        },
-      },
+  const pageRoute = (list: CursorList, read: ListMarkedMeals | ListRatedMeals) =>
+    serveRoute(
+      app,
+      list === 'marked' ? routes.listMarkedMeals : routes.listRatedMeals,
+      { errors: pageErrors },
       async (request) => {
         const { userId } = authenticatedPrincipal(request);
         const { limit, cursor } = request.query;
@@ -123,13 +87,8 @@ export const readRoutes: FastifyPluginAsyncTypebox<ReadRoutesOptions> = async (a
         return { status: 'success' as const, data: pageDataOf(cursors, list, userId, page) };
       },
     );
-  pageRoute('marked', listMarkedMeals, 'listMarkedMeals', "The caller's marked meals, most recently served first");
-  pageRoute(
-    'rated',
-    listRatedMeals,
-    'listRatedMeals',
-    'The meals the caller has rated, with the rating, most recently served first',
-  );
+  pageRoute('marked', listMarkedMeals);
+  pageRoute('rated', listRatedMeals);
 };
 
 function pageDataOf(cursors: PageCursors, list: CursorList, userId: string, page: MealPage) {

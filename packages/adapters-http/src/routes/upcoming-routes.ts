@@ -1,15 +1,9 @@
 import { type GetPreferences, GetPersonalizedUpcoming, type GetUpcomingFavourites } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  exampleUpcoming,
-  routePaths,
-  successEnvelope,
-  successExample,
-  UpcomingData,
-  UpcomingQuery,
-} from '@canteen-meals/http-contract';
+import { routes } from '@canteen-meals/http-contract';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
-import { authenticatedRouteErrors, errorResponses } from '../schemas/error-responses.js';
+import { authenticatedRouteErrors } from '../schemas/error-responses.js';
+import { serveRoute } from '../serve-route.js';
 import { upcomingDataOf } from '../wire-mapping.js';
 import { answerPrivately } from './private-answers.js';
 import { selectionOf } from '../menu/menu-selection.js';
@@ -31,40 +25,25 @@ export const upcomingRoutes: FastifyPluginAsyncTypebox<UpcomingRoutesOptions> = 
   answerPrivately(app);
   const personalUpcoming = new GetPersonalizedUpcoming({ getUpcomingFavourites, getPreferences });
 
-  app.get(
-    routePaths.getUpcoming,
-    {
-      schema: {
-        operationId: 'getUpcoming',
-        summary:
-          "The servings in the coming days (today included, on each canteen's clocks) of every dish the caller has marked a serving of, in serving order, with each dish's statistics; at most 500",
-        querystring: UpcomingQuery,
-        response: {
-          200: successEnvelope(UpcomingData, successExample(exampleUpcoming)),
-          ...errorResponses([...authenticatedRouteErrors, 'invalid_request']),
-        },
+  serveRoute(app, routes.getUpcoming, { errors: [...authenticatedRouteErrors, 'invalid_request'] }, async (request) => {
+    const { userId } = authenticatedPrincipal(request);
+    const { days, all, hide } = request.query;
+    const upcoming = await personalUpcoming.execute({
+      userId,
+      days: days === undefined ? undefined : Number(days),
+      selection: selectionOf(request.query),
+      all: all === 'true',
+      hideAvoided: hide === 'avoided',
+    });
+    const data = upcomingDataOf(upcoming);
+    return {
+      status: 'success' as const,
+      data: {
+        ...data,
+        servings: data.servings.map((serving, index) =>
+          upcoming.servings[index]!.avoided ? { ...serving, avoided: true } : serving,
+        ),
       },
-    },
-    async (request) => {
-      const { userId } = authenticatedPrincipal(request);
-      const { days, all, hide } = request.query;
-      const upcoming = await personalUpcoming.execute({
-        userId,
-        days: days === undefined ? undefined : Number(days),
-        selection: selectionOf(request.query),
-        all: all === 'true',
-        hideAvoided: hide === 'avoided',
-      });
-      const data = upcomingDataOf(upcoming);
-      return {
-        status: 'success' as const,
-        data: {
-          ...data,
-          servings: data.servings.map((serving, index) =>
-            upcoming.servings[index]!.avoided ? { ...serving, avoided: true } : serving,
-          ),
-        },
-      };
-    },
-  );
+    };
+  });
 };

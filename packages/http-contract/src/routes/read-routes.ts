@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { successEnvelope } from '../envelope.js';
-import { exampleMarkedPage, exampleMeals, exampleRatedPage, exampleUpcoming, successExample } from '../examples.js';
+import {
+  exampleMarkedPage,
+  exampleMeal,
+  exampleMeals,
+  exampleRatedPage,
+  exampleUpcoming,
+  successExample,
+} from '../examples.js';
 import { LiveQuery, LiveSnapshotData } from '../live-schemas.js';
 import { RankingsData, RankingsQuery } from '../rankings-schemas.js';
 import {
@@ -54,6 +61,7 @@ export const readRoutes = {
     params: MealParams,
     responses: {
       200: Type.Union([successEnvelope(MealData), successEnvelope(PublicMealData)], {
+        ...successExample(exampleMeal),
         description: "With a token: the meal with the caller's marking and rating. Without: its public fields",
       }),
     },
