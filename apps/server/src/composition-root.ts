@@ -17,6 +17,7 @@ import type { Config } from './config.js';
 import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { startAuditRetentionJob } from './audit/audit-retention-job.js';
+import { livePlugin } from '@canteen-meals/adapters-http-live';
 import { openMensaPlugin } from '@canteen-meals/adapters-http-openmensa';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
@@ -250,9 +251,14 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     timeouts: config.httpTimeouts,
     clock: c.resolve<Clock>(tokens.clock),
     menuCaching: config.menuCaching,
-    live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },
     rankingSettings: config.rankingSettings,
-    plugins: [openMensaPlugin({ useCases: c.resolve<UseCases>(tokens.useCases), feedWriter: openMensaFeedWriter })],
+    plugins: [
+      livePlugin({
+        useCases: c.resolve<UseCases>(tokens.useCases),
+        live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },
+      }),
+      openMensaPlugin({ useCases: c.resolve<UseCases>(tokens.useCases), feedWriter: openMensaFeedWriter }),
+    ],
   });
   warn = (details, message) => app.log.warn(details, message);
   metrics?.watch({ webhookDeliveriesWaiting: () => persistence.outbox.pendingCount() });

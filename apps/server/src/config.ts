@@ -1,8 +1,8 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
+import { defaultLiveOptions } from '@canteen-meals/adapters-http-live';
 import {
   defaultHttpTimeouts,
-  defaultLiveOptions,
   parseRoleClaimPaths,
   parseRoleScopes,
   type HttpTimeouts,

@@ -38,7 +38,6 @@ import {
   signInPageOptions,
   type PageSignIn,
 } from './pages/page-routes.js';
-import { liveRoutes, type LiveOptions } from './routes/live-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { pushRoutes, pushStatusRoute, type PushOptions } from './routes/push-routes.js';
 import { preferenceRoutes } from './routes/preference-routes.js';
@@ -117,8 +116,6 @@ export interface HttpAppOptions {
    * `openMensaPlugin`): registered after the public API routes, before the pages.
    */
   readonly plugins?: readonly HttpAppPlugin[];
-  /** Live statistics streams (GET /api/v1/live): limits, heartbeat, coalescing; see defaultLiveOptions. */
-  readonly live?: Partial<LiveOptions> | undefined;
 }
 
 export type TrustProxy = boolean | number | readonly string[];
@@ -274,8 +271,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     cursorSecret: options.cursorSecret,
     prefix: apiPrefix,
   });
-  // Public: a day's statistics as Server-Sent Events, following the same menu changes.
-  await app.register(liveRoutes, { ...useCases.live, live: options.live, prefix: apiPrefix });
   // Public, and the same for every caller: a token is neither needed nor read. Cached by others, like the menu.
   await app.register(rankingRoutes, {
     ...useCases.rankings,

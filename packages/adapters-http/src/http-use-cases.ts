@@ -6,7 +6,6 @@ import type { ClosedDayRoutesOptions } from './routes/closed-day-routes.js';
 import type { DishRoutesOptions } from './routes/dish-routes.js';
 import type { FeedRoutesOptions } from './routes/feed-routes.js';
 import type { KitchenRoutesOptions } from './routes/kitchen-routes.js';
-import type { LiveRoutesOptions } from './routes/live-routes.js';
 import type { MealRoutesOptions } from './routes/meal-routes.js';
 import type { MenuRoutesOptions } from './routes/menu-routes.js';
 import type { PreferenceRoutesOptions } from './routes/preference-routes.js';
@@ -43,8 +42,6 @@ export interface HttpUseCases {
   readonly webhooks: Omit<WebhookRoutesOptions, 'cursorSecret'>;
   /** The audit trail (issue 43). */
   readonly audit: Omit<AuditRoutesOptions, 'cursorSecret'>;
-  /** The live statistics streams. */
-  readonly live: Omit<LiveRoutesOptions, 'live'>;
   /** What the staff routes' access policy reads to find the canteen of a meal, a dish or a canteen id. */
   readonly access: Parameters<typeof canteenLocatorOver>[0];
 }
@@ -103,7 +100,6 @@ export function httpUseCasesOf(all: AllHttpUseCases): HttpUseCases {
       listDeliveries: all.listDeliveries,
     },
     audit: { listAuditEntries: all.listAuditEntries },
-    live: { getPublicMenu: all.getPublicMenu, menuChanges: all.menuChanges },
     access: { getMeal: all.getMeal, getDish: all.getDish, listCanteensWithArchived: all.listCanteensWithArchived },
   };
 }

@@ -68,7 +68,6 @@ export {
   signInPageOptions,
   type PageSignIn,
 } from './pages/page-routes.js';
-export { defaultLiveOptions, type LiveOptions } from './routes/live-routes.js';
 export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from '@canteen-meals/read-models';
 export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';

@@ -1,19 +1,22 @@
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FixedClock } from '@canteen-meals/adapters-memory';
-import type { GetPublicMenu, MenuDays } from '@canteen-meals/domain';
+import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
+import { createUseCases, type GetPublicMenu, type MenuDays } from '@canteen-meals/domain';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  buildHttpApp,
   createHmacTokenVerifier,
-  signHmacToken,
-  type LiveOptions,
+  httpUseCasesOf,
   type LiveScheduler,
   type LiveStats,
-} from '../src/index.js';
-import { sseSubscriber } from '../src/routes/live-routes.js';
-import { now, secret, useCasesOver } from './app-fixture.js';
-import { buildAppWith } from './app-with.js';
+  signHmacToken,
+} from '@canteen-meals/adapters-http';
+import { type LiveOptions, livePlugin, sseSubscriber } from '../src/index.js';
+
+const secret = 'route-test-secret-of-at-least-32-bytes!!';
+const now = new Date('2026-03-10T12:00:00Z');
+const timeZone = 'Europe/Berlin';
 
 // The canteen `default` serves meals 1 (open) and 2 (not rateable) today; `bistro` serves meal 10 today.
 const today = '2026-03-10';
@@ -134,13 +137,27 @@ async function liveServer(live: Partial<LiveOptions> = {}, http: { readonly trus
       return readMenu!.execute(days);
     },
   } as GetPublicMenu;
-  const { app, adapters } = await buildAppWith({
+  const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
+  // adapters-http's test menu: meals 1 and 2 served today, 3 tomorrow, 4 a month ago.
+  await adapters.meals.upsertMany([
+    MealMother.servedToday(now, { id: 1, name: 'Open meal' }),
+    MealMother.servedToday(now, { id: 2, name: 'Salad bar', rateable: false }),
+    MealMother.servedTomorrow(now, { id: 3, name: 'Tomorrow' }),
+    MealMother.servedDaysAgo(now, 30, { id: 4, name: 'Last month' }),
+  ]);
+  const useCases = createUseCases(adapters, new FixedClock(now), { start: '11:00', timeZone });
+  const app = await buildHttpApp({
     ...http,
+    useCases: httpUseCasesOf(useCases),
     verifyToken: createHmacTokenVerifier({ secret }),
-    live: { scheduler, observe: (built) => (registry = built), ...live },
-    useCases: { getPublicMenu },
+    plugins: [
+      livePlugin({
+        useCases: { getPublicMenu, menuChanges: useCases.menuChanges },
+        live: { scheduler, observe: (built) => (registry = built), ...live },
+      }),
+    ],
   });
-  readMenu = useCasesOver(adapters, new FixedClock(now)).getPublicMenu;
+  readMenu = useCases.getPublicMenu;
   apps.push(app);
   const admin = signHmacToken(secret, { sub: 'admin', scope: 'meals:write' });
   const created = await app.inject({

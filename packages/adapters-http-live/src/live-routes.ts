@@ -6,11 +6,15 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { sendRefusal, wireCodesOf } from '../error-mapping.js';
-import { HttpError } from '../http-error.js';
+import {
+  errorResponses,
+  HttpError,
+  localDateOf,
+  publicRouteErrors,
+  sendRefusal,
+  wireCodesOf,
+} from '@canteen-meals/adapters-http/plugin-kit';
 import { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from '@canteen-meals/read-models';
-import { errorResponses, publicRouteErrors } from '../schemas/error-responses.js';
-import { localDateOf } from './read-params.js';
 
 /** The live streams of an instance: how many, how often, and how much a slow reader may hold. */
 export interface LiveOptions {
