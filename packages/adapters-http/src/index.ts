@@ -82,6 +82,8 @@ export {
   jsonBodyErrors,
   writeRouteErrors,
 } from './schemas/error-responses.js';
+// A plugin package registers the contract's route objects as this adapter's routes do.
+export { serveRoute, type ServeOptions, type TypeBoxApp } from './serve-route.js';
 // The wire schemas, also for typed clients: `Static<typeof RateMealBody>` is what the server validates.
 export {
   MarkMealBody,
