@@ -50,6 +50,9 @@ import type {
   Access,
   DeletedWebhook,
   DeliveriesResult,
+  AuditFilters,
+  AuditRequest,
+  AuditResult,
   SaveWebhookRequest,
   Webhook,
   WebhooksResult,
@@ -183,6 +186,13 @@ export interface MealsClient {
    * apps: write `'\uFEFF' + csv` to a file that one should open. The token needs `meals:read-reports` or `meals:write`.
    */
   getRatingsReport(request: RatingsReportRequest, options?: CallOptions): Promise<string>;
+  /**
+   * The audit trail (who changed what with a staff scope), newest first, filtered; `meals:write` reads every entry,
+   * `meals:manage` those of its canteens.
+   */
+  listAuditEntries(request?: AuditRequest, options?: CallOptions): Promise<AuditResult>;
+  /** The audit trail with the same filters as CSV text (without the byte order mark the server sends). */
+  exportAuditEntries(filters?: AuditFilters, options?: CallOptions): Promise<string>;
   /**
    * A canteen's day live (`GET /live`, public, no token sent): a `snapshot` first (every meal of the day with its
    * figures), then a `stats` event per meal whose figures changed, and a `snapshot` again whenever the menus change.
@@ -343,6 +353,14 @@ export function createMealsClient(options: MealsClientOptions): MealsClient {
       call(endpoints.listDeliveries, { params: { webhook_id: webhookId }, query: pageParameters(page) }, callOptions),
     getRatingsReport: ({ canteen, from, to }, callOptions) =>
       callText(endpoints.getRatingsReport, { query: { canteen, from, to } }, 'text/csv', callOptions),
+    listAuditEntries: ({ limit, ...filters } = {}, callOptions) =>
+      call(
+        endpoints.listAuditEntries,
+        { query: { ...definedOnly(filters), ...(limit === undefined ? {} : { limit: String(limit) }) } },
+        callOptions,
+      ),
+    exportAuditEntries: (filters = {}, callOptions) =>
+      callText(endpoints.exportAuditEntries, { query: definedOnly(filters) }, 'text/csv', callOptions),
     liveStatistics: (request) => ({ [Symbol.asyncIterator]: () => liveEvents(request) }),
     getPushStatus: (callOptions) => call(endpoints.getPushStatus, {}, callOptions),
     savePushSubscription: (request, callOptions) =>
@@ -520,4 +538,11 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The parameters that are set: an absent filter is no parameter at all. */
+function definedOnly<T extends Record<string, string | undefined>>(values: T): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }

@@ -1,5 +1,8 @@
 import type {
   AdminCanteensData,
+  AuditData,
+  AuditEntryData,
+  AuditExportQuery,
   ArchivedCanteenData,
   AversionData,
   AversionsData,
@@ -224,6 +227,14 @@ export type WebhooksResult = Static<typeof WebhooksData>;
 export type DeletedWebhook = Static<typeof DeletedWebhookData>;
 export type Delivery = Static<typeof DeliveryData>;
 export type DeliveriesResult = Static<typeof DeliveriesData>;
+
+/** `GET /admin/audit`: who changed what, newest first; `next_cursor` null on the last page. */
+export type AuditResult = Static<typeof AuditData>;
+export type AuditEntry = Static<typeof AuditEntryData>;
+/** The audit trail's filters: `canteen`, `actor` (a token subject), `action`, `from` and `to` (RFC 3339 instants). */
+export type AuditFilters = Static<typeof AuditExportQuery>;
+/** A page of the trail: its filters, `limit` 1 to 500 (50 when absent), `cursor` the previous page's `next_cursor`. */
+export type AuditRequest = AuditFilters & { readonly limit?: number; readonly cursor?: string };
 
 /** What a receiver gets (the body of a delivery), after verifyWebhook: branch on `type`. */
 export type WebhookEvent = Static<typeof WebhookPayload>;
