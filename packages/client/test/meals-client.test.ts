@@ -57,13 +57,26 @@ afterAll(async () => {
 });
 
 describe('the client against the real server', () => {
-  it('asks what its token may do here: the user and the scopes', async () => {
-    await expect(admin.getMyAccess()).resolves.toEqual({ user: 'menu-admin', scopes: ['meals:write'] });
+  it('asks what its token may do here: the user and the scopes, at every canteen and per canteen', async () => {
+    await expect(admin.getMyAccess()).resolves.toEqual({
+      user: 'menu-admin',
+      scopes: ['meals:write'],
+      global: ['meals:write', 'meals:manage', 'meals:kitchen', 'meals:read-reports'],
+      canteens: {},
+    });
     await expect(clientFor('kitchen-tablet', 'meals:kitchen openid').getMyAccess()).resolves.toEqual({
       user: 'kitchen-tablet',
       scopes: ['meals:kitchen'],
+      global: ['meals:kitchen'],
+      canteens: {},
     });
-    await expect(alice.getMyAccess()).resolves.toEqual({ user: 'alice', scopes: [] });
+    await expect(clientFor('cook', 'meals:kitchen@default').getMyAccess()).resolves.toEqual({
+      user: 'cook',
+      scopes: [],
+      global: [],
+      canteens: { default: ['meals:kitchen'] },
+    });
+    await expect(alice.getMyAccess()).resolves.toEqual({ user: 'alice', scopes: [], global: [], canteens: {} });
   });
 
   it('adds the same prefix as the server', () => {

@@ -109,7 +109,7 @@ export const exampleAccess: Static<typeof AccessData> = {
   user: 'kitchen-tablet-3',
   scopes: [],
   global: [],
-  canteens: { 'mensa-nord': ['meals:kitchen'] },
+  canteens: { default: ['meals:kitchen'] },
 };
 
 export const exampleUserDataErasure: Static<typeof UserDataErasureData> = {

@@ -112,7 +112,8 @@ describe('the API documentation examples are real answers', () => {
     // Her favourites of the coming week: the lentil soup, served at 11:30 today, still counts at noon.
     expect(await call('GET', `${routePaths.getUpcoming}?days=7`, 'alice')).toEqual(answerExample('getUpcoming'));
     expect(await call('GET', routePaths.myData, 'alice')).toEqual(answerExample('exportMyData'));
-    expect(await call('GET', routePaths.myAccess, 'kitchen-tablet-3', undefined, 'meals:kitchen')).toEqual(
+    // The kitchen of one canteen (a role kitchen@default, or the scope written so).
+    expect(await call('GET', routePaths.myAccess, 'kitchen-tablet-3', undefined, 'meals:kitchen@default')).toEqual(
       answerExample('getMyAccess'),
     );
     expect(await call('DELETE', routePaths.myData, 'alice')).toEqual(answerExample('eraseMyData'));
