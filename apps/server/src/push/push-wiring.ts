@@ -17,7 +17,7 @@ import type {
 import { ConfigError, type Config, type WebPushConfig } from '../config.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { pushEndpointProblem } from '@canteen-meals/adapters-outbound/policy';
-import { startPushPacer, type PushPacer } from './push-pacer.js';
+import { startPushPacer, yieldingPreferences, type PushPacer } from './push-pacer.js';
 import { startPushWorker, type PushWorker } from './push-worker.js';
 
 /** Where push's background work reports (the app's logger exists only after the HTTP app). */
@@ -106,7 +106,7 @@ export function wirePush(
   const push = createPushUseCases({
     store,
     canteens: deps.canteens,
-    preferences: deps.preferences,
+    preferences: yieldingPreferences(deps.preferences),
     sender: deps.sender ?? outbound!,
     clock: deps.clock,
     // An `https:` URL (`http:` only where OUTBOUND_ALLOW_PRIVATE_NETWORKS=1), under the outbound address rule of webhooks.
