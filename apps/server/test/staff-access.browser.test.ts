@@ -50,7 +50,7 @@ describe("a canteen's manager in the console", () => {
   it("sees their canteen's tabs and their canteen only: no webhooks, no new canteen, no archive", async () => {
     const { page, problems } = await signedIn('/admin?lang=en', manager);
     await page.locator('#canteen-list [data-canteen-id]').first().waitFor();
-    expect(await tabNames(page)).toEqual(['Canteens', 'Feeds', 'Day’s menu', 'Ratings report']);
+    expect(await tabNames(page)).toEqual(['Canteens', 'Feeds', 'Day’s menu', 'Ratings report', 'Activity']);
     const cards = page.locator('#canteen-list [data-canteen-id]');
     expect(
       await cards.evaluateAll((nodes) =>

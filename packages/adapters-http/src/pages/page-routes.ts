@@ -91,7 +91,9 @@ export const consolePage: PageRoute = {
   query: Type.Object(
     {
       // The section shown (tabs with URLs); absent: the canteens.
-      section: Type.Optional(Type.Union(['feeds', 'menu', 'webhooks', 'report'].map((name) => Type.Literal(name)))),
+      section: Type.Optional(
+        Type.Union(['feeds', 'menu', 'webhooks', 'report', 'activity'].map((name) => Type.Literal(name))),
+      ),
       lang: Type.Optional(Language),
     },
     { additionalProperties: false },

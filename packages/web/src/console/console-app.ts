@@ -5,6 +5,7 @@ import type { MealsClient } from '@canteen-meals/client';
 import { element } from '../shared/dom.js';
 import { accessAllows, type PageAccess } from '../shared/sign-in-settings.js';
 import type { Language } from '../shared/language.js';
+import { activitySection } from './sections/activity.js';
 import { canteensSection } from './sections/canteens.js';
 import { dayMenuSection } from './sections/day-menu.js';
 import { feedsSection } from './sections/feeds.js';
@@ -23,7 +24,7 @@ export interface ConsoleContext {
   readonly user: string;
 }
 
-export type SectionName = 'canteens' | 'feeds' | 'menu' | 'webhooks' | 'report';
+export type SectionName = 'canteens' | 'feeds' | 'menu' | 'webhooks' | 'report' | 'activity';
 
 const allSections: readonly (readonly [
   SectionName,
@@ -38,6 +39,8 @@ const allSections: readonly (readonly [
   // The webhooks concern every canteen: the global admin's alone.
   ['webhooks', webhooksSection, (t) => t.webhooks, ['meals:write', 'every']],
   ['report', ratingsReportSection, (t) => t.report, ['meals:read-reports', 'some']],
+  // Who changed what: an admin every entry, a manager their canteens' (the server cuts the list).
+  ['activity', activitySection, (t) => t.activity, ['meals:manage', 'some']],
 ];
 
 /** The sections the person may use: a manager of some canteens sees theirs, without the webhooks. */

@@ -1,4 +1,4 @@
-import type { Delivery } from '@canteen-meals/client';
+import type { AuditEntry, Delivery } from '@canteen-meals/client';
 import type { PageTexts, TextTables } from '../shared/language.js';
 import type { FieldProblem } from './canteen-form.js';
 import type { RequestProblem, WebhookEventType } from './console-requests.js';
@@ -189,6 +189,38 @@ const en = {
     reportTooLong: 'At most 366 days at once.',
     noCanteen: 'Pick a canteen.',
   } satisfies Record<RequestProblem, string>,
+
+  activity: 'Activity',
+  activityHint:
+    'Who changed what with a staff role, newest first: canteens, feeds, menus, availability, dishes, webhooks.',
+  allCanteens: 'All canteens',
+  activityPerson: 'Person (user id)',
+  activityAction: 'Change',
+  anyAction: 'Any change',
+  showActivity: 'Show',
+  moreActivity: 'Show older',
+  noActivity: 'No changes recorded for this choice.',
+  activityShown: (count: number) => `${plural(count, 'change', 'changes')} shown.`,
+  activityColumns: ['When', 'Who', 'Change', 'Canteen', 'What'],
+  auditActions: {
+    'canteen.created': 'Canteen created',
+    'canteen.edited': 'Canteen edited',
+    'canteen.archived': 'Canteen archived',
+    'canteen.restored': 'Canteen restored',
+    'feed.added': 'Feed added',
+    'feed.changed': 'Feed changed',
+    'feed.removed': 'Feed removed',
+    'feed.fetched': 'Feed fetched by hand',
+    'menu.upserted': 'Menu written',
+    'meal.withdrawn': 'Meal withdrawn',
+    'day.closed': 'Day closed',
+    'day.opened': 'Day opened',
+    'availability.set': 'Availability set',
+    'dishes.merged': 'Dishes merged',
+    'webhook.created': 'Webhook created',
+    'webhook.changed': 'Webhook changed',
+    'webhook.deleted': 'Webhook deleted',
+  } satisfies Record<AuditEntry['action'], string>,
 } satisfies PageTexts & Record<string, unknown>;
 
 /** Every text the console shows (the server takes `title` and `noscript` for the HTML). */
@@ -369,6 +401,38 @@ const de: ConsoleTexts = {
     reportOrder: 'Der erste Tag liegt nach dem letzten.',
     reportTooLong: 'Höchstens 366 Tage auf einmal.',
     noCanteen: 'Eine Mensa wählen.',
+  },
+
+  activity: 'Aktivität',
+  activityHint:
+    'Wer was mit einer Mitarbeiterrolle geändert hat, das Neueste zuerst: Mensen, Feeds, Speisepläne, Verfügbarkeit, Gerichte, Webhooks.',
+  allCanteens: 'Alle Mensen',
+  activityPerson: 'Person (Benutzerkennung)',
+  activityAction: 'Änderung',
+  anyAction: 'Jede Änderung',
+  showActivity: 'Anzeigen',
+  moreActivity: 'Ältere anzeigen',
+  noActivity: 'Keine Änderungen für diese Auswahl verzeichnet.',
+  activityShown: (count) => `${plural(count, 'Änderung', 'Änderungen')} angezeigt.`,
+  activityColumns: ['Wann', 'Wer', 'Änderung', 'Mensa', 'Was'],
+  auditActions: {
+    'canteen.created': 'Mensa angelegt',
+    'canteen.edited': 'Mensa bearbeitet',
+    'canteen.archived': 'Mensa archiviert',
+    'canteen.restored': 'Mensa wiederhergestellt',
+    'feed.added': 'Feed hinzugefügt',
+    'feed.changed': 'Feed geändert',
+    'feed.removed': 'Feed entfernt',
+    'feed.fetched': 'Feed von Hand abgerufen',
+    'menu.upserted': 'Speiseplan geschrieben',
+    'meal.withdrawn': 'Gericht zurückgezogen',
+    'day.closed': 'Tag geschlossen',
+    'day.opened': 'Tag geöffnet',
+    'availability.set': 'Verfügbarkeit gesetzt',
+    'dishes.merged': 'Gerichte zusammengeführt',
+    'webhook.created': 'Webhook angelegt',
+    'webhook.changed': 'Webhook geändert',
+    'webhook.deleted': 'Webhook gelöscht',
   },
 };
 
