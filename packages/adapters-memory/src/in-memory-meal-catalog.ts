@@ -4,6 +4,7 @@ import {
   withdrawalEvent,
   withMealDetails,
   type AuditNote,
+  type CanteenId,
   type Meal,
   type MenuUpsertOutcome,
   type WithdrawalOutcome,
@@ -64,5 +65,14 @@ export class InMemoryMealCatalog implements MealCatalog {
 
   async count(): Promise<number> {
     return this.db.meals.size;
+  }
+
+  async canteensOf(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, CanteenId>> {
+    const found = new Map<MealId, CanteenId>();
+    for (const mealId of mealIds) {
+      const meal = this.db.meals.get(mealId);
+      if (meal !== undefined) found.set(mealId, meal.canteenId);
+    }
+    return found;
   }
 }

@@ -4,6 +4,7 @@ import {
   upsertEvents,
   withdrawalEvent,
   type AuditNote,
+  type CanteenId,
   type DishId,
   type Meal,
   type MealId,
@@ -135,5 +136,14 @@ export class PostgresMealCatalog implements MealCatalog {
   async count(): Promise<number> {
     const { rows } = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM meals');
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async canteensOf(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, CanteenId>> {
+    if (mealIds.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ meal_id: string; canteen_id: CanteenId }>(
+      'SELECT meal_id, canteen_id FROM meals WHERE meal_id = ANY ($1::bigint[])',
+      [[...new Set(mealIds)]],
+    );
+    return new Map(rows.map((row) => [Number(row.meal_id), row.canteen_id]));
   }
 }

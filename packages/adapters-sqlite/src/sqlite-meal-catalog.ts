@@ -40,6 +40,7 @@ export class SqliteMealCatalog implements MealCatalog {
     { served_at: number; canteen_id: CanteenId; dish_id: DishId | null }
   >;
   private readonly withdrawnAt: Statement<[MealId], number | null>;
+  private readonly canteenOfMeals: Statement<[string], { meal_id: MealId; canteen_id: CanteenId }>;
   private readonly upsertAll: Transaction<
     (
       meals: readonly Meal[],
@@ -62,6 +63,9 @@ export class SqliteMealCatalog implements MealCatalog {
     this.upsert = db.prepare(`INSERT INTO meals (${mealColumns}, dish_id) VALUES (${mealPlaceholders}, ?)
       ON CONFLICT (meal_id) DO UPDATE SET ${mealUpdateFromExcluded}, dish_id = excluded.dish_id, withdrawn_at = NULL`);
     this.countAll = db.prepare('SELECT count(*) AS n FROM meals');
+    this.canteenOfMeals = db.prepare(
+      'SELECT meal_id, canteen_id FROM meals WHERE meal_id IN (SELECT value FROM json_each(?))',
+    );
     const outbox = new SqliteOutboxRecorder(db);
     const auditLog = new SqliteAuditWriter(db);
     this.existingIds = db
@@ -134,6 +138,12 @@ export class SqliteMealCatalog implements MealCatalog {
 
   async count(): Promise<number> {
     return this.countAll.get()?.n ?? 0;
+  }
+
+  async canteensOf(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, CanteenId>> {
+    if (mealIds.length === 0) return new Map();
+    const rows = this.canteenOfMeals.all(JSON.stringify([...new Set(mealIds)]));
+    return new Map(rows.map((row) => [row.meal_id, row.canteen_id]));
   }
 
   async withdraw(mealId: MealId, at: Date, audit?: AuditNote<WithdrawalOutcome>): Promise<Withdrawal> {

@@ -157,5 +157,36 @@ export function describeMealCatalogContract(adapterName: string, createFixture: 
 
       expect(await probe.meal(1)).toEqual(sampleMeal(1, details));
     });
+
+    it("answers each existing meal's canteen, withdrawn ones and those of an archived canteen too", async () => {
+      const { meals, canteens } = store();
+      const nord = {
+        id: 'nord',
+        name: 'Mensa Nord',
+        timeZone: 'Europe/Berlin',
+        city: null,
+        address: null,
+        coordinates: null,
+        feeds: [],
+      };
+      expect((await canteens.save(nord)).ok).toBe(true);
+      await meals.upsertMany([
+        sampleMeal(1),
+        sampleMeal(2, { canteenId: 'nord' }),
+        sampleMeal(3, { canteenId: 'nord' }),
+      ]);
+      await meals.withdraw(2, servedAt);
+      await canteens.archive('nord', servedAt);
+
+      const found = await meals.canteensOf([1, 2, 3, 4, 1]);
+      expect(new Map([...found].sort(([a], [b]) => a - b))).toEqual(
+        new Map([
+          [1, 'default'],
+          [2, 'nord'],
+          [3, 'nord'],
+        ]),
+      );
+      expect((await meals.canteensOf([])).size).toBe(0);
+    });
   });
 }

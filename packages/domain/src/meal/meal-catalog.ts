@@ -2,6 +2,7 @@ import type { MenuDaysCheck } from '../menu/menu-day-bound.js';
 import type { Result } from '../shared/refusal.js';
 import type { AuditNote } from '../audit/audit-entry.js';
 import type { MenuUpsertOutcome, WithdrawalOutcome } from '../audit/audit-notes.js';
+import type { CanteenId } from '../canteen/canteen.js';
 import type { Meal, MealId } from './meal.js';
 
 /** What a withdrawal found: no meal, or the meal with the instant it was withdrawn at (the first time). */
@@ -37,4 +38,9 @@ export interface MealCatalog {
    * webhook outbox in the same unit of work; a repeated one records nothing. So does `audit`, in the audit trail.
    */
   withdraw(mealId: MealId, at: Date, audit?: AuditNote<WithdrawalOutcome>): Promise<Withdrawal>;
+  /**
+   * The canteen of each meal of `mealIds` that exists, withdrawn or not, its canteen archived or not: where an act on
+   * it belongs (the staff access policy asks before an upsert moves or serves again a meal of another canteen).
+   */
+  canteensOf(mealIds: readonly MealId[]): Promise<ReadonlyMap<MealId, CanteenId>>;
 }
