@@ -100,6 +100,10 @@ export function httpUseCasesOf(all: AllHttpUseCases): HttpUseCases {
       listDeliveries: all.listDeliveries,
     },
     audit: { listAuditEntries: all.listAuditEntries },
-    access: { getMeal: all.getMeal, getDish: all.getDish, listCanteensWithArchived: all.listCanteensWithArchived },
+    access: {
+      locateMeals: all.locateMeals,
+      getDish: all.getDish,
+      listCanteensWithArchived: all.listCanteensWithArchived,
+    },
   };
 }

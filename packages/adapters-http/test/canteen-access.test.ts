@@ -86,6 +86,12 @@ describe("a canteen's manager", () => {
       403,
       'forbidden',
     ]);
+    // So is serving again a meal another canteen withdrew.
+    expect((await call('DELETE', '/api/v1/admin/meals/2', adminScope)).statusCode).toBe(200);
+    const revived = MealMother.servedToday(now, { id: 2, name: 'Revived', canteenId: 'mensa-nord' });
+    const refused = await call('PUT', '/api/v1/admin/meals', managerNord, MealMother.upsertBody(revived));
+    expect(refused.json().error.message).toContain('"default"');
+    expect(outcome(await call('GET', '/api/v1/meals/2', managerNord))).toEqual([404, 'meal_not_found']);
     const closedElsewhere = {
       ...MealMother.upsertBody(own),
       closed_days: [{ canteen_id: 'default', date: '2026-03-11' }],

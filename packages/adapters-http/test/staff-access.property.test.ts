@@ -12,9 +12,15 @@ const staffScopes = ['meals:write', 'meals:manage', 'meals:kitchen', 'meals:read
 type Scope = (typeof staffScopes)[number];
 const active = ['default', 'mensa-nord', 'mensa-sued'] as const;
 type Active = (typeof active)[number];
-/** One meal served today at each active canteen. */
+/** One meal served today at each active canteen, and one withdrawn (which still belongs to its canteen). */
 const mealOf: Record<Active, number> = { default: 1, 'mensa-nord': 11, 'mensa-sued': 21 };
-const canteenOfMeal = new Map(active.map((canteen) => [mealOf[canteen], canteen]));
+const withdrawnOf: Record<Active, number> = { default: 2, 'mensa-nord': 12, 'mensa-sued': 22 };
+const canteenOfMeal = new Map(
+  active.flatMap((canteen) => [
+    [mealOf[canteen], canteen],
+    [withdrawnOf[canteen], canteen],
+  ]),
+);
 
 /** What a held scope allows, as the issue says: meals:write everything, meals:manage the kitchen's and the reports'. */
 const covers = (held: Scope, needed: Scope) =>
@@ -41,7 +47,8 @@ interface StaffRequest {
 }
 
 const canteen = fc.constantFrom(...active);
-const mealId = fc.constantFrom(...active.map((each) => mealOf[each]));
+const mealId = fc.constantFrom(...active.flatMap((each) => [mealOf[each], withdrawnOf[each]]));
+const servedMealId = fc.constantFrom(...active.map((each) => mealOf[each]));
 const details = { name: 'Mensa', timezone: 'Europe/Berlin' };
 const hook = { url: 'https://app.example.com/hooks/meals', events: ['menu.published'] };
 
@@ -141,7 +148,7 @@ const requests: fc.Arbitrary<StaffRequest>[] = [
   })),
   // Dish ids are the meals' dishes' (filled in when sent): of one canteen or of two.
   fc
-    .tuple(mealId, mealId)
+    .tuple(servedMealId, servedMealId)
     .filter(([a, b]) => a !== b)
     .map(([target, from]) => ({
       operationId: 'mergeDishes',
@@ -250,8 +257,12 @@ async function resetWorld(): Promise<void> {
   for (const id of ['mensa-nord', 'mensa-sued', 'mensa-alt']) await fixture.adapters.canteens.save(canteenRecord(id));
   await fixture.adapters.canteens.archive('mensa-alt', now);
   await fixture.adapters.meals.upsertMany(
-    active.map((id) => MealMother.servedToday(now, { id: mealOf[id], name: `Dish of ${id}`, canteenId: id })),
+    active.flatMap((id) => [
+      MealMother.servedToday(now, { id: mealOf[id], name: `Dish of ${id}`, canteenId: id }),
+      MealMother.servedToday(now, { id: withdrawnOf[id], name: `Withdrawn of ${id}`, canteenId: id }),
+    ]),
   );
+  for (const id of active) await fixture.adapters.meals.withdraw(withdrawnOf[id], now);
   fixture.clock.set(now);
 }
 

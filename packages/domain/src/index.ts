@@ -440,6 +440,7 @@ export {
   mayActSomewhere,
   type AccessSummary,
 } from './access/access-policy.js';
+export { LocateMeals } from './access/locate-meals.js';
 export {
   auditActions,
   auditRecordOf,

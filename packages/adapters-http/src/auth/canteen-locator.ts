@@ -1,8 +1,8 @@
-import type { CanteenId, DishId, GetDish, GetMeal, ListCanteensWithArchived, MealId } from '@canteen-meals/domain';
+import type { CanteenId, DishId, GetDish, ListCanteensWithArchived, LocateMeals, MealId } from '@canteen-meals/domain';
 
 /** Where what a request touches belongs: what the access policy needs to know of a meal, a dish or a canteen id. */
 export interface CanteenLocator {
-  /** The canteens of the meals that exist among `mealIds` (served or to come, not withdrawn). */
+  /** The canteens of the meals that exist among `mealIds`, withdrawn ones and those of an archived canteen included. */
   canteensOfMeals(mealIds: readonly MealId[]): Promise<CanteenId[]>;
   /** The canteens of the dishes that exist among `dishIds`. */
   canteensOfDishes(dishIds: readonly DishId[]): Promise<CanteenId[]>;
@@ -12,17 +12,12 @@ export interface CanteenLocator {
 
 /** The locator over the use cases the app serves anyway (read as a reader without a token). */
 export function canteenLocatorOver(useCases: {
-  readonly getMeal: GetMeal;
+  readonly locateMeals: LocateMeals;
   readonly getDish: GetDish;
   readonly listCanteensWithArchived: ListCanteensWithArchived;
 }): CanteenLocator {
   return {
-    async canteensOfMeals(mealIds) {
-      const found = await Promise.all(
-        [...new Set(mealIds)].map((mealId) => useCases.getMeal.execute({ userId: null, mealId })),
-      );
-      return found.flatMap((result) => (result.ok ? [result.value.meal.canteenId] : []));
-    },
+    canteensOfMeals: (mealIds) => useCases.locateMeals.execute(mealIds),
     async canteensOfDishes(dishIds) {
       const found = await Promise.all(
         [...new Set(dishIds)].map((dishId) => useCases.getDish.execute({ dishId, reader: null })),

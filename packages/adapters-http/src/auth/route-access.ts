@@ -48,9 +48,7 @@ const upsertedCanteens = async (request: FastifyRequest, locate: CanteenLocator)
   const mealIds = (Array.isArray(meals) ? meals : [])
     .map((meal) => field(meal, 'meal_id'))
     .filter((id): id is MealId => typeof id === 'number');
-  // A meal moved to another canteen touches the one it leaves too. (Known gap: the locator finds meals that are served
-  // or to come only; a withdrawn meal, or one of an archived canteen, touches no canteen here, so a manager's upsert
-  // could serve it again in their own canteen. Closing it needs a MealCatalog read of any meal's canteen.)
+  // A meal moved to another canteen touches the one it leaves too, withdrawn or not.
   return { canteens: [...new Set([...named, ...(await locate.canteensOfMeals(mealIds))])] };
 };
 

@@ -74,6 +74,7 @@ import { UpsertMeals } from './upsert-meals.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { ListAuditEntries } from './list-audit-entries.js';
 import { DeleteExpiredAuditEntries, defaultAuditRetentionDays } from './delete-expired-audit-entries.js';
+import { LocateMeals } from '../access/locate-meals.js';
 
 /** Every port the use cases need: what an adapter package's `create...Adapters()` answers. */
 export interface Repositories {
@@ -216,6 +217,7 @@ export function createUseCases(
     upsertMeals: new UpsertMeals({ ...repositories, clock, announce }),
     importMenu,
     getMeal: new GetMeal(reading),
+    locateMeals: new LocateMeals({ meals: repositories.meals }),
     getMeals: new GetMeals(menus),
     getPublicMenu: new GetPublicMenu({ ...menus, closedDays: repositories.closedDays }),
     getPersonalPart: new GetPersonalPart(menus),
