@@ -28,6 +28,7 @@ export function describeAuditThroughTheService(storage: string, databaseUrl: () 
     let base: string;
     let feedUrl: string;
     let mergedInto: number;
+    const refusals: number[] = [];
 
     async function call(method: string, path: string, bearer: string, body?: unknown) {
       const response = await fetch(`${base}${path}`, {
@@ -97,6 +98,31 @@ export function describeAuditThroughTheService(storage: string, databaseUrl: () 
       mergedInto = target;
       await ok('POST', `/api/v1/admin/dishes/${target}/merge`, admin, { from: [source] });
       await ok('DELETE', '/api/v1/admin/meals/2', manager);
+      // Refused: outside the grant (a kitchen at another canteen's meal, a manager at another canteen's menu and at the
+      // webhooks): nothing changes, so nothing is recorded.
+      await ok(
+        'PUT',
+        '/api/v1/admin/meals',
+        admin,
+        MealMother.upsertBody(MealMother.servedAt(lunch, { id: 3, name: 'Suppe', canteenId: 'sued' })),
+      );
+      refusals.push(
+        (await call('PUT', '/api/v1/kitchen/meals/3/availability', kitchen, { status: 'sold_out' })).status,
+        (
+          await call(
+            'PUT',
+            '/api/v1/admin/meals',
+            manager,
+            MealMother.upsertBody(MealMother.servedAt(lunch, { id: 3, name: 'Suppe', canteenId: 'sued' })),
+          )
+        ).status,
+        (
+          await call('PUT', '/api/v1/admin/webhooks/ops', manager, {
+            url: 'https://receiver.example/hooks',
+            events: ['menu.published'],
+          })
+        ).status,
+      );
       await ok('PUT', '/api/v1/admin/webhooks/ops', admin, {
         url: 'https://receiver.example/hooks',
         events: ['menu.published'],
@@ -135,6 +161,7 @@ export function describeAuditThroughTheService(storage: string, databaseUrl: () 
         'maria day.opened 2026-03-12',
         `ada dishes.merged dish ${mergedInto}`,
         'maria meal.withdrawn meal 2',
+        'ada menu.upserted sued',
         'ada webhook.created webhook ops',
         'ada webhook.changed webhook ops',
         'ada webhook.deleted webhook ops',
@@ -150,11 +177,16 @@ export function describeAuditThroughTheService(storage: string, databaseUrl: () 
         summary: { meal_id: 1, old_status: 'available', new_status: 'sold_out' },
         request_id: expect.any(String),
       });
-      expect(byAction('menu.upserted').summary).toEqual({ added: [1, 2], changed: [], withdrawn: [] });
+      expect(
+        entries.find((entry: any) => entry.action === 'menu.upserted' && entry.canteen_id === 'nord').summary,
+      ).toEqual({ added: [1, 2], changed: [], withdrawn: [] });
       expect(byAction('canteen.edited').summary).toEqual({ changed: ['name'] });
       expect(byAction('feed.fetched').summary).toMatchObject({ feed: 'full', succeeded: false, http_status: 404 });
       expect(byAction('webhook.changed')).toMatchObject({ canteen_id: null, actor_scopes: ['meals:write'] });
       expect(JSON.stringify(entries)).not.toContain('whsec_');
+      // The refused changes: 403 each, and no entry of kim or maria at sued, nor of maria at the webhooks.
+      expect(refusals).toEqual([403, 403, 403]);
+      expect(entries.filter((entry: any) => entry.actor !== 'ada' && entry.canteen_id !== 'nord')).toEqual([]);
     });
 
     it('filters by canteen, person and action, and pages newest first with a cursor', async () => {
@@ -162,13 +194,14 @@ export function describeAuditThroughTheService(storage: string, databaseUrl: () 
       expect((await trail('?canteen=sued')).entries.map((entry: any) => entry.action)).toEqual([
         'canteen.restored',
         'canteen.archived',
+        'menu.upserted',
         'canteen.created',
       ]);
       expect((await trail('?action=day.closed&canteen=nord')).entries).toHaveLength(1);
       const first = await trail('?canteen=sued&limit=2');
       expect(first.entries).toHaveLength(2);
       const second = await trail(`?canteen=sued&limit=2&cursor=${first.next_cursor}`);
-      expect(second.entries.map((entry: any) => entry.action)).toEqual(['canteen.created']);
+      expect(second.entries.map((entry: any) => entry.action)).toEqual(['menu.upserted', 'canteen.created']);
       expect(second.next_cursor).toBeNull();
       const tampered = await call('GET', `/api/v1/admin/audit?canteen=nord&limit=2&cursor=${first.next_cursor}`, admin);
       expect(tampered.status).toBe(400);
@@ -198,9 +231,10 @@ export function describeAuditThroughTheService(storage: string, databaseUrl: () 
       expect(lines.slice(1).map((line) => line.split(',')[4])).toEqual([
         'canteen.restored',
         'canteen.archived',
+        'menu.upserted',
         'canteen.created',
       ]);
-      expect(lines[3]).toContain('"ada"');
+      expect(lines[4]).toContain('"ada"');
     });
   });
 }
