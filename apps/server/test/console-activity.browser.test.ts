@@ -96,6 +96,14 @@ describe('the Activity tab of the console', () => {
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await page.getByRole('status').filter({ hasText: '1 change shown.' }).waitFor();
     expect((await rows(page)).map((row) => row[1])).toEqual(['sami']);
+    // The choice's whole trail as CSV: a download link to a file made from the export's answer.
+    await page.getByRole('button', { name: 'Prepare CSV of this choice' }).click();
+    const link = page.getByRole('link', { name: 'Download activity.csv' });
+    await link.waitFor();
+    const csv = await link.evaluate(async (anchor) =>
+      (await fetch((anchor as unknown as { href: string }).href)).text(),
+    );
+    expect(csv.replace(/^\uFEFF/, '').split('\r\n')[1]).toContain(',availability.set,mensa-nord,');
 
     await page.getByLabel('Change').selectOption('');
     await page.getByLabel('Canteen').selectOption('');

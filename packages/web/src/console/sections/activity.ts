@@ -37,7 +37,11 @@ export function activitySection(context: SectionContext): HTMLElement {
   table.append(caption, head, body);
   const more = button(t.moreActivity);
   more.hidden = true;
-  section.append(form, table, more);
+  const exportCsv = button(t.exportActivity);
+  const download = element('p', 'download');
+  download.id = 'activity-download';
+  section.append(form, exportCsv, download, table, more);
+  let link: string | null = null;
 
   let cursor: string | null = null;
   let filters: AuditRequest = {};
@@ -67,6 +71,22 @@ export function activitySection(context: SectionContext): HTMLElement {
     void whileBusy(show, notices, () => load(false));
   });
   more.addEventListener('click', () => void whileBusy(more, notices, () => load(true)));
+  // The chosen filters' whole trail as CSV, fetched with the token and offered as a download (as the ratings report).
+  exportCsv.addEventListener(
+    'click',
+    () =>
+      void whileBusy(exportCsv, notices, async () => {
+        const csv = await client.exportAuditEntries(filters);
+        const file = new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' });
+        if (link !== null) URL.revokeObjectURL(link);
+        link = URL.createObjectURL(file);
+        const anchor = element('a', 'button primary', t.downloadReport('activity.csv'));
+        anchor.href = link;
+        anchor.download = 'activity.csv';
+        download.replaceChildren(anchor);
+        anchor.focus();
+      }),
+  );
 
   void (async () => {
     try {
