@@ -95,7 +95,14 @@ function writeBundle(out) {
     } else {
       cpSync(source, destination, { recursive: true, verbatimSymlinks: true });
     }
-    for (const [name, dependency] of dependenciesOf(source)) link(join(dirname(destination), name), place(dependency));
+    // Beside it in the node_modules folder that holds it (above its scope folder, for a scoped package).
+    const modules = join(
+      destination,
+      ...readJson(join(source, 'package.json'))
+        .name.split('/')
+        .map(() => '..'),
+    );
+    for (const [name, dependency] of dependenciesOf(source)) link(join(modules, name), place(dependency));
   }
   hoistAsPnpmDoes(out, placed);
 
