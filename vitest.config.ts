@@ -28,6 +28,7 @@ export default defineConfig({
       '@canteen-meals/read-models': source('./packages/read-models/src/index.ts'),
       '@canteen-meals/adapters-http-live': source('./packages/adapters-http-live/src/index.ts'),
       '@canteen-meals/adapters-http-openmensa': source('./packages/adapters-http-openmensa/src/index.ts'),
+      '@canteen-meals/adapters-http-pages': source('./packages/adapters-http-pages/src/index.ts'),
       '@canteen-meals/adapters-http/plugin-kit': source('./packages/adapters-http/src/plugin-kit.ts'),
       '@canteen-meals/adapters-http': source('./packages/adapters-http/src/index.ts'),
       // The start-time entry points first: an alias also matches the paths under its name.

@@ -19,6 +19,7 @@ import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { startAuditRetentionJob } from './audit/audit-retention-job.js';
 import { livePlugin } from '@canteen-meals/adapters-http-live';
 import { openMensaPlugin } from '@canteen-meals/adapters-http-openmensa';
+import { pagesPlugin } from '@canteen-meals/adapters-http-pages';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
 import { workerFeedReader, type FeedReadingBudget } from './feeds/worker-feed-reader.js';
 import { outboundFeedSource } from './feeds/outbound-feed-source.js';
@@ -222,7 +223,6 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
     docs: config.docsEnabled,
-    signIn: config.signIn,
     operations: {
       readiness: () => persistence.ping(),
       ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),
@@ -258,6 +258,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
         live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },
       }),
       openMensaPlugin({ useCases: c.resolve<UseCases>(tokens.useCases), feedWriter: openMensaFeedWriter }),
+      pagesPlugin({ signIn: config.signIn }),
     ],
   });
   warn = (details, message) => app.log.warn(details, message);

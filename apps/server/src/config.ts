@@ -1,13 +1,13 @@
 /** Every setting the server reads, each with its default and what it allows: the one configuration schema. */
 
 import { defaultLiveOptions } from '@canteen-meals/adapters-http-live';
+import type { PageSignIn } from '@canteen-meals/adapters-http-pages';
 import {
   defaultHttpTimeouts,
   parseRoleClaimPaths,
   parseRoleScopes,
   type HttpTimeouts,
   type MenuCachingOptions,
-  type PageSignIn,
   type RateLimits,
   type RoleMapping,
   type TrustProxy,

@@ -30,14 +30,6 @@ import { adminDishRoutes, publicDishRoutes } from './routes/dish-routes.js';
 import { feedRoutes } from './routes/feed-routes.js';
 import { mealRoutes } from './routes/meal-routes.js';
 import { defaultMenuCaching, menuRoutes, type MenuCachingOptions } from './routes/menu-routes.js';
-import {
-  appPage,
-  consolePage,
-  dashboardPage,
-  pageRoutes,
-  signInPageOptions,
-  type PageSignIn,
-} from './pages/page-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
 import { pushRoutes, pushStatusRoute, type PushOptions } from './routes/push-routes.js';
 import { preferenceRoutes } from './routes/preference-routes.js';
@@ -77,16 +69,8 @@ export interface HttpAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
   readonly docs?: boolean;
-  /** Serve the students' app at / (with its service worker and manifests), a page on the public API (default true). */
-  readonly app?: boolean;
-  /** Serve the kitchen dashboard at /dashboard, a page on the public API (default true). */
-  readonly dashboard?: boolean;
-  /** Serve the admin console at /admin, a page on the admin API that signs in with meals:write (default true). */
-  readonly console?: boolean;
   /** Web Push (issue 41): the VAPID public key and its use cases; absent: off, its routes answer 409 push_disabled. */
   readonly push?: PushOptions;
-  /** Sign-in for the pages with OpenID Connect (OIDC_ISSUER, OIDC_CLIENT_ID); absent: they offer a pasted token. */
-  readonly signIn?: PageSignIn | undefined;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -113,7 +97,7 @@ export interface HttpAppOptions {
   readonly publicBaseUrl?: string | undefined;
   /**
    * Route packages served beside the API, each with the use cases it calls (e.g. @canteen-meals/adapters-http-openmensa's
-   * `openMensaPlugin`): registered after the public API routes, before the pages.
+   * `openMensaPlugin`, then @canteen-meals/adapters-http-pages' `pagesPlugin`): registered after the public API routes.
    */
   readonly plugins?: readonly HttpAppPlugin[];
 }
@@ -286,13 +270,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     apiPrefix,
   };
   for (const plugin of plugins) await app.register(async (scope) => plugin.register(scope, context));
-  // The browser pages (packages/web) on the API above, with a strict Content-Security-Policy of their own.
-  const pages = [
-    ...((options.app ?? true) ? [appPage] : []),
-    ...((options.dashboard ?? true) ? [dashboardPage] : []),
-    ...((options.console ?? true) ? [consolePage] : []),
-  ];
-  if (pages.length > 0) await app.register(pageRoutes, { pages, ...signInPageOptions(options.signIn) });
   return app;
 }
 

@@ -59,15 +59,6 @@ export { auditActorOf } from './auth/audit-actor.js';
 export { defaultMenuCaching, type MenuCachingOptions, type MenuRoutesOptions } from './routes/menu-routes.js';
 export type { RankingRoutesOptions } from './routes/ranking-routes.js';
 export { noMenuCache, type MenuCacheSettings } from '@canteen-meals/read-models';
-export {
-  assetPath,
-  consolePath,
-  dashboardContentSecurityPolicy,
-  dashboardPath,
-  pageContentSecurityPolicy,
-  signInPageOptions,
-  type PageSignIn,
-} from './pages/page-routes.js';
 export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from '@canteen-meals/read-models';
 export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';

@@ -7,3 +7,4 @@ export { notModified, publicCacheControl } from './routes/fresh-answers.js';
 export type { MenuCachingOptions } from './routes/menu-routes.js';
 export { localDateOf } from './routes/read-params.js';
 export { errorResponses, publicRouteErrors } from './schemas/error-responses.js';
+export { varyOn } from './vary.js';

@@ -48,7 +48,7 @@ describe("conditional GETs from Node's fetch against a listening server", () => 
   it.each([
     '/api/v1/meals?canteen=default&date=2026-03-10',
     '/api/v1/rankings?canteen=default&date=2026-03-10',
-    '/dashboard',
+    // The pages' own: packages/adapters-http-pages/test/page-answers.test.ts.
   ])('answers 304 to fetch() revalidating %s, although fetch adds Cache-Control: no-cache', async (path) => {
     const first = await fetch(base + path);
     expect(first.status).toBe(200);

@@ -1,12 +1,13 @@
+// The `hide` of a route's schema (@fastify/swagger's): the pages are not in the OpenAPI document.
+import type {} from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ifNoneMatchHolds } from '../conditional-requests.js';
+import { ifNoneMatchHolds, varyOn } from '@canteen-meals/adapters-http/plugin-kit';
 import { pageHtml } from './page-html.js';
 import { pageLanguageOf } from './page-language.js';
 import Negotiator from 'negotiator';
 import { digest, gzippedOf, lazyWebAssets, staticFile, type StaticFile, type WebAssets } from './web-assets.js';
-import { varyOn } from '../vary.js';
 
 export const appPath = '/';
 export const dashboardPath = '/dashboard';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHmacTokenVerifier, dashboardContentSecurityPolicy } from '../src/index.js';
-import { secret } from './app-fixture.js';
-import { buildAppWith } from './app-with.js';
+import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
+import { dashboardContentSecurityPolicy } from '../src/index.js';
+import { buildAppWith, secret } from './app-with.js';
 
 const verifyToken = createHmacTokenVerifier({ secret });
 

@@ -1,8 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHmacTokenVerifier, dashboardContentSecurityPolicy } from '../src/index.js';
-import { secret } from './app-fixture.js';
-import { buildAppWith } from './app-with.js';
+import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
+import { dashboardContentSecurityPolicy } from '../src/index.js';
+import { buildAppWith, secret } from './app-with.js';
 
 // The students' app at `/` (packages/web/src/app): its page, its web app manifests and its service worker, served by
 // the pages' routes from the web package's build.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHmacTokenVerifier, pageContentSecurityPolicy } from '../src/index.js';
-import { secret } from './app-fixture.js';
-import { buildAppWith } from './app-with.js';
+import { createHmacTokenVerifier } from '@canteen-meals/adapters-http';
+import { pageContentSecurityPolicy } from '../src/index.js';
+import { buildAppWith, secret } from './app-with.js';
 
 // The pages with sign-in configured: the issuer's origin joins connect-src (the scripts call its discovery and token
 // endpoints), nothing else changes, and the settings reach the scripts as data-* attributes on <html>.
