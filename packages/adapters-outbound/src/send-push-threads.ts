@@ -90,7 +90,8 @@ export function preparingThreads(vapid: VapidIdentity, options: { readonly threa
     prepare: (target, message, nowMs) =>
       new Promise((resolve) => {
         if (closed) return resolve(notPrepared('the sender was closed'));
-        if (batch.length === 0) queueMicrotask(flush);
+        // Handed over after this turn's I/O: every message asked for meanwhile goes in the same one.
+        if (batch.length === 0) setImmediate(flush);
         nextId += 1;
         // Plain objects: the domain's subscription carries more than the thread needs.
         batch.push({
