@@ -77,6 +77,8 @@ const bundledAtBuild = (packageDir: string) => packageDir === 'packages/web';
 const readModels = '@canteen-meals/read-models';
 // The HTTP adapter's plugin packages (adapters-http-*) build on its helpers and are registered into its app.
 const httpAdapter = '@canteen-meals/adapters-http';
+// The OpenAPI document and Swagger UI, which the HTTP adapter loads on their first request (not at start).
+const apiDocs = '@canteen-meals/adapters-http-docs';
 
 describe('architecture: dependencies point inwards', () => {
   it('keeps the domain pure: it imports nothing outside itself and declares no dependency', () => {
@@ -99,7 +101,7 @@ describe('architecture: dependencies point inwards', () => {
     // code of theirs runs on the server).
     const inner =
       packageDir === 'packages/adapters-http'
-        ? ['@canteen-meals/domain', wireContract, readModels]
+        ? ['@canteen-meals/domain', wireContract, readModels, apiDocs]
         : packageDir.startsWith('packages/adapters-http-')
           ? ['@canteen-meals/domain', wireContract, readModels, httpAdapter, webPages]
           : ['@canteen-meals/domain'];

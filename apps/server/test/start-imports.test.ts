@@ -173,7 +173,7 @@ describe('what the bundled server loads at start', () => {
     expect(start.lazy.size).toBeGreaterThan(0);
     const later = [...start.lazy].flatMap((output) => Object.keys(meta.outputs[output]!.inputs));
     expect(later).toContain('packages/adapters-sqlite/dist/index.js');
-    expect(later).toContain('packages/adapters-http/dist/docs/docs-app.js');
+    expect(later).toContain('packages/adapters-http-docs/dist/docs-app.js');
   });
 
   it.each(loadedLater)('not %s', (_what, names) => {

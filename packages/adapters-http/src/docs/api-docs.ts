@@ -1,3 +1,5 @@
+// The `hide` of a route's schema (@fastify/swagger's): the docs routes, and others, are not in the document.
+import type {} from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 
 export const openApiPath = '/openapi.json';
@@ -11,7 +13,7 @@ const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encodin
  * Serves the OpenAPI document at /openapi.json and Swagger UI at /docs, outside the authenticated scope and hidden
  * from the document they serve. Registered before any route, it sees every route registered afterwards (here or by
  * any later plugin). The generator and Swagger UI (with its static files and YAML) are loaded on the first request for
- * either, in an app of their own (docs-app.ts), not at start: most processes never serve them (issue 30).
+ * either, in an app of their own (@canteen-meals/adapters-http-docs), not at start: most processes never serve them (issue 30).
  */
 export async function registerApiDocs(app: FastifyInstance, options: { readonly apiPrefix: string }): Promise<void> {
   const routes: RouteOptions[] = [];
@@ -20,8 +22,8 @@ export async function registerApiDocs(app: FastifyInstance, options: { readonly 
   });
   let docsApp: Promise<FastifyInstance> | undefined;
   const docs = () =>
-    (docsApp ??= import('./docs-app.js')
-      .then(({ buildDocsApp }) => buildDocsApp(routes, options))
+    (docsApp ??= import('@canteen-meals/adapters-http-docs')
+      .then(({ buildDocsApp }) => buildDocsApp(routes, { ...options, docsPath, bearerAuth }))
       .catch((error: unknown) => {
         docsApp = undefined;
         throw error;

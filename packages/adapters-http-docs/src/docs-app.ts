@@ -1,8 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifySchema, type RouteOptions } from 'fastify';
-import { httpStatusOf } from '../error-mapping.js';
-import { bearerAuth, docsPath } from './api-docs.js';
+import { httpStatusOf } from '@canteen-meals/http-contract';
 import { webhookDocs } from './webhook-docs.js';
 
 const description = `Mark canteen meals as favourites and rate them 1 to 5.
@@ -24,16 +23,20 @@ ${Object.entries(httpStatusOf)
   .map(([code, status]) => `| ${status} | \`${code}\` |`)
   .join('\n')}`;
 
+/** Where the app serves its API, Swagger UI, and the name of its bearer security scheme. */
+export interface DocsAppOptions {
+  readonly apiPrefix: string;
+  readonly docsPath: string;
+  readonly bearerAuth: string;
+}
+
 /**
  * The app that makes the OpenAPI document and serves Swagger UI, built on the first request for either (see
  * api-docs.ts): the generator is handed `routes`, the service's routes as they were registered, in their order. They
  * never answer here, so their schemas are not compiled.
  */
-export async function buildDocsApp(
-  routes: readonly RouteOptions[],
-  options: { readonly apiPrefix: string },
-): Promise<FastifyInstance> {
-  const { apiPrefix } = options;
+export async function buildDocsApp(routes: readonly RouteOptions[], options: DocsAppOptions): Promise<FastifyInstance> {
+  const { apiPrefix, docsPath, bearerAuth } = options;
   const app = Fastify({ logger: false });
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -1,0 +1,1 @@
+export { buildDocsApp, type DocsAppOptions } from './docs-app.js';
