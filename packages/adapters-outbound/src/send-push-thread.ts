@@ -1,11 +1,22 @@
 // The thread behind preparingThreads (send-push-threads.ts): prepares each Web Push request it is handed (web-push's
 // aes128gcm encryption, the cached VAPID Authorization) and answers it, so that the event loop serving requests does
 // none of this CPU work. Lives as long as the sender that started it.
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createPushPreparer, type VapidIdentity } from './send-push-prepare.js';
-import type { PrepareAnswer, PrepareRequest } from './send-push-threads.js';
+import { createPushPreparer } from './send-push-prepare.js';
+import type { PrepareAnswer, PrepareRequest, PreparingThreadData } from './send-push-threads.js';
 
-const prepare = createPushPreparer(workerData as VapidIdentity);
+const { vapid, nice } = workerData as PreparingThreadData;
+// Linux keeps a nice value per thread: this one, and only this one, gives way to the event loop's thread when the
+// cores are busy. Elsewhere the call would lower the whole process, so it is not made.
+if (process.platform === 'linux' && nice > 0) {
+  try {
+    setPriority(nice);
+  } catch {
+    // Not allowed here (a sandbox): the thread runs at the process's priority.
+  }
+}
+const prepare = createPushPreparer(vapid);
 parentPort?.on('message', (requests: readonly PrepareRequest[]) => {
   const answers: PrepareAnswer[] = [];
   const transfer: ArrayBuffer[] = [];

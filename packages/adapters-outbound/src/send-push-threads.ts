@@ -15,6 +15,20 @@ export interface PrepareAnswer {
   readonly prepared: PreparedPush;
 }
 
+/** @internal What a preparing thread starts with. */
+export interface PreparingThreadData {
+  readonly vapid: VapidIdentity;
+  /** Its nice value (Linux): above 0, it gives way to the threads of the process's own priority. */
+  readonly nice: number;
+}
+
+/**
+ * The preparing threads' nice value: on busy cores the event loop, which answers requests, goes first; a thread of
+ * nice 5 still gets about a quarter of a core beside two busy threads of nice 0 (the kernel's weights: 335 to 1024),
+ * twice what 250 messages a second take.
+ */
+export const preparingThreadNice = 5;
+
 /** Prepares Web Push requests somewhere: in this thread or in threads of their own. */
 export interface PushPreparing {
   prepare(target: PushTarget, message: PushMessage, nowMs: number): Promise<PreparedPush>;
@@ -31,7 +45,8 @@ interface PreparingThread {
  * Prepares Web Push requests (createPushPreparer: the encryption and the VAPID Authorization, an ECDH and an HKDF per
  * message) in `threads` worker threads, started at the first request: the event loop that serves requests only hands
  * the message over and takes the body back. The requests of one turn of the event loop go to a thread in one message,
- * to the thread with the fewest under way. A thread is referenced only while it has requests under way (an idle one
+ * to the thread with the fewest under way. The threads run at a lower priority than the event loop's (Linux, nice 5).
+ * A thread is referenced only while it has requests under way (an idle one
  * keeps no process alive). A thread that stops answers what it had as not prepared (the delivery retries it) and is
  * started again at the next request.
  */
@@ -48,7 +63,8 @@ export function preparingThreads(vapid: VapidIdentity, options: { readonly threa
 
   const start = (slot: number): PreparingThread => {
     // The compiled thread, from dist/ (also under the tests, which load the sources: `tsc -b` builds it).
-    const worker = new Worker(new URL('../dist/send-push-thread.js', import.meta.url), { workerData: vapid });
+    const workerData: PreparingThreadData = { vapid, nice: preparingThreadNice };
+    const worker = new Worker(new URL('../dist/send-push-thread.js', import.meta.url), { workerData });
     const thread: PreparingThread = { worker, pending: new Map() };
     worker.unref();
     worker.on('message', (answers: readonly PrepareAnswer[]) => {
