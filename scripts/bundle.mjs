@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `pnpm bundle DIR` (issues 26 and 39): writes to DIR the built server and its production dependencies only, so that
+// `pnpm bundle DIR`: writes to DIR the built server and its production dependencies only, so that
 // `node DIR/main.js` starts it on a machine with Node alone (no pnpm, no TypeScript, no dev dependency). main.js
-// runs the bundled server (dist/bundle/server.js, made by apps/server/build-bundle.mjs; issue 30).
+// runs the bundled server (dist/bundle/server.js, made by apps/server/build-bundle.mjs).
 //
 //   node scripts/bundle.mjs DIR
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The pack-and-run test (issue 13): packs every installable package as `pnpm publish` would, checks the packed
+// The pack-and-run test: packs every installable package as `pnpm publish` would, checks the packed
 // manifests and files, installs the tarballs with plain npm into a scratch project outside the workspace and runs
 // there (a) the domain with the in-memory adapters and (b) the client against the built server.
 // Needs a build first (`pnpm test:pack` runs `tsc -b`). The install tries npm's cache alone first (`--offline`), then

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the built server (part of `pnpm build`, after `tsc -b` and the web pages) into dist/bundle/: `server.js`
-// and its chunks, made by esbuild from dist/main.js. Loading some 800 modules was most of a start (issue 30); one
+// and its chunks, made by esbuild from dist/main.js. Loading some 800 modules was most of a start; one
 // bundle starts with half the CPU. What only some requests need (the API docs, the feed reader, the outbound
 // clients, the database adapter not configured, prom-client, jose) stays in chunks loaded by `import()` on first use.
 //
@@ -26,7 +26,7 @@ const at = (path) => join(root, path);
 const workers = {
   'checkpoint-worker': at('packages/adapters-sqlite/dist/checkpoint-worker.js'),
   'feed-reading-worker': at('apps/server/dist/feeds/feed-reading-worker.js'),
-  // Web Push's encryption and VAPID, off the event loop (issue 41).
+  // Web Push's encryption and VAPID, off the event loop.
   'send-push-thread': at('packages/adapters-outbound/dist/send-push-thread.js'),
 };
 

@@ -10,7 +10,7 @@ export interface BenchSettings {
   readonly connections: number;
   /** Distinct users, each with its own signed token. */
   readonly users: number;
-  /** The live measurement (issue 17): streams held open, ratings sent per second while they are, for how long. */
+  /** The live measurement: streams held open, ratings sent per second while they are, for how long. */
   readonly liveStreams: number;
   readonly liveRatingsPerSecond: number;
   readonly liveSeconds: number;

@@ -7,7 +7,7 @@ export interface BenchFixture {
   /**
    * As many users again, with marks and ratings like the others' and preferences too: a label filter that leaves out
    * no dish of the menu (`without=mustard,sesame`) and an aversion of one menu dish (marked `avoided`), so that their
-   * personalized menu is the same work plus applying preferences (issue 27: at most 10 % of the read).
+   * personalized menu is the same work plus applying preferences (at most 10 % of the read).
    */
   readonly pickyUserIds: readonly string[];
   /** A few open meals that every user rates and marks. */

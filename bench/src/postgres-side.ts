@@ -13,7 +13,7 @@ export type PostgresSide =
   | { readonly available: false; readonly reason: string };
 
 /**
- * The same server on a throwaway PostgreSQL cluster (issue 6), its open meals put in through the admin route, so
+ * The same server on a throwaway PostgreSQL cluster, its open meals put in through the admin route, so
  * that the bench needs no SQL of its own for PostgreSQL.
  */
 export async function startPostgresSide(options: {

@@ -5,7 +5,7 @@ import type { MissingRoute, Scenario } from './scenarios.js';
 /**
  * Headers of one response or one connection rather than of the answer: Node writes date, connection, keep-alive and
  * transfer-encoding, Fastify content-length. The reference writes its own, so the two still send headers of the same
- * size. The server's X-Request-Id, new on every request, is replayed as recorded (issue 39): the reference sends the
+ * size. The server's X-Request-Id, new on every request, is replayed as recorded: the reference sends the
  * same set of headers, of the same length, without the work of making an id.
  */
 const perResponseHeaders: ReadonlySet<string> = new Set([

@@ -90,7 +90,7 @@ async function runBench(
     authorizations: fixture.pickyUserIds.map((sub) => bearer(sub)),
     random: seededRandom(43),
   };
-  // Start time is measured to the first answered rating (issue 30): a route whose validator and serializer are
+  // Start time is measured to the first answered rating: a route whose validator and serializer are
   // compiled on that first request, after a token check, a read and a write.
   const startProbe: ProbeRequest = {
     method: 'POST',
@@ -124,7 +124,7 @@ async function runBench(
   const publicMenu = publicMenuScenario('public-menu', fixture.menuDay);
   const openMensaDay = openMensaDayScenario(openMensaDayName, fixture.menuDay);
   const filteredMenu = filteredPublicMenuScenario(filteredMenuName, fixture.menuDay);
-  // Issue 16: 90 % public menu reads, 10 % ratings of the menu's meals that can be rated.
+  // 90 % public menu reads, 10 % ratings of the menu's meals that can be rated.
   const mixedRatings = rateMealScenario('mixed ratings', users, fixture.rateableMenuMealIds);
   const mixed = mixedScenario('mixed', users.random, publicMenu, mixedRatings, mixedRatingShare);
 
@@ -209,7 +209,7 @@ async function runBench(
       },
     );
   }
-  // Issue 27: what applying a person's preferences costs the personalized menu, on the same server.
+  // What applying a person's preferences costs the personalized menu, on the same server.
   if (selected(preferencesPairName)) {
     await compare(
       preferencesPairName,
@@ -251,7 +251,7 @@ async function runBench(
     workDir,
     log,
   });
-  // Web Push at lunch-peak scale (issue 41), on a server and database of its own.
+  // Web Push at lunch-peak scale, on a server and database of its own.
   const push = selected(pushDigestName)
     ? await measurePushDigest({ workDir, jwtSecret, log, ratingSeconds: Math.min(settings.seconds, 10), cleanups })
     : undefined;
@@ -358,9 +358,9 @@ const firstSpreadMealId = 1_000_001;
 const hotMealCount = 3;
 
 /**
- * Issue 6: rate-meal on one server instance over PostgreSQL against one over SQLite. Issue 19: on PostgreSQL, the
+ * Rate-meal on one server instance over PostgreSQL against one over SQLite. Issue 19: on PostgreSQL, the
  * same load all on 3 hot meals against spread over 1000 meals, and two instances on one database against one.
- * Issue 30: mark-meal on PostgreSQL against SQLite too.
+ * Mark-meal on PostgreSQL against SQLite too.
  */
 async function comparePostgres(context: {
   fixture: BenchFixture;
@@ -467,7 +467,7 @@ function postgresTargets(pairs: readonly PairResult[]): TargetCheck[] {
   ];
 }
 
-/** Issue 39: the streams the students' app holds open, and the kitchen's burst of availability taps. */
+/** The streams the students' app holds open, and the kitchen's burst of availability taps. */
 const liveBurstName = 'live-burst';
 const burstStreams = burstStreamCount(process.env.BENCH_BURST_STREAMS);
 const burstTaps = 2000;
@@ -540,7 +540,7 @@ function burstFailures(burst: LiveBurstResult): string[] {
 const spareFiles = 256;
 
 /**
- * Issue 17: streams held open on the server while ratings arrive; the memory per stream and the delivery latency.
+ * Streams held open on the server while ratings arrive; the memory per stream and the delivery latency.
  * Undefined when it did not run (the route is missing, or no stream can be opened under the open-file limits).
  */
 async function measureLive(context: {
@@ -697,9 +697,9 @@ function liveFailures(live: LiveResult): string[] {
 
 /** Issue 16's revalidation scenario: answered 304, so it runs against the public menu's etag of the moment. */
 const publicMenuRevalidationName = 'public-menu-304';
-/** Issue 25: a day of 50 meals through OpenMensa's API v2. */
+/** A day of 50 meals through OpenMensa's API v2. */
 const openMensaDayName = 'openmensa-v2-day';
-/** Issue 27: the public menu with a label filter. */
+/** The public menu with a label filter. */
 const filteredMenuName = 'public-menu-filtered';
 const mixedRatingShare = 0.1;
 const mixedDescription = "90 % public menu reads, 10 % ratings of the menu's meals";

@@ -97,7 +97,7 @@ export function publicMenuScenario(name: string, day: string): Scenario {
 }
 
 /**
- * Issue 27: the public menu with a label filter (`without=gluten`), as an app asks for what a person can eat. The URL
+ * The public menu with a label filter (`without=gluten`), as an app asks for what a person can eat. The URL
  * is the cache key: served like the bare menu, and compared with a bare Fastify answering the same bytes.
  */
 export function filteredPublicMenuScenario(name: string, day: string): Scenario {
@@ -163,7 +163,7 @@ export function mixedScenario(
 }
 
 /**
- * Issue 25: the same 50-meal day through OpenMensa's API v2 (`/api/v2/canteens/{id}/days/{date}/meals`), as OpenMensa
+ * The same 50-meal day through OpenMensa's API v2 (`/api/v2/canteens/{id}/days/{date}/meals`), as OpenMensa
  * apps read a day. The fixture's canteen is the server's default canteen, which a fresh database numbers 1.
  */
 export function openMensaDayScenario(name: string, day: string): Scenario {

@@ -177,7 +177,7 @@ export interface FeedGaugeSources {
   readonly clock: Clock;
 }
 
-/** The service's metrics when they are on; prom-client is loaded only then (start time, issue 30). */
+/** The service's metrics when they are on; prom-client is loaded only then (start time). */
 export async function createMetrics(
   config: Pick<Config, 'metricsEnabled'>,
   feeds?: FeedGaugeSources,
@@ -287,7 +287,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     intervalMs: config.feedCheckIntervalS * 1000,
     onError: (error) => app.log.error({ err: error }, 'the feed scheduler failed'),
   });
-  // The audit trail keeps AUDIT_RETENTION_DAYS: a daily job deletes what is older (issue 43).
+  // The audit trail keeps AUDIT_RETENTION_DAYS: a daily job deletes what is older.
   const auditRetention = startAuditRetentionJob(c.resolve<UseCases>(tokens.useCases).deleteExpiredAuditEntries, {
     onDeleted: (deleted, before) => {
       if (deleted > 0)

@@ -144,7 +144,7 @@ describe('the deployable bundle', () => {
       expect(page.status).toBe(200);
       const script = /<script type="module" src="([^"]+)"><\/script>/.exec(await page.text())?.[1];
       expect((await fetch(`${server.url}${script}`)).status).toBe(200);
-      // Issue 30: main.js runs the esbuild bundle, whose external packages (Swagger UI) resolve inside the copy.
+      // main.js runs the esbuild bundle, whose external packages (Swagger UI) resolve inside the copy.
       expect(readFileSync(join(copy, 'main.js'), 'utf8')).toContain("import './dist/bundle/server.js';");
       expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
       expect((await fetch(`${server.url}/docs/static/swagger-ui-bundle.js`)).status).toBe(200);

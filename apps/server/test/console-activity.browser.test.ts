@@ -12,7 +12,7 @@ import {
   type Server,
 } from './support/kitchen-browser.js';
 
-// The console's Activity tab (issue 43 item 5) in a real headless Chromium: the audit trail of the changes made
+// The console's Activity tab in a real headless Chromium: the audit trail of the changes made
 // before through the API by an admin, a manager and a kitchen, filtered by canteen, person and change, in English and
 // German; a manager sees their canteen's entries only.
 const manager = signHmacToken(secret, { sub: 'nora', scope: 'meals:manage@mensa-nord' });

@@ -212,7 +212,7 @@ describe('the admin console in a headless browser', () => {
     await page.getByLabel('Id', { exact: true }).fill('campus-app');
     await page.getByLabel('URL that receives the events').fill(`${new URL(feedUrl).origin}/hooks`);
     await page.getByLabel(/meal\.withdrawn/).check();
-    // Every event the API accepts is offered (issue 39: the form lacked this one).
+    // Every event the API accepts is offered (the form lacked this one).
     await page.getByLabel(/meal\.availability_changed/).check();
     await page.getByRole('button', { name: 'Create webhook' }).click();
     const shown = (await page.locator('#webhook-secret code').textContent()) ?? '';

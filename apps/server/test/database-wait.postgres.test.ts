@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from '../../../packages/adapters-postgres/test/support/test-database.js';
 import { serverMain } from './support/server-process.js';
 
-// Issue 26: a PostgreSQL that is not reachable yet at start is waited for. The database "comes up" when this test
+// A PostgreSQL that is not reachable yet at start is waited for. The database "comes up" when this test
 // opens a TCP relay to the throwaway cluster on the port the server was told; nothing depends on timing.
 
 const databaseUrl = databasePerFile();

@@ -3,7 +3,7 @@ import { createUseCases, localDayOf } from '@canteen-meals/domain';
 import { describe, expect, it } from 'vitest';
 import { demoCanteen, demoMenu } from '../src/demo-menu.js';
 
-// Issue 39: the Quick start's tour began with an empty menu between 00:00 and 02:00 in Berlin: today's demo meals
+// The Quick start's tour began with an empty menu between 00:00 and 02:00 in Berlin: today's demo meals
 // were placed two hours back, on yesterday's date on the canteen's clock.
 const timeZone = 'Europe/Berlin';
 

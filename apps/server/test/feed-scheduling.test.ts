@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 
-// Feeds that cannot hold up the service (issue 24) and that recover (issue 26), with the real app, real local feed
+// Feeds that cannot hold up the service and that recover, with the real app, real local feed
 // servers and a clock the test moves. Nothing sleeps: the tests wait for events (a request arrived, a feed ran).
 const realFeed = readFileSync(
   fileURLToPath(

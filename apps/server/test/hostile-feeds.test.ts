@@ -11,7 +11,7 @@ import type { UseCases } from '@canteen-meals/domain';
 import { buildServer, tokens, type Overrides } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 
-// Issue 24: a hostile feed (deep XML, a reading that never ends, a run that kills the process) must not take the
+// A hostile feed (deep XML, a reading that never ends, a run that kills the process) must not take the
 // service down. A real local feed server, the real app; the feed is read in its thread (`tsc -b` builds it).
 const realFeed = readFileSync(
   fileURLToPath(

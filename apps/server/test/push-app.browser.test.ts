@@ -10,7 +10,7 @@ import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 import { launchBrowser } from './support/kitchen-browser.js';
 
-// "Notify me" (issue 41) in the students' app, in the packaged Chromium: the switch subscribes the browser and hands
+// "Notify me" in the students' app, in the packaged Chromium: the switch subscribes the browser and hands
 // the subscription to the server, the server's test notification reaches the push service (this test's own, which
 // checks VAPID and decrypts the body), a push message reaches the app's service worker (through the DevTools
 // protocol), and turning the switch off removes the subscription. Only `pushManager.subscribe` is stubbed (with

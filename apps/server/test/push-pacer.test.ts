@@ -3,7 +3,7 @@ import type { PreferenceRepository } from '@canteen-meals/domain/ports';
 import { startPushPacer, yieldingPreferences, type PushPacing } from '../src/push/push-pacer.js';
 import type { WorkerTimers } from '../src/webhooks/webhook-worker.js';
 
-// The pace of push messages (issue 41, item 5): a token bucket whose rate yields to a busy event loop. Time and the
+// The pace of push messages: a token bucket whose rate yields to a busy event loop. Time and the
 // loop's utilization are the test's: ticks run when it fires them.
 
 const pacing: PushPacing = { floorPerSecond: 100, ceilingPerSecond: 400, busyAbove: 0.8, tickMs: 100 };

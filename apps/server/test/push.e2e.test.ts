@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 
-// Web Push end to end (issue 41): the real server with VAPID keys, a subscription as a browser hands it over, and a
+// Web Push end to end: the real server with VAPID keys, a subscription as a browser hands it over, and a
 // push service of the test's own on 127.0.0.1 that checks each message's VAPID JWT and decrypts its body with the
 // subscription's private key and secret (http_ece): no mock of the encryption. Time through the clock port.
 const secret = 'push-e2e-secret-of-at-least-32-bytes!!';

@@ -64,7 +64,7 @@ describe('the wired server on SQLite', () => {
       expect(data.meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual(ids);
       counts.push(statements);
     }
-    // One for the meals, one for the reader's preferences (label filter and aversions, issue 27).
+    // One for the meals, one for the reader's preferences (label filter and aversions).
     expect(counts).toEqual([2, 2, 2]);
   });
 

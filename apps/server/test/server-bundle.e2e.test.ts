@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from './support/server-process.js';
 
-// Issue 30: production runs the bundled server (apps/server/dist/bundle/server.js, apps/server/build-bundle.mjs),
+// Production runs the bundled server (apps/server/dist/bundle/server.js, apps/server/build-bundle.mjs),
 // whose modules find their files beside the bundle instead of beside their package. One request of each kind that
 // reads such a file, against the built bundle as a process: the SQLite migrations (a rating), the web pages (the
 // dashboard and its assets), the API docs' lazy chunk and Swagger UI's own files (an external package), the

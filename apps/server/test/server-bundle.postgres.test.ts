@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from '../../../packages/adapters-postgres/test/support/test-database.js';
 import { startServer, type ServerProcess } from './support/server-process.js';
 
-// Issue 30: the bundled server (apps/server/build-bundle.mjs) on PostgreSQL: the pg driver (external) loads from its
+// The bundled server (apps/server/build-bundle.mjs) on PostgreSQL: the pg driver (external) loads from its
 // lazy chunk and the migrations are read from their copy beside the bundle, on a database of its own.
 
 const bundle = fileURLToPath(new URL('../dist/bundle/server.js', import.meta.url));

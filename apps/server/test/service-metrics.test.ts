@@ -167,7 +167,7 @@ describe('readiness of the real persistence', () => {
   });
 });
 
-// Issue 26: the gauges an operator watches: what waits to be delivered, and what this instance holds open.
+// The gauges an operator watches: what waits to be delivered, and what this instance holds open.
 describe('gauges', () => {
   it('show the webhook deliveries waiting, from the shared outbox, on each scrape', async () => {
     // WEBHOOK_POLL_MS=0: this instance delivers nothing, so the deliveries stay waiting.

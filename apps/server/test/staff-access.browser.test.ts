@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, day, launchBrowser, openPage, secret, startServer, type Server } from './support/kitchen-browser.js';
 
-// Staff belong to their canteens (issue 43 item 4) in a real headless Chromium: the console and the kitchen's page
+// Staff belong to their canteens in a real headless Chromium: the console and the kitchen's page
 // show only what GET /me/access allows. Grants per canteen come as SCOPE@CANTEEN_ID in the pasted tokens' scope claim
 // (ROLE@CANTEEN_ID roles give the same grants: the route tests show it).
 const manager = signHmacToken(secret, { sub: 'nora', scope: 'meals:manage@mensa-nord' });

@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 30: a server's start is mostly loading modules (about 0.5 ms each on this machine). What only some requests
+// A server's start is mostly loading modules (about 0.5 ms each on this machine). What only some requests
 // or some configurations need is imported on first use (`await import(...)`). This follows the static imports from
 // main.ts through the sources (workspace packages by their package.json exports, as Node resolves the built code)
 // and names every other package the start loads, so that a new static import of a lazy one fails here. Production
@@ -110,7 +110,7 @@ describe('what a server loads at start', () => {
       'packages/adapters-openmensa/src/writer.ts',
       'packages/adapters-outbound/src/address-policy.ts',
       'packages/adapters-outbound/src/policy.ts',
-      // The push endpoint rule a subscription's save checks (issue 41): no web-push, no HTTP client.
+      // The push endpoint rule a subscription's save checks: no web-push, no HTTP client.
       'packages/adapters-outbound/src/push-endpoint.ts',
       'packages/adapters-outbound/src/webhook-secret.ts',
     ]);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runServerToExit, serverMain, startServer } from './support/server-process.js';
 
-// Issue 26: a start explains itself. Each failing start ends with exactly one line that says what and what to do,
+// A start explains itself. Each failing start ends with exactly one line that says what and what to do,
 // a non-zero exit code and no stack trace; the real process is started and its output read.
 
 const production = { NODE_ENV: 'production', JWT_SECRET: 'start-up-test-secret-of-at-least-32-bytes' };

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { launchBrowser } from './support/kitchen-browser.js';
 import { providerSettings, signInAtProvider } from './support/provider-sign-in.js';
 
-// The students' app at `/` (issue 40) in a real headless Chromium: a student filters the menu, signs in at a real
+// The students' app at `/` in a real headless Chromium: a student filters the menu, signs in at a real
 // OpenID provider (packages/test-oidc), rates with the stars (pointer and keyboard), marks a favourite, hides a dish,
 // sees a meal go sold out live, downloads and erases their data, and starts the app offline on the last menu with a
 // rating tapped offline sent once back online. axe-core checks every view in both languages, signed in and out.

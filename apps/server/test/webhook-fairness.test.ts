@@ -8,7 +8,7 @@ import { buildServer } from '../src/composition-root.js';
 import { loadConfig } from '../src/config.js';
 
 // Two real receivers on 127.0.0.1, one that never answers and one that answers at once, fed by the whole service:
-// the healthy one's deliveries must not wait behind the hanging one's (issue 24). Everything is asserted by what the
+// the healthy one's deliveries must not wait behind the hanging one's. Everything is asserted by what the
 // receivers saw and in which order; the clock the service reads is the test's.
 const secret = 'webhook-fairness-test-secret-of-32-bytes';
 const admin = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:write' });

@@ -124,7 +124,7 @@ export async function buildDocsApp(routes: readonly RouteOptions[], options: Doc
 
 /**
  * The one inline style Swagger UI writes: a `<style>` inside the logo's SVG in its top bar (swagger-ui-standalone-
- * preset.js), allowed by its hash, so the page keeps its policy and logs no violation (issue 39). Another version of
+ * preset.js), allowed by its hash, so the page keeps its policy and logs no violation. Another version of
  * Swagger UI may change it: apps/server/test/api-docs.browser.test.ts then fails.
  */
 const swaggerLogoStyle = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=';

@@ -46,7 +46,7 @@ const gzipped = new WeakMap<StaticFile, Promise<{ readonly body: Buffer; readonl
 
 /**
  * The file gzipped, with a validator of its own: made once, on first use (node:zlib is loaded then, not at start:
- * issue 30, a server that answers the API only never loads it).
+ * A server that answers the API only never loads it).
  */
 export function gzippedOf(file: StaticFile): Promise<{ readonly body: Buffer; readonly etag: string }> {
   let found = gzipped.get(file);
@@ -84,7 +84,7 @@ const immutable = 'public, max-age=31536000, immutable';
 
 /**
  * Reads the web package's build (`@canteen-meals/web`, built by `pnpm build`). Not at start: most instances answer
- * the API only, and start time counts (issue 30). A missing build is an operator's mistake the error names.
+ * the API only, and start time counts. A missing build is an operator's mistake the error names.
  */
 export function loadWebAssets(): WebAssets {
   let manifestPath: string;

@@ -69,7 +69,7 @@ export interface HttpAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
   readonly docs?: boolean;
-  /** Web Push (issue 41): the VAPID public key and its use cases; absent: off, its routes answer 409 push_disabled. */
+  /** Web Push: the VAPID public key and its use cases; absent: off, its routes answer 409 push_disabled. */
   readonly push?: PushOptions;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;

@@ -40,7 +40,7 @@ export interface HttpUseCases {
   readonly feeds: FeedRoutesOptions;
   readonly reports: ReportRoutesOptions;
   readonly webhooks: Omit<WebhookRoutesOptions, 'cursorSecret'>;
-  /** The audit trail (issue 43). */
+  /** The audit trail. */
   readonly audit: Omit<AuditRoutesOptions, 'cursorSecret'>;
   /** What the staff routes' access policy reads to find the canteen of a meal, a dish or a canteen id. */
   readonly access: Parameters<typeof canteenLocatorOver>[0];

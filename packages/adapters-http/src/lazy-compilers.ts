@@ -4,7 +4,7 @@ import type { FastifyServerOptions } from 'fastify';
 
 /*
  * Fastify compiles every route's validators (ajv) and response serializers (fast-json-stringify) when the app becomes
- * ready: with about 60 routes that was most of the server's start (issue 30), though a process may answer only a few
+ * ready: with about 60 routes that was most of the server's start, though a process may answer only a few
  * of them. These compilers hand Fastify a function at once and compile on its first call: the same ajv and the same
  * fast-json-stringify produce the same code, only later, and each route's code is compiled once, as before.
  */

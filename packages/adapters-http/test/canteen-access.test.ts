@@ -5,7 +5,7 @@ import { buildAppWith } from './app-with.js';
 import { now, secret, useSharedTestApp } from './app-fixture.js';
 import { signJwt, nowSeconds } from './token-fixtures.js';
 
-// Staff belong to their canteens (issue 43): the test menu's meals 1 to 4 are the canteen `default`'s; mensa-nord serves
+// Staff belong to their canteens: the test menu's meals 1 to 4 are the canteen `default`'s; mensa-nord serves
 // meals 11 (today) and 12 (tomorrow). Grants per canteen come as SCOPE@CANTEEN_ID in the scope claim here, and as
 // ROLE@CANTEEN_ID roles at the end.
 const fixture = useSharedTestApp();

@@ -139,7 +139,7 @@ describe('GET /api/v1/canteens/{canteen_id}/dishes?q=', () => {
   });
 });
 
-// Issue 26: a search without text lists, and one across canteens needs no canteen.
+// A search without text lists, and one across canteens needs no canteen.
 describe('GET /api/v1/dishes?q=&canteen= and a search without q', () => {
   const idsOf = (response: { json(): any }) =>
     response.json().data.dishes.map((dish: { canteen_id: string; name: string }) => `${dish.canteen_id}/${dish.name}`);
@@ -181,7 +181,7 @@ describe('GET /api/v1/dishes?q=&canteen= and a search without q', () => {
   });
 });
 
-// Issue 27: dish search takes the label filter of every menu read.
+// Dish search takes the label filter of every menu read.
 describe('GET /api/v1/canteens/{canteen_id}/dishes and /api/v1/dishes with without= and only=', () => {
   const namesOf = (response: { json(): any }) => response.json().data.dishes.map((dish: { name: string }) => dish.name);
 

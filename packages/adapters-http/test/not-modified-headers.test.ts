@@ -24,7 +24,7 @@ const recorded304 = {
   'x-ratelimit-limit': '1000',
   'x-ratelimit-remaining': '<per request>',
   'x-ratelimit-reset': '60',
-  // CORS's Origin kept beside the route's own: a shared cache keeps one answer per origin and per token (issue 39).
+  // CORS's Origin kept beside the route's own: a shared cache keeps one answer per origin and per token.
   vary: 'Origin, authorization',
   'access-control-allow-origin': 'https://app.example.com',
   'access-control-expose-headers':

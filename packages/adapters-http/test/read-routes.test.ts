@@ -45,7 +45,7 @@ const idsOf = (response: Awaited<ReturnType<typeof get>>) =>
   (response.json().data.meals as { meal_id: number }[]).map((meal) => meal.meal_id);
 
 describe('GET /api/v1/meals/{meal_id}', () => {
-  // Issue 26: a meal's public fields need no token; a token that is sent must still be valid.
+  // A meal's public fields need no token; a token that is sent must still be valid.
   it('answers the public fields without a token, and refuses an invalid token', async () => {
     await rate(1, 4);
     await mark(1);

@@ -126,7 +126,7 @@ describe('validation messages', () => {
     });
   });
 
-  // Issue 26: the message names what is allowed, not only that the value does not fit.
+  // The message names what is allowed, not only that the value does not fit.
   it.each([
     ['/api/v1/me/upcoming?days=15', 'query parameter "days" must be an integer from 1 to 14'],
     ['/api/v1/me/upcoming?days=0', 'query parameter "days" must be an integer from 1 to 14'],

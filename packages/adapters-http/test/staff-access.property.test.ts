@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffRouteAccess } from '../src/auth/route-access.js';
 import { buildTestApp, now, type TestApp } from './app-fixture.js';
 
-// Issue 43 item 3: for random grants and random requests on every admin and kitchen route, a request is allowed
+// For random grants and random requests on every admin and kitchen route, a request is allowed
 // exactly when a grant covers it. The oracle below is written from the issue, not from the domain's policy.
 
 const staffScopes = ['meals:write', 'meals:manage', 'meals:kitchen', 'meals:read-reports'] as const;

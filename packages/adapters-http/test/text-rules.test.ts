@@ -6,9 +6,9 @@ import { validateXML } from 'xmllint-wasm';
 import { adminScope, mealsFromUpsertDocument } from '../src/index.js';
 import { useSharedTestApp } from './app-fixture.js';
 
-// The text rules of meal and canteen texts at the API: bidirectional controls (issue 24); noncharacters, which XML 1.0
+// The text rules of meal and canteen texts at the API: bidirectional controls; noncharacters, which XML 1.0
 // forbids (U+FFFE and U+FFFF went raw into openmensa.xml and made a canteen's whole export unreadable), and names of
-// zero-width characters only, an invisible meal in menus, iCal and XML (issue 39).
+// zero-width characters only, an invisible meal in menus, iCal and XML.
 const fixture = useSharedTestApp();
 const schema = readFileSync(new URL('./fixtures/open-mensa-v2.xsd', import.meta.url), 'utf8');
 

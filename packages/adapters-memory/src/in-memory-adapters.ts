@@ -46,7 +46,7 @@ export function createInMemoryAdapters(db: InMemoryDatabase = new InMemoryDataba
   };
 }
 
-/** The push notifications' state in the same in-memory database (issue 41). */
+/** The push notifications' state in the same in-memory database. */
 export function createInMemoryPushStore(db: InMemoryDatabase = new InMemoryDatabase()) {
   return {
     pushSubscriptions: new InMemoryPushSubscriptionRepository(db),

@@ -75,7 +75,7 @@ export class InMemoryDatabase {
   private lastDishId = 0;
 
   /** Appends what a menu write records to the outbox, as part of the write: each event gets a new id. */
-  /** The audit trail, in the order it was appended (issue 43). */
+  /** The audit trail, in the order it was appended. */
   readonly audit: AuditEntry[] = [];
   private lastAuditId = 0;
 

@@ -255,7 +255,7 @@ describe('readOpenMensaFeed: every kind of invalid feed is refused with its line
       '<name>',
       /the meal name is only white space/,
     ],
-    // Issue 39: an invisible meal in menus, iCal and XML.
+    // An invisible meal in menus, iCal and XML.
     [
       'a meal name of zero-width characters',
       feed(day(category(meal('<name>\u200b\u200d\ufeff\u2060</name>')))),
@@ -448,7 +448,7 @@ describe('readOpenMensaFeed: nesting depth', () => {
     expect(problemsOf(nested(maxElementDepth + 1))).toEqual([{ line: 4, message: tooDeep }]);
   });
 
-  // Before the bound, 40 000 levels held the thread for about a minute (docs/reliability.md, issue 24).
+  // Before the bound, 40 000 levels held the thread for about a minute (docs/reliability.md).
   it.each([
     40_000, 400_000,
   ])('refuses a document %i elements deep with the depth error, before reading it whole', (depth) => {

@@ -68,9 +68,9 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     outbox: new PostgresWebhookOutbox(pool, transactions, options.health),
     preferences: new PostgresPreferenceRepository(pool, options.health),
     availability: new PostgresAvailabilityRepository(transactions),
-    // Web Push's subscriptions, settings and outbox (issue 41): in the export, gone with an erasure.
+    // Web Push's subscriptions, settings and outbox: in the export, gone with an erasure.
     pushStore: createPostgresPushStore(pool, { health: options.health }),
-    // The audit trail (issue 43): the repositories above append to it in their changes' transactions.
+    // The audit trail: the repositories above append to it in their changes' transactions.
     audit: new PostgresAuditLog(pool, options.health),
     /** How many transactions (and batches of rating changes and markings) were run again after a serialization failure or a deadlock. */
     retryCount: () => transactions.retryCount + ratings.retryCount + markings.retryCount,

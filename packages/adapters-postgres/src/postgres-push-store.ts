@@ -73,7 +73,7 @@ class Statements {
 }
 
 /**
- * Subscriptions by endpoint (issue 41). A save is one transaction: the endpoint's row inserted or updated (ON
+ * Subscriptions by endpoint. A save is one transaction: the endpoint's row inserted or updated (ON
  * CONFLICT, so two saves of one new endpoint at once make one row), then the person's oldest past the cap removed, with
  * their notifications (the outbox's foreign key cascades).
  */
@@ -392,7 +392,7 @@ export class PostgresPushAudience implements PushAudience {
 }
 
 /**
- * Web Push's state in the same PostgreSQL database as the menu (issue 41): the four ports of a PushStore over one
+ * Web Push's state in the same PostgreSQL database as the menu: the four ports of a PushStore over one
  * pool of a migrated database, the pool the other repositories use (see createPostgresAdapters), with the same
  * transaction options (`health` turns a failing database's errors into `StorageUnavailableError`s).
  */

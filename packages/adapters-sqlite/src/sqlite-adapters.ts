@@ -39,9 +39,9 @@ export function createSqliteAdapters(db: Database, health?: SqliteStorageHealth)
     outbox: new SqliteWebhookOutbox(db, health),
     preferences: new SqlitePreferenceRepository(db, health),
     availability: new SqliteAvailabilityRepository(db, health),
-    // Web Push's subscriptions, settings and outbox (issue 41): in the export, gone with an erasure.
+    // Web Push's subscriptions, settings and outbox: in the export, gone with an erasure.
     pushStore: createSqlitePushStore(db, health),
-    // The audit trail (issue 43): the repositories above append to it in their changes' transactions.
+    // The audit trail: the repositories above append to it in their changes' transactions.
     audit: new SqliteAuditLog(db, health),
   };
 }

@@ -58,7 +58,7 @@ export class SqliteMealQueries implements MealQueries {
     // asked for: a menu's meals are a few ids close together, so the ranges hold little beyond them, however many
     // rows the user has elsewhere. The rows come back as one text, `meal_id:m` for a marking and `meal_id:rating` for a
     // rating, comma-separated: better-sqlite3 pays for every row it hands over, and this read runs on every overlay.
-    // The person's preferences in the same statement: every personalized read needs both (issue 27).
+    // The person's preferences in the same statement: every personalized read needs both.
     this.personalPart = db.prepare(`SELECT (SELECT group_concat(own, ',') FROM (
           SELECT meal_id || ':m' AS own FROM markings WHERE user_id = $user AND meal_id BETWEEN $low AND $high
           UNION ALL SELECT meal_id || ':' || rating FROM ratings WHERE user_id = $user AND meal_id BETWEEN $low AND $high)) AS own,

@@ -63,7 +63,7 @@ function entryKeyOf(id: string): number | undefined {
 }
 
 /**
- * Subscriptions by endpoint (issue 41). A save is one IMMEDIATE transaction: the endpoint's row written or updated,
+ * Subscriptions by endpoint. A save is one IMMEDIATE transaction: the endpoint's row written or updated,
  * then the person's oldest past the cap removed, with their notifications (the outbox's foreign key cascades).
  */
 export class SqlitePushSubscriptionRepository implements PushSubscriptionRepository {
@@ -424,7 +424,7 @@ export class SqlitePushAudience implements PushAudience {
   }
 }
 
-/** Web Push's state in the same SQLite database as the menu (issue 41): the four ports of a PushStore. */
+/** Web Push's state in the same SQLite database as the menu: the four ports of a PushStore. */
 export function createSqlitePushStore(db: Database, health?: SqliteStorageHealth): PushStore {
   return {
     pushSubscriptions: new SqlitePushSubscriptionRepository(db, health),

@@ -3,7 +3,7 @@ import { InMemoryCanteenRepository, InMemoryDatabase } from '@canteen-meals/adap
 import { GetCanteenDay } from '../src/index.js';
 import type { Clock } from '../src/ports.js';
 
-// `today` and `tomorrow` of a request are days on the canteen's own calendar (issue 26).
+// `today` and `tomorrow` of a request are days on the canteen's own calendar.
 describe('GetCanteenDay', () => {
   const at = (instant: string): Clock => ({ now: () => new Date(instant) });
   const canteensIn = async (timeZone: string) => {

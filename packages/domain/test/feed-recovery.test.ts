@@ -13,7 +13,7 @@ import type { FeedSource, FeedUrlCheck, NextRun } from '@canteen-meals/domain/po
 import { accepted } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
 
-// Feeds that recover (issue 26) and feeds that cannot hold up the others (issue 24): retries with backoff after a
+// Feeds that recover and feeds that cannot hold up the others: retries with backoff after a
 // failure, a feed moved to another URL starting afresh, the outbound rule at the PUT, and runs a few at a time with
 // a slot per host. The network is a fake of the FeedSource port; time is a clock the test moves.
 const day: MenuDay = {

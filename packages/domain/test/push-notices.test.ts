@@ -16,7 +16,7 @@ import {
 } from '../src/index.js';
 import type { PushSender, PushSendOutcome } from '../src/ports.js';
 
-// Web Push's decisions (issue 41) over the in-memory store, a clock the test moves and a sender whose answers it
+// Web Push's decisions over the in-memory store, a clock the test moves and a sender whose answers it
 // scripts: when a digest goes out (once a canteen day, not after two hours), to whom (their marks, filter, aversions
 // and settings), the sold-out notice, and how each answer of a push service is settled.
 const p256dh = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url');

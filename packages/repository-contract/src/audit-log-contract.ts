@@ -22,7 +22,7 @@ import { MealMother } from './meal-mother.js';
 import { freshFixturePerTest } from './repository-fixture.js';
 import { webhookDefinition, type WebhookRepositoryFixture } from './webhook-fixture.js';
 
-/** Every port over one fresh store, the audit trail included (issue 43). */
+/** Every port over one fresh store, the audit trail included. */
 export interface AuditRepositoryFixture extends WebhookRepositoryFixture {
   readonly audit: AuditLog;
 }

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { freshFixturePerTest, type RepositoryFixture } from './repository-fixture.js';
 
 /**
- * Every port over one fresh store, Web Push's four included (issue 41): the menu's repositories seed the meals and
+ * Every port over one fresh store, Web Push's four included: the menu's repositories seed the meals and
  * markings the audience reads.
  */
 export interface PushRepositoryFixture extends RepositoryFixture, PushStore {}
@@ -58,7 +58,7 @@ const endpointsOf = (subscriptions: readonly PushSubscription[]) =>
   subscriptions.map((subscription) => subscription.endpoint);
 const idsOf = (claims: readonly ClaimedPush[]) => claims.map((claim) => claim.id);
 
-/** What every adapter of Web Push's ports must do (issue 41), whatever stores them. */
+/** What every adapter of Web Push's ports must do, whatever stores them. */
 export function describePushContract(adapterName: string, createFixture: CreatePushRepositoryFixture): void {
   describePushSubscriptionContract(adapterName, createFixture);
   describeNotificationSettingsContract(adapterName, createFixture);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { breakableParts, nameScale, smallestNameScale } from '../src/dashboard/fit-names.js';
 
-// Issue 39: the wall broke "Gemüselasagne" inside the word. A name whose widest part does not fit is written smaller.
+// The wall broke "Gemüselasagne" inside the word. A name whose widest part does not fit is written smaller.
 describe('fitting a name to its card', () => {
   it('keeps a name whose widest word fits, and shrinks one that does not, down to the smallest scale', () => {
     expect(nameScale(150, 195)).toBe(1);

@@ -19,7 +19,7 @@ export interface OutboundFeedSourceOptions {
 export function outboundFeedSource(options: OutboundFeedSourceOptions): FeedSource {
   return {
     async fetch(url, { etag, lastModified }, { signal } = {}) {
-      // The HTTP clients are loaded by the first fetch, not by every start (issue 30).
+      // The HTTP clients are loaded by the first fetch, not by every start.
       const { FeedFetchError, fetchFeed } = await import('@canteen-meals/adapters-outbound');
       const ended = endedBy(signal, options);
       try {

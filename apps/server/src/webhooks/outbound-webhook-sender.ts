@@ -25,7 +25,7 @@ export function outboundWebhookSender(options: OutboundWebhookOptions): WebhookS
 }
 
 /**
- * The HTTP clients and the signing library are loaded by the first delivery, not by every start (issue 30); a module
+ * The HTTP clients and the signing library are loaded by the first delivery, not by every start; a module
  * is loaded once, so this costs one lookup afterwards.
  */
 const loadOutbound = () => import('@canteen-meals/adapters-outbound');

@@ -13,7 +13,7 @@ const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encodin
  * Serves the OpenAPI document at /openapi.json and Swagger UI at /docs, outside the authenticated scope and hidden
  * from the document they serve. Registered before any route, it sees every route registered afterwards (here or by
  * any later plugin). The generator and Swagger UI (with its static files and YAML) are loaded on the first request for
- * either, in an app of their own (@canteen-meals/adapters-http-docs), not at start: most processes never serve them (issue 30).
+ * either, in an app of their own (@canteen-meals/adapters-http-docs), not at start: most processes never serve them.
  */
 export async function registerApiDocs(app: FastifyInstance, options: { readonly apiPrefix: string }): Promise<void> {
   const routes: RouteOptions[] = [];

@@ -76,7 +76,7 @@ function filtersOf(query: AuditExportQuery, grants: AccessGrants) {
   };
 }
 
-/** Who changed what (issue 43): the audit trail, a page at a time and as CSV (meals:write, or meals:manage). */
+/** Who changed what: the audit trail, a page at a time and as CSV (meals:write, or meals:manage). */
 export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async (app, options) => {
   const { listAuditEntries } = options;
   const seal = createCursorSeal(options.cursorSecret);

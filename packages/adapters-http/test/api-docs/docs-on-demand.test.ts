@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../app-fixture.js';
 
-// The generator and Swagger UI are loaded on the first docs request (issue 30: start time); what they answer is theirs.
+// The generator and Swagger UI are loaded on the first docs request (start time); what they answer is theirs.
 let app: Awaited<ReturnType<typeof buildTestApp>>['app'];
 beforeAll(async () => {
   app = (await buildTestApp()).app;

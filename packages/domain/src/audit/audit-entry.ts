@@ -1,6 +1,6 @@
 import type { CanteenId } from '../canteen/canteen.js';
 
-/** Every staff change the audit trail records (issue 43), named `thing.what_happened` like the webhook events. */
+/** Every staff change the audit trail records, named `thing.what_happened` like the webhook events. */
 export const auditActions = [
   'canteen.created',
   'canteen.edited',

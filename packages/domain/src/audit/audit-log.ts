@@ -27,7 +27,7 @@ export interface AuditQuery extends AuditFilter {
 }
 
 /**
- * The audit trail (issue 43). Changes append their entries in their own transactions (the repositories take an
+ * The audit trail. Changes append their entries in their own transactions (the repositories take an
  * AuditNote); this port appends what has no transaction of its own (a feed fetched by hand), reads and forgets.
  */
 export interface AuditLog {

@@ -31,7 +31,7 @@ export interface PushUseCaseDeps {
   readonly onOutcome?: (outcome: PushAttemptOutcome) => void;
 }
 
-/** Web Push's use cases over one store (issue 41): subscriptions, settings, the test, the digest, sold out, delivery. */
+/** Web Push's use cases over one store: subscriptions, settings, the test, the digest, sold out, delivery. */
 export function createPushUseCases(deps: PushUseCaseDeps) {
   const { store } = deps;
   const notices = {

@@ -100,7 +100,7 @@ export interface Repositories {
   readonly availability: AvailabilityRepository;
   /** Web Push's subscriptions, settings and outbox, where the adapter keeps them: in the export, gone with an erasure. */
   readonly pushStore?: PushStore;
-  /** The audit trail (issue 43): the repositories above append to it; absent, nothing reads it (an empty trail). */
+  /** The audit trail: the repositories above append to it; absent, nothing reads it (an empty trail). */
   readonly audit?: AuditLog;
 }
 

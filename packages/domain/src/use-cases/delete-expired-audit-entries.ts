@@ -7,7 +7,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 export const defaultAuditRetentionDays = 365;
 
 /**
- * The trail's retention (issue 43): entries older than `retentionDays` days before now are deleted. A daily job runs
+ * The trail's retention: entries older than `retentionDays` days before now are deleted. A daily job runs
  * it; it answers how many went and before which instant.
  */
 export class DeleteExpiredAuditEntries {

@@ -30,7 +30,7 @@ export interface AuditPage {
 }
 
 /**
- * Who changed what (issue 43): the trail filtered by canteen, person, action and period, newest first, a page at a time.
+ * Who changed what: the trail filtered by canteen, person, action and period, newest first, a page at a time.
  * A manager reads their canteens' entries only; asking for another canteen's is refused, naming it.
  */
 export class ListAuditEntries {

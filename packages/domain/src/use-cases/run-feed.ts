@@ -38,7 +38,7 @@ export class RunFeed {
       readonly feedReader: MenuFeedReader;
       readonly importMenu: ImportMenu;
       readonly clock: Clock;
-      /** Where a fetch by hand is recorded (issue 43); absent: nowhere. */
+      /** Where a fetch by hand is recorded; absent: nowhere. */
       readonly audit?: AuditLog;
       /** Told every outcome, once it is saved. */
       readonly onRan?: (state: FeedState) => void;

@@ -8,7 +8,7 @@ import { passesLabelFilter, type LabelFilter } from '../label/label-filter.js';
 import type { LabelCode } from '../label/label.js';
 
 /**
- * `favourites.upcoming` applies the person's preferences (issue 27): a serving their label filter leaves out, or of a
+ * `favourites.upcoming` applies the person's preferences: a serving their label filter leaves out, or of a
  * dish they avoid, is not announced to them. `filter` null: they set none.
  */
 export function wantedServing(labels: readonly LabelCode[], filter: LabelFilter | null, avoided: boolean): boolean {

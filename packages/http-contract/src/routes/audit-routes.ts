@@ -4,7 +4,7 @@ import { successEnvelope } from '../envelope.js';
 import { route } from '../route-contract.js';
 import { endpoints } from '../endpoints.js';
 
-/** Who changed what (issue 43): the audit trail of staff changes, as a list and as CSV. */
+/** Who changed what: the audit trail of staff changes, as a list and as CSV. */
 export const auditRoutes = {
   listAuditEntries: route({
     ...endpoints.listAuditEntries,

@@ -2,7 +2,7 @@ import type { ErrorCode } from '@canteen-meals/adapters-http';
 import type { ModelMeal, PriceRole, Rating, ServiceModel, Statistics } from './service-model.js';
 
 /**
- * What the contract (issue 2) says a request must get, computed from the request alone and the model of the
+ * What the contract says a request must get, computed from the request alone and the model of the
  * stored state, independently of the service's code: either a success (and how it changes the model) or the
  * error codes it may answer.
  */
@@ -42,7 +42,7 @@ function otherRoute(method: string, path: string): 'read' | 'public-read' | 'era
   if (method === 'DELETE' && /^\/api\/v1\/admin\/meals\/[^/]+$/.test(path)) return 'withdraw';
   if (method !== 'GET') return undefined;
   if (['/api/v1/meals', '/api/v1/marked-meals', '/api/v1/rated-meals', '/api/v1/me/data'].includes(path)) return 'read';
-  // One meal: its public fields without a token (issue 26); a token that is sent must still be valid.
+  // One meal: its public fields without a token; a token that is sent must still be valid.
   return /^\/api\/v1\/meals\/[^/]+$/.test(path) ? 'public-read' : undefined;
 }
 
@@ -251,14 +251,14 @@ const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const priceRoles: readonly string[] = ['student', 'employee', 'pupil', 'other'];
 
 const bidiControl = /[\u202A-\u202E\u2066-\u2069]/;
-// Issue 39: XML 1.0 forbids U+FFFE and U+FFFF (the other basic-plane noncharacters go with them), and a text of
+// XML 1.0 forbids U+FFFE and U+FFFF (the other basic-plane noncharacters go with them), and a text of
 // white space and zero-width characters shows nothing.
 const nonCharacter = /[\uFDD0-\uFDEF\uFFFE\uFFFF]/;
 const showsNothing = /^[\p{White_Space}\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]*$/u;
 
 /**
  * Meal text (name, category, note): 1 to 250 characters, not blank, no control character (C0, DEL, C1: NUL among
- * them), no bidirectional override or isolate (issue 24), no noncharacter and not invisible (issue 39), storable as
+ * them), no bidirectional override or isolate, no noncharacter and not invisible, storable as
  * text: no unpaired surrogate.
  */
 function isMealText(value: unknown): value is string {

@@ -2,7 +2,7 @@ import type { SqliteDatabase } from '@canteen-meals/adapters-sqlite';
 import type { ErrorCode } from '@canteen-meals/adapters-http';
 
 /**
- * A model of what the service stores, written from the contract (issue 2) and not from the code: the tests apply
+ * A model of what the service stores, written from the contract and not from the code: the tests apply
  * a request to it only when the service answered 200, and compare it with the database afterwards.
  */
 

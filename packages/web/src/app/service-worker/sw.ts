@@ -117,7 +117,7 @@ async function keptRead(request: Request): Promise<Response> {
   return answer;
 }
 
-// Web Push (issue 41): the server's notification `{title, body, url, tag}` shown as it comes (a new one with the same
+// Web Push: the server's notification `{title, body, url, tag}` shown as it comes (a new one with the same
 // tag replaces the last: one per person and day); a tap focuses the app at its `url`, or opens it there.
 worker.addEventListener('push', (event) => {
   const message = (event.data?.json() ?? {}) as { title?: string; body?: string; url?: string; tag?: string };

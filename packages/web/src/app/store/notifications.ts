@@ -1,4 +1,4 @@
-// "Notify me": Web Push for the person's favourites (issue 41). The browser's subscription (its push service, keys the
+// "Notify me": Web Push for the person's favourites. The browser's subscription (its push service, keys the
 // server encrypts for) goes to the server; the permission is asked on the tap that turns it on, never before.
 import type { MealsClient, NotificationSettings } from '@canteen-meals/client';
 import { personalClient } from './clients.js';
