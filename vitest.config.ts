@@ -69,7 +69,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: postgresTests,
-          // After the other project, not beside it: two cores, and a PostgreSQL server plus server processes under load.
+          // After the other project, not beside it: two cores, and a PostgreSQL server plus server processes under
+          // load.
           sequence: { groupOrder: 1 },
           globalSetup: ['packages/adapters-postgres/test/global-setup.ts'],
         },

@@ -146,7 +146,10 @@ export async function measureAppSpeed(options: {
   }
 }
 
-/** The bundled server on a fresh SQLite file in `workDir`, its canteen's menu of today seeded; `page` is the app's address. */
+/**
+ * The bundled server on a fresh SQLite file in `workDir`, its canteen's menu of today seeded; `page` is the app's
+ * address.
+ */
 export async function startAppServer(workDir: string): Promise<{ server: Target; page: string }> {
   const jwtSecret = randomBytes(32).toString('hex');
   const server = await startServer({
@@ -164,7 +167,9 @@ export async function startAppServer(workDir: string): Promise<{ server: Target;
   return { server, page: `${server.url}/?canteen=${canteenId}` };
 }
 
-/** Gzip -9 of the app's script, its preloaded chunks and its style sheet, as packages/web/dist/manifest.json names them. */
+/**
+ * Gzip -9 of the app's script, its preloaded chunks and its style sheet, as packages/web/dist/manifest.json names them.
+ */
 export function firstViewBytes(): FirstViewBytes {
   const manifest = JSON.parse(readFileSync(join(webDist, 'manifest.json'), 'utf8')) as {
     pages: Record<string, { script: string; style: string | null; preload: readonly string[] } | undefined>;
@@ -245,7 +250,10 @@ const dishes: readonly { name: string; category: string; labels: readonly string
 /** A few ratings of the first dishes (each by a user of its own): their stars, and the day's best three. */
 const seededRatings: readonly (readonly number[])[] = [[5, 5, 4, 4, 3], [4, 5, 4], [3, 2, 4, 3], [5, 4], [4], [2, 3]];
 
-/** The canteen and its 24 meals of today through the admin API, a few ratings through rate-meal, as a kitchen's tools would. */
+/**
+ * The canteen and its 24 meals of today through the admin API, a few ratings through rate-meal, as a kitchen's tools
+ * would.
+ */
 async function seedMenu(server: Target, jwtSecret: string): Promise<void> {
   const now = new Date();
   const admin = `Bearer ${signHmacToken(jwtSecret, { sub: 'bench-app-admin', scope: adminScope, expiresInMs: hour })}`;

@@ -683,7 +683,9 @@ function liveTargets(live: LiveResult | undefined): TargetCheck[] {
   ];
 }
 
-/** A stream that could not be opened, a rating not answered 200, or a rating an open stream never showed fails the run. */
+/**
+ * A stream that could not be opened, a rating not answered 200, or a rating an open stream never showed fails the run.
+ */
 function liveFailures(live: LiveResult): string[] {
   const failures: string[] = [];
   if (live.openFailures.length > 0) failures.push(`live: streams could not be opened: ${live.openFailures.join('; ')}`);
@@ -753,7 +755,10 @@ async function publicMenuRevalidation(
   return publicMenuRevalidationScenario(publicMenuRevalidationName, day, etag);
 }
 
-/** Writes the recorded answers for the reference process and starts it; ready when one of the scenario's requests is answered. */
+/**
+ * Writes the recorded answers for the reference process and starts it; ready when one of the scenario's requests is
+ * answered.
+ */
 async function startRecordedReference(workDir: string, scenario: Scenario, answers: ReferenceAnswers): Promise<Target> {
   const answersFile = join(workDir, `reference-${scenario.name}.json`);
   writeFileSync(answersFile, JSON.stringify(answers));

@@ -83,7 +83,9 @@ async function textsOf(page) {
 
 const outputs = Object.assign({}, ...builds.map((built) => built.metafile.outputs));
 const nameOf = (file) => basename(file);
-/** The chunks a script imports, statically (`eager`: needed at start, preloaded) or all of them (for the offline cache). */
+/**
+ * The chunks a script imports, statically (`eager`: needed at start, preloaded) or all of them (for the offline cache).
+ */
 function importsOf(file, eager, seen = new Set()) {
   for (const imported of outputs[file]?.imports ?? []) {
     if (eager && imported.kind !== 'import-statement') continue;

@@ -68,7 +68,9 @@ export interface Overrides {
   readonly logDestination?: LogDestination;
   /** What reading one feed may take (default: defaultFeedReadingBudget); tests give a tiny one. */
   readonly feedReadingBudget?: FeedReadingBudget;
-  /** Called while PostgreSQL does not answer at start, before each further try (main.ts answers the probes meanwhile). */
+  /**
+   * Called while PostgreSQL does not answer at start, before each further try (main.ts answers the probes meanwhile).
+   */
   readonly onDatabaseWaiting?: (waiting: DatabaseWaiting) => void | Promise<void>;
   /** Where the database warns before the app (and its logger) exists; stderr unless told. */
   readonly earlyWarning?: PersistenceWarning;

@@ -37,7 +37,10 @@ export function renderConfigurationTable(): string {
   ].join('\n');
 }
 
-/** The page (docs/configuration.md) with its configuration table replaced by the generated one; throws when the markers are missing. */
+/**
+ * The page (docs/configuration.md) with its configuration table replaced by the generated one; throws when the markers
+ * are missing.
+ */
 export function withConfigurationTable(readme: string): string {
   const start = readme.indexOf(configurationTableStart);
   const end = readme.indexOf(configurationTableEnd);

@@ -64,7 +64,10 @@ export interface Config {
   readonly postgres: PostgresConnectionConfig;
   /** How long a start waits for PostgreSQL to answer (retrying with backoff) before it gives up. */
   readonly databaseConnectTimeoutMs: number;
-  /** `database`: on PostgreSQL, every instance counts each caller's requests in one shared count; `memory`: each on its own. */
+  /**
+   * `database`: on PostgreSQL, every instance counts each caller's requests in one shared count; `memory`: each on its
+   * own.
+   */
   readonly rateLimitStore: 'database' | 'memory';
   readonly jwtSecret: string;
   /** True when no JWT_SECRET was given and the development secret stands in. */
@@ -73,13 +76,21 @@ export interface Config {
   readonly jwtAudience: string | undefined;
   readonly jwtClockToleranceMs: number;
   readonly jwtMaxLifetimeMs: number;
-  /** Scopes granted by the identity provider's roles (TOKEN_ROLES_CLAIM, TOKEN_ROLE_SCOPES); undefined: only `scope` counts. */
+  /**
+   * Scopes granted by the identity provider's roles (TOKEN_ROLES_CLAIM, TOKEN_ROLE_SCOPES); undefined: only `scope`
+   * counts.
+   */
   readonly roleMapping: RoleMapping | undefined;
   /** False with TOKEN_SCOPE_CLAIM=off: a token's own `scope` claim grants nothing, its roles alone do. */
   readonly scopeClaim: boolean;
-  /** Sign-in for the pages (/, /admin, /dashboard) with OpenID Connect: OIDC_ISSUER and OIDC_CLIENT_ID; undefined: none. */
+  /**
+   * Sign-in for the pages (/, /admin, /dashboard) with OpenID Connect: OIDC_ISSUER and OIDC_CLIENT_ID; undefined: none.
+   */
   readonly signIn: PageSignIn | undefined;
-  /** Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret), JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL. */
+  /**
+   * Which key verifies tokens: exactly one of JWT_SECRET (or, outside production, the development secret),
+   * JWT_PUBLIC_KEY_FILE, JWT_JWKS_URL.
+   */
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
   readonly docsEnabled: boolean;
@@ -898,7 +909,10 @@ function scopeClaim(setting: 'scope' | 'off', roleClaimPaths: string[] | undefin
   return setting === 'scope';
 }
 
-/** The pages sign in with both settings or not at all: an issuer without a client (or the reverse) cannot sign anyone in. */
+/**
+ * The pages sign in with both settings or not at all: an issuer without a client (or the reverse) cannot sign anyone
+ * in.
+ */
 function pageSignIn(given: {
   production: boolean;
   issuer: string | undefined;

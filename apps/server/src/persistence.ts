@@ -31,7 +31,8 @@ export async function openPersistence(
     Partial<Pick<Config, 'production' | 'databaseCreate' | 'timeZone' | 'databaseListenUrl' | 'postgres'>>,
   warn: PersistenceWarning = warnOnStderr,
 ): Promise<Persistence> {
-  // Only the configured adapter is loaded: a SQLite server never reads the PostgreSQL driver, nor the reverse (start time).
+  // Only the configured adapter is loaded: a SQLite server never reads the PostgreSQL driver, nor the reverse (start
+  // time).
   switch (config.database.kind) {
     case 'memory': {
       const { createInMemoryAdapters, InMemoryDatabase } = await import('@canteen-meals/adapters-memory');

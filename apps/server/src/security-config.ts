@@ -3,7 +3,8 @@ import { isIP } from 'node:net';
 import { minSecretBytes, publicKeyAlgorithm, type HttpTimeouts, type TrustProxy } from '@canteen-meals/adapters-http';
 import { ConfigError } from './config-error.js';
 
-// The settings that decide who gets in and how much a client may ask, parsed and cross-checked (the table is config.ts).
+// The settings that decide who gets in and how much a client may ask, parsed and cross-checked (the table is
+// config.ts).
 
 export type JwtKeySource =
   | { readonly kind: 'secret' }
@@ -129,7 +130,8 @@ export function corsOrigins(raw: string, name: string): readonly string[] {
     } catch {
       parsed = undefined;
     }
-    // A browser sends its origin exactly so (lower case, no default port, no trailing slash): anything else never matches.
+    // A browser sends its origin exactly so (lower case, no default port, no trailing slash): anything else never
+    // matches.
     const hostname = parsed?.hostname ?? '';
     const validHost = /^[a-z0-9.-]+$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
     if (

@@ -97,7 +97,8 @@ describe('architecture: dependencies point inwards', () => {
   it.each(
     adapterDirs,
   )('lets %s depend on the domain but on no other adapter, and never on the DI container', (packageDir) => {
-    // The wire contract is no adapter: the HTTP adapter serves it, and its pages plugin the built pages (static files, no
+    // The wire contract is no adapter: the HTTP adapter serves it, and its pages plugin the built pages (static files,
+    // no
     // code of theirs runs on the server).
     const inner =
       packageDir === 'packages/adapters-http'

@@ -375,7 +375,8 @@ describe('the admin console in a headless browser', () => {
       expect(await seriousViolations(page), name).toEqual([]);
     }
     // The canteen form on a phone: one column, every control labelled and reachable.
-    // By keyboard: from the section's heading, Tab reaches "Neue Mensa", Enter opens the form on its heading, Tab the id.
+    // By keyboard: from the section's heading, Tab reaches "Neue Mensa", Enter opens the form on its heading, Tab the
+    // id.
     await openSection(page, 'canteens');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');

@@ -23,7 +23,9 @@ const deepFeed = `<?xml version="1.0"?>\n<openmensa version="2.1" xmlns="http://
 const secret = 'hostile-feeds-test-secret-of-32-bytes!!';
 const admin = signHmacToken(secret, { sub: 'kitchen', scope: 'meals:write' });
 
-/** 10 000 meals (the most a feed may list), 500 a day from 2026-07-31 on: the first day's meals can be rated at once. */
+/**
+ * 10 000 meals (the most a feed may list), 500 a day from 2026-07-31 on: the first day's meals can be rated at once.
+ */
 const largeFeed = (() => {
   const meals = Array.from(
     { length: 500 },

@@ -58,7 +58,9 @@ async function staffPage(lang: 'en' | 'de', bypassCSP = false, date = day) {
 
 const button = (page: Page, mealId: number) => page.locator(`[data-meal-id="${mealId}"] .availability-button`);
 
-/** How the page draws a name's line: "line-through" when struck through (the test is compiled without the DOM's types). */
+/**
+ * How the page draws a name's line: "line-through" when struck through (the test is compiled without the DOM's types).
+ */
 const strikeOf = (name: unknown) =>
   (globalThis as unknown as { getComputedStyle(node: unknown): { textDecorationLine: string } }).getComputedStyle(name)
     .textDecorationLine;

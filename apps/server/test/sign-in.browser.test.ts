@@ -120,7 +120,10 @@ const storedUserKey = (page: Page) =>
     );
   });
 
-/** Makes the stored sign-in look expired to the page (its clock's view), as an hour later would: optionally without its refresh token. */
+/**
+ * Makes the stored sign-in look expired to the page (its clock's view), as an hour later would: optionally without its
+ * refresh token.
+ */
 async function expireStoredToken(page: Page, dropRefreshToken: boolean) {
   const key = await storedUserKey(page);
   expect(key).not.toBeNull();
@@ -226,7 +229,8 @@ describe('signing in to /admin with OpenID Connect', () => {
     const cook = await personAt();
     await cook.page.goto(kitchenPage);
     await signIn(cook.page, testUsers.kitchen.login);
-    // Back on the kitchen's page, its query kept, with the kitchen's heading: the API granted meals:kitchen to the role.
+    // Back on the kitchen's page, its query kept, with the kitchen's heading: the API granted meals:kitchen to the
+    // role.
     await cook.page.getByRole('heading', { name: 'Kitchen: what is left' }).waitFor();
     expect(new URL(cook.page.url()).searchParams.get('mode')).toBe('kitchen');
     expect(new URL(cook.page.url()).hash).toBe('');

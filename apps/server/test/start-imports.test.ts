@@ -13,7 +13,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The statements that load a module when the importing one loads: not `import type`, not `export type`, not `import()`. */
+/**
+ * The statements that load a module when the importing one loads: not `import type`, not `export type`, not `import()`.
+ */
 const staticImport = /(?:^|\n)\s*(?:import|export)(?!\s+type\b)(?:[^'";]*?from)?\s*['"]([^'"]+)['"]/g;
 
 /** `@canteen-meals/<dir>[/<entry>]` -> the source file its `exports` entry is built from. */
@@ -153,7 +155,9 @@ function bundleLoadedAtStart(meta: BundleMetafile, entry: string) {
 describe('what the bundled server loads at start', () => {
   const meta = JSON.parse(readFileSync(join(root, 'apps/server/dist/bundle-meta.json'), 'utf8')) as BundleMetafile;
   const start = bundleLoadedAtStart(meta, 'apps/server/dist/bundle/server.js');
-  /** Whether the start holds a package: ours by its main entry's built file, others by their folder or as an external. */
+  /**
+   * Whether the start holds a package: ours by its main entry's built file, others by their folder or as an external.
+   */
   const holds = (name: string) =>
     name.startsWith('node:')
       ? start.external.has(name) || start.external.has(name.slice('node:'.length))

@@ -95,7 +95,8 @@ describe('webhooks from several instances on one PostgreSQL', () => {
     // The log agrees, whichever instance is asked: each delivered at its first attempt (a second claim would count a
     // second attempt), the same event ids to both endpoints.
     for (const [index, endpoint] of endpoints.entries()) {
-      // The last attempts are recorded once their answers are back: ask until none is under way (each ask is a round trip).
+      // The last attempts are recorded once their answers are back: ask until none is under way (each ask is a round
+      // trip).
       let log: { state: string; attempts: number }[] = [];
       for (
         let ask = 0;

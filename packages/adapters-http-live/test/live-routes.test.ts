@@ -88,7 +88,9 @@ class StreamClient {
     );
   }
 
-  /** The next frame, when it comes: no deadline of its own (under load a frame may take seconds; the test's bounds it). */
+  /**
+   * The next frame, when it comes: no deadline of its own (under load a frame may take seconds; the test's bounds it).
+   */
   async next(): Promise<Frame> {
     while (this.read >= this.frames.length) {
       if (this.closed) throw new Error(`the stream ended before the next frame; got ${JSON.stringify(this.frames)}`);
@@ -700,7 +702,8 @@ describe('GET /api/v1/live: the kitchen’s availability', () => {
     await setAvailability(app, 1, 'few_left');
     await client.next();
 
-    // Another stream of the channel (its first stays open: the channel and its events are kept) resumes after the snapshot.
+    // Another stream of the channel (its first stays open: the channel and its events are kept) resumes after the
+    // snapshot.
     const resumed = await stream(livePath, { 'last-event-id': snapshot.id! });
     expect(await resumed.next()).toMatchObject({
       event: 'availability',

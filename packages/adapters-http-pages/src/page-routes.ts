@@ -83,8 +83,11 @@ export const appPage: PageRoute = {
   ),
 };
 
-/** The admin console: canteens, feeds, a day's menu, webhooks and the ratings report, on the admin API (meals:write). */
-// Its query: the section and the language. The sign-in comes back in the fragment (response_mode=fragment), which no server
+/**
+ * The admin console: canteens, feeds, a day's menu, webhooks and the ratings report, on the admin API (meals:write).
+ */
+// Its query: the section and the language. The sign-in comes back in the fragment (response_mode=fragment), which no
+// server
 // sees: the code stays out of access logs and the pages' strict query schemas stay as they are.
 export const consolePage: PageRoute = {
   path: consolePath,

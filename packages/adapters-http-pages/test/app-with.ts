@@ -6,7 +6,10 @@ import { type PagesPluginOptions, pagesPlugin } from '../src/index.js';
 export const secret = 'route-test-secret-of-at-least-32-bytes!!';
 const timeZone = 'Europe/Berlin';
 
-/** The real HTTP app over in-memory adapters with the pages plugin, with whatever verifier and page options a test needs. */
+/**
+ * The real HTTP app over in-memory adapters with the pages plugin, with whatever verifier and page options a test
+ * needs.
+ */
 export async function buildAppWith(
   options: Omit<HttpAppOptions, 'useCases' | 'plugins'> & Omit<PagesPluginOptions, 'webAssets'>,
 ) {

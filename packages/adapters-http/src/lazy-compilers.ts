@@ -29,7 +29,10 @@ export function compileValidatorOnFirstUse(ajv: Ajv): (route: { schema: unknown 
   };
 }
 
-/** Fastify's own serializer compiler (with its options and shared schemas), called on a route's first answer of a status. */
+/**
+ * Fastify's own serializer compiler (with its options and shared schemas), called on a route's first answer of a
+ * status.
+ */
 export function compileSerializerOnFirstUse(externalSchemas: unknown, serializerOptions: unknown) {
   const compile = SerializerSelector()(
     externalSchemas,

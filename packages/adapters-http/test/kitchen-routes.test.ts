@@ -173,5 +173,6 @@ describe('the availability in every meal answer', () => {
     });
   });
 
-  // The OpenMensa v2 answer and XML export keep their shapes: packages/adapters-http-openmensa/test/availability.test.ts.
+  // The OpenMensa v2 answer and XML export keep their shapes:
+  // packages/adapters-http-openmensa/test/availability.test.ts.
 });

@@ -255,7 +255,8 @@ describe('scopes from roles on the routes', () => {
         global: [],
         canteens: {},
       });
-      // The test menu's canteen is `default`: a kitchen role there is listed, one for a canteen that does not exist not.
+      // The test menu's canteen is `default`: a kitchen role there is listed, one for a canteen that does not exist
+      // not.
       const kitchen = await access({ realm_access: { roles: ['kitchen@default', 'kitchen@nowhere'] } });
       expect(kitchen.json().data).toEqual({
         user: 'u-1',

@@ -67,7 +67,9 @@ export class InMemoryDatabase {
 
   /** The admin's webhook endpoints. */
   readonly webhooks = new Map<WebhookId, Webhook>();
-  /** The webhook outbox: events recorded by menu writes, in the order they were recorded, until a fan-out takes them. */
+  /**
+   * The webhook outbox: events recorded by menu writes, in the order they were recorded, until a fan-out takes them.
+   */
   readonly outbox: RecordedEvent[] = [];
   /** Every delivery of an event to an endpoint, by `webhookId\neventId`, in the order the fan-outs made them. */
   readonly deliveries = new Map<string, Delivery>();

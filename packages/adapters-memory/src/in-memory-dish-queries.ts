@@ -94,7 +94,9 @@ export class InMemoryDishQueries implements DishQueries {
     return [...this.db.mealDishes].filter(([, servingOf]) => servingOf === dishId).map(([mealId]) => mealId);
   }
 
-  /** The reader's ratings of every serving (withdrawn ones too, as the dish's statistics count them), and any marking. */
+  /**
+   * The reader's ratings of every serving (withdrawn ones too, as the dish's statistics count them), and any marking.
+   */
   private personal(dishId: DishId, reader: UserId) {
     const servings = this.servingIds(dishId);
     const ratings = servings.flatMap((mealId) => this.db.ratings.get(mealId)?.get(reader) ?? []) as RatingValue[];

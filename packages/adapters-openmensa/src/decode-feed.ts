@@ -108,7 +108,9 @@ function declaredEncoding(bytes: Uint8Array): string | undefined {
   return /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][\w.:-]*)["']/.exec(head)?.[1]?.toLowerCase();
 }
 
-/** For the message: the first line that does not decode (UTF-8 and the single-byte encodings share the newline byte). */
+/**
+ * For the message: the first line that does not decode (UTF-8 and the single-byte encodings share the newline byte).
+ */
 function lineOfFirstBadByte(bytes: Uint8Array, decode: Decode): number {
   let line = 1;
   let lineStart = 0;

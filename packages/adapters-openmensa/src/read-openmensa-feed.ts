@@ -64,7 +64,9 @@ export function readOpenMensaFeed(input: Uint8Array | string): OpenMensaFeed {
   return feed.value;
 }
 
-/** The most meals one day of a feed may list: no canteen serves more, and a feed that lists more is broken or hostile. */
+/**
+ * The most meals one day of a feed may list: no canteen serves more, and a feed that lists more is broken or hostile.
+ */
 export const maxMealsPerDay = 500;
 /** The most meals one feed may list in all. */
 export const maxMealsPerFeed = 10_000;

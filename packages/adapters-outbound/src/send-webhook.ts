@@ -20,7 +20,9 @@ export interface WebhookMessage {
 }
 
 export interface SendWebhookOptions {
-  /** Lets endpoints on loopback, private and other non-public addresses be reached (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1). */
+  /**
+   * Lets endpoints on loopback, private and other non-public addresses be reached (OUTBOUND_ALLOW_PRIVATE_NETWORKS=1).
+   */
   readonly allowPrivateNetworks?: boolean;
   /** For the whole attempt: connection, request, the answer's headers and the part of its body that is read. */
   readonly timeoutMs?: number;

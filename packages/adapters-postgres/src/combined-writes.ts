@@ -29,7 +29,9 @@ export class CombinedWrites {
     private readonly write: (meals: readonly ReadMeal[], changes: readonly BatchChange[]) => Promise<AppliedRow[]>,
   ) {}
 
-  /** The exact answers of the batch's applied changes, by their position in the batch; a change not applied has none. */
+  /**
+   * The exact answers of the batch's applied changes, by their position in the batch; a change not applied has none.
+   */
   submit(batch: DecidedBatch): Promise<Map<number, ExactAnswer>> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ ...batch, resolve, reject });

@@ -205,7 +205,9 @@ export const applyPipeline = {
     name: 'meals-hot-settings',
     text: `SELECT ${hotPlannerSettings.map(([name, value]) => `set_config('${name}', '${value}', true)`).join(', ')}`,
   },
-  /** The function's first statement: the batch's meals that still have the rule fields decided on, locked in id order. */
+  /**
+   * The function's first statement: the batch's meals that still have the rule fields decided on, locked in id order.
+   */
   lock: { name: 'meals-rating-batch-lock', text: applyStatements.lock },
   /** The function's second statement, on the locked meals' changes; its rows are those of the function (ApplyRow). */
   apply: { name: 'meals-rating-batch-apply-locked', text: applyStatements.apply },

@@ -53,7 +53,9 @@ export const mealColumnList = [
   'labels',
 ];
 export const mealColumns = mealColumnList.join(', ');
-/** The same columns of the table or alias `table`, for statements that join meals to a table with like-named columns. */
+/**
+ * The same columns of the table or alias `table`, for statements that join meals to a table with like-named columns.
+ */
 export const mealColumnsOf = (table: string) => mealColumnList.map((column) => `${table}.${column}`).join(', ');
 export const histogramColumns = 'rated_1, rated_2, rated_3, rated_4, rated_5';
 export const histogramColumnsOf = (table: string) =>

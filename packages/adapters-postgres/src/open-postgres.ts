@@ -25,7 +25,10 @@ export interface PostgresOptions extends Omit<PostgresAdapterOptions, 'statement
    * a `StorageUnavailableError` (HTTP 503); 2000 by default.
    */
   readonly poolQueueTimeoutMs?: number;
-  /** How long one statement may run before PostgreSQL cancels it (it then fails as unavailable); 0: no limit; 30 000 by default. */
+  /**
+   * How long one statement may run before PostgreSQL cancels it (it then fails as unavailable); 0: no limit; 30 000 by
+   * default.
+   */
   readonly statementTimeoutMs?: number;
   /**
    * Connections of a pool of their own on which the rating and marking batches send their statements bare, in

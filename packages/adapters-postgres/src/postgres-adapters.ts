@@ -72,7 +72,10 @@ export function createPostgresAdapters(pool: Pool, options: PostgresAdapterOptio
     pushStore: createPostgresPushStore(pool, { health: options.health }),
     // The audit trail: the repositories above append to it in their changes' transactions.
     audit: new PostgresAuditLog(pool, options.health),
-    /** How many transactions (and batches of rating changes and markings) were run again after a serialization failure or a deadlock. */
+    /**
+     * How many transactions (and batches of rating changes and markings) were run again after a serialization failure
+     * or a deadlock.
+     */
     retryCount: () => transactions.retryCount + ratings.retryCount + markings.retryCount,
   };
 }

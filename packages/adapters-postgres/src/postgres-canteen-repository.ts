@@ -41,7 +41,8 @@ const canteenColumns =
   'canteen_id, name, time_zone, city, address, lat, lng, feeds, openmensa_id, note_labels, placeholder_names';
 
 /**
- * One statement, so no race between two saves of one id; a saved canteen is active (a PUT restores an archived one). `xmax = 0` holds for a freshly inserted row version only:
+ * One statement, so no race between two saves of one id; a saved canteen is active (a PUT restores an archived one).
+ * `xmax = 0` holds for a freshly inserted row version only:
  * an update through ON CONFLICT leaves the id of the transaction that locked the old row there.
  */
 const upsert = `INSERT INTO canteens (${canteenColumns})

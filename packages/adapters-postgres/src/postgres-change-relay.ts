@@ -44,7 +44,10 @@ export interface ChangeRelayOptions {
    * such as PgBouncer in `transaction` mode, which would hand the LISTEN session to other clients.
    */
   readonly connectionString: string;
-  /** Sends the NOTIFYs of local changes: the instance's pool (after the commit; one query for all the changes of a turn). */
+  /**
+   * Sends the NOTIFYs of local changes: the instance's pool (after the commit; one query for all the changes of a
+   * turn).
+   */
   readonly notifier: Pick<pg.Pool, 'query'>;
   readonly hub: MenuChangeHub;
   readonly onEvent?: (event: ChangeRelayEvent) => void;
@@ -90,7 +93,8 @@ interface Envelope {
  * (so caches and live streams act on it, and this relay does not send it again).
  *
  * Notifications are sent after the write committed, from a hub listener, in the order of the hub (those of one turn,
- * such as a batch of ratings, in one query; at most one query per `minSendIntervalMs`): a process that dies between a commit and its NOTIFY loses that notification, and the other instances then show the
+ * such as a batch of ratings, in one query; at most one query per `minSendIntervalMs`): a process that dies between a
+ * commit and its NOTIFY loses that notification, and the other instances then show the
  * change once their menu caches expire (MENU_CACHE_TTL_MS). Changes are listened for on one connection of its own
  * (not from the pool), which is reopened with exponential backoff and full jitter when it fails; after a reconnect,
  * `menus` is published locally, because changes sent while it was away are lost.

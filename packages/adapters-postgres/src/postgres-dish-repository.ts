@@ -10,7 +10,8 @@ export class PostgresDishRepository implements DishRepository {
   /**
    * One transaction, in the lock order of every writer: the rows of the sources' servings first (in meal id order),
    * then the dish rows of target and sources (in dish id order, FOR UPDATE as the sources are deleted), read while
-   * locked (never waiting for a meal row while holding them); then `decide`, and what it accepts: the servings and names move to the target, whose histogram becomes
+   * locked (never waiting for a meal row while holding them); then `decide`, and what it accepts: the servings and
+   * names move to the target, whose histogram becomes
    * the merge's, and the sources are deleted. A refusal writes nothing.
    */
   async merge(

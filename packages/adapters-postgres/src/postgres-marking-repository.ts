@@ -7,7 +7,9 @@ import type { PostgresStorageHealth } from './storage-health.js';
 import { retryableStates, sqlStateOf, type RetryEvent } from './transaction.js';
 
 export interface MarkingBatchOptions extends BatchQueueOptions {
-  /** How many times a batch PostgreSQL aborted (a deadlock with another instance's batch) is run again; 5 by default. */
+  /**
+   * How many times a batch PostgreSQL aborted (a deadlock with another instance's batch) is run again; 5 by default.
+   */
   readonly maxRetries?: number;
 }
 
@@ -31,7 +33,8 @@ interface PendingMarking {
 /**
  * Markings in batches, like rating changes: the markings asked for in one turn of the event loop are one statement
  * and one commit (hot-statements.ts, `markBatch`: it sets or clears each marking of an existing, not withdrawn meal
- * and answers the batch positions, 1-based, whose meal was found). A batch never holds two markings of one (user, meal), nor one whose (user, meal) a batch under way
+ * and answers the batch positions, 1-based, whose meal was found). A batch never holds two markings of one (user,
+ * meal), nor one whose (user, meal) a batch under way
  * holds (BatchQueue), so one user's markings of one meal apply in the order they were asked for, each answered as if
  * it ran alone: a marking changes only its own row, so the other items of its batch cannot change its outcome.
  */

@@ -210,7 +210,8 @@ interface ClaimRow extends SubscriptionRow {
 }
 
 /**
- * The entries of the five array parameters from `$first` on (subscription ids, payloads, topics, due and expiry instants
+ * The entries of the five array parameters from `$first` on (subscription ids, payloads, topics, due and expiry
+ * instants
  * as epoch milliseconds) whose subscription still exists, in their order (`e.n`). The subscriptions are locked FOR KEY
  * SHARE (the statement ends with it), so one removed at the same time is either skipped (removed first) or waits for
  * this write, whose entries its removal then takes along.
@@ -305,7 +306,9 @@ export class PostgresPushOutbox implements PushOutbox {
     }));
   }
 
-  /** Delivered: deleted. Failed or expired: kept, with the attempt's answer. An entry settled before stays as it was. */
+  /**
+   * Delivered: deleted. Failed or expired: kept, with the attempt's answer. An entry settled before stays as it was.
+   */
   async settle(id: string, settlement: PushSettlement, at: Date) {
     const key = entryKeyOf(id);
     if (key === undefined) return;

@@ -397,7 +397,10 @@ const oneOfEach: RatingHistogram = [1, 1, 1, 1, 1];
 /** Meals whose rule fields an instance keeps; past it, it forgets them all and reads them again (a day has ~50). */
 const knownMealsLimit = 10_000;
 
-/** What an instance keeps of a meal it read: the meal and dish `decide` is asked ahead about, the fields the write checks. */
+/**
+ * What an instance keeps of a meal it read: the meal and dish `decide` is asked ahead about, the fields the write
+ * checks.
+ */
 interface KnownMeal {
   readonly meal: Meal;
   readonly dish: { readonly id: DishId; readonly histogram: RatingHistogram };

@@ -45,7 +45,9 @@ export function exactAnswers(
   const dishState = new Map<DishId, number[]>();
   const answers = new Map<number, ExactAnswer>();
   const unchanged: AppliedRow[] = [];
-  /** The change's answer: its meal's and dish's running states as they are now; those states, to take its delta from. */
+  /**
+   * The change's answer: its meal's and dish's running states as they are now; those states, to take its delta from.
+   */
   const answer = (row: AppliedRow, mealId: MealId, previous: RatingValue | null) => {
     const meal = runningState(mealState, mealId, row.histogram);
     const dish =

@@ -26,7 +26,8 @@ interface Wire {
 /**
  * What each connection has prepared of the pipelines' statements: `prepared` after a pipeline that parsed it
  * succeeded, `unknown` after one failed (PostgreSQL skips every message after an error until the Sync, a Parse
- * included), so the next use closes the name before it parses it again (closing a name that is not prepared is no error).
+ * included), so the next use closes the name before it parses it again (closing a name that is not prepared is no
+ * error).
  */
 const preparedOn = new WeakMap<object, Map<string, 'prepared' | 'unknown'>>();
 
@@ -41,7 +42,9 @@ const preparedOn = new WeakMap<object, Map<string, 'prepared' | 'unknown'>>();
  * statement, in text format (no Describe is sent: the caller knows the columns); the rows of the others are dropped.
  */
 export class StatementPipeline implements pg.Submittable {
-  /** Set by node-postgres (pool.query passes its callback on); called once, with the last statement's rows or the error. */
+  /**
+   * Set by node-postgres (pool.query passes its callback on); called once, with the last statement's rows or the error.
+   */
   callback?: ((error: Error | null, rows?: TextRow[]) => void) | undefined;
   /** The last statement's rows once PostgreSQL answered the Sync, or the first error. */
   readonly rows: Promise<TextRow[]>;

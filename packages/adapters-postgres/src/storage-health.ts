@@ -32,7 +32,10 @@ const connectionFailureMessages = [
   /^Client has encountered a connection error/,
 ];
 
-/** True when `error` says the database cannot keep a write now (read-only, full, failing, unreachable), not that one write was wrong. */
+/**
+ * True when `error` says the database cannot keep a write now (read-only, full, failing, unreachable), not that one
+ * write was wrong.
+ */
 export function isPostgresStorageFailure(error: unknown): boolean {
   const state = sqlStateOf(error);
   if (state !== undefined) return failingStates.has(state) || failingClasses.has(state.slice(0, 2));

@@ -153,7 +153,8 @@ describe('PostgreSQL dishes under concurrent writers', () => {
     const [lentils, beans] = [await dishOf(1), await dishOf(2)];
     const retriesBefore = retries.length;
 
-    // Another writer inserts meal 50 as lentils, rated 4, and has not committed when the upsert of meal 50 as beans starts.
+    // Another writer inserts meal 50 as lentils, rated 4, and has not committed when the upsert of meal 50 as beans
+    // starts.
     const writer = await database.pool.connect();
     try {
       await writer.query('BEGIN');

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePerFile } from './support/test-database.js';
 
 // The plans the hot statements really run with, as PostgreSQL's auto_explain reports them: every statement of this
-// pool's sessions, those inside the functions of migrations 016 and 020 included, is explained as JSON in a NOTICE. Both forms
+// pool's sessions, those inside the functions of migrations 016 and 020 included, is explained as JSON in a NOTICE.
+// Both forms
 // of the statements (hot-statements.ts) are checked, each on a fresh database of its own.
 const databaseUrls: Record<HotStatementForm, () => string> = { functions: databasePerFile(), bare: databasePerFile() };
 const explainEverything = [

@@ -24,7 +24,9 @@ export class SqliteOutboxRecorder {
     return new Map(rows.map((row) => [row.canteen_id, row.time_zone]));
   }
 
-  /** Records the events, in their order, each with a new id, occurred at `at`. Call it inside the write's transaction. */
+  /**
+   * Records the events, in their order, each with a new id, occurred at `at`. Call it inside the write's transaction.
+   */
   record(events: readonly WebhookEvent[], at: Date): void {
     if (events.length === 0) return;
     this.insertEvents.run(

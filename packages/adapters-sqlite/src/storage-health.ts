@@ -1,7 +1,10 @@
 import { statSync } from 'node:fs';
 import { StorageUnavailableError } from '@canteen-meals/domain';
 
-/** What the server and its readiness probe need to know about the storage; the SQLite and PostgreSQL adapters each have one. */
+/**
+ * What the server and its readiness probe need to know about the storage; the SQLite and PostgreSQL adapters each have
+ * one.
+ */
 export interface StorageHealth {
   /** Throws a `StorageUnavailableError` while the storage cannot keep a write. */
   assertAvailable(): void;
@@ -61,7 +64,8 @@ export class SqliteStorageHealth implements StorageHealth {
   }
 
   /**
-   * Throws while the path no longer names the open file (one stat): what a write checks before it is acknowledged. A failing storage does not stop a write from trying: the first to succeed clears it.
+   * Throws while the path no longer names the open file (one stat): what a write checks before it is acknowledged. A
+   * failing storage does not stop a write from trying: the first to succeed clears it.
    */
   assertFileInPlace(): void {
     this.checkFile();

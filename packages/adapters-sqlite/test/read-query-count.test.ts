@@ -28,7 +28,9 @@ for (const id of canteenIds) {
   });
 }
 
-/** 100 meals on one day, a minute apart, each marked and rated by alice and rated by bob, so every view joins real rows. */
+/**
+ * 100 meals on one day, a minute apart, each marked and rated by alice and rated by bob, so every view joins real rows.
+ */
 const servedAt = (index: number) => new Date(day + 8 * 60 * minute + index * minute);
 const menu: Meal[] = Array.from({ length: 100 }, (_, index) =>
   MealMother.servedAt(servedAt(index), { id: index + 1, canteenId: canteenIds[index % 10]! }),

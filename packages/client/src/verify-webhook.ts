@@ -1,7 +1,9 @@
 import { webhookEventNames } from '@canteen-meals/http-contract';
 import type { WebhookEvent } from './wire-types.js';
 
-/** Why a delivery was refused: a closed set, so that a receiver can answer each as it likes (all are "do not trust"). */
+/**
+ * Why a delivery was refused: a closed set, so that a receiver can answer each as it likes (all are "do not trust").
+ */
 export type WebhookRefusal =
   | 'missing_headers'
   | 'invalid_timestamp'
@@ -34,7 +36,8 @@ export interface VerifyWebhookOptions {
 /**
  * Verifies a delivery as the Standard Webhooks specification signs it, and answers its typed event: `webhook-id`,
  * `webhook-timestamp` within `toleranceSeconds` of `now`, one `v1,` signature in `webhook-signature` that is the
- * HMAC-SHA256 of `id.timestamp.body` keyed with the secret's decoded bytes. `rawBody` must be the bytes received, before
+ * HMAC-SHA256 of `id.timestamp.body` keyed with the secret's decoded bytes. `rawBody` must be the bytes received,
+ * before
  * any parsing. Throws a WebhookVerificationError otherwise. Web Crypto only: Node >= 20, browsers, Deno, workers.
  * Deduplicate by `webhook-id`: a delivery may arrive more than once.
  */

@@ -115,7 +115,9 @@ export type CanteensResult = Static<typeof CanteensData>;
 export type ArchivedCanteen = Static<typeof ArchivedCanteenData>;
 /** `PUT /admin/canteens/{canteen_id}/days/{date}`: the day closed or open again, and the meals the closing withdrew. */
 export type DayClosedResult = Static<typeof DayClosedData>;
-/** `GET /admin/canteens`: every canteen with its feeds, archived ones with their `archived_at` (null for the others). */
+/**
+ * `GET /admin/canteens`: every canteen with its feeds, archived ones with their `archived_at` (null for the others).
+ */
 export type AdminCanteensResult = Static<typeof AdminCanteensData>;
 export type Dish = Static<typeof DishData>;
 export type FeedSummary = Static<typeof FeedSummaryData>;

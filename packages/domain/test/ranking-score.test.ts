@@ -29,7 +29,8 @@ describe('rankingScore', () => {
 
   it('is the posterior mean with z = 0, and takes the prior it is given', () => {
     expect(rankingScore([0, 0, 0, 0, 1], { prior: [1, 1, 1, 1, 1], z: 0 })).toBeCloseTo(10 / 3, 12);
-    // Two pseudo-votes per star: without ratings mean 3, variance 2, N = 10; the prior weighs more, the bound is higher.
+    // Two pseudo-votes per star: without ratings mean 3, variance 2, N = 10; the prior weighs more, the bound is
+    // higher.
     const twos: RankingSettings = { prior: [2, 2, 2, 2, 2], z: 1.65 };
     expect(rankingScore(emptyHistogram, twos)).toBeCloseTo(3 - 1.65 * Math.sqrt(2 / 11), 12);
     // One 5 beside them: counts 2,2,2,2,3, mean 35/11, variance 260/121, N = 11.

@@ -38,7 +38,10 @@ const view = (id: number, servedAt: string, histogram = emptyHistogram): Persona
   };
 };
 
-/** Answers the views in the windows, in the order given (menu order, by id here), a page at a time, and records each call. */
+/**
+ * Answers the views in the windows, in the order given (menu order, by id here), a page at a time, and records each
+ * call.
+ */
 function fakeQueries(views: PersonalMeal[]) {
   const calls: {
     reader: string | null;

@@ -25,7 +25,8 @@ const at = new Date('2026-03-28T12:00:00.000Z');
 
 describe('upsertEvents', () => {
   it('places every meal on its canteen day on the canteen clocks, across a change to summer time', () => {
-    // Berlin's clocks go forward on 2026-03-29: 22:30 UTC on the 28th is 23:30 there, 22:30 UTC on the 29th is 00:30 the 30th.
+    // Berlin's clocks go forward on 2026-03-29: 22:30 UTC on the 28th is 23:30 there, 22:30 UTC on the 29th is 00:30
+    // the 30th.
     const meals = [
       MealMother.servedAt(new Date('2026-03-29T22:30:00Z'), { id: 3, canteenId: 'berlin' }),
       MealMother.servedAt(new Date('2026-03-28T22:30:00Z'), { id: 2, canteenId: 'berlin' }),

@@ -9,7 +9,8 @@ import type { AccessData, UserDataErasureData, UserDataExportData } from './user
 
 // The examples of the API documentation tell one story, at 2026-03-10T12:00Z: an admin upserts meal 42 (meal 41 was
 // served the day before), bob, carol and dave rate it 2, 4 and 4, alice marks 41 and 42, rates 42 with a 5, reads,
-// pages, exports and erases her data, and the ratings report of both days is read. A test (adapters-http test/api-docs/examples-are-real.test.ts) replays the story
+// pages, exports and erases her data, and the ratings report of both days is read. A test (adapters-http
+// test/api-docs/examples-are-real.test.ts) replays the story
 // against the real app, so each example is a real answer; typed, so that each also follows its schema.
 
 // The request examples are the schemas' own `examples` (so they cannot name the schemas' types); the real app

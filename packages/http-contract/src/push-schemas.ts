@@ -94,7 +94,9 @@ const NotificationLanguage = Type.Union([Type.Literal('en'), Type.Literal('de')]
   description: 'The language of the notifications',
 });
 
-/** `PUT /me/notifications`: what the caller is notified of; a field left out takes its default (the PUT sets all three). */
+/**
+ * `PUT /me/notifications`: what the caller is notified of; a field left out takes its default (the PUT sets all three).
+ */
 export const NotificationSettingsBody = Type.Object(
   {
     favourites_today: Type.Optional(

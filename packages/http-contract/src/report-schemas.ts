@@ -26,7 +26,8 @@ export type RatingsReportQuery = Static<typeof RatingsReportQuery>;
  * The header row of the ratings report, in order: one row per meal follows. `date` is the meal's calendar day on its
  * canteen's clocks, `served_at` the instant (ISO 8601, UTC), `dish` the dish's name (the name it was first served
  * under), `name` the meal's own; `rating_average` has at most 2 decimals (a dot), `rating_average` and
- * `rating_median` are empty without ratings; `stars_1` to `stars_5` count the ratings of each value; `sold_out_at` is the instant (ISO 8601, UTC) the kitchen
+ * `rating_median` are empty without ratings; `stars_1` to `stars_5` count the ratings of each value; `sold_out_at` is
+ * the instant (ISO 8601, UTC) the kitchen
  * said the meal sold out, empty unless it is sold out (appended last: the columns before it keep their places).
  */
 export const ratingsReportColumns = [

@@ -32,7 +32,9 @@ export interface OpenApiResponse {
   readonly content: Readonly<Record<string, { readonly schema: TSchema; readonly example?: unknown }>>;
 }
 
-/** Checks a route object and keeps its literal types (its path, its schemas) for the server's and client's inference. */
+/**
+ * Checks a route object and keeps its literal types (its path, its schemas) for the server's and client's inference.
+ */
 export function route<const R extends RouteContract>(contract: R): R {
   return contract;
 }

@@ -51,7 +51,10 @@ export const routePaths = {
   auditExport: '/admin/audit/export',
 } as const;
 
-/** A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id, feed_name })`. */
+/**
+ * A route path with its `:parameters` filled in, each percent-encoded: `fillPath(routePaths.fetchFeed, { canteen_id,
+ * feed_name })`.
+ */
 export function fillPath(path: string, parameters: Readonly<Record<string, number | string>>): string {
   return path.replace(/:(\w+)/g, (placeholder, name: string) =>
     name in parameters ? encodeURIComponent(String(parameters[name])) : placeholder,

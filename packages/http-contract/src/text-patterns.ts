@@ -8,7 +8,9 @@ const bidiControls = '\\u202A-\\u202E\\u2066-\\u2069';
 /** Noncharacters of the basic plane: XML 1.0 forbids U+FFFE and U+FFFF (the OpenMensa export is XML). */
 const nonCharacters = '\\uFDD0-\\uFDEF\\uFFFE\\uFFFF';
 
-/** What renders as nothing besides white space: zero-width characters, invisible operators, soft hyphen (as the domain). */
+/**
+ * What renders as nothing besides white space: zero-width characters, invisible operators, soft hyphen (as the domain).
+ */
 const invisible = '\\s\\u00AD\\u180E\\u200B-\\u200D\\u2060-\\u2064\\uFEFF';
 
 /** A name's pattern: no bidirectional control and no noncharacter anywhere. */

@@ -5,7 +5,9 @@
 export interface FanOutStream {
   /** Writes the text of one or more frames in one go. */
   send(frames: string): void;
-  /** True while the socket holds bytes its client has not taken: the stream then waits, and coalesces, until it drains. */
+  /**
+   * True while the socket holds bytes its client has not taken: the stream then waits, and coalesces, until it drains.
+   */
   readonly backedUp?: boolean;
 }
 

@@ -55,7 +55,9 @@ export interface LiveStatsSettings {
   readonly fanOutIntervalMs?: number;
 }
 
-/** About a millisecond of socket writes per turn: requests that arrive during a burst wait at most that long for one. */
+/**
+ * About a millisecond of socket writes per turn: requests that arrive during a burst wait at most that long for one.
+ */
 const defaultWriteBatch = 64;
 /**
  * A burst of taps reaches each stream at most 10 times a second: without it, 100 taps a second to 500 streams were
@@ -383,7 +385,8 @@ export class LiveStats {
       channel.publish('stats', `stats:${mealId}`, frame, this.settings.replayEvents);
     }
     channel.pending.clear();
-    // The next window starts now: changes arriving in it wait for its end, so each meal gets at most one event per window.
+    // The next window starts now: changes arriving in it wait for its end, so each meal gets at most one event per
+    // window.
     channel.flushTimer = this.settings.scheduler.setTimeout(() => this.flush(channel), this.settings.coalesceMs);
   }
 

@@ -84,7 +84,9 @@ export class SingleFlightCache<V> {
     for (const flight of this.flights.values()) flight.superseded = true;
   }
 
-  /** The answers showing any of `items` become outdated at `now` (see `touchedMaxAgeMs`), and so do the reads under way. */
+  /**
+   * The answers showing any of `items` become outdated at `now` (see `touchedMaxAgeMs`), and so do the reads under way.
+   */
   touch(items: readonly string[], now: number): void {
     for (const key of items.flatMap((item) => [...(this.showing.get(item) ?? [])])) {
       const entry = this.kept.get(key);

@@ -216,7 +216,9 @@ const days: MenuDays = {
   to: '2026-03-10' as MenuDays['to'],
 };
 
-/** A day's reading with only what the live registry reads of it: the meal, its histograms, its dish, its availability. */
+/**
+ * A day's reading with only what the live registry reads of it: the meal, its histograms, its dish, its availability.
+ */
 function menuOf(mealIds: readonly number[]): PublicMenu {
   const meals = mealIds.map(
     (id) =>

@@ -20,7 +20,10 @@ const day = 24 * hour;
 const now = new Date('2025-03-10T09:00:00.000Z');
 const startOfToday = new Date('2025-03-10T00:00:00.000Z');
 
-/** A serving of the dish `name` (of the default canteen unless `traits` says otherwise) at `days` and `hours` after today's start. */
+/**
+ * A serving of the dish `name` (of the default canteen unless `traits` says otherwise) at `days` and `hours` after
+ * today's start.
+ */
 const serving = (id: MealId, name: string, days: number, traits: Partial<Meal> = {}): Meal =>
   sampleMeal(id, { name, servedAt: new Date(startOfToday.getTime() + days * day + 11.5 * hour), ...traits });
 

@@ -6,7 +6,10 @@ const day = 24 * hour;
 /** What a test may state about a meal; whatever it leaves out takes a default that matters to no test. */
 export type MealTraits = Partial<Meal>;
 
-/** A meal as the admin upsert and the client send it: wire names, the instant as an ISO string (mutable, as the wire types are). */
+/**
+ * A meal as the admin upsert and the client send it: wire names, the instant as an ISO string (mutable, as the wire
+ * types are).
+ */
 export interface WireMeal {
   meal_id: MealId;
   name: string;

@@ -42,7 +42,9 @@ function browser(userId: UserId, name: string, traits: Partial<NewPushSubscripti
   };
 }
 
-/** A notification to `subscriptionId`, due at `at` and expiring at the end of the day unless `traits` says otherwise. */
+/**
+ * A notification to `subscriptionId`, due at `at` and expiring at the end of the day unless `traits` says otherwise.
+ */
 function entry(subscriptionId: string, traits: Partial<PushEntry> = {}): PushEntry {
   return {
     subscriptionId,

@@ -153,7 +153,8 @@ export function describeWebhookRecordingContract(
         },
       ]);
 
-      // Monday: Currywurst unchanged, Salat renamed (a new meal; the old one was served by then, so it stays); Tuesday: Eintopf gone.
+      // Monday: Currywurst unchanged, Salat renamed (a new meal; the old one was served by then, so it stays); Tuesday:
+      // Eintopf gone.
       const fetchedAt = hoursAfter(writeAt, 2);
       const second = [candidate('2026-03-09', 'Currywurst', monday), candidate('2026-03-09', 'Salatteller', monday)];
       const plan = accepted(

@@ -38,7 +38,8 @@ export interface TestOidcProvider {
   readonly audience: string;
   readonly clientId: string;
   /**
-   * Registers the pages of the server at `origin` as a public client (PKCE, no secret) with `/` (the students' app), `/admin` and `/dashboard`
+   * Registers the pages of the server at `origin` as a public client (PKCE, no secret) with `/` (the students' app),
+   * `/admin` and `/dashboard`
    * as redirect and post-logout URIs, and starts answering. Separate from the start because the server's settings
    * need the issuer before its own address exists.
    */

@@ -19,7 +19,9 @@ export interface ThrowawayCluster {
   /** Connection URL of the `postgres` database, as the superuser `postgres`. */
   readonly url: string;
   readonly port: number;
-  /** The binaries it runs (for a root caller with package binaries: a private copy of them, see startThrowawayCluster). */
+  /**
+   * The binaries it runs (for a root caller with package binaries: a private copy of them, see startThrowawayCluster).
+   */
   readonly binaries: PostgresBinaries;
   /** The OS user the server runs as when the caller is root (`postgres`, else `nobody`); undefined otherwise. */
   readonly osUser: string | undefined;
@@ -41,7 +43,9 @@ export interface ThrowawayCluster {
 }
 
 export interface ThrowawayClusterOptions {
-  /** Which binaries to use: default PG_BINARIES from the environment, else `any` (the machine's, then the package's). */
+  /**
+   * Which binaries to use: default PG_BINARIES from the environment, else `any` (the machine's, then the package's).
+   */
   readonly binaries?: PostgresBinariesChoice;
   /** The OS user to run the server as when the caller is root; default `postgres` if it exists, else `nobody`. */
   readonly osUser?: string;

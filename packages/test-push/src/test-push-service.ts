@@ -9,7 +9,9 @@ export interface TestPushOptions {
   readonly subject?: string;
   /** The application server's VAPID public key (base64url) every message must be signed with; default: any. */
   readonly vapidPublicKey?: string;
-  /** Bodies longer than this are refused with 413, as push services do; default 4096 bytes (RFC 8030 §7.2's minimum). */
+  /**
+   * Bodies longer than this are refused with 413, as push services do; default 4096 bytes (RFC 8030 §7.2's minimum).
+   */
   readonly maxBodyBytes?: number;
   /** The service's clock, for the VAPID `exp` check; default: the system's. */
   readonly now?: () => Date;
@@ -81,7 +83,9 @@ export interface TestPushService {
     statuses: number | readonly number[],
     headers?: Readonly<Record<string, string>>,
   ): void;
-  /** Waits this long before each later answer to the endpoint; `'forever'`: never answers (until close); 0: no delay. */
+  /**
+   * Waits this long before each later answer to the endpoint; `'forever'`: never answers (until close); 0: no delay.
+   */
   delay(endpointOrId: string, delay: number | 'forever'): void;
   /** Ends the subscription, as a browser that unsubscribed: every later message to it is answered 410 Gone. */
   unsubscribe(endpointOrId: string): void;

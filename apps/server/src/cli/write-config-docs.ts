@@ -1,7 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { renderEnvExample, withConfigurationTable } from '../config-docs.js';
 
-/** `pnpm env:example`: rewrites .env.example and the configuration table of docs/configuration.md from the settings table. */
+/**
+ * `pnpm env:example`: rewrites .env.example and the configuration table of docs/configuration.md from the settings
+ * table.
+ */
 const root = new URL('../../../../', import.meta.url);
 const envExample = new URL('.env.example', root);
 const page = new URL('docs/configuration.md', root);

@@ -9,7 +9,9 @@ export interface OutboundWebhookOptions {
   readonly clock: Clock;
 }
 
-/** Deliveries through adapters-outbound: the events in their wire form, signed, under the same address rule as feeds. */
+/**
+ * Deliveries through adapters-outbound: the events in their wire form, signed, under the same address rule as feeds.
+ */
 export function outboundWebhookSender(options: OutboundWebhookOptions): WebhookSender {
   return {
     send: async (webhook, event) =>

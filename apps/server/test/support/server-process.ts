@@ -6,7 +6,8 @@ export const serverMain = fileURLToPath(new URL('../../dist/main.js', import.met
 
 /**
  * The bound of a synchronous child run (`spawnSync`) in a test: it blocks the test's worker, so vitest's own timeout
- * cannot stop it, and a child that hangs would hold the whole run. Past it the child is killed and its `status` is null.
+ * cannot stop it, and a child that hangs would hold the whole run. Past it the child is killed and its `status` is
+ * null.
  */
 export const syncRunTimeoutMs = 60_000;
 

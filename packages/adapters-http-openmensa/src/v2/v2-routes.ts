@@ -31,7 +31,9 @@ export interface OpenMensaV2UseCases {
 export interface OpenMensaV2Options extends OpenMensaV2UseCases {
   readonly clock: Clock;
   readonly menuCaching: MenuCachingOptions;
-  /** Where the paging links point (PUBLIC_BASE_URL, e.g. `https://meals.example.org`); else the request's valid Host. */
+  /**
+   * Where the paging links point (PUBLIC_BASE_URL, e.g. `https://meals.example.org`); else the request's valid Host.
+   */
   readonly publicBaseUrl?: string | undefined;
 }
 

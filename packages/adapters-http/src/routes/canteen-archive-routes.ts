@@ -21,8 +21,10 @@ export interface CanteenArchiveRoutesOptions {
 const adminErrors = [...authenticatedRouteErrors, 'forbidden'] as const;
 
 /**
- * DELETE /admin/canteens/{canteen_id} archives a canteen (meals:write), GET /admin/canteens lists the caller's canteens,
- * archived ones too (meals:manage); who may is auth/route-access.ts's. Their own plugin: the PUT's JSON body check does not reach them.
+ * DELETE /admin/canteens/{canteen_id} archives a canteen (meals:write), GET /admin/canteens lists the caller's
+ * canteens,
+ * archived ones too (meals:manage); who may is auth/route-access.ts's. Their own plugin: the PUT's JSON body check does
+ * not reach them.
  */
 export const canteenArchiveRoutes: FastifyPluginAsyncTypebox<CanteenArchiveRoutesOptions> = async (app, options) => {
   const { archiveCanteen, listCanteensWithArchived } = options;

@@ -12,7 +12,9 @@ export interface ClosedDayRoutesOptions {
   readonly setDayClosed: SetDayClosed;
 }
 
-/** PUT /admin/canteens/{canteen_id}/days/{date}: says by hand that a canteen is closed on a day, or not (meals:manage). */
+/**
+ * PUT /admin/canteens/{canteen_id}/days/{date}: says by hand that a canteen is closed on a day, or not (meals:manage).
+ */
 export const closedDayRoutes: FastifyPluginAsyncTypebox<ClosedDayRoutesOptions> = async (app, { setDayClosed }) => {
   app.addHook('preValidation', requireJsonBody);
 

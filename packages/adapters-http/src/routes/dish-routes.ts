@@ -46,7 +46,9 @@ export interface DishRoutesOptions {
   readonly cursorSecret?: string | undefined;
 }
 
-/** GET /dishes/{dish_id} (token optional), GET /canteens/{canteen_id}/dishes?q= and GET /dishes?q=&canteen= (public). */
+/**
+ * GET /dishes/{dish_id} (token optional), GET /canteens/{canteen_id}/dishes?q= and GET /dishes?q=&canteen= (public).
+ */
 export const publicDishRoutes: FastifyPluginAsyncTypebox<
   DishRoutesOptions & { readonly menuCaching?: MenuCachingOptions | undefined }
 > = async (app, options) => {

@@ -16,7 +16,8 @@ export function publicCacheControl(caching: {
 }
 
 /**
- * 304 with no body when the request's If-None-Match names the current tag (whatever its Cache-Control says); the JSON text otherwise. The caller sets
+ * 304 with no body when the request's If-None-Match names the current tag (whatever its Cache-Control says); the JSON
+ * text otherwise. The caller sets
  * the ETag and Cache-Control headers first: a 304 carries them too.
  */
 export function answerUnlessFresh(request: FastifyRequest, reply: FastifyReply, etag: string, body: string) {

@@ -46,7 +46,8 @@ export type AuditValue =
   | { readonly [key: string]: AuditValue };
 
 /**
- * What changed, never a student's personal data. Its keys are written as the API writes its fields (`meal_ids`), because
+ * What changed, never a student's personal data. Its keys are written as the API writes its fields (`meal_ids`),
+ * because
  * the summary is stored and answered as it is, like a webhook event's data.
  */
 export type AuditSummary = { readonly [key: string]: AuditValue };

@@ -2,7 +2,9 @@ import type { AuditNote } from '../audit/audit-entry.js';
 import type { Result } from '../shared/refusal.js';
 import type { Canteen, CanteenId, CanteenRecord, OpenMensaId, StoredCanteen } from './canteen.js';
 
-/** Its reads see active canteens only: an archived canteen is not found and not listed, except by `listWithArchived`. */
+/**
+ * Its reads see active canteens only: an archived canteen is not found and not listed, except by `listWithArchived`.
+ */
 export interface CanteenRepository {
   /**
    * Creates the canteen or replaces every field of the one with its id, in one unit of work; answers the canteen as

@@ -20,7 +20,9 @@ export interface DishSearchPage {
   readonly limit: number;
 }
 
-/** The read side of dishes; like MealQueries, each method runs a number of queries that does not grow with its answer. */
+/**
+ * The read side of dishes; like MealQueries, each method runs a number of queries that does not grow with its answer.
+ */
 export interface DishQueries {
   /** The dish with its statistics as of `asOf`; undefined when there is none. */
   dish(dishId: DishId, reader: UserId | null, asOf: Date): Promise<DishView | undefined>;

@@ -44,7 +44,9 @@ export class FeedSourceError extends Error {
   }
 }
 
-/** Ends a fetch under way (an AbortSignal will do; the domain knows no platform's): a deadline passed, or a shutdown. */
+/**
+ * Ends a fetch under way (an AbortSignal will do; the domain knows no platform's): a deadline passed, or a shutdown.
+ */
 export interface CancelSignal {
   readonly aborted: boolean;
   addEventListener(type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void;

@@ -34,7 +34,8 @@ export interface MealCatalog {
   /**
    * Withdraws the meal (a menu correction) at `at`: it leaves the menus and the reads, cannot be marked or rated, and
    * keeps its markings and ratings (they stay in the user's data and in its dish's statistics). Idempotent: a meal
-   * withdrawn before keeps its first instant. The first withdrawal records a `meal.withdrawn` (`withdrawalEvent`) in the
+   * withdrawn before keeps its first instant. The first withdrawal records a `meal.withdrawn` (`withdrawalEvent`) in
+   * the
    * webhook outbox in the same unit of work; a repeated one records nothing. So does `audit`, in the audit trail.
    */
   withdraw(mealId: MealId, at: Date, audit?: AuditNote<WithdrawalOutcome>): Promise<Withdrawal>;

@@ -25,7 +25,9 @@ export interface PersonalView {
   readonly aversions: Aversions;
 }
 
-/** The reader's view: the read's own selection (`asked`) with their label preferences unless `all`, and their aversions. */
+/**
+ * The reader's view: the read's own selection (`asked`) with their label preferences unless `all`, and their aversions.
+ */
 export function personalViewOf(
   asked: MenuSelection,
   options: PersonalReadOptions,

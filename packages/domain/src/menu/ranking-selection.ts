@@ -12,7 +12,9 @@ export const defaultRankingOrder: RankingOrder = 'rating';
 
 /** Which ranking a read asks for. */
 export type RankingSelection =
-  /** The meals of the days that the menu selection shows (placeholders left out unless asked for), ranked among them. */
+  /**
+   * The meals of the days that the menu selection shows (placeholders left out unless asked for), ranked among them.
+   */
   | { readonly scope: 'meals'; readonly by: RankingOrder; readonly days: MenuDays; readonly meals: MenuSelection }
   /** Every dish of the canteen, each over all its servings. */
   | { readonly scope: 'dishes'; readonly by: RankingOrder; readonly canteenId: CanteenId };

@@ -45,7 +45,8 @@ export function rankingSettingsProblem(settings: RankingSettings): string | null
  *
  * (the variance equals `Σ s_k² c_k / N − mean²`; it is computed centred so that millions of votes lose no digits).
  * An item without ratings scores the prior's own bound (2.047 with the defaults). A bound below 1 (a large z, tiny
- * priors) says no more than "1 star" and is answered as 1. The settings are taken as valid (see rankingSettingsProblem).
+ * priors) says no more than "1 star" and is answered as 1. The settings are taken as valid (see
+ * rankingSettingsProblem).
  */
 export function rankingScore(histogram: RatingHistogram, settings: RankingSettings = defaultRankingSettings): number {
   const { prior, z } = settings;

@@ -85,7 +85,8 @@ export interface MealQueries {
   /**
    * The meals of the windows that are not withdrawn, each once, that are servings of one of the user's favourite
    * dishes: a dish is a favourite when the user has marked any of its servings, past or to come, withdrawn ones
-   * included. In serving order (see `inServingOrder`), at most `limit`: what the upcoming favourites read, in one statement
+   * included. In serving order (see `inServingOrder`), at most `limit`: what the upcoming favourites read, in one
+   * statement
    * that starts from the user's markings, whatever the number of windows.
    */
   favouriteServingsIn(

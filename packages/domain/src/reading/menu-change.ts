@@ -17,7 +17,10 @@ export type MenuChange =
     }
   /** The kitchen changed a serving's availability: every answer that shows the meal differs. */
   | { readonly kind: 'availability'; readonly mealId: MealId; readonly availability: Availability }
-  /** Meals, dishes, canteens or many statistics changed at once (upsert, import, withdrawal, merge, erasure): any menu may differ. */
+  /**
+   * Meals, dishes, canteens or many statistics changed at once (upsert, import, withdrawal, merge, erasure): any menu
+   * may differ.
+   */
   | { readonly kind: 'menus' };
 
 /**

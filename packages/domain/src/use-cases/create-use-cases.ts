@@ -98,7 +98,9 @@ export interface Repositories {
   readonly preferences: PreferenceRepository;
   /** How much of each serving is left, as the kitchen says. */
   readonly availability: AvailabilityRepository;
-  /** Web Push's subscriptions, settings and outbox, where the adapter keeps them: in the export, gone with an erasure. */
+  /**
+   * Web Push's subscriptions, settings and outbox, where the adapter keeps them: in the export, gone with an erasure.
+   */
   readonly pushStore?: PushStore;
   /** The audit trail: the repositories above append to it; absent, nothing reads it (an empty trail). */
   readonly audit?: AuditLog;

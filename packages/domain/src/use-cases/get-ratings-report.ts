@@ -39,7 +39,9 @@ export interface RatingsReportRow {
   readonly statistics: RatingStatistics;
   /** How many ratings of each value 1..5 the meal holds; index 0 counts the 1s. */
   readonly distribution: RatingHistogram;
-  /** When the kitchen said the serving sold out, if it is sold out now (a sold-out meal set back to available is not). */
+  /**
+   * When the kitchen said the serving sold out, if it is sold out now (a sold-out meal set back to available is not).
+   */
   readonly soldOutAt: Date | null;
 }
 

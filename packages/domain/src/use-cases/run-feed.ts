@@ -27,7 +27,9 @@ type RunFeedRefusal = (typeof runFeedRefusals)[number];
  */
 export class RunFeed {
   private readonly running = new Map<string, Promise<FeedState>>();
-  /** The latest scheduled run this process claimed, per feed: a run it joined must not take that claim for another's. */
+  /**
+   * The latest scheduled run this process claimed, per feed: a run it joined must not take that claim for another's.
+   */
   private readonly ownClaims = new Map<string, number>();
 
   constructor(

@@ -40,7 +40,8 @@ export interface UserDataRepository {
 
   /**
    * GDPR art. 17, in one transaction: deletes every marking and rating of `userId` and removes each of those ratings
-   * from its meal's histogram and its dish's, whether or not the meal's rating period is over or it was withdrawn. No other user's data changes.
+   * from its meal's histogram and its dish's, whether or not the meal's rating period is over or it was withdrawn. No
+   * other user's data changes.
    * Idempotent: erasing again removes nothing and answers zeros. Also deletes every webhook delivery of an event about
    * the user (`favourites.upcoming`, which carries their id), pending or in the log: it is personal data too.
    * Answers, per meal the erased ratings were of, its histogram and its dish's as they are when the erasure commits.

@@ -94,7 +94,10 @@ export interface WebhookOutbox {
    * endpoint was removed meanwhile) is ignored.
    */
   record(webhookId: string, eventId: string, outcome: AttemptOutcome, at: Date, disable: boolean): Promise<void>;
-  /** The endpoint's deliveries, newest first, a page at a time (`before`: the `createdAt`/event id cursor of the last one seen). */
+  /**
+   * The endpoint's deliveries, newest first, a page at a time (`before`: the `createdAt`/event id cursor of the last
+   * one seen).
+   */
   deliveries(
     webhookId: string,
     page: { readonly limit: number; readonly before?: { readonly createdAt: Date; readonly eventId: string } },
@@ -104,6 +107,8 @@ export interface WebhookOutbox {
    * the deliveries of the endpoints in `except` (backed off by the asking instance) do not count.
    */
   nextDueAt(except?: ReadonlySet<WebhookId>): Promise<Date | null>;
-  /** How many deliveries wait for an attempt (pending, of any endpoint, a disabled one's too): a gauge for operators. */
+  /**
+   * How many deliveries wait for an attempt (pending, of any endpoint, a disabled one's too): a gauge for operators.
+   */
   pendingCount(): Promise<number>;
 }

@@ -9,7 +9,9 @@ export const maxWebhookUrlLength = 2000;
 /** Any URL of the right shape: the rule without an address policy (tests, embedders without outbound adapters). */
 export const anyWebhookUrl: WebhookUrlCheck = () => undefined;
 
-/** An endpoint as an admin defines it: an id, an http(s) URL, known events without repeats, a Standard Webhooks secret. */
+/**
+ * An endpoint as an admin defines it: an id, an http(s) URL, known events without repeats, a Standard Webhooks secret.
+ */
 export function validateWebhook(
   definition: WebhookDefinition,
   checkUrl: WebhookUrlCheck = anyWebhookUrl,

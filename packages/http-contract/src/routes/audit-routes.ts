@@ -14,7 +14,8 @@ export const auditRoutes = {
       'period (meals:write: every entry; meals:manage: the entries of its canteens)',
     tags: ['admin'],
     querystring: AuditQuery,
-    // No example: the documented examples are real answers of one story (examples-are-real.test.ts); docs/api.md has one.
+    // No example: the documented examples are real answers of one story (examples-are-real.test.ts); docs/api.md has
+    // one.
     responses: { 200: successEnvelope(AuditData) },
   }),
   exportAuditEntries: route({

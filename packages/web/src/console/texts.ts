@@ -11,7 +11,8 @@ type Counts = {
 };
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-// Every text the console shows, in English; the German table must have each of them (ConsoleTexts is this table's type).
+// Every text the console shows, in English; the German table must have each of them (ConsoleTexts is this table's
+// type).
 const en = {
   title: 'Admin console',
   noscript: 'The admin console needs JavaScript.',

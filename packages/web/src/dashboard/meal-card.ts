@@ -27,7 +27,10 @@ export interface CardView {
 export interface CardOptions {
   readonly t: DashboardTexts;
   readonly format: NumberFormats;
-  /** The wall's and the kitchen's compact card: no chart (the average and the count, read across a room or beside the button). */
+  /**
+   * The wall's and the kitchen's compact card: no chart (the average and the count, read across a room or beside the
+   * button).
+   */
   readonly compact: boolean;
   /** The kitchen's mode: the status is a button that moves it on. */
   readonly onTap?: (view: CardView) => void;

@@ -36,12 +36,16 @@ export function signInSettingsOf(
 /** Renewed this long before it expires: a call started just before must not arrive with an expired token. */
 export const renewalMarginS = 30;
 
-/** Whether an access token expiring at `expiresAt` (seconds since the epoch; undefined: not said) needs renewing now. */
+/**
+ * Whether an access token expiring at `expiresAt` (seconds since the epoch; undefined: not said) needs renewing now.
+ */
 export function needsRenewal(expiresAt: number | undefined, nowMs: number): boolean {
   return expiresAt !== undefined && expiresAt * 1000 - renewalMarginS * 1000 <= nowMs;
 }
 
-/** The claims of a JWT's payload, read without verifying it (only to name and time a pasted token; the API verifies). */
+/**
+ * The claims of a JWT's payload, read without verifying it (only to name and time a pasted token; the API verifies).
+ */
 export function unverifiedClaims(token: string): Readonly<Record<string, unknown>> | undefined {
   const payload = token.split('.')[1];
   if (payload === undefined) return undefined;
@@ -83,7 +87,8 @@ export interface PageAccess {
 
 /**
  * Whether what the API grants a token (`GET /me/access`) allows what a page needs, at some canteen at least. The API
- * answers the implied scopes too (`meals:write` implies the kitchen's, so an administrator may work the kitchen's page).
+ * answers the implied scopes too (`meals:write` implies the kitchen's, so an administrator may work the kitchen's
+ * page).
  */
 export function accessAllows(access: PageAccess, required: string): boolean {
   return access.global.includes(required) || Object.values(access.canteens).some((held) => held.includes(required));

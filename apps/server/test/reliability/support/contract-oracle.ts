@@ -22,7 +22,9 @@ export interface Principal {
 export type Expected =
   | { readonly kind: 'success'; readonly data: unknown; readonly apply: () => void }
   | { readonly kind: 'error'; readonly codes: readonly ErrorCode[] }
-  /** Routes whose answers other tests check in detail (reads, erasure): 200 (applied when `apply` is given) or any 4xx. */
+  /**
+   * Routes whose answers other tests check in detail (reads, erasure): 200 (applied when `apply` is given) or any 4xx.
+   */
   | { readonly kind: 'loose'; readonly apply?: () => void };
 
 const fail = (...codes: ErrorCode[]): Expected => ({ kind: 'error', codes });

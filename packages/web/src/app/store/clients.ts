@@ -30,7 +30,8 @@ export function personalClient(getToken: () => Promise<string>): MealsClient {
 
 /**
  * The same reads answered only from the worker's copy, without any network: what the app paints at once on a repeat
- * visit, before the network answers. Rejects when nothing is kept (or there is no cache: a first visit, an old browser).
+ * visit, before the network answers. Rejects when nothing is kept (or there is no cache: a first visit, an old
+ * browser).
  */
 export function keptClient(): MealsClient {
   const fromCache: typeof fetch = async (input) => {

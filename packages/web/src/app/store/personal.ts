@@ -93,7 +93,9 @@ export const mark = (meal: Pick<MenuMeal, 'meal_id' | 'name'>, marked: boolean) 
 export const isWaiting = (mealId: number) => pending.value.some((action) => action.meal_id === mealId);
 
 let flushing = false;
-/** Sends what waits, in order; stops at the first that gets no answer (still offline). Refusals are said and dropped. */
+/**
+ * Sends what waits, in order; stops at the first that gets no answer (still offline). Refusals are said and dropped.
+ */
 export async function sendPending(): Promise<void> {
   const client = api();
   if (client === null || flushing) return;

@@ -15,7 +15,9 @@ export interface MealCardProps {
 const oneDecimal = (value: number, language: string) =>
   numberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 
-/** One meal: an article named by its heading, with its price, labels, availability, figures and the person's controls. */
+/**
+ * One meal: an article named by its heading, with its price, labels, availability, figures and the person's controls.
+ */
 export function MealCard({ meal, hiddenByFilter = false }: MealCardProps) {
   const texts = t.value;
   const lang = language.value;
