@@ -63,9 +63,8 @@ export function createServiceMetrics(scraped: readonly ScrapedMetric[] = []): Se
     buckets: latencyBuckets,
     registers,
   });
-  // A request is recorded once, in the histogram: prom-client hashes the labels of every call, and a second call
-  // per request cost about 3 % of the rating benchmark's throughput. The counter is filled from the histogram's
-  // per-series counts when it is read.
+  // A request is recorded once, in the histogram (prom-client hashes the labels of every call); the counter is
+  // filled from the histogram's per-series counts when it is read. See docs/decisions.md, "Metrics".
   new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status code',

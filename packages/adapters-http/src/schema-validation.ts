@@ -12,7 +12,7 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  * One validator configuration for every request body and for file imports: strict, no coercion, no stripping. The
  * schemas are the contract's constants, not input: that they are valid JSON Schema is checked once, by the test that
  * validates the OpenAPI document holding every one of them (api-docs.test.ts), not by compiling ajv's meta-schema in
- * every process (~30 ms of a start, paid by its first request).
+ * every process (docs/decisions.md, "Start time").
  */
 export function createSchemaValidator(): Ajv {
   // `verbose`: a failure carries its schema, so that the message can name what is allowed (`1 to 14`), not only fail.

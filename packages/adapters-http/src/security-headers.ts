@@ -3,7 +3,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * The headers helmet sets, computed once. They do not depend on the request, while @fastify/helmet rebuilt helmet's
- * whole middleware for every request: about 15 µs, the largest single cost of a rating in the benchmark's profile.
+ * whole middleware for every request (docs/decisions.md, "Security headers").
  * No Content-Security-Policy: the API answers JSON, which a browser never renders as a page.
  */
 export function securityHeaders(

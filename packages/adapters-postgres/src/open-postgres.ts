@@ -34,7 +34,7 @@ export interface PostgresOptions extends Omit<PostgresAdapterOptions, 'statement
    * Connections of a pool of their own on which the rating and marking batches send their statements bare, in
    * `session` mode (hot-statements.ts: the planner settings come with the connection), besides `poolSize`. 0, the
    * default: off, the batches call the functions of migration 016 on the main pool (the bare form's gain in the bench
-   * was inside the noise: docs/benchmarks.md, issue 30, "Bare statements"). Six suit a server: four batches of rating
+   * was inside the noise: docs/benchmarks.md, "Bare statements"). Six suit a server: four batches of rating
    * changes reading, one writing, one batch of markings.
    */
   readonly hotPoolSize?: number;

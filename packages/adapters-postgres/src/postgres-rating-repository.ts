@@ -91,9 +91,8 @@ export class PostgresRatingRepository implements RatingRepository {
   /**
    * One write of this instance at a time, and the batches decided meanwhile written together by the next: the batches
    * of one instance mostly share their hot meals, so a second write under way would only wait for the first one's
-   * meal rows until its commit. Measured on two cores: 7 900 ratings/s with one batch under way at all, 4 700 with two
-   * whose writes overlapped (each waiting for the other's locks); on 2026-11-26, two writes at once each for its own
-   * dishes, so that they never waited at each other's rows, still did worse than one (docs/benchmarks.md).
+   * meal rows until its commit. Two writes at once did worse in every form tried (docs/decisions.md, "One write at a
+   * time on PostgreSQL").
    */
   private readonly writes = new CombinedWrites((meals, changes) => this.writeChanges(meals, changes));
   /** The rule fields of the meals this instance read, by meal: what a change decided ahead of a read is decided on. */
