@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { PreparedPush, PushMessage, PushTarget, VapidIdentity } from './send-push-prepare.js';
+import type { PushSendResult } from './send-push.js';
 
 /** @internal What the thread is handed: the requests asked for in one turn of the event loop. */
 export interface PrepareRequest {
@@ -9,17 +10,39 @@ export interface PrepareRequest {
   readonly nowMs: number;
 }
 
-/** @internal What the thread answers, one per request. */
+/** @internal What a preparing thread answers, one per request. */
 export interface PrepareAnswer {
   readonly id: number;
-  readonly prepared: PreparedPush;
+  readonly answer: PreparedPush;
 }
 
-/** @internal What a preparing thread starts with. */
+/** @internal What a sending thread answers, one per request. */
+export interface SendAnswer {
+  readonly id: number;
+  readonly answer: PushSendResult;
+}
+
+/** @internal What a thread starts with: to prepare requests, or to prepare and send them (with these settings). */
 export interface PreparingThreadData {
   readonly vapid: VapidIdentity;
   /** Its nice value (Linux): above 0, it gives way to the threads of the process's own priority. */
   readonly nice: number;
+  readonly send?: ThreadSendSettings;
+}
+
+/** @internal What a sending thread's own sender is made with (no function crosses to a thread: the system's lookup). */
+export interface ThreadSendSettings {
+  readonly allowPrivateNetworks: boolean;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly userAgent: string;
+  readonly keptConnections: number;
+}
+
+/** Sends Web Push messages in threads of their own: what the sender's `send` does, there. */
+export interface PushSending {
+  send(target: PushTarget, message: PushMessage, nowMs: number): Promise<PushSendResult>;
+  close(): Promise<void>;
 }
 
 /**
@@ -36,51 +59,46 @@ export interface PushPreparing {
   close(): Promise<void>;
 }
 
-interface PreparingThread {
+interface PoolThread<Answer> {
   readonly worker: Worker;
-  readonly pending: Map<number, (prepared: PreparedPush) => void>;
+  readonly pending: Map<number, (answer: Answer) => void>;
 }
 
 /**
- * Prepares Web Push requests (createPushPreparer: the encryption and the VAPID Authorization, an ECDH and an HKDF per
- * message) in `threads` worker threads, started at the first request: the event loop that serves requests only hands
- * the message over and takes the body back. The requests of one turn of the event loop go to a thread in one message,
- * to the thread with the fewest under way. The threads run at a lower priority than the event loop's (Linux, nice 5).
- * A thread is referenced only while it has requests under way (an idle one
- * keeps no process alive). A thread that stops answers what it had as not prepared (the delivery retries it) and is
- * started again at the next request.
+ * `threads` worker threads (send-push-thread.js, started with `data` at the first request) that answer requests:
+ * the requests of one turn of the event loop go to a thread in one message, to the thread with the fewest under
+ * way. A thread is referenced only while it has requests under way (an idle one keeps no process alive). A thread that
+ * stops answers what it had with `stopped(reason)` and is started again at the next request.
  */
-export function preparingThreads(vapid: VapidIdentity, options: { readonly threads: number }): PushPreparing {
-  const count = Math.max(1, Math.floor(options.threads));
-  const threads: (PreparingThread | null)[] = Array.from({ length: count }, () => null);
-  let nextId = 0;
-  let batch: { request: PrepareRequest; resolve: (prepared: PreparedPush) => void }[] = [];
+function threadPool<Answer>(
+  data: PreparingThreadData,
+  threadCount: number,
+  stopped: (reason: string) => Answer,
+): { ask(request: PrepareRequest): Promise<Answer>; close(): Promise<void> } {
+  const count = Math.max(1, Math.floor(threadCount));
+  const threads: (PoolThread<Answer> | null)[] = Array.from({ length: count }, () => null);
+  let batch: { request: PrepareRequest; resolve: (answer: Answer) => void }[] = [];
   let closed = false;
-  const notPrepared = (reason: string): PreparedPush => ({
-    ok: false,
-    error: `the message could not be prepared: ${reason}`,
-  });
 
-  const start = (slot: number): PreparingThread => {
+  const start = (slot: number): PoolThread<Answer> => {
     // The compiled thread, from dist/ (also under the tests, which load the sources: `tsc -b` builds it).
-    const workerData: PreparingThreadData = { vapid, nice: preparingThreadNice };
-    const worker = new Worker(new URL('../dist/send-push-thread.js', import.meta.url), { workerData });
-    const thread: PreparingThread = { worker, pending: new Map() };
+    const worker = new Worker(new URL('../dist/send-push-thread.js', import.meta.url), { workerData: data });
+    const thread: PoolThread<Answer> = { worker, pending: new Map() };
     worker.unref();
-    worker.on('message', (answers: readonly PrepareAnswer[]) => {
-      for (const { id, prepared } of answers) {
-        thread.pending.get(id)?.(prepared);
+    worker.on('message', (answers: readonly { id: number; answer: Answer }[]) => {
+      for (const { id, answer } of answers) {
+        thread.pending.get(id)?.(answer);
         thread.pending.delete(id);
       }
       if (thread.pending.size === 0) worker.unref();
     });
-    const stopped = (reason: string) => {
+    const end = (reason: string) => {
       if (threads[slot] === thread) threads[slot] = null;
-      for (const resolve of thread.pending.values()) resolve(notPrepared(reason));
+      for (const resolve of thread.pending.values()) resolve(stopped(reason));
       thread.pending.clear();
     };
-    worker.on('error', (error) => stopped(`the preparing thread failed (${error.message})`));
-    worker.on('exit', (code) => stopped(`the preparing thread stopped (exit code ${code})`));
+    worker.on('error', (error) => end(`the thread failed (${error.message})`));
+    worker.on('exit', (code) => end(`the thread stopped (exit code ${code})`));
     threads[slot] = thread;
     return thread;
   };
@@ -90,7 +108,7 @@ export function preparingThreads(vapid: VapidIdentity, options: { readonly threa
     batch = [];
     if (handed.length === 0) return;
     if (closed) {
-      for (const { resolve } of handed) resolve(notPrepared('the sender was closed'));
+      for (const { resolve } of handed) resolve(stopped('the sender was closed'));
       return;
     }
     let slot = 0;
@@ -102,27 +120,59 @@ export function preparingThreads(vapid: VapidIdentity, options: { readonly threa
     thread.worker.postMessage(handed.map(({ request }) => request));
   };
 
+  let nextId = 0;
   return {
-    prepare: (target, message, nowMs) =>
+    ask: (request) =>
       new Promise((resolve) => {
-        if (closed) return resolve(notPrepared('the sender was closed'));
+        if (closed) return resolve(stopped('the sender was closed'));
         // Handed over after this turn's I/O: every message asked for meanwhile goes in the same one.
         if (batch.length === 0) setImmediate(flush);
         nextId += 1;
-        // Plain objects: the domain's subscription carries more than the thread needs.
-        batch.push({
-          request: {
-            id: nextId,
-            target: { endpoint: target.endpoint, p256dh: target.p256dh, auth: target.auth },
-            message: { payload: message.payload, ttlSeconds: message.ttlSeconds, topic: message.topic },
-            nowMs,
-          },
-          resolve,
-        });
+        batch.push({ request: { ...request, id: nextId }, resolve });
       }),
     close: async () => {
       closed = true;
       await Promise.all(threads.map((thread) => thread?.worker.terminate()));
     },
   };
+}
+
+/** Plain objects: the domain's subscription carries more than the thread needs. */
+const requestOf = (target: PushTarget, message: PushMessage, nowMs: number): PrepareRequest => ({
+  id: 0,
+  target: { endpoint: target.endpoint, p256dh: target.p256dh, auth: target.auth },
+  message: { payload: message.payload, ttlSeconds: message.ttlSeconds, topic: message.topic },
+  nowMs,
+});
+
+/**
+ * Prepares Web Push requests (createPushPreparer: the encryption and the VAPID Authorization, an ECDH and an HKDF per
+ * message) in `threads` worker threads (see threadPool), at nice 5 on Linux: the event loop that serves requests only
+ * hands the message over and takes the body back. What a thread that stops had is answered as not prepared.
+ */
+export function preparingThreads(vapid: VapidIdentity, options: { readonly threads: number }): PushPreparing {
+  const pool = threadPool<PreparedPush>({ vapid, nice: preparingThreadNice }, options.threads, (reason) => ({
+    ok: false,
+    error: `the message could not be prepared: ${reason}`,
+  }));
+  return { prepare: (target, message, nowMs) => pool.ask(requestOf(target, message, nowMs)), close: pool.close };
+}
+
+/**
+ * Prepares and sends Web Push messages in `threads` worker threads (see threadPool), at nice 5 on Linux: each thread
+ * has a sender of its own (createPushSender with these settings, the system's lookup, its own kept connections), so
+ * the event loop that serves requests does neither the encryption nor the HTTP exchange. What a thread that stops had
+ * is answered as no answer (status null: retried).
+ */
+export function sendingThreads(
+  vapid: VapidIdentity,
+  settings: ThreadSendSettings,
+  options: { readonly threads: number },
+): PushSending {
+  const pool = threadPool<PushSendResult>(
+    { vapid, nice: preparingThreadNice, send: settings },
+    options.threads,
+    (reason) => ({ status: null, error: `the message could not be sent: ${reason}` }),
+  );
+  return { send: (target, message, nowMs) => pool.ask(requestOf(target, message, nowMs)), close: pool.close };
 }

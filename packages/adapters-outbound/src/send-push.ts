@@ -10,7 +10,7 @@ import { defaultPushTimeoutMs, pushEndpointProblem } from './push-endpoint.js';
 import { networkError, requestOnce } from './request-once.js';
 
 import { createPushPreparer, type PushMessage, type PushTarget, type VapidIdentity } from './send-push-prepare.js';
-import { preparingThreads, type PushPreparing } from './send-push-threads.js';
+import { preparingThreads, sendingThreads, type PushPreparing, type PushSending } from './send-push-threads.js';
 
 export type { PushMessage, PushTarget, VapidIdentity } from './send-push-prepare.js';
 
@@ -42,8 +42,9 @@ export interface PushSenderOptions {
   readonly now?: () => Date;
   readonly lookup?: HostLookup;
   /**
-   * Worker threads that prepare the requests (encryption and VAPID, see preparingThreads); 0: in the caller's thread,
-   * the default.
+   * Worker threads that prepare the requests (encryption and VAPID) and send them, each with its own kept connections
+   * (sendingThreads); with a `lookup` of its own, they only prepare them (preparingThreads) and the caller's thread
+   * sends. 0: all in the caller's thread, the default.
    */
   readonly preparingThreads?: number;
   /** Connections kept open to each push service between messages (keep-alive); 0: a new connection per message. */
@@ -85,11 +86,28 @@ export function createPushSender(options: PushSenderOptions): ClosablePushSender
   const settings: Settings = { ...defaults, ...given };
   // Checks the identity as web-push does, at once, in this thread (a configuration error throws here).
   const prepareHere = createPushPreparer(vapid);
+  // Threads send with the system's lookup (no function crosses to a thread): given one of its own, a sender has its
+  // requests prepared in threads and sends them from the caller's.
+  const threads = settings.preparingThreads > 0;
+  const sending: PushSending | undefined =
+    threads && options.lookup === undefined
+      ? sendingThreads(
+          vapid,
+          {
+            allowPrivateNetworks: settings.allowPrivateNetworks,
+            timeoutMs: settings.timeoutMs,
+            maxResponseBytes: settings.maxResponseBytes,
+            userAgent: settings.userAgent,
+            keptConnections: settings.keptConnections,
+          },
+          { threads: settings.preparingThreads },
+        )
+      : undefined;
   const preparing: PushPreparing =
-    settings.preparingThreads > 0
+    threads && sending === undefined
       ? preparingThreads(vapid, { threads: settings.preparingThreads })
       : { prepare: async (...args) => prepareHere(...args), close: async () => {} };
-  const agents = keptConnectionAgents(settings);
+  const agents = sending === undefined ? keptConnectionAgents(settings) : undefined;
 
   return {
     send: async (subscription, message): Promise<PushSendResult> => {
@@ -97,6 +115,7 @@ export function createPushSender(options: PushSenderOptions): ClosablePushSender
         allowPrivateNetworks: settings.allowPrivateNetworks,
       });
       if (problem !== undefined) return { status: null, error: `the endpoint ${problem}` };
+      if (sending !== undefined) return sending.send(subscription, message, settings.now().getTime());
       const prepared = await preparing.prepare(subscription, message, settings.now().getTime());
       if (!prepared.ok) return { status: null, error: prepared.error };
       return post(settings, agents, subscription.endpoint, prepared.headers, prepared.body);
@@ -104,7 +123,7 @@ export function createPushSender(options: PushSenderOptions): ClosablePushSender
     close: async () => {
       agents?.http.destroy();
       agents?.https.destroy();
-      await preparing.close();
+      await Promise.all([preparing.close(), sending?.close()]);
     },
   };
 }

@@ -70,14 +70,31 @@ describe('createPushSender with preparing threads', () => {
     expect(await threaded.send(stored(subscription), message)).toEqual({ status: 201 });
   });
 
-  it('answers what was under way when it is closed as not prepared, never hangs', async () => {
+  it('answers what was under way when it is closed as not sent (retried), never hangs', async () => {
     const subscription = service.newSubscription();
     const threaded = sender({ preparingThreads: 1 });
 
     const under = threaded.send(stored(subscription), message);
     await threaded.close();
 
-    expect(await under).toEqual({ status: null, error: expect.stringMatching(/^the message could not be prepared: /) });
+    expect(await under).toEqual({ status: null, error: expect.stringMatching(/^the message could not be sent: /) });
+  });
+});
+
+describe('createPushSender with threads: the whole send in the thread', () => {
+  it("answers the push service's status, and a 429's Retry-After date counted from the caller's clock", async () => {
+    const subscription = service.newSubscription();
+    clock.at = Date.now() + 3_600_000;
+    const later = new Date(clock.at + 120_000).toUTCString();
+    service.respondWith(subscription.endpoint, [500, 429], { 'retry-after': later });
+    const threaded = sender({ preparingThreads: 1, keptConnections: 4 });
+
+    expect(await threaded.send(stored(subscription), message)).toEqual({ status: 500, error: 'HTTP 500' });
+    const limited = await threaded.send(stored(subscription), message);
+    expect(limited).toMatchObject({ status: 429, error: 'HTTP 429' });
+    expect(limited.retryAfterMs).toBeGreaterThan(118_000);
+    expect(limited.retryAfterMs).toBeLessThanOrEqual(120_000);
+    expect(await threaded.send(stored(subscription), message)).toEqual({ status: 201 });
   });
 });
 
@@ -150,6 +167,13 @@ describe('createPushSender: connections kept to a push service', () => {
   it('sends one message after another over one kept connection', async () => {
     const kept = sender({ keptConnections: 4 });
     for (let index = 0; index < 5; index += 1) expect(await kept.send(target(), message)).toEqual({ status: 201 });
+
+    expect(connections).toBe(1);
+  });
+
+  it('keeps connections in the sending thread too', async () => {
+    const threaded = sender({ preparingThreads: 1, keptConnections: 4 });
+    for (let index = 0; index < 5; index += 1) expect(await threaded.send(target(), message)).toEqual({ status: 201 });
 
     expect(connections).toBe(1);
   });
