@@ -26,6 +26,7 @@ export default defineConfig({
       '@canteen-meals/adapters-postgres': source('./packages/adapters-postgres/src/index.ts'),
       '@canteen-meals/http-contract': source('./packages/http-contract/src/index.ts'),
       '@canteen-meals/read-models': source('./packages/read-models/src/index.ts'),
+      '@canteen-meals/adapters-jwt': source('./packages/adapters-jwt/src/index.ts'),
       '@canteen-meals/adapters-http-docs': source('./packages/adapters-http-docs/src/index.ts'),
       '@canteen-meals/adapters-http-live': source('./packages/adapters-http-live/src/index.ts'),
       '@canteen-meals/adapters-http-openmensa': source('./packages/adapters-http-openmensa/src/index.ts'),

@@ -79,6 +79,8 @@ const readModels = '@canteen-meals/read-models';
 const httpAdapter = '@canteen-meals/adapters-http';
 // The OpenAPI document and Swagger UI, which the HTTP adapter loads on their first request (not at start).
 const apiDocs = '@canteen-meals/adapters-http-docs';
+// The bearer tokens' verifiers, free of any HTTP framework, which the HTTP adapter uses and re-exports.
+const tokens = '@canteen-meals/adapters-jwt';
 
 describe('architecture: dependencies point inwards', () => {
   it('keeps the domain pure: it imports nothing outside itself and declares no dependency', () => {
@@ -102,7 +104,7 @@ describe('architecture: dependencies point inwards', () => {
     // code of theirs runs on the server).
     const inner =
       packageDir === 'packages/adapters-http'
-        ? ['@canteen-meals/domain', wireContract, readModels, apiDocs]
+        ? ['@canteen-meals/domain', wireContract, readModels, apiDocs, tokens]
         : packageDir.startsWith('packages/adapters-http-')
           ? ['@canteen-meals/domain', wireContract, readModels, httpAdapter, webPages]
           : ['@canteen-meals/domain'];

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TokenMother } from '../../../packages/adapters-http/test/token-fixtures.js';
+import { TokenMother } from '../../../packages/adapters-jwt/test/token-fixtures.js';
 import { startServer, type ServerProcess } from './support/server-process.js';
 
 const secret = 'e2e-secret-that-is-at-least-32-bytes-long';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { TokenMother } from '../../../packages/adapters-http/test/token-fixtures.js';
+import { TokenMother } from '../../../packages/adapters-jwt/test/token-fixtures.js';
 import { runServerToExit, runToExit, startServer, type ServerProcess } from './support/server-process.js';
 
 const secret = 'e2e-secret-that-is-at-least-32-bytes-long';

@@ -5,7 +5,7 @@ import { apiPrefix } from '@canteen-meals/http-contract';
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { identifyCallerWith, requireAuthentication } from './auth/authenticate.js';
-import type { TokenVerifier } from './auth/token-verifier.js';
+import type { TokenVerifier } from '@canteen-meals/adapters-jwt';
 import { authorizeStaff } from './auth/authorize-staff.js';
 import { canteenLocatorOver } from './auth/canteen-locator.js';
 import { registerCors } from './cors.js';

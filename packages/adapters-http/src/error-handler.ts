@@ -1,3 +1,4 @@
+import { InvalidTokenError } from '@canteen-meals/adapters-jwt';
 import { isStorageUnavailable } from '@canteen-meals/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodeOfFastify, httpStatusOf, type ErrorCode } from './error-mapping.js';
@@ -15,7 +16,7 @@ const storageRetryHeaders = { 'retry-after': '2' } as const;
 
 /** Classifies anything thrown while serving a request; what it does not recognise is an internal error. */
 export function wireErrorOf(error: unknown): WireError {
-  if (error instanceof HttpError) return error;
+  if (error instanceof HttpError || error instanceof InvalidTokenError) return error;
   // Why the storage fails (a path, an SQLite or PostgreSQL message) is for the log only.
   if (isStorageUnavailable(error)) {
     return { code: 'storage_unavailable', message: exampleMessageOf.storage_unavailable, headers: storageRetryHeaders };

@@ -1,38 +1,36 @@
+// The bearer tokens are a package of their own, free of Fastify; this package's API keeps their names.
 export {
   adminScope,
+  createHmacTokenVerifier,
+  createJwksTokenVerifier,
+  createPublicKeyTokenVerifier,
+  grantsOfToken,
+  InvalidTokenError,
   kitchenScope,
   knownScopes,
   manageScope,
-  reportsScope,
-  type Principal,
-} from './auth/principal.js';
-export {
+  maxSubjectLength,
+  minRsaModulusBits,
+  minSecretBytes,
   parseRoleClaimPaths,
   parseRoleScopes,
-  grantsOfToken,
+  publicKeyAlgorithm,
+  reportsScope,
   rolesIn,
   scopesGrantedBy,
+  signHmacToken,
   splitCanteenSuffix,
-  type RoleMapping,
-} from './auth/role-mapping.js';
-export { signHmacToken, type TokenClaims } from './auth/token-signer.js';
-export {
-  createHmacTokenVerifier,
-  maxSubjectLength,
-  minSecretBytes,
+  type AsymmetricAlgorithm,
   type ClaimOptions,
   type HmacTokenOptions,
-  type SyncTokenVerifier,
-  type TokenVerifier,
-} from './auth/token-verifier.js';
-export {
-  createPublicKeyTokenVerifier,
-  minRsaModulusBits,
-  publicKeyAlgorithm,
-  type AsymmetricAlgorithm,
+  type JwksTokenOptions,
+  type Principal,
   type PublicKeyTokenOptions,
-} from './auth/public-key-token-verifier.js';
-export { createJwksTokenVerifier, type JwksTokenOptions } from './auth/jwks-token-verifier.js';
+  type RoleMapping,
+  type SyncTokenVerifier,
+  type TokenClaims,
+  type TokenVerifier,
+} from '@canteen-meals/adapters-jwt';
 export {
   apiPrefix,
   buildHttpApp,

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { adminScope, createHmacTokenVerifier, parseRoleClaimPaths, parseRoleScopes } from '../src/index.js';
 import { buildAppWith } from './app-with.js';
 import { now, secret, useSharedTestApp } from './app-fixture.js';
-import { signJwt, nowSeconds } from './token-fixtures.js';
+import { signJwt, nowSeconds } from '../../adapters-jwt/test/token-fixtures.js';
 
 // Staff belong to their canteens: the test menu's meals 1 to 4 are the canteen `default`'s; mensa-nord serves
 // meals 11 (today) and 12 (tomorrow). Grants per canteen come as SCOPE@CANTEEN_ID in the scope claim here, and as

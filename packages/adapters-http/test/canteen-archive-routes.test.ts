@@ -1,6 +1,6 @@
 import { MealMother } from '@canteen-meals/repository-contract';
 import { describe, expect, it } from 'vitest';
-import { adminScope } from '../src/auth/principal.js';
+import { adminScope } from '../src/index.js';
 import { now, useSharedTestApp } from './app-fixture.js';
 
 const fixture = useSharedTestApp();

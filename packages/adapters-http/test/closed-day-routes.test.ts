@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminScope } from '../src/auth/principal.js';
+import { adminScope } from '../src/index.js';
 import { now, useSharedTestApp } from './app-fixture.js';
 import { MealMother } from '@canteen-meals/repository-contract';
 

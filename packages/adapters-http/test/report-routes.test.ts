@@ -2,7 +2,7 @@ import type { Meal } from '@canteen-meals/domain';
 import { ratingsReportColumns } from '@canteen-meals/http-contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { adminScope, reportsScope } from '../src/auth/principal.js';
+import { adminScope, reportsScope } from '../src/index.js';
 import { useSharedTestApp } from './app-fixture.js';
 
 // The canteen `default` (Europe/Berlin) serves meals 1 (open) and 2 (not rateable) on 2026-03-10 at 11:00 UTC, 3 on

@@ -11,7 +11,7 @@ import {
   type TokenVerifier,
 } from '../src/index.js';
 import { buildAppWith } from './app-with.js';
-import { JwksServer, nowSeconds, rsaKey, signJwt } from './token-fixtures.js';
+import { JwksServer, nowSeconds, rsaKey, signJwt } from '../../adapters-jwt/test/token-fixtures.js';
 
 // Roles as identity providers write them, turned into this service's scopes by TOKEN_ROLES_CLAIM and TOKEN_ROLE_SCOPES.
 

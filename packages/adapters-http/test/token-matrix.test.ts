@@ -7,7 +7,15 @@ import {
   type TokenVerifier,
 } from '../src/index.js';
 import { buildAppWith, markMealRequest } from './app-with.js';
-import { ecKey, encodeJson, JwksServer, nowSeconds, rsaKey, signJwt, type SigningKey } from './token-fixtures.js';
+import {
+  ecKey,
+  encodeJson,
+  JwksServer,
+  nowSeconds,
+  rsaKey,
+  signJwt,
+  type SigningKey,
+} from '../../adapters-jwt/test/token-fixtures.js';
 
 // Every kind of bad token, against every kind of key source: each one is a 401 invalid_token, none a 5xx.
 

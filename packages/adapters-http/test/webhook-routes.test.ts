@@ -4,7 +4,7 @@ import { createUseCases } from '@canteen-meals/domain';
 import type { SendOutcome } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminScope } from '../src/auth/principal.js';
+import { adminScope } from '../src/index.js';
 import { buildHttpApp, createHmacTokenVerifier, signHmacToken, httpUseCasesOf } from '../src/index.js';
 import { now, secret, timeZone } from './app-fixture.js';
 

@@ -1,7 +1,6 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { HttpError } from '../http-error.js';
-import type { Principal } from './principal.js';
-import type { TokenVerifier } from './token-verifier.js';
+import { InvalidTokenError, type Principal, type TokenVerifier } from '@canteen-meals/adapters-jwt';
 
 // "Bearer" with nothing after it is a bearer request with an empty token: invalid_token, not unauthenticated.
 const bearerPrefix = /^Bearer(?: +|$)/i;
@@ -44,7 +43,7 @@ export function identifyCallerWith(verify: TokenVerifier): onRequestHookHandler 
 
 function rememberRefusal(request: FastifyRequest, error: unknown): void {
   request.authenticationFailure = error;
-  if (error instanceof HttpError && error.cause !== undefined) {
+  if (error instanceof InvalidTokenError && error.cause !== undefined) {
     request.log.warn({ err: error.cause }, 'a token could not be verified for a server-side reason');
   }
 }

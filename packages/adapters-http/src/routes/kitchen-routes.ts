@@ -2,7 +2,7 @@ import { isMealId, setMealAvailabilityRefusals, type SetMealAvailability } from 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
 import { allowsWhereTouched } from '../auth/authorize-staff.js';
-import { manageScope } from '../auth/principal.js';
+import { manageScope } from '@canteen-meals/adapters-jwt';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
 import { requireJsonBody } from '../json-body.js';

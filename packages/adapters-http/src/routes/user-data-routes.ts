@@ -1,7 +1,7 @@
 import { accessSummaryOf, type EraseUserData, type ExportUserData, type ListCanteens } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
-import { knownScopes } from '../auth/principal.js';
+import { knownScopes } from '@canteen-meals/adapters-jwt';
 import { routes } from '@canteen-meals/http-contract';
 import { authenticatedRouteErrors, writeRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';

@@ -1,5 +1,5 @@
 import { MealMother } from '@canteen-meals/repository-contract';
-import { TokenMother } from '../../../../../packages/adapters-http/test/token-fixtures.js';
+import { TokenMother } from '../../../../../packages/adapters-jwt/test/token-fixtures.js';
 import { send } from './http-client.js';
 
 export const secret = 'reliability-secret-that-is-at-least-32-bytes';

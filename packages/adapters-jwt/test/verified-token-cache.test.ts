@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { noGrants } from '@canteen-meals/domain';
 import { createHmacTokenVerifier, signHmacToken, type Principal } from '../src/index.js';
-import { maxRememberedTokenLength, VerifiedTokenCache } from '../src/auth/verified-token-cache.js';
+import { maxRememberedTokenLength, VerifiedTokenCache } from '../src/verified-token-cache.js';
 
 const alice: Principal = { userId: 'alice', scopes: new Set(), grants: noGrants };
 const bob: Principal = { userId: 'bob', scopes: new Set(), grants: noGrants };

@@ -1,6 +1,5 @@
 import { isBlankText, isUserId, userIdMaxLength } from '@canteen-meals/domain';
 import { createVerifier, type VerifierOptions } from 'fast-jwt';
-import { HttpError } from '../http-error.js';
 import type { Principal } from './principal.js';
 import { grantsOfToken, scopesGrantedBy, splitCanteenSuffix, type RoleMapping } from './role-mapping.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
@@ -30,7 +29,7 @@ export interface HmacTokenOptions extends ClaimOptions {
 }
 
 /**
- * Turns a bearer token into a principal, or fails with HttpError('invalid_token'). A verifier with a fixed key
+ * Turns a bearer token into a principal, or fails with an InvalidTokenError. A verifier with a fixed key
  * answers synchronously; one that may have to fetch keys (JWKS) answers with a promise.
  */
 export type TokenVerifier = (token: string) => Principal | Promise<Principal>;
@@ -159,12 +158,21 @@ export function exceedsMaxLifetime(
 
 const formatHours = (ms: number) => String(Math.round((ms / 3_600_000) * 1000) / 1000);
 
+/**
+ * A bearer token we do not accept: the HTTP adapter answers it 401 `invalid_token` with these headers (the code and
+ * the headers an HttpError would carry). A cause, when given, is a server-side reason worth logging.
+ */
+export class InvalidTokenError extends Error {
+  override readonly name = 'InvalidTokenError';
+  readonly code = 'invalid_token';
+  readonly headers: Readonly<Record<string, string>> = { 'www-authenticate': 'Bearer error="invalid_token"' };
+
+  get statusCode(): number {
+    return 401;
+  }
+}
+
 /** A 401 for a token we do not accept; a cause, when given, is a server-side reason worth logging. */
-export function invalidToken(message: string, cause?: unknown): HttpError {
-  return new HttpError(
-    'invalid_token',
-    message,
-    { 'www-authenticate': 'Bearer error="invalid_token"' },
-    cause === undefined ? undefined : { cause },
-  );
+export function invalidToken(message: string, cause?: unknown): InvalidTokenError {
+  return new InvalidTokenError(message, cause === undefined ? undefined : { cause });
 }

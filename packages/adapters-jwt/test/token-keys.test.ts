@@ -2,7 +2,12 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { noGrants } from '@canteen-meals/domain';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJwksTokenVerifier, createPublicKeyTokenVerifier, HttpError, type TokenVerifier } from '../src/index.js';
+import {
+  createJwksTokenVerifier,
+  createPublicKeyTokenVerifier,
+  InvalidTokenError,
+  type TokenVerifier,
+} from '../src/index.js';
 import { ecKey, JwksServer, nowSeconds, pemOf, rsaKey, signJwt, type SigningKey } from './token-fixtures.js';
 
 const issuer = 'https://id.canteen.test';
@@ -15,7 +20,7 @@ async function outcome(verify: TokenVerifier, token: string): Promise<string> {
   try {
     return (await verify(token)).userId;
   } catch (error) {
-    if (error instanceof HttpError) return error.code;
+    if (error instanceof InvalidTokenError) return error.code;
     throw error;
   }
 }
@@ -30,14 +35,14 @@ describe('a public key file: the algorithm is pinned to the key', () => {
     const otherAlgorithms = ['RS384', 'RS512', 'PS256', 'ES256', 'HS256'].map((alg) =>
       signJwt({ alg, typ: 'JWT' }, payload(), alg === 'HS256' ? rsa.publicPem : rsa),
     );
-    for (const token of otherAlgorithms) expect(() => verify(token)).toThrow(HttpError);
+    for (const token of otherAlgorithms) expect(() => verify(token)).toThrow(InvalidTokenError);
   });
 
   it('lets a P-256 key verify ES256 only', () => {
     const verify = createPublicKeyTokenVerifier({ publicKeyPem: ec.publicPem, issuer });
     expect(verify(tokenOf(ec)).userId).toBe('alice');
-    expect(() => verify(signJwt({ alg: 'RS256', typ: 'JWT' }, payload(), rsa))).toThrow(HttpError);
-    expect(() => verify(signJwt({ alg: 'HS256', typ: 'JWT' }, payload(), ec.publicPem))).toThrow(HttpError);
+    expect(() => verify(signJwt({ alg: 'RS256', typ: 'JWT' }, payload(), rsa))).toThrow(InvalidTokenError);
+    expect(() => verify(signJwt({ alg: 'HS256', typ: 'JWT' }, payload(), ec.publicPem))).toThrow(InvalidTokenError);
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signHmacToken, type TokenClaims } from '@canteen-meals/adapters-http';
+import { signHmacToken, type TokenClaims } from '../src/index.js';
 
 /** A signing key pair as an identity provider holds it: the private half signs, the public half is published. */
 export interface SigningKey {
