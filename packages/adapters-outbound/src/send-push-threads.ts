@@ -42,6 +42,7 @@ export interface ThreadSendSettings {
 /** Sends Web Push messages in threads of their own: what the sender's `send` does, there. */
 export interface PushSending {
   send(target: PushTarget, message: PushMessage, nowMs: number): Promise<PushSendResult>;
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +56,8 @@ export const preparingThreadNice = 5;
 /** Prepares Web Push requests somewhere: in this thread or in threads of their own. */
 export interface PushPreparing {
   prepare(target: PushTarget, message: PushMessage, nowMs: number): Promise<PreparedPush>;
+  /** Starts the threads now rather than at the first message (loading a thread's modules takes its core a moment). */
+  warm(): void;
   /** Ends the threads; what was still asked is answered as not prepared. */
   close(): Promise<void>;
 }
@@ -74,7 +77,7 @@ function threadPool<Answer>(
   data: PreparingThreadData,
   threadCount: number,
   stopped: (reason: string) => Answer,
-): { ask(request: PrepareRequest): Promise<Answer>; close(): Promise<void> } {
+): { ask(request: PrepareRequest): Promise<Answer>; warm(): void; close(): Promise<void> } {
   const count = Math.max(1, Math.floor(threadCount));
   const threads: (PoolThread<Answer> | null)[] = Array.from({ length: count }, () => null);
   let batch: { request: PrepareRequest; resolve: (answer: Answer) => void }[] = [];
@@ -130,6 +133,10 @@ function threadPool<Answer>(
         nextId += 1;
         batch.push({ request: { ...request, id: nextId }, resolve });
       }),
+    warm: () => {
+      if (closed) return;
+      for (let slot = 0; slot < count; slot += 1) if (threads[slot] === null) start(slot);
+    },
     close: async () => {
       closed = true;
       await Promise.all(threads.map((thread) => thread?.worker.terminate()));
@@ -155,7 +162,11 @@ export function preparingThreads(vapid: VapidIdentity, options: { readonly threa
     ok: false,
     error: `the message could not be prepared: ${reason}`,
   }));
-  return { prepare: (target, message, nowMs) => pool.ask(requestOf(target, message, nowMs)), close: pool.close };
+  return {
+    prepare: (target, message, nowMs) => pool.ask(requestOf(target, message, nowMs)),
+    warm: pool.warm,
+    close: pool.close,
+  };
 }
 
 /**
@@ -174,5 +185,9 @@ export function sendingThreads(
     options.threads,
     (reason) => ({ status: null, error: `the message could not be sent: ${reason}` }),
   );
-  return { send: (target, message, nowMs) => pool.ask(requestOf(target, message, nowMs)), close: pool.close };
+  return {
+    send: (target, message, nowMs) => pool.ask(requestOf(target, message, nowMs)),
+    warm: pool.warm,
+    close: pool.close,
+  };
 }

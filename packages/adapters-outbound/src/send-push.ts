@@ -64,8 +64,9 @@ const defaults: Settings = {
   keptConnections: 0,
 };
 
-/** A push sender that holds threads and connections: `close` ends them. */
+/** A push sender that holds threads and connections: `warm` starts the threads ahead of the first message, `close` ends them. */
 export interface ClosablePushSender extends WebPushSender {
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -106,7 +107,7 @@ export function createPushSender(options: PushSenderOptions): ClosablePushSender
   const preparing: PushPreparing =
     threads && sending === undefined
       ? preparingThreads(vapid, { threads: settings.preparingThreads })
-      : { prepare: async (...args) => prepareHere(...args), close: async () => {} };
+      : { prepare: async (...args) => prepareHere(...args), warm: () => {}, close: async () => {} };
   const agents = sending === undefined ? keptConnectionAgents(settings) : undefined;
 
   return {
@@ -119,6 +120,10 @@ export function createPushSender(options: PushSenderOptions): ClosablePushSender
       const prepared = await preparing.prepare(subscription, message, settings.now().getTime());
       if (!prepared.ok) return { status: null, error: prepared.error };
       return post(settings, agents, subscription.endpoint, prepared.headers, prepared.body);
+    },
+    warm: () => {
+      preparing.warm();
+      sending?.warm();
     },
     close: async () => {
       agents?.http.destroy();

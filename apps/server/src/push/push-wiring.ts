@@ -34,38 +34,47 @@ export interface PushWiring {
 }
 
 /**
- * Threads that prepare push requests (encryption and VAPID): the cores beside the one of the event loop, at least one,
- * at most four (a digest of 10,000 messages is some seconds of one core's work).
+ * Threads that prepare and send push requests (encryption, VAPID, the HTTP exchange): the cores beside the one of the
+ * event loop, at least one, at most four (a digest of 10,000 messages is some seconds of one core's work).
  */
 export const pushPreparingThreads = Math.max(1, Math.min(4, availableParallelism() - 1));
 
-/** Connections kept open to one push service: as many as the deliveries send to it at once. */
+/** How long after the push worker starts the sender loads and starts its threads. */
+export const pushWarmAfterMs = 5_000;
+
+/** Connections kept open to one push service by each thread: as many as the deliveries send to it at once. */
 export const pushKeptConnections = defaultPushDeliverySettings.perService;
 
 /**
- * Sends through adapters-outbound (web-push's encryption and VAPID in worker threads, the guarded client with
- * connections kept open to each push service), loaded by the first send, each message when the pacer lets it go.
+ * Sends through adapters-outbound (web-push's encryption and VAPID, and the guarded client with connections kept open
+ * to each push service, in worker threads), loaded by the first send, each message when the pacer lets it go.
  */
 export function outboundPushSender(
   webPush: WebPushConfig,
   options: { readonly allowPrivateNetworks: boolean; readonly timeoutMs: number },
   pacer: Pick<PushPacer, 'acquire'> = startPushPacer(),
-): PushSender & { close(): Promise<void> } {
+): PushSender & { warm(): Promise<void>; close(): Promise<void> } {
   let sender: Promise<ClosablePushSender> | undefined;
+  const made = () =>
+    (sender ??= import('@canteen-meals/adapters-outbound').then(({ createPushSender }) =>
+      createPushSender({
+        vapid: webPush,
+        allowPrivateNetworks: options.allowPrivateNetworks,
+        timeoutMs: options.timeoutMs,
+        preparingThreads: pushPreparingThreads,
+        keptConnections: pushKeptConnections,
+      }),
+    ));
   return {
     send: async (subscription, message) => {
-      sender ??= import('@canteen-meals/adapters-outbound').then(({ createPushSender }) =>
-        createPushSender({
-          vapid: webPush,
-          allowPrivateNetworks: options.allowPrivateNetworks,
-          timeoutMs: options.timeoutMs,
-          preparingThreads: pushPreparingThreads,
-          keptConnections: pushKeptConnections,
-        }),
-      );
+      const loading = made();
       // At the pace the event loop has room for (see PushPacer), whoever sends: a digest, a notice, a test.
       await pacer.acquire();
-      return (await sender).send(subscription, message);
+      return (await loading).send(subscription, message);
+    },
+    /** Loads the sender and starts its threads ahead of the first message. */
+    warm: async () => {
+      (await made()).warm();
     },
     /** Ends the preparing threads and the kept connections (idle ones hold no process open either way). */
     close: async () => {
@@ -148,9 +157,14 @@ export function wirePush(
           if (queued > 0) await worker.runNow();
         })().catch((error: unknown) => log.error(error, 'a sold-out notice failed'));
       });
+      // The sender's threads start a few seconds after the server (not during its start, nor in a first digest).
+      const warming = setTimeout(() => {
+        outbound?.warm().catch((error: unknown) => log.error(error, 'the push sender could not be started'));
+      }, pushWarmAfterMs).unref();
       return {
         runNow: worker.runNow,
         stop: async () => {
+          clearTimeout(warming);
           await worker.stop();
           await outbound?.close();
         },
