@@ -28,7 +28,7 @@ describe('the route objects of the wire contract', () => {
         operationId: operation?.operationId,
         summary: operation?.summary,
         // The document tags an operation without tags of its own by its path.
-        tags: route.tags === undefined ? undefined : operation?.tags,
+        tags: 'tags' in route ? operation?.tags : undefined,
         public: operation?.security?.length === 0,
         optionalToken: operation?.security?.length === 2,
       };
@@ -37,8 +37,8 @@ describe('the route objects of the wire contract', () => {
       at: `${route.method} ${route.path}`,
       operationId: route.operationId,
       summary: route.summary,
-      tags: route.tags,
-      public: route.public === true,
+      tags: 'tags' in route ? route.tags : undefined,
+      public: 'public' in route && route.public === true,
       optionalToken: 'optionalToken' in route && route.optionalToken === true,
     }));
     expect(served).toEqual(contracted);
