@@ -3,10 +3,10 @@
 // a push service on this machine that checks VAPID and decrypts every message (packages/test-push); meanwhile the
 // ratings' throughput stays within 20 % of the same load without the digest, measured in the same run.
 //
-// Who does what, on two cores: the server encrypts and signs in its preparing thread and paces what stays on its event
-// loop (docs/notifications.md, "At lunch-peak scale"); the push service runs in a worker thread of this process
-// (push-service-in-thread.ts), so its decryption does not take turns with autocannon's event loop, which generates the
-// ratings here. The ratings' load (16 connections, BENCH_SECONDS up to 10) starts at the digest's time, when the
+// Who does what, on two cores: the server encrypts, signs and sends in its sending thread and paces what stays on its
+// event loop (docs/notifications.md, "At lunch-peak scale"); the push service runs in a worker thread of this process
+// at nice 5 (push-service-in-thread.ts), so its decryption does not take turns with autocannon's event loop, which
+// generates the ratings here. The server is warmed with 2 s of ratings before the baseline. The ratings' load (16 connections, BENCH_SECONDS up to 10) starts at the digest's time, when the
 // server's next check (every 500 ms) writes the 10,000 notifications and starts sending them.
 import { createECDH } from 'node:crypto';
 import { join } from 'node:path';
