@@ -6,8 +6,9 @@
 // Who does what, on two cores: the server encrypts, signs and sends in its sending thread and paces what stays on its
 // event loop (docs/notifications.md, "At lunch-peak scale"); the push service runs in a worker thread of this process
 // at nice 5 (push-service-in-thread.ts), so its decryption does not take turns with autocannon's event loop, which
-// generates the ratings here. The server is warmed with 2 s of ratings before the baseline. The ratings' load (16 connections, BENCH_SECONDS up to 10) starts at the digest's time, when the
-// server's next check (every 500 ms) writes the 10,000 notifications and starts sending them.
+// generates the ratings here. The server is warmed with 2 s of ratings before the baseline. The ratings' load (16
+// connections, 10 s: pushRatingSeconds) starts at the digest's time, when the server's next check (every 500 ms) writes
+// the 10,000 notifications and starts sending them.
 import { createECDH } from 'node:crypto';
 import { join } from 'node:path';
 import { adminScope, signHmacToken } from '@canteen-meals/adapters-http';
@@ -22,6 +23,8 @@ export const pushDigestName = 'push-digest-10k';
 export const pushSubscribers = 10_000;
 /** All digests received within this of their time. */
 export const pushDigestTargetMs = 60_000;
+/** How long the ratings are measured, without the digest and from its time on: most of its delivery. */
+export const pushRatingSeconds = 10;
 /** Ratings per second during the digest, at least this share of the same load without it. */
 export const pushRatingShareTarget = 0.8;
 
