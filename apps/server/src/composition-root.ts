@@ -18,6 +18,7 @@ import { checkSchedule, nextRunOf } from './feeds/cron-schedules.js';
 import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { startAuditRetentionJob } from './audit/audit-retention-job.js';
 import { livePlugin } from '@canteen-meals/adapters-http-live';
+import { pushPlugin } from '@canteen-meals/adapters-http-push';
 import { openMensaPlugin } from '@canteen-meals/adapters-http-openmensa';
 import { pagesPlugin } from '@canteen-meals/adapters-http-pages';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
@@ -220,7 +221,6 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     ...(overrides.pushSender === undefined ? {} : { sender: overrides.pushSender }),
   });
   const app: FastifyInstance = await buildHttpApp({
-    push: push?.options,
     useCases: httpUseCasesOf(c.resolve<UseCases>(tokens.useCases)),
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
@@ -255,6 +255,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     menuCaching: config.menuCaching,
     rankingSettings: config.rankingSettings,
     plugins: [
+      pushPlugin({ push: push?.options }),
       livePlugin({
         useCases: c.resolve<UseCases>(tokens.useCases),
         live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },

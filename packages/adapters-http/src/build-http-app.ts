@@ -31,7 +31,6 @@ import { feedRoutes } from './routes/feed-routes.js';
 import { mealRoutes } from './routes/meal-routes.js';
 import { defaultMenuCaching, menuRoutes, type MenuCachingOptions } from './routes/menu-routes.js';
 import { labelRoutes } from './routes/label-routes.js';
-import { pushRoutes, pushStatusRoute, type PushOptions } from './routes/push-routes.js';
 import { preferenceRoutes } from './routes/preference-routes.js';
 import { rankingRoutes } from './routes/ranking-routes.js';
 import { mealReadRoute, readRoutes } from './routes/read-routes.js';
@@ -69,8 +68,6 @@ export interface HttpAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
   readonly docs?: boolean;
-  /** Web Push: the VAPID public key and its use cases; absent: off, its routes answer 409 push_disabled. */
-  readonly push?: PushOptions;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -222,7 +219,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(userDataRoutes, useCases.userData);
       await api.register(upcomingRoutes, useCases.upcoming);
       await api.register(preferenceRoutes, { ...useCases.preferences, cursorSecret: options.cursorSecret });
-      await api.register(pushRoutes, { push: options.push });
       await api.register(adminCanteenRoutes, useCases.canteens);
       await api.register(closedDayRoutes, useCases.closedDays);
       await api.register(canteenArchiveRoutes, useCases.canteenArchive);
@@ -238,7 +234,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // Public: no token needed, and one that is sent is neither required nor checked here.
   await app.register(publicCanteenRoutes, { ...useCases.canteens, prefix: apiPrefix });
   await app.register(labelRoutes, { prefix: apiPrefix });
-  await app.register(pushStatusRoute, { push: options.push, prefix: apiPrefix });
   await app.register(publicDishRoutes, {
     ...useCases.dishes,
     cursorSecret: options.cursorSecret,

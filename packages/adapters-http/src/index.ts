@@ -94,4 +94,4 @@ export type {
   RequestObserver,
 } from './operations/operations-options.js';
 export { maxRequestIdLength, requestIdHeader } from './operations/request-id.js';
-export { pushRoutes, pushStatusRoute, type PushOptions, type PushUseCases } from './routes/push-routes.js';
+export type { PushOptions, PushUseCases } from './push-options.js';

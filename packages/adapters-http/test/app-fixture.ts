@@ -4,11 +4,12 @@ import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-m
 import { createPushUseCases, createUseCases, type Meal } from '@canteen-meals/domain';
 import type { Clock } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
+import { pushPlugin } from '@canteen-meals/adapters-http-push';
 import {
   buildHttpApp,
   createHmacTokenVerifier,
   signHmacToken,
-  type HttpAppOptions,
+  type PushOptions,
   type OperationsOptions,
   type TokenClaims,
   httpUseCasesOf,
@@ -42,10 +43,7 @@ export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>
 export const testVapidPublicKey = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 3)]).toString('base64url');
 
 /** Web Push over the same adapters, its sender answering 201 (the end-to-end tests send to a real push service). */
-export function pushOver(
-  adapters: ReturnType<typeof createInMemoryAdapters>,
-  clock: Clock,
-): NonNullable<HttpAppOptions['push']> {
+export function pushOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): NonNullable<PushOptions> {
   const push = createPushUseCases({
     store: adapters.pushStore,
     canteens: adapters.canteens,
@@ -67,7 +65,7 @@ export async function buildTestApp(
   const clock = new FixedClock(now);
   const app = await buildHttpApp({
     useCases: httpUseCasesOf(useCasesOver(adapters, clock)),
-    push: pushOver(adapters, clock),
+    plugins: [pushPlugin({ push: pushOver(adapters, clock) })],
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
     ...(options.docs === undefined ? {} : { docs: options.docs }),
     ...(options.operations === undefined ? {} : { operations: options.operations }),

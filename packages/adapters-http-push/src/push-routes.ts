@@ -1,43 +1,26 @@
 import {
   endpointOrigin,
   savePushSubscriptionRefusals,
-  type GetNotificationSettings,
-  type ListPushSubscriptions,
   type NotificationSettings,
   type PushSubscription,
-  type RemovePushSubscription,
-  type SaveNotificationSettings,
-  type SavePushSubscription,
-  type SendTestPush,
 } from '@canteen-meals/domain';
 import { routes } from '@canteen-meals/http-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { authenticatedPrincipal } from '../auth/authenticate.js';
-import { sendRefusal, wireCodesOf } from '../error-mapping.js';
-import { HttpError } from '../http-error.js';
-import { requireJsonBody } from '../json-body.js';
 import {
+  answerPrivately,
+  authenticatedPrincipal,
   authenticatedRouteErrors,
+  HttpError,
   jsonBodyErrors,
+  type PushOptions,
   publicRouteErrors,
+  requireJsonBody,
+  sendRefusal,
+  serveRoute,
+  wireCodesOf,
   writeRouteErrors,
-} from '../schemas/error-responses.js';
-import { serveRoute } from '../serve-route.js';
-import { answerPrivately } from './private-answers.js';
-
-/** The use cases of Web Push, present when the server has its VAPID keys. */
-export interface PushUseCases {
-  readonly savePushSubscription: SavePushSubscription;
-  readonly listPushSubscriptions: ListPushSubscriptions;
-  readonly removePushSubscription: RemovePushSubscription;
-  readonly sendTestPush: SendTestPush;
-  readonly getNotificationSettings: GetNotificationSettings;
-  readonly saveNotificationSettings: SaveNotificationSettings;
-}
-
-/** Web Push on this server: the VAPID public key and the use cases; undefined: off (no keys configured). */
-export type PushOptions = (PushUseCases & { readonly publicKey: string }) | undefined;
+} from '@canteen-meals/adapters-http/plugin-kit';
 
 const smallBodyLimit = 8 * 1024;
 

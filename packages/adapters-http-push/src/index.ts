@@ -1,0 +1,2 @@
+export { pushPlugin } from './push-plugin.js';
+export { pushRoutes, pushStatusRoute } from './push-routes.js';
