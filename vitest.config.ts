@@ -28,6 +28,7 @@ export default defineConfig({
       '@canteen-meals/read-models': source('./packages/read-models/src/index.ts'),
       '@canteen-meals/adapters-jwt': source('./packages/adapters-jwt/src/index.ts'),
       '@canteen-meals/adapters-http-docs': source('./packages/adapters-http-docs/src/index.ts'),
+      '@canteen-meals/adapters-http-webhooks': source('./packages/adapters-http-webhooks/src/index.ts'),
       '@canteen-meals/adapters-http-push': source('./packages/adapters-http-push/src/index.ts'),
       '@canteen-meals/adapters-http-live': source('./packages/adapters-http-live/src/index.ts'),
       '@canteen-meals/adapters-http-openmensa': source('./packages/adapters-http-openmensa/src/index.ts'),

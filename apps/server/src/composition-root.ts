@@ -19,6 +19,7 @@ import { startFeedScheduler } from './feeds/feed-scheduler.js';
 import { startAuditRetentionJob } from './audit/audit-retention-job.js';
 import { livePlugin } from '@canteen-meals/adapters-http-live';
 import { pushPlugin } from '@canteen-meals/adapters-http-push';
+import { webhooksPlugin } from '@canteen-meals/adapters-http-webhooks';
 import { openMensaPlugin } from '@canteen-meals/adapters-http-openmensa';
 import { pagesPlugin } from '@canteen-meals/adapters-http-pages';
 import { openMensaFeedWriter } from './feeds/openmensa-feed-writer.js';
@@ -256,6 +257,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     rankingSettings: config.rankingSettings,
     plugins: [
       pushPlugin({ push: push?.options }),
+      webhooksPlugin({ useCases: c.resolve<UseCases>(tokens.useCases), cursorSecret: config.cursorSecret }),
       livePlugin({
         useCases: c.resolve<UseCases>(tokens.useCases),
         live: { ...config.live, observe: (live) => metrics?.watch({ liveStreamsOpen: () => live.streams }) },

@@ -38,7 +38,6 @@ import { auditRoutes } from './routes/audit-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
 import { upcomingRoutes } from './routes/upcoming-routes.js';
 import { userDataRoutes } from './routes/user-data-routes.js';
-import { webhookRoutes } from './routes/webhook-routes.js';
 import { echoRequestId, observeRequests } from './operations/observability-hooks.js';
 import type { OperationsOptions } from './operations/operations-options.js';
 import { metricsRoute, probeRoutes } from './operations/operations-routes.js';
@@ -226,7 +225,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       await api.register(kitchenRoutes, useCases.kitchen);
       await api.register(feedRoutes, useCases.feeds);
       await api.register(reportRoutes, useCases.reports);
-      await api.register(webhookRoutes, { ...useCases.webhooks, cursorSecret: options.cursorSecret });
       await api.register(auditRoutes, { ...useCases.audit, cursorSecret: options.cursorSecret });
     },
     { prefix: apiPrefix },

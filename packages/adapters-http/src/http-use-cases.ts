@@ -14,7 +14,6 @@ import type { MealReadRouteOptions, ReadRoutesOptions } from './routes/read-rout
 import type { ReportRoutesOptions } from './routes/report-routes.js';
 import type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 import type { UserDataRoutesOptions } from './routes/user-data-routes.js';
-import type { WebhookRoutesOptions } from './routes/webhook-routes.js';
 
 /** The use cases of the app's plugins, one group per plugin: each plugin receives its group and nothing else. */
 export interface HttpUseCases {
@@ -39,7 +38,6 @@ export interface HttpUseCases {
   readonly kitchen: KitchenRoutesOptions;
   readonly feeds: FeedRoutesOptions;
   readonly reports: ReportRoutesOptions;
-  readonly webhooks: Omit<WebhookRoutesOptions, 'cursorSecret'>;
   /** The audit trail. */
   readonly audit: Omit<AuditRoutesOptions, 'cursorSecret'>;
   /** What the staff routes' access policy reads to find the canteen of a meal, a dish or a canteen id. */
@@ -92,13 +90,6 @@ export function httpUseCasesOf(all: AllHttpUseCases): HttpUseCases {
     kitchen: { setMealAvailability: all.setMealAvailability },
     feeds: { listFeeds: all.listFeeds, runFeed: all.runFeed },
     reports: { getRatingsReport: all.getRatingsReport },
-    webhooks: {
-      saveWebhook: all.saveWebhook,
-      getWebhook: all.getWebhook,
-      listWebhooks: all.listWebhooks,
-      deleteWebhook: all.deleteWebhook,
-      listDeliveries: all.listDeliveries,
-    },
     audit: { listAuditEntries: all.listAuditEntries },
     access: {
       locateMeals: all.locateMeals,

@@ -60,7 +60,6 @@ export { noMenuCache, type MenuCacheSettings } from '@canteen-meals/read-models'
 export { LiveStats, realTimers, type LiveScheduler, type LiveSubscriber } from '@canteen-meals/read-models';
 export type { UpcomingRoutesOptions } from './routes/upcoming-routes.js';
 export type { UserDataRoutesOptions } from './routes/user-data-routes.js';
-export type { WebhookRoutesOptions } from './routes/webhook-routes.js';
 export { createSchemaValidator, mealsFromUpsertDocument, menuFromUpsertDocument } from './schema-validation.js';
 export { ErrorEnvelope, successEnvelope } from '@canteen-meals/http-contract';
 export {

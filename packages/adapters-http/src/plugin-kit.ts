@@ -1,6 +1,10 @@
 // What the plugin packages (adapters-http-*) build their routes with: the app's own answers, errors and checks.
+export { auditActorOf } from './auth/audit-actor.js';
 export { authenticatedPrincipal, requireAuthentication } from './auth/authenticate.js';
+export { authorizeStaff } from './auth/authorize-staff.js';
+export { canteenLocatorOver } from './auth/canteen-locator.js';
 export { ifNoneMatchHolds } from './conditional-requests.js';
+export { createCursorSeal } from './routes/cursor-seal.js';
 export { sendRefusal, wireCodesOf } from './error-mapping.js';
 export type { HttpAppPlugin, HttpPluginContext } from './http-plugins.js';
 export { HttpError } from './http-error.js';

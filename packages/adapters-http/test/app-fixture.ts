@@ -5,6 +5,7 @@ import { createPushUseCases, createUseCases, type Meal } from '@canteen-meals/do
 import type { Clock } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
 import { pushPlugin } from '@canteen-meals/adapters-http-push';
+import { webhooksPlugin } from '@canteen-meals/adapters-http-webhooks';
 import {
   buildHttpApp,
   createHmacTokenVerifier,
@@ -13,7 +14,6 @@ import {
   type OperationsOptions,
   type TokenClaims,
   httpUseCasesOf,
-  type AllHttpUseCases,
 } from '../src/index.js';
 
 export const secret = 'route-test-secret-of-at-least-32-bytes!!';
@@ -28,7 +28,10 @@ export const menu: Meal[] = [
 ];
 
 /** Every use case the app serves, over one set of in-memory adapters and a clock: built as the server builds them. */
-export function useCasesOver(adapters: ReturnType<typeof createInMemoryAdapters>, clock: Clock): AllHttpUseCases {
+export function useCasesOver(
+  adapters: ReturnType<typeof createInMemoryAdapters>,
+  clock: Clock,
+): ReturnType<typeof createUseCases> {
   // Webhooks without a secret get one as the server makes them; nothing is sent from route tests.
   return createUseCases(
     adapters,
@@ -63,9 +66,10 @@ export async function buildTestApp(
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
+  const useCases = useCasesOver(adapters, clock);
   const app = await buildHttpApp({
-    useCases: httpUseCasesOf(useCasesOver(adapters, clock)),
-    plugins: [pushPlugin({ push: pushOver(adapters, clock) })],
+    useCases: httpUseCasesOf(useCases),
+    plugins: [pushPlugin({ push: pushOver(adapters, clock) }), webhooksPlugin({ useCases })],
     verifyToken: createHmacTokenVerifier({ secret, issuer: options.issuer, audience: options.audience }),
     ...(options.docs === undefined ? {} : { docs: options.docs }),
     ...(options.operations === undefined ? {} : { operations: options.operations }),

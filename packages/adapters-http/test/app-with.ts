@@ -1,5 +1,6 @@
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import type { InjectOptions } from 'fastify';
+import { webhooksPlugin } from '@canteen-meals/adapters-http-webhooks';
 import { buildHttpApp, type HttpAppOptions, httpUseCasesOf, type AllHttpUseCases } from '../src/index.js';
 import { menu, now, timeZone, useCasesOver } from './app-fixture.js';
 
@@ -10,9 +11,11 @@ export async function buildAppWith(
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
   await adapters.meals.upsertMany(menu);
   const clock = new FixedClock(now);
+  const useCases = useCasesOver(adapters, clock);
   const app = await buildHttpApp({
     ...options,
-    useCases: httpUseCasesOf({ ...useCasesOver(adapters, clock), ...options.useCases }),
+    useCases: httpUseCasesOf({ ...useCases, ...options.useCases }),
+    plugins: [webhooksPlugin({ useCases }), ...(options.plugins ?? [])],
   });
   return { app, adapters };
 }

@@ -3,6 +3,7 @@ import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-m
 import { createUseCases } from '@canteen-meals/domain';
 import type { SendOutcome } from '@canteen-meals/domain/ports';
 import { MealMother } from '@canteen-meals/repository-contract';
+import { webhooksPlugin } from '@canteen-meals/adapters-http-webhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminScope } from '../src/index.js';
 import { buildHttpApp, createHmacTokenVerifier, signHmacToken, httpUseCasesOf } from '../src/index.js';
@@ -32,6 +33,7 @@ beforeAll(async () => {
     useCases: httpUseCasesOf(useCases),
     verifyToken: createHmacTokenVerifier({ secret }),
     cursorSecret: 'cursor-secret-of-at-least-32-bytes!!!!',
+    plugins: [webhooksPlugin({ useCases, cursorSecret: 'cursor-secret-of-at-least-32-bytes!!!!' })],
   });
 });
 beforeEach(() => {

@@ -1,3 +1,4 @@
+import { webhooksPlugin } from '@canteen-meals/adapters-http-webhooks';
 import { createInMemoryAdapters, FixedClock, InMemoryDatabase } from '@canteen-meals/adapters-memory';
 import { apiPrefix, canteenPath, fillPath, routePaths } from '@canteen-meals/http-contract';
 import type { FastifyInstance } from 'fastify';
@@ -33,10 +34,12 @@ let operations: Map<string, OpenApiOperation>;
 
 beforeAll(async () => {
   const adapters = createInMemoryAdapters(new InMemoryDatabase({ defaultTimeZone: timeZone }));
+  const useCases = useCasesOver(adapters, new FixedClock(now));
   app = await buildHttpApp({
-    useCases: httpUseCasesOf(useCasesOver(adapters, new FixedClock(now))),
+    useCases: httpUseCasesOf(useCases),
     verifyToken: createHmacTokenVerifier({ secret }),
     cursorSecret,
+    plugins: [webhooksPlugin({ useCases, cursorSecret })],
   });
   const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
     paths: Record<string, Record<string, OpenApiOperation>>;

@@ -1,6 +1,5 @@
 import type { DeliveryPosition } from '@canteen-meals/domain';
-import { HttpError } from '../http-error.js';
-import { createCursorSeal } from './cursor-seal.js';
+import { createCursorSeal, HttpError } from '@canteen-meals/adapters-http/plugin-kit';
 
 /** Cursors of a webhook's delivery log: where a page ended (a delivery's creation instant and event id). */
 export interface DeliveryCursors {

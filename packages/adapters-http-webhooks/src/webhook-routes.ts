@@ -12,12 +12,17 @@ import {
 } from '@canteen-meals/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { routes } from '@canteen-meals/http-contract';
-import { sendRefusal, wireCodesOf } from '../error-mapping.js';
-import { requireJsonBody } from '../json-body.js';
-import { authenticatedRouteErrors, jsonBodyErrors, writeRouteErrors } from '../schemas/error-responses.js';
-import { serveRoute } from '../serve-route.js';
-import { auditActorOf } from '../auth/audit-actor.js';
-import { deliveryDataOf, webhookDataOf, webhookFromBody } from '../webhook-wire-mapping.js';
+import {
+  auditActorOf,
+  authenticatedRouteErrors,
+  jsonBodyErrors,
+  requireJsonBody,
+  sendRefusal,
+  serveRoute,
+  wireCodesOf,
+  writeRouteErrors,
+} from '@canteen-meals/adapters-http/plugin-kit';
+import { deliveryDataOf, webhookDataOf, webhookFromBody } from './webhook-wire-mapping.js';
 import { createDeliveryCursors } from './delivery-cursor.js';
 
 export interface WebhookRoutesOptions {

@@ -1,0 +1,2 @@
+export { webhooksPlugin, type WebhooksPluginOptions } from './webhooks-plugin.js';
+export { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes.js';
