@@ -26,3 +26,5 @@ export {
 } from './menu-answers.js';
 export { type ReadResult, SingleFlightCache, type SingleFlightSettings } from './single-flight-cache.js';
 export { jsonAnswer, notFound, type V2Answer, V2Answers, type V2CacheSettings, type V2Paging } from './v2-answers.js';
+export { auditCsvChunks, auditCsvFields } from './reports/audit-csv.js';
+export { ratingsCsvChunks, ratingsCsvFields } from './reports/ratings-csv.js';

@@ -16,7 +16,7 @@ import type { FastifyReply } from 'fastify';
 import { authenticatedPrincipal } from '../auth/authenticate.js';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { auditCsvChunks } from '../reports/audit-csv.js';
+import { auditCsvChunks } from '@canteen-meals/read-models';
 import { authenticatedRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
 import { createCursorSeal } from './cursor-seal.js';

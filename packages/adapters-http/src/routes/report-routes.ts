@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { sendRefusal, wireCodesOf } from '../error-mapping.js';
 import { HttpError } from '../http-error.js';
-import { ratingsCsvChunks } from '../reports/ratings-csv.js';
+import { ratingsCsvChunks } from '@canteen-meals/read-models';
 import { authenticatedRouteErrors } from '../schemas/error-responses.js';
 import { serveRoute } from '../serve-route.js';
 import { localDateOf } from './read-params.js';
