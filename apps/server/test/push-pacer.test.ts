@@ -152,4 +152,30 @@ describe('yieldingPreferences', () => {
     expect(turn).toBe(3);
     expect(read).toEqual(Array.from({ length: 10 }, (_, index) => `person-${index}`));
   });
+
+  it('gives the event loop a turn before each batch read, and answers what the repository answers', async () => {
+    const batches: string[][] = [];
+    const preferences = {
+      preferencesOfUsers: async (userIds: readonly string[]) => {
+        batches.push([...userIds]);
+        return new Map(userIds.map((userId) => [userId, { filter: { only: [userId], without: [] }, aversions: [] }]));
+      },
+    } as unknown as PreferenceRepository;
+    const yielding = yieldingPreferences(preferences);
+    const turns: number[] = [];
+    const request = () =>
+      setImmediate(() => {
+        turns.push(batches.length);
+      });
+
+    request();
+    const first = await yielding.preferencesOfUsers(['a', 'b']);
+    request();
+    await yielding.preferencesOfUsers(['c']);
+
+    // Each callback waiting before a batch read (a request, here) ran before that read.
+    expect(turns).toEqual([0, 1]);
+    expect(batches).toEqual([['a', 'b'], ['c']]);
+    expect(first.get('b')).toEqual({ filter: { only: ['b'], without: [] }, aversions: [] });
+  });
 });

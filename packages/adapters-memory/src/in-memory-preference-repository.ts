@@ -20,6 +20,12 @@ export class InMemoryPreferenceRepository implements PreferenceRepository {
     return { filter: { without: [...filter.without], only: [...filter.only] }, aversions };
   }
 
+  async preferencesOfUsers(userIds: readonly UserId[]): Promise<ReadonlyMap<UserId, PersonPreferences>> {
+    return new Map(
+      await Promise.all(userIds.map(async (userId) => [userId, await this.preferencesOf(userId)] as const)),
+    );
+  }
+
   async saveFilter(userId: UserId, filter: LabelFilter): Promise<void> {
     if (isNoLabelFilter(filter)) this.db.labelFilters.delete(userId);
     else this.db.labelFilters.set(userId, { without: [...filter.without], only: [...filter.only] });

@@ -23,9 +23,17 @@ const eraseBoth = `WITH filters AS (DELETE FROM label_preferences WHERE user_id 
  * columns `FROM (SELECT 1) AS one ${preferenceJoin}`: the personalized reads ask them with the person's states.
  * Instants travel as epoch milliseconds.
  */
-export const preferenceColumns = `p.without_labels, p.only_labels,
+export const preferenceColumns = preferenceColumnsOf('$1');
+
+/** preferenceColumns for the person whose id `user` (a parameter or a column) names. */
+function preferenceColumnsOf(user: string): string {
+  return `p.without_labels, p.only_labels,
   coalesce((SELECT jsonb_agg(jsonb_build_array(dish_id::text, (extract(epoch FROM since) * 1000)::bigint::text) ORDER BY dish_id)
-              FROM dish_aversions WHERE user_id = $1), '[]'::jsonb) AS aversions`;
+              FROM dish_aversions WHERE user_id = ${user}), '[]'::jsonb) AS aversions`;
+}
+
+const preferencesOfMany = `SELECT u.user_id, ${preferenceColumnsOf('u.user_id')}
+  FROM unnest($1::text[]) AS u(user_id) LEFT JOIN label_preferences p ON p.user_id = u.user_id`;
 
 export const preferenceJoin = 'LEFT JOIN label_preferences p ON p.user_id = $1';
 
@@ -58,6 +66,14 @@ export class PostgresPreferenceRepository implements PreferenceRepository {
       [userId],
     );
     return preferencesFromRow(rows[0]!);
+  }
+
+  async preferencesOfUsers(userIds: readonly UserId[]): Promise<ReadonlyMap<UserId, PersonPreferences>> {
+    if (userIds.length === 0) return new Map();
+    const { rows } = await this.pool.query<PreferenceRow & { readonly user_id: UserId }>(preferencesOfMany, [
+      [...userIds],
+    ]);
+    return new Map(rows.map((row) => [row.user_id, preferencesFromRow(row)] as const));
   }
 
   async saveFilter(userId: UserId, filter: LabelFilter): Promise<void> {

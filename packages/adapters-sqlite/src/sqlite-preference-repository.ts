@@ -15,9 +15,14 @@ import type { SqliteStorageHealth } from './storage-health.js';
  * The columns of a person's preferences (parameter `$user`), for a statement that selects them beside its own
  * columns `FROM (SELECT 1) ${preferenceJoin}`: the personalized reads ask them with the person's states.
  */
-export const preferenceColumns = `p.without_labels, p.only_labels,
+export const preferenceColumns = preferenceColumnsOf('$user');
+
+/** preferenceColumns for the person whose id `user` (a parameter or a column) names. */
+function preferenceColumnsOf(user: string): string {
+  return `p.without_labels, p.only_labels,
   (SELECT json_group_array(json_array(dish_id, since))
-     FROM (SELECT dish_id, since FROM dish_aversions WHERE user_id = $user ORDER BY dish_id)) AS aversions`;
+     FROM (SELECT dish_id, since FROM dish_aversions WHERE user_id = ${user} ORDER BY dish_id)) AS aversions`;
+}
 
 export const preferenceJoin = 'LEFT JOIN label_preferences p ON p.user_id = $user';
 
@@ -41,6 +46,7 @@ export function preferencesFromRow(row: PreferenceRow): PersonPreferences {
 
 export class SqlitePreferenceRepository implements PreferenceRepository {
   private readonly preferences: Statement<{ user: UserId }, PreferenceRow>;
+  private readonly preferencesOfMany: Statement<[string], PreferenceRow & { readonly user_id: UserId }>;
   private readonly putFilter: Statement<[UserId, string, string]>;
   private readonly deleteFilter: Statement<[UserId]>;
   private readonly putAversion: Statement<[UserId, DishId, number]>;
@@ -54,6 +60,11 @@ export class SqlitePreferenceRepository implements PreferenceRepository {
     private readonly health?: SqliteStorageHealth,
   ) {
     this.preferences = db.prepare(`SELECT ${preferenceColumns} FROM (SELECT 1) ${preferenceJoin}`);
+    // The people as a JSON array (one parameter, whatever their number).
+    this.preferencesOfMany = db.prepare(
+      `SELECT u.value AS user_id, ${preferenceColumnsOf('u.value')}
+       FROM json_each(?) AS u LEFT JOIN label_preferences p ON p.user_id = u.value`,
+    );
     this.personalParts = personalPartCacheOf(db);
     this.putFilter = db.prepare(`INSERT INTO label_preferences (user_id, without_labels, only_labels) VALUES (?, ?, ?)
       ON CONFLICT (user_id) DO UPDATE SET without_labels = excluded.without_labels, only_labels = excluded.only_labels`);
@@ -72,6 +83,12 @@ export class SqlitePreferenceRepository implements PreferenceRepository {
 
   async preferencesOf(userId: UserId): Promise<PersonPreferences> {
     return preferencesFromRow(this.preferences.get({ user: userId })!);
+  }
+
+  async preferencesOfUsers(userIds: readonly UserId[]): Promise<ReadonlyMap<UserId, PersonPreferences>> {
+    if (userIds.length === 0) return new Map();
+    const rows = this.preferencesOfMany.all(JSON.stringify(userIds));
+    return new Map(rows.map((row) => [row.user_id, preferencesFromRow(row)] as const));
   }
 
   async saveFilter(userId: UserId, filter: LabelFilter): Promise<void> {

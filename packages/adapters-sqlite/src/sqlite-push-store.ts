@@ -56,6 +56,13 @@ function guardOf(health: SqliteStorageHealth | undefined): Guard {
 }
 
 /** An entry id as the outbox hands it out (its integer key as text); undefined for text no entry has. */
+/** A settlement or retry waiting for its turn's commit (SqlitePushOutbox.write). */
+interface PendingWrite {
+  readonly run: () => unknown;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 function entryKeyOf(id: string): number | undefined {
   if (!/^[1-9]\d{0,15}$/.test(id)) return undefined;
   const key = Number(id);
@@ -249,6 +256,8 @@ export class SqlitePushOutbox implements PushOutbox {
   private readonly again: Statement<{ id: number; due: number; status: number | null; error: string }>;
   private readonly pending: Statement<[], number>;
   private readonly guard: Guard;
+  private readonly writeAll: Transaction<(writes: readonly PendingWrite[]) => void>;
+  private readonly pendingWrites: PendingWrite[] = [];
 
   constructor(db: Database, health?: SqliteStorageHealth) {
     this.guard = guardOf(health);
@@ -320,6 +329,9 @@ export class SqlitePushOutbox implements PushOutbox {
       db.prepare(`UPDATE push_outbox SET due_at = @due, attempts = attempts + 1, leased_until = NULL, last_status = @status, last_error = @error
       WHERE entry_id = @id AND state = 'pending'`);
     this.pending = db.prepare<[], number>("SELECT count(*) FROM push_outbox WHERE state = 'pending'").pluck();
+    this.writeAll = db.transaction((writes: readonly PendingWrite[]) => {
+      for (const write of writes) write.run();
+    });
   }
 
   async enqueueOnce(key: string, entries: readonly PushEntry[], at: Date) {
@@ -339,23 +351,47 @@ export class SqlitePushOutbox implements PushOutbox {
   async settle(id: string, settlement: PushSettlement, at: Date) {
     const key = entryKeyOf(id);
     if (key === undefined) return;
-    this.guard(() =>
+    return this.write(
       settlement.kind === 'delivered'
-        ? this.deliver.run(key)
-        : this.record.run({
-            id: key,
-            state: settlement.kind,
-            at: at.getTime(),
-            status: settlement.status,
-            error: settlement.error,
-          }),
+        ? () => this.deliver.run(key)
+        : () =>
+            this.record.run({
+              id: key,
+              state: settlement.kind,
+              at: at.getTime(),
+              status: settlement.status,
+              error: settlement.error,
+            }),
     );
   }
 
   async retry(id: string, at: Date, status: number | null, error: string) {
     const key = entryKeyOf(id);
     if (key === undefined) return;
-    this.guard(() => this.again.run({ id: key, due: at.getTime(), status, error }));
+    return this.write(() => this.again.run({ id: key, due: at.getTime(), status, error }));
+  }
+
+  /**
+   * The attempts' ends of one turn of the event loop in one transaction, each settled once it is committed: a pass
+   * ends thousands of attempts, and a commit each would write the WAL's pages anew for every one. What a crash loses
+   * before the commit was never answered as settled: its lease runs out and it is sent again (at least once).
+   */
+  private write(run: () => unknown): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pendingWrites.push({ run, resolve, reject });
+      if (this.pendingWrites.length === 1) setImmediate(() => this.commitWrites());
+    });
+  }
+
+  private commitWrites() {
+    const writes = this.pendingWrites.splice(0);
+    try {
+      this.guard(() => this.writeAll.immediate(writes));
+    } catch (error) {
+      for (const write of writes) write.reject(error);
+      return;
+    }
+    for (const write of writes) write.resolve();
   }
 
   async depth() {

@@ -47,6 +47,29 @@ export function describePreferenceRepositoryContract(
       expect((await preferences.preferencesOf('bob')).aversions).toEqual([]);
     });
 
+    it('answers the preferences of many people at once, as each alone, with none for who stored nothing', async () => {
+      const { preferences } = store();
+      await preferences.saveFilter('alice', { without: ['fish'], only: [] });
+      await preferences.avoid('alice', 7, readAt);
+      await preferences.avoid('alice', 2, later);
+      await preferences.avoid('bob', 4, readAt);
+      await preferences.saveFilter('carol', { without: [], only: ['vegan'] });
+      const many = await preferences.preferencesOfUsers(['alice', 'bob', 'dave', 'alice']);
+      expect([...many.keys()].sort()).toEqual(['alice', 'bob', 'dave']);
+      for (const userId of ['alice', 'bob', 'dave']) {
+        expect(many.get(userId)).toEqual(await preferences.preferencesOf(userId));
+      }
+      expect(many.get('alice')).toEqual({
+        filter: { without: ['fish'], only: [] },
+        aversions: [
+          { dishId: 2, since: later },
+          { dishId: 7, since: readAt },
+        ],
+      });
+      expect(many.get('dave')).toEqual({ filter: noLabelFilter, aversions: [] });
+      expect((await preferences.preferencesOfUsers([])).size).toBe(0);
+    });
+
     it("erases one person's filter and aversions, counting them, and nobody else's; again it erases nothing", async () => {
       const { preferences } = store();
       await preferences.saveFilter('alice', { without: ['fish'], only: [] });

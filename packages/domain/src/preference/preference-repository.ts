@@ -17,6 +17,11 @@ export interface PersonPreferences {
 export interface PreferenceRepository {
   /** The person's label filter and aversions (by dish id ascending); none of either when nothing is stored. */
   preferencesOf(userId: UserId): Promise<PersonPreferences>;
+  /**
+   * What preferencesOf answers, for each of `userIds` (each once in the map, also those who stored nothing), in one
+   * read where the adapter can: a digest asks for thousands of people at once.
+   */
+  preferencesOfUsers(userIds: readonly UserId[]): Promise<ReadonlyMap<UserId, PersonPreferences>>;
   /** Replaces the label filter; an empty filter is stored as none. */
   saveFilter(userId: UserId, filter: LabelFilter): Promise<void>;
   /** Idempotent: avoiding a dish again keeps the first instant. */

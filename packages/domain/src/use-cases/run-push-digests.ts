@@ -7,6 +7,9 @@ import { digestPayload, payloadJson } from '../push/push-messages.js';
 import type { MarkedServing, PushEntry } from '../push/push-ports.js';
 import { type NoticeDeps, entriesFor } from './push-notice-deps.js';
 
+/** People whose preferences one read asks for: a digest of 10,000 reads them in 20 reads. */
+export const digestPreferenceBatch = 500;
+
 /** A digest that could not start within this long after its time is dropped: lunch is over. */
 export const digestLateLimitMs = 2 * 60 * 60 * 1000;
 
@@ -54,21 +57,31 @@ export class RunPushDigests {
     const day = localDayRange(date, canteen.timeZone);
     const servings = await this.deps.audience.markedServingsOn(canteen.id, date, { from: day.from, to: day.until });
     const byUser = new Map<UserId, MarkedServing[]>();
-    for (const serving of servings) byUser.set(serving.userId, [...(byUser.get(serving.userId) ?? []), serving]);
+    for (const serving of servings) {
+      const theirs = byUser.get(serving.userId);
+      if (theirs === undefined) byUser.set(serving.userId, [serving]);
+      else theirs.push(serving);
+    }
     const settings = await this.deps.notificationSettings.settingsOfUsers([...byUser.keys()]);
+    const wanting = [...byUser.keys()].filter((userId) => settings.get(userId)?.favouritesToday ?? true);
     const payloads = new Map<UserId, (language: 'en' | 'de') => string>();
-    for (const [userId, theirs] of byUser) {
-      if (!(settings.get(userId)?.favouritesToday ?? true)) continue;
-      const { filters, aversions } = await this.deps.preferences.preferencesOf(userId).then((preferences) => ({
-        filters: preferences.filter.without.length + preferences.filter.only.length === 0 ? null : preferences.filter,
-        aversions: new Set(preferences.aversions.map((aversion) => aversion.dishId)),
-      }));
-      const wanted = theirs.filter((serving) => wantedServing(serving.labels, filters, aversions.has(serving.dishId)));
-      if (wanted.length === 0) continue;
-      const names = wanted.map((serving) => serving.name);
-      payloads.set(userId, (language) =>
-        payloadJson(digestPayload({ canteenId: canteen.id, canteenName: canteen.name, date, names, language })),
-      );
+    for (let start = 0; start < wanting.length; start += digestPreferenceBatch) {
+      const batch = wanting.slice(start, start + digestPreferenceBatch);
+      const preferences = await this.deps.preferences.preferencesOfUsers(batch);
+      for (const userId of batch) {
+        const theirs = preferences.get(userId);
+        const filters =
+          theirs === undefined || theirs.filter.without.length + theirs.filter.only.length === 0 ? null : theirs.filter;
+        const aversions = new Set(theirs?.aversions.map((aversion) => aversion.dishId));
+        const wanted = byUser
+          .get(userId)!
+          .filter((serving) => wantedServing(serving.labels, filters, aversions.has(serving.dishId)));
+        if (wanted.length === 0) continue;
+        const names = wanted.map((serving) => serving.name);
+        payloads.set(userId, (language) =>
+          payloadJson(digestPayload({ canteenId: canteen.id, canteenName: canteen.name, date, names, language })),
+        );
+      }
     }
     return entriesFor(this.deps, payloads, `favourites-${date}`, now, day.until);
   }
