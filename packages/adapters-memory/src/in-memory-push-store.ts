@@ -149,6 +149,10 @@ export class InMemoryPushOutbox implements PushOutbox {
     return true;
   }
 
+  async usedOnce(key: string) {
+    return this.t.keys.has(key);
+  }
+
   async enqueue(entries: readonly PushEntry[]) {
     for (const entry of entries) {
       const id = `pe_${(this.t.sequence += 1)}`;

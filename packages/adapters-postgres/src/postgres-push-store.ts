@@ -258,6 +258,11 @@ export class PostgresPushOutbox implements PushOutbox {
     return rows[0]?.written === true;
   }
 
+  async usedOnce(key: string) {
+    const { rows } = await this.statements.query('SELECT 1 FROM push_once_keys WHERE once_key = $1', [key]);
+    return rows.length > 0;
+  }
+
   async enqueue(entries: readonly PushEntry[]) {
     if (entries.length === 0) return;
     await this.statements.query(

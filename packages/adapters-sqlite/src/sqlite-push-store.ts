@@ -250,6 +250,7 @@ interface ClaimRow extends SubscriptionRow {
 export class SqlitePushOutbox implements PushOutbox {
   private readonly enqueueOnceInTransaction: Transaction<(key: string, entries: string, at: number) => boolean>;
   private readonly insertEntries: Statement<[string]>;
+  private readonly onceKey: Statement<[string], number>;
   private readonly claimInTransaction: Transaction<(now: number, limit: number, leaseMs: number) => ClaimedPush[]>;
   private readonly deliver: Statement<[number]>;
   private readonly record: Statement<{ id: number; state: string; at: number; status: number | null; error: string }>;
@@ -271,6 +272,7 @@ export class SqlitePushOutbox implements PushOutbox {
     const insertKey = db.prepare<[string, number]>(
       'INSERT INTO push_once_keys (once_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
     );
+    this.onceKey = db.prepare<[string], number>('SELECT 1 FROM push_once_keys WHERE once_key = ?').pluck();
     this.enqueueOnceInTransaction = db.transaction((key: string, entries: string, at: number) => {
       if (insertKey.run(key, at).changes === 0) return false;
       this.insertEntries.run(entries);
@@ -336,6 +338,10 @@ export class SqlitePushOutbox implements PushOutbox {
 
   async enqueueOnce(key: string, entries: readonly PushEntry[], at: Date) {
     return this.guard(() => this.enqueueOnceInTransaction.immediate(key, entriesJson(entries), at.getTime()));
+  }
+
+  async usedOnce(key: string) {
+    return this.onceKey.get(key) !== undefined;
   }
 
   async enqueue(entries: readonly PushEntry[]) {

@@ -4,7 +4,7 @@ import {
   FixedClock,
   InMemoryDatabase,
 } from '@canteen-meals/adapters-memory';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   base64urlBytes,
   createPushUseCases,
@@ -142,7 +142,8 @@ describe('a subscription', () => {
 
 describe('the favourites digest', () => {
   it('goes out at PUSH_DIGEST_TIME on the canteen’s clock, once a canteen day, listing the servings of each person’s marked dishes', async () => {
-    const { useCases, push, sent, clock, subscribe } = await setUp('2026-03-10T09:00:00Z');
+    const { useCases, push, sent, clock, subscribe, store } = await setUp('2026-03-10T09:00:00Z');
+    const audienceReads = vi.spyOn(store.pushAudience, 'markedServingsOn');
     // Ann marked last week's currywurst (the dish is on today); Ben today's soup; Cem nothing.
     await useCases.markMeal.execute({ userId: 'ann', mealId: 1, marked: true });
     await useCases.markMeal.execute({ userId: 'ann', mealId: 4, marked: true });
@@ -159,6 +160,8 @@ describe('the favourites digest', () => {
     // A second check, or another instance's, writes nothing again.
     expect(await push.runPushDigests.execute(clock.now())).toEqual({ digests: 0, queued: 0, dropped: 0 });
     await push.deliverPushes.execute();
+    // The two canteens' audiences were read once each: the second check found both keys written and read no more.
+    expect(audienceReads).toHaveBeenCalledTimes(2);
     const ann = sent.filter((each) => each.endpoint.includes('ann'));
     expect(ann.map((each) => each.endpoint).sort()).toEqual([
       'https://push.example/ann',

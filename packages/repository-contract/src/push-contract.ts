@@ -312,6 +312,18 @@ function describePushOutboxContract(adapterName: string, createFixture: CreatePu
       expect(await pushOutbox.depth()).toBe(3);
     });
 
+    it('tells whether a key was written, with or without entries', async () => {
+      const { alice } = await withSubscriptions();
+      const { pushOutbox } = store();
+      expect(await pushOutbox.usedOnce('digest:default:2026-03-10')).toBe(false);
+      await pushOutbox.enqueueOnce('digest:default:2026-03-10', [entry(alice.id)], at);
+      await pushOutbox.enqueueOnce('digest:default:2026-03-11', [], at);
+      expect(await pushOutbox.usedOnce('digest:default:2026-03-10')).toBe(true);
+      expect(await pushOutbox.usedOnce('digest:default:2026-03-11')).toBe(true);
+      expect(await pushOutbox.usedOnce('digest:default:2026-03-12')).toBe(false);
+      expect(await pushOutbox.usedOnce('sold-out:7')).toBe(false);
+    });
+
     it('keeps a key written with no entry: that digest is done', async () => {
       const { alice } = await withSubscriptions();
       const { pushOutbox } = store();

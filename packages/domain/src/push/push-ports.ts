@@ -67,6 +67,11 @@ export interface PushOutbox {
    * whether it wrote them. The key is kept even with no entry: that digest is done.
    */
   enqueueOnce(key: string, entries: readonly PushEntry[], at: Date): Promise<boolean>;
+  /**
+   * Whether an enqueueOnce wrote `key` already: a check asks before it reads the people a digest goes to, so that the
+   * checks after a digest's time (every PUSH_POLL_MS, for two hours) cost a lookup, not the digest's reads again.
+   */
+  usedOnce(key: string): Promise<boolean>;
   /** Writes entries now (no key: the test notification goes out directly, not through here). */
   enqueue(entries: readonly PushEntry[]): Promise<void>;
   /**

@@ -38,14 +38,16 @@ export class RunPushDigests {
     for (const canteen of await this.deps.canteens.list()) {
       const today = localDayOf(now, canteen.timeZone);
       const due = instantOfLocalTime(today.date, this.deps.digestTime, canteen.timeZone);
-      if (now < due) continue;
+      const key = digestKey(canteen, today.date);
+      // Done (here or by another instance): the people it goes to are not read again. enqueueOnce still decides.
+      if (now < due || (await this.deps.outbox.usedOnce(key))) continue;
       if (now.getTime() - due.getTime() > digestLateLimitMs) {
         // Too late for today; counted once it is clear no run wrote it (the key is kept, so it stays done).
-        if (await this.deps.outbox.enqueueOnce(digestKey(canteen, today.date), [], now)) dropped += 1;
+        if (await this.deps.outbox.enqueueOnce(key, [], now)) dropped += 1;
         continue;
       }
       const entries = await this.digestEntries(canteen, today.date, now);
-      if (await this.deps.outbox.enqueueOnce(digestKey(canteen, today.date), entries, now)) {
+      if (await this.deps.outbox.enqueueOnce(key, entries, now)) {
         digests += 1;
         queued += entries.length;
       }
