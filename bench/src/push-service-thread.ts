@@ -5,9 +5,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { startTestPushService } from '@canteen-meals/test-push';
 import type { PushServiceAsk, PushServiceTold } from './push-service-in-thread.js';
 
-// A push service runs on machines of its own: on this one it gives way to the load generator and the server when the
-// two cores are busy (Linux keeps a nice value per thread; elsewhere the call would lower the whole bench).
-if (process.platform === 'linux') setPriority(5);
+// A push service runs on machines of its own: on this one it takes the time the load generator and the server leave
+// (nice 19, the lowest; Linux keeps a nice value per thread, elsewhere the call would lower the whole bench).
+if (process.platform === 'linux') setPriority(19);
 const service = await startTestPushService(workerData as { subject: string; vapidPublicKey: string });
 parentPort?.on('message', async (ask: PushServiceAsk) => {
   let told: PushServiceTold;

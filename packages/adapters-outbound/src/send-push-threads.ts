@@ -47,11 +47,12 @@ export interface PushSending {
 }
 
 /**
- * The preparing threads' nice value: on busy cores the event loop, which answers requests, goes first; a thread of
- * nice 5 still gets about a quarter of a core beside two busy threads of nice 0 (the kernel's weights: 335 to 1024),
- * twice what 250 messages a second take.
+ * The preparing threads' nice value, the lowest: they take the time the event loop, which answers requests, leaves.
+ * At nice 5 (a quarter of a core beside two busy threads of nice 0, the kernel's weights 335 to 1024), a digest of
+ * 10,000 took 30 % of the ratings' throughput on two cores in the bench, at 19 about 20 % (the same runs). The cost: on an
+ * instance whose every core is busy, notifications wait for the requests (weight 15 to 1024).
  */
-export const preparingThreadNice = 5;
+export const preparingThreadNice = 19;
 
 /** Prepares Web Push requests somewhere: in this thread or in threads of their own. */
 export interface PushPreparing {
@@ -154,7 +155,7 @@ const requestOf = (target: PushTarget, message: PushMessage, nowMs: number): Pre
 
 /**
  * Prepares Web Push requests (createPushPreparer: the encryption and the VAPID Authorization, an ECDH and an HKDF per
- * message) in `threads` worker threads (see threadPool), at nice 5 on Linux: the event loop that serves requests only
+ * message) in `threads` worker threads (see threadPool), at nice 19 on Linux: the event loop that serves requests only
  * hands the message over and takes the body back. What a thread that stops had is answered as not prepared.
  */
 export function preparingThreads(vapid: VapidIdentity, options: { readonly threads: number }): PushPreparing {
@@ -170,7 +171,7 @@ export function preparingThreads(vapid: VapidIdentity, options: { readonly threa
 }
 
 /**
- * Prepares and sends Web Push messages in `threads` worker threads (see threadPool), at nice 5 on Linux: each thread
+ * Prepares and sends Web Push messages in `threads` worker threads (see threadPool), at nice 19 on Linux: each thread
  * has a sender of its own (createPushSender with these settings, the system's lookup, its own kept connections), so
  * the event loop that serves requests does neither the encryption nor the HTTP exchange. What a thread that stops had
  * is answered as no answer (status null: retried).
