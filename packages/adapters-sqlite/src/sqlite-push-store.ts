@@ -55,7 +55,6 @@ function guardOf(health: SqliteStorageHealth | undefined): Guard {
   return <T>(write: () => T): T => (health === undefined ? write() : health.guard(write));
 }
 
-/** An entry id as the outbox hands it out (its integer key as text); undefined for text no entry has. */
 /** A settlement or retry waiting for its turn's commit (SqlitePushOutbox.write). */
 interface PendingWrite {
   readonly run: () => unknown;
@@ -63,6 +62,7 @@ interface PendingWrite {
   readonly reject: (error: unknown) => void;
 }
 
+/** An entry id as the outbox hands it out (its integer key as text); undefined for text no entry has. */
 function entryKeyOf(id: string): number | undefined {
   if (!/^[1-9]\d{0,15}$/.test(id)) return undefined;
   const key = Number(id);
