@@ -127,32 +127,6 @@ describe('startPushPacer', () => {
 });
 
 describe('yieldingPreferences', () => {
-  it("gives the event loop a turn every `every` reads of a digest's preferences, and reads each as the repository does", async () => {
-    const read: string[] = [];
-    const preferences = {
-      preferencesOf: async (userId: string) => {
-        read.push(userId);
-        return { filter: { only: [], without: [] }, aversions: [] };
-      },
-    } as unknown as PreferenceRepository;
-    const yielding = yieldingPreferences(preferences, 4);
-    let turn = -1;
-    setImmediate(() => {
-      turn = read.length;
-    });
-
-    for (let index = 0; index < 10; index += 1) {
-      expect(await yielding.preferencesOf(`person-${index}`)).toEqual({
-        filter: { only: [], without: [] },
-        aversions: [],
-      });
-    }
-
-    // The 4th read waited for a turn of the loop: the request (here a callback) waiting since before ran first.
-    expect(turn).toBe(3);
-    expect(read).toEqual(Array.from({ length: 10 }, (_, index) => `person-${index}`));
-  });
-
   it('gives the event loop a turn before each batch read, and answers what the repository answers', async () => {
     const batches: string[][] = [];
     const preferences = {

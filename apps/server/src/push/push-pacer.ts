@@ -125,20 +125,14 @@ export function startPushPacer(
 /**
  * The preference reads of the push notices, each after a turn of the event loop: a digest of 10,000 people reads their
  * preferences in batches (RunPushDigests: 500 a read), each answered at once by SQLite; without a turn between them,
- * the requests that come in meanwhile wait for the whole digest to be written. Single reads take a turn every `every`.
- * The other methods are the repository's own.
+ * the requests that come in meanwhile wait for the whole digest to be written. The other methods, single reads
+ * included (no push use case makes them), are the repository's own.
  */
-export function yieldingPreferences(preferences: PreferenceRepository, every = 50): PreferenceRepository {
-  const turn = () => new Promise((resolve) => setImmediate(resolve));
-  let reads = 0;
+export function yieldingPreferences(preferences: PreferenceRepository): PreferenceRepository {
   return {
-    preferencesOf: async (userId) => {
-      reads += 1;
-      if (reads % every === 0) await turn();
-      return preferences.preferencesOf(userId);
-    },
+    preferencesOf: (userId) => preferences.preferencesOf(userId),
     preferencesOfUsers: async (userIds) => {
-      await turn();
+      await new Promise((resolve) => setImmediate(resolve));
       return preferences.preferencesOfUsers(userIds);
     },
     saveFilter: (userId, filter) => preferences.saveFilter(userId, filter),
