@@ -188,8 +188,11 @@ describe('signing in to /admin with OpenID Connect', () => {
 
     // The access token expires: the page renews it with the refresh token, and the console works on. (Back on the
     // canteens first: a reload opens the section the address names.)
+    const listsBefore = adminCanteens(answers).length;
     await page.locator('nav a[data-section="canteens"]').click();
     expect(page.url()).toBe(`${origin}/admin`);
+    // The section asks for the list when it opens: its answer is in before the count below starts, not inside it.
+    await expect.poll(() => adminCanteens(answers).length).toBe(listsBefore + 1);
     await expireStoredToken(page, false);
     answers.length = 0;
     await page.reload();
