@@ -224,6 +224,8 @@ describe('the output of a running server', () => {
       child.stderr.setEncoding('utf8').on('data', read);
     });
     const before = output;
+    // Fastify's own line is written before the banner's last line, not after it.
+    expect(before).toContain('"msg":"Server listening at');
     process.kill(-child.pid!, 'SIGINT');
     const [code] = await exited;
     expect(code).toBe(0);
