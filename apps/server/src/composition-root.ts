@@ -226,6 +226,7 @@ export async function buildServer(config: Config, overrides: Overrides = {}) {
     verifyToken: c.resolve(tokens.verifyToken),
     logger,
     docs: config.docsEnabled,
+    compression: config.compressionEnabled,
     operations: {
       readiness: () => persistence.ping(),
       ...(metrics === null ? {} : { observeRequest: metrics.observeRequest }),

@@ -94,6 +94,7 @@ export interface Config {
   readonly jwtKey: JwtKeySource;
   readonly logLevel: LogLevel;
   readonly docsEnabled: boolean;
+  readonly compressionEnabled: boolean;
   /** False when METRICS_ENABLED=false, and in production when neither METRICS_PORT nor METRICS_TOKEN is set. */
   readonly metricsEnabled: boolean;
   /** True when metrics are off only because production has no METRICS_PORT or METRICS_TOKEN to guard them. */
@@ -336,6 +337,12 @@ export const settings = {
   },
   DOCS_ENABLED: {
     description: '`false` removes the OpenAPI document (`/openapi.json`) and Swagger UI (`/docs`)',
+    default: 'true',
+    parse: boolean,
+  },
+  COMPRESSION_ENABLED: {
+    description:
+      '`false`: answers are never compressed (a proxy in front compresses them); `true`: JSON and text of 1 KB and more are sent with brotli or gzip to a client whose `Accept-Encoding` takes one',
     default: 'true',
     parse: boolean,
   },
@@ -783,6 +790,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtKey: jwtKey!,
     logLevel: read('LOG_LEVEL', settings.LOG_LEVEL)!,
     docsEnabled: read('DOCS_ENABLED', settings.DOCS_ENABLED)!,
+    compressionEnabled: read('COMPRESSION_ENABLED', settings.COMPRESSION_ENABLED)!,
     metricsEnabled: metricsWanted && !metricsUnguarded,
     metricsUnguarded,
     metricsPort,

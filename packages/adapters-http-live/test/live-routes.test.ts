@@ -390,6 +390,14 @@ describe('GET /api/v1/live: statistics as Server-Sent Events', () => {
     expect(snapshot.data.meals.map((meal: { meal_id: number }) => meal.meal_id)).toEqual([1]);
   });
 
+  it('sends the stream uncompressed to a client that takes brotli and gzip: each event must arrive when written', async () => {
+    const { stream } = await liveServer();
+    const client = await stream(livePath, { 'accept-encoding': 'br, gzip' });
+    expect(client.response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(client.response.headers['content-encoding']).toBeUndefined();
+    expect((await client.next()).event).toBe('snapshot');
+  });
+
   it('refuses in the envelope before any stream: a missing or bad parameter, an unknown canteen', async () => {
     const { refused, registry } = await liveServer();
     expect(await refused('/api/v1/live?canteen=default')).toMatchObject({

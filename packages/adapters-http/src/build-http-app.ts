@@ -8,6 +8,7 @@ import { identifyCallerWith, requireAuthentication } from './auth/authenticate.j
 import type { TokenVerifier } from '@canteen-meals/adapters-jwt';
 import { authorizeStaff } from './auth/authorize-staff.js';
 import { canteenLocatorOver } from './auth/canteen-locator.js';
+import { registerCompression } from './compression.js';
 import { registerCors } from './cors.js';
 import { docsPath, openApiPath, registerApiDocs } from './docs/api-docs.js';
 import { answerClientError, answerFrameworkError } from './edge-errors.js';
@@ -67,6 +68,8 @@ export interface HttpAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Serve the OpenAPI document at /openapi.json and Swagger UI at /docs (default true). */
   readonly docs?: boolean;
+  /** Send JSON and text of 1 KB and more compressed to clients that take it (default true; see compression.ts). */
+  readonly compression?: boolean;
   /** Health, readiness and metrics: see operations/operations-options.ts. */
   readonly operations?: OperationsOptions;
   /** Requests per minute per verified user and per client address (0: off); absent: no rate limiting. */
@@ -184,6 +187,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       reply.header('cache-control', 'private, no-store');
     done(null, payload);
   });
+  // Before every route: the plugin adds its hook to each route registered after it.
+  if (options.compression ?? true) await registerCompression(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorEnvelope('not_found', noRouteMessage(request))));
   // Bodies that no route takes are refused before they are read: after the token checks, before the parser.
