@@ -84,7 +84,8 @@ describe('answers that depend on the token', () => {
     const anonymous = await fixture.app.inject({ method: 'GET', url });
     expect(anonymous.statusCode).toBe(200);
     expect(anonymous.headers['cache-control']).toBe('public, max-age=5, stale-while-revalidate=30');
-    expect(anonymous.headers.vary).toBe('authorization');
+    // Accept-Encoding beside it: every GET's answer may go out compressed (compression.ts).
+    expect(anonymous.headers.vary).toBe('authorization, accept-encoding');
     const personal = await fixture.app.inject({
       method: 'GET',
       url,
@@ -92,6 +93,6 @@ describe('answers that depend on the token', () => {
     });
     expect(personal.statusCode).toBe(200);
     expect(personal.headers['cache-control']).toBe('private, no-store');
-    expect(personal.headers.vary).toBe('authorization');
+    expect(personal.headers.vary).toBe('authorization, accept-encoding');
   });
 });
