@@ -10,10 +10,10 @@ import { varyOn } from './vary.js';
  * what it means.
  *
  * What is left as it is:
- * - answers below 1 KB (a rating's answer, an error), which compression would make no smaller;
+ * - answers below 1 KB (a rating's answer, an error), which compression would make hardly smaller;
  * - `text/event-stream` (the live streams: each event must reach the client when it is written);
- * - answers that carry a `Content-Encoding` already (the pages' static files, gzipped once at build of the first use);
- * - request bodies: a compressed one is refused as before (415), the contract names JSON bodies only.
+ * - answers that carry a `Content-Encoding` already (the pages' static files, gzipped once, on their first request);
+ * - request bodies: a compressed one gets the answer it got before (400 `invalid_json`); the contract takes JSON only.
  *
  * The `ETag` stays the tag of the uncompressed answer in every encoding, as @fastify/compress and Express's compression
  * leave it: `If-None-Match` revalidates either one, and the service answers no range requests, the one place where a
